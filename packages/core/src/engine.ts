@@ -1,0 +1,522 @@
+import { Encryptor } from './crypto.js';
+import { GatewayError, codeForUpstreamStatus, toGatewayError } from './errors.js';
+import { DEFAULT_UPSTREAM_OPTIONS, retryAfterSeconds, UpstreamClient, type UpstreamClientOptions } from './http.js';
+import { displayPrefix, generateApiKey, hashApiKey, hashesEqual, isWellFormedApiKey, newKeyId } from './keys.js';
+import { type Logger, silentLogger } from './logger.js';
+import {
+  type DeclarativeUpstream,
+  fillPath,
+  type OperationContext,
+  pathTokens,
+  type QueryValue,
+  type UpstreamRequest,
+  type UpstreamResponse,
+} from './operation.js';
+import type { Credentials, UpstreamFailure } from './plugin.js';
+import type { RegisteredIntegration, RegisteredOperation, Registry } from './registry.js';
+import type {
+  ApiKeyRecord,
+  AuditRecord,
+  ConnectionRecord,
+  IntegrationSettingsRecord,
+  KeyScopes,
+  Store,
+} from './store/types.js';
+import { coerceStrings } from './validation.js';
+import { Value } from 'typebox/value';
+
+export type Protocol = 'mcp' | 'rest';
+
+/** Who is calling: resolved from the API key on every request. */
+export interface Principal {
+  keyId: string | null;
+  workspaceId: string;
+  scopes: KeyScopes;
+}
+
+export interface InvokeRequest {
+  principal: Principal;
+  protocol: Protocol;
+  service: string;
+  operation: string;
+  /** Typed params (JSON body, MCP arguments). Never coerced. */
+  params?: Record<string, unknown>;
+  /** Params that arrived as strings (path segments, query string): coerced to the declared types. `params` wins. */
+  stringParams?: Record<string, string | string[]>;
+}
+
+export interface InvokeResult {
+  /** The upstream's JSON (or the operation's transform of it). `undefined` when the upstream sent no body. */
+  body: unknown;
+}
+
+/** An integration as a workspace has configured it, defaults applied. */
+export interface IntegrationState {
+  service: string;
+  mcpEnabled: boolean;
+  restEnabled: boolean;
+  baseUrl: string | null;
+  settings: Record<string, unknown>;
+}
+
+export interface EngineOptions {
+  registry: Registry;
+  store: Store;
+  encryptor: Encryptor;
+  upstream?: Partial<UpstreamClientOptions>;
+  /** Base URLs set by the operator's configuration (environment); they win over stored ones. */
+  baseUrlOverrides?: Readonly<Record<string, string>>;
+  logger?: Logger;
+  /** How often audit records are written (ms). */
+  auditFlushMs?: number;
+}
+
+export interface CreatedKey {
+  key: string;
+  record: ApiKeyRecord;
+}
+
+const TOUCH_INTERVAL_MS = 60_000;
+const MAX_MESSAGE = 500;
+
+/**
+ * The engine: everything between an authenticated request and an upstream answer. Both protocol adapters
+ * call `invoke`; neither validates, refreshes, retries or maps errors itself.
+ */
+export class Engine {
+  readonly registry: Registry;
+  readonly store: Store;
+  readonly logger: Logger;
+  private readonly encryptor: Encryptor;
+  private readonly client: UpstreamClient;
+  private readonly baseUrlOverrides: Readonly<Record<string, string>>;
+  private readonly integrationCache = new Map<string, IntegrationState>();
+  private readonly touched = new Map<string, number>();
+  private auditQueue: AuditRecord[] = [];
+  private readonly auditTimer: NodeJS.Timeout;
+  private auditFlushing: Promise<void> = Promise.resolve();
+
+  constructor(options: EngineOptions) {
+    this.registry = options.registry;
+    this.store = options.store;
+    this.encryptor = options.encryptor;
+    this.logger = options.logger ?? silentLogger;
+    this.baseUrlOverrides = options.baseUrlOverrides ?? {};
+    this.client = new UpstreamClient({ ...DEFAULT_UPSTREAM_OPTIONS, ...options.upstream });
+    this.auditTimer = setInterval(() => void this.flushAudit(), options.auditFlushMs ?? 1_000);
+    this.auditTimer.unref();
+  }
+
+  // ---- API keys -------------------------------------------------------------------------------------------
+
+  async createApiKey(input: {
+    workspaceId: string;
+    name: string;
+    scopes: KeyScopes;
+    expiresAt?: string | null;
+  }): Promise<CreatedKey> {
+    const key = generateApiKey();
+    const record: ApiKeyRecord = {
+      id: newKeyId(),
+      workspaceId: input.workspaceId,
+      name: input.name,
+      hash: hashApiKey(key),
+      prefix: displayPrefix(key),
+      scopes: input.scopes,
+      createdAt: new Date().toISOString(),
+      lastUsedAt: null,
+      expiresAt: input.expiresAt ?? null,
+      revokedAt: null,
+    };
+    await this.store.createApiKey(record);
+    return { key, record };
+  }
+
+  /** Resolves a bearer token to a principal, or throws `unauthorized` (one message for every failure). */
+  async authenticate(token: string | undefined): Promise<Principal> {
+    const reject = () => new GatewayError('unauthorized', 'A valid API key is required: send Authorization: Bearer <key>');
+    if (!token || !isWellFormedApiKey(token)) throw reject();
+    const hash = hashApiKey(token);
+    const record = await this.store.findApiKeyByHash(hash);
+    if (!record || !hashesEqual(record.hash, hash)) throw reject();
+    if (record.revokedAt) throw reject();
+    if (record.expiresAt && Date.parse(record.expiresAt) <= Date.now()) throw reject();
+    this.touch(record.id);
+    return { keyId: record.id, workspaceId: record.workspaceId, scopes: record.scopes };
+  }
+
+  /** last_used_at is written at most once a minute per key, off the request path. */
+  private touch(id: string): void {
+    const now = Date.now();
+    if ((this.touched.get(id) ?? 0) + TOUCH_INTERVAL_MS > now) return;
+    this.touched.set(id, now);
+    this.store.touchApiKey(id, new Date(now).toISOString()).catch((error) => {
+      this.logger.warn({ err: error, keyId: id }, 'could not record key use');
+    });
+  }
+
+  // ---- integration settings --------------------------------------------------------------------------------
+
+  async integrationState(workspaceId: string, service: string): Promise<IntegrationState> {
+    const cacheKey = `${workspaceId}\u0000${service}`;
+    const cached = this.integrationCache.get(cacheKey);
+    if (cached) return cached;
+    const integration = this.requireIntegration(service);
+    const stored = await this.store.getIntegration(workspaceId, service);
+    const state: IntegrationState = {
+      service,
+      // A new integration starts with MCP on and REST off (Core Specification, protocol toggles).
+      mcpEnabled: stored?.mcpEnabled ?? true,
+      restEnabled: stored?.restEnabled ?? false,
+      baseUrl: stored?.baseUrl ?? null,
+      settings: this.settingsWithDefaults(integration, stored?.settings ?? {}),
+    };
+    this.integrationCache.set(cacheKey, state);
+    return state;
+  }
+
+  async configureIntegration(
+    workspaceId: string,
+    service: string,
+    change: { mcpEnabled?: boolean; restEnabled?: boolean; baseUrl?: string | null; settings?: Record<string, unknown> },
+  ): Promise<IntegrationState> {
+    const integration = this.requireIntegration(service);
+    const current = await this.integrationState(workspaceId, service);
+    if (change.baseUrl) assertHttpUrl(change.baseUrl, 'baseUrl');
+    const settings = { ...current.settings, ...change.settings };
+    if (integration.settingsValidator && !integration.settingsValidator.check(settings)) {
+      throw new GatewayError('bad_request', `Invalid settings: ${integration.settingsValidator.problems(settings).join('; ').replaceAll('params', 'settings')}`);
+    }
+    const record: IntegrationSettingsRecord = {
+      workspaceId,
+      service,
+      mcpEnabled: change.mcpEnabled ?? current.mcpEnabled,
+      restEnabled: change.restEnabled ?? current.restEnabled,
+      baseUrl: change.baseUrl === undefined ? current.baseUrl : change.baseUrl,
+      settings,
+      updatedAt: new Date().toISOString(),
+    };
+    await this.store.putIntegration(record);
+    this.integrationCache.delete(`${workspaceId}\u0000${service}`);
+    return this.integrationState(workspaceId, service);
+  }
+
+  private settingsWithDefaults(integration: RegisteredIntegration, stored: Record<string, unknown>): Record<string, unknown> {
+    const schema = integration.plugin.settings;
+    return schema ? (Value.Default(schema, structuredClone(stored)) as Record<string, unknown>) : { ...stored };
+  }
+
+  // ---- connections ------------------------------------------------------------------------------------------
+
+  /** Stores a token-type credential (an API key or a non-expiring token pasted by an operator). */
+  async connectToken(workspaceId: string, service: string, token: string, meta: Record<string, unknown> = {}): Promise<ConnectionRecord> {
+    this.requireIntegration(service);
+    if (!token.trim()) throw new GatewayError('bad_request', 'The token is empty');
+    return this.saveConnection(workspaceId, service, 'token', { accessToken: token.trim() }, meta);
+  }
+
+  async saveConnection(
+    workspaceId: string,
+    service: string,
+    kind: ConnectionRecord['kind'],
+    credentials: Credentials,
+    meta: Record<string, unknown> = {},
+  ): Promise<ConnectionRecord> {
+    const now = new Date().toISOString();
+    const existing = await this.store.getConnection(workspaceId, service);
+    return this.store.putConnection({
+      workspaceId,
+      service,
+      kind,
+      secret: this.encryptor.encrypt(JSON.stringify(credentials), connectionAad(workspaceId, service)),
+      meta,
+      status: 'active',
+      expiresAt: credentials.expiresAt ?? null,
+      createdAt: existing?.createdAt ?? now,
+      updatedAt: now,
+    });
+  }
+
+  async disconnect(workspaceId: string, service: string): Promise<boolean> {
+    return this.store.deleteConnection(workspaceId, service);
+  }
+
+  private async credentialsFor(workspaceId: string, service: string): Promise<{ credentials: Credentials; record: ConnectionRecord }> {
+    const record = await this.store.getConnection(workspaceId, service);
+    if (!record) {
+      throw new GatewayError('not_connected', `${service} is not connected: connect it first (portico connect ${service}, or the admin API)`);
+    }
+    if (record.status === 'needs_reconnect') {
+      throw new GatewayError('not_connected', `The ${service} connection needs to be re-authorized`);
+    }
+    let credentials: Credentials;
+    try {
+      credentials = JSON.parse(this.encryptor.decrypt(record.secret, connectionAad(workspaceId, service))) as Credentials;
+    } catch (error) {
+      this.logger.error({ err: errorSummary(error), service, workspaceId }, 'stored credentials cannot be decrypted');
+      throw new GatewayError('not_connected', `The stored ${service} credentials cannot be decrypted with the configured encryption key`);
+    }
+    return { credentials, record };
+  }
+
+  // ---- access -------------------------------------------------------------------------------------------------
+
+  requireIntegration(service: string): RegisteredIntegration {
+    const integration = this.registry.get(service);
+    if (!integration) throw new GatewayError('not_found', `Unknown service "${service}"`);
+    return integration;
+  }
+
+  /** May this principal use this service over this protocol? Throws not_found / forbidden. */
+  async authorize(principal: Principal, service: string, protocol: Protocol): Promise<RegisteredIntegration> {
+    const integration = this.requireIntegration(service);
+    const { services } = principal.scopes;
+    if (services !== '*' && !services.includes(service)) {
+      throw new GatewayError('forbidden', `This API key may not call ${service}`);
+    }
+    const state = await this.integrationState(principal.workspaceId, service);
+    if (protocol === 'rest' && !state.restEnabled) {
+      throw new GatewayError('forbidden', `REST access to ${service} is disabled for this workspace (enable it with: portico integrations configure ${service} --rest on)`);
+    }
+    if (protocol === 'mcp' && !state.mcpEnabled) {
+      throw new GatewayError('forbidden', `MCP access to ${service} is disabled for this workspace`);
+    }
+    return integration;
+  }
+
+  /** Integrations this principal may call over `protocol` and that have a connection, in registration order. */
+  async visibleIntegrations(principal: Principal, protocol: Protocol): Promise<RegisteredIntegration[]> {
+    const connected = new Set((await this.store.listConnections(principal.workspaceId)).map((c) => c.service));
+    const out: RegisteredIntegration[] = [];
+    for (const integration of this.registry.list()) {
+      const { services } = principal.scopes;
+      if (services !== '*' && !services.includes(integration.service)) continue;
+      if (!connected.has(integration.service)) continue;
+      const state = await this.integrationState(principal.workspaceId, integration.service);
+      if (protocol === 'mcp' ? state.mcpEnabled : state.restEnabled) out.push(integration);
+    }
+    return out;
+  }
+
+  // ---- the pipeline ---------------------------------------------------------------------------------------
+
+  async invoke(request: InvokeRequest): Promise<InvokeResult> {
+    const started = performance.now();
+    let status = 200;
+    let code: string | null = null;
+    try {
+      const integration = await this.authorize(request.principal, request.service, request.protocol);
+      const operation = integration.operations.get(request.operation);
+      if (!operation) throw new GatewayError('not_found', `${request.service} has no operation "${request.operation}"`);
+      if (request.principal.scopes.readOnly && operation.access !== 'read') {
+        throw new GatewayError('forbidden', `This API key is read-only; ${request.operation} ${operation.access === 'delete' ? 'deletes' : 'writes'} data`);
+      }
+      const params = this.validate(operation, request);
+      const result = await this.execute(integration, operation, params, request.principal.workspaceId);
+      return result;
+    } catch (error) {
+      const failure = toGatewayError(error);
+      status = failure.status;
+      code = failure.code;
+      if (failure.code === 'internal_error') {
+        this.logger.error({ err: error, service: request.service, operation: request.operation }, 'operation failed');
+      }
+      throw failure;
+    } finally {
+      this.auditQueue.push({
+        at: new Date().toISOString(),
+        workspaceId: request.principal.workspaceId,
+        keyId: request.principal.keyId,
+        service: request.service,
+        operation: request.operation,
+        protocol: request.protocol,
+        status,
+        code,
+        durationMs: performance.now() - started,
+      });
+      if (this.auditQueue.length >= 500) void this.flushAudit();
+    }
+  }
+
+  private validate(operation: RegisteredOperation, request: InvokeRequest): Record<string, unknown> {
+    const coerced = request.stringParams ? coerceStrings(operation.definition.params, request.stringParams) : {};
+    const params: Record<string, unknown> = { ...coerced, ...request.params };
+    if (!operation.validator.check(params)) {
+      const problems = operation.validator.problems(params);
+      throw new GatewayError('bad_request', `Invalid params for ${operation.name}: ${problems.join('; ')}`);
+    }
+    const problem = operation.definition.check?.(params as never);
+    if (problem) throw new GatewayError('bad_request', `Invalid params for ${operation.name}: ${problem}`);
+    return params;
+  }
+
+  private async execute(
+    integration: RegisteredIntegration,
+    operation: RegisteredOperation,
+    params: Record<string, unknown>,
+    workspaceId: string,
+  ): Promise<InvokeResult> {
+    const { credentials, record } = await this.credentialsFor(workspaceId, integration.service);
+    const state = await this.integrationState(workspaceId, integration.service);
+    const context: OperationContext = { settings: state.settings, connection: record.meta };
+    const baseUrl = this.baseUrlFor(integration, state, record.meta);
+    const send = (upstream: UpstreamRequest) => this.send(integration, operation, upstream, baseUrl, credentials, state.settings);
+    const definition = operation.definition;
+    let body: unknown;
+    if (definition.run) {
+      body = await definition.run(params as never, { ...context, send });
+    } else {
+      const upstream = typeof definition.upstream === 'function'
+        ? definition.upstream(params as never, context)
+        : buildDeclarative(definition.upstream as DeclarativeUpstream, params);
+      body = (await send(upstream)).body;
+    }
+    return { body: definition.transform ? definition.transform(body, params as never) : body };
+  }
+
+  baseUrlFor(integration: RegisteredIntegration, state: IntegrationState, meta: Readonly<Record<string, unknown>>): string {
+    const override = this.baseUrlOverrides[integration.service] ?? state.baseUrl;
+    if (override) return override;
+    const base = integration.plugin.upstream.baseUrl;
+    return typeof base === 'function' ? base(meta) : base;
+  }
+
+  private async send(
+    integration: RegisteredIntegration,
+    operation: RegisteredOperation,
+    request: UpstreamRequest,
+    baseUrl: string,
+    credentials: Credentials,
+    settings: Record<string, unknown>,
+  ): Promise<UpstreamResponse> {
+    const upstream = integration.plugin.upstream;
+    const absolute = request.url !== undefined;
+    if (absolute) assertHttpUrl(request.url as string, 'upstream url');
+    const withAuth = request.auth ?? !absolute;
+    const headers = {
+      ...upstream.headers?.(settings),
+      ...(withAuth ? (upstream.authHeaders?.(credentials) ?? { authorization: `Bearer ${credentials.accessToken}` }) : {}),
+      ...request.headers,
+    };
+    const url = request.url ?? `${baseUrl.replace(/\/+$/, '')}${request.path ?? ''}`;
+    const response = await this.client.send({ ...request, url, headers });
+    const failure = upstream.inspect ? upstream.inspect(response) : defaultInspect(response);
+    if (failure) {
+      const error = upstreamError(integration.plugin.displayName, failure, response);
+      this.logger.warn(
+        { service: integration.service, operation: operation.name, upstreamStatus: response.status, code: error.code },
+        'upstream answered with an error',
+      );
+      throw error;
+    }
+    return response;
+  }
+
+  // ---- audit ---------------------------------------------------------------------------------------------------
+
+  async flushAudit(): Promise<void> {
+    const batch = this.auditQueue;
+    if (batch.length === 0) return this.auditFlushing;
+    this.auditQueue = [];
+    this.auditFlushing = this.auditFlushing
+      .then(() => this.store.appendAudit(batch))
+      .catch((error) => this.logger.warn({ err: errorSummary(error), records: batch.length }, 'could not write audit records'));
+    return this.auditFlushing;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.auditTimer);
+    await this.flushAudit();
+    this.client.close();
+  }
+}
+
+export function connectionAad(workspaceId: string, service: string): string {
+  return `portico/connection/${workspaceId}/${service}`;
+}
+
+function assertHttpUrl(value: string, what: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new GatewayError('bad_request', `${what} is not a valid URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new GatewayError('bad_request', `${what} must be http or https`);
+}
+
+/** Declarative mapping: path tokens from params; the rest to the query (GET, DELETE) or the JSON body. */
+export function buildDeclarative(upstream: DeclarativeUpstream, params: Record<string, unknown>): UpstreamRequest {
+  const values: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined) values[upstream.rename?.[key] ?? key] = value;
+  }
+  const inPath = new Set(pathTokens(upstream.path));
+  const inQuery = new Set(upstream.query ?? []);
+  const bodyMethod = upstream.method === 'POST' || upstream.method === 'PATCH' || upstream.method === 'PUT';
+  const query: Record<string, QueryValue> = { ...upstream.fixedQuery };
+  const body: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values)) {
+    if (inPath.has(key)) continue;
+    if (bodyMethod && !inQuery.has(key)) body[key] = value;
+    else query[key] = toQueryValue(value);
+  }
+  return {
+    method: upstream.method,
+    path: fillPath(upstream.path, values),
+    ...(Object.keys(query).length > 0 ? { query } : {}),
+    ...(bodyMethod ? { body } : {}),
+  };
+}
+
+export function toQueryValue(value: unknown): QueryValue {
+  if (Array.isArray(value)) return value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : (v as string | number | boolean)));
+  if (typeof value === 'object' && value !== null) return JSON.stringify(value);
+  return value as string | number | boolean;
+}
+
+function defaultInspect(response: UpstreamResponse): UpstreamFailure | undefined {
+  if (response.status >= 200 && response.status < 300) return undefined;
+  return { status: response.status, message: messageFromBody(response.body) ?? '' };
+}
+
+/** Best-effort human message from an upstream error body. */
+export function messageFromBody(body: unknown): string | undefined {
+  if (typeof body === 'string') return body.trim() ? body.trim().slice(0, MAX_MESSAGE) : undefined;
+  if (typeof body !== 'object' || body === null) return undefined;
+  const b = body as Record<string, unknown>;
+  for (const key of ['message', 'error_description', 'error', 'detail', 'title']) {
+    const value = b[key];
+    if (typeof value === 'string' && value.trim()) return value.slice(0, MAX_MESSAGE);
+    if (typeof value === 'object' && value !== null) {
+      const nested = messageFromBody(value);
+      if (nested) return nested;
+    }
+  }
+  if (Array.isArray(b.errors) && b.errors.length > 0) return messageFromBody(b.errors[0]);
+  return undefined;
+}
+
+function upstreamError(displayName: string, failure: UpstreamFailure, response: UpstreamResponse): GatewayError {
+  const code = codeForUpstreamStatus(failure.status);
+  const detail = failure.message ? `: ${failure.message.slice(0, MAX_MESSAGE)}` : '';
+  const options = { upstreamStatus: response.status, retryAfter: failure.retryAfter ?? retryAfterSeconds(response.headers) };
+  switch (code) {
+    case 'bad_request':
+      return new GatewayError(code, `${displayName} rejected the request${detail}`, options);
+    case 'upstream_unauthorized':
+      return new GatewayError(code, `${displayName} rejected the stored credentials (${failure.status})${detail}; reconnect the integration`, options);
+    case 'not_found':
+      return new GatewayError(code, `${displayName} found no such record${detail}`, options);
+    case 'conflict':
+      return new GatewayError(code, `${displayName} reported a conflict${detail}`, options);
+    case 'rate_limited':
+      return new GatewayError(code, `${displayName} is rate limiting this connection${detail}`, options);
+    default:
+      return new GatewayError(code, `${displayName} failed (${failure.status})${detail}`, options);
+  }
+}
+
+function errorSummary(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,98 @@
+import type { OperationDefinition, UpstreamResponse } from './operation.js';
+import type { TObject } from './schema.js';
+
+/** Version of the plugin contract this core implements. A plugin declares the version it was written for. */
+export const CONTRACT_VERSION = 1;
+export const SUPPORTED_CONTRACT_VERSIONS: readonly number[] = [1];
+export const PLUGIN_BRAND = 'portico.plugin';
+
+/** What a failed upstream answer means, in terms of an equivalent HTTP status. */
+export interface UpstreamFailure {
+  /** The HTTP status the failure is equivalent to (Slack's `ok:false, error:'channel_not_found'` → 404). */
+  status: number;
+  /** Safe to show a caller: never include credentials. */
+  message: string;
+  retryAfter?: number;
+}
+
+/** The credentials of one connection, decrypted, as the plugin sees them. */
+export interface Credentials {
+  accessToken: string;
+  refreshToken?: string;
+  /** ISO timestamp; absent means the token does not expire. */
+  expiresAt?: string;
+}
+
+export interface OAuth2Settings {
+  authorizeUrl: string;
+  tokenUrl: string;
+  revokeUrl?: string;
+  scopes?: readonly string[];
+  pkce?: boolean;
+  /** How the client authenticates at the token endpoint. */
+  clientAuth?: 'basic' | 'body';
+}
+
+export interface UpstreamSettings {
+  /** Default base URL; an operator may override it per integration (`PORTICO_<SERVICE>_BASE_URL`). */
+  baseUrl: string | ((connection: Readonly<Record<string, unknown>>) => string);
+  /** Headers carrying the credentials. Default: `Authorization: Bearer <access token>`. */
+  authHeaders?: (credentials: Credentials) => Record<string, string>;
+  /** Headers sent on every request (API version pins…). */
+  headers?: (settings: Readonly<Record<string, unknown>>) => Record<string, string>;
+  /**
+   * Reads an upstream answer. Called for every response; returns a failure for error answers (including
+   * 2xx answers that carry an error, as Slack's do) and undefined for success. Default: non-2xx is a failure.
+   */
+  inspect?: (response: UpstreamResponse) => UpstreamFailure | undefined;
+}
+
+export interface PluginDefinition {
+  /** Default service key (`notion`): lowercase, used in `call_{service}` and `/api/v1/{service}`. */
+  service: string;
+  /** Display name of the application (`Notion`). */
+  displayName: string;
+  /** Package version of the plugin. */
+  version: string;
+  /** What the integration is for, one or two sentences (shown to models and in OpenAPI `info`). */
+  description: string;
+  /** Contract version the plugin was written against. */
+  contract: number;
+  upstream: UpstreamSettings;
+  /** How a connection is made: a token pasted by an operator, and/or an OAuth2 authorization code flow. */
+  auth: { token?: { description: string }; oauth2?: OAuth2Settings };
+  /** Integration settings (validated, with defaults), e.g. an API version pin. */
+  settings?: TObject;
+  operations: readonly OperationDefinition[];
+  /** Loads the plugin's sandbox upstream (kept out of the main entry so production never loads it). */
+  sandbox?: () => Promise<SandboxModule>;
+}
+
+export interface Plugin extends PluginDefinition {
+  readonly brand: typeof PLUGIN_BRAND;
+}
+
+export interface SandboxServer {
+  /** Base URL to point the plugin at. */
+  url: string;
+  /** A credential the sandbox accepts. */
+  token: string;
+  close(): Promise<void>;
+}
+
+export interface SandboxOptions {
+  port?: number;
+  host?: string;
+}
+
+export interface SandboxModule {
+  startSandbox(options?: SandboxOptions): Promise<SandboxServer>;
+}
+
+export function definePlugin(definition: PluginDefinition): Plugin {
+  return { ...definition, brand: PLUGIN_BRAND };
+}
+
+export function isPlugin(value: unknown): value is Plugin {
+  return typeof value === 'object' && value !== null && (value as { brand?: unknown }).brand === PLUGIN_BRAND;
+}

@@ -1,0 +1,73 @@
+/**
+ * Schema migrations, numbered and applied in order, each once. Written in the subset of SQL that SQLite and
+ * PostgreSQL share wherever possible; where dialects differ a migration carries both texts.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sqlite: readonly string[];
+  postgres: readonly string[];
+}
+
+const core = [
+  `CREATE TABLE workspaces (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL,
+     created_at TEXT NOT NULL)`,
+  `CREATE TABLE api_keys (
+     id TEXT PRIMARY KEY,
+     workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+     name TEXT NOT NULL,
+     hash TEXT NOT NULL UNIQUE,
+     prefix TEXT NOT NULL,
+     scopes TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     last_used_at TEXT,
+     expires_at TEXT,
+     revoked_at TEXT)`,
+  `CREATE INDEX api_keys_workspace ON api_keys(workspace_id)`,
+  `CREATE TABLE integrations (
+     workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+     service TEXT NOT NULL,
+     mcp_enabled INTEGER NOT NULL,
+     rest_enabled INTEGER NOT NULL,
+     base_url TEXT,
+     settings TEXT NOT NULL,
+     updated_at TEXT NOT NULL,
+     PRIMARY KEY (workspace_id, service))`,
+  `CREATE TABLE connections (
+     workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+     service TEXT NOT NULL,
+     kind TEXT NOT NULL,
+     secret TEXT NOT NULL,
+     meta TEXT NOT NULL,
+     status TEXT NOT NULL,
+     expires_at TEXT,
+     version INTEGER NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL,
+     PRIMARY KEY (workspace_id, service))`,
+];
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'workspaces, api keys, integrations, connections, audit',
+    sqlite: [
+      ...core,
+      `CREATE TABLE audit (
+         id INTEGER PRIMARY KEY AUTOINCREMENT,
+         at TEXT NOT NULL, workspace_id TEXT NOT NULL, key_id TEXT, service TEXT NOT NULL, operation TEXT NOT NULL,
+         protocol TEXT NOT NULL, status INTEGER NOT NULL, code TEXT, duration_ms INTEGER NOT NULL)`,
+      `CREATE INDEX audit_workspace_at ON audit(workspace_id, id)`,
+    ],
+    postgres: [
+      ...core,
+      `CREATE TABLE audit (
+         id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+         at TEXT NOT NULL, workspace_id TEXT NOT NULL, key_id TEXT, service TEXT NOT NULL, operation TEXT NOT NULL,
+         protocol TEXT NOT NULL, status INTEGER NOT NULL, code TEXT, duration_ms INTEGER NOT NULL)`,
+      `CREATE INDEX audit_workspace_at ON audit(workspace_id, id)`,
+    ],
+  },
+];

@@ -1,0 +1,241 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { type Client, createClient, type InValue, type Row } from '@libsql/client';
+import { MIGRATIONS } from './migrations.js';
+import {
+  type ApiKeyRecord,
+  type AuditRecord,
+  type ConnectionRecord,
+  DEFAULT_WORKSPACE,
+  type IntegrationSettingsRecord,
+  type Store,
+  type Workspace,
+} from './types.js';
+
+/**
+ * Embedded SQLite store (libsql). `path` is a file path, or `:memory:` for tests.
+ * Needs no server: the default for a single gateway instance.
+ */
+export class SqliteStore implements Store {
+  private readonly client: Client;
+
+  constructor(path: string) {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.client = createClient({ url: path === ':memory:' ? ':memory:' : `file:${path}` });
+  }
+
+  async migrate(): Promise<void> {
+    await this.client.execute('PRAGMA journal_mode = WAL');
+    await this.client.execute('PRAGMA busy_timeout = 5000');
+    await this.client.execute(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+    );
+    const done = new Set((await this.client.execute('SELECT version FROM schema_migrations')).rows.map((r) => Number(r.version)));
+    for (const migration of MIGRATIONS) {
+      if (done.has(migration.version)) continue;
+      await this.client.batch(
+        [
+          ...migration.sqlite.map((sql) => ({ sql, args: [] })),
+          {
+            sql: 'INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)',
+            args: [migration.version, migration.name, new Date().toISOString()],
+          },
+        ],
+        'write',
+      );
+    }
+    await this.client.execute({
+      sql: 'INSERT INTO workspaces (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING',
+      args: [DEFAULT_WORKSPACE, 'Default workspace', new Date().toISOString()],
+    });
+  }
+
+  async close(): Promise<void> {
+    this.client.close();
+  }
+
+  async ping(): Promise<void> {
+    await this.client.execute('SELECT 1');
+  }
+
+  private async one(sql: string, args: InValue[]): Promise<Row | undefined> {
+    return (await this.client.execute({ sql, args })).rows[0];
+  }
+
+  private async all(sql: string, args: InValue[]): Promise<Row[]> {
+    return (await this.client.execute({ sql, args })).rows;
+  }
+
+  private async run(sql: string, args: InValue[]): Promise<number> {
+    return (await this.client.execute({ sql, args })).rowsAffected;
+  }
+
+  async getWorkspace(id: string): Promise<Workspace | undefined> {
+    const row = await this.one('SELECT * FROM workspaces WHERE id = ?', [id]);
+    return row ? { id: String(row.id), name: String(row.name), createdAt: String(row.created_at) } : undefined;
+  }
+
+  async createApiKey(r: ApiKeyRecord): Promise<void> {
+    await this.run(
+      `INSERT INTO api_keys (id, workspace_id, name, hash, prefix, scopes, created_at, last_used_at, expires_at, revoked_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [r.id, r.workspaceId, r.name, r.hash, r.prefix, JSON.stringify(r.scopes), r.createdAt, r.lastUsedAt, r.expiresAt, r.revokedAt],
+    );
+  }
+
+  async findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
+    const row = await this.one('SELECT * FROM api_keys WHERE hash = ?', [hash]);
+    return row ? apiKey(row) : undefined;
+  }
+
+  async getApiKey(workspaceId: string, id: string): Promise<ApiKeyRecord | undefined> {
+    const row = await this.one('SELECT * FROM api_keys WHERE workspace_id = ? AND id = ?', [workspaceId, id]);
+    return row ? apiKey(row) : undefined;
+  }
+
+  async listApiKeys(workspaceId: string): Promise<ApiKeyRecord[]> {
+    return (await this.all('SELECT * FROM api_keys WHERE workspace_id = ? ORDER BY created_at, id', [workspaceId])).map(apiKey);
+  }
+
+  async revokeApiKey(workspaceId: string, id: string, at: string): Promise<boolean> {
+    const changed = await this.run(
+      'UPDATE api_keys SET revoked_at = ? WHERE workspace_id = ? AND id = ? AND revoked_at IS NULL',
+      [at, workspaceId, id],
+    );
+    return changed > 0;
+  }
+
+  async touchApiKey(id: string, at: string): Promise<void> {
+    await this.run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [at, id]);
+  }
+
+  async getIntegration(workspaceId: string, service: string): Promise<IntegrationSettingsRecord | undefined> {
+    const row = await this.one('SELECT * FROM integrations WHERE workspace_id = ? AND service = ?', [workspaceId, service]);
+    return row ? integration(row) : undefined;
+  }
+
+  async listIntegrations(workspaceId: string): Promise<IntegrationSettingsRecord[]> {
+    return (await this.all('SELECT * FROM integrations WHERE workspace_id = ? ORDER BY service', [workspaceId])).map(integration);
+  }
+
+  async putIntegration(r: IntegrationSettingsRecord): Promise<void> {
+    await this.run(
+      `INSERT INTO integrations (workspace_id, service, mcp_enabled, rest_enabled, base_url, settings, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (workspace_id, service) DO UPDATE SET mcp_enabled = excluded.mcp_enabled,
+         rest_enabled = excluded.rest_enabled, base_url = excluded.base_url, settings = excluded.settings,
+         updated_at = excluded.updated_at`,
+      [r.workspaceId, r.service, r.mcpEnabled ? 1 : 0, r.restEnabled ? 1 : 0, r.baseUrl, JSON.stringify(r.settings), r.updatedAt],
+    );
+  }
+
+  async getConnection(workspaceId: string, service: string): Promise<ConnectionRecord | undefined> {
+    const row = await this.one('SELECT * FROM connections WHERE workspace_id = ? AND service = ?', [workspaceId, service]);
+    return row ? connection(row) : undefined;
+  }
+
+  async listConnections(workspaceId: string): Promise<ConnectionRecord[]> {
+    return (await this.all('SELECT * FROM connections WHERE workspace_id = ? ORDER BY service', [workspaceId])).map(connection);
+  }
+
+  async allConnections(): Promise<ConnectionRecord[]> {
+    return (await this.all('SELECT * FROM connections ORDER BY workspace_id, service', [])).map(connection);
+  }
+
+  async putConnection(r: Omit<ConnectionRecord, 'version'>): Promise<ConnectionRecord> {
+    const row = await this.one(
+      `INSERT INTO connections (workspace_id, service, kind, secret, meta, status, expires_at, version, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
+       ON CONFLICT (workspace_id, service) DO UPDATE SET kind = excluded.kind, secret = excluded.secret,
+         meta = excluded.meta, status = excluded.status, expires_at = excluded.expires_at,
+         version = connections.version + 1, updated_at = excluded.updated_at
+       RETURNING *`,
+      [r.workspaceId, r.service, r.kind, r.secret, JSON.stringify(r.meta), r.status, r.expiresAt, r.createdAt, r.updatedAt],
+    );
+    return connection(row as Row);
+  }
+
+  async swapConnection(r: Omit<ConnectionRecord, 'version'>, expectedVersion: number): Promise<ConnectionRecord | undefined> {
+    const row = await this.one(
+      `UPDATE connections SET kind = ?, secret = ?, meta = ?, status = ?, expires_at = ?, version = version + 1, updated_at = ?
+       WHERE workspace_id = ? AND service = ? AND version = ? RETURNING *`,
+      [r.kind, r.secret, JSON.stringify(r.meta), r.status, r.expiresAt, r.updatedAt, r.workspaceId, r.service, expectedVersion],
+    );
+    return row ? connection(row) : undefined;
+  }
+
+  async deleteConnection(workspaceId: string, service: string): Promise<boolean> {
+    return (await this.run('DELETE FROM connections WHERE workspace_id = ? AND service = ?', [workspaceId, service])) > 0;
+  }
+
+  async appendAudit(records: readonly AuditRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    await this.client.batch(
+      records.map((r) => ({
+        sql: `INSERT INTO audit (at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        args: [r.at, r.workspaceId, r.keyId, r.service, r.operation, r.protocol, r.status, r.code, Math.round(r.durationMs)],
+      })),
+      'write',
+    );
+  }
+
+  async listAudit(workspaceId: string, limit: number): Promise<AuditRecord[]> {
+    const rows = await this.all('SELECT * FROM audit WHERE workspace_id = ? ORDER BY id DESC LIMIT ?', [workspaceId, limit]);
+    return rows.map((row) => ({
+      at: String(row.at),
+      workspaceId: String(row.workspace_id),
+      keyId: row.key_id === null ? null : String(row.key_id),
+      service: String(row.service),
+      operation: String(row.operation),
+      protocol: String(row.protocol) as AuditRecord['protocol'],
+      status: Number(row.status),
+      code: row.code === null ? null : String(row.code),
+      durationMs: Number(row.duration_ms),
+    }));
+  }
+}
+
+const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
+
+function apiKey(row: Row): ApiKeyRecord {
+  return {
+    id: String(row.id),
+    workspaceId: String(row.workspace_id),
+    name: String(row.name),
+    hash: String(row.hash),
+    prefix: String(row.prefix),
+    scopes: JSON.parse(String(row.scopes)),
+    createdAt: String(row.created_at),
+    lastUsedAt: text(row.last_used_at),
+    expiresAt: text(row.expires_at),
+    revokedAt: text(row.revoked_at),
+  };
+}
+
+function integration(row: Row): IntegrationSettingsRecord {
+  return {
+    workspaceId: String(row.workspace_id),
+    service: String(row.service),
+    mcpEnabled: Number(row.mcp_enabled) === 1,
+    restEnabled: Number(row.rest_enabled) === 1,
+    baseUrl: text(row.base_url),
+    settings: JSON.parse(String(row.settings)),
+    updatedAt: String(row.updated_at),
+  };
+}
+
+function connection(row: Row): ConnectionRecord {
+  return {
+    workspaceId: String(row.workspace_id),
+    service: String(row.service),
+    kind: String(row.kind) as ConnectionRecord['kind'],
+    secret: String(row.secret),
+    meta: JSON.parse(String(row.meta)),
+    status: String(row.status) as ConnectionRecord['status'],
+    expiresAt: text(row.expires_at),
+    version: Number(row.version),
+    createdAt: String(row.created_at),
+    updatedAt: String(row.updated_at),
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * Persistence contract. Core talks to storage only through this interface; the embedded default is SQLite
+ * (`SqliteStore`), and a PostgreSQL adapter implements the same interface with the same migrations.
+ * All state belongs to a workspace.
+ */
+
+export const DEFAULT_WORKSPACE = 'default';
+
+export interface Workspace {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface KeyScopes {
+  /** May use the admin API. */
+  admin: boolean;
+  /** Services this key may call: `'*'` for all. */
+  services: '*' | string[];
+  /** Only operations that read (GET-like) may be called. */
+  readOnly: boolean;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  workspaceId: string;
+  name: string;
+  /** SHA-256 of the full key, hex. The key itself is never stored. */
+  hash: string;
+  /** The first characters of the key, to recognise it in lists (`portico_AbC1…`). */
+  prefix: string;
+  scopes: KeyScopes;
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface IntegrationSettingsRecord {
+  workspaceId: string;
+  service: string;
+  mcpEnabled: boolean;
+  restEnabled: boolean;
+  /** Operator override of the upstream base URL, stored per workspace. */
+  baseUrl: string | null;
+  settings: Record<string, unknown>;
+  updatedAt: string;
+}
+
+export type ConnectionStatus = 'active' | 'needs_reconnect';
+
+export interface ConnectionRecord {
+  workspaceId: string;
+  service: string;
+  /** `token` (pasted by an operator) or `oauth2`. */
+  kind: 'token' | 'oauth2';
+  /** Encrypted credentials (see Encryptor); never plaintext. */
+  secret: string;
+  /** Non-secret facts: QuickBooks realm id, Clio region, the account's name… */
+  meta: Record<string, unknown>;
+  status: ConnectionStatus;
+  /** When the access token expires, if it does. */
+  expiresAt: string | null;
+  /** Incremented on every write: lets several instances detect concurrent refreshes. */
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface AuditRecord {
+  at: string;
+  workspaceId: string;
+  keyId: string | null;
+  service: string;
+  operation: string;
+  protocol: 'mcp' | 'rest' | 'admin' | 'cli';
+  status: number;
+  code: string | null;
+  durationMs: number;
+}
+
+export interface Store {
+  /** Creates or upgrades the schema, then ensures the default workspace exists. Safe to call on every start. */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+  /** Cheap round trip for health checks. */
+  ping(): Promise<void>;
+
+  getWorkspace(id: string): Promise<Workspace | undefined>;
+
+  createApiKey(record: ApiKeyRecord): Promise<void>;
+  findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined>;
+  getApiKey(workspaceId: string, id: string): Promise<ApiKeyRecord | undefined>;
+  listApiKeys(workspaceId: string): Promise<ApiKeyRecord[]>;
+  revokeApiKey(workspaceId: string, id: string, at: string): Promise<boolean>;
+  touchApiKey(id: string, at: string): Promise<void>;
+
+  getIntegration(workspaceId: string, service: string): Promise<IntegrationSettingsRecord | undefined>;
+  listIntegrations(workspaceId: string): Promise<IntegrationSettingsRecord[]>;
+  putIntegration(record: IntegrationSettingsRecord): Promise<void>;
+
+  getConnection(workspaceId: string, service: string): Promise<ConnectionRecord | undefined>;
+  listConnections(workspaceId: string): Promise<ConnectionRecord[]>;
+  /** Insert or replace; sets version to the stored version + 1 and returns it. */
+  putConnection(record: Omit<ConnectionRecord, 'version'>): Promise<ConnectionRecord>;
+  /**
+   * Replaces a connection only if its version is still `expectedVersion` (compare-and-swap).
+   * Returns the new record, or undefined when another writer got there first.
+   */
+  swapConnection(record: Omit<ConnectionRecord, 'version'>, expectedVersion: number): Promise<ConnectionRecord | undefined>;
+  deleteConnection(workspaceId: string, service: string): Promise<boolean>;
+  /** Every connection of every workspace (for key rotation). */
+  allConnections(): Promise<ConnectionRecord[]>;
+
+  appendAudit(records: readonly AuditRecord[]): Promise<void>;
+  listAudit(workspaceId: string, limit: number): Promise<AuditRecord[]>;
+}

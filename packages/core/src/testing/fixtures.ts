@@ -1,0 +1,190 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Encryptor, parseEncryptionKey } from '../crypto.js';
+import { Engine, type Principal } from '../engine.js';
+import { type ErrorCode, GatewayError } from '../errors.js';
+import type { Plugin } from '../plugin.js';
+import { Registry } from '../registry.js';
+import { SqliteStore } from '../store/sqlite.js';
+import { DEFAULT_WORKSPACE } from '../store/types.js';
+
+/** What the upstream must receive. `path` includes the base URL's own path (`/v1/pages/abc`). */
+export interface ExpectedRequest {
+  method: string;
+  path: string;
+  /** Exact query (absent means none). Repeated keys are arrays. */
+  query?: Record<string, string | string[]>;
+  /** Exact JSON (or form, as an object of strings) body; absent means no body. */
+  body?: unknown;
+  /** Raw body, base64 (uploads). */
+  rawBase64?: string;
+  /** Headers that must be present with these values (names lowercase). */
+  headers?: Record<string, string>;
+  /** Whether the connection's credentials must be sent (default true). */
+  auth?: boolean;
+}
+
+export interface ScriptedResponse {
+  status?: number;
+  /** JSON body. Strings `{{upstream}}` inside it are replaced by the recorder's base URL. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface OperationFixture {
+  /** Test name; defaults to the operation name. */
+  name?: string;
+  operation: string;
+  params: Record<string, unknown>;
+  /** Integration settings for the call. */
+  settings?: Record<string, unknown>;
+  /** Non-secret connection facts (realm id, region…). */
+  connection?: Record<string, unknown>;
+  /** The upstream exchanges, in order. Empty when the gateway must refuse before calling the upstream. */
+  exchanges: Array<{ request: ExpectedRequest; response: ScriptedResponse }>;
+  expect: { output: unknown } | { error: { code: ErrorCode; message?: string } };
+}
+
+export interface FixtureHarnessOptions {
+  /** The credential stored for the connection. */
+  token?: string;
+  /** Headers every authenticated request must carry, e.g. `{ authorization: 'Bearer fixture-token' }`. */
+  authHeaders?: Record<string, string>;
+  /** Headers every request must carry (API version pins…). */
+  headers?: Record<string, string>;
+}
+
+export interface FixtureHarness {
+  /** Runs one fixture through the real pipeline (validation, got, error mapping) against a loopback recorder. */
+  check(fixture: OperationFixture): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface Recorded {
+  method: string;
+  path: string;
+  query: Record<string, string | string[]>;
+  headers: IncomingMessage['headers'];
+  raw: Buffer;
+}
+
+const PRINCIPAL: Principal = {
+  keyId: null,
+  workspaceId: DEFAULT_WORKSPACE,
+  scopes: { admin: true, services: '*', readOnly: false },
+};
+
+/**
+ * The generic fixture runner: input → expected upstream request(s) → scripted upstream response(s) → expected
+ * output or error. One runner serves every operation of every plugin; a plugin's test only lists fixtures.
+ */
+export async function createFixtureHarness(plugin: Plugin, options: FixtureHarnessOptions = {}): Promise<FixtureHarness> {
+  const token = options.token ?? 'fixture-token';
+  let script: ScriptedResponse[] = [];
+  let recorded: Recorded[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://recorder');
+      const query: Record<string, string | string[]> = {};
+      for (const [k, v] of url.searchParams) {
+        const prev = query[k];
+        query[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+      }
+      recorded.push({ method: req.method ?? '', path: url.pathname, query, headers: req.headers, raw: Buffer.concat(chunks) });
+      const next = script.shift();
+      if (!next) {
+        res.writeHead(599, { 'content-type': 'application/json' }).end('{"message":"fixture: unexpected extra upstream request"}');
+        return;
+      }
+      const body = next.body === undefined ? '' : JSON.stringify(next.body).replaceAll('{{upstream}}', base);
+      res.writeHead(next.status ?? 200, { 'content-type': 'application/json', ...next.headers }).end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const store = new SqliteStore(':memory:');
+  await store.migrate();
+  const registry = new Registry();
+  const integration = registry.register(plugin);
+  const service = integration.service;
+  const engine = new Engine({
+    registry,
+    store,
+    encryptor: new Encryptor(parseEncryptionKey(randomBytes(32).toString('base64'))),
+    upstream: { retryLimit: 0, timeoutMs: 5_000 },
+  });
+
+  async function check(fixture: OperationFixture): Promise<void> {
+    recorded = [];
+    script = fixture.exchanges.map((e) => e.response);
+    const meta = fixture.connection ?? {};
+    const defaultBase = plugin.upstream.baseUrl;
+    const basePath = new URL(typeof defaultBase === 'function' ? defaultBase(meta) : defaultBase).pathname.replace(/\/+$/, '');
+    await engine.connectToken(DEFAULT_WORKSPACE, service, token, meta);
+    await engine.configureIntegration(DEFAULT_WORKSPACE, service, { baseUrl: `${base}${basePath}`, settings: fixture.settings ?? {} });
+
+    let output: unknown;
+    let failure: unknown;
+    try {
+      output = (await engine.invoke({ principal: PRINCIPAL, protocol: 'mcp', service, operation: fixture.operation, params: fixture.params })).body;
+    } catch (error) {
+      failure = error;
+    }
+
+    const label = fixture.name ?? fixture.operation;
+    assert.equal(recorded.length, fixture.exchanges.length, `${label}: number of upstream requests`);
+    fixture.exchanges.forEach((exchange, i) => {
+      const got = recorded[i] as Recorded;
+      const want = exchange.request;
+      assert.equal(got.method, want.method, `${label}: request ${i + 1} method`);
+      assert.equal(got.path, want.path, `${label}: request ${i + 1} path`);
+      assert.deepEqual(got.query, want.query ?? {}, `${label}: request ${i + 1} query`);
+      if (want.rawBase64 !== undefined) {
+        assert.equal(got.raw.toString('base64'), want.rawBase64, `${label}: request ${i + 1} raw body`);
+      } else {
+        assert.deepEqual(parseBody(got), want.body, `${label}: request ${i + 1} body`);
+      }
+      const expectedHeaders = { ...options.headers, ...(want.auth === false ? {} : options.authHeaders), ...want.headers };
+      for (const [name, value] of Object.entries(expectedHeaders)) {
+        assert.equal(got.headers[name], value, `${label}: request ${i + 1} header ${name}`);
+      }
+      if (want.auth === false) {
+        assert.equal(got.headers.authorization, undefined, `${label}: request ${i + 1} must not carry credentials`);
+      }
+    });
+
+    if ('output' in fixture.expect) {
+      if (failure) throw failure;
+      assert.deepEqual(output, fixture.expect.output, `${label}: output`);
+    } else {
+      assert.ok(failure instanceof GatewayError, `${label}: expected a ${fixture.expect.error.code} error, got ${failure ?? 'success'}`);
+      assert.equal(failure.code, fixture.expect.error.code, `${label}: error code (message: ${failure.message})`);
+      if (fixture.expect.error.message) {
+        assert.ok(failure.message.includes(fixture.expect.error.message), `${label}: error message "${failure.message}"`);
+      }
+    }
+  }
+
+  return {
+    check,
+    async close() {
+      await engine.close();
+      await store.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function parseBody(recorded: Recorded): unknown {
+  if (recorded.raw.length === 0) return undefined;
+  const type = String(recorded.headers['content-type'] ?? '');
+  const text = recorded.raw.toString('utf8');
+  if (type.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
+  if (type.includes('json')) return JSON.parse(text);
+  return text;
+}

@@ -1,0 +1,8 @@
+export {
+  createFixtureHarness,
+  type ExpectedRequest,
+  type FixtureHarness,
+  type FixtureHarnessOptions,
+  type OperationFixture,
+  type ScriptedResponse,
+} from './fixtures.js';

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: { conditions: ['portico-source'] },
+  ssr: { resolve: { conditions: ['portico-source'] } },
+  test: {
+    include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+  },
+});
