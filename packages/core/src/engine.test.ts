@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFixtureHarness, type FixtureHarness } from './testing/fixtures.js';
 import { examplePlugin } from './testing/example-plugin.js';
+import { createFixtureHarness, type FixtureHarness } from './testing/fixtures.js';
 
 describe('invoke pipeline through the fixture harness', () => {
   let harness: FixtureHarness;
@@ -38,7 +38,10 @@ describe('invoke pipeline through the fixture harness', () => {
       operation: 'create_item',
       params: { name: 'x', notify: true },
       exchanges: [
-        { request: { method: 'POST', path: '/api/items', query: { notify: 'true' }, body: { name: 'x' } }, response: { status: 201, body: { id: 9 } } },
+        {
+          request: { method: 'POST', path: '/api/items', query: { notify: 'true' }, body: { name: 'x' } },
+          response: { status: 201, body: { id: 9 } },
+        },
       ],
       expect: { output: { id: 9 } },
     }));
@@ -81,7 +84,12 @@ describe('invoke pipeline through the fixture harness', () => {
     harness.check({
       operation: 'create_item',
       params: { name: 'x' },
-      exchanges: [{ request: { method: 'POST', path: '/api/items', body: { name: 'x' } }, response: { status: 400, body: { message: 'name taken' } } }],
+      exchanges: [
+        {
+          request: { method: 'POST', path: '/api/items', body: { name: 'x' } },
+          response: { status: 400, body: { message: 'name taken' } },
+        },
+      ],
       expect: { error: { code: 'bad_request', message: 'Example rejected the request: name taken' } },
     }));
 });

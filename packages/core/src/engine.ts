@@ -1,5 +1,6 @@
-import { Encryptor } from './crypto.js';
-import { GatewayError, codeForUpstreamStatus, toGatewayError } from './errors.js';
+import { Value } from 'typebox/value';
+import type { Encryptor } from './crypto.js';
+import { codeForUpstreamStatus, GatewayError, toGatewayError } from './errors.js';
 import { DEFAULT_UPSTREAM_OPTIONS, retryAfterSeconds, UpstreamClient, type UpstreamClientOptions } from './http.js';
 import { displayPrefix, generateApiKey, hashApiKey, hashesEqual, isWellFormedApiKey, newKeyId } from './keys.js';
 import { type Logger, silentLogger } from './logger.js';
@@ -14,16 +15,8 @@ import {
 } from './operation.js';
 import type { Credentials, UpstreamFailure } from './plugin.js';
 import type { RegisteredIntegration, RegisteredOperation, Registry } from './registry.js';
-import type {
-  ApiKeyRecord,
-  AuditRecord,
-  ConnectionRecord,
-  IntegrationSettingsRecord,
-  KeyScopes,
-  Store,
-} from './store/types.js';
+import type { ApiKeyRecord, AuditRecord, ConnectionRecord, IntegrationSettingsRecord, KeyScopes, Store } from './store/types.js';
 import { coerceStrings } from './validation.js';
-import { Value } from 'typebox/value';
 
 export type Protocol = 'mcp' | 'rest';
 
@@ -109,12 +102,7 @@ export class Engine {
 
   // ---- API keys -------------------------------------------------------------------------------------------
 
-  async createApiKey(input: {
-    workspaceId: string;
-    name: string;
-    scopes: KeyScopes;
-    expiresAt?: string | null;
-  }): Promise<CreatedKey> {
+  async createApiKey(input: { workspaceId: string; name: string; scopes: KeyScopes; expiresAt?: string | null }): Promise<CreatedKey> {
     const key = generateApiKey();
     const record: ApiKeyRecord = {
       id: newKeyId(),
@@ -185,7 +173,10 @@ export class Engine {
     if (change.baseUrl) assertHttpUrl(change.baseUrl, 'baseUrl');
     const settings = { ...current.settings, ...change.settings };
     if (integration.settingsValidator && !integration.settingsValidator.check(settings)) {
-      throw new GatewayError('bad_request', `Invalid settings: ${integration.settingsValidator.problems(settings).join('; ').replaceAll('params', 'settings')}`);
+      throw new GatewayError(
+        'bad_request',
+        `Invalid settings: ${integration.settingsValidator.problems(settings).join('; ').replaceAll('params', 'settings')}`,
+      );
     }
     const record: IntegrationSettingsRecord = {
       workspaceId,
@@ -244,7 +235,10 @@ export class Engine {
   private async credentialsFor(workspaceId: string, service: string): Promise<{ credentials: Credentials; record: ConnectionRecord }> {
     const record = await this.store.getConnection(workspaceId, service);
     if (!record) {
-      throw new GatewayError('not_connected', `${service} is not connected: connect it first (portico connect ${service}, or the admin API)`);
+      throw new GatewayError(
+        'not_connected',
+        `${service} is not connected: connect it first (portico connect ${service}, or the admin API)`,
+      );
     }
     if (record.status === 'needs_reconnect') {
       throw new GatewayError('not_connected', `The ${service} connection needs to be re-authorized`);
@@ -276,7 +270,10 @@ export class Engine {
     }
     const state = await this.integrationState(principal.workspaceId, service);
     if (protocol === 'rest' && !state.restEnabled) {
-      throw new GatewayError('forbidden', `REST access to ${service} is disabled for this workspace (enable it with: portico integrations configure ${service} --rest on)`);
+      throw new GatewayError(
+        'forbidden',
+        `REST access to ${service} is disabled for this workspace (enable it with: portico integrations configure ${service} --rest on)`,
+      );
     }
     if (protocol === 'mcp' && !state.mcpEnabled) {
       throw new GatewayError('forbidden', `MCP access to ${service} is disabled for this workspace`);
@@ -309,7 +306,10 @@ export class Engine {
       const operation = integration.operations.get(request.operation);
       if (!operation) throw new GatewayError('not_found', `${request.service} has no operation "${request.operation}"`);
       if (request.principal.scopes.readOnly && operation.access !== 'read') {
-        throw new GatewayError('forbidden', `This API key is read-only; ${request.operation} ${operation.access === 'delete' ? 'deletes' : 'writes'} data`);
+        throw new GatewayError(
+          'forbidden',
+          `This API key is read-only; ${request.operation} ${operation.access === 'delete' ? 'deletes' : 'writes'} data`,
+        );
       }
       const params = this.validate(operation, request);
       const result = await this.execute(integration, operation, params, request.principal.workspaceId);
@@ -366,9 +366,10 @@ export class Engine {
     if (definition.run) {
       body = await definition.run(params as never, { ...context, send });
     } else {
-      const upstream = typeof definition.upstream === 'function'
-        ? definition.upstream(params as never, context)
-        : buildDeclarative(definition.upstream as DeclarativeUpstream, params);
+      const upstream =
+        typeof definition.upstream === 'function'
+          ? definition.upstream(params as never, context)
+          : buildDeclarative(definition.upstream as DeclarativeUpstream, params);
       body = (await send(upstream)).body;
     }
     return { body: definition.transform ? definition.transform(body, params as never) : body };
@@ -505,7 +506,11 @@ function upstreamError(displayName: string, failure: UpstreamFailure, response: 
     case 'bad_request':
       return new GatewayError(code, `${displayName} rejected the request${detail}`, options);
     case 'upstream_unauthorized':
-      return new GatewayError(code, `${displayName} rejected the stored credentials (${failure.status})${detail}; reconnect the integration`, options);
+      return new GatewayError(
+        code,
+        `${displayName} rejected the stored credentials (${failure.status})${detail}; reconnect the integration`,
+        options,
+      );
     case 'not_found':
       return new GatewayError(code, `${displayName} found no such record${detail}`, options);
     case 'conflict':

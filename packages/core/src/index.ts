@@ -1,4 +1,19 @@
+export { type EncryptionKey, Encryptor, generateEncryptionKey, parseEncryptionKey } from './crypto.js';
 export {
+  buildDeclarative,
+  type CreatedKey,
+  connectionAad,
+  Engine,
+  type EngineOptions,
+  type IntegrationState,
+  type InvokeRequest,
+  type InvokeResult,
+  messageFromBody,
+  type Principal,
+  type Protocol,
+} from './engine.js';
+export {
+  codeForUpstreamStatus,
   ERROR_CODES,
   ERROR_STATUS,
   type ErrorBody,
@@ -7,9 +22,10 @@ export {
   GatewayError,
   isGatewayError,
   toGatewayError,
-  codeForUpstreamStatus,
 } from './errors.js';
-export { FreeObject, Params, type Static, StringEnum, type TObject, type TSchema, Type } from './schema.js';
+export { DEFAULT_UPSTREAM_OPTIONS, retryAfterSeconds, type UpstreamClientOptions } from './http.js';
+export { API_KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedApiKey } from './keys.js';
+export { type Logger, silentLogger } from './logger.js';
 export {
   type Access,
   accessOf,
@@ -17,9 +33,9 @@ export {
   defineOperation,
   fillPath,
   type HttpMethod,
-  openApiPath,
   type OperationContext,
   type OperationDefinition,
+  openApiPath,
   pathTokens,
   type QueryValue,
   type RunContext,
@@ -49,23 +65,9 @@ export {
   type RouteMatch,
   type RouteMiss,
 } from './registry.js';
-export { retryAfterSeconds, type UpstreamClientOptions, DEFAULT_UPSTREAM_OPTIONS } from './http.js';
-export {
-  buildDeclarative,
-  connectionAad,
-  type CreatedKey,
-  Engine,
-  type EngineOptions,
-  type IntegrationState,
-  type InvokeRequest,
-  type InvokeResult,
-  messageFromBody,
-  type Principal,
-  type Protocol,
-} from './engine.js';
-export { Encryptor, type EncryptionKey, generateEncryptionKey, parseEncryptionKey } from './crypto.js';
-export { API_KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedApiKey } from './keys.js';
-export { type Logger, silentLogger } from './logger.js';
+export { FreeObject, Params, type Static, StringEnum, type TObject, type TSchema, Type } from './schema.js';
+export { MIGRATIONS, type Migration } from './store/migrations.js';
+export { SqliteStore } from './store/sqlite.js';
 export {
   type ApiKeyRecord,
   type AuditRecord,
@@ -77,5 +79,3 @@ export {
   type Store,
   type Workspace,
 } from './store/types.js';
-export { SqliteStore } from './store/sqlite.js';
-export { MIGRATIONS, type Migration } from './store/migrations.js';

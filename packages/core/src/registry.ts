@@ -1,11 +1,5 @@
-import {
-  type Access,
-  accessOf,
-  type HttpMethod,
-  type OperationDefinition,
-  pathTokens,
-} from './operation.js';
-import { isPlugin, type Plugin, PLUGIN_BRAND, SUPPORTED_CONTRACT_VERSIONS } from './plugin.js';
+import { type Access, accessOf, type HttpMethod, type OperationDefinition, pathTokens } from './operation.js';
+import { isPlugin, PLUGIN_BRAND, type Plugin, SUPPORTED_CONTRACT_VERSIONS } from './plugin.js';
 import type { TObject, TSchema } from './schema.js';
 import { type CompiledParams, compileParams } from './validation.js';
 
@@ -168,7 +162,9 @@ class Router {
         if (!node.param) node.param = { name, node: newNode() };
         // Two operations under the same position must name the parameter alike, or one would receive the other's name.
         else if (node.param.name !== name) {
-          throw new RegistryError(`${service}.${operation.name}: :${name} conflicts with :${node.param.name} at the same position of another path`);
+          throw new RegistryError(
+            `${service}.${operation.name}: :${name} conflicts with :${node.param.name} at the same position of another path`,
+          );
         }
         node = node.param.node;
       } else {

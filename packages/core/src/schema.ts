@@ -1,16 +1,13 @@
-import Type, { type TSchema, type TObject, type Static } from 'typebox';
+import Type, { type Static, type TObject, type TSchema } from 'typebox';
 
+export type { Static, TObject, TSchema };
 export { Type };
-export type { TSchema, TObject, Static };
 
 /**
  * A string restricted to a fixed set of values. Emitted as `{ type: 'string', enum: [...] }` rather than a
  * union of literals, so that validation errors, OpenAPI and MCP clients all see one plain list of allowed values.
  */
-export function StringEnum<const T extends readonly string[]>(
-  values: T,
-  options: Record<string, unknown> = {},
-) {
+export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
 

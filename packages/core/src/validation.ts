@@ -36,8 +36,7 @@ function describeErrors(errors: readonly TLocalizedValidationError[]): string[] 
         for (const name of (params.requiredProperties as string[]) ?? []) push(`${where}.${name}: is required`);
         break;
       case 'additionalProperties':
-        for (const name of (params.additionalProperties as string[]) ?? [])
-          push(`${where}.${name}: is not a parameter of this operation`);
+        for (const name of (params.additionalProperties as string[]) ?? []) push(`${where}.${name}: is not a parameter of this operation`);
         break;
       case 'boolean':
         break;
@@ -62,10 +61,7 @@ function describeErrors(errors: readonly TLocalizedValidationError[]): string[] 
  * Only for those values: JSON bodies and MCP arguments already carry types and are never coerced.
  * A value that cannot be coerced is left as it is, so that validation reports it.
  */
-export function coerceStrings(
-  schema: TObject,
-  values: Readonly<Record<string, string | string[]>>,
-): Record<string, unknown> {
+export function coerceStrings(schema: TObject, values: Readonly<Record<string, string | string[]>>): Record<string, unknown> {
   const properties = schema.properties as Record<string, TSchema>;
   const out: Record<string, unknown> = {};
   for (const [rawKey, raw] of Object.entries(values)) {

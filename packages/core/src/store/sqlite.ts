@@ -98,10 +98,11 @@ export class SqliteStore implements Store {
   }
 
   async revokeApiKey(workspaceId: string, id: string, at: string): Promise<boolean> {
-    const changed = await this.run(
-      'UPDATE api_keys SET revoked_at = ? WHERE workspace_id = ? AND id = ? AND revoked_at IS NULL',
-      [at, workspaceId, id],
-    );
+    const changed = await this.run('UPDATE api_keys SET revoked_at = ? WHERE workspace_id = ? AND id = ? AND revoked_at IS NULL', [
+      at,
+      workspaceId,
+      id,
+    ]);
     return changed > 0;
   }
 

@@ -131,7 +131,9 @@ export async function createFixtureHarness(plugin: Plugin, options: FixtureHarne
     let output: unknown;
     let failure: unknown;
     try {
-      output = (await engine.invoke({ principal: PRINCIPAL, protocol: 'mcp', service, operation: fixture.operation, params: fixture.params })).body;
+      output = (
+        await engine.invoke({ principal: PRINCIPAL, protocol: 'mcp', service, operation: fixture.operation, params: fixture.params })
+      ).body;
     } catch (error) {
       failure = error;
     }
