@@ -1,4 +1,5 @@
 export { type EncryptionKey, Encryptor, generateEncryptionKey, parseEncryptionKey } from './crypto.js';
+export { describeOperation, exampleParams, jsonSchema, type OperationDescription } from './describe.js';
 export {
   buildDeclarative,
   type CreatedKey,
@@ -26,6 +27,8 @@ export {
 export { DEFAULT_UPSTREAM_OPTIONS, retryAfterSeconds, type UpstreamClientOptions } from './http.js';
 export { API_KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedApiKey } from './keys.js';
 export { type Logger, silentLogger } from './logger.js';
+export { createMcpServer, type McpServerOptions } from './mcp.js';
+export { buildOpenApiDocument, type OpenApiOptions } from './openapi.js';
 export {
   type Access,
   accessOf,
@@ -79,3 +82,4 @@ export {
   type Store,
   type Workspace,
 } from './store/types.js';
+export { type CompiledParams, coerceStrings, compileParams } from './validation.js';

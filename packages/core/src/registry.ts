@@ -1,3 +1,4 @@
+import { GatewayError } from './errors.js';
 import { type Access, accessOf, type HttpMethod, type OperationDefinition, pathTokens } from './operation.js';
 import { isPlugin, PLUGIN_BRAND, type Plugin, SUPPORTED_CONTRACT_VERSIONS } from './plugin.js';
 import type { TObject, TSchema } from './schema.js';
@@ -187,6 +188,13 @@ class Router {
     if (!node) return { found: false, allowed: [] };
     const operation = node.handlers.get(method as HttpMethod);
     if (!operation) return { found: false, allowed: [...node.handlers.keys()] };
+    for (const [name, raw] of Object.entries(params)) {
+      try {
+        params[name] = decodeURIComponent(raw);
+      } catch {
+        throw new GatewayError('bad_request', `Path parameter ${name} is not valid percent-encoding`);
+      }
+    }
     return { found: true, operation, pathParams: params };
   }
 }

@@ -1,3 +1,4 @@
+export { examplePlugin } from './example-plugin.js';
 export {
   createFixtureHarness,
   type ExpectedRequest,

@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import Router from '@koa/router';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  buildOpenApiDocument,
+  createMcpServer,
+  type Engine,
+  errorBody,
+  GatewayError,
+  type Logger,
+  type Principal,
+  toGatewayError,
+} from '@portico/core';
+import Koa, { type Context, type Next } from 'koa';
+import { mountAdmin } from './admin.js';
+import { bearerToken, parseJson, queryValues, readBody } from './http.js';
+
+export interface GatewayState {
+  principal: Principal;
+  requestId: string;
+  service?: string;
+  operation?: string;
+}
+
+export interface AppOptions {
+  engine: Engine;
+  logger: Logger;
+  bodyLimitBytes: number;
+  /** Public base URL, for OpenAPI `servers`. */
+  publicUrl?: string;
+  version: string;
+}
+
+/**
+ * The Koa app: thin doors onto the engine. REST and MCP adapters only translate their wire format to `invoke` and
+ * back; validation, credentials, retries and error mapping all happen in core.
+ */
+export function createApp(options: AppOptions): Koa<GatewayState> {
+  const { engine, logger } = options;
+  const app = new Koa<GatewayState>();
+  app.proxy = false;
+  const router = new Router<GatewayState>();
+  const readJson = async (ctx: Context) => parseJson(await readBody(ctx.req, options.bodyLimitBytes), ctx.get('content-type') || undefined);
+
+  app.use(async (ctx: Context, next: Next) => {
+    const started = performance.now();
+    ctx.state.requestId = randomUUID();
+    ctx.set('x-request-id', ctx.state.requestId);
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined && ctx.respond !== false) {
+        throw new GatewayError('not_found', `No route for ${ctx.method} ${ctx.path}`);
+      }
+    } catch (error) {
+      sendError(ctx, error, logger);
+    } finally {
+      const status = ctx.respond === false ? ctx.res.statusCode : ctx.status;
+      logger.info(
+        {
+          requestId: ctx.state.requestId,
+          method: ctx.method,
+          path: ctx.path,
+          status,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+          keyId: ctx.state.principal?.keyId,
+          service: ctx.state.service,
+          operation: ctx.state.operation,
+        },
+        'request',
+      );
+    }
+  });
+
+  const authenticate = async (ctx: Context, next: Next) => {
+    ctx.state.principal = await engine.authenticate(bearerToken(ctx.get('authorization') || undefined));
+    await next();
+  };
+
+  router.get('/healthz', async (ctx) => {
+    await engine.store.ping();
+    ctx.body = { status: 'ok', version: options.version, integrations: engine.registry.list().map((i) => i.service) };
+  });
+
+  // MCP, Streamable HTTP, stateless: every POST carries one JSON-RPC message (or batch) and gets a JSON answer.
+  router.post('/api/mcp', authenticate, async (ctx) => {
+    const raw = await readBody(ctx.req, options.bodyLimitBytes);
+    let message: unknown;
+    try {
+      message = JSON.parse(raw.toString('utf8'));
+    } catch {
+      ctx.status = 400;
+      ctx.body = { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not valid JSON' } };
+      return;
+    }
+    const server = createMcpServer(engine, ctx.state.principal, { name: 'portico', version: options.version });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    ctx.res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    ctx.respond = false;
+    await transport.handleRequest(ctx.req, ctx.res, message);
+  });
+  const mcpMethodNotAllowed = async (ctx: Context) => {
+    ctx.set('allow', 'POST');
+    throw new GatewayError('method_not_allowed', 'This MCP endpoint is stateless: send JSON-RPC messages with POST');
+  };
+  router.get('/api/mcp', mcpMethodNotAllowed);
+  router.delete('/api/mcp', mcpMethodNotAllowed);
+
+  router.get('/api/v1/:service/openapi.json', authenticate, async (ctx) => {
+    const service = ctx.params.service as string;
+    ctx.state.service = service;
+    const integration = await engine.authorize(ctx.state.principal, service, 'rest');
+    ctx.body = buildOpenApiDocument(integration, { baseUrl: options.publicUrl ?? ctx.origin });
+  });
+
+  router.all('/api/v1/:service/{*rest}', authenticate, async (ctx) => {
+    const service = ctx.params.service as string;
+    ctx.state.service = service;
+    const integration = await engine.authorize(ctx.state.principal, service, 'rest');
+    const path = ctx.path.slice(`/api/v1/${service}`.length) || '/';
+    const match = integration.match(ctx.method, path);
+    if (!match.found) {
+      if (match.allowed.length > 0) {
+        ctx.set('allow', match.allowed.join(', '));
+        throw new GatewayError('method_not_allowed', `${ctx.method} is not allowed here; use ${match.allowed.join(' or ')}`);
+      }
+      throw new GatewayError('not_found', `${service} has no operation at ${ctx.method} ${path}`);
+    }
+    ctx.state.operation = match.operation.name;
+    let body: Record<string, unknown> = {};
+    if (ctx.method !== 'GET') {
+      const parsed = await readJson(ctx);
+      if (parsed !== undefined && (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))) {
+        throw new GatewayError('bad_request', 'The request body must be a JSON object of parameters');
+      }
+      body = (parsed ?? {}) as Record<string, unknown>;
+    }
+    // Path parameters name the resource and win over everything; JSON body values win over query values.
+    const result = await engine.invoke({
+      principal: ctx.state.principal,
+      protocol: 'rest',
+      service,
+      operation: match.operation.name,
+      params: { ...body, ...match.pathParams },
+      stringParams: queryValues(ctx.querystring),
+    });
+    if (result.body === undefined) ctx.status = 204;
+    else ctx.body = result.body;
+  });
+
+  const admin = new Router<GatewayState>({ prefix: '/api/admin' });
+  admin.use(authenticate);
+  mountAdmin(admin, engine, readJson);
+  app.use(router.routes());
+  app.use(admin.routes());
+  return app;
+}
+
+function sendError(ctx: Context, error: unknown, logger: Logger): void {
+  const failure = toGatewayError(error);
+  if (failure.code === 'internal_error') {
+    logger.error({ requestId: ctx.state.requestId, err: error }, 'unhandled error');
+  }
+  if (ctx.respond === false && ctx.res.headersSent) return;
+  ctx.respond = true;
+  ctx.status = failure.status;
+  ctx.body = errorBody(failure);
+  if (failure.code === 'unauthorized') ctx.set('www-authenticate', 'Bearer realm="portico"');
+  if (failure.retryAfter !== undefined) ctx.set('retry-after', String(failure.retryAfter));
+}

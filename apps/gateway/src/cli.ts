@@ -1,0 +1,362 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DEFAULT_WORKSPACE, GatewayError, type KeyScopes } from '@portico/core';
+import { publicConnection, publicKey } from './admin.js';
+import { ConfigError, ENVIRONMENT, type GatewayConfig, loadConfig } from './config.js';
+import { createLogger } from './logger.js';
+import { openRuntime, type Runtime } from './runtime.js';
+import { startGateway } from './server.js';
+import { VERSION } from './version.js';
+
+const HELP: Record<string, string> = {
+  main: `portico ${VERSION} — an integration gateway serving business applications over MCP and REST
+
+Usage: portico <command> [options]
+
+Commands:
+  serve                         Start the gateway (HTTP: /api/mcp, /api/v1/<service>/…, /api/admin/…, /healthz)
+  keys create|list|revoke       Manage API keys
+  integrations list|configure   Show integrations; turn MCP/REST on or off, set base URL and settings
+  connect <service>             Store an upstream token for a service (encrypted at rest)
+  disconnect <service>          Remove a service's stored credentials
+  env                           List the environment variables the gateway reads
+
+Every command reads the same configuration (environment variables, see 'portico env') and works on the
+default workspace. 'portico <command> --help' shows a command's options.`,
+  serve: `Usage: portico serve [--sandbox] [--port N] [--host ADDR]
+
+Starts the gateway. On the first start without any API key, an admin key is created and printed once.
+
+Options:
+  --sandbox      Start each installed plugin's sandbox upstream (an in-process emulator on loopback with seeded
+                 data), connect the plugins to it, enable REST for them, and print a fresh admin key. Uses its own
+                 database (<data dir>/sandbox.db) unless PORTICO_DATABASE_URL is set.
+  --port N       Port (overrides PORTICO_PORT; 0 picks a free port)
+  --host ADDR    Interface (overrides PORTICO_HOST)
+  -h, --help     This help`,
+  keys: `Usage:
+  portico keys create --name NAME [--admin] [--services a,b] [--read-only] [--expires-in DAYS]
+  portico keys list
+  portico keys revoke <key id>
+
+create prints the new key once; only its SHA-256 hash is stored.
+  --name NAME         What the key is for (required)
+  --admin             May use the admin API (/api/admin)
+  --services a,b      Services the key may call (default: all)
+  --read-only         Only operations that read may be called
+  --expires-in DAYS   Expire after this many days (default: never)`,
+  integrations: `Usage:
+  portico integrations list
+  portico integrations configure <service> [--mcp on|off] [--rest on|off] [--base-url URL|default] [--set name=value]…
+
+A new integration starts with MCP on and REST off.
+  --mcp on|off         MCP access (tools/list and call_<service>)
+  --rest on|off        REST access (/api/v1/<service>/… and its OpenAPI document)
+  --base-url URL       Upstream base URL for this workspace ('default' clears it); PORTICO_<SERVICE>_BASE_URL wins over it
+  --set name=value     A plugin setting (e.g. --set notion_version=2022-06-28); repeatable`,
+  connect: `Usage: portico connect <service> --token TOKEN|- [--meta name=value]…
+
+Stores a token-type credential for the service (an API key, a bot token, an internal integration token),
+encrypted with AES-256-GCM. '--token -' reads the token from standard input, which keeps it out of shell history.`,
+  disconnect: `Usage: portico disconnect <service>
+
+Deletes the stored credentials of the service.`,
+};
+
+type Io = { out: (line: string) => void; err: (line: string) => void; stdin: () => string };
+
+const defaultIo: Io = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+  stdin: () => readFileSync(0, 'utf8'),
+};
+
+class UsageError extends Error {}
+
+/** Runs one CLI command; returns the process exit code. `serve` resolves only when the server stops. */
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: Io = defaultIo): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    if (!command || command === '-h' || command === '--help' || command === 'help') {
+      io.out(HELP.main as string);
+      return command ? 0 : 1;
+    }
+    if (command === '--version' || command === '-v') {
+      io.out(VERSION);
+      return 0;
+    }
+    if (rest.includes('--help') || rest.includes('-h')) {
+      const text = HELP[command];
+      if (!text) throw new UsageError(`unknown command "${command}"`);
+      io.out(text);
+      return 0;
+    }
+    switch (command) {
+      case 'serve':
+        return await serve(rest, env, io);
+      case 'env':
+        for (const v of ENVIRONMENT) io.out(`${v.name.padEnd(30)} ${v.meaning} (default: ${v.default})`);
+        return 0;
+      case 'keys':
+        return await withRuntime(env, (runtime) => keys(rest, runtime, io));
+      case 'integrations':
+        return await withRuntime(env, (runtime) => integrations(rest, runtime, io));
+      case 'connect':
+        return await withRuntime(env, (runtime) => connect(rest, runtime, io));
+      case 'disconnect':
+        return await withRuntime(env, (runtime) => disconnect(rest, runtime, io));
+      default:
+        throw new UsageError(`unknown command "${command}" (see portico --help)`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof ConfigError || error instanceof GatewayError) {
+      io.err(`portico: ${error.message}`);
+      return 2;
+    }
+    if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.err(`portico: ${(error as Error).message}`);
+      return 2;
+    }
+    io.err(`portico: ${(error as Error).message ?? error}`);
+    return 1;
+  }
+}
+
+async function withRuntime(env: NodeJS.ProcessEnv, run: (runtime: Runtime) => Promise<number>): Promise<number> {
+  const config = loadConfig(env);
+  const runtime = await openRuntime(config, createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr));
+  try {
+    return await run(runtime);
+  } finally {
+    await runtime.close();
+  }
+}
+
+async function serve(args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { sandbox: { type: 'boolean' }, port: { type: 'string' }, host: { type: 'string' } },
+    strict: true,
+  });
+  const overrides: NodeJS.ProcessEnv = { ...env };
+  if (values.port !== undefined) overrides.PORTICO_PORT = values.port;
+  if (values.host !== undefined) overrides.PORTICO_HOST = values.host;
+  if (values.sandbox && !env.PORTICO_DATABASE_URL) {
+    overrides.PORTICO_DATABASE_URL = `file:${resolve(env.PORTICO_DATA_DIR || './data', 'sandbox.db')}`;
+  }
+  const config: GatewayConfig = loadConfig(overrides);
+  const logger = createLogger(config.logLevel);
+  const gateway = await startGateway({ config, logger, sandbox: Boolean(values.sandbox) });
+  printBanner(gateway.url, gateway.runtime, gateway.createdKey, Boolean(values.sandbox), io);
+  await new Promise<void>((resolveStop) => {
+    const stop = (signal: string) => {
+      logger.info({ signal }, 'shutting down');
+      void gateway.close().then(() => {
+        logger.flush();
+        resolveStop();
+      });
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+  return 0;
+}
+
+function printBanner(url: string, runtime: Runtime, createdKey: { name: string; key: string } | undefined, sandbox: boolean, io: Io): void {
+  const services = runtime.registry.list().map((i) => i.service);
+  const key = createdKey?.key ?? '<your API key>';
+  const lines = [
+    '',
+    `Portico ${VERSION} is listening on ${url}${sandbox ? ' (sandbox mode: upstreams are local emulators with seeded data)' : ''}`,
+    `Integrations: ${services.length > 0 ? services.join(', ') : 'none installed'}`,
+    '',
+  ];
+  if (createdKey) {
+    lines.push(`API key (admin, named "${createdKey.name}", shown only now):`, `  ${createdKey.key}`, '');
+  }
+  lines.push(
+    'MCP (Streamable HTTP, stateless):',
+    `  endpoint: ${url}/api/mcp   header: Authorization: Bearer ${key}`,
+    `  npx @modelcontextprotocol/inspector --cli ${url}/api/mcp --transport http --header "Authorization: Bearer ${key}" --method tools/list`,
+  );
+  if (services.includes('notion')) {
+    lines.push(
+      '',
+      'REST:',
+      `  curl -H "Authorization: Bearer ${key}" ${url}/api/v1/notion/users`,
+      `  curl -H "Authorization: Bearer ${key}" ${url}/api/v1/notion/openapi.json`,
+    );
+  }
+  lines.push('', 'Stop with Ctrl-C.', '');
+  for (const line of lines) io.out(line);
+}
+
+async function keys(args: string[], runtime: Runtime, io: Io): Promise<number> {
+  const [sub, ...rest] = args;
+  const { engine, store } = runtime;
+  if (sub === 'create') {
+    const { values } = parseArgs({
+      args: rest,
+      options: {
+        name: { type: 'string' },
+        admin: { type: 'boolean' },
+        services: { type: 'string' },
+        'read-only': { type: 'boolean' },
+        'expires-in': { type: 'string' },
+      },
+      strict: true,
+    });
+    if (!values.name) throw new UsageError('keys create needs --name');
+    const services = values.services
+      ? values.services
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : '*';
+    if (Array.isArray(services)) {
+      for (const service of services) if (!runtime.registry.get(service)) throw new UsageError(`unknown service "${service}"`);
+    }
+    let expiresAt: string | null = null;
+    if (values['expires-in'] !== undefined) {
+      const days = Number(values['expires-in']);
+      if (!Number.isFinite(days) || days <= 0) throw new UsageError('--expires-in takes a positive number of days');
+      expiresAt = new Date(Date.now() + days * 86_400_000).toISOString();
+    }
+    const scopes: KeyScopes = { admin: Boolean(values.admin), services, readOnly: Boolean(values['read-only']) };
+    const created = await engine.createApiKey({ workspaceId: DEFAULT_WORKSPACE, name: values.name, scopes, expiresAt });
+    io.err(`Created key ${created.record.id} (${values.name}). It is shown only now:`);
+    io.out(created.key);
+    return 0;
+  }
+  if (sub === 'list') {
+    const list = (await store.listApiKeys(DEFAULT_WORKSPACE)).map(publicKey);
+    io.out(['ID'.padEnd(22), 'NAME'.padEnd(20), 'PREFIX'.padEnd(14), 'SCOPES'.padEnd(28), 'LAST USED'.padEnd(26), 'STATE'].join(' '));
+    for (const k of list) {
+      const scopes = [
+        k.admin ? 'admin' : null,
+        k.read_only ? 'read-only' : null,
+        k.services === '*' ? 'all services' : k.services.join(','),
+      ]
+        .filter(Boolean)
+        .join(' ');
+      const state = k.revoked_at ? 'revoked' : k.expires_at && Date.parse(k.expires_at) <= Date.now() ? 'expired' : 'active';
+      io.out(
+        [
+          k.id.padEnd(22),
+          k.name.slice(0, 20).padEnd(20),
+          `${k.prefix}…`.padEnd(14),
+          scopes.padEnd(28),
+          (k.last_used_at ?? '-').padEnd(26),
+          state,
+        ].join(' '),
+      );
+    }
+    return 0;
+  }
+  if (sub === 'revoke') {
+    const id = rest[0];
+    if (!id) throw new UsageError('keys revoke needs a key id (see portico keys list)');
+    if (!(await store.revokeApiKey(DEFAULT_WORKSPACE, id, new Date().toISOString()))) throw new UsageError(`no active key ${id}`);
+    io.out(`Revoked ${id}`);
+    return 0;
+  }
+  throw new UsageError('keys takes create, list or revoke (see portico keys --help)');
+}
+
+function onOff(value: string | undefined, flag: string): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'on') return true;
+  if (value === 'off') return false;
+  throw new UsageError(`${flag} takes on or off`);
+}
+
+function pairs(list: string[] | undefined, flag: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const item of list ?? []) {
+    const at = item.indexOf('=');
+    if (at < 1) throw new UsageError(`${flag} takes name=value (got "${item}")`);
+    out[item.slice(0, at)] = item.slice(at + 1);
+  }
+  return out;
+}
+
+async function integrations(args: string[], runtime: Runtime, io: Io): Promise<number> {
+  const [sub, ...rest] = args;
+  const { engine, store } = runtime;
+  if (sub === 'list') {
+    const connected = new Map((await store.listConnections(DEFAULT_WORKSPACE)).map((c) => [c.service, c]));
+    io.out(['SERVICE'.padEnd(12), 'NAME'.padEnd(20), 'OPS'.padEnd(5), 'MCP'.padEnd(5), 'REST'.padEnd(5), 'CONNECTION'].join(' '));
+    for (const integration of runtime.registry.list()) {
+      const state = await engine.integrationState(DEFAULT_WORKSPACE, integration.service);
+      const connection = connected.get(integration.service);
+      io.out(
+        [
+          integration.service.padEnd(12),
+          integration.plugin.displayName.padEnd(20),
+          String(integration.operations.size).padEnd(5),
+          (state.mcpEnabled ? 'on' : 'off').padEnd(5),
+          (state.restEnabled ? 'on' : 'off').padEnd(5),
+          connection ? `${connection.kind}, ${connection.status}` : 'not connected',
+        ].join(' '),
+      );
+    }
+    return 0;
+  }
+  if (sub === 'configure') {
+    const { values, positionals } = parseArgs({
+      args: rest,
+      options: {
+        mcp: { type: 'string' },
+        rest: { type: 'string' },
+        'base-url': { type: 'string' },
+        set: { type: 'string', multiple: true },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+    const service = positionals[0];
+    if (!service) throw new UsageError('integrations configure needs a service');
+    const mcpEnabled = onOff(values.mcp, '--mcp');
+    const restEnabled = onOff(values.rest, '--rest');
+    const settings = pairs(values.set, '--set');
+    const baseUrl = values['base-url'];
+    const state = await engine.configureIntegration(DEFAULT_WORKSPACE, service, {
+      ...(mcpEnabled === undefined ? {} : { mcpEnabled }),
+      ...(restEnabled === undefined ? {} : { restEnabled }),
+      ...(baseUrl === undefined ? {} : { baseUrl: baseUrl === 'default' ? null : baseUrl }),
+      ...(Object.keys(settings).length > 0 ? { settings } : {}),
+    });
+    io.out(
+      `${service}: MCP ${state.mcpEnabled ? 'on' : 'off'}, REST ${state.restEnabled ? 'on' : 'off'}${state.baseUrl ? `, base URL ${state.baseUrl}` : ''}`,
+    );
+    io.err('A running gateway picks this up on its next start.');
+    return 0;
+  }
+  throw new UsageError('integrations takes list or configure (see portico integrations --help)');
+}
+
+async function connect(args: string[], runtime: Runtime, io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { token: { type: 'string' }, meta: { type: 'string', multiple: true } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const service = positionals[0];
+  if (!service) throw new UsageError('connect needs a service');
+  if (values.token === undefined) throw new UsageError('connect needs --token TOKEN (or --token - to read it from standard input)');
+  const token = values.token === '-' ? io.stdin().trim() : values.token;
+  const record = await runtime.engine.connectToken(DEFAULT_WORKSPACE, service, token, pairs(values.meta, '--meta'));
+  const shown = publicConnection(record);
+  io.out(`Connected ${shown.service} (${shown.kind}); the token is stored encrypted.`);
+  return 0;
+}
+
+async function disconnect(args: string[], runtime: Runtime, io: Io): Promise<number> {
+  const service = args[0];
+  if (!service) throw new UsageError('disconnect needs a service');
+  if (!(await runtime.engine.disconnect(DEFAULT_WORKSPACE, service))) throw new UsageError(`${service} is not connected`);
+  io.out(`Disconnected ${service}`);
+  return 0;
+}

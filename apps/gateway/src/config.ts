@@ -1,0 +1,159 @@
+import { resolve } from 'node:path';
+
+/** The gateway's configuration: read from the environment once, validated, typed. */
+export interface GatewayConfig {
+  host: string;
+  port: number;
+  /** How clients reach this gateway (used in OpenAPI `servers` and the start-up banner). */
+  publicUrl: string | undefined;
+  dataDir: string;
+  /** `file:<path>` (embedded SQLite) or `:memory:`. */
+  databaseUrl: string;
+  /** Plugin packages to load; undefined means every first-party plugin that is installed. */
+  plugins: string[] | undefined;
+  /** Operator renames of service keys, `{ notion: 'notes' }`. */
+  serviceRenames: Record<string, string>;
+  /** Per-service upstream base URL overrides from `PORTICO_<SERVICE>_BASE_URL`. */
+  baseUrls: Record<string, string>;
+  upstreamTimeoutMs: number;
+  upstreamRetries: number;
+  retryAfterCapMs: number;
+  bodyLimitBytes: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** 32-byte key, base64 or hex; when absent a key file in the data directory is used (created on first run). */
+  encryptionKey: string | undefined;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Every environment variable the gateway reads, with its meaning and default: the source of the docs table. */
+export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning: string }> = [
+  { name: 'PORTICO_HOST', default: '127.0.0.1', meaning: 'Interface to listen on (0.0.0.0 to accept remote clients)' },
+  { name: 'PORTICO_PORT', default: '8787', meaning: 'TCP port' },
+  { name: 'PORTICO_PUBLIC_URL', default: 'http://<host>:<port>', meaning: 'Base URL clients use; appears in OpenAPI servers' },
+  { name: 'PORTICO_DATA_DIR', default: './data', meaning: 'Directory of the embedded database and the generated encryption key' },
+  { name: 'PORTICO_DATABASE_URL', default: 'file:<data dir>/portico.db', meaning: 'Database: file:<path> for embedded SQLite' },
+  {
+    name: 'PORTICO_PLUGINS',
+    default: 'all installed first-party plugins',
+    meaning: 'Comma-separated plugin packages (or short names: notes, chat, calls…)',
+  },
+  { name: 'PORTICO_SERVICE_RENAMES', default: '(none)', meaning: 'Rename service keys: notion=notes,slack=chat' },
+  {
+    name: 'PORTICO_<SERVICE>_BASE_URL',
+    default: "the plugin's upstream",
+    meaning: 'Upstream base URL override for one service, e.g. PORTICO_NOTION_BASE_URL',
+  },
+  { name: 'PORTICO_UPSTREAM_TIMEOUT_MS', default: '30000', meaning: 'Timeout of each upstream request (whole request)' },
+  {
+    name: 'PORTICO_UPSTREAM_RETRIES',
+    default: '2',
+    meaning: 'Retries of idempotent upstream calls on network errors, 429, 502, 503, 504 (0–5)',
+  },
+  {
+    name: 'PORTICO_RETRY_AFTER_CAP_MS',
+    default: '10000',
+    meaning: 'Longest Retry-After the gateway waits out itself; longer ones are returned as 429',
+  },
+  { name: 'PORTICO_BODY_LIMIT_BYTES', default: '8388608', meaning: 'Largest accepted request body (413 above it)' },
+  { name: 'PORTICO_LOG_LEVEL', default: 'info', meaning: 'fatal, error, warn, info, debug, trace or silent' },
+  {
+    name: 'PORTICO_ENCRYPTION_KEY',
+    default: '<data dir>/encryption.key',
+    meaning: '32-byte key (base64 or hex) encrypting upstream credentials at rest',
+  },
+];
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const problems: string[] = [];
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+  const url = (name: string, raw: string | undefined): string | undefined => {
+    if (raw === undefined || raw === '') return undefined;
+    try {
+      const parsed = new URL(raw);
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('scheme');
+      return raw.replace(/\/+$/, '');
+    } catch {
+      problems.push(`${name} must be an http(s) URL (got "${raw}")`);
+      return undefined;
+    }
+  };
+
+  const dataDir = resolve(env.PORTICO_DATA_DIR || './data');
+  const databaseUrl = env.PORTICO_DATABASE_URL || `file:${resolve(dataDir, 'portico.db')}`;
+  if (!databaseUrl.startsWith('file:') && databaseUrl !== ':memory:') {
+    problems.push(
+      /^postgres(ql)?:/.test(databaseUrl)
+        ? 'PORTICO_DATABASE_URL: PostgreSQL is not supported by this version yet; use file:<path> (embedded SQLite)'
+        : `PORTICO_DATABASE_URL must be file:<path> or :memory: (got "${databaseUrl}")`,
+    );
+  }
+
+  const logLevel = (env.PORTICO_LOG_LEVEL || 'info') as GatewayConfig['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`PORTICO_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+
+  const serviceRenames: Record<string, string> = {};
+  for (const pair of (env.PORTICO_SERVICE_RENAMES ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const [from, to] = pair.split('=').map((s) => s.trim());
+    if (!from || !to || !/^[a-z][a-z0-9]{1,31}$/.test(to)) problems.push(`PORTICO_SERVICE_RENAMES: "${pair}" must look like notion=notes`);
+    else serviceRenames[from] = to;
+  }
+
+  const baseUrls: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    const match = /^PORTICO_([A-Z0-9]+)_BASE_URL$/.exec(name);
+    if (!match) continue;
+    const parsed = url(name, value);
+    if (parsed) baseUrls[(match[1] as string).toLowerCase()] = parsed;
+  }
+
+  const plugins = env.PORTICO_PLUGINS
+    ? env.PORTICO_PLUGINS.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : undefined;
+
+  const host = env.PORTICO_HOST || '127.0.0.1';
+  const config: GatewayConfig = {
+    host,
+    port: int('PORTICO_PORT', 8787, 0, 65535),
+    publicUrl: url('PORTICO_PUBLIC_URL', env.PORTICO_PUBLIC_URL),
+    dataDir,
+    databaseUrl,
+    plugins,
+    serviceRenames,
+    baseUrls,
+    upstreamTimeoutMs: int('PORTICO_UPSTREAM_TIMEOUT_MS', 30_000, 100, 600_000),
+    upstreamRetries: int('PORTICO_UPSTREAM_RETRIES', 2, 0, 5),
+    retryAfterCapMs: int('PORTICO_RETRY_AFTER_CAP_MS', 10_000, 0, 600_000),
+    bodyLimitBytes: int('PORTICO_BODY_LIMIT_BYTES', 8 * 1024 * 1024, 1024, 256 * 1024 * 1024),
+    logLevel,
+    encryptionKey: env.PORTICO_ENCRYPTION_KEY || undefined,
+  };
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  return config;
+}
+
+/** The SQLite file path of a `file:` URL. */
+export function sqlitePath(databaseUrl: string): string {
+  return databaseUrl === ':memory:' ? ':memory:' : databaseUrl.slice('file:'.length);
+}

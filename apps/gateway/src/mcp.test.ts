@@ -1,0 +1,129 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { DEFAULT_WORKSPACE } from '@portico/core';
+import { examplePlugin } from '@portico/core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type StubUpstream, startStubUpstream, startTestGateway, type TestGateway } from './test-support.js';
+
+let upstream: StubUpstream;
+let gateway: TestGateway;
+
+async function connectClient(key: string): Promise<Client> {
+  const client = new Client({ name: 'portico-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${gateway.url}/api/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${key}` } },
+  });
+  await client.connect(transport);
+  return client;
+}
+
+beforeAll(async () => {
+  upstream = await startStubUpstream((method, url) => {
+    if (url.pathname === '/items' && method === 'GET') return { status: 200, body: { items: [{ id: '1' }] } };
+    if (url.pathname === '/v2/items/7') return { status: 200, body: { id: '7', name: 'seven' } };
+    return { status: 404, body: { message: 'no such item' } };
+  });
+  gateway = await startTestGateway({ plugins: [examplePlugin], env: { PORTICO_EXAMPLE_BASE_URL: upstream.url } });
+  await gateway.runtime.engine.connectToken(DEFAULT_WORKSPACE, 'example', 'tok');
+  await gateway.runtime.engine.configureIntegration(DEFAULT_WORKSPACE, 'example', { restEnabled: true });
+});
+
+afterAll(async () => {
+  await gateway.close();
+  await upstream.close();
+});
+
+describe('MCP over Streamable HTTP (official SDK client)', () => {
+  it('lists describe_method and one call tool per connected integration', async () => {
+    const client = await connectClient(gateway.key);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['describe_method', 'call_example']);
+    const call = tools[1];
+    expect(call?.inputSchema.properties?.method).toMatchObject({
+      enum: ['list_items', 'get_item', 'get_current_item', 'create_item', 'delete_item'],
+    });
+    expect(call?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, openWorldHint: true });
+    await client.close();
+  });
+
+  it('describes an operation with its schema and a ready-to-use example', async () => {
+    const client = await connectClient(gateway.key);
+    const result = await client.callTool({ name: 'describe_method', arguments: { service: 'example', method: 'get_item' } });
+    expect(result.isError).toBeFalsy();
+    const described = result.structuredContent as Record<string, unknown>;
+    expect(described).toMatchObject({
+      service: 'example',
+      method: 'get_item',
+      http: { method: 'GET', path: '/api/v1/example/items/:item_id' },
+      params: { type: 'object', required: ['item_id'] },
+      example: { tool: 'call_example', arguments: { method: 'get_item', params: { item_id: '<item_id>' } } },
+    });
+    await client.close();
+  });
+
+  it('calls an operation and returns structured content plus a JSON text block', async () => {
+    const client = await connectClient(gateway.key);
+    const result = await client.callTool({ name: 'call_example', arguments: { method: 'get_item', params: { item_id: '7' } } });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({ id: '7', name: 'seven' });
+    expect(JSON.parse((result.content as Array<{ text: string }>)[0]?.text ?? '')).toEqual({ id: '7', name: 'seven' });
+    await client.close();
+  });
+
+  it('returns failures while running a tool as isError results with the error body', async () => {
+    const client = await connectClient(gateway.key);
+    const invalid = await client.callTool({ name: 'call_example', arguments: { method: 'list_items', params: { limit: 'many' } } });
+    expect(invalid.isError).toBe(true);
+    expect(invalid.structuredContent).toMatchObject({ error: true, code: 'bad_request' });
+    const missing = await client.callTool({ name: 'call_example', arguments: { method: 'get_item', params: { item_id: '404' } } });
+    expect(missing.structuredContent).toMatchObject({ error: true, code: 'not_found' });
+    await client.close();
+  });
+
+  it('answers an unknown tool and malformed arguments with JSON-RPC errors', async () => {
+    const client = await connectClient(gateway.key);
+    await expect(client.callTool({ name: 'call_nosuch', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.callTool({ name: 'call_example', arguments: { method: 'fly_away' } })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.callTool({ name: 'call_example', arguments: { method: 'list_items', params: 'x' } })).rejects.toMatchObject({
+      code: -32602,
+    });
+    await client.close();
+  });
+
+  it('shows a key only the integrations it may call that are enabled for MCP and connected', async () => {
+    const scoped = await gateway.runtime.engine.createApiKey({
+      workspaceId: DEFAULT_WORKSPACE,
+      name: 'scoped',
+      scopes: { admin: false, services: ['notion'], readOnly: false },
+    });
+    let client = await connectClient(scoped.key);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['describe_method']);
+    await client.close();
+    await gateway.runtime.engine.configureIntegration(DEFAULT_WORKSPACE, 'example', { mcpEnabled: false });
+    client = await connectClient(gateway.key);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['describe_method']);
+    const refused = await client.callTool({ name: 'call_example', arguments: { method: 'list_items' } });
+    expect(refused.structuredContent).toMatchObject({ code: 'forbidden' });
+    await client.close();
+    await gateway.runtime.engine.configureIntegration(DEFAULT_WORKSPACE, 'example', { mcpEnabled: true });
+  });
+});
+
+describe('REST and MCP give the same result and the same error', () => {
+  const cases = [
+    { method: 'get_item', params: { item_id: '7' }, rest: ['GET', '/api/v1/example/items/7'] },
+    { method: 'list_items', params: { limit: 3 }, rest: ['GET', '/api/v1/example/items?limit=3'] },
+    { method: 'get_item', params: { item_id: '404' }, rest: ['GET', '/api/v1/example/items/404'] },
+    { method: 'list_items', params: { limit: 0 }, rest: ['GET', '/api/v1/example/items?limit=0'] },
+    { method: 'create_item', params: { name: '' }, rest: ['POST', '/api/v1/example/items'], body: { name: '' } },
+  ] as const;
+
+  it.each(cases)('$method $params', async (c) => {
+    const client = await connectClient(gateway.key);
+    const mcp = await client.callTool({ name: 'call_example', arguments: { method: c.method, params: c.params } });
+    await client.close();
+    const rest = await gateway.rest(c.rest[0], c.rest[1], 'body' in c ? { body: c.body } : {});
+    expect(mcp.structuredContent).toEqual(rest.body);
+    expect(Boolean(mcp.isError)).toBe(rest.status >= 400);
+  });
+});
