@@ -5,6 +5,7 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['portico-source'] } },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'],
+    reporters: ['default', './scripts/summary-reporter.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },
