@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { readFileSync } from 'node:fs';
+import { ConfigError, ENVIRONMENT, loadConfig } from './config.js';
 
 describe('configuration from the environment', () => {
   it('has working defaults', () => {
@@ -43,6 +44,17 @@ describe('configuration from the environment', () => {
       'PORTICO_DATABASE_URL',
     ]) {
       expect(message).toContain(name);
+    }
+  });
+});
+
+describe('the README', () => {
+  it('documents every environment variable the gateway reads, with its default', () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    for (const variable of ENVIRONMENT) {
+      const row = readme.split('\n').find((line) => line.startsWith(`| \`${variable.name}\``));
+      expect(row, variable.name).toBeDefined();
+      expect(row?.replaceAll('`', '')).toContain(variable.default);
     }
   });
 });
