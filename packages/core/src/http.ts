@@ -78,7 +78,7 @@ export class UpstreamClient {
       headers['content-type'] = 'application/x-www-form-urlencoded';
     } else if (request.body !== undefined) {
       body = JSON.stringify(request.body);
-      headers['content-type'] = 'application/json';
+      headers['content-type'] = 'application/json; charset=utf-8';
     }
     try {
       const response = await this.got(request.url, {

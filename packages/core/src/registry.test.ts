@@ -99,3 +99,34 @@ describe('Registry', () => {
     expect([...integration.operations.values()].map((o) => o.access)).toEqual(['read', 'write', 'delete', 'read']);
   });
 });
+
+describe('Router parameter names', () => {
+  it('lets two paths name the same position differently', () => {
+    const integration = new Registry().register(
+      plugin({
+        operations: [
+          op({ name: 'get_reply', path: '/messages/:ts/replies', params: Params({ ts: Type.String() }), upstream: { method: 'GET', path: '/r' } }),
+          op({ name: 'get_pins', path: '/messages/:timestamp/pins', params: Params({ timestamp: Type.String() }), upstream: { method: 'GET', path: '/p' } }),
+        ],
+      }),
+    );
+    const reply = integration.match('GET', '/messages/1.2/replies');
+    expect(reply.found && reply.pathParams).toEqual({ ts: '1.2' });
+    const pins = integration.match('GET', '/messages/3.4/pins');
+    expect(pins.found && pins.pathParams).toEqual({ timestamp: '3.4' });
+  });
+
+  it('backtracks from a static segment that leads nowhere', () => {
+    const integration = new Registry().register(
+      plugin({
+        operations: [
+          op({ name: 'get_me', path: '/users/me', params: Params({}), upstream: { method: 'GET', path: '/me' } }),
+          op({ name: 'get_user_posts', path: '/users/:id/posts', params: Params({ id: Type.String() }), upstream: { method: 'GET', path: '/x' } }),
+        ],
+      }),
+    );
+    const posts = integration.match('GET', '/users/me/posts');
+    expect(posts.found && posts.operation.name).toBe('get_user_posts');
+    expect(posts.found && posts.pathParams).toEqual({ id: 'me' });
+  });
+});

@@ -140,10 +140,16 @@ function registerOperation(service: string, definition: OperationDefinition): Re
   };
 }
 
+interface RouteHandler {
+  operation: RegisteredOperation;
+  /** Names of the parameter segments of this operation's path, in order: two paths may name one position differently. */
+  names: string[];
+}
+
 interface RouteNode {
   statics: Map<string, RouteNode>;
-  param?: { name: string; node: RouteNode };
-  handlers: Map<HttpMethod, RegisteredOperation>;
+  param?: RouteNode;
+  handlers: Map<HttpMethod, RouteHandler>;
 }
 
 const newNode = (): RouteNode => ({ statics: new Map(), handlers: new Map() });
@@ -157,17 +163,12 @@ class Router {
 
   add(method: HttpMethod, path: string, operation: RegisteredOperation, service: string): void {
     let node = this.root;
+    const names: string[] = [];
     for (const segment of split(path)) {
       if (segment.startsWith(':')) {
-        const name = segment.slice(1);
-        if (!node.param) node.param = { name, node: newNode() };
-        // Two operations under the same position must name the parameter alike, or one would receive the other's name.
-        else if (node.param.name !== name) {
-          throw new RegistryError(
-            `${service}.${operation.name}: :${name} conflicts with :${node.param.name} at the same position of another path`,
-          );
-        }
-        node = node.param.node;
+        names.push(segment.slice(1));
+        node.param ??= newNode();
+        node = node.param;
       } else {
         let next = node.statics.get(segment);
         if (!next) {
@@ -178,41 +179,41 @@ class Router {
       }
     }
     const existing = node.handlers.get(method);
-    if (existing) throw new RegistryError(`${service}.${operation.name}: ${method} ${path} is already taken by ${existing.name}`);
-    node.handlers.set(method, operation);
+    if (existing) throw new RegistryError(`${service}.${operation.name}: ${method} ${path} is already taken by ${existing.operation.name}`);
+    node.handlers.set(method, { operation, names });
   }
 
   match(method: string, path: string): RouteMatch | RouteMiss {
-    const params: Record<string, string> = {};
-    const node = walk(this.root, split(path), 0, params);
+    const values: string[] = [];
+    const node = walk(this.root, split(path), 0, values);
     if (!node) return { found: false, allowed: [] };
-    const operation = node.handlers.get(method as HttpMethod);
-    if (!operation) return { found: false, allowed: [...node.handlers.keys()] };
-    for (const [name, raw] of Object.entries(params)) {
+    const handler = node.handlers.get(method as HttpMethod);
+    if (!handler) return { found: false, allowed: [...node.handlers.keys()] };
+    const params: Record<string, string> = {};
+    handler.names.forEach((name, i) => {
       try {
-        params[name] = decodeURIComponent(raw);
+        params[name] = decodeURIComponent(values[i] as string);
       } catch {
         throw new GatewayError('bad_request', `Path parameter ${name} is not valid percent-encoding`);
       }
-    }
-    return { found: true, operation, pathParams: params };
+    });
+    return { found: true, operation: handler.operation, pathParams: params };
   }
 }
 
-function walk(node: RouteNode, segments: string[], index: number, params: Record<string, string>): RouteNode | undefined {
+function walk(node: RouteNode, segments: string[], index: number, values: string[]): RouteNode | undefined {
   if (index === segments.length) return node.handlers.size > 0 ? node : undefined;
   const segment = segments[index] as string;
   const fixed = node.statics.get(segment);
   if (fixed) {
-    const found = walk(fixed, segments, index + 1, params);
+    const found = walk(fixed, segments, index + 1, values);
     if (found) return found;
   }
   if (node.param && segment !== '') {
-    const found = walk(node.param.node, segments, index + 1, params);
-    if (found) {
-      params[node.param.name] = segment;
-      return found;
-    }
+    values.push(segment);
+    const found = walk(node.param, segments, index + 1, values);
+    if (found) return found;
+    values.pop();
   }
   return undefined;
 }

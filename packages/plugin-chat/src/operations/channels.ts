@@ -1,0 +1,102 @@
+import { defineOperation, Params, Type } from '@portico/core';
+import {
+  ChannelId,
+  ChannelName,
+  ChannelResponse,
+  ChannelsResponse,
+  ChannelTypes,
+  Cursor,
+  Limit,
+  OkResponse,
+  UserIdList,
+} from '../schemas.js';
+import { pageQuery } from './paging.js';
+
+export const listChannels = defineOperation({
+  name: 'list_channels',
+  method: 'GET',
+  path: '/channels',
+  summary: 'List channels of the workspace',
+  description:
+    'Lists conversations the bot can see: by default public channels only, archived ones included. Use it to find a channel id (C…) by name before reading or posting. Pass types to include private channels (the bot only sees those it is a member of), group DMs (mpim) or DMs (im), and exclude_archived=true to hide archived channels. Paging: limit (default 20, max 999); while response_metadata.next_cursor is not empty, call again with cursor set to it. Each channel has id, name, is_private, is_archived, is_member, topic, purpose and num_members.',
+  params: Params({
+    limit: Type.Optional(Limit),
+    types: Type.Optional(ChannelTypes),
+    exclude_archived: Type.Optional(Type.Boolean({ default: false, description: 'Leave out archived channels (default false).' })),
+    cursor: Type.Optional(Cursor),
+  }),
+  response: ChannelsResponse,
+  // https://api.slack.com/methods/conversations.list
+  upstream: (params) => ({
+    method: 'GET',
+    path: '/conversations.list',
+    query: {
+      ...pageQuery(params),
+      ...(params.types === undefined ? {} : { types: params.types }),
+      ...(params.exclude_archived === undefined ? {} : { exclude_archived: params.exclude_archived }),
+    },
+  }),
+  example: { types: 'public_channel,private_channel', exclude_archived: true, limit: 50 },
+});
+
+export const getChannelInfo = defineOperation({
+  name: 'get_channel_info',
+  method: 'GET',
+  path: '/channels/:channel',
+  summary: 'Get one channel’s details',
+  description:
+    'Returns one conversation by id (from list_channels): name, created, creator, is_private, is_archived, is_member, topic and purpose. Pass include_num_members=true to also get the member count.',
+  params: Params({
+    channel: ChannelId,
+    include_num_members: Type.Optional(Type.Boolean({ description: 'Add num_members to the channel (default false).' })),
+  }),
+  response: ChannelResponse,
+  // https://api.slack.com/methods/conversations.info
+  upstream: { method: 'GET', path: '/conversations.info' },
+  example: { channel: 'C05GENERAL1', include_num_members: true },
+});
+
+export const createChannel = defineOperation({
+  name: 'create_channel',
+  method: 'POST',
+  path: '/channels',
+  summary: 'Create a public or private channel',
+  description:
+    'Creates a channel with the bot as creator and first member. The name must be lowercase letters, digits, hyphens or underscores, without spaces or a leading #, at most 80 characters; a name already used (even by an archived channel) is a conflict. Set is_private=true for a private channel. Returns the new channel; use its id with invite_to_channel to add people and send_message to post.',
+  params: Params({
+    name: ChannelName,
+    is_private: Type.Optional(Type.Boolean({ default: false, description: 'Create a private channel (default false: public).' })),
+  }),
+  response: ChannelResponse,
+  // https://api.slack.com/methods/conversations.create (accepts JSON bodies)
+  upstream: { method: 'POST', path: '/conversations.create' },
+  example: { name: 'project-apollo', is_private: false },
+});
+
+export const archiveChannel = defineOperation({
+  name: 'archive_channel',
+  method: 'POST',
+  path: '/channels/:channel/archive',
+  summary: 'Archive a channel',
+  description:
+    'Archives a channel (id from list_channels): it becomes read-only and leaves the channel list of members; its history is kept and it can be unarchived later in Slack. The bot must be a member; #general cannot be archived. Returns ok.',
+  params: Params({ channel: ChannelId }),
+  response: OkResponse,
+  // https://api.slack.com/methods/conversations.archive (accepts JSON bodies)
+  upstream: { method: 'POST', path: '/conversations.archive' },
+  example: { channel: 'C05OFFSITE1' },
+});
+
+export const inviteToChannel = defineOperation({
+  name: 'invite_to_channel',
+  method: 'POST',
+  path: '/channels/:channel/invitations',
+  summary: 'Invite users to a channel',
+  description:
+    'Adds users to a channel the bot is a member of. Pass the channel id (from list_channels or create_channel) and a comma-separated list of user ids (from list_users or lookup_user_by_email). Inviting the bot itself or someone already in the channel is refused. Returns the channel.',
+  params: Params({ channel: ChannelId, users: UserIdList }),
+  response: ChannelResponse,
+  // https://api.slack.com/methods/conversations.invite (accepts JSON bodies)
+  upstream: { method: 'POST', path: '/conversations.invite' },
+  example: { channel: 'C05GENERAL1', users: 'U05ALICE001,U05BRUNO002' },
+});

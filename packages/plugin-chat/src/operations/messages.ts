@@ -1,0 +1,109 @@
+import { defineOperation, Params, Type } from '@portico/core';
+import { ChannelId, Cursor, Limit, MAX_TEXT_LENGTH, MessagesResponse, MessageTs, SendMessageResponse, TimeBound } from '../schemas.js';
+import { compareTs } from '../ts.js';
+import { pageQuery } from './paging.js';
+
+export const sendMessage = defineOperation({
+  name: 'send_message',
+  method: 'POST',
+  path: '/channels/:channel/messages',
+  summary: 'Post a message to a channel or thread',
+  description:
+    'Posts a message as the connected bot to a channel, private channel or DM. Get the channel id from list_channels (the bot must be a member of the channel; invite it first if Slack answers not_in_channel). To reply in a thread, pass thread_ts = the ts of the thread’s parent message (from read_messages), never the ts of a reply. Text uses Slack mrkdwn (*bold*, _italic_, <https://example.com|links>, <@U123> mentions). Returns ok, channel, ts (the new message’s id, usable with add_reaction, add_pin or as a thread_ts) and the stored message.',
+  params: Params({
+    channel: Type.String({
+      minLength: 1,
+      description: 'Conversation id from list_channels (a DM id or a #name also work for Slack here, but ids are unambiguous).',
+      examples: ['C05GENERAL1'],
+    }),
+    text: Type.String({
+      minLength: 1,
+      maxLength: MAX_TEXT_LENGTH,
+      description: `Message text in Slack mrkdwn, at most ${MAX_TEXT_LENGTH} characters.`,
+      examples: ['Deploy of *billing-api* v2.4.1 finished :white_check_mark:'],
+    }),
+    thread_ts: Type.Optional(MessageTs('Reply in this thread: ts of the parent message (from read_messages or send_message).')),
+    reply_broadcast: Type.Optional(
+      Type.Boolean({ default: false, description: 'With thread_ts: also show the reply in the channel itself (default false).' }),
+    ),
+    unfurl_links: Type.Optional(
+      Type.Boolean({
+        default: true,
+        description: 'Show previews of links in the text (default true; pass false to keep the message compact).',
+      }),
+    ),
+  }),
+  response: SendMessageResponse,
+  // https://api.slack.com/methods/chat.postMessage (accepts JSON bodies)
+  upstream: (params) => ({
+    method: 'POST',
+    path: '/chat.postMessage',
+    body: {
+      channel: params.channel,
+      text: params.text,
+      ...(params.thread_ts === undefined ? {} : { thread_ts: params.thread_ts }),
+      ...(params.reply_broadcast === undefined ? {} : { reply_broadcast: params.reply_broadcast }),
+      // Slack's own default for bots differs from the catalog's (true), so the catalog default is always sent.
+      unfurl_links: params.unfurl_links ?? true,
+    },
+  }),
+  example: { channel: 'C05GENERAL1', text: 'Deploy of *billing-api* v2.4.1 finished :white_check_mark:' },
+});
+
+export const readMessages = defineOperation({
+  name: 'read_messages',
+  method: 'GET',
+  path: '/channels/:channel/messages',
+  summary: 'Read a channel’s message history, newest first',
+  description:
+    'Returns top-level messages of a channel, newest first (thread replies are not included: a parent message carries thread_ts and reply_count; read them with read_thread). Get the channel id from list_channels; the bot must be a member. Restrict the time window with oldest and/or latest (Unix timestamps, both inclusive). Paging: pass limit (default 20, max 999); when has_more is true, call again with cursor = response_metadata.next_cursor. Each message has ts (its id), user, text, and reactions/files when present.',
+  params: Params({
+    channel: ChannelId,
+    limit: Type.Optional(Limit),
+    oldest: Type.Optional(TimeBound('Only messages at or after this Unix time (inclusive), e.g. 1714000000 or 1714060800.000100.')),
+    latest: Type.Optional(TimeBound('Only messages at or before this Unix time (inclusive).')),
+    cursor: Type.Optional(Cursor),
+  }),
+  check: (params) =>
+    params.oldest !== undefined && params.latest !== undefined && compareTs(params.oldest, params.latest) > 0
+      ? 'oldest must not be later than latest'
+      : undefined,
+  response: MessagesResponse,
+  // https://api.slack.com/methods/conversations.history
+  upstream: (params) => ({
+    method: 'GET',
+    path: '/conversations.history',
+    query: {
+      channel: params.channel,
+      ...pageQuery(params),
+      ...(params.oldest === undefined ? {} : { oldest: params.oldest }),
+      ...(params.latest === undefined ? {} : { latest: params.latest }),
+      // The catalog defines the bounds as inclusive; Slack excludes them unless told otherwise.
+      ...(params.oldest !== undefined || params.latest !== undefined ? { inclusive: true } : {}),
+    },
+  }),
+  example: { channel: 'C05GENERAL1', limit: 20, oldest: '1714000000' },
+});
+
+export const readThread = defineOperation({
+  name: 'read_thread',
+  method: 'GET',
+  path: '/channels/:channel/messages/:ts/replies',
+  summary: 'Read a thread: the parent message and its replies',
+  description:
+    'Returns a thread in chronological order: the parent message first, then its replies. Pass the channel id and the parent message’s ts (from read_messages: messages with reply_count > 0 have threads). A ts that is not a thread parent returns just that message. Paging: limit (default 20, max 999); when has_more is true, call again with cursor = response_metadata.next_cursor.',
+  params: Params({
+    channel: ChannelId,
+    ts: MessageTs('ts of the thread’s parent message (its thread_ts), from read_messages.'),
+    limit: Type.Optional(Limit),
+    cursor: Type.Optional(Cursor),
+  }),
+  response: MessagesResponse,
+  // https://api.slack.com/methods/conversations.replies
+  upstream: (params) => ({
+    method: 'GET',
+    path: '/conversations.replies',
+    query: { channel: params.channel, ts: params.ts, ...pageQuery(params) },
+  }),
+  example: { channel: 'C05GENERAL1', ts: '1714060800.000100', limit: 20 },
+});

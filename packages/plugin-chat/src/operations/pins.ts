@@ -1,0 +1,46 @@
+import { defineOperation, Params } from '@portico/core';
+import { ChannelId, MessageTs, OkResponse, PinsResponse } from '../schemas.js';
+
+const MessageTimestamp = MessageTs('ts of the message to pin or unpin (from read_messages, read_thread or send_message).');
+
+export const addPin = defineOperation({
+  name: 'add_pin',
+  method: 'POST',
+  path: '/channels/:channel/messages/:timestamp/pins',
+  summary: 'Pin a message to its channel',
+  description:
+    'Pins a message so it is listed in the channel’s pinned items. Pass the channel id and the message ts as timestamp (from read_messages or send_message). The bot must be a member of the channel; pinning an already pinned message is a conflict. Returns ok.',
+  params: Params({ channel: ChannelId, timestamp: MessageTimestamp }),
+  response: OkResponse,
+  // https://api.slack.com/methods/pins.add (accepts JSON bodies)
+  upstream: { method: 'POST', path: '/pins.add' },
+  example: { channel: 'C05GENERAL1', timestamp: '1714060800.000100' },
+});
+
+export const removePin = defineOperation({
+  name: 'remove_pin',
+  method: 'DELETE',
+  path: '/channels/:channel/messages/:timestamp/pins',
+  summary: 'Unpin a message',
+  description:
+    'Unpins a message (the message itself stays). Pass the channel id and the message ts as timestamp (from list_pins). A message that is not pinned is not found. Returns ok.',
+  params: Params({ channel: ChannelId, timestamp: MessageTimestamp }),
+  response: OkResponse,
+  // https://api.slack.com/methods/pins.remove (a POST method upstream; accepts JSON bodies)
+  upstream: { method: 'POST', path: '/pins.remove' },
+  example: { channel: 'C05GENERAL1', timestamp: '1714060800.000100' },
+});
+
+export const listPins = defineOperation({
+  name: 'list_pins',
+  method: 'GET',
+  path: '/channels/:channel/pins',
+  summary: 'List the pinned items of a channel',
+  description:
+    'Returns everything pinned in a channel (id from list_channels), most recently pinned first. Each item has type (message), created (when it was pinned), created_by (who pinned it) and message (with its ts and text). Not paged.',
+  params: Params({ channel: ChannelId }),
+  response: PinsResponse,
+  // https://api.slack.com/methods/pins.list
+  upstream: { method: 'GET', path: '/pins.list' },
+  example: { channel: 'C05GENERAL1' },
+});

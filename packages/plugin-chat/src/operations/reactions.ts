@@ -1,0 +1,50 @@
+import { defineOperation, Params, Type } from '@portico/core';
+import { ChannelId, EmojiName, MessageTs, OkResponse, ReactionsResponse } from '../schemas.js';
+
+const MessageTimestamp = MessageTs('ts of the message (from read_messages, read_thread or send_message).');
+
+export const addReaction = defineOperation({
+  name: 'add_reaction',
+  method: 'POST',
+  path: '/channels/:channel/messages/:timestamp/reactions',
+  summary: 'Add an emoji reaction to a message',
+  description:
+    'Adds an emoji reaction from the bot to a message. Pass the channel id, the message ts as timestamp (from read_messages or send_message) and the emoji name without colons (thumbsup, eyes, white_check_mark, or a custom emoji). Reacting twice with the same emoji is a conflict. Returns ok.',
+  params: Params({ channel: ChannelId, timestamp: MessageTimestamp, name: EmojiName }),
+  response: OkResponse,
+  // https://api.slack.com/methods/reactions.add (accepts JSON bodies)
+  upstream: { method: 'POST', path: '/reactions.add' },
+  example: { channel: 'C05GENERAL1', timestamp: '1714060800.000100', name: 'eyes' },
+});
+
+export const getReactions = defineOperation({
+  name: 'get_reactions',
+  method: 'GET',
+  path: '/channels/:channel/messages/:timestamp/reactions',
+  summary: 'Get the reactions on a message',
+  description:
+    'Returns a message with its reactions: message.reactions lists each emoji name, count and the ids of users who reacted (resolve them with get_user_info). Pass full=true to get every user id even on popular reactions. Returns ok, type (message), channel and message.',
+  params: Params({
+    channel: ChannelId,
+    timestamp: MessageTimestamp,
+    full: Type.Optional(Type.Boolean({ default: false, description: 'Return the complete list of users per reaction (default false).' })),
+  }),
+  response: ReactionsResponse,
+  // https://api.slack.com/methods/reactions.get
+  upstream: { method: 'GET', path: '/reactions.get' },
+  example: { channel: 'C05GENERAL1', timestamp: '1714060800.000100', full: true },
+});
+
+export const removeReaction = defineOperation({
+  name: 'remove_reaction',
+  method: 'DELETE',
+  path: '/channels/:channel/messages/:timestamp/reactions',
+  summary: 'Remove the bot’s emoji reaction from a message',
+  description:
+    'Removes a reaction the bot added (it cannot remove other people’s reactions). Pass the channel id, the message ts as timestamp and the emoji name without colons. A reaction the bot has not made is not found. Returns ok.',
+  params: Params({ channel: ChannelId, timestamp: MessageTimestamp, name: EmojiName }),
+  response: OkResponse,
+  // https://api.slack.com/methods/reactions.remove (a POST method upstream; accepts JSON bodies)
+  upstream: { method: 'POST', path: '/reactions.remove' },
+  example: { channel: 'C05GENERAL1', timestamp: '1714060800.000100', name: 'eyes' },
+});

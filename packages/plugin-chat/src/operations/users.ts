@@ -1,0 +1,53 @@
+import { defineOperation, Params, Type } from '@portico/core';
+import { Cursor, Limit, MembersResponse, UserId, UserResponse } from '../schemas.js';
+import { pageQuery } from './paging.js';
+
+export const listUsers = defineOperation({
+  name: 'list_users',
+  method: 'GET',
+  path: '/users',
+  summary: 'List the people and bots of the workspace',
+  description:
+    'Lists workspace members, including bots and deactivated accounts (deleted=true). Use it to find user ids (U… / W…) for invite_to_channel or to resolve the user field of messages; to find one person by email, lookup_user_by_email is cheaper. Paging: limit (default 20, max 999); while response_metadata.next_cursor is not empty, call again with cursor set to it. Each member has id, name, real_name, deleted, is_bot, tz and profile (display_name, title, email when the token may read emails).',
+  params: Params({ limit: Type.Optional(Limit), cursor: Type.Optional(Cursor) }),
+  response: MembersResponse,
+  // https://api.slack.com/methods/users.list
+  upstream: (params) => ({ method: 'GET', path: '/users.list', query: pageQuery(params) }),
+  example: { limit: 100 },
+});
+
+export const getUserInfo = defineOperation({
+  name: 'get_user_info',
+  method: 'GET',
+  path: '/users/:user',
+  summary: 'Get one user’s profile',
+  description:
+    'Returns one user by id (from list_users, or the user field of a message or reaction): name, real_name, tz, is_bot, deleted and profile (display_name, title, email, images).',
+  params: Params({ user: UserId }),
+  response: UserResponse,
+  // https://api.slack.com/methods/users.info
+  upstream: { method: 'GET', path: '/users.info' },
+  example: { user: 'U05ALICE001' },
+});
+
+export const lookupUserByEmail = defineOperation({
+  name: 'lookup_user_by_email',
+  method: 'GET',
+  path: '/users/lookup-by-email',
+  summary: 'Find a user by email address',
+  description:
+    'Finds the workspace member with this email address and returns the same user object as get_user_info. Use it to turn an email from another system into a Slack user id. No match is a not-found error. Requires the users:read.email scope on the token.',
+  params: Params({
+    email: Type.String({
+      minLength: 3,
+      maxLength: 254,
+      pattern: '^[^\\s@]+@[^\\s@]+$',
+      description: 'Email address of the person, as in their Slack profile.',
+      examples: ['alice.moreau@harborlane.example'],
+    }),
+  }),
+  response: UserResponse,
+  // https://api.slack.com/methods/users.lookupByEmail
+  upstream: { method: 'GET', path: '/users.lookupByEmail' },
+  example: { email: 'alice.moreau@harborlane.example' },
+});

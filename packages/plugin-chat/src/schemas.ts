@@ -1,0 +1,148 @@
+import { FreeObject, Type } from '@portico/core';
+
+/** The catalog's default page size; Slack's own defaults differ per method (100 or more), so it is always sent. */
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 999;
+
+/** Slack counts message text up to 40,000 characters; longer text is refused with `msg_too_long`. */
+export const MAX_TEXT_LENGTH = 40_000;
+
+/** Decoded upload size the gateway accepts for upload_file (5 MiB): the whole file travels in one JSON request. */
+export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+
+export const CHANNEL_TYPES = ['public_channel', 'private_channel', 'mpim', 'im'] as const;
+
+const TS_PATTERN = '^\\d+(\\.\\d+)?$';
+
+// ---- parameters ------------------------------------------------------------------------------------------------
+
+export const ChannelId = Type.String({
+  minLength: 1,
+  description: 'Conversation id (starts with C, G or D), as returned by list_channels or create_channel.',
+  examples: ['C05GENERAL1'],
+});
+
+/** A message timestamp: Slack's message id, a Unix time with a microsecond fraction, always a string. */
+export function MessageTs(description: string) {
+  return Type.String({ pattern: TS_PATTERN, description, examples: ['1714060800.000100'] });
+}
+
+/** oldest / latest bounds: Unix seconds, optionally with a fractional part. */
+export function TimeBound(description: string) {
+  return Type.String({ pattern: TS_PATTERN, description, examples: ['1714000000'] });
+}
+
+export const Limit = Type.Integer({
+  minimum: 1,
+  maximum: MAX_LIMIT,
+  default: DEFAULT_LIMIT,
+  description: `Maximum number of items in this page (1-${MAX_LIMIT}, default ${DEFAULT_LIMIT}). Slack may return fewer even when more exist; rely on the cursor, not on the count.`,
+  examples: [DEFAULT_LIMIT],
+});
+
+export const Cursor = Type.String({
+  description:
+    'Opaque cursor for the next page: response_metadata.next_cursor of the previous response. Omit it (or pass an empty string) for the first page; an empty next_cursor in a response means there are no more pages.',
+  examples: ['bmV4dF90czoxNzE0MDYwODAwMDAwMTAw'],
+});
+
+const CHANNEL_TYPE = CHANNEL_TYPES.join('|');
+
+export const ChannelTypes = Type.String({
+  pattern: `^(${CHANNEL_TYPE})(,(${CHANNEL_TYPE}))*$`,
+  default: 'public_channel',
+  description: `Comma-separated conversation types to include, without spaces: any of ${CHANNEL_TYPES.join(', ')} (default public_channel).`,
+  examples: ['public_channel,private_channel'],
+});
+
+export const ChannelName = Type.String({
+  minLength: 1,
+  maxLength: 80,
+  pattern: '^[a-z0-9_-]+$',
+  description:
+    'Channel name without the leading #: lowercase letters, digits, hyphens and underscores only, no spaces, at most 80 characters.',
+  examples: ['project-apollo'],
+});
+
+export const UserId = Type.String({
+  pattern: '^[A-Z0-9]+$',
+  description: 'User id (starts with U or W), as returned by list_users or lookup_user_by_email.',
+  examples: ['U05ALICE001'],
+});
+
+export const UserIdList = Type.String({
+  pattern: '^[A-Z0-9]+(,[A-Z0-9]+)*$',
+  description: 'Comma-separated user ids without spaces (up to 1000), from list_users or lookup_user_by_email.',
+  examples: ['U05ALICE001,U05BRUNO002'],
+});
+
+export const EmojiName = Type.String({
+  pattern: '^[^:\\s]+(::[^:\\s]+)?$',
+  maxLength: 100,
+  description: 'Emoji name without surrounding colons, e.g. thumbsup or white_check_mark; a skin tone may follow as thumbsup::skin-tone-2.',
+  examples: ['thumbsup'],
+});
+
+// ---- responses (extra properties allowed: Slack bodies pass through unchanged) -----------------------------------
+
+const Ok = Type.Boolean({ description: 'true on success (failures become gateway errors)' });
+const Metadata = Type.Object(
+  { next_cursor: Type.Optional(Type.String({ description: 'Cursor for the next page; empty string when there is none' })) },
+  { description: 'Paging data' },
+);
+const Items = (description: string) => Type.Array(FreeObject(), { description });
+
+export const SendMessageResponse = Type.Object({
+  ok: Ok,
+  channel: Type.Optional(Type.String({ description: 'Conversation id the message was posted to' })),
+  ts: Type.Optional(Type.String({ description: 'Timestamp (id) of the new message' })),
+  message: Type.Optional(FreeObject({ description: 'The message as Slack stored it' })),
+});
+
+export const MessagesResponse = Type.Object({
+  ok: Ok,
+  messages: Type.Optional(Items('Messages of this page')),
+  has_more: Type.Optional(Type.Boolean({ description: 'true when another page exists' })),
+  response_metadata: Type.Optional(Metadata),
+});
+
+export const ChannelsResponse = Type.Object({
+  ok: Ok,
+  channels: Type.Optional(Items('Conversations of this page')),
+  response_metadata: Type.Optional(Metadata),
+});
+
+export const ChannelResponse = Type.Object({
+  ok: Ok,
+  channel: Type.Optional(FreeObject({ description: 'The conversation' })),
+});
+
+export const ReactionsResponse = Type.Object({
+  ok: Ok,
+  type: Type.Optional(Type.String({ description: 'Kind of item, message here' })),
+  channel: Type.Optional(Type.String({ description: 'Conversation id' })),
+  message: Type.Optional(FreeObject({ description: 'The message with its reactions (name, users, count)' })),
+});
+
+export const PinsResponse = Type.Object({
+  ok: Ok,
+  items: Type.Optional(Items('Pinned items, each with type, created and message')),
+});
+
+export const FilesResponse = Type.Object({
+  ok: Ok,
+  files: Type.Optional(Items('The uploaded files (id, title, …)')),
+});
+
+export const MembersResponse = Type.Object({
+  ok: Ok,
+  members: Type.Optional(Items('Users of this page')),
+  response_metadata: Type.Optional(Metadata),
+});
+
+export const UserResponse = Type.Object({
+  ok: Ok,
+  user: Type.Optional(FreeObject({ description: 'The user, with profile' })),
+});
+
+export const OkResponse = Type.Object({ ok: Ok });
