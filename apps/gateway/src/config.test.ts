@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, ENVIRONMENT, loadConfig } from './config.js';
 
 describe('configuration from the environment', () => {

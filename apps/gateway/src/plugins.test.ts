@@ -36,7 +36,10 @@ describe('installed plugins', () => {
     const integration = new Registry().register(plugin);
     const document = buildOpenApiDocument(integration, { baseUrl: 'http://127.0.0.1:8787' });
     await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeTruthy();
-    const paths = document.paths as Record<string, Record<string, { operationId: string; summary: string; parameters?: Array<{ name: string }> }>>;
+    const paths = document.paths as Record<
+      string,
+      Record<string, { operationId: string; summary: string; parameters?: Array<{ name: string }> }>
+    >;
     const operationIds = Object.values(paths).flatMap((entry) => Object.values(entry).map((op) => op.operationId));
     expect(operationIds.sort()).toEqual([...integration.operationNames].sort());
     for (const operation of integration.operations.values()) {

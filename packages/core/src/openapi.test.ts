@@ -17,7 +17,7 @@ describe('OpenAPI generation', () => {
     const paths = document.paths as Record<string, Record<string, Record<string, unknown>>>;
     expect(Object.keys(paths).sort()).toEqual(['/items', '/items/current', '/items/{item_id}']);
     expect(paths['/items']?.get?.operationId).toBe('list_items');
-    expect((paths['/items']?.get?.parameters as Array<{ name: string; in: string }>).map((p) => `${p.in}:${p.name}`)).toEqual([
+    expect(((paths['/items']?.get?.parameters ?? []) as Array<{ name: string; in: string }>).map((p) => `${p.in}:${p.name}`)).toEqual([
       'query:limit',
       'query:status',
       'query:tags',
@@ -25,11 +25,11 @@ describe('OpenAPI generation', () => {
     expect(paths['/items/{item_id}']?.get?.parameters).toEqual([
       { name: 'item_id', in: 'path', required: true, schema: { type: 'string' } },
     ]);
-    const body = (paths['/items']?.post?.requestBody as { content: Record<string, { schema: Record<string, unknown> }> }).content[
-      'application/json'
-    ]?.schema;
+    const body = (
+      (paths['/items']?.post?.requestBody ?? { content: {} }) as { content: Record<string, { schema: Record<string, unknown> }> }
+    ).content['application/json']?.schema;
     expect(body).toMatchObject({ required: ['name'], properties: { name: { type: 'string' } } });
-    expect((paths['/items']?.get?.responses as Record<string, unknown>).default).toEqual({ $ref: '#/components/responses/Error' });
+    expect((paths['/items']?.get?.responses as Record<string, unknown> | undefined)?.default).toEqual({ $ref: '#/components/responses/Error' });
     expect(document.servers).toEqual([{ url: 'https://gw.example.com/api/v1/example' }]);
   });
 

@@ -105,8 +105,18 @@ describe('Router parameter names', () => {
     const integration = new Registry().register(
       plugin({
         operations: [
-          op({ name: 'get_reply', path: '/messages/:ts/replies', params: Params({ ts: Type.String() }), upstream: { method: 'GET', path: '/r' } }),
-          op({ name: 'get_pins', path: '/messages/:timestamp/pins', params: Params({ timestamp: Type.String() }), upstream: { method: 'GET', path: '/p' } }),
+          op({
+            name: 'get_reply',
+            path: '/messages/:ts/replies',
+            params: Params({ ts: Type.String() }),
+            upstream: { method: 'GET', path: '/r' },
+          }),
+          op({
+            name: 'get_pins',
+            path: '/messages/:timestamp/pins',
+            params: Params({ timestamp: Type.String() }),
+            upstream: { method: 'GET', path: '/p' },
+          }),
         ],
       }),
     );
@@ -121,7 +131,12 @@ describe('Router parameter names', () => {
       plugin({
         operations: [
           op({ name: 'get_me', path: '/users/me', params: Params({}), upstream: { method: 'GET', path: '/me' } }),
-          op({ name: 'get_user_posts', path: '/users/:id/posts', params: Params({ id: Type.String() }), upstream: { method: 'GET', path: '/x' } }),
+          op({
+            name: 'get_user_posts',
+            path: '/users/:id/posts',
+            params: Params({ id: Type.String() }),
+            upstream: { method: 'GET', path: '/x' },
+          }),
         ],
       }),
     );

@@ -131,7 +131,12 @@ describe('messages', () => {
     const paged = await call<Page>('read_thread', { channel: GENERAL, ts: timestamp, limit: 2 });
     expect(paged.messages).toHaveLength(2);
     expect(paged.has_more).toBe(true);
-    const rest = await call<Page>('read_thread', { channel: GENERAL, ts: timestamp, limit: 10, cursor: paged.response_metadata.next_cursor });
+    const rest = await call<Page>('read_thread', {
+      channel: GENERAL,
+      ts: timestamp,
+      limit: 10,
+      cursor: paged.response_metadata.next_cursor,
+    });
     expect(rest.messages.map((m) => m.text)).toEqual(thread.messages.slice(2).map((m) => m.text));
 
     const after = await call<Page>('read_messages', { channel: GENERAL, limit: 1 });
