@@ -214,6 +214,30 @@ describe('admin API', () => {
   });
 });
 
+describe('DNS-rebinding protection on a loopback gateway', () => {
+  it('refuses a foreign Host or Origin and accepts loopback names', async () => {
+    const { request } = await import('node:http');
+    const send = (headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(
+          `${gateway.url}/api/v1/example/items`,
+          { headers: { authorization: `Bearer ${gateway.key}`, ...headers } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+    const port = new URL(gateway.url).port;
+    expect(await send({ host: `evil.example.com:${port}` })).toBe(403);
+    expect(await send({ origin: 'http://evil.example.com' })).toBe(403);
+    expect(await send({ host: `localhost:${port}`, origin: `http://localhost:${port}` })).toBe(200);
+    expect(await send({ host: `127.0.0.1:${port}` })).toBe(200);
+  });
+});
+
 describe('health and MCP method rules', () => {
   it('reports health without a key', async () => {
     const res = await gateway.rest('GET', '/healthz', { key: null });

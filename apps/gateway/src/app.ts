@@ -28,6 +28,8 @@ export interface AppOptions {
   bodyLimitBytes: number;
   /** Public base URL, for OpenAPI `servers`. */
   publicUrl?: string;
+  /** Host names accepted in Host/Origin headers of /api requests; '*' accepts any. */
+  allowedHosts: readonly string[] | '*';
   version: string;
 }
 
@@ -69,6 +71,17 @@ export function createApp(options: AppOptions): Koa<GatewayState> {
         'request',
       );
     }
+  });
+
+  // DNS rebinding: a web page must not reach a gateway on loopback through a host name it controls.
+  app.use(async (ctx: Context, next: Next) => {
+    if (options.allowedHosts !== '*' && ctx.path.startsWith('/api/')) {
+      const origin = ctx.get('origin');
+      if (!hostAllowed(ctx.get('host'), options.allowedHosts) || (origin && !hostAllowed(originHost(origin), options.allowedHosts))) {
+        throw new GatewayError('forbidden', 'Host or Origin not allowed (see PORTICO_ALLOWED_HOSTS)');
+      }
+    }
+    await next();
   });
 
   const authenticate = async (ctx: Context, next: Next) => {
@@ -171,3 +184,24 @@ function sendError(ctx: Context, error: unknown, logger: Logger): void {
   if (failure.code === 'unauthorized') ctx.set('www-authenticate', 'Bearer realm="portico"');
   if (failure.retryAfter !== undefined) ctx.set('retry-after', String(failure.retryAfter));
 }
+
+/** `name`, `name:port` or `[v6]:port` → lowercase name without port. */
+function hostName(host: string): string {
+  const value = host.trim().toLowerCase();
+  if (value.startsWith('[')) return value.slice(0, value.indexOf(']') + 1);
+  return value.split(':')[0] ?? '';
+}
+
+function originHost(origin: string): string {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return '';
+  }
+}
+
+function hostAllowed(host: string, allowed: readonly string[]): boolean {
+  return allowed.includes(hostName(host));
+}
+
+export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];

@@ -22,6 +22,8 @@ export interface GatewayConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** 32-byte key, base64 or hex; when absent a key file in the data directory is used (created on first run). */
   encryptionKey: string | undefined;
+  /** Host names accepted in Host/Origin headers of /api requests (DNS-rebinding protection); undefined: derived. */
+  allowedHosts: string[] | undefined;
 }
 
 export class ConfigError extends Error {
@@ -148,6 +150,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     bodyLimitBytes: int('PORTICO_BODY_LIMIT_BYTES', 8 * 1024 * 1024, 1024, 256 * 1024 * 1024),
     logLevel,
     encryptionKey: env.PORTICO_ENCRYPTION_KEY || undefined,
+    allowedHosts: env.PORTICO_ALLOWED_HOSTS
+      ? env.PORTICO_ALLOWED_HOSTS.split(',')
+          .map((s) => s.trim().toLowerCase())
+          .filter(Boolean)
+      : undefined,
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;

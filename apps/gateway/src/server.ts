@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_WORKSPACE, type Logger, type Plugin, type SandboxServer } from '@portico/core';
-import { createApp } from './app.js';
+import { createApp, LOOPBACK_HOSTS } from './app.js';
 import type { GatewayConfig } from './config.js';
 import { loadPlugins } from './plugins.js';
 import { openRuntime, type Runtime } from './runtime.js';
@@ -73,6 +73,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
 
   const app = createApp({
     engine,
+    allowedHosts: allowedHosts(config),
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
     version: VERSION,
@@ -107,4 +108,17 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
       for (const sandbox of Object.values(sandboxes)) await sandbox.close();
     },
   };
+}
+
+/**
+ * Which Host/Origin names /api accepts: the operator's list; else, on a loopback interface, loopback names plus the
+ * public URL's host; else any (a gateway exposed on a network is reached under names we cannot guess).
+ */
+function allowedHosts(config: GatewayConfig): readonly string[] | '*' {
+  if (config.allowedHosts) return config.allowedHosts.includes('*') ? '*' : config.allowedHosts;
+  const loopback = config.host === 'localhost' || config.host === '::1' || config.host.startsWith('127.');
+  if (!loopback) return '*';
+  const names = [...LOOPBACK_HOSTS, config.host];
+  if (config.publicUrl) names.push(new URL(config.publicUrl).hostname.toLowerCase());
+  return names;
 }
