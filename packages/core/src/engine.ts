@@ -70,6 +70,10 @@ export interface CreatedKey {
 }
 
 const TOUCH_INTERVAL_MS = 60_000;
+/** Longest time a settings change made elsewhere can go unseen if its change notification is lost. */
+export const SETTINGS_CACHE_MS = 5_000;
+
+const cacheKey = (workspaceId: string, service: string) => `${workspaceId}\u0000${service}`;
 const MAX_MESSAGE = 500;
 
 /**
@@ -83,7 +87,8 @@ export class Engine {
   private readonly encryptor: Encryptor;
   private readonly client: UpstreamClient;
   private readonly baseUrlOverrides: Readonly<Record<string, string>>;
-  private readonly integrationCache = new Map<string, IntegrationState>();
+  private readonly integrationCache = new Map<string, { state: IntegrationState; expires: number }>();
+  private readonly unsubscribe: () => void;
   private readonly touched = new Map<string, number>();
   private auditQueue: AuditRecord[] = [];
   private readonly auditTimer: NodeJS.Timeout;
@@ -98,6 +103,13 @@ export class Engine {
     this.client = new UpstreamClient({ ...DEFAULT_UPSTREAM_OPTIONS, ...options.upstream });
     this.auditTimer = setInterval(() => void this.flushAudit(), options.auditFlushMs ?? 1_000);
     this.auditTimer.unref();
+    // Settings changed by this process, another process (PostgreSQL NOTIFY) or the CLI drop the cached copy at once;
+    // the cache lifetime bounds staleness should a notification be missed.
+    this.unsubscribe = this.store.onChange((change) => {
+      if (change.kind !== 'integration') return;
+      if (change.id === '*') this.integrationCache.clear();
+      else this.integrationCache.delete(cacheKey(change.workspaceId, change.id));
+    });
   }
 
   // ---- API keys -------------------------------------------------------------------------------------------
@@ -146,9 +158,9 @@ export class Engine {
   // ---- integration settings --------------------------------------------------------------------------------
 
   async integrationState(workspaceId: string, service: string): Promise<IntegrationState> {
-    const cacheKey = `${workspaceId}\u0000${service}`;
-    const cached = this.integrationCache.get(cacheKey);
-    if (cached) return cached;
+    const key = cacheKey(workspaceId, service);
+    const cached = this.integrationCache.get(key);
+    if (cached && cached.expires > Date.now()) return cached.state;
     const integration = this.requireIntegration(service);
     const stored = await this.store.getIntegration(workspaceId, service);
     const state: IntegrationState = {
@@ -159,7 +171,7 @@ export class Engine {
       baseUrl: stored?.baseUrl ?? null,
       settings: this.settingsWithDefaults(integration, stored?.settings ?? {}),
     };
-    this.integrationCache.set(cacheKey, state);
+    this.integrationCache.set(key, { state, expires: Date.now() + SETTINGS_CACHE_MS });
     return state;
   }
 
@@ -188,7 +200,7 @@ export class Engine {
       updatedAt: new Date().toISOString(),
     };
     await this.store.putIntegration(record);
-    this.integrationCache.delete(`${workspaceId}\u0000${service}`);
+    this.integrationCache.delete(cacheKey(workspaceId, service));
     return this.integrationState(workspaceId, service);
   }
 
@@ -426,6 +438,7 @@ export class Engine {
   }
 
   async close(): Promise<void> {
+    this.unsubscribe();
     clearInterval(this.auditTimer);
     await this.flushAudit();
     this.client.close();

@@ -24,7 +24,7 @@ export const ChannelId = Type.String({
 
 /** A message timestamp: Slack's message id, a Unix time with a microsecond fraction, always a string. */
 export function MessageTs(description: string) {
-  return Type.String({ pattern: TS_PATTERN, description, examples: ['1714060800.000100'] });
+  return Type.String({ pattern: TS_PATTERN, description, examples: ['1714060800.001700'] });
 }
 
 /** oldest / latest bounds: Unix seconds, optionally with a fractional part. */

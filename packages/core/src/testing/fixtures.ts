@@ -44,7 +44,7 @@ export interface OperationFixture {
   connection?: Record<string, unknown>;
   /** The upstream exchanges, in order. Empty when the gateway must refuse before calling the upstream. */
   exchanges: Array<{ request: ExpectedRequest; response: ScriptedResponse }>;
-  expect: { output: unknown } | { error: { code: ErrorCode; message?: string } };
+  expect: { output: unknown } | { error: { code: ErrorCode; message?: string; retryAfter?: number } };
 }
 
 export interface FixtureHarnessOptions {
@@ -126,6 +126,16 @@ export async function createFixtureHarness(plugin: Plugin, options: FixtureHarne
     const defaultBase = plugin.upstream.baseUrl;
     const basePath = new URL(typeof defaultBase === 'function' ? defaultBase(meta) : defaultBase).pathname.replace(/\/+$/, '');
     await engine.connectToken(DEFAULT_WORKSPACE, service, token, meta);
+    // Each fixture starts from the plugin's defaults: settings of an earlier fixture must not leak into this one.
+    await store.putIntegration({
+      workspaceId: DEFAULT_WORKSPACE,
+      service,
+      mcpEnabled: true,
+      restEnabled: true,
+      baseUrl: null,
+      settings: {},
+      updatedAt: new Date().toISOString(),
+    });
     await engine.configureIntegration(DEFAULT_WORKSPACE, service, { baseUrl: `${base}${basePath}`, settings: fixture.settings ?? {} });
 
     let output: unknown;
@@ -166,6 +176,9 @@ export async function createFixtureHarness(plugin: Plugin, options: FixtureHarne
     } else {
       assert.ok(failure instanceof GatewayError, `${label}: expected a ${fixture.expect.error.code} error, got ${failure ?? 'success'}`);
       assert.equal(failure.code, fixture.expect.error.code, `${label}: error code (message: ${failure.message})`);
+      if (fixture.expect.error.retryAfter !== undefined) {
+        assert.equal(failure.retryAfter, fixture.expect.error.retryAfter, `${label}: Retry-After`);
+      }
       if (fixture.expect.error.message) {
         assert.ok(failure.message.includes(fixture.expect.error.message), `${label}: error message "${failure.message}"`);
       }

@@ -84,7 +84,7 @@ export const archiveChannel = defineOperation({
   response: OkResponse,
   // https://api.slack.com/methods/conversations.archive (accepts JSON bodies)
   upstream: { method: 'POST', path: '/conversations.archive' },
-  example: { channel: 'C05OFFSITE1' },
+  example: { channel: 'C05RANDOM01' },
 });
 
 export const inviteToChannel = defineOperation({
@@ -98,5 +98,5 @@ export const inviteToChannel = defineOperation({
   response: ChannelResponse,
   // https://api.slack.com/methods/conversations.invite (accepts JSON bodies)
   upstream: { method: 'POST', path: '/conversations.invite' },
-  example: { channel: 'C05GENERAL1', users: 'U05ALICE001,U05BRUNO002' },
+  example: { channel: 'C05LAUNCH01', users: 'U05BRUNO002,U05ELENA005' },
 });

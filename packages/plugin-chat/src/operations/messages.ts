@@ -105,5 +105,5 @@ export const readThread = defineOperation({
     path: '/conversations.replies',
     query: { channel: params.channel, ts: params.ts, ...pageQuery(params) },
   }),
-  example: { channel: 'C05GENERAL1', ts: '1714060800.000100', limit: 20 },
+  example: { channel: 'C05GENERAL1', ts: '1714077000.002600', limit: 20 },
 });

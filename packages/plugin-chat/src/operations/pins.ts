@@ -14,7 +14,7 @@ export const addPin = defineOperation({
   response: OkResponse,
   // https://api.slack.com/methods/pins.add (accepts JSON bodies)
   upstream: { method: 'POST', path: '/pins.add' },
-  example: { channel: 'C05GENERAL1', timestamp: '1714060800.000100' },
+  example: { channel: 'C05GENERAL1', timestamp: '1714060800.001700' },
 });
 
 export const removePin = defineOperation({
@@ -28,7 +28,7 @@ export const removePin = defineOperation({
   response: OkResponse,
   // https://api.slack.com/methods/pins.remove (a POST method upstream; accepts JSON bodies)
   upstream: { method: 'POST', path: '/pins.remove' },
-  example: { channel: 'C05GENERAL1', timestamp: '1714060800.000100' },
+  example: { channel: 'C05GENERAL1', timestamp: '1714060800.001700' },
 });
 
 export const listPins = defineOperation({

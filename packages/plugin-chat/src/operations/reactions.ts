@@ -14,7 +14,7 @@ export const addReaction = defineOperation({
   response: OkResponse,
   // https://api.slack.com/methods/reactions.add (accepts JSON bodies)
   upstream: { method: 'POST', path: '/reactions.add' },
-  example: { channel: 'C05GENERAL1', timestamp: '1714060800.000100', name: 'eyes' },
+  example: { channel: 'C05GENERAL1', timestamp: '1714060800.001700', name: 'eyes' },
 });
 
 export const getReactions = defineOperation({
@@ -32,7 +32,7 @@ export const getReactions = defineOperation({
   response: ReactionsResponse,
   // https://api.slack.com/methods/reactions.get
   upstream: { method: 'GET', path: '/reactions.get' },
-  example: { channel: 'C05GENERAL1', timestamp: '1714060800.000100', full: true },
+  example: { channel: 'C05GENERAL1', timestamp: '1714060800.001700', full: true },
 });
 
 export const removeReaction = defineOperation({
@@ -46,5 +46,5 @@ export const removeReaction = defineOperation({
   response: OkResponse,
   // https://api.slack.com/methods/reactions.remove (a POST method upstream; accepts JSON bodies)
   upstream: { method: 'POST', path: '/reactions.remove' },
-  example: { channel: 'C05GENERAL1', timestamp: '1714060800.000100', name: 'eyes' },
+  example: { channel: 'C05GENERAL1', timestamp: '1714060800.001700', name: 'eyes' },
 });

@@ -1,0 +1,151 @@
+import { Registry } from '@portico/core';
+import { createFixtureHarness, type FixtureHarness, type OperationFixture } from '@portico/core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invalidInputFixtures, upstreamErrorFixtures } from './fixtures/failures.js';
+import { readFixtures } from './fixtures/reads.js';
+import { callrailPlugin } from './index.js';
+import { authHeaders, inspect } from './upstream.js';
+
+/** The catalog's call-tracking table: name, gateway method and path, exactly. */
+const CATALOG: ReadonlyArray<readonly [string, string, string]> = [
+  ['list_accounts', 'GET', '/accounts'],
+  ['get_account', 'GET', '/accounts/:account_id'],
+  ['list_calls', 'GET', '/accounts/:account_id/calls'],
+  ['get_call', 'GET', '/accounts/:account_id/calls/:call_id'],
+  ['summarize_call_data', 'GET', '/accounts/:account_id/calls/summary'],
+  ['summarize_call_data_by_time_series', 'GET', '/accounts/:account_id/calls/timeseries'],
+  ['get_call_recording', 'GET', '/accounts/:account_id/calls/:call_id/recording'],
+  ['get_tags', 'GET', '/accounts/:account_id/tags'],
+  ['list_companies', 'GET', '/accounts/:account_id/companies'],
+  ['get_company', 'GET', '/accounts/:account_id/companies/:company_id'],
+  ['list_form_submissions', 'GET', '/accounts/:account_id/form-submissions'],
+  ['summarize_form_data', 'GET', '/accounts/:account_id/form-submissions/summary'],
+  ['list_integrations', 'GET', '/accounts/:account_id/integrations'],
+  ['get_integration', 'GET', '/accounts/:account_id/integrations/:integration_id'],
+  ['list_integration_filters', 'GET', '/accounts/:account_id/integration-filters'],
+  ['get_integration_filter', 'GET', '/accounts/:account_id/integration-filters/:integration_triggers_id'],
+  ['list_notifications', 'GET', '/accounts/:account_id/notifications'],
+  ['list_outbound_caller_ids', 'GET', '/accounts/:account_id/caller-ids'],
+  ['get_outbound_caller_id', 'GET', '/accounts/:account_id/caller-ids/:caller_ids_id'],
+  ['get_page_views_for_a_call', 'GET', '/accounts/:account_id/calls/:call_id/page-views'],
+  ['list_sms_threads', 'GET', '/accounts/:account_id/sms-threads'],
+  ['get_sms_thread', 'GET', '/accounts/:account_id/sms-threads/:thread_id'],
+  ['list_summary_email_subscriptions', 'GET', '/accounts/:account_id/summary-emails'],
+];
+
+const label = (f: OperationFixture) => f.name ?? f.operation;
+
+describe('CallRail operations against recorded CallRail exchanges', () => {
+  let harness: FixtureHarness;
+  beforeAll(async () => {
+    harness = await createFixtureHarness(callrailPlugin, { authHeaders: { authorization: 'Token token="fixture-token"' } });
+  });
+  afterAll(() => harness.close());
+
+  it.each(readFixtures.map((f) => [label(f), f] as const))('%s', (_, fixture) => harness.check(fixture));
+  it.each(upstreamErrorFixtures.map((f) => [label(f), f] as const))('upstream error: %s', (_, fixture) => harness.check(fixture));
+  it.each(invalidInputFixtures.map((f) => [label(f), f] as const))('refused before any upstream call: %s', (_, fixture) =>
+    harness.check(fixture),
+  );
+
+  it('sends the Request-From header when the integration setting is set', () =>
+    harness.check({
+      operation: 'list_notifications',
+      params: { account_id: 'ACC1f4c9a2e7b3d4c5f8a6e0b9d2c7f1a3e' },
+      settings: { request_from: 'acme_portal' },
+      exchanges: [
+        {
+          request: {
+            method: 'GET',
+            path: '/v3/a/ACC1f4c9a2e7b3d4c5f8a6e0b9d2c7f1a3e/notifications.json',
+            query: { page: '1', per_page: '25' },
+            headers: { 'request-from': 'acme_portal' },
+          },
+          response: { body: { page: 1, per_page: 25, total_pages: 0, total_records: 0, notifications: [] } },
+        },
+      ],
+      expect: { output: { page: 1, per_page: 25, total_pages: 0, total_records: 0, notifications: [] } },
+    }));
+});
+
+describe('the operation set', () => {
+  const operations = callrailPlugin.operations;
+
+  it('has every operation of the catalog with its exact method and path, and 32 in all', () => {
+    for (const [name, method, path] of CATALOG) {
+      const operation = operations.find((o) => o.name === name);
+      expect(operation, name).toBeDefined();
+      expect([operation?.method, operation?.path], name).toEqual([method, path]);
+    }
+    expect(operations).toHaveLength(32);
+    expect(new Set(operations.map((o) => o.name)).size).toBe(32);
+  });
+
+  it('has a success fixture for every operation', () => {
+    const covered = new Set(readFixtures.filter((f) => 'output' in f.expect && f.exchanges.length > 0).map((f) => f.operation));
+    const missing = operations.map((o) => o.name).filter((name) => !covered.has(name));
+    expect(missing).toEqual([]);
+  });
+
+  it('registers, and every example passes its own validation (describe_method hands them out)', () => {
+    const integration = new Registry().register(callrailPlugin);
+    for (const name of integration.operationNames) {
+      const operation = integration.operations.get(name);
+      const example = operation?.definition.example as Record<string, unknown> | undefined;
+      expect(example, `${name} has an example`).toBeDefined();
+      expect(operation?.validator.problems(example), name).toEqual([]);
+      expect(operation?.definition.check?.(example as never), name).toBeUndefined();
+    }
+  });
+
+  it('documents every operation and every parameter', () => {
+    for (const operation of operations) {
+      expect(operation.summary.length, operation.name).toBeGreaterThan(10);
+      expect(operation.description.length, operation.name).toBeGreaterThan(80);
+      for (const [param, schema] of Object.entries(operation.params.properties as Record<string, { description?: string }>)) {
+        expect(schema.description, `${operation.name}.${param}`).toBeTruthy();
+      }
+    }
+  });
+
+  it('declares no response schema for the raw passthrough operations and one for the shapes the specification gives', () => {
+    const raw = ['get_integration', 'get_integration_filter', 'get_outbound_caller_id'];
+    for (const operation of operations) {
+      if (raw.includes(operation.name)) expect(operation.response, operation.name).toBeUndefined();
+    }
+    const thread = operations.find((o) => o.name === 'get_sms_thread')?.response as { properties: Record<string, unknown> };
+    expect(Object.keys(thread.properties).sort()).toEqual(['page', 'per_page', 'tags', 'total_pages', 'total_records']);
+  });
+});
+
+describe('CallRail error reading', () => {
+  it('never repeats a credential an upstream echoes back', () => {
+    const failure = inspect({ status: 401, headers: {}, body: { error: 'Invalid header Token token="s3cr3t-key"' } });
+    expect(failure?.status).toBe(401);
+    expect(failure?.message).not.toContain('s3cr3t-key');
+  });
+
+  it('passes on a Retry-After header of a 429', () => {
+    expect(inspect({ status: 429, headers: { 'retry-after': '12' }, body: { error: 'slow down' } })).toEqual({
+      status: 429,
+      message: 'slow down',
+      retryAfter: 12,
+    });
+    expect(inspect({ status: 429, headers: {}, body: undefined })).toEqual({ status: 429, message: 'too many requests' });
+  });
+
+  it('treats every 2xx as success', () => {
+    expect(inspect({ status: 200, headers: {}, body: { error: 'looks like an error but is data' } })).toBeUndefined();
+    expect(inspect({ status: 204, headers: {}, body: undefined })).toBeUndefined();
+  });
+});
+
+describe('CallRail authorization header', () => {
+  it('wraps the key as Token token="…"', () => {
+    expect(authHeaders({ accessToken: 'abc123' })).toEqual({ authorization: 'Token token="abc123"' });
+  });
+
+  it('accepts a pasted header value without wrapping it twice', () => {
+    expect(authHeaders({ accessToken: ' Token token="abc123" ' })).toEqual({ authorization: 'Token token="abc123"' });
+  });
+});

@@ -1,0 +1,43 @@
+import { defineOperation, Params, StringEnum, Type } from '@portico/core';
+import { checks, orderNeedsSort } from '../checks.js';
+import { Account, AccountId, DEFAULT_PER_PAGE, Fields, Order, Paged, Paging } from '../schemas.js';
+import { callrailGet } from '../upstream.js';
+
+export const listAccounts = defineOperation({
+  name: 'list_accounts',
+  method: 'GET',
+  path: '/accounts',
+  summary: 'List the CallRail accounts the API key can see',
+  description:
+    'Start here: every other CallRail operation needs an account_id (ACC…), and this lists the accounts visible to the connected ' +
+    'API key (an agency key sees several, a single business usually one). Paged: page (from 1) and per_page (default 25, max 250); ' +
+    'the answer carries page, per_page, total_pages, total_records and the array accounts (id, name, outbound_recording_enabled, ' +
+    'hipaa_account). Ask for fields: ["numeric_id"] to also get the numeric account number shown in the CallRail app.',
+  params: Params({
+    hipaa_account: Type.Optional(Type.Boolean({ description: 'true: only HIPAA accounts; false: only non-HIPAA accounts.' })),
+    sort: Type.Optional(StringEnum(['name'] as const, { description: 'Sort field.' })),
+    order: Order,
+    fields: Fields(['numeric_id']),
+    ...Paging,
+  }),
+  check: checks(orderNeedsSort),
+  response: Paged('accounts', Account, 'Accounts on this page'),
+  // https://apidocs.callrail.com/#listing-all-accounts
+  upstream: callrailGet('/a.json', { perPage: DEFAULT_PER_PAGE }),
+  example: { sort: 'name', order: 'asc', per_page: 25 },
+});
+
+export const getAccount = defineOperation({
+  name: 'get_account',
+  method: 'GET',
+  path: '/accounts/:account_id',
+  summary: 'Retrieve one CallRail account',
+  description:
+    'Returns one account by id (from list_accounts): id, name, outbound_recording_enabled, hipaa_account, plus any fields ' +
+    'requested through fields (e.g. numeric_id). Unknown ids answer not_found.',
+  params: Params({ account_id: AccountId, fields: Fields(['numeric_id']) }),
+  response: Account,
+  // https://apidocs.callrail.com/#retrieving-a-single-account
+  upstream: callrailGet('/a/:account_id.json'),
+  example: { account_id: 'ACC1f4c9a2e7b3d4c5f8a6e0b9d2c7f1a3e', fields: ['numeric_id'] },
+});

@@ -1,0 +1,77 @@
+import { defineOperation, Params, Type } from '@portico/core';
+import { checks, commaItems } from '../checks.js';
+import { AccountId, AnyRecord, CommaList, CompanyFilter, DEFAULT_PER_PAGE, FREQUENCIES, idParam, Paged, Paging } from '../schemas.js';
+import { callrailGet } from '../upstream.js';
+
+const EXAMPLE_ACCOUNT = 'ACC1f4c9a2e7b3d4c5f8a6e0b9d2c7f1a3e';
+
+export const listNotifications = defineOperation({
+  name: 'list_notifications',
+  method: 'GET',
+  path: '/accounts/:account_id/notifications',
+  summary: 'List who is alerted about calls, texts and forms',
+  description:
+    'Notifications are per-user alerts (email, push or text) about new calls, texts or form submissions, optionally limited to a ' +
+    'company or tracker. Each has id, user_id, company_id, tracker_id, the channel and which events are on. Paged: page from 1, ' +
+    'per_page default 25, max 250.',
+  params: Params({ account_id: AccountId, ...Paging }),
+  response: Paged('notifications', AnyRecord, 'Notifications on this page'),
+  // https://apidocs.callrail.com/#listing-all-notifications
+  upstream: callrailGet('/a/:account_id/notifications.json', { perPage: DEFAULT_PER_PAGE }),
+  example: { account_id: EXAMPLE_ACCOUNT },
+});
+
+export const listSummaryEmailSubscriptions = defineOperation({
+  name: 'list_summary_email_subscriptions',
+  method: 'GET',
+  path: '/accounts/:account_id/summary-emails',
+  summary: 'List summary email subscriptions (periodic activity reports)',
+  description:
+    'Summary emails are daily, weekly or monthly activity reports sent to users. Each subscription has id, the user and email it ' +
+    'goes to, company_id (null: whole account), frequency and the statistics included. Filter by frequency (comma-separated, e.g. ' +
+    '"daily,weekly"), company_id, user_id or email. Paged: page from 1, per_page default 25, max 250.',
+  params: Params({
+    account_id: AccountId,
+    frequency: CommaList(FREQUENCIES, 'Only subscriptions sent at these frequencies.', 'weekly'),
+    company_id: CompanyFilter,
+    user_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'Only subscriptions of this user (USR… id from list_users).',
+        examples: ['USR2c7a9e4b1d6f4c3a8e5b2d9f1c7a4e63'],
+      }),
+    ),
+    email: Type.Optional(
+      Type.String({
+        minLength: 3,
+        maxLength: 254,
+        pattern: '^[^\\s@]+@[^\\s@]+$',
+        description: 'Only subscriptions sent to this address.',
+        examples: ['office@harbordental.example'],
+      }),
+    ),
+    ...Paging,
+  }),
+  check: checks(commaItems('frequency', FREQUENCIES)),
+  response: Paged('summary_emails', AnyRecord, 'Summary email subscriptions on this page'),
+  // https://apidocs.callrail.com/#listing-all-summary-email-subscriptions
+  upstream: callrailGet('/a/:account_id/summary_emails.json', { perPage: DEFAULT_PER_PAGE }),
+  example: { account_id: EXAMPLE_ACCOUNT, frequency: 'daily,weekly' },
+});
+
+export const getSummaryEmailSubscription = defineOperation({
+  name: 'get_summary_email_subscription',
+  method: 'GET',
+  path: '/accounts/:account_id/summary-emails/:summary_email_id',
+  summary: 'Retrieve one summary email subscription',
+  description:
+    'Returns one summary email subscription (id from list_summary_email_subscriptions): recipient, company scope, frequency and ' +
+    'the statistics it reports.',
+  params: Params({
+    account_id: AccountId,
+    summary_email_id: idParam('Summary email subscription id, from list_summary_email_subscriptions.', '55021'),
+  }),
+  // https://apidocs.callrail.com/#retrieving-a-single-summary-email-subscription
+  upstream: callrailGet('/a/:account_id/summary_emails/:summary_email_id.json'),
+  example: { account_id: EXAMPLE_ACCOUNT, summary_email_id: '55021' },
+});

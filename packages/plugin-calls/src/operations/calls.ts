@@ -1,0 +1,251 @@
+import { defineOperation, Params, StringEnum, Type } from '@portico/core';
+import { checks, commaItems, dateFilters, durationRange, orderNeedsSort } from '../checks.js';
+import {
+  AccountId,
+  ANSWER_STATUSES,
+  AnyRecord,
+  CALL_GROUPS,
+  CALL_SORTS,
+  CALL_SUMMARY_FIELDS,
+  CALL_TYPES,
+  Call,
+  CallRecording,
+  CommaIds,
+  CommaList,
+  CompanyFilter,
+  DateFilters,
+  DEFAULT_PER_PAGE,
+  DIRECTIONS,
+  Fields,
+  INTERVALS,
+  idParam,
+  LIST_DEVICES,
+  LIST_LEAD_STATUSES,
+  MAX_PER_PAGE,
+  Order,
+  Paged,
+  Paging,
+  SUMMARY_DEVICES,
+  SUMMARY_LEAD_STATUSES,
+  Summary,
+  TagIds,
+  TimeSeriesSummary,
+  UPDATE_LEAD_STATUSES,
+} from '../schemas.js';
+import { callrailGet } from '../upstream.js';
+
+const CallId = idParam('CallRail call id (starts with CAL), from list_calls.', 'CAL0c8e4d2a6f1b4e7c9a3d5f8b2e6c1a47');
+const EXAMPLE_ACCOUNT = 'ACC1f4c9a2e7b3d4c5f8a6e0b9d2c7f1a3e';
+const EXAMPLE_CALL = 'CAL0c8e4d2a6f1b4e7c9a3d5f8b2e6c1a47';
+const CALL_FIELD_EXAMPLES = ['source', 'campaign', 'lead_status', 'tags', 'note', 'company_name'];
+
+export const listCalls = defineOperation({
+  name: 'list_calls',
+  method: 'GET',
+  path: '/accounts/:account_id/calls',
+  summary: 'List calls of an account, newest first, with filters',
+  description:
+    'Finds calls in an account (account_id from list_accounts). Filter by period (date_range, or start_date + end_date), company_id, ' +
+    'tracker_id, call_type, answer_status, direction, device, lead_status, tags (tag ids from get_tags, any match) or a free-text ' +
+    'search over phone numbers, customer name, note and source. Each call has id, start_time, duration (seconds), direction, answered, ' +
+    'voicemail, customer and tracking numbers, customer name and location, recording URLs; add marketing attribution with fields ' +
+    '(e.g. ["source","campaign","keywords","lead_status","tags","note"]). Paged: page from 1, per_page default 25, max 250; read ' +
+    'total_pages/total_records to know whether to ask for the next page. For counts per source or campaign use summarize_call_data ' +
+    'instead of paging through calls.',
+  params: Params({
+    account_id: AccountId,
+    ...DateFilters,
+    company_id: CompanyFilter,
+    tracker_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'Only calls to this tracker (TRK… id from list_trackers).',
+        examples: ['TRK4b8e1f5a9c2d4e7b8a6f3c1d9e5b2a70'],
+      }),
+    ),
+    call_type: Type.Optional(StringEnum(CALL_TYPES, { description: 'Kind of call to return.', examples: ['missed'] })),
+    answer_status: Type.Optional(StringEnum(ANSWER_STATUSES, { description: 'Outcome of the call.' })),
+    device: Type.Optional(StringEnum(LIST_DEVICES, { description: 'Device the caller used (session-tracked calls).' })),
+    direction: Type.Optional(StringEnum(DIRECTIONS, { description: 'Inbound (customer called) or outbound (business called).' })),
+    lead_status: Type.Optional(StringEnum(LIST_LEAD_STATUSES, { description: 'Lead score given to the call.' })),
+    tags: TagIds,
+    sort: Type.Optional(StringEnum(CALL_SORTS, { description: 'Sort field (default start_time, newest first).', examples: ['duration'] })),
+    order: Order,
+    search: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'Free text matched against business and tracking numbers, customer name and number, note and source.',
+        examples: ['Jenkins'],
+      }),
+    ),
+    fields: Fields(CALL_FIELD_EXAMPLES),
+    ...Paging,
+  }),
+  check: checks(dateFilters, orderNeedsSort),
+  response: Paged('calls', Call, 'Calls on this page'),
+  // https://apidocs.callrail.com/#listing-all-calls
+  upstream: callrailGet('/a/:account_id/calls.json', { perPage: DEFAULT_PER_PAGE, bracketArrays: ['tags'] }),
+  example: {
+    account_id: EXAMPLE_ACCOUNT,
+    date_range: 'last_30_days',
+    answer_status: 'missed',
+    fields: ['source', 'campaign'],
+    per_page: 25,
+  },
+});
+
+export const getCall = defineOperation({
+  name: 'get_call',
+  method: 'GET',
+  path: '/accounts/:account_id/calls/:call_id',
+  summary: 'Retrieve one call',
+  description:
+    'Returns one call by id (from list_calls): answered, voicemail, direction, duration, start_time, customer name, number and ' +
+    'location, business and tracking numbers, agent_email and recording links. Request attribution and scoring with fields, ' +
+    'e.g. ["source","campaign","keywords","landing_page_url","lead_status","tags","note","transcription"].',
+  params: Params({ account_id: AccountId, call_id: CallId, fields: Fields(CALL_FIELD_EXAMPLES) }),
+  response: Call,
+  // https://apidocs.callrail.com/#retrieving-a-single-call
+  upstream: callrailGet('/a/:account_id/calls/:call_id.json'),
+  example: { account_id: EXAMPLE_ACCOUNT, call_id: EXAMPLE_CALL, fields: ['source', 'campaign', 'lead_status', 'tags'] },
+});
+
+export const updateCall = defineOperation({
+  name: 'update_call',
+  method: 'PATCH',
+  path: '/accounts/:account_id/calls/:call_id',
+  summary: 'Annotate a call: note, customer name, lead status, tags',
+  description:
+    'Changes the annotations of one call (call_id from list_calls): a note, the customer name, the lead status (good_lead or ' +
+    'not_a_lead) and tags (tag names; by default they replace the call’s tags, set append_tags to add them instead; unknown names ' +
+    'create a tag). It places no call and contacts nobody. Returns the updated call. Send at least one of note, customer_name, ' +
+    'lead_status, tags.',
+  params: Params({
+    account_id: AccountId,
+    call_id: CallId,
+    note: Type.Optional(
+      Type.String({
+        maxLength: 4000,
+        description: 'Note shown on the call (replaces the current note).',
+        examples: ['Booked a cleaning for June 20'],
+      }),
+    ),
+    customer_name: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 255, description: 'Name of the caller.', examples: ['Maria Lopez'] }),
+    ),
+    lead_status: Type.Optional(StringEnum(UPDATE_LEAD_STATUSES, { description: 'Score the call as a lead or not.' })),
+    tags: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+        maxItems: 50,
+        description: 'Tag names to put on the call (see get_tags).',
+        examples: [['New Patient']],
+      }),
+    ),
+    append_tags: Type.Optional(Type.Boolean({ description: 'true: add the tags to the existing ones instead of replacing them.' })),
+  }),
+  check: (params) =>
+    params.note === undefined && params.customer_name === undefined && params.lead_status === undefined && params.tags === undefined
+      ? 'nothing to change: give at least one of note, customer_name, lead_status, tags'
+      : params.append_tags !== undefined && params.tags === undefined
+        ? 'params.append_tags: only meaningful together with tags'
+        : undefined,
+  response: Call,
+  // https://apidocs.callrail.com/#updating-a-call (CallRail updates with PUT and takes partial bodies)
+  upstream: { method: 'PUT', path: '/a/:account_id/calls/:call_id.json' },
+  example: { account_id: EXAMPLE_ACCOUNT, call_id: EXAMPLE_CALL, lead_status: 'good_lead', tags: ['New Patient'], append_tags: true },
+});
+
+/** Filters shared by the call summary and the call time series. */
+const callSummaryFilters = {
+  ...DateFilters,
+  company_id: CompanyFilter,
+  fields: CommaList(CALL_SUMMARY_FIELDS, 'Metrics to compute (default total_calls).', 'total_calls,answered_calls,leads'),
+  device: Type.Optional(StringEnum(SUMMARY_DEVICES, { description: 'Only calls from this kind of device.' })),
+  min_duration: Type.Optional(Type.Number({ minimum: 0, description: 'Only calls lasting at least this many seconds.', examples: [30] })),
+  max_duration: Type.Optional(Type.Number({ minimum: 0, description: 'Only calls lasting at most this many seconds.', examples: [600] })),
+  tags: CommaIds('Tag ids (from get_tags), comma-separated; calls with any of them count.', '4021993,4021994'),
+  tracker_ids: CommaIds('Tracker ids (from list_trackers), comma-separated.', 'TRK4b8e1f5a9c2d4e7b8a6f3c1d9e5b2a70'),
+  direction: Type.Optional(StringEnum(DIRECTIONS, { description: 'Only inbound or only outbound calls.' })),
+  answer_status: Type.Optional(StringEnum(ANSWER_STATUSES, { description: 'Only calls with this outcome.' })),
+  first_time_callers: Type.Optional(Type.Boolean({ description: 'true: only first-time callers.' })),
+  lead_status: Type.Optional(StringEnum(SUMMARY_LEAD_STATUSES, { description: 'Only calls with this lead status.' })),
+  agent: Type.Optional(Type.Integer({ minimum: 1, description: 'Only calls handled by this user (numeric user id).', examples: [210552] })),
+};
+const summaryChecks = checks(dateFilters, durationRange, commaItems('fields', CALL_SUMMARY_FIELDS));
+
+export const summarizeCallData = defineOperation({
+  name: 'summarize_call_data',
+  method: 'GET',
+  path: '/accounts/:account_id/calls/summary',
+  summary: 'Count calls over a period, optionally grouped by source, campaign, company…',
+  description:
+    'Answers "how many calls (answered, missed, leads, first-time callers, durations) did we get, and from where?" without paging ' +
+    'through calls. Choose the metrics with fields (comma-separated; default total_calls) and one breakdown with group_by (source, ' +
+    'campaign, keywords, referrer, landing_page, company, city, device, browser, os, call_type, answer_status, lead_status, tracker, ' +
+    'ring_to_number, agent). Filters work like list_calls. Returns start_date, end_date, time_zone, total_results (each metric over ' +
+    'everything matched), grouped_by and grouped_results (one entry per group with key and the metrics).',
+  params: Params({
+    account_id: AccountId,
+    group_by: Type.Optional(StringEnum(CALL_GROUPS, { description: 'Dimension to break the totals down by.', examples: ['source'] })),
+    ...callSummaryFilters,
+  }),
+  check: summaryChecks,
+  response: Summary,
+  // https://apidocs.callrail.com/#summarizing-call-data
+  upstream: callrailGet('/a/:account_id/calls/summary.json'),
+  example: { account_id: EXAMPLE_ACCOUNT, date_range: 'last_30_days', group_by: 'source', fields: 'total_calls,answered_calls,leads' },
+});
+
+export const summarizeCallDataByTimeSeries = defineOperation({
+  name: 'summarize_call_data_by_time_series',
+  method: 'GET',
+  path: '/accounts/:account_id/calls/timeseries',
+  summary: 'Call metrics per hour, day, week or month',
+  description:
+    'Trend view of calls: the same metrics and filters as summarize_call_data, computed per interval (hour, day, week or month) ' +
+    'over the chosen period. Returns start_date, end_date, time_zone, total_results and data (one entry per interval with its date ' +
+    'and the metrics). Use it for charts and "are calls going up?" questions; keep hourly series to short periods.',
+  params: Params({
+    account_id: AccountId,
+    interval: Type.Optional(StringEnum(INTERVALS, { description: 'Length of each bucket (CallRail default: day).', examples: ['week'] })),
+    ...callSummaryFilters,
+  }),
+  check: summaryChecks,
+  response: TimeSeriesSummary,
+  // https://apidocs.callrail.com/#summarizing-call-data-by-time-series
+  upstream: callrailGet('/a/:account_id/calls/timeseries.json'),
+  example: { account_id: EXAMPLE_ACCOUNT, date_range: 'last_30_days', interval: 'week', fields: 'total_calls,missed_calls' },
+});
+
+export const getCallRecording = defineOperation({
+  name: 'get_call_recording',
+  method: 'GET',
+  path: '/accounts/:account_id/calls/:call_id/recording',
+  summary: 'Get the audio URL of a call recording',
+  description:
+    'Returns { url } for the recording of one call (call_id from list_calls). The URL is short-lived: fetch it soon, do not store it. ' +
+    'Calls without a recording (missed, or recording disabled) answer not_found.',
+  params: Params({ account_id: AccountId, call_id: CallId }),
+  response: CallRecording,
+  // https://apidocs.callrail.com/#retrieving-a-single-call-recording
+  upstream: callrailGet('/a/:account_id/calls/:call_id/recording.json'),
+  example: { account_id: EXAMPLE_ACCOUNT, call_id: EXAMPLE_CALL },
+});
+
+export const getPageViewsForACall = defineOperation({
+  name: 'get_page_views_for_a_call',
+  method: 'GET',
+  path: '/accounts/:account_id/calls/:call_id/page-views',
+  summary: 'Web pages the caller visited before calling',
+  description:
+    'For a call from a session (website) tracker, lists the pages the visitor viewed before calling, oldest first: url, ' +
+    'referrer_url and timestamp, in the paged wrapper under page_views. Calls from source trackers (ads, print, direct) have none. ' +
+    `Returns up to ${MAX_PER_PAGE} page views (total_records tells whether there are more).`,
+  params: Params({ account_id: AccountId, call_id: CallId }),
+  response: Paged('page_views', AnyRecord, 'Page views of the visitor, oldest first'),
+  // The catalog gives this operation no paging parameters, so one call asks for the largest page CallRail serves.
+  // https://apidocs.callrail.com/#retrieving-page-views-for-a-call
+  upstream: callrailGet('/a/:account_id/calls/:call_id/page_views.json', { fixedQuery: { per_page: String(MAX_PER_PAGE) } }),
+  example: { account_id: EXAMPLE_ACCOUNT, call_id: EXAMPLE_CALL },
+});

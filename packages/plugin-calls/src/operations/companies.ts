@@ -1,0 +1,50 @@
+import { defineOperation, Params, StringEnum, Type } from '@portico/core';
+import { checks, orderNeedsSort } from '../checks.js';
+import { AccountId, Company, DEFAULT_PER_PAGE, Fields, idParam, Order, Paged, Paging } from '../schemas.js';
+import { callrailGet } from '../upstream.js';
+
+const COMPANY_FIELD_EXAMPLES = ['verified_caller_ids', 'external_form_capture'];
+
+export const listCompanies = defineOperation({
+  name: 'list_companies',
+  method: 'GET',
+  path: '/accounts/:account_id/companies',
+  summary: 'List the companies of an account',
+  description:
+    'A company is one business or location tracked inside an account; its id (COM…) is the company_id filter of calls, forms, ' +
+    'texts, trackers and summaries. Returns id, name, status (active or disabled), time_zone, created_at and feature flags ' +
+    '(dni_active, callscore_enabled, lead_scoring_enabled, form_capture…). Search by name with search. Paged: page from 1, per_page ' +
+    'default 25, max 250.',
+  params: Params({
+    account_id: AccountId,
+    sort: Type.Optional(StringEnum(['name'] as const, { description: 'Sort field.' })),
+    order: Order,
+    search: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Part of the company name.', examples: ['Downtown'] })),
+    fields: Fields(COMPANY_FIELD_EXAMPLES),
+    ...Paging,
+  }),
+  check: checks(orderNeedsSort),
+  response: Paged('companies', Company, 'Companies on this page'),
+  // https://apidocs.callrail.com/#listing-all-companies
+  upstream: callrailGet('/a/:account_id/companies.json', { perPage: DEFAULT_PER_PAGE }),
+  example: { account_id: 'ACC1f4c9a2e7b3d4c5f8a6e0b9d2c7f1a3e', sort: 'name', order: 'asc' },
+});
+
+export const getCompany = defineOperation({
+  name: 'get_company',
+  method: 'GET',
+  path: '/accounts/:account_id/companies/:company_id',
+  summary: 'Retrieve one company',
+  description:
+    'Returns one company (company_id from list_companies) with its settings: status, time_zone, script_url (the DNI script to put ' +
+    'on the website), number-swapping options and which features are on.',
+  params: Params({
+    account_id: AccountId,
+    company_id: idParam('CallRail company id (starts with COM), from list_companies.', 'COM7d2b5e8a1c4f4b9e8d3a6c0f2e5b7a91'),
+    fields: Fields(COMPANY_FIELD_EXAMPLES),
+  }),
+  response: Company,
+  // https://apidocs.callrail.com/#retrieving-a-single-company
+  upstream: callrailGet('/a/:account_id/companies/:company_id.json'),
+  example: { account_id: 'ACC1f4c9a2e7b3d4c5f8a6e0b9d2c7f1a3e', company_id: 'COM7d2b5e8a1c4f4b9e8d3a6c0f2e5b7a91' },
+});

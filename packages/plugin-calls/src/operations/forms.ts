@@ -1,0 +1,111 @@
+import { defineOperation, Params, StringEnum, Type } from '@portico/core';
+import { checks, commaItems, dateFilters, orderNeedsSort } from '../checks.js';
+import {
+  AccountId,
+  AnyRecord,
+  CommaIds,
+  CommaList,
+  CompanyFilter,
+  DateFilters,
+  DEFAULT_PER_PAGE,
+  Fields,
+  FORM_GROUPS,
+  FORM_SORTS,
+  FORM_SUMMARY_FIELDS,
+  idParam,
+  LIST_LEAD_STATUSES,
+  Order,
+  Paged,
+  Paging,
+  SUMMARY_LEAD_STATUSES,
+  Summary,
+  TagIds,
+} from '../schemas.js';
+import { callrailGet } from '../upstream.js';
+
+const EXAMPLE_ACCOUNT = 'ACC1f4c9a2e7b3d4c5f8a6e0b9d2c7f1a3e';
+const FORM_FIELD_EXAMPLES = ['source', 'campaign', 'keywords', 'lead_status', 'tags'];
+
+export const listFormSubmissions = defineOperation({
+  name: 'list_form_submissions',
+  method: 'GET',
+  path: '/accounts/:account_id/form-submissions',
+  summary: 'List web form submissions captured by CallRail',
+  description:
+    'Form submissions are leads that filled in a web form on a tracked site. Each has id, company_id, form_data (the submitted ' +
+    'fields), form_url, landing_page_url, referrer, submitted_at, first_form and the customer’s name, phone and email; add ' +
+    'attribution with fields (e.g. ["source","campaign","lead_status","tags"]). Filter by period (date_range or start_date + ' +
+    'end_date), company_id, lead_status, tags (tag ids, any match) or person_lead=true for submissions tied to a lead. Paged: page ' +
+    'from 1, per_page default 25, max 250.',
+  params: Params({
+    account_id: AccountId,
+    ...DateFilters,
+    company_id: CompanyFilter,
+    person_lead: Type.Optional(Type.Boolean({ description: 'true: only submissions linked to a lead (person).' })),
+    lead_status: Type.Optional(StringEnum(LIST_LEAD_STATUSES, { description: 'Lead score of the submission.' })),
+    tags: TagIds,
+    sort: Type.Optional(StringEnum(FORM_SORTS, { description: 'Sort field (default submitted_at, newest first).' })),
+    order: Order,
+    fields: Fields(FORM_FIELD_EXAMPLES),
+    ...Paging,
+  }),
+  check: checks(dateFilters, orderNeedsSort),
+  response: Paged('form_submissions', AnyRecord, 'Form submissions on this page'),
+  // https://apidocs.callrail.com/#listing-all-form-submissions
+  upstream: callrailGet('/a/:account_id/form_submissions.json', { perPage: DEFAULT_PER_PAGE, bracketArrays: ['tags'] }),
+  example: { account_id: EXAMPLE_ACCOUNT, date_range: 'this_month', lead_status: 'good_lead', per_page: 25 },
+});
+
+export const getFormSubmission = defineOperation({
+  name: 'get_form_submission',
+  method: 'GET',
+  path: '/accounts/:account_id/form-submissions/:form_submission_id',
+  summary: 'Retrieve one form submission',
+  description:
+    'Returns one form submission (id from list_form_submissions) with the submitted form_data, the page it came from, the customer ' +
+    'details and, through fields, its attribution (source, campaign, keywords) and lead status.',
+  params: Params({
+    account_id: AccountId,
+    form_submission_id: idParam('Form submission id (starts with FOR), from list_form_submissions.', 'FOR6a1d3c8e5b2f4a9d7c4e1b8f3a6d2c05'),
+    fields: Fields(FORM_FIELD_EXAMPLES),
+  }),
+  // Not in the table of contents of https://apidocs.callrail.com/#form-submissions; community CallRail clients
+  // (pghdma/callrail-mcp, kanopi/callrail-mcp) call this path to read one submission.
+  upstream: callrailGet('/a/:account_id/form_submissions/:form_submission_id.json'),
+  example: { account_id: EXAMPLE_ACCOUNT, form_submission_id: 'FOR6a1d3c8e5b2f4a9d7c4e1b8f3a6d2c05', fields: ['source', 'lead_status'] },
+});
+
+export const summarizeFormData = defineOperation({
+  name: 'summarize_form_data',
+  method: 'GET',
+  path: '/accounts/:account_id/form-submissions/summary',
+  summary: 'Count form submissions over a period, optionally grouped',
+  description:
+    'Counts form submissions (total_forms, first_time_forms, leads; choose with fields, comma-separated) over a period, optionally ' +
+    'broken down by source, keywords, campaign, referrer, landing_page or company (group_by). Filter by company_id, tags ' +
+    '(comma-separated tag ids), custom_form_ids, form_URL or lead_status. Same answer shape as summarize_call_data: total_results, ' +
+    'grouped_by and grouped_results (key + metrics per group).',
+  params: Params({
+    account_id: AccountId,
+    ...DateFilters,
+    company_id: CompanyFilter,
+    group_by: Type.Optional(StringEnum(FORM_GROUPS, { description: 'Dimension to break the totals down by.', examples: ['campaign'] })),
+    fields: CommaList(FORM_SUMMARY_FIELDS, 'Metrics to compute (default total_forms).', 'total_forms,leads'),
+    tags: CommaIds('Tag ids (from get_tags), comma-separated; submissions with any of them count.', '4021993,4021994'),
+    custom_form_ids: CommaIds('Only these forms (custom form ids), comma-separated.', '7731,7732'),
+    form_URL: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2000,
+        description: 'Only submissions of the form on this page URL.',
+        examples: ['https://harbordental.example/book-appointment'],
+      }),
+    ),
+    lead_status: Type.Optional(StringEnum(SUMMARY_LEAD_STATUSES, { description: 'Only submissions with this lead status.' })),
+  }),
+  check: checks(dateFilters, commaItems('fields', FORM_SUMMARY_FIELDS)),
+  response: Summary,
+  // https://apidocs.callrail.com/#summarizing-form-data
+  upstream: callrailGet('/a/:account_id/form_submissions/summary.json'),
+  example: { account_id: EXAMPLE_ACCOUNT, date_range: 'last_30_days', group_by: 'source', fields: 'total_forms,leads' },
+});

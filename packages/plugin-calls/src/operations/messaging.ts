@@ -1,0 +1,110 @@
+import { defineOperation, Params, Type } from '@portico/core';
+import { checks, dateFilters } from '../checks.js';
+import {
+  AccountId,
+  AnyRecord,
+  CompanyFilter,
+  DateFilters,
+  DEFAULT_PER_PAGE,
+  idParam,
+  Paged,
+  Paging,
+  SMS_THREAD_PER_PAGE,
+} from '../schemas.js';
+import { callrailGet } from '../upstream.js';
+
+const EXAMPLE_ACCOUNT = 'ACC1f4c9a2e7b3d4c5f8a6e0b9d2c7f1a3e';
+const EXAMPLE_THREAD = 'SMT9d4a7c2e5b8f4a1d6c3e9b7f2a5d8c16';
+
+const MessageSearch = Type.Optional(
+  Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description: 'Customer phone number, customer name or tag name.',
+    examples: ['Lopez'],
+  }),
+);
+
+export const listSmsThreads = defineOperation({
+  name: 'list_sms_threads',
+  method: 'GET',
+  path: '/accounts/:account_id/sms-threads',
+  summary: 'List SMS threads (text conversations with customers)',
+  description:
+    'An SMS thread is the text conversation between one customer number and one tracking number. Each has id (for get_sms_thread), ' +
+    'company_id, customer name and number, tracking number, last message time, message count and tags. Filter by period ' +
+    '(date_range or start_date + end_date, on the last message), company_id or search (customer number, name or tag name). ' +
+    'Paged: page from 1, per_page default 25, max 250.',
+  params: Params({ account_id: AccountId, ...DateFilters, company_id: CompanyFilter, search: MessageSearch, ...Paging }),
+  check: checks(dateFilters),
+  response: Paged('sms_threads', AnyRecord, 'SMS threads on this page'),
+  // https://apidocs.callrail.com/#listing-all-sms-threads
+  upstream: callrailGet('/a/:account_id/sms-threads.json', { perPage: DEFAULT_PER_PAGE }),
+  example: { account_id: EXAMPLE_ACCOUNT, date_range: 'last_7_days' },
+});
+
+export const getSmsThread = defineOperation({
+  name: 'get_sms_thread',
+  method: 'GET',
+  path: '/accounts/:account_id/sms-threads/:thread_id',
+  summary: 'Read the messages of one SMS thread',
+  description:
+    'Returns the messages of one thread (thread_id from list_sms_threads), oldest first: direction, content, created_at and ' +
+    'status; with_msg_errors=true adds the delivery error of failed messages. CallRail wraps them in the paged wrapper and names ' +
+    'the array "tags" (not "messages"): read the messages from tags. Paged: page from 1, per_page default 100, max 100.',
+  params: Params({
+    account_id: AccountId,
+    thread_id: idParam('SMS thread id, from list_sms_threads.', EXAMPLE_THREAD),
+    with_msg_errors: Type.Optional(Type.Boolean({ description: 'true: include the delivery error of each failed message.' })),
+    page: Paging.page,
+    per_page: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: SMS_THREAD_PER_PAGE,
+        default: SMS_THREAD_PER_PAGE,
+        description: `Messages per page, 1 to ${SMS_THREAD_PER_PAGE} (default ${SMS_THREAD_PER_PAGE}).`,
+      }),
+    ),
+  }),
+  // CallRail's quirk, kept as is: the messages of the thread arrive under the key `tags`.
+  response: Paged('tags', AnyRecord, 'The messages of the thread (CallRail names this array tags)'),
+  // https://apidocs.callrail.com/#retrieving-a-single-sms-thread
+  upstream: callrailGet('/a/:account_id/sms-threads/:thread_id.json', { perPage: SMS_THREAD_PER_PAGE }),
+  example: { account_id: EXAMPLE_ACCOUNT, thread_id: EXAMPLE_THREAD, with_msg_errors: true },
+});
+
+export const listTextMessageConversations = defineOperation({
+  name: 'list_text_message_conversations',
+  method: 'GET',
+  path: '/accounts/:account_id/text-messages',
+  summary: 'List text message conversations with their recent messages',
+  description:
+    'CallRail’s text-message inbox view: one conversation per customer and tracking number, with customer name and number, the ' +
+    'tracking number, state, last_message_at and recent_messages (latest few messages inline), so that a single call answers ' +
+    '"what did customers text us?". Filter by period (date_range or start_date + end_date), company_id or search. Paged: page ' +
+    'from 1, per_page default 25, max 250; the array is named conversations. For the full history of one conversation use ' +
+    'get_text_message_conversation.',
+  params: Params({ account_id: AccountId, ...DateFilters, company_id: CompanyFilter, search: MessageSearch, ...Paging }),
+  check: checks(dateFilters),
+  response: Paged('conversations', AnyRecord, 'Conversations on this page'),
+  // https://apidocs.callrail.com/#listing-all-text-message-conversations
+  upstream: callrailGet('/a/:account_id/text-messages.json', { perPage: DEFAULT_PER_PAGE }),
+  example: { account_id: EXAMPLE_ACCOUNT, date_range: 'last_30_days' },
+});
+
+export const getTextMessageConversation = defineOperation({
+  name: 'get_text_message_conversation',
+  method: 'GET',
+  path: '/accounts/:account_id/text-messages/:conversation_id',
+  summary: 'Retrieve one text message conversation with its messages',
+  description:
+    'Returns one conversation (conversation_id from list_text_message_conversations) with all its messages (direction, content, ' +
+    'created_at), the customer and the tracking number.',
+  params: Params({
+    account_id: AccountId,
+    conversation_id: idParam('Conversation id, from list_text_message_conversations.', EXAMPLE_THREAD),
+  }),
+  // https://apidocs.callrail.com/#retrieving-a-single-text-message-conversation
+  upstream: callrailGet('/a/:account_id/text-messages/:conversation_id.json'),
+  example: { account_id: EXAMPLE_ACCOUNT, conversation_id: EXAMPLE_THREAD },
+});

@@ -1,0 +1,121 @@
+import {
+  type Credentials,
+  fillPath,
+  pathTokens,
+  type QueryValue,
+  retryAfterSeconds,
+  type UpstreamFailure,
+  type UpstreamRequest,
+  type UpstreamResponse,
+} from '@portico/core';
+
+export const CALLRAIL_BASE_URL = 'https://api.callrail.com/v3';
+
+/** Params that are never copied to the query string as they are. */
+const PAGING = new Set(['page', 'per_page']);
+
+export interface GetOptions {
+  /**
+   * Page size sent when the caller gives none. CallRail's own default (100) is larger than the gateway's, so
+   * paged operations always send per_page explicitly.
+   */
+  perPage?: number;
+  /** Array params sent Rails-style as `name[]=a&name[]=b` (CallRail's array filters such as tags). */
+  bracketArrays?: readonly string[];
+  /** Query values added to every call. */
+  fixedQuery?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Builds a GET against a CallRail `.json` path. Path tokens come from params; other params go to the query:
+ * arrays are comma-joined (CallRail's field selection, `fields=a,b`) unless listed in `bracketArrays`.
+ */
+export function callrailGet(path: string, options: GetOptions = {}) {
+  const inPath = new Set(pathTokens(path));
+  const brackets = new Set(options.bracketArrays ?? []);
+  return (params: Record<string, unknown>): UpstreamRequest => {
+    const query: Record<string, QueryValue> = { ...options.fixedQuery };
+    for (const [key, value] of Object.entries(params)) {
+      if (value === undefined || inPath.has(key) || (options.perPage !== undefined && PAGING.has(key))) continue;
+      if (Array.isArray(value)) {
+        const items = value.map((item) => String(item));
+        if (brackets.has(key)) query[`${key}[]`] = items;
+        else query[key] = items.flatMap((item) => item.split(',')).join(',');
+      } else {
+        query[key] = value as string | number | boolean;
+      }
+    }
+    if (options.perPage !== undefined) {
+      query.page = (params.page as number | undefined) ?? 1;
+      query.per_page = (params.per_page as number | undefined) ?? options.perPage;
+    }
+    return { method: 'GET', path: fillPath(path, params), ...(Object.keys(query).length > 0 ? { query } : {}) };
+  };
+}
+
+/**
+ * CallRail wants `Authorization: Token token="<key>"`, not Bearer. Operators sometimes paste the whole header
+ * value; accept that too rather than sending `Token token="Token token=..."`.
+ */
+export function authHeaders(credentials: Credentials): Record<string, string> {
+  const pasted = /^Token\s+token="?([^"]+)"?$/i.exec(credentials.accessToken.trim());
+  const key = pasted?.[1] ?? credentials.accessToken.trim();
+  return { authorization: `Token token="${key}"` };
+}
+
+const MAX_MESSAGE = 300;
+
+/**
+ * CallRail reports failures with the HTTP status and a JSON body: `{ "error": "..." }` or `{ "errors": [...] }`
+ * (strings, or objects naming a field). It documents no Retry-After on 429; whatever header arrives is passed on.
+ */
+export function inspect(response: UpstreamResponse): UpstreamFailure | undefined {
+  if (response.status >= 200 && response.status < 300) return undefined;
+  const message = redact(errorMessage(response.body) ?? defaultMessage(response.status));
+  const retryAfter = response.status === 429 ? retryAfterSeconds(response.headers) : undefined;
+  return { status: response.status, message, ...(retryAfter !== undefined ? { retryAfter } : {}) };
+}
+
+function errorMessage(body: unknown): string | undefined {
+  if (typeof body === 'string') return body.trim() ? body.trim().slice(0, MAX_MESSAGE) : undefined;
+  if (typeof body !== 'object' || body === null) return undefined;
+  const b = body as Record<string, unknown>;
+  if (typeof b.error === 'string' && b.error.trim()) return b.error.trim().slice(0, MAX_MESSAGE);
+  if (Array.isArray(b.errors) && b.errors.length > 0) {
+    return b.errors
+      .map(describeError)
+      .filter((m): m is string => m !== undefined)
+      .join('; ')
+      .slice(0, MAX_MESSAGE);
+  }
+  // Rails validation shape: { "errors": { "field": ["message"] } }
+  if (typeof b.errors === 'object' && b.errors !== null) {
+    return Object.entries(b.errors as Record<string, unknown>)
+      .map(([field, problems]) => `${field} ${Array.isArray(problems) ? problems.join(', ') : String(problems)}`)
+      .join('; ')
+      .slice(0, MAX_MESSAGE);
+  }
+  if (typeof b.message === 'string' && b.message.trim()) return b.message.trim().slice(0, MAX_MESSAGE);
+  return undefined;
+}
+
+function describeError(item: unknown): string | undefined {
+  if (typeof item === 'string') return item;
+  if (typeof item !== 'object' || item === null) return undefined;
+  const e = item as Record<string, unknown>;
+  const text = [e.message, e.error, e.detail].find((v): v is string => typeof v === 'string');
+  if (!text) return undefined;
+  return typeof e.field === 'string' ? `${e.field}: ${text}` : text;
+}
+
+function defaultMessage(status: number): string {
+  if (status === 401) return 'the API key was not accepted';
+  if (status === 404) return 'not found';
+  if (status === 429) return 'too many requests';
+  return `HTTP ${status}`;
+}
+
+/** An error text must never carry a credential, even if an upstream echoes the header it received. */
+function redact(message: string): string {
+  return message.replace(/token\s*=\s*"?[^"\s,;]+"?/gi, 'token=[redacted]');
+}

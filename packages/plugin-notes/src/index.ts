@@ -1,0 +1,61 @@
+import { definePlugin, Type } from '@portico/core';
+import { appendBlockChildren, deleteBlock, getBlock, listBlockChildren, updateBlock } from './operations/blocks.js';
+import { createComment, listComments } from './operations/comments.js';
+import { createDatabase, getDatabase, listDatabases, queryDatabase, updateDatabase } from './operations/databases.js';
+import { createPage, getPage, getPageProperty, updatePage } from './operations/pages.js';
+import { search } from './operations/search.js';
+import { getMe, getUser, listUsers } from './operations/users.js';
+import { DEFAULT_NOTION_VERSION, inspectNotionResponse, notionHeaders } from './upstream.js';
+
+export const notionPlugin = definePlugin({
+  service: 'notion',
+  displayName: 'Notion',
+  version: '0.1.0',
+  description:
+    'Notion workspace: search pages and databases, read and write pages, database rows and their content blocks, list users, and read or add comments.',
+  contract: 1,
+  upstream: {
+    baseUrl: 'https://api.notion.com/v1',
+    headers: notionHeaders,
+    inspect: inspectNotionResponse,
+  },
+  auth: {
+    token: {
+      description:
+        'The secret of a Notion internal integration (starts with ntn_ or secret_), from notion.so/profile/integrations. Share the pages and databases the gateway may use with the integration (page menu, Connections).',
+    },
+  },
+  settings: Type.Object({
+    notion_version: Type.String({
+      default: DEFAULT_NOTION_VERSION,
+      pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+      description:
+        'Notion-Version header sent with every request. The operations are written for 2022-06-28; newer versions change database endpoints.',
+    }),
+  }),
+  operations: [
+    search,
+    getPage,
+    createPage,
+    updatePage,
+    getPageProperty,
+    listDatabases,
+    getDatabase,
+    queryDatabase,
+    createDatabase,
+    updateDatabase,
+    getBlock,
+    updateBlock,
+    deleteBlock,
+    listBlockChildren,
+    appendBlockChildren,
+    listUsers,
+    getUser,
+    getMe,
+    listComments,
+    createComment,
+  ],
+  sandbox: () => import('./sandbox/index.js'),
+});
+
+export default notionPlugin;

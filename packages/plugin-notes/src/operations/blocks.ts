@@ -1,0 +1,118 @@
+import { defineOperation, FreeObject, fillPath, Params, Type } from '@portico/core';
+import { BlockArray, BlockId, EXAMPLE_BLOCK_ID, EXAMPLE_PAGE_ID, NotionId, PageSize, StartCursor } from '../schemas.js';
+
+export const getBlock = defineOperation({
+  name: 'get_block',
+  method: 'GET',
+  path: '/blocks/:block_id',
+  summary: 'Retrieve one block',
+  description:
+    'Returns one content block: its type, its content under the key named by its type (e.g. paragraph.rich_text), ' +
+    'has_children and archived. Block ids come from list_block_children. To read a whole page, use list_block_children with ' +
+    'the page id instead. The response is Notion’s JSON unchanged.',
+  params: Params({ block_id: BlockId }),
+  // https://developers.notion.com/reference/retrieve-a-block
+  upstream: { method: 'GET', path: '/blocks/:block_id' },
+  example: { block_id: EXAMPLE_BLOCK_ID },
+});
+
+export const updateBlock = defineOperation({
+  name: 'update_block',
+  method: 'PATCH',
+  path: '/blocks/:block_id',
+  summary: 'Change a block’s content or archive it',
+  description:
+    'Replaces the content of one block, or archives/restores it. block_content is keyed by the block’s current type (the type ' +
+    'itself cannot change), e.g. { "paragraph": { "rich_text": [{ "text": { "content": "New text" } }] } } or ' +
+    '{ "to_do": { "checked": true } }. Get the block (get_block or list_block_children) first to know its type. ' +
+    'archived/in_trash true deletes the block, false restores it. The response is Notion’s block JSON unchanged.',
+  params: Params({
+    block_id: BlockId,
+    block_content: Type.Optional(
+      FreeObject({
+        minProperties: 1,
+        description:
+          'The new content, an object keyed by the block type, e.g. { "heading_2": { "rich_text": [{ "text": { "content": "Decisions" } }] } }. Sent as the top-level fields of Notion’s request body.',
+        examples: [{ paragraph: { rich_text: [{ type: 'text', text: { content: 'Updated wording' } }] } }],
+      }),
+    ),
+    archived: Type.Optional(Type.Boolean({ description: 'true archives (deletes) the block; false restores it.' })),
+    in_trash: Type.Optional(Type.Boolean({ description: 'Same as archived, under the newer name.' })),
+  }),
+  check: ({ block_content, archived, in_trash }) => {
+    if (block_content === undefined && archived === undefined && in_trash === undefined) {
+      return 'give block_content, archived or in_trash';
+    }
+    const clash = Object.keys(block_content ?? {}).find((key) => key === 'archived' || key === 'in_trash');
+    return clash ? `block_content must not contain ${clash}: use the ${clash} parameter` : undefined;
+  },
+  // https://developers.notion.com/reference/update-a-block
+  upstream: ({ block_id, block_content, archived, in_trash }) => ({
+    method: 'PATCH',
+    path: fillPath('/blocks/:block_id', { block_id }),
+    // Notion expects the type-keyed content at the top level of the body, beside archived/in_trash.
+    body: { ...block_content, archived, in_trash },
+  }),
+  example: { block_id: EXAMPLE_BLOCK_ID, block_content: { to_do: { checked: true } } },
+});
+
+export const deleteBlock = defineOperation({
+  name: 'delete_block',
+  method: 'DELETE',
+  path: '/blocks/:block_id',
+  summary: 'Delete (archive) a block',
+  description:
+    'Moves a block to the trash (Notion archives rather than erases; update_block with archived: false restores it). ' +
+    'Deleting a child_page or child_database block trashes that page or database. Block ids come from list_block_children. ' +
+    'Returns the archived block as Notion sends it.',
+  params: Params({ block_id: BlockId }),
+  // https://developers.notion.com/reference/delete-a-block
+  upstream: { method: 'DELETE', path: '/blocks/:block_id' },
+  example: { block_id: EXAMPLE_BLOCK_ID },
+});
+
+export const listBlockChildren = defineOperation({
+  name: 'list_block_children',
+  method: 'GET',
+  path: '/blocks/:block_id/children',
+  summary: 'List the content blocks of a page or block',
+  description:
+    'Returns the first-level content of a page (pass the page id as block_id) or the nested blocks of a block, in document ' +
+    'order. Blocks with has_children true have nested content: call this again with their id. Paging: at most page_size blocks ' +
+    'per call (max 100); when has_more is true, call again with start_cursor set to next_cursor. The response is Notion’s ' +
+    'list JSON unchanged.',
+  params: Params({
+    block_id: NotionId('Id of the page or block whose children to list (UUID, dashes optional).', EXAMPLE_PAGE_ID),
+    start_cursor: Type.Optional(StartCursor),
+    page_size: Type.Optional(PageSize),
+  }),
+  // https://developers.notion.com/reference/get-block-children
+  upstream: { method: 'GET', path: '/blocks/:block_id/children' },
+  example: { block_id: EXAMPLE_PAGE_ID, page_size: 100 },
+});
+
+export const appendBlockChildren = defineOperation({
+  name: 'append_block_children',
+  method: 'PATCH',
+  path: '/blocks/:block_id/children',
+  summary: 'Add content blocks to a page or block',
+  description:
+    'Adds up to 100 blocks to the content of a page (pass the page id as block_id) or inside a block that can hold children ' +
+    '(toggle, list item, to_do, quote, callout…). By default they go at the end; after names an existing child block to insert ' +
+    'after. Each block is keyed by its type, e.g. { "paragraph": { "rich_text": [{ "text": { "content": "Hello" } }] } }. ' +
+    'The response is Notion’s list of the new first-level blocks, unchanged.',
+  params: Params({
+    block_id: NotionId('Id of the page or block to add content to (UUID, dashes optional).', EXAMPLE_PAGE_ID),
+    children: BlockArray,
+    after: Type.Optional(NotionId('Id of an existing child block to insert after; omit to append at the end.', EXAMPLE_BLOCK_ID)),
+  }),
+  // https://developers.notion.com/reference/patch-block-children
+  upstream: { method: 'PATCH', path: '/blocks/:block_id/children' },
+  example: {
+    block_id: EXAMPLE_PAGE_ID,
+    children: [
+      { object: 'block', type: 'heading_2', heading_2: { rich_text: [{ type: 'text', text: { content: 'Action items' } }] } },
+      { object: 'block', type: 'to_do', to_do: { rich_text: [{ type: 'text', text: { content: 'Send the minutes' } }], checked: false } },
+    ],
+  },
+});

@@ -1,0 +1,143 @@
+import { defineOperation, FreeObject, fillPath, Params, Type } from '@portico/core';
+import {
+  BlockArray,
+  Cover,
+  DatabaseParent,
+  EXAMPLE_DATABASE_ID,
+  EXAMPLE_PAGE_ID,
+  Icon,
+  Page,
+  PageId,
+  PageParent,
+  PageSize,
+  Removable,
+  StartCursor,
+} from '../schemas.js';
+
+const PageProperties = FreeObject({
+  description:
+    'Property values keyed by property name (or id). Under a database parent the keys must be the database’s property names and each ' +
+    'value is keyed by the property type, e.g. { "Name": { "title": [{ "text": { "content": "Fix login" } }] }, "Status": { "status": { "name": "In progress" } }, ' +
+    '"Due": { "date": { "start": "2024-06-01" } }, "Blocked": { "checkbox": false } }. Under a page parent only "title" is allowed.',
+  examples: [{ title: { title: [{ text: { content: 'Launch checklist' } }] } }],
+});
+
+export const getPage = defineOperation({
+  name: 'get_page',
+  method: 'GET',
+  path: '/pages/:page_id',
+  summary: 'Retrieve a page’s properties',
+  description:
+    'Returns one page: its parent, icon, cover, archived state, URL and property values (title, and for database rows every column). ' +
+    'It does not return the page’s content: read that with list_block_children using the page id. Page ids come from search, ' +
+    'query_database or a notion.so URL. Property values with more than 25 references (long relations, people) are truncated here; ' +
+    'read them completely with get_page_property.',
+  params: Params({ page_id: PageId }),
+  response: Page,
+  // https://developers.notion.com/reference/retrieve-a-page
+  upstream: { method: 'GET', path: '/pages/:page_id' },
+  example: { page_id: EXAMPLE_PAGE_ID },
+});
+
+export const createPage = defineOperation({
+  name: 'create_page',
+  method: 'POST',
+  path: '/pages',
+  summary: 'Create a page or a database row',
+  description:
+    'Creates a page under a parent page (a sub-page; only the title property is allowed) or under a database (a new row; properties ' +
+    'must use the database’s property names, see get_database for the schema). Optional children add content blocks to the new page ' +
+    '(at most 100; append more with append_block_children). The parent must be shared with the integration. Returns the created page.',
+  params: Params({
+    parent: Type.Union([PageParent, DatabaseParent], {
+      description: 'Where to create the page: { "page_id": "…" } for a sub-page or { "database_id": "…" } for a database row.',
+      examples: [{ database_id: EXAMPLE_DATABASE_ID }],
+    }),
+    properties: PageProperties,
+    children: Type.Optional(BlockArray),
+    icon: Type.Optional(Icon),
+    cover: Type.Optional(Cover),
+  }),
+  response: Page,
+  // https://developers.notion.com/reference/post-page
+  upstream: { method: 'POST', path: '/pages' },
+  example: {
+    parent: { database_id: EXAMPLE_DATABASE_ID },
+    properties: {
+      Name: { title: [{ text: { content: 'Prepare Q3 board deck' } }] },
+      Status: { status: { name: 'Not started' } },
+      Due: { date: { start: '2024-07-15' } },
+    },
+    icon: { type: 'emoji', emoji: '📊' },
+  },
+});
+
+export const updatePage = defineOperation({
+  name: 'update_page',
+  method: 'PATCH',
+  path: '/pages/:page_id',
+  summary: 'Update a page’s properties, icon, cover or archived state',
+  description:
+    'Changes the given property values of a page (properties not named are left unchanged), its icon or cover (null removes them), ' +
+    'or moves it to the trash (archived: true, or in_trash: true) and back (false). It does not change page content: use ' +
+    'append_block_children, update_block or delete_block for that. An archived page must be restored before other changes. ' +
+    'Returns the updated page.',
+  params: Params({
+    page_id: PageId,
+    properties: Type.Optional(PageProperties),
+    icon: Type.Optional(Removable(Icon, 'New icon (emoji or external file), or null to remove it.')),
+    cover: Type.Optional(Removable(Cover, 'New cover (external file), or null to remove it.')),
+    archived: Type.Optional(Type.Boolean({ description: 'true moves the page to the trash; false restores it.' })),
+    in_trash: Type.Optional(Type.Boolean({ description: 'Same as archived, under the newer name.' })),
+  }),
+  response: Page,
+  check: (params) =>
+    params.properties === undefined &&
+    params.icon === undefined &&
+    params.cover === undefined &&
+    params.archived === undefined &&
+    params.in_trash === undefined
+      ? 'give at least one of properties, icon, cover, archived, in_trash'
+      : undefined,
+  // https://developers.notion.com/reference/patch-page
+  upstream: { method: 'PATCH', path: '/pages/:page_id' },
+  example: { page_id: EXAMPLE_PAGE_ID, properties: { Status: { status: { name: 'Done' } } } },
+});
+
+export const getPageProperty = defineOperation({
+  name: 'get_page_property',
+  method: 'GET',
+  path: '/pages/:page_id/properties/:property_id',
+  summary: 'Retrieve one property value of a page, paginated',
+  description:
+    'Returns the complete value of one page property. Use it when get_page truncated a value (title, rich text, relation or people ' +
+    'with many items) or for rollups. property_id is the "id" of the property in get_page’s properties (e.g. "title" or "%3AUPp"). ' +
+    'Simple properties return one property_item object; title, rich_text, relation and people return a list of property_item ' +
+    'objects: when has_more is true, call again with start_cursor set to next_cursor. The response is Notion’s JSON unchanged.',
+  params: Params({
+    page_id: PageId,
+    property_id: Type.String({
+      minLength: 1,
+      description: 'The property id from the page’s properties (as returned, URL-encoded or not).',
+      examples: ['title', '%3AUPp'],
+    }),
+    start_cursor: Type.Optional(StartCursor),
+    page_size: Type.Optional(PageSize),
+  }),
+  // https://developers.notion.com/reference/retrieve-a-page-property
+  upstream: ({ page_id, property_id, start_cursor, page_size }) => ({
+    method: 'GET',
+    // Notion hands out property ids already URL-encoded ("%3AUPp"); decoding first keeps them from being encoded twice.
+    path: fillPath('/pages/:page_id/properties/:property_id', { page_id, property_id: decodeOnce(property_id) }),
+    query: { start_cursor, page_size },
+  }),
+  example: { page_id: EXAMPLE_PAGE_ID, property_id: 'title' },
+});
+
+function decodeOnce(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}

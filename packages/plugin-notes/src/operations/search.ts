@@ -1,0 +1,57 @@
+import { defineOperation, Params, StringEnum, Type } from '@portico/core';
+import { Database, ListOf, Page, PageSize, StartCursor } from '../schemas.js';
+
+export const search = defineOperation({
+  name: 'search',
+  method: 'POST',
+  path: '/search',
+  summary: 'Search pages and databases by title',
+  description:
+    'Finds pages and databases shared with the integration whose title contains the query text (titles only, not page content; ' +
+    'recently edited items can take a moment to appear). Use it to find the id of a page or database by name before calling ' +
+    'get_page, query_database or list_block_children. Narrow to one kind with filter { "property": "object", "value": "page" | "database" }. ' +
+    'Results come newest-edited first unless sort says otherwise. Paging: at most page_size results per call; when has_more is true, ' +
+    'call again with start_cursor set to next_cursor. Returns a list of page and database objects.',
+  params: Params({
+    query: Type.Optional(
+      Type.String({
+        description: 'Text to look for in titles. Omit to list everything shared with the integration.',
+        examples: ['Roadmap'],
+      }),
+    ),
+    filter: Type.Optional(
+      Type.Object(
+        {
+          property: StringEnum(['object'], { description: 'The only filterable property is "object".' }),
+          value: StringEnum(['page', 'database'], { description: 'Which kind of object to keep.' }),
+        },
+        {
+          additionalProperties: false,
+          description: 'Limits results to pages or to databases.',
+          examples: [{ property: 'object', value: 'page' }],
+        },
+      ),
+    ),
+    sort: Type.Optional(
+      Type.Object(
+        {
+          direction: StringEnum(['ascending', 'descending']),
+          timestamp: StringEnum(['last_edited_time'], { description: 'The only sortable timestamp.' }),
+        },
+        {
+          additionalProperties: false,
+          description: 'Order of the results; default is last edited first.',
+          examples: [{ direction: 'ascending', timestamp: 'last_edited_time' }],
+        },
+      ),
+    ),
+    start_cursor: Type.Optional(StartCursor),
+    page_size: Type.Optional(PageSize),
+  }),
+  // Search reads; POST only because Notion takes its criteria as a JSON body.
+  access: 'read',
+  response: ListOf(Type.Union([Page, Database]), 'Pages and databases matching the query.'),
+  // https://developers.notion.com/reference/post-search
+  upstream: { method: 'POST', path: '/search' },
+  example: { query: 'Roadmap', filter: { property: 'object', value: 'page' }, page_size: 10 },
+});
