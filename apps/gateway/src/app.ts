@@ -8,6 +8,7 @@ import {
   errorBody,
   GatewayError,
   type Logger,
+  type McpToolMode,
   type Principal,
   toGatewayError,
 } from '@portico/core';
@@ -28,6 +29,7 @@ export interface AppOptions {
   bodyLimitBytes: number;
   /** Public base URL, for OpenAPI `servers`. */
   publicUrl?: string;
+  mcpTools?: McpToolMode;
   /** Host names accepted in Host/Origin headers of /api requests; '*' accepts any. */
   allowedHosts: readonly string[] | '*';
   version: string;
@@ -105,7 +107,11 @@ export function createApp(options: AppOptions): Koa<GatewayState> {
       ctx.body = { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not valid JSON' } };
       return;
     }
-    const server = createMcpServer(engine, ctx.state.principal, { name: 'portico', version: options.version });
+    const server = createMcpServer(engine, ctx.state.principal, {
+      name: 'portico',
+      version: options.version,
+      mode: options.mcpTools ?? 'compact',
+    });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     ctx.res.on('close', () => {
       void transport.close();

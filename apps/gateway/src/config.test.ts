@@ -29,12 +29,13 @@ describe('configuration from the environment', () => {
         PORTICO_UPSTREAM_TIMEOUT_MS: '-5',
         PORTICO_LOG_LEVEL: 'loud',
         PORTICO_NOTION_BASE_URL: 'ftp://x',
-        PORTICO_DATABASE_URL: 'postgres://localhost/db',
+        PORTICO_DATABASE_URL: 'mysql://root:hunter2@localhost/db',
       });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).not.toContain('hunter2');
     const message = (error as Error).message;
     for (const name of [
       'PORTICO_PORT',
@@ -45,6 +46,15 @@ describe('configuration from the environment', () => {
     ]) {
       expect(message).toContain(name);
     }
+  });
+});
+
+describe('the documented environment', () => {
+  it('lists every PORTICO_ variable the configuration reads', () => {
+    const source = readFileSync(new URL('./config.ts', import.meta.url), 'utf8');
+    const read = new Set([...source.matchAll(/env\.(PORTICO_[A-Z_]+)/g)].map((m) => m[1]));
+    const documented = new Set(ENVIRONMENT.map((v) => v.name));
+    expect([...read].filter((name) => !documented.has(name as string))).toEqual([]);
   });
 });
 

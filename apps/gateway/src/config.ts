@@ -7,8 +7,10 @@ export interface GatewayConfig {
   /** How clients reach this gateway (used in OpenAPI `servers` and the start-up banner). */
   publicUrl: string | undefined;
   dataDir: string;
-  /** `file:<path>` (embedded SQLite) or `:memory:`. */
+  /** `file:<path>` (embedded SQLite), `:memory:`, or `postgres://…` (PostgreSQL, for several instances). */
   databaseUrl: string;
+  /** PostgreSQL schema to keep Portico's tables in (created if missing); undefined: the server's default (public). */
+  databaseSchema: string | undefined;
   /** Plugin packages to load; undefined means every first-party plugin that is installed. */
   plugins: string[] | undefined;
   /** Operator renames of service keys, `{ notion: 'notes' }`. */
@@ -22,6 +24,10 @@ export interface GatewayConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** 32-byte key, base64 or hex; when absent a key file in the data directory is used (created on first run). */
   encryptionKey: string | undefined;
+  /** MCP tool surface: compact (describe/search/call per service) or one tool per operation. */
+  mcpTools: 'compact' | 'operations';
+  /** Serve the legacy HTTP+SSE transport (2024-11-05) at /api/mcp/sse and /api/mcp/messages. */
+  mcpLegacySse: boolean;
   /** Host names accepted in Host/Origin headers of /api requests (DNS-rebinding protection); undefined: derived. */
   allowedHosts: string[] | undefined;
 }
@@ -39,7 +45,16 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
   { name: 'PORTICO_PORT', default: '8787', meaning: 'TCP port' },
   { name: 'PORTICO_PUBLIC_URL', default: 'http://<host>:<port>', meaning: 'Base URL clients use; appears in OpenAPI servers' },
   { name: 'PORTICO_DATA_DIR', default: './data', meaning: 'Directory of the embedded database and the generated encryption key' },
-  { name: 'PORTICO_DATABASE_URL', default: 'file:<data dir>/portico.db', meaning: 'Database: file:<path> for embedded SQLite' },
+  {
+    name: 'PORTICO_DATABASE_URL',
+    default: 'file:<data dir>/portico.db',
+    meaning: 'Database: file:<path> for embedded SQLite, postgres://user:pass@host/db for PostgreSQL (several instances)',
+  },
+  {
+    name: 'PORTICO_DATABASE_SCHEMA',
+    default: 'public',
+    meaning: 'PostgreSQL only: the schema holding Portico’s tables (created if missing)',
+  },
   {
     name: 'PORTICO_PLUGINS',
     default: 'all installed first-party plugins',
@@ -64,6 +79,21 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
   },
   { name: 'PORTICO_BODY_LIMIT_BYTES', default: '8388608', meaning: 'Largest accepted request body (413 above it)' },
   { name: 'PORTICO_LOG_LEVEL', default: 'info', meaning: 'fatal, error, warn, info, debug, trace or silent' },
+  {
+    name: 'PORTICO_MCP_TOOLS',
+    default: 'compact',
+    meaning: 'compact: describe_method, search_methods and call_<service>; operations: one tool per operation (<service>_<operation>)',
+  },
+  {
+    name: 'PORTICO_MCP_LEGACY_SSE',
+    default: 'off',
+    meaning: 'on: also serve the 2024-11-05 HTTP+SSE transport at /api/mcp/sse (single instance only)',
+  },
+  {
+    name: 'PORTICO_ALLOWED_HOSTS',
+    default: 'loopback names when listening on loopback, else any',
+    meaning: 'Host names accepted in the Host and Origin headers of /api requests (DNS-rebinding protection); * for any',
+  },
   {
     name: 'PORTICO_ENCRYPTION_KEY',
     default: '<data dir>/encryption.key',
@@ -99,12 +129,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
 
   const dataDir = resolve(env.PORTICO_DATA_DIR || './data');
   const databaseUrl = env.PORTICO_DATABASE_URL || `file:${resolve(dataDir, 'portico.db')}`;
-  if (!databaseUrl.startsWith('file:') && databaseUrl !== ':memory:') {
-    problems.push(
-      /^postgres(ql)?:/.test(databaseUrl)
-        ? 'PORTICO_DATABASE_URL: PostgreSQL is not supported by this version yet; use file:<path> (embedded SQLite)'
-        : `PORTICO_DATABASE_URL must be file:<path> or :memory: (got "${databaseUrl}")`,
-    );
+  if (!databaseUrl.startsWith('file:') && databaseUrl !== ':memory:' && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    // only the scheme is echoed: the rest of a database URL may hold a password
+    problems.push(`PORTICO_DATABASE_URL must be file:<path>, :memory: or postgres://… (got a "${databaseUrl.split(':')[0]}:" URL)`);
+  }
+
+  const databaseSchema = env.PORTICO_DATABASE_SCHEMA || undefined;
+  if (databaseSchema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
+    problems.push('PORTICO_DATABASE_SCHEMA must be a lowercase identifier (letters, digits, underscores)');
   }
 
   const logLevel = (env.PORTICO_LOG_LEVEL || 'info') as GatewayConfig['logLevel'];
@@ -134,6 +166,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
         .filter(Boolean)
     : undefined;
 
+  const mcpTools = (env.PORTICO_MCP_TOOLS || 'compact') as GatewayConfig['mcpTools'];
+  if (mcpTools !== 'compact' && mcpTools !== 'operations') problems.push('PORTICO_MCP_TOOLS must be compact or operations');
+  const legacy = env.PORTICO_MCP_LEGACY_SSE || 'off';
+  if (legacy !== 'on' && legacy !== 'off') problems.push('PORTICO_MCP_LEGACY_SSE must be on or off');
+
   const host = env.PORTICO_HOST || '127.0.0.1';
   const config: GatewayConfig = {
     host,
@@ -141,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     publicUrl: url('PORTICO_PUBLIC_URL', env.PORTICO_PUBLIC_URL),
     dataDir,
     databaseUrl,
+    databaseSchema,
     plugins,
     serviceRenames,
     baseUrls,
@@ -150,6 +188,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     bodyLimitBytes: int('PORTICO_BODY_LIMIT_BYTES', 8 * 1024 * 1024, 1024, 256 * 1024 * 1024),
     logLevel,
     encryptionKey: env.PORTICO_ENCRYPTION_KEY || undefined,
+    mcpTools,
+    mcpLegacySse: legacy === 'on',
     allowedHosts: env.PORTICO_ALLOWED_HOSTS
       ? env.PORTICO_ALLOWED_HOSTS.split(',')
           .map((s) => s.trim().toLowerCase())
@@ -158,9 +198,4 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;
-}
-
-/** The SQLite file path of a `file:` URL. */
-export function sqlitePath(databaseUrl: string): string {
-  return databaseUrl === ':memory:' ? ':memory:' : databaseUrl.slice('file:'.length);
 }

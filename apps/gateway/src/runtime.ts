@@ -6,13 +6,13 @@ import {
   Engine,
   generateEncryptionKey,
   type Logger,
+  openStore,
   type Plugin,
   parseEncryptionKey,
   Registry,
-  SqliteStore,
   type Store,
 } from '@portico/core';
-import { type GatewayConfig, sqlitePath } from './config.js';
+import type { GatewayConfig } from './config.js';
 import { loadPlugins } from './plugins.js';
 
 export interface Runtime {
@@ -40,7 +40,7 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
     const rename = config.serviceRenames[plugin.service];
     registry.register(plugin, rename ? { service: rename } : {});
   }
-  const store = new SqliteStore(sqlitePath(config.databaseUrl));
+  const store = openStore(config.databaseUrl, config.databaseSchema ? { schema: config.databaseSchema } : {});
   await store.migrate();
   const engine = new Engine({
     registry,

@@ -51,7 +51,11 @@ async function callRest(described: OperationDescription) {
 describe('every sandboxed integration, over MCP and REST', () => {
   it('lists describe_method and one call tool per sandboxed integration', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['describe_method', ...Object.keys(gateway.sandboxes).map((s) => `call_${s}`)]);
+    expect(tools.map((t) => t.name)).toEqual([
+      'describe_method',
+      'search_methods',
+      ...Object.keys(gateway.sandboxes).map((s) => `call_${s}`),
+    ]);
   });
 
   it('answers every read operation’s example identically over both protocols', async () => {

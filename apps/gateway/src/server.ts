@@ -74,6 +74,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
   const app = createApp({
     engine,
     allowedHosts: allowedHosts(config),
+    mcpTools: config.mcpTools,
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
     version: VERSION,

@@ -88,3 +88,24 @@ export async function startStubUpstream(
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** The PostgreSQL server tests use, and why it cannot be used (undefined when it can). */
+export const TEST_POSTGRES_URL = process.env.PORTICO_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export async function postgresProblem(): Promise<string | undefined> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: TEST_POSTGRES_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return undefined;
+  } catch (error) {
+    const problem = `PostgreSQL at ${TEST_POSTGRES_URL.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@')} is not reachable (${(error as Error).message})`;
+    if (process.env.PORTICO_REQUIRE_POSTGRES === '1')
+      throw new Error(`${problem}, and PORTICO_REQUIRE_POSTGRES=1 makes these tests mandatory`);
+    console.warn(`skipping PostgreSQL tests: ${problem}`);
+    return problem;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}

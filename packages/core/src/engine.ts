@@ -15,6 +15,7 @@ import {
 } from './operation.js';
 import type { Credentials, UpstreamFailure } from './plugin.js';
 import type { RegisteredIntegration, RegisteredOperation, Registry } from './registry.js';
+import { OperationIndex } from './search.js';
 import type { ApiKeyRecord, AuditRecord, ConnectionRecord, IntegrationSettingsRecord, KeyScopes, Store } from './store/types.js';
 import { coerceStrings } from './validation.js';
 
@@ -89,6 +90,7 @@ export class Engine {
   private readonly baseUrlOverrides: Readonly<Record<string, string>>;
   private readonly integrationCache = new Map<string, { state: IntegrationState; expires: number }>();
   private readonly unsubscribe: () => void;
+  private index: OperationIndex | undefined;
   private readonly touched = new Map<string, number>();
   private auditQueue: AuditRecord[] = [];
   private readonly auditTimer: NodeJS.Timeout;
@@ -305,6 +307,12 @@ export class Engine {
       if (protocol === 'mcp' ? state.mcpEnabled : state.restEnabled) out.push(integration);
     }
     return out;
+  }
+
+  /** Keyword index over every registered operation (the registry is fixed once the gateway has started). */
+  get operationIndex(): OperationIndex {
+    this.index ??= new OperationIndex(this.registry.list());
+    return this.index;
   }
 
   // ---- the pipeline ---------------------------------------------------------------------------------------

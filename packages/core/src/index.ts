@@ -27,7 +27,7 @@ export {
 export { DEFAULT_UPSTREAM_OPTIONS, retryAfterSeconds, type UpstreamClientOptions } from './http.js';
 export { API_KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedApiKey } from './keys.js';
 export { type Logger, silentLogger } from './logger.js';
-export { createMcpServer, type McpServerOptions } from './mcp.js';
+export { createMcpServer, type McpServerOptions, type McpToolMode } from './mcp.js';
 export { buildOpenApiDocument, type OpenApiOptions } from './openapi.js';
 export {
   type Access,
@@ -69,7 +69,9 @@ export {
   type RouteMiss,
 } from './registry.js';
 export { FreeObject, Params, type Static, StringEnum, type TObject, type TSchema, Type } from './schema.js';
+export { OperationIndex, type SearchHit } from './search.js';
 export { MIGRATIONS, type Migration } from './store/migrations.js';
+export { openStore, PostgresStore, type PostgresStoreOptions, type StoreChange, type StoreChangeListener } from './store/open.js';
 export { SqliteStore } from './store/sqlite.js';
 export {
   type ApiKeyRecord,

@@ -7,50 +7,94 @@ import {
   ErrorCode as RpcErrorCode,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { describeOperation } from './describe.js';
+import { describeOperation, jsonSchema } from './describe.js';
 import type { Engine, Principal } from './engine.js';
 import { errorBody, GatewayError, toGatewayError } from './errors.js';
-import type { RegisteredIntegration } from './registry.js';
+import type { RegisteredIntegration, RegisteredOperation } from './registry.js';
+
+/**
+ * - `compact` (default): `describe_method`, `search_methods` and one `call_{service}` per integration. The tool list
+ *   stays small however many operations there are.
+ * - `operations`: one tool per operation, `{service}_{operation}`, with its own input schema, output schema and
+ *   annotations. For small deployments and clients that work best with many narrow tools.
+ */
+export type McpToolMode = 'compact' | 'operations';
 
 export interface McpServerOptions {
   name?: string;
   version?: string;
+  mode?: McpToolMode;
 }
 
 const CALL_PREFIX = 'call_';
+const SEARCH_LIMIT_DEFAULT = 5;
+const SEARCH_LIMIT_MAX = 25;
 
 /**
- * The MCP surface for one authenticated caller: `describe_method` plus one `call_{service}` per integration the
- * caller may use over MCP and that is connected. Built on the SDK's low-level Server so that tools carry the JSON
- * Schemas TypeBox produces. Protocol problems (unknown tool, arguments not of the tool's shape) are JSON-RPC errors;
- * anything that fails while running a tool is a result with `isError: true` carrying the gateway's error body.
+ * The MCP surface for one authenticated caller. Tools exist only for integrations the caller may use over MCP and
+ * that are connected; a read-only key sees only operations that read. Built on the SDK's low-level Server so that
+ * tools carry the JSON Schemas TypeBox produces. Protocol problems (unknown tool, arguments not of the tool's shape)
+ * are JSON-RPC errors; anything that fails while running a tool is a result with `isError: true` carrying the
+ * gateway's error body.
  */
 export function createMcpServer(engine: Engine, principal: Principal, options: McpServerOptions = {}): Server {
+  const mode = options.mode ?? 'compact';
   const server = new Server(
     { name: options.name ?? 'portico', version: options.version ?? '0.0.0' },
     {
       capabilities: { tools: { listChanged: false } },
       instructions:
-        'Portico exposes business applications. Each call_<service> tool runs one operation of that service: call describe_method first to learn the parameters of an operation, then call call_<service> with { method, params }.',
+        mode === 'compact'
+          ? 'Portico exposes business applications. To find an operation, call search_methods with what you want to do; call describe_method to learn its parameters; then call call_<service> with { method, params }.'
+          : 'Portico exposes business applications: each tool is one operation of one application, named <service>_<operation>.',
     },
   );
+  const usable = (operation: RegisteredOperation) => !principal.scopes.readOnly || operation.access === 'read';
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const integrations = await engine.visibleIntegrations(principal, 'mcp');
-    return { tools: [describeTool(integrations), ...integrations.map(callTool)] };
+    if (mode === 'operations') {
+      return { tools: integrations.flatMap((i) => [...i.operations.values()].filter(usable).map((op) => operationTool(i, op))) };
+    }
+    return { tools: [describeTool(integrations), searchTool(), ...integrations.map((i) => callTool(i, usable))] };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const { name } = request.params;
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-    if (name === 'describe_method') return runDescribe(engine, principal, args);
-    if (name.startsWith(CALL_PREFIX) && engine.registry.get(name.slice(CALL_PREFIX.length))) {
-      return runCall(engine, principal, name.slice(CALL_PREFIX.length), args);
+    if (mode === 'compact') {
+      if (name === 'describe_method') return runDescribe(engine, principal, args);
+      if (name === 'search_methods') return runSearch(engine, principal, args);
+      const service = name.startsWith(CALL_PREFIX) ? name.slice(CALL_PREFIX.length) : '';
+      if (engine.registry.get(service)) return runCall(engine, principal, service, args);
+    } else {
+      const target = operationForTool(engine, name);
+      if (target) return invokeTool(engine, principal, target.service, target.operation, args);
     }
     throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${name}`);
   });
 
   return server;
+}
+
+function searchTool(): Tool {
+  return {
+    name: 'search_methods',
+    title: 'Find operations',
+    description:
+      'Finds the operations that fit a task, across every service you can call, best first: give a short description of what you want to do (e.g. "post a message in a Slack channel", "calls missed last week"). Returns service, method and summary of each; then call describe_method for the one you pick.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', minLength: 1, maxLength: 500, description: 'What you want to do, in a few words' },
+        service: { type: 'string', description: 'Only search this service' },
+        limit: { type: 'integer', minimum: 1, maximum: SEARCH_LIMIT_MAX, default: SEARCH_LIMIT_DEFAULT, description: 'How many results' },
+      },
+      required: ['query'],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  };
 }
 
 function describeTool(integrations: RegisteredIntegration[]): Tool {
@@ -65,7 +109,7 @@ function describeTool(integrations: RegisteredIntegration[]): Tool {
         service: {
           type: 'string',
           enum: integrations.map((i) => i.service),
-          description: 'Service key, e.g. the part after call_ in a tool name',
+          description: 'Service key: the part after call_ in a tool name',
         },
         method: { type: 'string', description: 'Operation name, as listed in the enum of the call_<service> tool' },
       },
@@ -76,10 +120,9 @@ function describeTool(integrations: RegisteredIntegration[]): Tool {
   };
 }
 
-function callTool(integration: RegisteredIntegration): Tool {
+function callTool(integration: RegisteredIntegration, usable: (op: RegisteredOperation) => boolean): Tool {
   const { plugin, service } = integration;
-  const operations = [...integration.operations.values()];
-  const writes = operations.some((op) => op.access !== 'read');
+  const operations = [...integration.operations.values()].filter(usable);
   return {
     name: `${CALL_PREFIX}${service}`,
     title: `Call ${plugin.displayName}`,
@@ -87,14 +130,14 @@ function callTool(integration: RegisteredIntegration): Tool {
     inputSchema: {
       type: 'object',
       properties: {
-        method: { type: 'string', enum: [...integration.operationNames], description: 'Operation name' },
+        method: { type: 'string', enum: operations.map((op) => op.name), description: 'Operation name' },
         params: { type: 'object', description: 'The operation parameters by name', additionalProperties: true },
       },
       required: ['method'],
       additionalProperties: false,
     },
     annotations: {
-      readOnlyHint: !writes,
+      readOnlyHint: operations.every((op) => op.access === 'read'),
       destructiveHint: operations.some((op) => op.access === 'delete'),
       idempotentHint: false,
       openWorldHint: true,
@@ -102,8 +145,59 @@ function callTool(integration: RegisteredIntegration): Tool {
   };
 }
 
+function operationTool(integration: RegisteredIntegration, operation: RegisteredOperation): Tool {
+  const { definition } = operation;
+  const output = definition.response ? jsonSchema(definition.response) : undefined;
+  return {
+    name: `${integration.service}_${operation.name}`,
+    title: `${integration.plugin.displayName}: ${definition.summary}`,
+    description: definition.description,
+    inputSchema: jsonSchema(definition.params) as Tool['inputSchema'],
+    // Only object schemas can describe structuredContent (MCP requires an object there).
+    ...(output && output.type === 'object' ? { outputSchema: output as Tool['outputSchema'] } : {}),
+    annotations: {
+      readOnlyHint: operation.access === 'read',
+      destructiveHint: operation.access === 'delete',
+      idempotentHint: definition.method === 'GET' || definition.method === 'PUT' || definition.method === 'DELETE',
+      openWorldHint: true,
+    },
+  };
+}
+
+function operationForTool(engine: Engine, name: string): { service: string; operation: string } | undefined {
+  for (const integration of engine.registry.list()) {
+    const prefix = `${integration.service}_`;
+    if (name.startsWith(prefix) && integration.operations.has(name.slice(prefix.length))) {
+      return { service: integration.service, operation: name.slice(prefix.length) };
+    }
+  }
+  return undefined;
+}
+
 function invalidArguments(message: string): McpError {
   return new McpError(RpcErrorCode.InvalidParams, message);
+}
+
+async function runSearch(engine: Engine, principal: Principal, args: Record<string, unknown>): Promise<CallToolResult> {
+  const { query, service, limit } = args;
+  if (typeof query !== 'string' || query.trim() === '' || query.length > 500) {
+    throw invalidArguments('search_methods takes { query: string (1-500 characters), service?: string, limit?: integer }');
+  }
+  if (service !== undefined && typeof service !== 'string') throw invalidArguments('search_methods: service must be a string');
+  if (limit !== undefined && (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > SEARCH_LIMIT_MAX)) {
+    throw invalidArguments(`search_methods: limit must be an integer from 1 to ${SEARCH_LIMIT_MAX}`);
+  }
+  try {
+    const visible = new Set((await engine.visibleIntegrations(principal, 'mcp')).map((i) => i.service));
+    const results = engine.operationIndex.search(query, {
+      limit: (limit as number | undefined) ?? SEARCH_LIMIT_DEFAULT,
+      filter: ({ service: s, operation }) =>
+        visible.has(s) && (service === undefined || s === service) && (!principal.scopes.readOnly || operation.access === 'read'),
+    });
+    return success({ query, results: results.map((hit) => ({ ...hit, tool: `${CALL_PREFIX}${hit.service}` })) });
+  } catch (error) {
+    return failure(error);
+  }
 }
 
 async function runDescribe(engine: Engine, principal: Principal, args: Record<string, unknown>): Promise<CallToolResult> {
@@ -132,14 +226,18 @@ async function runCall(engine: Engine, principal: Principal, service: string, ar
   if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) {
     throw invalidArguments(`call_${service}: params must be an object`);
   }
+  return invokeTool(engine, principal, service, method, (params ?? {}) as Record<string, unknown>);
+}
+
+async function invokeTool(
+  engine: Engine,
+  principal: Principal,
+  service: string,
+  operation: string,
+  params: Record<string, unknown>,
+): Promise<CallToolResult> {
   try {
-    const result = await engine.invoke({
-      principal,
-      protocol: 'mcp',
-      service,
-      operation: method,
-      params: (params ?? {}) as Record<string, unknown>,
-    });
+    const result = await engine.invoke({ principal, protocol: 'mcp', service, operation, params });
     return success(result.body);
   } catch (error) {
     return failure(error);

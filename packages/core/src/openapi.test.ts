@@ -29,7 +29,9 @@ describe('OpenAPI generation', () => {
       (paths['/items']?.post?.requestBody ?? { content: {} }) as { content: Record<string, { schema: Record<string, unknown> }> }
     ).content['application/json']?.schema;
     expect(body).toMatchObject({ required: ['name'], properties: { name: { type: 'string' } } });
-    expect((paths['/items']?.get?.responses as Record<string, unknown> | undefined)?.default).toEqual({ $ref: '#/components/responses/Error' });
+    expect((paths['/items']?.get?.responses as Record<string, unknown> | undefined)?.default).toEqual({
+      $ref: '#/components/responses/Error',
+    });
     expect(document.servers).toEqual([{ url: 'https://gw.example.com/api/v1/example' }]);
   });
 

@@ -1,7 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type Client, createClient, type InValue, type Row } from '@libsql/client';
+import { ChangeHub } from './changes.js';
 import { MIGRATIONS } from './migrations.js';
+import { KeyedMutex } from './mutex.js';
 import {
   type ApiKeyRecord,
   type AuditRecord,
@@ -9,15 +11,21 @@ import {
   DEFAULT_WORKSPACE,
   type IntegrationSettingsRecord,
   type Store,
+  type StoreChange,
+  type StoreChangeListener,
   type Workspace,
 } from './types.js';
 
 /**
  * Embedded SQLite store (libsql). `path` is a file path, or `:memory:` for tests.
- * Needs no server: the default for a single gateway instance.
+ * Needs no server: the default for a single gateway instance. Its connection lock and change notifications are
+ * in-process only: several processes sharing one SQLite file do not see each other's locks or changes (use
+ * PostgreSQL for several instances).
  */
 export class SqliteStore implements Store {
   private readonly client: Client;
+  private readonly locks = new KeyedMutex();
+  private readonly changes = new ChangeHub();
 
   constructor(path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -58,6 +66,18 @@ export class SqliteStore implements Store {
     await this.client.execute('SELECT 1');
   }
 
+  withConnectionLock<T>(workspaceId: string, service: string, fn: () => Promise<T>): Promise<T> {
+    return this.locks.run(JSON.stringify([workspaceId, service]), fn);
+  }
+
+  onChange(listener: StoreChangeListener): () => void {
+    return this.changes.on(listener);
+  }
+
+  private changed(kind: StoreChange['kind'], workspaceId: string, id: string): void {
+    this.changes.emit({ kind, workspaceId, id });
+  }
+
   private async one(sql: string, args: InValue[]): Promise<Row | undefined> {
     return (await this.client.execute({ sql, args })).rows[0];
   }
@@ -81,6 +101,7 @@ export class SqliteStore implements Store {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [r.id, r.workspaceId, r.name, r.hash, r.prefix, JSON.stringify(r.scopes), r.createdAt, r.lastUsedAt, r.expiresAt, r.revokedAt],
     );
+    this.changed('api_key', r.workspaceId, r.id);
   }
 
   async findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
@@ -103,6 +124,7 @@ export class SqliteStore implements Store {
       workspaceId,
       id,
     ]);
+    if (changed > 0) this.changed('api_key', workspaceId, id);
     return changed > 0;
   }
 
@@ -128,6 +150,7 @@ export class SqliteStore implements Store {
          updated_at = excluded.updated_at`,
       [r.workspaceId, r.service, r.mcpEnabled ? 1 : 0, r.restEnabled ? 1 : 0, r.baseUrl, JSON.stringify(r.settings), r.updatedAt],
     );
+    this.changed('integration', r.workspaceId, r.service);
   }
 
   async getConnection(workspaceId: string, service: string): Promise<ConnectionRecord | undefined> {
@@ -153,6 +176,7 @@ export class SqliteStore implements Store {
        RETURNING *`,
       [r.workspaceId, r.service, r.kind, r.secret, JSON.stringify(r.meta), r.status, r.expiresAt, r.createdAt, r.updatedAt],
     );
+    this.changed('connection', r.workspaceId, r.service);
     return connection(row as Row);
   }
 
@@ -162,11 +186,15 @@ export class SqliteStore implements Store {
        WHERE workspace_id = ? AND service = ? AND version = ? RETURNING *`,
       [r.kind, r.secret, JSON.stringify(r.meta), r.status, r.expiresAt, r.updatedAt, r.workspaceId, r.service, expectedVersion],
     );
-    return row ? connection(row) : undefined;
+    if (!row) return undefined;
+    this.changed('connection', r.workspaceId, r.service);
+    return connection(row);
   }
 
   async deleteConnection(workspaceId: string, service: string): Promise<boolean> {
-    return (await this.run('DELETE FROM connections WHERE workspace_id = ? AND service = ?', [workspaceId, service])) > 0;
+    const deleted = (await this.run('DELETE FROM connections WHERE workspace_id = ? AND service = ?', [workspaceId, service])) > 0;
+    if (deleted) this.changed('connection', workspaceId, service);
+    return deleted;
   }
 
   async appendAudit(records: readonly AuditRecord[]): Promise<void> {

@@ -79,6 +79,20 @@ export interface AuditRecord {
   durationMs: number;
 }
 
+/**
+ * What a write changed, for cache invalidation. `id` is the key id for `api_key` and the service key for
+ * `integration` and `connection`. `id` (and `workspaceId`) `'*'` means "anything of this kind may have changed":
+ * drop every cached entry of that kind. Stores send it when they cannot know what they missed (the PostgreSQL
+ * LISTEN connection came back after a drop).
+ */
+export interface StoreChange {
+  kind: 'api_key' | 'integration' | 'connection';
+  workspaceId: string;
+  id: string;
+}
+
+export type StoreChangeListener = (change: StoreChange) => void;
+
 export interface Store {
   /** Creates or upgrades the schema, then ensures the default workspace exists. Safe to call on every start. */
   migrate(): Promise<void>;
@@ -114,4 +128,25 @@ export interface Store {
 
   appendAudit(records: readonly AuditRecord[]): Promise<void>;
   listAudit(workspaceId: string, limit: number): Promise<AuditRecord[]>;
+
+  /**
+   * Runs `fn` while holding an exclusive lock for one connection (workspace + service), so that exactly one
+   * token refresh runs at a time. The lock is shared by every process using the same database where the store
+   * can do that (PostgreSQL: an advisory lock); SQLite, which serves a single process, locks in-process only.
+   * Waiters queue (no polling); the lock is released when `fn` settles, also when it throws. `fn` must re-read
+   * the connection after getting the lock (another holder may just have refreshed it) and should still write with
+   * `swapConnection`: a lost database session can end a lock early. Do not nest locks.
+   */
+  withConnectionLock<T>(workspaceId: string, service: string, fn: () => Promise<T>): Promise<T>;
+
+  /**
+   * Subscribes to changes made by the write methods (createApiKey, revokeApiKey, putIntegration, putConnection,
+   * swapConnection, deleteConnection; writes that change nothing are not reported; `touchApiKey` never is).
+   * A write made through this store is reported synchronously, before its promise resolves. Writes made by other
+   * processes are reported only by stores that share a database (PostgreSQL: LISTEN/NOTIFY), and only while the
+   * listening connection is up: delivery is best effort, so caches must also expire after a bounded time.
+   * A listener must not throw (an exception is swallowed so that it cannot fail the write). Returns an unsubscribe
+   * function.
+   */
+  onChange(listener: StoreChangeListener): () => void;
 }

@@ -1,0 +1,580 @@
+import { randomUUID } from 'node:crypto';
+import pg, { type Notification, type PoolClient } from 'pg';
+import { CHANGE_KINDS, ChangeHub } from './changes.js';
+import { MIGRATIONS } from './migrations.js';
+import { KeyedMutex } from './mutex.js';
+import {
+  type ApiKeyRecord,
+  type AuditRecord,
+  type ConnectionRecord,
+  DEFAULT_WORKSPACE,
+  type IntegrationSettingsRecord,
+  type Store,
+  type StoreChange,
+  type StoreChangeListener,
+  type Workspace,
+} from './types.js';
+
+export interface PostgresStoreOptions {
+  /**
+   * Schema for Portico's tables, created by `migrate()` if missing and put on every pooled connection's
+   * `search_path`. Default: the role's own `search_path` (normally `public`).
+   */
+  schema?: string;
+  /**
+   * Connections for queries (default 10). Connection locks use a second pool of the same size, so that callers
+   * waiting for a lock never hold the connections that the lock holder needs for its own queries.
+   */
+  poolSize?: number;
+  /** Shown in `pg_stat_activity` (default `portico`); the LISTEN connection adds `:listen`, lock sessions `:lock`. */
+  applicationName?: string;
+}
+
+/** The channel every Portico store of a database notifies on; payloads say which schema they belong to. */
+export const CHANGE_CHANNEL = 'portico_changes';
+
+/**
+ * The text whose `hashtextextended(text, 0)` is the 64-bit advisory lock key. JSON keeps the parts unambiguous
+ * (`a:b` + `c` differs from `a` + `b:c`) and is easy to reproduce anywhere; `hashtextextended` is the function
+ * PostgreSQL uses for hash partitioning, so its value is stable across versions and platforms. The `portico`
+ * prefix keeps our keys apart from other applications' advisory locks on the same database.
+ *
+ * Connection locks: `["portico", <schema or "public">, "connection", <workspaceId>, <service>]`;
+ * migrations: `["portico", <schema or "public">, "migrate"]`.
+ */
+export function advisoryLockText(namespace: string, ...parts: string[]): string {
+  return JSON.stringify(['portico', namespace, ...parts]);
+}
+
+/** The NOTIFY payload: `o` tells a store its own echo apart, `s` the schema (the channel is database-wide). */
+interface ChangePayload extends StoreChange {
+  o: string;
+  s: string;
+}
+
+/** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more. */
+const MAX_PAYLOAD_BYTES = 7900;
+const RECONNECT_MIN_MS = 250;
+const RECONNECT_MAX_MS = 5_000;
+
+type DbRow = Record<string, unknown>;
+
+/**
+ * PostgreSQL store, for several gateway instances sharing one database. Same schema (the `postgres` text of each
+ * migration), same semantics and same TEXT encoding of JSON columns as `SqliteStore`.
+ *
+ * Cross-instance behaviour:
+ * - `withConnectionLock` takes a session-level advisory lock (`pg_advisory_lock(hashtextextended(<text>, 0))`,
+ *   see `advisoryLockText`) on a dedicated session from a separate lock pool, after queueing in-process per key.
+ * - Every write that changes something sends `pg_notify('portico_changes', <json>)` in the same statement, so the
+ *   notification is delivered if and only if the write commits. A dedicated LISTEN connection (opened on the first
+ *   `onChange`) relays other processes' changes to this store's listeners; the writing store reports its own
+ *   writes synchronously and ignores their echo. Delivery holds while the LISTEN connection is up: it reconnects
+ *   after a drop (250 ms, doubling to 5 s) and then reports `'*'` for every kind, since anything may have changed
+ *   meanwhile. Caches fed by `onChange` must still expire after a bounded time.
+ */
+export class PostgresStore implements Store {
+  private readonly pool: pg.Pool;
+  private readonly lockPool: pg.Pool;
+  private readonly schema: string | undefined;
+  /** Schema name used in lock keys and notification payloads. */
+  private readonly namespace: string;
+  private readonly applicationName: string;
+  private readonly connectionString: string;
+  /** Tells this store's own notifications apart when they come back through LISTEN. */
+  private readonly origin = randomUUID();
+  private readonly localLocks = new KeyedMutex();
+  private readonly changes = new ChangeHub();
+
+  private listenStarted = false;
+  private listenClient: pg.Client | undefined;
+  private listening = false;
+  private listenedBefore = false;
+  private listenTimer: NodeJS.Timeout | undefined;
+  private reconnectDelay = RECONNECT_MIN_MS;
+  private listeningWaiters: Array<() => void> = [];
+  private closed = false;
+
+  constructor(connectionString: string, options: PostgresStoreOptions = {}) {
+    if (options.schema !== undefined && (options.schema === '' || Buffer.byteLength(options.schema) > 63)) {
+      throw new Error('PostgreSQL schema name must have 1 to 63 bytes');
+    }
+    this.connectionString = connectionString;
+    this.schema = options.schema;
+    this.namespace = options.schema ?? 'public';
+    this.applicationName = options.applicationName ?? 'portico';
+    const max = options.poolSize ?? 10;
+    this.pool = new pg.Pool({ connectionString, max, application_name: this.applicationName });
+    this.lockPool = new pg.Pool({ connectionString, max, application_name: `${this.applicationName}:lock` });
+    // An idle pooled client whose server connection dies emits 'error' on the pool; unhandled, that would crash the
+    // process. The pool drops the client and opens a new one on demand, so there is nothing else to do.
+    this.pool.on('error', () => {});
+    this.lockPool.on('error', () => {});
+    if (this.schema !== undefined) {
+      const setPath = `SET search_path TO ${quoteIdent(this.schema)}`;
+      // Queries on a client run in order, so this runs before the caller's first query on a new connection.
+      this.pool.on('connect', (client) => {
+        client.query(setPath).catch(() => {});
+      });
+    }
+  }
+
+  async migrate(): Promise<void> {
+    const client = await this.pool.connect();
+    const lock = advisoryLockText(this.namespace, 'migrate');
+    let healthy = false;
+    try {
+      // Several instances starting together: one migrates, the others wait and then find nothing left to do.
+      await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [lock]);
+      try {
+        if (this.schema !== undefined) await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(this.schema)}`);
+        await client.query(
+          'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+        );
+        const done = new Set((await client.query<DbRow>('SELECT version FROM schema_migrations')).rows.map((r) => Number(r.version)));
+        for (const migration of MIGRATIONS) {
+          if (done.has(migration.version)) continue;
+          // DDL is transactional in PostgreSQL: a migration applies completely or not at all.
+          await client.query('BEGIN');
+          try {
+            for (const sql of migration.postgres) await client.query(sql);
+            await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
+              migration.version,
+              migration.name,
+              new Date().toISOString(),
+            ]);
+            await client.query('COMMIT');
+          } catch (error) {
+            await client.query('ROLLBACK').catch(() => {});
+            throw error;
+          }
+        }
+        await client.query('INSERT INTO workspaces (id, name, created_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING', [
+          DEFAULT_WORKSPACE,
+          'Default workspace',
+          new Date().toISOString(),
+        ]);
+      } finally {
+        healthy = await unlock(client, lock);
+      }
+    } finally {
+      // A session that may still hold the lock must not go back to the pool.
+      client.release(healthy ? undefined : true);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.listenTimer) clearTimeout(this.listenTimer);
+    const listener = this.listenClient;
+    this.listenClient = undefined;
+    this.listening = false;
+    await Promise.all([listener?.end().catch(() => {}), this.pool.end(), this.lockPool.end()]);
+  }
+
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1');
+  }
+
+  async withConnectionLock<T>(workspaceId: string, service: string, fn: () => Promise<T>): Promise<T> {
+    const lock = advisoryLockText(this.namespace, 'connection', workspaceId, service);
+    // Callers in this process queue here first, holding no database session: a burst of waiters for one connection
+    // then costs one lock session, not one each.
+    return this.localLocks.run(lock, async () => {
+      const client = await this.lockPool.connect();
+      let healthy = false;
+      try {
+        await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [lock]);
+        try {
+          return await fn();
+        } finally {
+          healthy = await unlock(client, lock);
+        }
+      } finally {
+        client.release(healthy ? undefined : true);
+      }
+    });
+  }
+
+  onChange(listener: StoreChangeListener): () => void {
+    const unsubscribe = this.changes.on(listener);
+    this.startListening();
+    return unsubscribe;
+  }
+
+  /**
+   * Resolves once the LISTEN connection is up (starting it if needed), i.e. from when other processes' changes are
+   * heard. Startup code that must not miss a change may await it; tests do.
+   */
+  whenListening(): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('store is closed'));
+    this.startListening();
+    if (this.listening) return Promise.resolve();
+    return new Promise((resolve) => this.listeningWaiters.push(resolve));
+  }
+
+  async getWorkspace(id: string): Promise<Workspace | undefined> {
+    const row = await this.one('SELECT * FROM workspaces WHERE id = $1', [id]);
+    return row ? { id: String(row.id), name: String(row.name), createdAt: String(row.created_at) } : undefined;
+  }
+
+  async createApiKey(r: ApiKeyRecord): Promise<void> {
+    await this.pool.query(
+      `WITH w AS (
+         INSERT INTO api_keys (id, workspace_id, name, hash, prefix, scopes, created_at, last_used_at, expires_at, revoked_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id)
+       SELECT pg_notify('${CHANGE_CHANNEL}', $11) FROM w`,
+      [
+        r.id,
+        r.workspaceId,
+        r.name,
+        r.hash,
+        r.prefix,
+        JSON.stringify(r.scopes),
+        r.createdAt,
+        r.lastUsedAt,
+        r.expiresAt,
+        r.revokedAt,
+        this.payload('api_key', r.workspaceId, r.id),
+      ],
+    );
+    this.changed('api_key', r.workspaceId, r.id);
+  }
+
+  async findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
+    const row = await this.one('SELECT * FROM api_keys WHERE hash = $1', [hash]);
+    return row ? apiKey(row) : undefined;
+  }
+
+  async getApiKey(workspaceId: string, id: string): Promise<ApiKeyRecord | undefined> {
+    const row = await this.one('SELECT * FROM api_keys WHERE workspace_id = $1 AND id = $2', [workspaceId, id]);
+    return row ? apiKey(row) : undefined;
+  }
+
+  async listApiKeys(workspaceId: string): Promise<ApiKeyRecord[]> {
+    return (await this.all('SELECT * FROM api_keys WHERE workspace_id = $1 ORDER BY created_at, id', [workspaceId])).map(apiKey);
+  }
+
+  async revokeApiKey(workspaceId: string, id: string, at: string): Promise<boolean> {
+    const result = await this.pool.query(
+      `WITH w AS (UPDATE api_keys SET revoked_at = $1 WHERE workspace_id = $2 AND id = $3 AND revoked_at IS NULL RETURNING id)
+       SELECT pg_notify('${CHANGE_CHANNEL}', $4) FROM w`,
+      [at, workspaceId, id, this.payload('api_key', workspaceId, id)],
+    );
+    const changed = (result.rowCount ?? 0) > 0;
+    if (changed) this.changed('api_key', workspaceId, id);
+    return changed;
+  }
+
+  async touchApiKey(id: string, at: string): Promise<void> {
+    // Hot-path bookkeeping: deliberately no notification (last use changes nothing a cache relies on).
+    await this.pool.query('UPDATE api_keys SET last_used_at = $1 WHERE id = $2', [at, id]);
+  }
+
+  async getIntegration(workspaceId: string, service: string): Promise<IntegrationSettingsRecord | undefined> {
+    const row = await this.one('SELECT * FROM integrations WHERE workspace_id = $1 AND service = $2', [workspaceId, service]);
+    return row ? integration(row) : undefined;
+  }
+
+  async listIntegrations(workspaceId: string): Promise<IntegrationSettingsRecord[]> {
+    return (await this.all('SELECT * FROM integrations WHERE workspace_id = $1 ORDER BY service', [workspaceId])).map(integration);
+  }
+
+  async putIntegration(r: IntegrationSettingsRecord): Promise<void> {
+    await this.pool.query(
+      `WITH w AS (
+         INSERT INTO integrations (workspace_id, service, mcp_enabled, rest_enabled, base_url, settings, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (workspace_id, service) DO UPDATE SET mcp_enabled = excluded.mcp_enabled,
+           rest_enabled = excluded.rest_enabled, base_url = excluded.base_url, settings = excluded.settings,
+           updated_at = excluded.updated_at
+         RETURNING service)
+       SELECT pg_notify('${CHANGE_CHANNEL}', $8) FROM w`,
+      [
+        r.workspaceId,
+        r.service,
+        r.mcpEnabled ? 1 : 0,
+        r.restEnabled ? 1 : 0,
+        r.baseUrl,
+        JSON.stringify(r.settings),
+        r.updatedAt,
+        this.payload('integration', r.workspaceId, r.service),
+      ],
+    );
+    this.changed('integration', r.workspaceId, r.service);
+  }
+
+  async getConnection(workspaceId: string, service: string): Promise<ConnectionRecord | undefined> {
+    const row = await this.one('SELECT * FROM connections WHERE workspace_id = $1 AND service = $2', [workspaceId, service]);
+    return row ? connection(row) : undefined;
+  }
+
+  async listConnections(workspaceId: string): Promise<ConnectionRecord[]> {
+    return (await this.all('SELECT * FROM connections WHERE workspace_id = $1 ORDER BY service', [workspaceId])).map(connection);
+  }
+
+  async allConnections(): Promise<ConnectionRecord[]> {
+    return (await this.all('SELECT * FROM connections ORDER BY workspace_id, service', [])).map(connection);
+  }
+
+  async putConnection(r: Omit<ConnectionRecord, 'version'>): Promise<ConnectionRecord> {
+    const row = await this.one(
+      `WITH w AS (
+         INSERT INTO connections (workspace_id, service, kind, secret, meta, status, expires_at, version, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $9)
+         ON CONFLICT (workspace_id, service) DO UPDATE SET kind = excluded.kind, secret = excluded.secret,
+           meta = excluded.meta, status = excluded.status, expires_at = excluded.expires_at,
+           version = connections.version + 1, updated_at = excluded.updated_at
+         RETURNING *)
+       SELECT w.*, pg_notify('${CHANGE_CHANNEL}', $10) FROM w`,
+      [
+        r.workspaceId,
+        r.service,
+        r.kind,
+        r.secret,
+        JSON.stringify(r.meta),
+        r.status,
+        r.expiresAt,
+        r.createdAt,
+        r.updatedAt,
+        this.payload('connection', r.workspaceId, r.service),
+      ],
+    );
+    if (!row) throw new Error('INSERT … RETURNING returned no row');
+    this.changed('connection', r.workspaceId, r.service);
+    return connection(row);
+  }
+
+  async swapConnection(r: Omit<ConnectionRecord, 'version'>, expectedVersion: number): Promise<ConnectionRecord | undefined> {
+    const row = await this.one(
+      `WITH w AS (
+         UPDATE connections SET kind = $1, secret = $2, meta = $3, status = $4, expires_at = $5, version = version + 1,
+           updated_at = $6
+         WHERE workspace_id = $7 AND service = $8 AND version = $9 RETURNING *)
+       SELECT w.*, pg_notify('${CHANGE_CHANNEL}', $10) FROM w`,
+      [
+        r.kind,
+        r.secret,
+        JSON.stringify(r.meta),
+        r.status,
+        r.expiresAt,
+        r.updatedAt,
+        r.workspaceId,
+        r.service,
+        expectedVersion,
+        this.payload('connection', r.workspaceId, r.service),
+      ],
+    );
+    if (!row) return undefined;
+    this.changed('connection', r.workspaceId, r.service);
+    return connection(row);
+  }
+
+  async deleteConnection(workspaceId: string, service: string): Promise<boolean> {
+    const result = await this.pool.query(
+      `WITH w AS (DELETE FROM connections WHERE workspace_id = $1 AND service = $2 RETURNING service)
+       SELECT pg_notify('${CHANGE_CHANNEL}', $3) FROM w`,
+      [workspaceId, service, this.payload('connection', workspaceId, service)],
+    );
+    const deleted = (result.rowCount ?? 0) > 0;
+    if (deleted) this.changed('connection', workspaceId, service);
+    return deleted;
+  }
+
+  async appendAudit(records: readonly AuditRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    // One statement whatever the batch size (no parameter limit, atomic like SQLite's batch); ORDER BY the
+    // ordinality keeps ids, and so listAudit's order, in the order of the batch.
+    await this.pool.query(
+      `INSERT INTO audit (at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms)
+       SELECT at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::integer[], $8::text[], $9::integer[])
+         WITH ORDINALITY AS r(at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms, n)
+       ORDER BY n`,
+      [
+        records.map((r) => r.at),
+        records.map((r) => r.workspaceId),
+        records.map((r) => r.keyId),
+        records.map((r) => r.service),
+        records.map((r) => r.operation),
+        records.map((r) => r.protocol),
+        records.map((r) => r.status),
+        records.map((r) => r.code),
+        records.map((r) => Math.round(r.durationMs)),
+      ],
+    );
+  }
+
+  async listAudit(workspaceId: string, limit: number): Promise<AuditRecord[]> {
+    const rows = await this.all('SELECT * FROM audit WHERE workspace_id = $1 ORDER BY id DESC LIMIT $2', [workspaceId, limit]);
+    return rows.map((row) => ({
+      at: String(row.at),
+      workspaceId: String(row.workspace_id),
+      keyId: text(row.key_id),
+      service: String(row.service),
+      operation: String(row.operation),
+      protocol: String(row.protocol) as AuditRecord['protocol'],
+      status: Number(row.status),
+      code: text(row.code),
+      durationMs: Number(row.duration_ms),
+    }));
+  }
+
+  private async one(sql: string, args: unknown[]): Promise<DbRow | undefined> {
+    return (await this.pool.query<DbRow>(sql, args)).rows[0];
+  }
+
+  private async all(sql: string, args: unknown[]): Promise<DbRow[]> {
+    return (await this.pool.query<DbRow>(sql, args)).rows;
+  }
+
+  private payload(kind: StoreChange['kind'], workspaceId: string, id: string): string {
+    const payload = JSON.stringify({ o: this.origin, s: this.namespace, kind, workspaceId, id } satisfies ChangePayload);
+    if (Buffer.byteLength(payload) <= MAX_PAYLOAD_BYTES) return payload;
+    // Ids this long do not occur in practice; rather than fail the write, tell the others to drop that whole kind.
+    return JSON.stringify({ o: this.origin, s: this.namespace, kind, workspaceId: '*', id: '*' } satisfies ChangePayload);
+  }
+
+  private changed(kind: StoreChange['kind'], workspaceId: string, id: string): void {
+    this.changes.emit({ kind, workspaceId, id });
+  }
+
+  private startListening(): void {
+    if (this.listenStarted || this.closed) return;
+    this.listenStarted = true;
+    void this.connectListener();
+  }
+
+  private async connectListener(): Promise<void> {
+    if (this.closed) return;
+    const client = new pg.Client({ connectionString: this.connectionString, application_name: `${this.applicationName}:listen` });
+    this.listenClient = client;
+    let lost = false;
+    const onLost = (): void => {
+      if (lost) return;
+      lost = true;
+      if (this.listenClient === client) {
+        this.listenClient = undefined;
+        this.listening = false;
+      }
+      client.end().catch(() => {});
+      this.scheduleReconnect();
+    };
+    // A dropped connection shows as 'error' and/or 'end'; either means: reconnect.
+    client.on('error', onLost);
+    client.on('end', onLost);
+    client.on('notification', (message) => this.onNotification(message));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANGE_CHANNEL}`);
+    } catch {
+      onLost();
+      return;
+    }
+    if (lost || this.closed || this.listenClient !== client) {
+      await client.end().catch(() => {});
+      return;
+    }
+    this.listening = true;
+    this.reconnectDelay = RECONNECT_MIN_MS;
+    // Changes made while we were not listening were never delivered: tell caches to forget everything.
+    if (this.listenedBefore) for (const kind of CHANGE_KINDS) this.changed(kind, '*', '*');
+    this.listenedBefore = true;
+    for (const resolve of this.listeningWaiters.splice(0)) resolve();
+  }
+
+  private scheduleReconnect(): void {
+    if (this.closed || this.listenTimer) return;
+    const delay = this.reconnectDelay;
+    this.reconnectDelay = Math.min(delay * 2, RECONNECT_MAX_MS);
+    this.listenTimer = setTimeout(() => {
+      this.listenTimer = undefined;
+      void this.connectListener();
+    }, delay);
+    // The retry alone must not keep a process alive that has nothing else to do.
+    this.listenTimer.unref();
+  }
+
+  private onNotification(message: Notification): void {
+    if (message.channel !== CHANGE_CHANNEL || message.payload === undefined) return;
+    let payload: unknown;
+    try {
+      payload = JSON.parse(message.payload);
+    } catch {
+      return;
+    }
+    if (!isChangePayload(payload) || payload.o === this.origin || payload.s !== this.namespace) return;
+    this.changed(payload.kind, payload.workspaceId, payload.id);
+  }
+}
+
+function isChangePayload(value: unknown): value is ChangePayload {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return (
+    typeof v.o === 'string' &&
+    typeof v.s === 'string' &&
+    typeof v.workspaceId === 'string' &&
+    typeof v.id === 'string' &&
+    CHANGE_KINDS.some((kind) => kind === v.kind)
+  );
+}
+
+/** Releases a session advisory lock; false when the session is broken or did not hold it (then it must be discarded). */
+async function unlock(client: PoolClient, lock: string): Promise<boolean> {
+  try {
+    const result = await client.query<DbRow>('SELECT pg_advisory_unlock(hashtextextended($1, 0)) AS released', [lock]);
+    return result.rows[0]?.released === true;
+  } catch {
+    return false;
+  }
+}
+
+function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
+
+function apiKey(row: DbRow): ApiKeyRecord {
+  return {
+    id: String(row.id),
+    workspaceId: String(row.workspace_id),
+    name: String(row.name),
+    hash: String(row.hash),
+    prefix: String(row.prefix),
+    scopes: JSON.parse(String(row.scopes)),
+    createdAt: String(row.created_at),
+    lastUsedAt: text(row.last_used_at),
+    expiresAt: text(row.expires_at),
+    revokedAt: text(row.revoked_at),
+  };
+}
+
+function integration(row: DbRow): IntegrationSettingsRecord {
+  return {
+    workspaceId: String(row.workspace_id),
+    service: String(row.service),
+    mcpEnabled: Number(row.mcp_enabled) === 1,
+    restEnabled: Number(row.rest_enabled) === 1,
+    baseUrl: text(row.base_url),
+    settings: JSON.parse(String(row.settings)),
+    updatedAt: String(row.updated_at),
+  };
+}
+
+function connection(row: DbRow): ConnectionRecord {
+  return {
+    workspaceId: String(row.workspace_id),
+    service: String(row.service),
+    kind: String(row.kind) as ConnectionRecord['kind'],
+    secret: String(row.secret),
+    meta: JSON.parse(String(row.meta)),
+    status: String(row.status) as ConnectionRecord['status'],
+    expiresAt: text(row.expires_at),
+    version: Number(row.version),
+    createdAt: String(row.created_at),
+    updatedAt: String(row.updated_at),
+  };
+}
