@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
   buildOpenApiDocument,
@@ -30,6 +31,8 @@ export interface AppOptions {
   /** Public base URL, for OpenAPI `servers`. */
   publicUrl?: string;
   mcpTools?: McpToolMode;
+  /** Also serve the 2024-11-05 HTTP+SSE transport (sessions live in this process). */
+  mcpLegacySse?: boolean;
   /** Host names accepted in Host/Origin headers of /api requests; '*' accepts any. */
   allowedHosts: readonly string[] | '*';
   version: string;
@@ -121,6 +124,8 @@ export function createApp(options: AppOptions): Koa<GatewayState> {
     ctx.respond = false;
     await transport.handleRequest(ctx.req, ctx.res, message);
   });
+  if (options.mcpLegacySse) mountLegacySse(router, options, authenticate);
+
   const mcpMethodNotAllowed = async (ctx: Context) => {
     ctx.set('allow', 'POST');
     throw new GatewayError('method_not_allowed', 'This MCP endpoint is stateless: send JSON-RPC messages with POST');
@@ -211,3 +216,43 @@ function hostAllowed(host: string, allowed: readonly string[]): boolean {
 }
 
 export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
+
+/**
+ * The HTTP+SSE transport of protocol revision 2024-11-05, for clients that still need it: GET /api/mcp/sse opens an
+ * event stream and names a message endpoint; POST /api/mcp/messages?sessionId=… carries the client's messages.
+ * Sessions live in this process, so behind a load balancer the stream and its messages must reach the same instance
+ * (sticky sessions); the Streamable HTTP endpoint has no such limit. A session is bound to the key that opened it.
+ */
+function mountLegacySse(
+  router: Router<GatewayState>,
+  options: AppOptions,
+  authenticate: (ctx: Context, next: Next) => Promise<void>,
+): void {
+  const sessions = new Map<string, { transport: SSEServerTransport; keyId: string | null }>();
+  router.get('/api/mcp/sse', authenticate, async (ctx) => {
+    const transport = new SSEServerTransport('/api/mcp/messages', ctx.res);
+    const server = createMcpServer(options.engine, ctx.state.principal, {
+      name: 'portico',
+      version: options.version,
+      mode: options.mcpTools ?? 'compact',
+    });
+    sessions.set(transport.sessionId, { transport, keyId: ctx.state.principal.keyId });
+    transport.onclose = () => {
+      sessions.delete(transport.sessionId);
+    };
+    ctx.res.on('close', () => {
+      sessions.delete(transport.sessionId);
+      void server.close();
+    });
+    ctx.respond = false;
+    await server.connect(transport);
+  });
+  router.post('/api/mcp/messages', authenticate, async (ctx) => {
+    const session = sessions.get(String(ctx.query.sessionId ?? ''));
+    if (!session) throw new GatewayError('not_found', 'No such MCP session (it may have ended, or lives on another instance)');
+    if (session.keyId !== ctx.state.principal.keyId) throw new GatewayError('forbidden', 'This MCP session belongs to another API key');
+    const message = parseJson(await readBody(ctx.req, options.bodyLimitBytes), ctx.get('content-type') || undefined);
+    ctx.respond = false;
+    await session.transport.handlePostMessage(ctx.req, ctx.res, message);
+  });
+}

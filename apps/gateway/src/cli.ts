@@ -178,7 +178,7 @@ function printBanner(url: string, runtime: Runtime, createdKey: { name: string; 
   lines.push(
     'MCP (Streamable HTTP, stateless):',
     `  endpoint: ${url}/api/mcp   header: Authorization: Bearer ${key}`,
-    `  npx @modelcontextprotocol/inspector --cli ${url}/api/mcp --transport http --header "Authorization: Bearer ${key}" --method tools/list`,
+    `  npx @modelcontextprotocol/inspector@0.18.0 --cli ${url}/api/mcp --transport http --header "Authorization: Bearer ${key}" --method tools/list`,
   );
   if (services.includes('notion')) {
     lines.push(

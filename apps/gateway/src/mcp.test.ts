@@ -127,3 +127,46 @@ describe('REST and MCP give the same result and the same error', () => {
     expect(Boolean(mcp.isError)).toBe(rest.status >= 400);
   });
 });
+
+describe('protocol versions', () => {
+  const post = (body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${gateway.url}/api/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${gateway.key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...headers,
+      },
+      body: JSON.stringify(body),
+    });
+  const initialize = (protocolVersion: string) => ({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion, capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  });
+
+  it.each(['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'])('agrees to %s when a client asks for it', async (version) => {
+    const res = await post(initialize(version));
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { result: { protocolVersion: string } }).result.protocolVersion).toBe(version);
+  });
+
+  it('answers an unknown requested version with the latest it supports', async () => {
+    const res = await post(initialize('2099-01-01'));
+    expect(((await res.json()) as { result: { protocolVersion: string } }).result.protocolVersion).toBe('2025-11-25');
+  });
+
+  it('refuses a request whose MCP-Protocol-Version header names an unsupported version', async () => {
+    const res = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-protocol-version': '1999-01-01' });
+    expect(res.status).toBe(400);
+    const ok = await post({ jsonrpc: '2.0', id: 3, method: 'tools/list' }, { 'mcp-protocol-version': '2025-06-18' });
+    expect(ok.status).toBe(200);
+  });
+
+  it('issues no session id (stateless)', async () => {
+    const res = await post(initialize('2025-11-25'));
+    expect(res.headers.get('mcp-session-id')).toBeNull();
+  });
+});

@@ -28,6 +28,9 @@ describe('installed plugins', () => {
       for (const [name, schema] of Object.entries(properties)) {
         expect(schema.description, `${operation.name}.${name} description`).toBeTruthy();
       }
+      // Large results are paged, never silently cut: an operation that pages says how in its description.
+      const pager = ['cursor', 'start_cursor', 'page', 'page_token', 'offset'].find((name) => name in properties);
+      if (pager) expect(definition.description, `${operation.name} explains paging`).toContain(pager);
     }
   });
 

@@ -87,3 +87,58 @@ describe('every sandboxed integration, over MCP and REST', () => {
     }
   });
 });
+
+describe('a read-only key', () => {
+  it('reaches no write operation over either protocol, and sees only reads in tools/list', async () => {
+    const { key } = await gateway.runtime.engine.createApiKey({
+      workspaceId: 'default',
+      name: 'read-only',
+      scopes: { admin: false, services: '*', readOnly: true },
+    });
+    const readOnly = new Client({ name: 'portico-e2e-ro', version: '1.0.0' });
+    await readOnly.connect(
+      new StreamableHTTPClientTransport(new URL(`${gateway.url}/api/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${key}` } },
+      }),
+    );
+    const { tools } = await readOnly.listTools();
+    let writes = 0;
+    for (const integration of gateway.runtime.registry.list()) {
+      const tool = tools.find((t) => t.name === `call_${integration.service}`);
+      const listed = (tool?.inputSchema.properties?.method as { enum: string[] }).enum;
+      expect(listed.sort()).toEqual(
+        [...integration.operations.values()]
+          .filter((op) => op.access === 'read')
+          .map((op) => op.name)
+          .sort(),
+      );
+      expect(tool?.annotations?.readOnlyHint).toBe(true);
+      for (const operation of integration.operations.values()) {
+        if (operation.access === 'read') continue;
+        writes++;
+        const described = await describeVia(integration.service, operation.name);
+        const mcp = await readOnly.callTool({ name: `call_${integration.service}`, arguments: described.example.arguments });
+        expect(mcp.structuredContent, `${operation.name} over MCP`).toMatchObject({ error: true, code: 'forbidden' });
+        const { method, url, body } = described.rest_example;
+        const rest = await gateway.rest(method, url, { key, ...(body ? { body } : {}) });
+        expect(rest.status, `${operation.name} over REST`).toBe(403);
+      }
+    }
+    expect(writes).toBeGreaterThan(15);
+    await readOnly.close();
+  });
+});
+
+describe('search_methods over MCP', () => {
+  it('ranks operations of the connected services for a task in words', async () => {
+    const result = await client.callTool({ name: 'search_methods', arguments: { query: 'post a message in a Slack channel', limit: 3 } });
+    const { results } = result.structuredContent as { results: Array<{ service: string; method: string; tool: string }> };
+    expect(results[0]).toMatchObject({ service: 'slack', method: 'send_message', tool: 'call_slack' });
+    expect(results.length).toBeLessThanOrEqual(3);
+    const scoped = await client.callTool({ name: 'search_methods', arguments: { query: 'list users', service: 'notion' } });
+    const scopedResults = (scoped.structuredContent as { results: Array<{ service: string }> }).results;
+    expect(scopedResults.length).toBeGreaterThan(0);
+    expect(new Set(scopedResults.map((r) => r.service))).toEqual(new Set(['notion']));
+    await expect(client.callTool({ name: 'search_methods', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+  });
+});

@@ -75,6 +75,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
     engine,
     allowedHosts: allowedHosts(config),
     mcpTools: config.mcpTools,
+    mcpLegacySse: config.mcpLegacySse,
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
     version: VERSION,

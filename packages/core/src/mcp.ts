@@ -69,7 +69,10 @@ export function createMcpServer(engine: Engine, principal: Principal, options: M
       if (engine.registry.get(service)) return runCall(engine, principal, service, args);
     } else {
       const target = operationForTool(engine, name);
-      if (target) return invokeTool(engine, principal, target.service, target.operation, args);
+      if (target) {
+        const typed = Boolean(engine.registry.operation(target.service, target.operation)?.definition.response);
+        return invokeTool(engine, principal, target.service, target.operation, args, typed);
+      }
     }
     throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${name}`);
   });
@@ -235,12 +238,14 @@ async function invokeTool(
   service: string,
   operation: string,
   params: Record<string, unknown>,
+  /** The tool declares an output schema: an error body must not be sent as structured content it would fail. */
+  typed = false,
 ): Promise<CallToolResult> {
   try {
     const result = await engine.invoke({ principal, protocol: 'mcp', service, operation, params });
     return success(result.body);
   } catch (error) {
-    return failure(error);
+    return failure(error, typed);
   }
 }
 
@@ -250,7 +255,8 @@ function success(body: unknown): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(body ?? null) }], structuredContent: structured };
 }
 
-function failure(error: unknown): CallToolResult {
+function failure(error: unknown, typed = false): CallToolResult {
   const body = errorBody(toGatewayError(error));
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: { ...body } };
+  const content: CallToolResult['content'] = [{ type: 'text', text: JSON.stringify(body) }];
+  return typed ? { isError: true, content } : { isError: true, content, structuredContent: { ...body } };
 }
