@@ -127,12 +127,23 @@ export function mountAdmin(router: Router<GatewayState>, engine: Engine, body: (
     ctx.body = publicConnection(record);
   });
 
+  // Starts an OAuth connection: open the returned URL in a browser; the provider sends it back to the callback.
+  router.post('/connections/:service/authorize', async (ctx) => {
+    admin(ctx.state.principal);
+    const started = await engine.beginOAuth(ctx.state.principal.workspaceId, ctx.params.service as string, ctx.state.principal.keyId);
+    ctx.body = { authorize_url: started.authorizeUrl, expires_at: started.expiresAt };
+  });
+
   router.delete('/connections/:service', async (ctx) => {
     admin(ctx.state.principal);
-    if (!(await engine.disconnect(ctx.state.principal.workspaceId, ctx.params.service as string))) {
-      throw new GatewayError('not_found', `${ctx.params.service} is not connected`);
-    }
-    ctx.status = 204;
+    const result = await engine.disconnect(ctx.state.principal.workspaceId, ctx.params.service as string);
+    if (!result.deleted) throw new GatewayError('not_found', `${ctx.params.service} is not connected`);
+    ctx.body = {
+      service: ctx.params.service,
+      deleted: true,
+      revoked: result.revoked,
+      ...(result.revokeError ? { revoke_error: result.revokeError } : {}),
+    };
   });
 
   router.get('/audit', async (ctx) => {

@@ -55,13 +55,18 @@ A new integration starts with MCP on and REST off.
   --rest on|off        REST access (/api/v1/<service>/… and its OpenAPI document)
   --base-url URL       Upstream base URL for this workspace ('default' clears it); PORTICO_<SERVICE>_BASE_URL wins over it
   --set name=value     A plugin setting (e.g. --set notion_version=2022-06-28); repeatable`,
-  connect: `Usage: portico connect <service> --token TOKEN|- [--meta name=value]…
+  connect: `Usage:
+  portico connect <service> --token TOKEN|- [--meta name=value]…
+  portico connect <service> --oauth
 
-Stores a token-type credential for the service (an API key, a bot token, an internal integration token),
-encrypted with AES-256-GCM. '--token -' reads the token from standard input, which keeps it out of shell history.`,
+--token stores a token-type credential for the service (an API key, a bot token, an internal integration token),
+encrypted with AES-256-GCM. '--token -' reads the token from standard input, which keeps it out of shell history.
+--oauth prints the provider's authorization URL (needs PORTICO_<SERVICE>_CLIENT_ID and _CLIENT_SECRET); open it in a
+browser, approve, and the provider returns to the gateway's /api/connect/<service>/callback, which stores the tokens.
+The link is single-use and expires after 10 minutes.`,
   disconnect: `Usage: portico disconnect <service>
 
-Deletes the stored credentials of the service.`,
+Deletes the stored credentials of the service; an OAuth token is first revoked at the provider where it supports that.`,
 };
 
 type Io = { out: (line: string) => void; err: (line: string) => void; stdin: () => string };
@@ -339,13 +344,20 @@ async function integrations(args: string[], runtime: Runtime, io: Io): Promise<n
 async function connect(args: string[], runtime: Runtime, io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { token: { type: 'string' }, meta: { type: 'string', multiple: true } },
+    options: { token: { type: 'string' }, meta: { type: 'string', multiple: true }, oauth: { type: 'boolean' } },
     allowPositionals: true,
     strict: true,
   });
   const service = positionals[0];
   if (!service) throw new UsageError('connect needs a service');
-  if (values.token === undefined) throw new UsageError('connect needs --token TOKEN (or --token - to read it from standard input)');
+  if (values.oauth) {
+    const started = await runtime.engine.beginOAuth(DEFAULT_WORKSPACE, service, null);
+    io.err(`Open this URL in a browser and approve access; the provider sends you back to Portico (valid until ${started.expiresAt}):`);
+    io.out(started.authorizeUrl);
+    return 0;
+  }
+  if (values.token === undefined)
+    throw new UsageError('connect needs --token TOKEN (or --token - to read it from standard input), or --oauth');
   const token = values.token === '-' ? io.stdin().trim() : values.token;
   const record = await runtime.engine.connectToken(DEFAULT_WORKSPACE, service, token, pairs(values.meta, '--meta'));
   const shown = publicConnection(record);
@@ -356,7 +368,10 @@ async function connect(args: string[], runtime: Runtime, io: Io): Promise<number
 async function disconnect(args: string[], runtime: Runtime, io: Io): Promise<number> {
   const service = args[0];
   if (!service) throw new UsageError('disconnect needs a service');
-  if (!(await runtime.engine.disconnect(DEFAULT_WORKSPACE, service))) throw new UsageError(`${service} is not connected`);
+  const result = await runtime.engine.disconnect(DEFAULT_WORKSPACE, service);
+  if (!result.deleted) throw new UsageError(`${service} is not connected`);
   io.out(`Disconnected ${service}`);
+  if (result.revoked === true) io.out('The token was revoked at the provider.');
+  if (result.revoked === false) io.err(`The token could not be revoked at the provider (${result.revokeError}); it is deleted here.`);
   return 0;
 }

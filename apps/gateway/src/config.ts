@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { OAuthClientConfig } from '@portico/core';
 
 /** The gateway's configuration: read from the environment once, validated, typed. */
 export interface GatewayConfig {
@@ -15,6 +16,8 @@ export interface GatewayConfig {
   plugins: string[] | undefined;
   /** Operator renames of service keys, `{ notion: 'notes' }`. */
   serviceRenames: Record<string, string>;
+  /** OAuth clients per service from `PORTICO_<SERVICE>_CLIENT_ID` / `_CLIENT_SECRET` (+ optional redirect and endpoints). */
+  oauthClients: Record<string, OAuthClientConfig>;
   /** Per-service upstream base URL overrides from `PORTICO_<SERVICE>_BASE_URL`. */
   baseUrls: Record<string, string>;
   upstreamTimeoutMs: number;
@@ -65,6 +68,22 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
     name: 'PORTICO_<SERVICE>_BASE_URL',
     default: "the plugin's upstream",
     meaning: 'Upstream base URL override for one service, e.g. PORTICO_NOTION_BASE_URL',
+  },
+  {
+    name: 'PORTICO_<SERVICE>_CLIENT_ID',
+    default: '(none)',
+    meaning: 'OAuth client id of one service (with PORTICO_<SERVICE>_CLIENT_SECRET): enables its connect flow',
+  },
+  { name: 'PORTICO_<SERVICE>_CLIENT_SECRET', default: '(none)', meaning: 'OAuth client secret of one service' },
+  {
+    name: 'PORTICO_<SERVICE>_REDIRECT_URL',
+    default: '<public URL>/api/connect/<service>/callback',
+    meaning: 'OAuth redirect URL registered with the provider',
+  },
+  {
+    name: 'PORTICO_<SERVICE>_OAUTH_AUTHORIZE_URL',
+    default: "the plugin's",
+    meaning: 'Override of the provider’s authorize endpoint (also _OAUTH_TOKEN_URL, _OAUTH_REVOKE_URL): regions, sandboxes',
   },
   { name: 'PORTICO_UPSTREAM_TIMEOUT_MS', default: '30000', meaning: 'Timeout of each upstream request (whole request)' },
   {
@@ -152,6 +171,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     else serviceRenames[from] = to;
   }
 
+  const oauthClients: Record<string, OAuthClientConfig> = {};
+  for (const [name, value] of Object.entries(env)) {
+    const match = /^PORTICO_([A-Z0-9]+)_CLIENT_ID$/.exec(name);
+    if (!match || !value) continue;
+    const prefix = `PORTICO_${match[1]}`;
+    const secret = env[`${prefix}_CLIENT_SECRET`];
+    if (!secret) {
+      problems.push(`${prefix}_CLIENT_ID is set but ${prefix}_CLIENT_SECRET is not`);
+      continue;
+    }
+    const optional = (suffix: string) => url(`${prefix}_${suffix}`, env[`${prefix}_${suffix}`]);
+    const redirectUri = optional('REDIRECT_URL');
+    const authorizeUrl = optional('OAUTH_AUTHORIZE_URL');
+    const tokenUrl = optional('OAUTH_TOKEN_URL');
+    const revokeUrl = optional('OAUTH_REVOKE_URL');
+    oauthClients[(match[1] as string).toLowerCase()] = {
+      clientId: value,
+      clientSecret: secret,
+      ...(redirectUri ? { redirectUri } : {}),
+      ...(authorizeUrl ? { authorizeUrl } : {}),
+      ...(tokenUrl ? { tokenUrl } : {}),
+      ...(revokeUrl ? { revokeUrl } : {}),
+    };
+  }
+
   const baseUrls: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
     const match = /^PORTICO_([A-Z0-9]+)_BASE_URL$/.exec(name);
@@ -181,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     databaseSchema,
     plugins,
     serviceRenames,
+    oauthClients,
     baseUrls,
     upstreamTimeoutMs: int('PORTICO_UPSTREAM_TIMEOUT_MS', 30_000, 100, 600_000),
     upstreamRetries: int('PORTICO_UPSTREAM_RETRIES', 2, 0, 5),

@@ -48,6 +48,9 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
     encryptor: loadEncryptor(config, logger),
     logger,
     baseUrlOverrides: { ...config.baseUrls, ...options.baseUrls },
+    oauthClients: config.oauthClients,
+    // Without PORTICO_PUBLIC_URL, the address the gateway will listen on (the server corrects it once listening).
+    publicUrl: config.publicUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`,
     upstream: {
       timeoutMs: config.upstreamTimeoutMs,
       retryLimit: config.upstreamRetries,

@@ -93,6 +93,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = config.publicUrl ?? `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
+  engine.publicUrl = url;
   logger.info({ url, integrations: runtime.registry.list().map((i) => i.service), sandbox: Boolean(options.sandbox) }, 'gateway listening');
 
   return {

@@ -5,6 +5,17 @@ import { DEFAULT_UPSTREAM_OPTIONS, retryAfterSeconds, UpstreamClient, type Upstr
 import { displayPrefix, generateApiKey, hashApiKey, hashesEqual, isWellFormedApiKey, newKeyId } from './keys.js';
 import { type Logger, silentLogger } from './logger.js';
 import {
+  authorizeUrl,
+  hashState,
+  InvalidGrantError,
+  newState,
+  type OAuthClient,
+  type OAuthClientConfig,
+  pkcePair,
+  requestToken,
+  revokeToken,
+} from './oauth.js';
+import {
   type DeclarativeUpstream,
   fillPath,
   type OperationContext,
@@ -13,7 +24,7 @@ import {
   type UpstreamRequest,
   type UpstreamResponse,
 } from './operation.js';
-import type { Credentials, UpstreamFailure } from './plugin.js';
+import type { Credentials, TokenSet, UpstreamFailure } from './plugin.js';
 import type { RegisteredIntegration, RegisteredOperation, Registry } from './registry.js';
 import { OperationIndex } from './search.js';
 import type { ApiKeyRecord, AuditRecord, ConnectionRecord, IntegrationSettingsRecord, KeyScopes, Store } from './store/types.js';
@@ -63,6 +74,26 @@ export interface EngineOptions {
   logger?: Logger;
   /** How often audit records are written (ms). */
   auditFlushMs?: number;
+  /** OAuth clients configured by the operator, per service. */
+  oauthClients?: Readonly<Record<string, OAuthClientConfig>>;
+  /** Public base URL of the gateway: the default OAuth redirect URI is `<publicUrl>/api/connect/<service>/callback`. */
+  publicUrl?: string;
+}
+
+/** Refresh an access token when it expires within this margin. */
+export const REFRESH_MARGIN_MS = 5 * 60_000;
+/** How long a started OAuth authorization may take. */
+export const OAUTH_STATE_TTL_MS = 10 * 60_000;
+
+export interface OAuthStart {
+  authorizeUrl: string;
+  expiresAt: string;
+}
+
+export interface OAuthCompletion {
+  service: string;
+  workspaceId: string;
+  meta: Record<string, unknown>;
 }
 
 export interface CreatedKey {
@@ -91,6 +122,11 @@ export class Engine {
   private readonly integrationCache = new Map<string, { state: IntegrationState; expires: number }>();
   private readonly unsubscribe: () => void;
   private index: OperationIndex | undefined;
+  private readonly oauthClients: Readonly<Record<string, OAuthClientConfig>>;
+  /** Public base URL of the gateway (the OAuth redirect URI derives from it); set once the server knows its address. */
+  publicUrl: string | undefined;
+  /** In-process single flight: one refresh per connection at a time, however many calls wait for it. */
+  private readonly refreshing = new Map<string, Promise<{ credentials: Credentials; record: ConnectionRecord }>>();
   private readonly touched = new Map<string, number>();
   private auditQueue: AuditRecord[] = [];
   private readonly auditTimer: NodeJS.Timeout;
@@ -103,6 +139,8 @@ export class Engine {
     this.logger = options.logger ?? silentLogger;
     this.baseUrlOverrides = options.baseUrlOverrides ?? {};
     this.client = new UpstreamClient({ ...DEFAULT_UPSTREAM_OPTIONS, ...options.upstream });
+    this.oauthClients = options.oauthClients ?? {};
+    this.publicUrl = options.publicUrl;
     this.auditTimer = setInterval(() => void this.flushAudit(), options.auditFlushMs ?? 1_000);
     this.auditTimer.unref();
     // Settings changed by this process, another process (PostgreSQL NOTIFY) or the CLI drop the cached copy at once;
@@ -242,11 +280,48 @@ export class Engine {
     });
   }
 
-  async disconnect(workspaceId: string, service: string): Promise<boolean> {
-    return this.store.deleteConnection(workspaceId, service);
+  /**
+   * Deletes a connection; an OAuth connection's token is revoked upstream first where the provider supports it.
+   * A failed revocation does not keep the credentials here (the operator asked for them to go): it is reported back.
+   */
+  async disconnect(workspaceId: string, service: string): Promise<{ deleted: boolean; revoked: boolean | null; revokeError?: string }> {
+    const record = await this.store.getConnection(workspaceId, service);
+    if (!record) return { deleted: false, revoked: null };
+    let revoked: boolean | null = null;
+    let revokeError: string | undefined;
+    const integration = this.registry.get(service);
+    if (record.kind === 'oauth2' && integration?.plugin.auth.oauth2?.revokeUrl && this.oauthClients[service]) {
+      try {
+        const credentials = this.decryptCredentials(record);
+        await revokeToken(this.client, this.oauthClient(integration), credentials.refreshToken ?? credentials.accessToken);
+        revoked = true;
+      } catch (error) {
+        revoked = false;
+        revokeError = toGatewayError(error).code === 'internal_error' ? 'the provider could not be reached' : (error as Error).message;
+        this.logger.warn({ service, workspaceId, reason: revokeError }, 'could not revoke the token upstream; deleting it here anyway');
+      }
+    }
+    const deleted = await this.store.deleteConnection(workspaceId, service);
+    return { deleted, revoked, ...(revokeError ? { revokeError } : {}) };
   }
 
-  private async credentialsFor(workspaceId: string, service: string): Promise<{ credentials: Credentials; record: ConnectionRecord }> {
+  /** The connection's credentials, refreshed first when the access token expires within REFRESH_MARGIN_MS. */
+  private async credentialsFor(
+    integration: RegisteredIntegration,
+    workspaceId: string,
+  ): Promise<{ credentials: Credentials; record: ConnectionRecord }> {
+    const loaded = await this.loadCredentials(workspaceId, integration.service);
+    if (!needsRefresh(loaded.credentials)) return loaded;
+    const key = cacheKey(workspaceId, integration.service);
+    let flight = this.refreshing.get(key);
+    if (!flight) {
+      flight = this.refresh(integration, workspaceId).finally(() => this.refreshing.delete(key));
+      this.refreshing.set(key, flight);
+    }
+    return flight;
+  }
+
+  private async loadCredentials(workspaceId: string, service: string): Promise<{ credentials: Credentials; record: ConnectionRecord }> {
     const record = await this.store.getConnection(workspaceId, service);
     if (!record) {
       throw new GatewayError(
@@ -255,16 +330,226 @@ export class Engine {
       );
     }
     if (record.status === 'needs_reconnect') {
-      throw new GatewayError('not_connected', `The ${service} connection needs to be re-authorized`);
+      throw new GatewayError(
+        'not_connected',
+        `The ${service} connection was refused by the provider and must be authorized again (portico connect ${service} --oauth)`,
+      );
     }
-    let credentials: Credentials;
+    return { credentials: this.decryptCredentials(record), record };
+  }
+
+  private decryptCredentials(record: ConnectionRecord): Credentials {
     try {
-      credentials = JSON.parse(this.encryptor.decrypt(record.secret, connectionAad(workspaceId, service))) as Credentials;
+      return JSON.parse(this.encryptor.decrypt(record.secret, connectionAad(record.workspaceId, record.service))) as Credentials;
     } catch (error) {
-      this.logger.error({ err: errorSummary(error), service, workspaceId }, 'stored credentials cannot be decrypted');
-      throw new GatewayError('not_connected', `The stored ${service} credentials cannot be decrypted with the configured encryption key`);
+      this.logger.error(
+        { err: errorSummary(error), service: record.service, workspaceId: record.workspaceId },
+        'stored credentials cannot be decrypted',
+      );
+      throw new GatewayError(
+        'not_connected',
+        `The stored ${record.service} credentials cannot be decrypted with the configured encryption keys`,
+      );
     }
-    return { credentials, record };
+  }
+
+  /**
+   * One refresh per connection across every instance: the store's connection lock (a PostgreSQL advisory lock when
+   * several instances share a database), then a re-read, since another instance may have refreshed meanwhile.
+   * The new tokens are stored (compare-and-swap on the version) before they are used, so a rotated refresh token
+   * is never lost to a crash after the fact; until then the stored credential is left untouched.
+   */
+  private async refresh(
+    integration: RegisteredIntegration,
+    workspaceId: string,
+  ): Promise<{ credentials: Credentials; record: ConnectionRecord }> {
+    const service = integration.service;
+    return this.store.withConnectionLock(workspaceId, service, async () => {
+      const current = await this.loadCredentials(workspaceId, service);
+      if (!needsRefresh(current.credentials)) return current;
+      const client = this.oauthClient(integration);
+      let tokens: TokenSet;
+      try {
+        ({ tokens } = await requestToken(this.client, client, {
+          grant_type: 'refresh_token',
+          refresh_token: current.credentials.refreshToken as string,
+        }));
+      } catch (error) {
+        if (!(error instanceof InvalidGrantError)) throw error;
+        await this.store.swapConnection(
+          { ...current.record, status: 'needs_reconnect', updatedAt: new Date().toISOString() },
+          current.record.version,
+        );
+        this.logger.warn({ service, workspaceId }, 'refresh token refused (invalid_grant); the connection needs to be authorized again');
+        this.audit(workspaceId, null, service, 'oauth_refresh', 'admin', 424, 'not_connected');
+        throw new GatewayError(
+          'not_connected',
+          `The ${service} provider refused the refresh token; the connection must be authorized again`,
+        );
+      }
+      const credentials: Credentials = {
+        accessToken: tokens.accessToken,
+        // Providers with reusable refresh tokens (Clio) send none back: keep the one we have.
+        ...((tokens.refreshToken ?? current.credentials.refreshToken)
+          ? { refreshToken: tokens.refreshToken ?? current.credentials.refreshToken }
+          : {}),
+        ...(tokens.expiresIn ? { expiresAt: new Date(Date.now() + tokens.expiresIn * 1000).toISOString() } : {}),
+      };
+      const saved = await this.store.swapConnection(
+        {
+          ...current.record,
+          secret: this.encryptor.encrypt(JSON.stringify(credentials), connectionAad(workspaceId, service)),
+          expiresAt: credentials.expiresAt ?? null,
+          status: 'active',
+          updatedAt: new Date().toISOString(),
+        },
+        current.record.version,
+      );
+      if (!saved) {
+        // Someone wrote the connection while we held the lock (an operator reconnecting): theirs is newer.
+        return this.loadCredentials(workspaceId, service);
+      }
+      this.audit(workspaceId, null, service, 'oauth_refresh', 'admin', 200, null);
+      return { credentials, record: saved };
+    });
+  }
+
+  // ---- OAuth connect flow ----------------------------------------------------------------------------------
+
+  /** The OAuth client of a service: the plugin's endpoints, the operator's credentials and overrides. */
+  oauthClient(integration: RegisteredIntegration): OAuthClient {
+    const settings = integration.plugin.auth.oauth2;
+    if (!settings) throw new GatewayError('bad_request', `${integration.service} does not connect with OAuth; store a token instead`);
+    const config = this.oauthClients[integration.service];
+    if (!config) {
+      const prefix = `PORTICO_${integration.service.toUpperCase()}`;
+      throw new GatewayError(
+        'bad_request',
+        `OAuth is not configured for ${integration.service}: set ${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET`,
+      );
+    }
+    const redirectUri =
+      config.redirectUri ?? (this.publicUrl ? `${this.publicUrl}/api/connect/${integration.service}/callback` : undefined);
+    if (!redirectUri)
+      throw new GatewayError('bad_request', `No OAuth redirect URL for ${integration.service}: set PORTICO_PUBLIC_URL or a redirect URL`);
+    return {
+      clientId: config.clientId,
+      clientSecret: config.clientSecret,
+      redirectUri,
+      settings: {
+        ...settings,
+        ...(config.authorizeUrl ? { authorizeUrl: config.authorizeUrl } : {}),
+        ...(config.tokenUrl ? { tokenUrl: config.tokenUrl } : {}),
+        ...(config.revokeUrl ? { revokeUrl: config.revokeUrl } : {}),
+      },
+    };
+  }
+
+  /** Starts an authorization: a single-use state bound to the workspace and the key, PKCE where the provider takes it. */
+  async beginOAuth(workspaceId: string, service: string, keyId: string | null): Promise<OAuthStart> {
+    const client = this.oauthClient(this.requireIntegration(service));
+    const state = newState();
+    const stateHash = hashState(state);
+    const pkce = client.settings.pkce ? pkcePair() : undefined;
+    const now = Date.now();
+    const expiresAt = new Date(now + OAUTH_STATE_TTL_MS).toISOString();
+    await this.store.createOAuthState({
+      stateHash,
+      workspaceId,
+      service,
+      keyId,
+      verifier: pkce ? this.encryptor.encrypt(pkce.verifier, `portico/oauth-state/${stateHash}`) : null,
+      redirectUri: client.redirectUri,
+      createdAt: new Date(now).toISOString(),
+      expiresAt,
+      usedAt: null,
+    });
+    return { authorizeUrl: authorizeUrl(client, state, pkce?.challenge), expiresAt };
+  }
+
+  /**
+   * Finishes an authorization from the provider's redirect: the state must be known, unused and unexpired; the code is
+   * exchanged server to server; tokens are stored encrypted with the provider's non-secret facts. Every outcome is audited.
+   */
+  async completeOAuth(service: string, query: Readonly<Record<string, string>>): Promise<OAuthCompletion> {
+    const integration = this.requireIntegration(service);
+    const state = query.state ?? '';
+    if (!state) throw new GatewayError('bad_request', 'The provider sent no state: start the connection again from Portico');
+    const stateHash = hashState(state);
+    const record = await this.store.consumeOAuthState(stateHash, new Date().toISOString());
+    const fail = (workspaceId: string, keyId: string | null, error: GatewayError): never => {
+      this.audit(workspaceId, keyId, service, 'oauth_connect', 'admin', error.status, error.code);
+      throw error;
+    };
+    if (!record || record.service !== service) {
+      return fail(
+        DEFAULT_WORKSPACE_ID,
+        null,
+        new GatewayError('bad_request', 'This authorization link is unknown or was already used: start the connection again'),
+      );
+    }
+    if (Date.parse(record.expiresAt) <= Date.now()) {
+      return fail(
+        record.workspaceId,
+        record.keyId,
+        new GatewayError('bad_request', 'This authorization took too long and expired: start the connection again'),
+      );
+    }
+    if (query.error) {
+      const reason = query.error === 'access_denied' ? 'consent was denied at the provider' : `the provider answered ${query.error}`;
+      return fail(
+        record.workspaceId,
+        record.keyId,
+        new GatewayError(
+          'bad_request',
+          `Not connected: ${reason}${query.error_description ? ` (${query.error_description.slice(0, 200)})` : ''}`,
+        ),
+      );
+    }
+    if (!query.code)
+      return fail(record.workspaceId, record.keyId, new GatewayError('bad_request', 'The provider sent no authorization code'));
+    const client = this.oauthClient(integration);
+    const grant: Record<string, string> = { grant_type: 'authorization_code', code: query.code, redirect_uri: record.redirectUri };
+    if (record.verifier) grant.code_verifier = this.encryptor.decrypt(record.verifier, `portico/oauth-state/${stateHash}`);
+    let exchanged: { tokens: TokenSet; body: unknown };
+    try {
+      exchanged = await requestToken(this.client, client, grant);
+    } catch (error) {
+      const failure =
+        error instanceof InvalidGrantError
+          ? new GatewayError('bad_request', 'The provider refused the authorization code (it may have expired): start the connection again')
+          : toGatewayError(error).code === 'internal_error'
+            ? new GatewayError('upstream_error', 'The provider’s token endpoint could not be reached')
+            : toGatewayError(error);
+      return fail(record.workspaceId, record.keyId, failure);
+    }
+    const { tokens, body } = exchanged;
+    const meta = client.settings.connectionFacts?.(query, body) ?? {};
+    await this.saveConnection(
+      record.workspaceId,
+      service,
+      'oauth2',
+      {
+        accessToken: tokens.accessToken,
+        ...(tokens.refreshToken ? { refreshToken: tokens.refreshToken } : {}),
+        ...(tokens.expiresIn ? { expiresAt: new Date(Date.now() + tokens.expiresIn * 1000).toISOString() } : {}),
+      },
+      meta,
+    );
+    this.audit(record.workspaceId, record.keyId, service, 'oauth_connect', 'admin', 200, null);
+    return { service, workspaceId: record.workspaceId, meta };
+  }
+
+  private audit(
+    workspaceId: string,
+    keyId: string | null,
+    service: string,
+    operation: string,
+    protocol: AuditRecord['protocol'],
+    status: number,
+    code: string | null,
+  ): void {
+    this.auditQueue.push({ at: new Date().toISOString(), workspaceId, keyId, service, operation, protocol, status, code, durationMs: 0 });
   }
 
   // ---- access -------------------------------------------------------------------------------------------------
@@ -376,7 +661,7 @@ export class Engine {
     params: Record<string, unknown>,
     workspaceId: string,
   ): Promise<InvokeResult> {
-    const { credentials, record } = await this.credentialsFor(workspaceId, integration.service);
+    const { credentials, record } = await this.credentialsFor(integration, workspaceId);
     const state = await this.integrationState(workspaceId, integration.service);
     const context: OperationContext = { settings: state.settings, connection: record.meta };
     const baseUrl = this.baseUrlFor(integration, state, record.meta);
@@ -451,6 +736,12 @@ export class Engine {
     await this.flushAudit();
     this.client.close();
   }
+}
+
+const DEFAULT_WORKSPACE_ID = 'default';
+
+function needsRefresh(credentials: Credentials): boolean {
+  return Boolean(credentials.refreshToken && credentials.expiresAt && Date.parse(credentials.expiresAt) - Date.now() < REFRESH_MARGIN_MS);
 }
 
 export function connectionAad(workspaceId: string, service: string): string {

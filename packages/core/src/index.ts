@@ -28,6 +28,7 @@ export { DEFAULT_UPSTREAM_OPTIONS, retryAfterSeconds, type UpstreamClientOptions
 export { API_KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedApiKey } from './keys.js';
 export { type Logger, silentLogger } from './logger.js';
 export { createMcpServer, type McpServerOptions, type McpToolMode } from './mcp.js';
+export { InvalidGrantError, type OAuthClient, type OAuthClientConfig } from './oauth.js';
 export { buildOpenApiDocument, type OpenApiOptions } from './openapi.js';
 export {
   type Access,
@@ -57,6 +58,7 @@ export {
   type SandboxOptions,
   type SandboxServer,
   SUPPORTED_CONTRACT_VERSIONS,
+  type TokenSet,
   type UpstreamFailure,
   type UpstreamSettings,
 } from './plugin.js';

@@ -23,14 +23,36 @@ export interface Credentials {
   expiresAt?: string;
 }
 
+/** What a token endpoint answered, normalised. */
+export interface TokenSet {
+  accessToken: string;
+  refreshToken?: string;
+  /** Seconds until the access token expires; absent when it does not expire. */
+  expiresIn?: number;
+}
+
 export interface OAuth2Settings {
   authorizeUrl: string;
   tokenUrl: string;
+  /** Where tokens are revoked on disconnect, if the provider supports it. */
   revokeUrl?: string;
+  /** `rfc7009`: POST token=<token> with client authentication; `bearer`: POST with the access token as Bearer (Slack). */
+  revokeStyle?: 'rfc7009' | 'bearer';
   scopes?: readonly string[];
+  /** How scopes are joined in the authorize URL (Slack uses commas). */
+  scopeSeparator?: string;
+  /** Send a PKCE challenge (S256). */
   pkce?: boolean;
-  /** How the client authenticates at the token endpoint. */
+  /** How the client authenticates at the token endpoint. Default `basic`. */
   clientAuth?: 'basic' | 'body';
+  /** How the token request is encoded. Default `form` (RFC 6749); Notion takes JSON. */
+  tokenRequest?: 'form' | 'json';
+  /** Extra query parameters of the authorize URL (Notion: `owner=user`). */
+  authorizeParams?: Readonly<Record<string, string>>;
+  /** Reads a token endpoint answer that is not plain RFC 6749 (Slack answers errors with 200 and ok:false). */
+  parseToken?: (body: unknown) => TokenSet | { error: string; description?: string };
+  /** Non-secret facts to keep with the connection: from the callback query (QuickBooks realmId) and the token answer. */
+  connectionFacts?: (callback: Readonly<Record<string, string>>, tokenBody: unknown) => Record<string, unknown>;
 }
 
 export interface UpstreamSettings {

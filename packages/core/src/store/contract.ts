@@ -206,6 +206,36 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       });
     });
 
+    describe('OAuth states', () => {
+      const state = (hash: string) => ({
+        stateHash: hash,
+        workspaceId: DEFAULT_WORKSPACE,
+        service: 'notion',
+        keyId: 'key_1',
+        verifier: 'enc1:k:n:t:c',
+        redirectUri: 'http://127.0.0.1:8787/api/connect/notion/callback',
+        createdAt: '2026-01-01T00:00:00.000Z',
+        expiresAt: '2026-01-01T00:10:00.000Z',
+        usedAt: null,
+      });
+
+      it('are consumed exactly once, returning what was stored', async () => {
+        const store = await fresh();
+        await store.createOAuthState(state('h1'));
+        const first = await store.consumeOAuthState('h1', '2026-01-01T00:01:00.000Z');
+        expect(first).toEqual({ ...state('h1'), usedAt: '2026-01-01T00:01:00.000Z' });
+        expect(await store.consumeOAuthState('h1', '2026-01-01T00:02:00.000Z')).toBeUndefined();
+        expect(await store.consumeOAuthState('unknown', '2026-01-01T00:02:00.000Z')).toBeUndefined();
+      });
+
+      it('let only one of several concurrent consumers win', async () => {
+        const store = await fresh();
+        await store.createOAuthState(state('h2'));
+        const results = await Promise.all(Array.from({ length: 8 }, () => store.consumeOAuthState('h2', '2026-01-01T00:01:00.000Z')));
+        expect(results.filter(Boolean)).toHaveLength(1);
+      });
+    });
+
     describe('audit', () => {
       it('appends batches and lists the newest first, per workspace, up to the limit', async () => {
         const store = await fresh();

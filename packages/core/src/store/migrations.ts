@@ -49,6 +49,17 @@ const core = [
      PRIMARY KEY (workspace_id, service))`,
 ];
 
+const OAUTH_STATES = `CREATE TABLE oauth_states (
+     state_hash TEXT PRIMARY KEY,
+     workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+     service TEXT NOT NULL,
+     key_id TEXT,
+     verifier TEXT,
+     redirect_uri TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     expires_at TEXT NOT NULL,
+     used_at TEXT)`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -69,5 +80,11 @@ export const MIGRATIONS: readonly Migration[] = [
          protocol TEXT NOT NULL, status INTEGER NOT NULL, code TEXT, duration_ms INTEGER NOT NULL)`,
       `CREATE INDEX audit_workspace_at ON audit(workspace_id, id)`,
     ],
+  },
+  {
+    version: 2,
+    name: 'single-use OAuth states',
+    sqlite: [OAUTH_STATES],
+    postgres: [OAUTH_STATES],
   },
 ];

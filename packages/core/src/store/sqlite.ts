@@ -10,6 +10,7 @@ import {
   type ConnectionRecord,
   DEFAULT_WORKSPACE,
   type IntegrationSettingsRecord,
+  type OAuthStateRecord,
   type Store,
   type StoreChange,
   type StoreChangeListener,
@@ -197,6 +198,19 @@ export class SqliteStore implements Store {
     return deleted;
   }
 
+  async createOAuthState(r: OAuthStateRecord): Promise<void> {
+    await this.one(
+      `INSERT INTO oauth_states (state_hash, workspace_id, service, key_id, verifier, redirect_uri, created_at, expires_at, used_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [r.stateHash, r.workspaceId, r.service, r.keyId, r.verifier, r.redirectUri, r.createdAt, r.expiresAt, r.usedAt],
+    );
+  }
+
+  async consumeOAuthState(stateHash: string, at: string): Promise<OAuthStateRecord | undefined> {
+    const row = await this.one('UPDATE oauth_states SET used_at = ? WHERE state_hash = ? AND used_at IS NULL RETURNING *', [at, stateHash]);
+    return row ? oauthState(row) : undefined;
+  }
+
   async appendAudit(records: readonly AuditRecord[]): Promise<void> {
     if (records.length === 0) return;
     await this.client.batch(
@@ -266,5 +280,19 @@ function connection(row: Row): ConnectionRecord {
     version: Number(row.version),
     createdAt: String(row.created_at),
     updatedAt: String(row.updated_at),
+  };
+}
+
+function oauthState(row: Readonly<Record<string, unknown>>): OAuthStateRecord {
+  return {
+    stateHash: String(row.state_hash),
+    workspaceId: String(row.workspace_id),
+    service: String(row.service),
+    keyId: row.key_id === null || row.key_id === undefined ? null : String(row.key_id),
+    verifier: row.verifier === null || row.verifier === undefined ? null : String(row.verifier),
+    redirectUri: String(row.redirect_uri),
+    createdAt: String(row.created_at),
+    expiresAt: String(row.expires_at),
+    usedAt: row.used_at === null || row.used_at === undefined ? null : String(row.used_at),
   };
 }

@@ -67,6 +67,22 @@ export interface ConnectionRecord {
   updatedAt: string;
 }
 
+/** A pending OAuth authorization: created when an admin starts a connect flow, consumed once by the callback. */
+export interface OAuthStateRecord {
+  /** SHA-256 of the `state` value sent to the provider; the value itself is never stored. */
+  stateHash: string;
+  workspaceId: string;
+  service: string;
+  /** The API key that started the flow. */
+  keyId: string | null;
+  /** PKCE code verifier, encrypted; null when the provider does not use PKCE. */
+  verifier: string | null;
+  redirectUri: string;
+  createdAt: string;
+  expiresAt: string;
+  usedAt: string | null;
+}
+
 export interface AuditRecord {
   at: string;
   workspaceId: string;
@@ -125,6 +141,13 @@ export interface Store {
   deleteConnection(workspaceId: string, service: string): Promise<boolean>;
   /** Every connection of every workspace (for key rotation). */
   allConnections(): Promise<ConnectionRecord[]>;
+
+  createOAuthState(record: OAuthStateRecord): Promise<void>;
+  /**
+   * Marks a state as used and returns it, in one atomic step, only if it exists and was not used before.
+   * Expiry is for the caller to check (so that it can tell "expired" from "unknown or replayed").
+   */
+  consumeOAuthState(stateHash: string, at: string): Promise<OAuthStateRecord | undefined>;
 
   appendAudit(records: readonly AuditRecord[]): Promise<void>;
   listAudit(workspaceId: string, limit: number): Promise<AuditRecord[]>;

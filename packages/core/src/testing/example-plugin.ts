@@ -13,7 +13,20 @@ export const examplePlugin = definePlugin({
     baseUrl: 'https://example.invalid/api',
     headers: (settings) => ({ 'x-api-version': String(settings.api_version) }),
   },
-  auth: { token: { description: 'an API token' } },
+  auth: {
+    token: { description: 'an API token' },
+    oauth2: {
+      authorizeUrl: 'https://example.invalid/oauth/authorize',
+      tokenUrl: 'https://example.invalid/oauth/token',
+      revokeUrl: 'https://example.invalid/oauth/revoke',
+      scopes: ['items:read', 'items:write'],
+      pkce: true,
+      connectionFacts: (callback, body) => ({
+        account: (body as { account_name?: string }).account_name ?? null,
+        ...(callback.region ? { region: callback.region } : {}),
+      }),
+    },
+  },
   settings: Type.Object({ api_version: Type.String({ default: '2024-01-01' }) }),
   operations: [
     defineOperation({
@@ -67,3 +80,5 @@ export const examplePlugin = definePlugin({
     }),
   ],
 });
+
+export default examplePlugin;
