@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_WORKSPACE, GatewayError, type KeyScopes } from '@portico/core';
+import { DEFAULT_WORKSPACE, Encryptor, GatewayError, type KeyScopes } from '@portico/core';
 import { publicConnection, publicKey } from './admin.js';
 import { ConfigError, ENVIRONMENT, type GatewayConfig, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
-import { openRuntime, type Runtime } from './runtime.js';
+import { addKeyToFile, keyFile, openRuntime, pruneKeyFile, type Runtime } from './runtime.js';
 import { startGateway } from './server.js';
 import { VERSION } from './version.js';
 
@@ -20,6 +20,8 @@ Commands:
   integrations list|configure   Show integrations; turn MCP/REST on or off, set base URL and settings
   connect <service>             Store an upstream token for a service (encrypted at rest)
   disconnect <service>          Remove a service's stored credentials
+  encryption rotate|status|prune
+                                Rotate the key encrypting upstream credentials, while gateways keep serving
   env                           List the environment variables the gateway reads
 
 Every command reads the same configuration (environment variables, see 'portico env') and works on the
@@ -64,6 +66,18 @@ encrypted with AES-256-GCM. '--token -' reads the token from standard input, whi
 --oauth prints the provider's authorization URL (needs PORTICO_<SERVICE>_CLIENT_ID and _CLIENT_SECRET); open it in a
 browser, approve, and the provider returns to the gateway's /api/connect/<service>/callback, which stores the tokens.
 The link is single-use and expires after 10 minutes.`,
+  encryption: `Usage:
+  portico encryption status     Which key encrypts, and how many stored credentials each key holds
+  portico encryption rotate     Re-encrypt every stored credential under a new key
+  portico encryption prune      Drop old keys that no stored credential uses any more (key file only)
+
+With the key file (<data dir>/encryption.key, the default): rotate writes a new key in front of the file, keeps the
+old ones for decryption, and re-encrypts every connection. Running gateways pick the new key up by themselves the
+first time they meet it. Run prune afterwards to retire the old keys. Back the file up after each change.
+
+With PORTICO_ENCRYPTION_KEY: set the new key as PORTICO_ENCRYPTION_KEY and the old one(s) in
+PORTICO_ENCRYPTION_PREVIOUS_KEYS on every instance first (restart them), then run rotate, which re-encrypts every
+connection under the new key; then remove the old keys from PORTICO_ENCRYPTION_PREVIOUS_KEYS.`,
   disconnect: `Usage: portico disconnect <service>
 
 Deletes the stored credentials of the service; an OAuth token is first revoked at the provider where it supports that.`,
@@ -109,6 +123,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
         return await withRuntime(env, (runtime) => integrations(rest, runtime, io));
       case 'connect':
         return await withRuntime(env, (runtime) => connect(rest, runtime, io));
+      case 'encryption':
+        return await encryption(rest, env, io);
       case 'disconnect':
         return await withRuntime(env, (runtime) => disconnect(rest, runtime, io));
       default:
@@ -374,4 +390,44 @@ async function disconnect(args: string[], runtime: Runtime, io: Io): Promise<num
   if (result.revoked === true) io.out('The token was revoked at the provider.');
   if (result.revoked === false) io.err(`The token could not be revoked at the provider (${result.revokeError}); it is deleted here.`);
   return 0;
+}
+
+async function encryption(args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
+  const [sub] = args;
+  if (sub !== 'rotate' && sub !== 'status' && sub !== 'prune')
+    throw new UsageError('encryption takes rotate, status or prune (see portico encryption --help)');
+  const config = loadConfig(env);
+  if (sub === 'rotate' && !config.encryptionKey) {
+    const id = addKeyToFile(config);
+    io.err(`Added key ${id} in front of ${keyFile(config)}; back the file up.`);
+  }
+  return withRuntime(env, async (runtime) => {
+    const { engine, store } = runtime;
+    if (sub === 'rotate') {
+      const report = await engine.reencryptAll();
+      io.out(
+        `Active key ${engine.activeKeyId}: ${report.rewritten} re-encrypted, ${report.current} already current, ${report.failed.length} failed (of ${report.total}).`,
+      );
+      for (const failure of report.failed) io.err(`  ${failure.workspaceId}/${failure.service}: ${failure.reason}`);
+      return report.failed.length === 0 ? 0 : 1;
+    }
+    const counts = new Map<string, number>();
+    for (const connection of await store.allConnections()) {
+      const id = Encryptor.keyIdOf(connection.secret) ?? 'unknown';
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    if (sub === 'status') {
+      io.out(`Active key: ${engine.activeKeyId} (${config.encryptionKey ? 'PORTICO_ENCRYPTION_KEY' : keyFile(config)})`);
+      for (const [id, count] of counts) io.out(`  ${id}: ${count} connection(s)`);
+      return 0;
+    }
+    if (config.encryptionKey) {
+      throw new UsageError(
+        'prune works on the key file; with PORTICO_ENCRYPTION_KEY, remove unused keys from PORTICO_ENCRYPTION_PREVIOUS_KEYS yourself',
+      );
+    }
+    const dropped = pruneKeyFile(config, new Set(counts.keys()));
+    io.out(dropped.length > 0 ? `Dropped ${dropped.length} unused key(s): ${dropped.join(', ')}` : 'No unused keys to drop.');
+    return 0;
+  });
 }

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { OAuthClientConfig } from '@portico/core';
+import { type OAuthClientConfig, parseEncryptionKey } from '@portico/core';
 
 /** The gateway's configuration: read from the environment once, validated, typed. */
 export interface GatewayConfig {
@@ -27,6 +27,8 @@ export interface GatewayConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** 32-byte key, base64 or hex; when absent a key file in the data directory is used (created on first run). */
   encryptionKey: string | undefined;
+  /** Older keys, for decryption only, during a rotation (with PORTICO_ENCRYPTION_KEY). */
+  previousEncryptionKeys: string[];
   /** MCP tool surface: compact (describe/search/call per service) or one tool per operation. */
   mcpTools: 'compact' | 'operations';
   /** Serve the legacy HTTP+SSE transport (2024-11-05) at /api/mcp/sse and /api/mcp/messages. */
@@ -98,6 +100,11 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
   },
   { name: 'PORTICO_BODY_LIMIT_BYTES', default: '8388608', meaning: 'Largest accepted request body (413 above it)' },
   { name: 'PORTICO_LOG_LEVEL', default: 'info', meaning: 'fatal, error, warn, info, debug, trace or silent' },
+  {
+    name: 'PORTICO_ENCRYPTION_PREVIOUS_KEYS',
+    default: '(none)',
+    meaning: 'Comma-separated older keys that still decrypt during a rotation (with PORTICO_ENCRYPTION_KEY)',
+  },
   {
     name: 'PORTICO_MCP_TOOLS',
     default: 'compact',
@@ -233,6 +240,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     bodyLimitBytes: int('PORTICO_BODY_LIMIT_BYTES', 8 * 1024 * 1024, 1024, 256 * 1024 * 1024),
     logLevel,
     encryptionKey: env.PORTICO_ENCRYPTION_KEY || undefined,
+    previousEncryptionKeys: (env.PORTICO_ENCRYPTION_PREVIOUS_KEYS ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean),
     mcpTools,
     mcpLegacySse: legacy === 'on',
     allowedHosts: env.PORTICO_ALLOWED_HOSTS
@@ -241,6 +252,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
           .filter(Boolean)
       : undefined,
   };
+  for (const [name, value] of [
+    ['PORTICO_ENCRYPTION_KEY', config.encryptionKey],
+    ...config.previousEncryptionKeys.map((k) => ['PORTICO_ENCRYPTION_PREVIOUS_KEYS', k] as const),
+  ] as const) {
+    if (value === undefined) continue;
+    try {
+      parseEncryptionKey(value);
+    } catch {
+      problems.push(`${name} must hold 32-byte keys, base64 (44 characters) or hex (64 characters)`);
+    }
+  }
+  if (config.previousEncryptionKeys.length > 0 && !config.encryptionKey) {
+    problems.push('PORTICO_ENCRYPTION_PREVIOUS_KEYS needs PORTICO_ENCRYPTION_KEY');
+  }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;
 }

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   DEFAULT_WORKSPACE,
+  type EncryptionKey,
   Encryptor,
   Engine,
   generateEncryptionKey,
@@ -46,6 +47,8 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
     registry,
     store,
     encryptor: loadEncryptor(config, logger),
+    // With a key file, a rotation made by another process is picked up when a ciphertext names the new key.
+    ...(config.encryptionKey ? {} : { reloadKeys: () => readKeyFile(keyFile(config)) }),
     logger,
     baseUrlOverrides: { ...config.baseUrls, ...options.baseUrls },
     oauthClients: config.oauthClients,
@@ -72,18 +75,66 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
 }
 
 /**
- * The encryption key comes from PORTICO_ENCRYPTION_KEY, else from `<data dir>/encryption.key`, which is generated
- * (mode 0600) on first run. Losing that file makes stored upstream credentials unreadable: back it up.
+ * The key ring. From the environment: PORTICO_ENCRYPTION_KEY (encrypts) and PORTICO_ENCRYPTION_PREVIOUS_KEYS
+ * (comma-separated, decrypt only). Otherwise from `<data dir>/encryption.key`, one key per line, the first one
+ * encrypting: generated (mode 0600) on first run. Losing the keys makes stored credentials unreadable: back them up.
  */
 export function loadEncryptor(config: GatewayConfig, logger: Logger): Encryptor {
-  if (config.encryptionKey) return new Encryptor(parseEncryptionKey(config.encryptionKey));
-  const file = join(config.dataDir, 'encryption.key');
+  if (config.encryptionKey) {
+    return new Encryptor(parseEncryptionKey(config.encryptionKey), config.previousEncryptionKeys.map(parseEncryptionKey));
+  }
+  const file = keyFile(config);
   if (!existsSync(file)) {
     mkdirSync(config.dataDir, { recursive: true });
     writeFileSync(file, `${generateEncryptionKey()}\n`, { mode: 0o600, flag: 'wx' });
     logger.warn({ file }, 'generated a new encryption key for upstream credentials; back this file up, or set PORTICO_ENCRYPTION_KEY');
   }
-  return new Encryptor(parseEncryptionKey(readFileSync(file, 'utf8')));
+  return readKeyFile(file);
+}
+
+export const keyFile = (config: GatewayConfig) => join(config.dataDir, 'encryption.key');
+
+function readKeyFile(file: string): Encryptor {
+  const keys = readFileSync(file, 'utf8')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'))
+    .map(parseEncryptionKey);
+  if (keys.length === 0) throw new Error(`${file} holds no key`);
+  return new Encryptor(keys[0] as EncryptionKey, keys.slice(1));
+}
+
+/** Writes a key file atomically (a reader never sees half a file), readable by the owner only. */
+function writeKeyFile(file: string, keys: string[]): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${keys.join('\n')}\n`, { mode: 0o600 });
+  renameSync(temporary, file);
+}
+
+/** Puts a new key in front of the key file's ring; returns its id. Older keys stay, for decryption, until pruned. */
+export function addKeyToFile(config: GatewayConfig): string {
+  const file = keyFile(config);
+  const existing = existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean)
+    : [];
+  const key = generateEncryptionKey();
+  writeKeyFile(file, [key, ...existing]);
+  return parseEncryptionKey(key).id;
+}
+
+/** Drops every key of the file except the active one and those still named by a ciphertext; returns the dropped ids. */
+export function pruneKeyFile(config: GatewayConfig, inUse: ReadonlySet<string>): string[] {
+  const file = keyFile(config);
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const kept = lines.filter((line, i) => i === 0 || inUse.has(parseEncryptionKey(line).id));
+  writeKeyFile(file, kept);
+  return lines.filter((line) => !kept.includes(line)).map((line) => parseEncryptionKey(line).id);
 }
 
 export { DEFAULT_WORKSPACE };

@@ -43,6 +43,15 @@ export class Encryptor {
     return this.active.id;
   }
 
+  hasKey(id: string): boolean {
+    return this.keys.has(id);
+  }
+
+  /** Ids of every key in the ring, the active one first. */
+  get keyIds(): string[] {
+    return [this.active.id, ...[...this.keys.keys()].filter((id) => id !== this.active.id)];
+  }
+
   encrypt(plaintext: string, associatedData: string): string {
     const nonce = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.active.key, nonce);

@@ -1,5 +1,5 @@
 import { Value } from 'typebox/value';
-import type { Encryptor } from './crypto.js';
+import { Encryptor } from './crypto.js';
 import { codeForUpstreamStatus, GatewayError, toGatewayError } from './errors.js';
 import { DEFAULT_UPSTREAM_OPTIONS, retryAfterSeconds, UpstreamClient, type UpstreamClientOptions } from './http.js';
 import { displayPrefix, generateApiKey, hashApiKey, hashesEqual, isWellFormedApiKey, newKeyId } from './keys.js';
@@ -78,6 +78,19 @@ export interface EngineOptions {
   oauthClients?: Readonly<Record<string, OAuthClientConfig>>;
   /** Public base URL of the gateway: the default OAuth redirect URI is `<publicUrl>/api/connect/<service>/callback`. */
   publicUrl?: string;
+  /**
+   * Re-reads the key ring. Called when a ciphertext names a key this process does not know yet: another process
+   * rotated the keys, and this one picks the new key up without a restart.
+   */
+  reloadKeys?: () => Encryptor;
+}
+
+export interface ReencryptionReport {
+  total: number;
+  rewritten: number;
+  /** Already under the active key. */
+  current: number;
+  failed: Array<{ workspaceId: string; service: string; reason: string }>;
 }
 
 /** Refresh an access token when it expires within this margin. */
@@ -116,7 +129,8 @@ export class Engine {
   readonly registry: Registry;
   readonly store: Store;
   readonly logger: Logger;
-  private readonly encryptor: Encryptor;
+  private encryptor: Encryptor;
+  private readonly reloadKeys: (() => Encryptor) | undefined;
   private readonly client: UpstreamClient;
   private readonly baseUrlOverrides: Readonly<Record<string, string>>;
   private readonly integrationCache = new Map<string, { state: IntegrationState; expires: number }>();
@@ -136,6 +150,7 @@ export class Engine {
     this.registry = options.registry;
     this.store = options.store;
     this.encryptor = options.encryptor;
+    this.reloadKeys = options.reloadKeys;
     this.logger = options.logger ?? silentLogger;
     this.baseUrlOverrides = options.baseUrlOverrides ?? {};
     this.client = new UpstreamClient({ ...DEFAULT_UPSTREAM_OPTIONS, ...options.upstream });
@@ -339,8 +354,11 @@ export class Engine {
   }
 
   private decryptCredentials(record: ConnectionRecord): Credentials {
+    const aad = connectionAad(record.workspaceId, record.service);
     try {
-      return JSON.parse(this.encryptor.decrypt(record.secret, connectionAad(record.workspaceId, record.service))) as Credentials;
+      const keyId = Encryptor.keyIdOf(record.secret);
+      if (keyId && !this.encryptor.hasKey(keyId) && this.reloadKeys) this.encryptor = this.reloadKeys();
+      return JSON.parse(this.encryptor.decrypt(record.secret, aad)) as Credentials;
     } catch (error) {
       this.logger.error(
         { err: errorSummary(error), service: record.service, workspaceId: record.workspaceId },
@@ -550,6 +568,46 @@ export class Engine {
     code: string | null,
   ): void {
     this.auditQueue.push({ at: new Date().toISOString(), workspaceId, keyId, service, operation, protocol, status, code, durationMs: 0 });
+  }
+
+  /** Id of the key that encrypts new credentials. */
+  get activeKeyId(): string {
+    return this.encryptor.activeKeyId;
+  }
+
+  /**
+   * Re-encrypts every connection of every workspace under the active key (after a rotation), while the gateway
+   * keeps serving: each row is rewritten with compare-and-swap, so a refresh that lands meanwhile is never
+   * overwritten (the row is read again and retried).
+   */
+  async reencryptAll(): Promise<ReencryptionReport> {
+    const report: ReencryptionReport = { total: 0, rewritten: 0, current: 0, failed: [] };
+    for (const listed of await this.store.allConnections()) {
+      report.total++;
+      let record: ConnectionRecord | undefined = listed;
+      for (let attempt = 0; record && attempt < 5; attempt++) {
+        if (Encryptor.keyIdOf(record.secret) === this.encryptor.activeKeyId) {
+          report.current++;
+          record = undefined;
+          break;
+        }
+        try {
+          const aad = connectionAad(record.workspaceId, record.service);
+          const secret = this.encryptor.encrypt(this.encryptor.decrypt(record.secret, aad), aad);
+          const saved = await this.store.swapConnection({ ...record, secret }, record.version);
+          if (saved) {
+            report.rewritten++;
+            record = undefined;
+            break;
+          }
+          record = await this.store.getConnection(listed.workspaceId, listed.service); // written meanwhile: again
+        } catch (error) {
+          report.failed.push({ workspaceId: listed.workspaceId, service: listed.service, reason: errorSummary(error) });
+          record = undefined;
+        }
+      }
+    }
+    return report;
   }
 
   // ---- access -------------------------------------------------------------------------------------------------

@@ -10,8 +10,12 @@ export {
   type InvokeRequest,
   type InvokeResult,
   messageFromBody,
+  type OAuthCompletion,
+  type OAuthStart,
   type Principal,
   type Protocol,
+  REFRESH_MARGIN_MS,
+  type ReencryptionReport,
 } from './engine.js';
 export {
   codeForUpstreamStatus,

@@ -1,11 +1,32 @@
 import { definePlugin } from '@portico/core';
 import { inspectSlackResponse } from './errors.js';
+import { parseSlackToken } from './oauth.js';
 import { archiveChannel, createChannel, getChannelInfo, inviteToChannel, listChannels } from './operations/channels.js';
 import { uploadFile } from './operations/files.js';
 import { readMessages, readThread, sendMessage } from './operations/messages.js';
 import { addPin, listPins, removePin } from './operations/pins.js';
 import { addReaction, getReactions, removeReaction } from './operations/reactions.js';
 import { getUserInfo, listUsers, lookupUserByEmail } from './operations/users.js';
+
+/** Bot scopes the 18 operations need (see the README's table). */
+const BOT_SCOPES = [
+  'channels:read',
+  'channels:history',
+  'channels:manage',
+  'groups:read',
+  'groups:history',
+  'groups:write',
+  'im:read',
+  'mpim:read',
+  'chat:write',
+  'reactions:read',
+  'reactions:write',
+  'pins:read',
+  'pins:write',
+  'files:write',
+  'users:read',
+  'users:read.email',
+];
 
 export const slackPlugin = definePlugin({
   service: 'slack',
@@ -24,6 +45,22 @@ export const slackPlugin = definePlugin({
     token: {
       description:
         'A Slack bot token (xoxb-…) from your Slack app’s OAuth & Permissions page, with the scopes channels:read, channels:history, channels:manage, groups:read, groups:history, groups:write, im:read, mpim:read, chat:write, reactions:read, reactions:write, pins:read, pins:write, files:write, users:read and users:read.email. Paste it as the connection token; bot tokens do not expire unless token rotation is enabled for the app.',
+    },
+    // OAuth v2 for Slack apps: https://api.slack.com/authentication/oauth-v2 — errors come as 200 with ok:false;
+    // with token rotation on, the answer also carries a refresh token and expires_in (12 h).
+    oauth2: {
+      authorizeUrl: 'https://slack.com/oauth/v2/authorize',
+      tokenUrl: 'https://slack.com/api/oauth.v2.access',
+      revokeUrl: 'https://slack.com/api/auth.revoke',
+      revokeStyle: 'bearer',
+      scopes: BOT_SCOPES,
+      scopeSeparator: ',',
+      clientAuth: 'body',
+      parseToken: parseSlackToken,
+      connectionFacts: (_callback, body) => {
+        const b = (body ?? {}) as { team?: { id?: string; name?: string }; bot_user_id?: string };
+        return { team_id: b.team?.id ?? null, team_name: b.team?.name ?? null, bot_user_id: b.bot_user_id ?? null };
+      },
     },
   },
   operations: [

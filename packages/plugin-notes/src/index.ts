@@ -24,6 +24,19 @@ export const notionPlugin = definePlugin({
       description:
         'The secret of a Notion internal integration (starts with ntn_ or secret_), from notion.so/profile/integrations. Share the pages and databases the gateway may use with the integration (page menu, Connections).',
     },
+    // Public integrations: https://developers.notion.com/docs/authorization — the token answer carries the workspace;
+    // classic tokens do not expire and come without a refresh token.
+    oauth2: {
+      authorizeUrl: 'https://api.notion.com/v1/oauth/authorize',
+      tokenUrl: 'https://api.notion.com/v1/oauth/token',
+      authorizeParams: { owner: 'user' },
+      clientAuth: 'basic',
+      tokenRequest: 'json',
+      connectionFacts: (_callback, body) => {
+        const b = (body ?? {}) as Record<string, unknown>;
+        return { workspace_id: b.workspace_id ?? null, workspace_name: b.workspace_name ?? null, bot_id: b.bot_id ?? null };
+      },
+    },
   },
   settings: Type.Object({
     notion_version: Type.String({
