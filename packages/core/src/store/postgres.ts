@@ -3,6 +3,7 @@ import pg, { type Notification, type PoolClient } from 'pg';
 import { CHANGE_KINDS, ChangeHub } from './changes.js';
 import { MIGRATIONS } from './migrations.js';
 import { KeyedMutex } from './mutex.js';
+import { apiKey, auditRecord, connection, type DbRow, integration, oauthState } from './rows.js';
 import {
   type ApiKeyRecord,
   type AuditRecord,
@@ -57,8 +58,6 @@ interface ChangePayload extends StoreChange {
 const MAX_PAYLOAD_BYTES = 7900;
 const RECONNECT_MIN_MS = 250;
 const RECONNECT_MAX_MS = 5_000;
-
-type DbRow = Record<string, unknown>;
 
 /**
  * PostgreSQL store, for several gateway instances sharing one database. Same schema (the `postgres` text of each
@@ -425,17 +424,7 @@ export class PostgresStore implements Store {
 
   async listAudit(workspaceId: string, limit: number): Promise<AuditRecord[]> {
     const rows = await this.all('SELECT * FROM audit WHERE workspace_id = $1 ORDER BY id DESC LIMIT $2', [workspaceId, limit]);
-    return rows.map((row) => ({
-      at: String(row.at),
-      workspaceId: String(row.workspace_id),
-      keyId: text(row.key_id),
-      service: String(row.service),
-      operation: String(row.operation),
-      protocol: String(row.protocol) as AuditRecord['protocol'],
-      status: Number(row.status),
-      code: text(row.code),
-      durationMs: Number(row.duration_ms),
-    }));
+    return rows.map(auditRecord);
   }
 
   private async one(sql: string, args: unknown[]): Promise<DbRow | undefined> {
@@ -550,62 +539,4 @@ async function unlock(client: PoolClient, lock: string): Promise<boolean> {
 
 function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
-}
-
-const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
-
-function apiKey(row: DbRow): ApiKeyRecord {
-  return {
-    id: String(row.id),
-    workspaceId: String(row.workspace_id),
-    name: String(row.name),
-    hash: String(row.hash),
-    prefix: String(row.prefix),
-    scopes: JSON.parse(String(row.scopes)),
-    createdAt: String(row.created_at),
-    lastUsedAt: text(row.last_used_at),
-    expiresAt: text(row.expires_at),
-    revokedAt: text(row.revoked_at),
-  };
-}
-
-function integration(row: DbRow): IntegrationSettingsRecord {
-  return {
-    workspaceId: String(row.workspace_id),
-    service: String(row.service),
-    mcpEnabled: Number(row.mcp_enabled) === 1,
-    restEnabled: Number(row.rest_enabled) === 1,
-    baseUrl: text(row.base_url),
-    settings: JSON.parse(String(row.settings)),
-    updatedAt: String(row.updated_at),
-  };
-}
-
-function connection(row: DbRow): ConnectionRecord {
-  return {
-    workspaceId: String(row.workspace_id),
-    service: String(row.service),
-    kind: String(row.kind) as ConnectionRecord['kind'],
-    secret: String(row.secret),
-    meta: JSON.parse(String(row.meta)),
-    status: String(row.status) as ConnectionRecord['status'],
-    expiresAt: text(row.expires_at),
-    version: Number(row.version),
-    createdAt: String(row.created_at),
-    updatedAt: String(row.updated_at),
-  };
-}
-
-function oauthState(row: Readonly<Record<string, unknown>>): OAuthStateRecord {
-  return {
-    stateHash: String(row.state_hash),
-    workspaceId: String(row.workspace_id),
-    service: String(row.service),
-    keyId: row.key_id === null || row.key_id === undefined ? null : String(row.key_id),
-    verifier: row.verifier === null || row.verifier === undefined ? null : String(row.verifier),
-    redirectUri: String(row.redirect_uri),
-    createdAt: String(row.created_at),
-    expiresAt: String(row.expires_at),
-    usedAt: row.used_at === null || row.used_at === undefined ? null : String(row.used_at),
-  };
 }

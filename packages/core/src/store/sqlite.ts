@@ -4,6 +4,7 @@ import { type Client, createClient, type InValue, type Row } from '@libsql/clien
 import { ChangeHub } from './changes.js';
 import { MIGRATIONS } from './migrations.js';
 import { KeyedMutex } from './mutex.js';
+import { apiKey, auditRecord, connection, integration, oauthState } from './rows.js';
 import {
   type ApiKeyRecord,
   type AuditRecord,
@@ -225,74 +226,6 @@ export class SqliteStore implements Store {
 
   async listAudit(workspaceId: string, limit: number): Promise<AuditRecord[]> {
     const rows = await this.all('SELECT * FROM audit WHERE workspace_id = ? ORDER BY id DESC LIMIT ?', [workspaceId, limit]);
-    return rows.map((row) => ({
-      at: String(row.at),
-      workspaceId: String(row.workspace_id),
-      keyId: row.key_id === null ? null : String(row.key_id),
-      service: String(row.service),
-      operation: String(row.operation),
-      protocol: String(row.protocol) as AuditRecord['protocol'],
-      status: Number(row.status),
-      code: row.code === null ? null : String(row.code),
-      durationMs: Number(row.duration_ms),
-    }));
+    return rows.map(auditRecord);
   }
-}
-
-const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
-
-function apiKey(row: Row): ApiKeyRecord {
-  return {
-    id: String(row.id),
-    workspaceId: String(row.workspace_id),
-    name: String(row.name),
-    hash: String(row.hash),
-    prefix: String(row.prefix),
-    scopes: JSON.parse(String(row.scopes)),
-    createdAt: String(row.created_at),
-    lastUsedAt: text(row.last_used_at),
-    expiresAt: text(row.expires_at),
-    revokedAt: text(row.revoked_at),
-  };
-}
-
-function integration(row: Row): IntegrationSettingsRecord {
-  return {
-    workspaceId: String(row.workspace_id),
-    service: String(row.service),
-    mcpEnabled: Number(row.mcp_enabled) === 1,
-    restEnabled: Number(row.rest_enabled) === 1,
-    baseUrl: text(row.base_url),
-    settings: JSON.parse(String(row.settings)),
-    updatedAt: String(row.updated_at),
-  };
-}
-
-function connection(row: Row): ConnectionRecord {
-  return {
-    workspaceId: String(row.workspace_id),
-    service: String(row.service),
-    kind: String(row.kind) as ConnectionRecord['kind'],
-    secret: String(row.secret),
-    meta: JSON.parse(String(row.meta)),
-    status: String(row.status) as ConnectionRecord['status'],
-    expiresAt: text(row.expires_at),
-    version: Number(row.version),
-    createdAt: String(row.created_at),
-    updatedAt: String(row.updated_at),
-  };
-}
-
-function oauthState(row: Readonly<Record<string, unknown>>): OAuthStateRecord {
-  return {
-    stateHash: String(row.state_hash),
-    workspaceId: String(row.workspace_id),
-    service: String(row.service),
-    keyId: row.key_id === null || row.key_id === undefined ? null : String(row.key_id),
-    verifier: row.verifier === null || row.verifier === undefined ? null : String(row.verifier),
-    redirectUri: String(row.redirect_uri),
-    createdAt: String(row.created_at),
-    expiresAt: String(row.expires_at),
-    usedAt: row.used_at === null || row.used_at === undefined ? null : String(row.used_at),
-  };
 }

@@ -7,3 +7,4 @@ export {
   type OperationFixture,
   type ScriptedResponse,
 } from './fixtures.js';
+export { type SandboxHarness, startSandboxHarness } from './sandbox.js';

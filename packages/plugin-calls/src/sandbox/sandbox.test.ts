@@ -1,18 +1,8 @@
-import {
-  Encryptor,
-  Engine,
-  GatewayError,
-  generateEncryptionKey,
-  type Principal,
-  parseEncryptionKey,
-  Registry,
-  type SandboxServer,
-  SqliteStore,
-} from '@portico/core';
+import type { Engine, GatewayError, Principal, SandboxServer } from '@portico/core';
+import { type SandboxHarness, startSandboxHarness } from '@portico/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callrailPlugin } from '../index.js';
 import { IDS } from './data.js';
-import { startSandbox } from './index.js';
 
 const SERVICE = 'callrail';
 const ACC = IDS.harbor;
@@ -35,8 +25,8 @@ interface Summary {
 }
 type Call = Record<string, unknown> & { id: string };
 
+let harness: SandboxHarness;
 let sandbox: SandboxServer;
-let store: SqliteStore;
 let engine: Engine;
 
 async function call<T = Record<string, unknown>>(operation: string, params: Record<string, unknown> = {}): Promise<T> {
@@ -44,45 +34,19 @@ async function call<T = Record<string, unknown>>(operation: string, params: Reco
 }
 
 async function failure(operation: string, params: Record<string, unknown>): Promise<GatewayError> {
-  const error = await engine.invoke({ principal, protocol: 'rest', service: SERVICE, operation, params }).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(GatewayError);
-  return error as GatewayError;
+  return harness.failure(operation, params);
 }
 
 async function failNext(body: Record<string, unknown>): Promise<void> {
-  const response = await fetch(`${new URL(sandbox.url).origin}/__sandbox/fail-next`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(200);
+  await harness.control('/__sandbox/fail-next', body);
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox();
-  const registry = new Registry();
-  registry.register(callrailPlugin);
-  store = new SqliteStore(':memory:');
-  await store.migrate();
-  engine = new Engine({
-    registry,
-    store,
-    encryptor: new Encryptor(parseEncryptionKey(generateEncryptionKey())),
-    upstream: { retryLimit: 0 },
-  });
-  await engine.connectToken('default', SERVICE, sandbox.token);
-  // REST access starts disabled for a new integration; these tests drive the REST door.
-  await engine.configureIntegration('default', SERVICE, { baseUrl: sandbox.url, restEnabled: true });
+  harness = await startSandboxHarness(callrailPlugin);
+  ({ sandbox, engine } = harness);
 });
 
-afterAll(async () => {
-  await engine?.close();
-  await store?.close();
-  await sandbox?.close();
-});
+afterAll(() => harness?.close());
 
 describe('CallRail sandbox through the gateway pipeline', () => {
   it('lists the two seeded accounts and filters them', async () => {

@@ -1,23 +1,13 @@
 import { Buffer } from 'node:buffer';
-import {
-  Encryptor,
-  Engine,
-  GatewayError,
-  generateEncryptionKey,
-  type Principal,
-  parseEncryptionKey,
-  Registry,
-  type SandboxServer,
-  SqliteStore,
-} from '@portico/core';
+import type { Engine, GatewayError, Principal, SandboxServer } from '@portico/core';
+import { type SandboxHarness, startSandboxHarness } from '@portico/core/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { slackPlugin } from '../index.js';
-import { startSandbox } from './index.js';
 
 const SERVICE = 'slack';
 const WORKSPACE = 'default';
 const GENERAL = 'C05GENERAL1';
-const principal: Principal = { keyId: null, workspaceId: WORKSPACE, scopes: { admin: true, services: '*', readOnly: false } };
+const _principal: Principal = { keyId: null, workspaceId: WORKSPACE, scopes: { admin: true, services: '*', readOnly: false } };
 
 type Body = Record<string, unknown>;
 interface Page extends Body {
@@ -26,54 +16,29 @@ interface Page extends Body {
   response_metadata: { next_cursor: string };
 }
 
+let harness: SandboxHarness;
 let sandbox: SandboxServer;
-let store: SqliteStore;
 let engine: Engine;
 
 async function call<T = Body>(operation: string, params: Record<string, unknown> = {}): Promise<T> {
-  const result = await engine.invoke({ principal, protocol: 'rest', service: SERVICE, operation, params });
-  return result.body as T;
+  return harness.call<T>(operation, params);
 }
 
 /** The GatewayError an operation fails with (fails the test when it succeeds). */
 async function failure(operation: string, params: Record<string, unknown> = {}): Promise<GatewayError> {
-  try {
-    await call(operation, params);
-  } catch (error) {
-    if (error instanceof GatewayError) return error;
-    throw error;
-  }
-  throw new Error(`${operation} succeeded; a failure was expected`);
+  return harness.failure(operation, params);
 }
 
 async function control(path: string, body: unknown = {}): Promise<void> {
-  const origin = new URL(sandbox.url).origin;
-  const response = await fetch(`${origin}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(200);
+  await harness.control(path, body);
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox();
-  const registry = new Registry();
-  registry.register(slackPlugin);
-  store = new SqliteStore(':memory:');
-  await store.migrate();
-  const encryptor = new Encryptor(parseEncryptionKey(generateEncryptionKey()));
-  engine = new Engine({ registry, store, encryptor, upstream: { retryLimit: 0 } });
-  await engine.connectToken(WORKSPACE, SERVICE, sandbox.token);
-  // REST starts disabled for a new integration; these tests call over REST.
-  await engine.configureIntegration(WORKSPACE, SERVICE, { baseUrl: sandbox.url, restEnabled: true });
+  harness = await startSandboxHarness(slackPlugin);
+  ({ sandbox, engine } = harness);
 });
 
-afterAll(async () => {
-  await engine?.close();
-  await store?.close();
-  await sandbox?.close();
-});
+afterAll(() => harness?.close());
 
 beforeEach(() => control('/__sandbox/reset'));
 

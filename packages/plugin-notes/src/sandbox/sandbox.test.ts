@@ -1,14 +1,5 @@
-import {
-  Encryptor,
-  Engine,
-  GatewayError,
-  generateEncryptionKey,
-  type Principal,
-  parseEncryptionKey,
-  Registry,
-  type SandboxServer,
-  SqliteStore,
-} from '@portico/core';
+import type { Engine, GatewayError, Principal, SandboxServer } from '@portico/core';
+import { type SandboxHarness, startSandboxHarness } from '@portico/core/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { notionPlugin } from '../index.js';
 import { SEED, taskRow } from './seed.js';
@@ -22,30 +13,22 @@ interface ListBody {
 }
 
 const SERVICE = 'notion';
-const principal: Principal = { keyId: null, workspaceId: 'default', scopes: { admin: true, services: '*', readOnly: false } };
+const _principal: Principal = { keyId: null, workspaceId: 'default', scopes: { admin: true, services: '*', readOnly: false } };
 
+let harness: SandboxHarness;
 let sandbox: SandboxServer;
-let store: SqliteStore;
 let engine: Engine;
 
 async function call<T = Json>(operation: string, params: Record<string, unknown> = {}): Promise<T> {
-  const result = await engine.invoke({ principal, protocol: 'rest', service: SERVICE, operation, params });
-  return result.body as T;
+  return harness.call<T>(operation, params);
 }
 
 async function failure(operation: string, params: Record<string, unknown> = {}): Promise<GatewayError> {
-  try {
-    await call(operation, params);
-  } catch (error) {
-    if (error instanceof GatewayError) return error;
-    throw error;
-  }
-  throw new Error(`${operation} succeeded but should have failed`);
+  return harness.failure(operation, params);
 }
 
 async function control(path: string, body: unknown = {}): Promise<void> {
-  const response = await fetch(new URL(path, sandbox.url), { method: 'POST', body: JSON.stringify(body) });
-  expect(response.status).toBe(200);
+  await harness.control(path, body);
 }
 
 /** Follows next_cursor until has_more is false, returning every page. */
@@ -74,28 +57,11 @@ const countTasks = (predicate: (row: ReturnType<typeof taskRow>) => boolean) =>
   Array.from({ length: SEED.taskCount }, (_, i) => taskRow(i)).filter(predicate).length;
 
 beforeAll(async () => {
-  const module = await notionPlugin.sandbox?.();
-  if (!module) throw new Error('the notion plugin declares no sandbox');
-  sandbox = await module.startSandbox();
-  const registry = new Registry();
-  registry.register(notionPlugin);
-  store = new SqliteStore(':memory:');
-  await store.migrate();
-  engine = new Engine({
-    registry,
-    store,
-    encryptor: new Encryptor(parseEncryptionKey(generateEncryptionKey())),
-    upstream: { retryLimit: 0 },
-  });
-  await engine.connectToken('default', SERVICE, sandbox.token);
-  await engine.configureIntegration('default', SERVICE, { baseUrl: sandbox.url, restEnabled: true });
+  harness = await startSandboxHarness(notionPlugin);
+  ({ sandbox, engine } = harness);
 });
 
-afterAll(async () => {
-  await engine?.close();
-  await store?.close();
-  await sandbox?.close();
-});
+afterAll(() => harness?.close());
 
 beforeEach(() => control('/__sandbox/reset'));
 
