@@ -1,19 +1,13 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from './test-support.js';
+import { connectMcp, startTestGateway, type TestGateway } from './test-support.js';
 
 let gateway: TestGateway;
 let client: Client;
 
 beforeAll(async () => {
   gateway = await startTestGateway({ sandbox: true, env: { PORTICO_MCP_TOOLS: 'operations', PORTICO_PLUGINS: 'notes' } });
-  client = new Client({ name: 'portico-ops', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${gateway.url}/api/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${gateway.key}` } },
-    }),
-  );
+  client = await connectMcp(gateway.url, gateway.key);
 });
 
 afterAll(async () => {

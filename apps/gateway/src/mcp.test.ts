@@ -1,21 +1,12 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { DEFAULT_WORKSPACE } from '@portico/core';
 import { examplePlugin } from '@portico/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type StubUpstream, startStubUpstream, startTestGateway, type TestGateway } from './test-support.js';
+import { connectMcp, type StubUpstream, startStubUpstream, startTestGateway, type TestGateway } from './test-support.js';
 
 let upstream: StubUpstream;
 let gateway: TestGateway;
 
-async function connectClient(key: string): Promise<Client> {
-  const client = new Client({ name: 'portico-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${gateway.url}/api/mcp`), {
-    requestInit: { headers: { authorization: `Bearer ${key}` } },
-  });
-  await client.connect(transport);
-  return client;
-}
+const connectClient = (key: string) => connectMcp(gateway.url, key);
 
 beforeAll(async () => {
   upstream = await startStubUpstream((method, url) => {

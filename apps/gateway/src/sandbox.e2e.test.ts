@@ -1,8 +1,7 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OperationDescription } from '@portico/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from './test-support.js';
+import { connectMcp, startTestGateway, type TestGateway } from './test-support.js';
 
 /**
  * End to end against every installed plugin's sandbox, through a real gateway: the official MCP client on one side,
@@ -14,12 +13,7 @@ let client: Client;
 
 beforeAll(async () => {
   gateway = await startTestGateway({ sandbox: true });
-  client = new Client({ name: 'portico-e2e', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${gateway.url}/api/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${gateway.key}` } },
-    }),
-  );
+  client = await connectMcp(gateway.url, gateway.key);
 });
 
 afterAll(async () => {
@@ -95,12 +89,7 @@ describe('a read-only key', () => {
       name: 'read-only',
       scopes: { admin: false, services: '*', readOnly: true },
     });
-    const readOnly = new Client({ name: 'portico-e2e-ro', version: '1.0.0' });
-    await readOnly.connect(
-      new StreamableHTTPClientTransport(new URL(`${gateway.url}/api/mcp`), {
-        requestInit: { headers: { authorization: `Bearer ${key}` } },
-      }),
-    );
+    const readOnly = await connectMcp(gateway.url, key);
     const { tools } = await readOnly.listTools();
     let writes = 0;
     for (const integration of gateway.runtime.registry.list()) {

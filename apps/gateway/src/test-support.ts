@@ -109,3 +109,14 @@ export async function postgresProblem(): Promise<string | undefined> {
     await client.end().catch(() => undefined);
   }
 }
+
+/** The official MCP client, connected over Streamable HTTP with an API key. */
+export async function connectMcp(gatewayUrl: string, key: string): Promise<import('@modelcontextprotocol/sdk/client/index.js').Client> {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  const client = new Client({ name: 'portico-test', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${gatewayUrl}/api/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }),
+  );
+  return client;
+}
