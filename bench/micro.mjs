@@ -1,0 +1,219 @@
+// Per-request building blocks, measured one at a time in-process (no profiler, so nothing is distorted): what each
+// step of a REST or MCP request costs on its own, as wall time per call (calls made one after another) and as CPU
+// time of this process per call (for steps that wait on the upstream or a thread, the two differ). Run as a child by run.mjs (with --experimental-import-meta-resolve)
+// with the upstream URL as its argument; reports the rows over IPC. A step whose export no longer exists is skipped.
+
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createLogger, loadConfig, startGateway } from '../apps/gateway/dist/index.js';
+import * as core from '../packages/core/dist/index.js';
+import { examplePlugin } from '../packages/core/dist/testing/index.js';
+
+const CORE = pathToFileURL(join(new URL('..', import.meta.url).pathname, 'packages/core/package.json')).href;
+const GATEWAY = pathToFileURL(join(new URL('..', import.meta.url).pathname, 'apps/gateway/package.json')).href;
+const sdk = (path, parent = CORE) => import(import.meta.resolve(`@modelcontextprotocol/sdk/${path}`, parent));
+const { default: got } = await import(import.meta.resolve('got', CORE));
+
+const upstream = process.argv[2];
+const dataDir = mkdtempSync(join(tmpdir(), 'portico-bench-micro-'));
+const config = loadConfig({
+  PORTICO_DATA_DIR: dataDir,
+  PORTICO_PORT: '0',
+  PORTICO_LOG_LEVEL: 'silent',
+  PORTICO_EXAMPLE_BASE_URL: `${upstream}/api`,
+});
+const gateway = await startGateway({ config, logger: core.silentLogger, plugins: [examplePlugin] });
+const { engine } = gateway.runtime;
+const ws = core.DEFAULT_WORKSPACE;
+await engine.connectToken(ws, 'example', 'bench-upstream-token');
+await engine.configureIntegration(ws, 'example', { restEnabled: true, mcpEnabled: true });
+const key = gateway.createdKey.key;
+const principal = await engine.authenticate(key);
+const operation = engine.registry.get('example').operations.get('list_items');
+const stringParams = { limit: '5', status: 'open', tags: ['a', 'b'] };
+
+const rows = [];
+async function measure(step, where, fn, { iterations = 2000, warmup = 500 } = {}) {
+  try {
+    for (let i = 0; i < warmup; i++) await fn();
+    const cpu = process.cpuUsage();
+    const t = performance.now();
+    for (let i = 0; i < iterations; i++) await fn();
+    const wall = ((performance.now() - t) * 1000) / iterations;
+    const used = process.cpuUsage(cpu);
+    rows.push({ step, where, us: wall, cpuUs: (used.user + used.system) / iterations, iterations });
+  } catch (error) {
+    rows.push({ step, where, us: null, skipped: String(error?.message ?? error).slice(0, 200) });
+  }
+}
+
+// ---- floors: one upstream round trip -------------------------------------------------------------------------
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+const rawGet = () =>
+  new Promise((resolve, reject) => {
+    request(`${upstream}/api/items?limit=5&status=open&tags=a&tags=b`, { agent }, (res) => {
+      res.resume();
+      res.on('end', resolve);
+    })
+      .on('error', reject)
+      .end();
+  });
+await measure('upstream round trip, bare node:http client (keep-alive)', 'floor', rawGet, { iterations: 1000, warmup: 300 });
+const client = got.extend({
+  agent: { http: new Agent({ keepAlive: true, maxSockets: 256 }) },
+  timeout: { request: 30_000 },
+  followRedirect: false,
+  responseType: 'buffer',
+  retry: { limit: 2 },
+});
+await measure(
+  'upstream round trip, one tuned got instance',
+  'got (floor of the engine)',
+  () => client(`${upstream}/api/items`, { searchParams: new URLSearchParams('limit=5&status=open&tags=a&tags=b') }),
+  { iterations: 1000, warmup: 300 },
+);
+
+// ---- the REST pipeline, step by step --------------------------------------------------------------------------
+await measure('request id (randomUUID)', 'apps/gateway/src/app.ts', () => randomUUID(), { iterations: 20000, warmup: 2000 });
+await measure('authenticate: key checks + SHA-256 + SQLite look-up by hash', 'Engine.authenticate (core/src/engine.ts)', () =>
+  engine.authenticate(key),
+);
+const hash = core.hashApiKey(key);
+await measure('  of which: SQLite query findApiKeyByHash', 'SqliteStore (core/src/store/sqlite.ts)', () =>
+  engine.store.findApiKeyByHash(hash),
+);
+await measure('authorize (cached integration state)', 'Engine.authorize', () => engine.authorize(principal, 'example', 'rest'));
+await measure(
+  'coerce query strings + validate params',
+  'coerceStrings + compiled TypeBox validator',
+  () => {
+    const params = core.coerceStrings(operation.definition.params, stringParams);
+    if (!operation.validator.check(params)) throw new Error('invalid');
+  },
+  { iterations: 20000, warmup: 2000 },
+);
+await measure('credentials: SQLite query getConnection', 'SqliteStore.getConnection', () => engine.store.getConnection(ws, 'example'));
+{
+  const encryptor = new core.Encryptor(core.parseEncryptionKey(core.generateEncryptionKey()));
+  const aad = core.connectionAad(ws, 'example');
+  const secret = encryptor.encrypt(JSON.stringify({ accessToken: 'bench-upstream-token' }), aad);
+  await measure(
+    'credentials: AES-256-GCM decrypt + JSON.parse',
+    'Encryptor.decrypt (core/src/crypto.ts)',
+    () => JSON.parse(encryptor.decrypt(secret, aad)),
+    { iterations: 20000, warmup: 2000 },
+  );
+}
+await measure(
+  'engine.invoke list_items, whole pipeline incl. the upstream round trip',
+  'Engine.invoke',
+  () => engine.invoke({ principal, protocol: 'rest', service: 'example', operation: 'list_items', stringParams }),
+  { iterations: 1000, warmup: 300 },
+);
+{
+  const logger = createLogger('info'); // stdout is /dev/null in this child
+  const line = {
+    requestId: randomUUID(),
+    method: 'GET',
+    path: '/api/v1/example/items',
+    status: 200,
+    ms: 1.2,
+    keyId: 'k',
+    service: 'example',
+    operation: 'list_items',
+  };
+  await measure('access-log line (pino, redaction on)', 'apps/gateway/src/logger.ts', () => logger.info(line, 'request'), {
+    iterations: 20000,
+    warmup: 2000,
+  });
+}
+
+// ---- the MCP door ------------------------------------------------------------------------------------------------
+await measure(
+  'createMcpServer (new SDK Server + handlers), per request',
+  'core/src/mcp.ts',
+  () => core.createMcpServer(engine, principal, { name: 'portico', version: 'bench' }),
+  { iterations: 300, warmup: 100 },
+);
+try {
+  const { AjvJsonSchemaValidator } = await sdk('validation/ajv');
+  await measure(
+    '  of which: new AjvJsonSchemaValidator() (the SDK Server default)',
+    '@modelcontextprotocol/sdk Server constructor',
+    () => new AjvJsonSchemaValidator(),
+    {
+      iterations: 300,
+      warmup: 100,
+    },
+  );
+} catch (error) {
+  rows.push({ step: 'new AjvJsonSchemaValidator()', where: 'sdk', us: null, skipped: String(error.message) });
+}
+try {
+  const { Server } = await sdk('server/index.js');
+  const { AjvJsonSchemaValidator } = await sdk('validation/ajv');
+  const shared = new AjvJsonSchemaValidator();
+  await measure(
+    '  for comparison: new SDK Server with a shared jsonSchemaValidator',
+    '@modelcontextprotocol/sdk Server',
+    () => new Server({ name: 'portico', version: 'bench' }, { capabilities: { tools: {} }, jsonSchemaValidator: shared }),
+    { iterations: 2000, warmup: 300 },
+  );
+} catch (error) {
+  rows.push({ step: 'new Server (shared validator)', where: 'sdk', us: null, skipped: String(error.message) });
+}
+try {
+  const { StreamableHTTPServerTransport } = await sdk('server/streamableHttp.js', GATEWAY);
+  const server = core.createMcpServer(engine, principal, { name: 'portico', version: 'bench' });
+  await measure(
+    'new StreamableHTTPServerTransport + server.connect + close',
+    'apps/gateway/src/app.ts MCP route',
+    async () => {
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      await server.connect(transport);
+      await transport.close();
+    },
+    { iterations: 1000, warmup: 200 },
+  );
+} catch (error) {
+  rows.push({ step: 'transport connect', where: 'sdk', us: null, skipped: String(error.message) });
+}
+try {
+  const { CallToolRequestSchema, JSONRPCMessageSchema } = await sdk('types.js');
+  const message = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'call_example', arguments: { method: 'list_items', params: { limit: 5, status: 'open', tags: ['a', 'b'] } } },
+  };
+  await measure(
+    'zod: parse the JSON-RPC message + the tools/call request',
+    '@modelcontextprotocol/sdk (JSONRPCMessageSchema, CallToolRequestSchema)',
+    () => {
+      JSONRPCMessageSchema.parse(message);
+      CallToolRequestSchema.parse(message);
+    },
+    { iterations: 5000, warmup: 1000 },
+  );
+  const { McpError, ErrorCode } = await sdk('types.js');
+  await measure(
+    'McpError "Connection closed" created on every transport close',
+    'sdk shared/protocol.js _onclose',
+    () => McpError.fromError(ErrorCode.ConnectionClosed, 'Connection closed'),
+    {
+      iterations: 5000,
+      warmup: 1000,
+    },
+  );
+} catch (error) {
+  rows.push({ step: 'zod parse', where: 'sdk', us: null, skipped: String(error.message) });
+}
+
+await gateway.close();
+agent.destroy();
+rmSync(dataDir, { recursive: true, force: true });
+process.send?.({ rows });
