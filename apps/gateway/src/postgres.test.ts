@@ -55,11 +55,15 @@ describe.skipIf(problem !== undefined)(`several gateway instances on one Postgre
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
 
-    // a key revoked on one instance is refused by the other at once
+    // a key revoked on one instance is refused by the other as soon as the notification arrives
     const created = await a.rest('POST', '/api/admin/keys', { body: { name: 'temp' } });
     const { key, id } = created.body as { key: string; id: string };
     expect((await b.rest('GET', '/api/admin/keys', { key })).status).toBe(403); // valid but not admin
     await a.rest('DELETE', `/api/admin/keys/${id}`);
-    expect((await b.rest('GET', '/api/admin/keys', { key })).status).toBe(401);
+    const revokedAt = Date.now();
+    while ((await b.rest('GET', '/api/admin/keys', { key })).status !== 401) {
+      expect(Date.now() - revokedAt).toBeLessThan(2_000);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   });
 });

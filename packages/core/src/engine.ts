@@ -142,6 +142,9 @@ export class Engine {
   /** In-process single flight: one refresh per connection at a time, however many calls wait for it. */
   private readonly refreshing = new Map<string, Promise<{ credentials: Credentials; record: ConnectionRecord }>>();
   private readonly touched = new Map<string, number>();
+  /** API keys by hash, and decrypted credentials by connection: dropped on change notifications, else after CACHE_MS. */
+  private readonly keyCache = new Map<string, { record: ApiKeyRecord | undefined; expires: number }>();
+  private readonly credentialCache = new Map<string, { value: { credentials: Credentials; record: ConnectionRecord }; expires: number }>();
   private auditQueue: AuditRecord[] = [];
   private readonly auditTimer: NodeJS.Timeout;
   private auditFlushing: Promise<void> = Promise.resolve();
@@ -161,9 +164,14 @@ export class Engine {
     // Settings changed by this process, another process (PostgreSQL NOTIFY) or the CLI drop the cached copy at once;
     // the cache lifetime bounds staleness should a notification be missed.
     this.unsubscribe = this.store.onChange((change) => {
-      if (change.kind !== 'integration') return;
-      if (change.id === '*') this.integrationCache.clear();
-      else this.integrationCache.delete(cacheKey(change.workspaceId, change.id));
+      if (change.kind === 'api_key') {
+        // keys are cached by hash, which a notification does not carry: any key change drops them all (rare)
+        this.keyCache.clear();
+        return;
+      }
+      const cache = change.kind === 'integration' ? this.integrationCache : this.credentialCache;
+      if (change.id === '*') cache.clear();
+      else cache.delete(cacheKey(change.workspaceId, change.id));
     });
   }
 
@@ -192,12 +200,24 @@ export class Engine {
     const reject = () => new GatewayError('unauthorized', 'A valid API key is required: send Authorization: Bearer <key>');
     if (!token || !isWellFormedApiKey(token)) throw reject();
     const hash = hashApiKey(token);
-    const record = await this.store.findApiKeyByHash(hash);
+    const record = await this.lookupKey(hash);
     if (!record || !hashesEqual(record.hash, hash)) throw reject();
     if (record.revokedAt) throw reject();
     if (record.expiresAt && Date.parse(record.expiresAt) <= Date.now()) throw reject();
     this.touch(record.id);
     return { keyId: record.id, workspaceId: record.workspaceId, scopes: record.scopes };
+  }
+
+  private async lookupKey(hash: string): Promise<ApiKeyRecord | undefined> {
+    const now = Date.now();
+    const cached = this.keyCache.get(hash);
+    if (cached && cached.expires > now) return cached.record;
+    const record = await this.store.findApiKeyByHash(hash);
+    // Unknown hashes are cached too (briefly), so that a flood of bad keys does not become a flood of queries;
+    // the cache is bounded so that it cannot grow without limit.
+    if (this.keyCache.size >= 10_000) this.keyCache.clear();
+    this.keyCache.set(hash, { record, expires: now + SETTINGS_CACHE_MS });
+    return record;
   }
 
   /** last_used_at is written at most once a minute per key, off the request path. */
@@ -325,9 +345,11 @@ export class Engine {
     integration: RegisteredIntegration,
     workspaceId: string,
   ): Promise<{ credentials: Credentials; record: ConnectionRecord }> {
-    const loaded = await this.loadCredentials(workspaceId, integration.service);
-    if (!needsRefresh(loaded.credentials)) return loaded;
     const key = cacheKey(workspaceId, integration.service);
+    const cached = this.credentialCache.get(key);
+    const loaded = cached && cached.expires > Date.now() ? cached.value : await this.loadCredentials(workspaceId, integration.service);
+    if (!cached || cached.value !== loaded) this.credentialCache.set(key, { value: loaded, expires: Date.now() + SETTINGS_CACHE_MS });
+    if (!needsRefresh(loaded.credentials)) return loaded;
     let flight = this.refreshing.get(key);
     if (!flight) {
       flight = this.refresh(integration, workspaceId).finally(() => this.refreshing.delete(key));

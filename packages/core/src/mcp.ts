@@ -1,4 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -27,6 +28,16 @@ export interface McpServerOptions {
 }
 
 const CALL_PREFIX = 'call_';
+
+/**
+ * One validator for every per-request Server: the SDK otherwise builds a fresh Ajv instance for each Server, which
+ * the benchmark profile showed to be the largest single cost of an MCP request.
+ */
+const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
+
+/** Above this many operations, call_{service} names its operations in the description of search/describe instead
+ * of an enum, so that tools/list stays small with large integrations (the server still checks the name). */
+export const METHOD_ENUM_LIMIT = 60;
 const SEARCH_LIMIT_DEFAULT = 5;
 const SEARCH_LIMIT_MAX = 25;
 
@@ -43,6 +54,7 @@ export function createMcpServer(engine: Engine, principal: Principal, options: M
     { name: options.name ?? 'portico', version: options.version ?? '0.0.0' },
     {
       capabilities: { tools: { listChanged: false } },
+      jsonSchemaValidator: SHARED_VALIDATOR,
       instructions:
         mode === 'compact'
           ? 'Portico exposes business applications. To find an operation, call search_methods with what you want to do; call describe_method to learn its parameters; then call call_<service> with { method, params }.'
@@ -133,7 +145,14 @@ function callTool(integration: RegisteredIntegration, usable: (op: RegisteredOpe
     inputSchema: {
       type: 'object',
       properties: {
-        method: { type: 'string', enum: operations.map((op) => op.name), description: 'Operation name' },
+        method:
+          operations.length <= METHOD_ENUM_LIMIT
+            ? { type: 'string', enum: operations.map((op) => op.name), description: 'Operation name' }
+            : {
+                type: 'string',
+                pattern: '^[a-z][a-z0-9_]*$',
+                description: `Operation name: one of ${operations.length}; find it with search_methods (service "${service}") or describe_method`,
+              },
         params: { type: 'object', description: 'The operation parameters by name', additionalProperties: true },
       },
       required: ['method'],

@@ -214,14 +214,18 @@ export class SqliteStore implements Store {
 
   async appendAudit(records: readonly AuditRecord[]): Promise<void> {
     if (records.length === 0) return;
-    await this.client.batch(
-      records.map((r) => ({
+    // Multi-row INSERTs (100 rows each, 900 parameters: under SQLite's limit) in one transaction: a flush of
+    // hundreds of records is a handful of statements, not hundreds.
+    const statements = [];
+    for (let start = 0; start < records.length; start += 100) {
+      const chunk = records.slice(start, start + 100);
+      statements.push({
         sql: `INSERT INTO audit (at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        args: [r.at, r.workspaceId, r.keyId, r.service, r.operation, r.protocol, r.status, r.code, Math.round(r.durationMs)],
-      })),
-      'write',
-    );
+              VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        args: chunk.flatMap((r) => [r.at, r.workspaceId, r.keyId, r.service, r.operation, r.protocol, r.status, r.code, Math.round(r.durationMs)]),
+      });
+    }
+    await this.client.batch(statements, 'write');
   }
 
   async listAudit(workspaceId: string, limit: number): Promise<AuditRecord[]> {
