@@ -29,7 +29,16 @@ async function toolsFor(operationCount: number) {
   );
   const registry = new Registry();
   registry.register(
-    definePlugin({ service: 'big', displayName: 'Big', version: '1', description: 'Big.', contract: 1, upstream: { baseUrl: 'http://x.invalid' }, auth: {}, operations }),
+    definePlugin({
+      service: 'big',
+      displayName: 'Big',
+      version: '1',
+      description: 'Big.',
+      contract: 1,
+      upstream: { baseUrl: 'http://x.invalid' },
+      auth: {},
+      operations,
+    }),
   );
   const store = new SqliteStore(':memory:');
   await store.migrate();
@@ -49,7 +58,7 @@ async function toolsFor(operationCount: number) {
 describe('call_{service} for large integrations', () => {
   it(`lists operation names as an enum up to ${METHOD_ENUM_LIMIT} operations, and points to search_methods beyond`, async () => {
     const small = (await toolsFor(METHOD_ENUM_LIMIT)).find((t) => t.name === 'call_big');
-    expect((small?.inputSchema.properties?.method as { enum?: string[] }).enum).toHaveLength(METHOD_ENUM_LIMIT);
+    expect((small?.inputSchema.properties?.method as { enum?: string[] } | undefined)?.enum).toHaveLength(METHOD_ENUM_LIMIT);
     const large = await toolsFor(METHOD_ENUM_LIMIT + 1);
     const method = large.find((t) => t.name === 'call_big')?.inputSchema.properties?.method as { enum?: string[]; description: string };
     expect(method.enum).toBeUndefined();

@@ -1,5 +1,4 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -8,6 +7,7 @@ import {
   ErrorCode as RpcErrorCode,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { describeOperation, jsonSchema } from './describe.js';
 import type { Engine, Principal } from './engine.js';
 import { errorBody, GatewayError, toGatewayError } from './errors.js';

@@ -222,7 +222,17 @@ export class SqliteStore implements Store {
       statements.push({
         sql: `INSERT INTO audit (at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms)
               VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-        args: chunk.flatMap((r) => [r.at, r.workspaceId, r.keyId, r.service, r.operation, r.protocol, r.status, r.code, Math.round(r.durationMs)]),
+        args: chunk.flatMap((r) => [
+          r.at,
+          r.workspaceId,
+          r.keyId,
+          r.service,
+          r.operation,
+          r.protocol,
+          r.status,
+          r.code,
+          Math.round(r.durationMs),
+        ]),
       });
     }
     await this.client.batch(statements, 'write');
