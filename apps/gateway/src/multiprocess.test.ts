@@ -126,6 +126,14 @@ describe.skipIf(problem !== undefined)(`gateway processes sharing PostgreSQL${pr
     const { credentials, record } = await storedCredentials();
     expect(credentials.refreshToken).toBe(provider.issuedRefreshTokens.at(-1)); // the rotated, newest refresh token
     expect(record.status).toBe('active');
+    // what PostgreSQL holds is ciphertext only: no token the provider issued appears in any connection row
+    const raw = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+    await raw.connect();
+    const rows = (await raw.query(`SELECT * FROM "${schema}".connections`)).rows;
+    await raw.end();
+    const dump = JSON.stringify(rows);
+    expect(dump).toContain('enc1:');
+    for (const token of provider.issuedRefreshTokens) expect(dump).not.toContain(token);
     for (const gateway of gateways) gateway.child.kill('SIGKILL');
   });
 

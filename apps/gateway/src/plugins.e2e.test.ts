@@ -232,6 +232,7 @@ describe('CallRail', () => {
     ['interval', 'calls/timeseries?interval=year', 'month'],
     ['status', 'tags?status=paused', 'disabled'],
     ['tag_level', 'tags?tag_level=global', 'company'],
+    ['frequency', 'summary-emails?frequency=hourly', 'monthly'],
   ])('rejects a bad %s (%s) with a 400 naming the field and the allowed values', async (field, query, allowed) => {
     const res = await gateway.rest('GET', `/api/v1/callrail/accounts/${account}/${query}`);
     expect(res.status).toBe(400);
