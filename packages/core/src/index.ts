@@ -58,6 +58,7 @@ export {
   type OAuth2Settings,
   type Plugin,
   type PluginDefinition,
+  packageVersion,
   type SandboxModule,
   type SandboxOptions,
   type SandboxServer,

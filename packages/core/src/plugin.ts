@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { OperationDefinition, UpstreamResponse } from './operation.js';
 import type { TObject } from './schema.js';
 
@@ -117,4 +118,13 @@ export function definePlugin(definition: PluginDefinition): Plugin {
 
 export function isPlugin(value: unknown): value is Plugin {
   return typeof value === 'object' && value !== null && (value as { brand?: unknown }).brand === PLUGIN_BRAND;
+}
+
+/**
+ * The version in the package.json next to a plugin's source or build folder (`import.meta.url` of its entry, in
+ * `src/` or `dist/`), so that the version a plugin reports is the one changesets publishes.
+ */
+export function packageVersion(entryUrl: string): string {
+  const text = readFileSync(new URL('../package.json', entryUrl), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defineOperation, type OperationDefinition } from './operation.js';
-import { definePlugin, type PluginDefinition } from './plugin.js';
+import { definePlugin, type PluginDefinition, packageVersion } from './plugin.js';
 import { Registry, RegistryError } from './registry.js';
 import { Params, Type } from './schema.js';
 import { examplePlugin } from './testing/example-plugin.js';
@@ -143,5 +143,18 @@ describe('Router parameter names', () => {
     const posts = integration.match('GET', '/users/me/posts');
     expect(posts.found && posts.operation.name).toBe('get_user_posts');
     expect(posts.found && posts.pathParams).toEqual({ id: 'me' });
+  });
+});
+
+describe('packageVersion', () => {
+  it('reads the version of the package.json beside a plugin’s src or dist folder', async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { pathToFileURL } = await import('node:url');
+    const root = mkdtempSync(join(tmpdir(), 'portico-pkg-'));
+    writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'x', version: '9.8.7' }));
+    mkdirSync(join(root, 'dist'));
+    expect(packageVersion(pathToFileURL(join(root, 'dist', 'index.js')).href)).toBe('9.8.7');
   });
 });

@@ -1,4 +1,4 @@
-import { definePlugin, Type } from '@portico/core';
+import { definePlugin, packageVersion, Type } from '@portico/core';
 import { getAccount, listAccounts } from './operations/accounts.js';
 import { getSummaryEmailSubscription, listNotifications, listSummaryEmailSubscriptions } from './operations/alerts.js';
 import { getOutboundCallerId, listOutboundCallerIds } from './operations/caller-ids.js';
@@ -19,7 +19,7 @@ import { getTracker, getUser, listTrackers, listUsers } from './operations/peopl
 import { getTags } from './operations/tags.js';
 import { authHeaders, CALLRAIL_BASE_URL, inspect } from './upstream.js';
 
-const PLUGIN_VERSION = '0.1.0';
+const PLUGIN_VERSION = packageVersion(import.meta.url);
 
 export const callrailPlugin = definePlugin({
   service: 'callrail',

@@ -1,4 +1,4 @@
-import { definePlugin } from '@portico/core';
+import { definePlugin, packageVersion } from '@portico/core';
 import { inspectSlackResponse } from './errors.js';
 import { parseSlackToken } from './oauth.js';
 import { archiveChannel, createChannel, getChannelInfo, inviteToChannel, listChannels } from './operations/channels.js';
@@ -31,7 +31,7 @@ const BOT_SCOPES = [
 export const slackPlugin = definePlugin({
   service: 'slack',
   displayName: 'Slack',
-  version: '0.1.0',
+  version: packageVersion(import.meta.url),
   description:
     'Slack team chat: read and post channel messages and threads, manage channels and members, react to and pin messages, upload files and look up people.',
   contract: 1,

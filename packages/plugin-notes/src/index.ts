@@ -1,4 +1,4 @@
-import { definePlugin, Type } from '@portico/core';
+import { definePlugin, packageVersion, Type } from '@portico/core';
 import { appendBlockChildren, deleteBlock, getBlock, listBlockChildren, updateBlock } from './operations/blocks.js';
 import { createComment, listComments } from './operations/comments.js';
 import { createDatabase, getDatabase, listDatabases, queryDatabase, updateDatabase } from './operations/databases.js';
@@ -10,7 +10,7 @@ import { DEFAULT_NOTION_VERSION, inspectNotionResponse, notionHeaders } from './
 export const notionPlugin = definePlugin({
   service: 'notion',
   displayName: 'Notion',
-  version: '0.1.0',
+  version: packageVersion(import.meta.url),
   description:
     'Notion workspace: search pages and databases, read and write pages, database rows and their content blocks, list users, and read or add comments.',
   contract: 1,

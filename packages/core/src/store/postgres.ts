@@ -104,19 +104,15 @@ export class PostgresStore implements Store {
     this.namespace = options.schema ?? 'public';
     this.applicationName = options.applicationName ?? 'portico';
     const max = options.poolSize ?? 10;
-    this.pool = new pg.Pool({ connectionString, max, application_name: this.applicationName });
+    // The schema goes on the search_path at connection start-up (the `options` startup parameter), so no query is
+    // ever queued on a connection before the caller's own: pg 9 refuses concurrent queries on one client.
+    const startup = this.schema === undefined ? {} : { options: `-c search_path=${quoteIdent(this.schema)}` };
+    this.pool = new pg.Pool({ connectionString, max, application_name: this.applicationName, ...startup });
     this.lockPool = new pg.Pool({ connectionString, max, application_name: `${this.applicationName}:lock` });
     // An idle pooled client whose server connection dies emits 'error' on the pool; unhandled, that would crash the
     // process. The pool drops the client and opens a new one on demand, so there is nothing else to do.
     this.pool.on('error', () => {});
     this.lockPool.on('error', () => {});
-    if (this.schema !== undefined) {
-      const setPath = `SET search_path TO ${quoteIdent(this.schema)}`;
-      // Queries on a client run in order, so this runs before the caller's first query on a new connection.
-      this.pool.on('connect', (client) => {
-        client.query(setPath).catch(() => {});
-      });
-    }
   }
 
   async migrate(): Promise<void> {
