@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
+  answerMcpPost,
   buildOpenApiDocument,
   createMcpServer,
   type Engine,
@@ -115,14 +115,19 @@ export function createApp(options: AppOptions): Koa<GatewayState> {
       version: options.version,
       mode: options.mcpTools ?? 'compact',
     });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    ctx.res.on('close', () => {
-      void transport.close();
-      void server.close();
+    const answer = await answerMcpPost(server, {
+      accept: ctx.get('accept') || undefined,
+      contentType: ctx.get('content-type') || undefined,
+      protocolVersion: ctx.get('mcp-protocol-version') || undefined,
+      body: message,
     });
-    await server.connect(transport);
-    ctx.respond = false;
-    await transport.handleRequest(ctx.req, ctx.res, message);
+    if (answer.body === undefined) {
+      ctx.body = null; // an explicit empty body: Koa would otherwise send the status text
+      ctx.status = answer.status;
+    } else {
+      ctx.status = answer.status;
+      ctx.body = answer.body;
+    }
   });
   if (options.mcpLegacySse) mountLegacySse(router, options, authenticate);
 

@@ -156,6 +156,28 @@ describe('protocol versions', () => {
     expect(ok.status).toBe(200);
   });
 
+  it('answers a POST of notifications only with 202 and no body', async () => {
+    const res = await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    expect(res.status).toBe(202);
+    expect(await res.text()).toBe('');
+  });
+
+  it('answers a batch with an array of answers, in order', async () => {
+    const res = await post([
+      { jsonrpc: '2.0', id: 'a', method: 'ping' },
+      { jsonrpc: '2.0', id: 'b', method: 'tools/list' },
+    ]);
+    const body = (await res.json()) as Array<{ id: string }>;
+    expect(body.map((m) => m.id)).toEqual(['a', 'b']);
+  });
+
+  it('refuses a client that does not accept event streams, or a body that is not JSON-RPC', async () => {
+    expect((await post({ jsonrpc: '2.0', id: 1, method: 'ping' }, { accept: 'application/json' })).status).toBe(406);
+    const bad = await post({ hello: 'world' });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { code: number } }).error.code).toBe(-32700);
+  });
+
   it('issues no session id (stateless)', async () => {
     const res = await post(initialize('2025-11-25'));
     expect(res.headers.get('mcp-session-id')).toBeNull();

@@ -32,6 +32,7 @@ export { DEFAULT_UPSTREAM_OPTIONS, retryAfterSeconds, type UpstreamClientOptions
 export { API_KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedApiKey } from './keys.js';
 export { type Logger, silentLogger } from './logger.js';
 export { createMcpServer, type McpServerOptions, type McpToolMode } from './mcp.js';
+export { answerMcpPost, type McpHttpAnswer, type McpHttpRequest } from './mcp-http.js';
 export { InvalidGrantError, type OAuthClient, type OAuthClientConfig } from './oauth.js';
 export { buildOpenApiDocument, type OpenApiOptions } from './openapi.js';
 export {

@@ -1,0 +1,107 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  isInitializeRequest,
+  isJSONRPCRequest,
+  type JSONRPCMessage,
+  JSONRPCMessageSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
+
+export interface McpHttpRequest {
+  accept: string | undefined;
+  contentType: string | undefined;
+  protocolVersion: string | undefined;
+  /** The parsed JSON body (a message or a batch). */
+  body: unknown;
+}
+
+export interface McpHttpAnswer {
+  status: number;
+  /** JSON to send; undefined for 202. */
+  body?: unknown;
+}
+
+const MAX_BATCH = 100;
+const rpcError = (status: number, code: number, message: string): McpHttpAnswer => ({
+  status,
+  body: { jsonrpc: '2.0', error: { code, message }, id: null },
+});
+
+/**
+ * Stateless Streamable HTTP with JSON responses, answered straight from parsed JSON. The SDK's transport turns each
+ * Node request into a Web `Request` and back, which the benchmark profile showed costing about 100 µs per call; a
+ * stateless, JSON-only endpoint needs none of that. The HTTP rules are the specification's, as the SDK applies
+ * them: Accept must list application/json and text/event-stream (406), the body must be JSON (415), batches hold at
+ * most 100 messages, an unsupported MCP-Protocol-Version header is 400, and a POST of only notifications or
+ * responses is 202 with no body. The protocol itself (initialize, version negotiation, tools) stays the SDK Server's.
+ */
+export async function answerMcpPost(server: Server, request: McpHttpRequest): Promise<McpHttpAnswer> {
+  if (!request.accept?.includes('application/json') || !request.accept.includes('text/event-stream')) {
+    return rpcError(406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
+  }
+  if (!request.contentType || !/^application\/json\s*(;|$)/i.test(request.contentType)) {
+    return rpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+  }
+  const raw = request.body;
+  if (Array.isArray(raw) && raw.length > MAX_BATCH)
+    return rpcError(400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH} messages`);
+  let messages: JSONRPCMessage[];
+  try {
+    messages = (Array.isArray(raw) ? raw : [raw]).map((m) => JSONRPCMessageSchema.parse(m));
+  } catch {
+    return rpcError(400, -32700, 'Parse error: Invalid JSON-RPC message');
+  }
+  const initializing = messages.some(isInitializeRequest);
+  if (initializing && messages.length > 1) return rpcError(400, -32600, 'Invalid Request: Only one initialization request is allowed');
+  if (!initializing && request.protocolVersion !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(request.protocolVersion)) {
+    return rpcError(
+      400,
+      -32000,
+      `Bad Request: Unsupported protocol version: ${request.protocolVersion} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
+    );
+  }
+
+  const requestIds = messages.filter(isJSONRPCRequest).map((m) => m.id);
+  const transport = new OneShotTransport(requestIds);
+  await server.connect(transport);
+  try {
+    for (const message of messages) transport.onmessage?.(message);
+    if (requestIds.length === 0) return { status: 202 };
+    const responses = await transport.done;
+    return { status: 200, body: responses.length === 1 ? responses[0] : responses };
+  } finally {
+    await server.close();
+  }
+}
+
+/** Carries one HTTP request's messages into the Server and collects its answers, in request order. */
+class OneShotTransport implements Transport {
+  onmessage?: Transport['onmessage'];
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  readonly done: Promise<JSONRPCMessage[]>;
+  private readonly answers = new Map<string | number, JSONRPCMessage>();
+  private finish: (answers: JSONRPCMessage[]) => void = () => {};
+
+  constructor(private readonly ids: Array<string | number>) {
+    this.done = new Promise((resolve) => {
+      this.finish = resolve;
+    });
+  }
+
+  async start(): Promise<void> {}
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    // Only answers to this request's ids go back; server-initiated messages have nowhere to go without a stream.
+    if (!('id' in message) || ('method' in message && message.method)) return;
+    const id = message.id as string | number;
+    if (!this.ids.includes(id)) return;
+    this.answers.set(id, message);
+    if (this.answers.size === this.ids.length) this.finish(this.ids.map((i) => this.answers.get(i) as JSONRPCMessage));
+  }
+
+  async close(): Promise<void> {
+    this.onclose?.();
+  }
+}
