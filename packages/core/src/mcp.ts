@@ -141,7 +141,7 @@ function callTool(integration: RegisteredIntegration, usable: (op: RegisteredOpe
   return {
     name: `${CALL_PREFIX}${service}`,
     title: `Call ${plugin.displayName}`,
-    description: `${plugin.description} Runs one of ${operations.length} ${plugin.displayName} operations: set method to the operation name and params to its parameters by name (path, query and body alike). Call describe_method with service "${service}" to learn an operation's parameters.`,
+    description: `${plugin.description} Runs one of its ${operations.length} operations: method is the operation, params its parameters by name. Learn them with describe_method.`,
     inputSchema: {
       type: 'object',
       properties: {
