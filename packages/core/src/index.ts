@@ -31,7 +31,7 @@ export {
 export { DEFAULT_UPSTREAM_OPTIONS, retryAfterSeconds, type UpstreamClientOptions } from './http.js';
 export { API_KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedApiKey } from './keys.js';
 export { type Logger, silentLogger } from './logger.js';
-export { createMcpServer, METHOD_ENUM_LIMIT, type McpServerOptions, type McpToolMode } from './mcp.js';
+export { createMcpServer, type McpServerOptions, type McpToolMode, METHOD_ENUM_LIMIT } from './mcp.js';
 export { answerMcpPost, type McpHttpAnswer, type McpHttpRequest } from './mcp-http.js';
 export { InvalidGrantError, type OAuthClient, type OAuthClientConfig } from './oauth.js';
 export { buildOpenApiDocument, type OpenApiOptions } from './openapi.js';
