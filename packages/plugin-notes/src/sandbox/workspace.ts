@@ -101,18 +101,8 @@ const TEXT_BLOCKS = new Set([
   'code',
 ]);
 const BLOCK_TYPES = new Set([...TEXT_BLOCKS, 'divider', 'bookmark', 'equation']);
-const PARENT_BLOCKS = new Set([
-  'paragraph',
-  'heading_1',
-  'heading_2',
-  'heading_3',
-  'bulleted_list_item',
-  'numbered_list_item',
-  'quote',
-  'toggle',
-  'to_do',
-  'callout',
-]);
+// Every text block but code can hold children.
+const PARENT_BLOCKS = new Set([...TEXT_BLOCKS].filter((type) => type !== 'code'));
 const PAGED_PROPERTY_TYPES = new Set(['title', 'rich_text', 'people', 'relation']);
 const TITLE_ONLY: Record<string, PropertySchema> = { title: { id: 'title', name: 'title', type: 'title', title: {} } };
 const user = (id: string): Json => ({ object: 'user', id });
