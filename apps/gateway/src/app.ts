@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
-import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import {
   answerMcpPost,
   buildOpenApiDocument,
@@ -8,8 +7,10 @@ import {
   type Engine,
   errorBody,
   GatewayError,
+  type LegacySseTransport,
   type Logger,
   type McpToolMode,
+  openLegacySseTransport,
   type Principal,
   toGatewayError,
 } from '@portico/core';
@@ -265,9 +266,9 @@ function mountLegacySse(
   options: AppOptions,
   authenticate: (ctx: Context, next: Next) => Promise<void>,
 ): void {
-  const sessions = new Map<string, { transport: SSEServerTransport; keyId: string | null }>();
+  const sessions = new Map<string, { transport: LegacySseTransport; keyId: string | null }>();
   router.get('/api/mcp/sse', authenticate, async (ctx) => {
-    const transport = new SSEServerTransport('/api/mcp/messages', ctx.res);
+    const transport = await openLegacySseTransport('/api/mcp/messages', ctx.res);
     const server = createMcpServer(options.engine, ctx.state.principal, {
       name: 'portico',
       version: options.version,

@@ -32,7 +32,13 @@ export { DEFAULT_UPSTREAM_OPTIONS, retryAfterSeconds, type UpstreamClientOptions
 export { API_KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedApiKey } from './keys.js';
 export { type Logger, silentLogger } from './logger.js';
 export { createMcpServer, type McpServerOptions, type McpToolMode, METHOD_ENUM_LIMIT } from './mcp.js';
-export { answerMcpPost, type McpHttpAnswer, type McpHttpRequest } from './mcp-http.js';
+export {
+  answerMcpPost,
+  type LegacySseTransport,
+  type McpHttpAnswer,
+  type McpHttpRequest,
+  openLegacySseTransport,
+} from './mcp-http.js';
 export { InvalidGrantError, type OAuthClient, type OAuthClientConfig } from './oauth.js';
 export { buildOpenApiDocument, type OpenApiOptions } from './openapi.js';
 export {

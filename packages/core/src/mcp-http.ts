@@ -1,4 +1,6 @@
+import type { ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   isInitializeRequest,
@@ -104,4 +106,16 @@ class OneShotTransport implements Transport {
   async close(): Promise<void> {
     this.onclose?.();
   }
+}
+
+/** The server side of the legacy HTTP+SSE transport (protocol revision 2024-11-05). */
+export type LegacySseTransport = SSEServerTransport;
+
+/**
+ * Opens a legacy HTTP+SSE transport on `res`, naming `endpoint` as the message endpoint. The SDK's SSE module is
+ * loaded on first use: a gateway that does not enable the legacy transport never loads it.
+ */
+export async function openLegacySseTransport(endpoint: string, res: ServerResponse): Promise<LegacySseTransport> {
+  const { SSEServerTransport } = await import('@modelcontextprotocol/sdk/server/sse.js');
+  return new SSEServerTransport(endpoint, res);
 }

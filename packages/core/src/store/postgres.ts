@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import pg, { type Notification, type PoolClient } from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
+import type { Notification, PoolClient } from 'pg';
 import { CHANGE_KINDS, ChangeHub } from './changes.js';
 import { MIGRATIONS } from './migrations.js';
 import { KeyedMutex } from './mutex.js';
@@ -73,6 +75,16 @@ const RECONNECT_MAX_MS = 5_000;
  *   after a drop (250 ms, doubling to 5 s) and then reports `'*'` for every kind, since anything may have changed
  *   meanwhile. Caches fed by `onChange` must still expire after a bounded time.
  */
+/**
+ * node-postgres, loaded by the first PostgresStore: a gateway on the embedded SQLite default never pays for it
+ * (about 15 MiB and 60 ms of start-up). pg is CommonJS, so a synchronous require keeps the constructor synchronous.
+ */
+let pgModule: typeof pg | undefined;
+function loadPg(): typeof pg {
+  pgModule ??= createRequire(import.meta.url)('pg') as typeof pg;
+  return pgModule;
+}
+
 export class PostgresStore implements Store {
   private readonly pool: pg.Pool;
   private readonly lockPool: pg.Pool;
@@ -107,8 +119,9 @@ export class PostgresStore implements Store {
     // The schema goes on the search_path at connection start-up (the `options` startup parameter), so no query is
     // ever queued on a connection before the caller's own: pg 9 refuses concurrent queries on one client.
     const startup = this.schema === undefined ? {} : { options: `-c search_path=${quoteIdent(this.schema)}` };
-    this.pool = new pg.Pool({ connectionString, max, application_name: this.applicationName, ...startup });
-    this.lockPool = new pg.Pool({ connectionString, max, application_name: `${this.applicationName}:lock` });
+    const { Pool } = loadPg();
+    this.pool = new Pool({ connectionString, max, application_name: this.applicationName, ...startup });
+    this.lockPool = new Pool({ connectionString, max, application_name: `${this.applicationName}:lock` });
     // An idle pooled client whose server connection dies emits 'error' on the pool; unhandled, that would crash the
     // process. The pool drops the client and opens a new one on demand, so there is nothing else to do.
     this.pool.on('error', () => {});
@@ -450,7 +463,7 @@ export class PostgresStore implements Store {
 
   private async connectListener(): Promise<void> {
     if (this.closed) return;
-    const client = new pg.Client({ connectionString: this.connectionString, application_name: `${this.applicationName}:listen` });
+    const client = new (loadPg().Client)({ connectionString: this.connectionString, application_name: `${this.applicationName}:listen` });
     this.listenClient = client;
     let lost = false;
     const onLost = (): void => {
