@@ -9,11 +9,20 @@ export interface CompiledParams {
   problems(value: unknown): string[];
 }
 
+/**
+ * A validator for an operation's parameters, compiled on its first use and kept: compiling generates code, and a
+ * gateway with hundreds of operations would otherwise spend a good part of its start-up compiling validators for
+ * operations nobody calls (about 0.3 ms each).
+ */
 export function compileParams(schema: TObject): CompiledParams {
-  const validator = Compile(schema);
+  let validator: ReturnType<typeof Compile<TObject>> | undefined;
+  const compiled = () => {
+    validator ??= Compile(schema);
+    return validator;
+  };
   return {
-    check: (value) => validator.Check(value),
-    problems: (value) => describeErrors(validator.Errors(value)),
+    check: (value) => compiled().Check(value),
+    problems: (value) => describeErrors(compiled().Errors(value)),
   };
 }
 
