@@ -3,8 +3,9 @@
 // (µs, CLOCK_MONOTONIC, the clock of both V8's profile timestamps and process.hrtime), so start-up, warm-up and
 // shutdown do not dilute the request path.
 //   node bench/cpuprofile.mjs <file.cpuprofile> [top]
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const SPECIAL = new Set(['(idle)', '(program)', '(garbage collector)', '(root)']);
 
@@ -36,12 +37,82 @@ function shortPath(url) {
   return path;
 }
 
+// The packages are bundled (scripts/build-package.mjs): a frame in dist/chunk-….js may be got, koa or Portico's own
+// code. Each bundle has a source map beside it; frames are mapped back to their original file and line through it, so
+// that time is attributed to the package the code came from.
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const sourceMaps = new Map();
+
+/** Decodes a source map's `mappings` into, per generated line, [generatedColumn, sourceIndex, line, column] sorted. */
+function decodeMappings(mappings) {
+  const lines = [];
+  let source = 0;
+  let line = 0;
+  let column = 0;
+  for (const text of mappings.split(';')) {
+    const segments = [];
+    let generated = 0;
+    for (const segment of text.split(',')) {
+      if (segment === '') continue;
+      const values = [];
+      let value = 0;
+      let shift = 0;
+      for (const char of segment) {
+        const digit = BASE64.indexOf(char);
+        value += (digit & 31) << shift;
+        if (digit & 32) shift += 5;
+        else {
+          values.push(value & 1 ? -(value >>> 1) : value >>> 1);
+          value = 0;
+          shift = 0;
+        }
+      }
+      generated += values[0];
+      if (values.length < 4) continue;
+      source += values[1];
+      line += values[2];
+      column += values[3];
+      segments.push([generated, source, line, column]);
+    }
+    lines.push(segments);
+  }
+  return lines;
+}
+
+function sourceMapFor(url) {
+  if (sourceMaps.has(url)) return sourceMaps.get(url);
+  let map = null;
+  if (url.startsWith('file://') && url.endsWith('.js')) {
+    const file = fileURLToPath(url);
+    if (existsSync(`${file}.map`)) {
+      const raw = JSON.parse(readFileSync(`${file}.map`, 'utf8'));
+      const root = resolve(dirname(file), raw.sourceRoot ?? '');
+      map = { lines: decodeMappings(raw.mappings), sources: raw.sources.map((s) => pathToFileURL(resolve(root, s)).href) };
+    }
+  }
+  sourceMaps.set(url, map);
+  return map;
+}
+
+/** A call frame of a bundle → { url, lineNumber } of the original source (0-based line), or the frame unchanged. */
+export function originalFrame(callFrame) {
+  const map = callFrame.url ? sourceMapFor(callFrame.url) : null;
+  const segments = map?.lines[callFrame.lineNumber];
+  if (!segments || segments.length === 0) return callFrame;
+  let found = segments[0];
+  for (const segment of segments) {
+    if (segment[0] > callFrame.columnNumber) break;
+    found = segment;
+  }
+  return { ...callFrame, url: map.sources[found[1]], lineNumber: found[2], columnNumber: found[3] };
+}
+
 /**
  * @param profile parsed .cpuprofile
  * @param window optional { startUs, endUs }
  */
 export function summarizeProfile(profile, window) {
-  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const nodes = new Map(profile.nodes.map((n) => [n.id, { ...n, callFrame: originalFrame(n.callFrame) }]));
   const parent = new Map();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
 

@@ -3,19 +3,22 @@
 //   node bench/run.mjs [--quick] [--duration S] [--warmup S] [--prime S] [--rounds N] [--connections 1,50]
 //                      [--retries N] [--no-profile] [--log-level info] [--wait-quiet S] [--out docs/performance.md]
 //
-// 1. OpenAPI generation time per installed plugin (in-process, built packages).
-// 2. Start-up time (spawn → first 200 from /healthz) and RSS of `portico serve` with all installed plugins and with
-//    one; tools/list and describe_method latency and payload with all installed plugins connected.
+// 0. Stand-ins for the three plugins not written yet (bench/standins: generated from the operation catalog, with the
+//    real service keys, operation names, methods, paths and parameters), so that "all six plugins" is measured.
+// 1. OpenAPI generation time per plugin (in-process, built packages), the three installed and the three stand-ins.
+// 2. Start-up time (spawn → first 200 from /healthz) and RSS of `portico serve` with all six plugins, with the three
+//    installed, and with one; tools/list and describe_method latency and payload with all six connected.
 // 3. Throughput and latency, every target measured in the same run, at each connection count: direct to the upstream,
-//    a bare node:http keep-alive proxy, a node:http + got hop (reference), Portico REST and Portico MCP tools/call,
+//    a bare node:http keep-alive proxy, a node:http + got hop and a Koa + got hop (references), Portico REST and
+//    Portico MCP tools/call,
 //    for a GET with query parameters (list_items) and a POST with a JSON body (create_item).
 // 4. CPU profiles (node --cpu-prof) of the gateway under REST load and under MCP load.
 // Writes docs/performance.md and bench/results/latest.json (+ the .cpuprofile files under bench/results/profiles/).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { summarizeProfile } from './cpuprofile.mjs';
 import {
@@ -34,6 +37,7 @@ import {
   waitHealthy,
 } from './lib.mjs';
 import { renderReport } from './report.mjs';
+import { generateStandins } from './standins/generate.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BENCH = join(ROOT, 'bench');
@@ -84,6 +88,19 @@ const STARTS = args.quick ? 3 : 5;
 const SAMPLES = args.quick ? 100 : 300;
 
 const log = (line) => process.stderr.write(`[bench] ${line}\n`);
+
+// The three plugins not written yet, as generated stand-ins (bench/standins/README.md); they import the built core by
+// file URL, the same module instance the gateway loads.
+const STANDINS = await generateStandins(join(BENCH, 'results', 'standins'), pathToFileURL(join(ROOT, 'packages/core/dist/index.js')).href);
+const INSTALLED = ['notes', 'chat', 'calls'].filter((name) => {
+  try {
+    readFileSync(join(ROOT, 'packages', `plugin-${name}`, 'dist', 'index.js'));
+    return true;
+  } catch {
+    return false;
+  }
+});
+const ALL_SIX = [...INSTALLED, ...STANDINS.map((x) => x.file)].join(',');
 const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PORTICO_')));
 for (const key of Object.keys(process.env)) if (key.startsWith('PORTICO_')) delete process.env[key];
 process.env.PORTICO_LOG_LEVEL = LOG_LEVEL; // inherited by every gateway child
@@ -156,7 +173,7 @@ function environment() {
 async function measureOpenApi() {
   const { loadPlugins } = await import('../apps/gateway/dist/index.js');
   const { Registry, buildOpenApiDocument, silentLogger } = await import('../packages/core/dist/index.js');
-  const plugins = await loadPlugins(undefined, silentLogger);
+  const plugins = await loadPlugins(ALL_SIX.split(','), silentLogger);
   const registry = new Registry();
   for (const plugin of plugins) registry.register(plugin);
   const runs = args.quick ? 30 : 100;
@@ -177,6 +194,7 @@ async function measureOpenApi() {
       displayName: integration.plugin.displayName,
       version: integration.plugin.version,
       operations: integration.operations.size,
+      names: [...integration.operations.keys()],
       firstMs,
       medianMs: percentile(times, 0.5),
       p95Ms: percentile(times, 0.95),
@@ -220,8 +238,9 @@ async function startNodeHello() {
 
 async function measureStartup() {
   const configs = [
-    { name: 'all installed plugins', plugins: undefined },
-    { name: 'one plugin (notes)', plugins: 'notes' },
+    { name: `all six plugins (${INSTALLED.length} installed + ${STANDINS.length} stand-ins)`, plugins: ALL_SIX, key: 'six' },
+    { name: 'the installed plugins', plugins: undefined, key: 'all' },
+    { name: 'one plugin (notes)', plugins: 'notes', key: 'notes' },
   ];
   const results = [];
   const hello = [];
@@ -262,7 +281,7 @@ async function measureStartup() {
     });
     results.push({
       name: config.name,
-      plugins: config.plugins ?? 'all',
+      plugins: config.key,
       integrations,
       first: summarize(first),
       restart: summarize(restart),
@@ -276,7 +295,12 @@ async function measureStartup() {
 }
 
 async function measureStartupBreakdown() {
-  const child = await startChild(join(BENCH, 'startup-breakdown.mjs'), {}, ['--experimental-import-meta-resolve', '--no-warnings']);
+  const child = await startChild(
+    join(BENCH, 'startup-breakdown.mjs'),
+    {},
+    ['--experimental-import-meta-resolve', '--no-warnings'],
+    STANDINS.map((x) => x.file),
+  );
   await stopChild(child.child);
   return { steps: child.steps, plugins: child.plugins };
 }
@@ -292,9 +316,9 @@ async function measureMicro() {
   }
 }
 
-async function measureMcpDiscovery() {
+async function measureMcpDiscovery(openapi) {
   const dataDir = mkdtempSync(join(os.tmpdir(), 'portico-bench-mcp-'));
-  const gateway = await startServe({ dataDir });
+  const gateway = await startServe({ dataDir, plugins: ALL_SIX });
   try {
     const key = /portico_[A-Za-z0-9]+/.exec(gateway.stdout())?.[0];
     if (!key) throw new Error(`no API key in the serve banner:\n${gateway.stdout()}`);
@@ -320,7 +344,7 @@ async function measureMcpDiscovery() {
       name: t.name,
       operations: t.inputSchema.properties.method?.enum?.length ?? 0,
       bytes: Buffer.byteLength(JSON.stringify(t)),
-      enumBytes: t.name.startsWith('call_') ? Buffer.byteLength(JSON.stringify(t.inputSchema.properties.method.enum)) : 0,
+      enumBytes: t.inputSchema.properties.method?.enum ? Buffer.byteLength(JSON.stringify(t.inputSchema.properties.method.enum)) : 0,
     }));
     const listTimes = [];
     for (let i = 0; i < SAMPLES + 20; i++) {
@@ -328,9 +352,9 @@ async function measureMcpDiscovery() {
       if (r.status !== 200) throw new Error(`tools/list: ${r.status}`);
       if (i >= 20) listTimes.push(r.ms);
     }
-    const ops = listed
-      .filter((t) => t.name.startsWith('call_'))
-      .flatMap((t) => t.inputSchema.properties.method.enum.map((method) => ({ service: t.name.slice(5), method })));
+    // Every operation of every plugin (above 60 operations call_{service} lists no method enum, so take the names from
+    // the registry).
+    const ops = openapi.plugins.flatMap((p) => p.names.map((method) => ({ service: p.service, method })));
     const describeTimes = [];
     const describeBytes = [];
     for (let i = 0; i < SAMPLES + ops.length; i++) {
@@ -431,6 +455,7 @@ const TARGETS = [
   { id: 'direct', label: 'direct to upstream (no hop)' },
   { id: 'proxy', label: 'bare node:http proxy' },
   { id: 'got', label: 'node:http + got hop (reference)' },
+  { id: 'koa', label: 'Koa + got hop (reference)' },
   { id: 'rest', label: 'Portico REST' },
   { id: 'mcp', label: 'Portico MCP tools/call' },
 ];
@@ -443,11 +468,13 @@ async function measureThroughput() {
   const upstream = await startChild(join(BENCH, 'upstream.mjs'));
   const proxy = await startChild(join(BENCH, 'proxy.mjs'), {}, [], [upstream.url]);
   const gotHop = await startChild(join(BENCH, 'got-hop.mjs'), {}, [], [upstream.url]);
+  const koaHop = await startChild(join(BENCH, 'koa-got-hop.mjs'), {}, [], [upstream.url]);
   const gateway = await startChild(join(BENCH, 'gateway.mjs'), {}, [], [upstream.url]);
   const endpoints = {
     direct: { url: upstream.url, pid: upstream.pid },
     proxy: { url: proxy.url, pid: proxy.pid },
     got: { url: gotHop.url, pid: gotHop.pid },
+    koa: { url: koaHop.url, pid: koaHop.pid },
     rest: { url: gateway.url, pid: gateway.pid },
     mcp: { url: gateway.url, pid: gateway.pid },
   };
@@ -465,6 +492,7 @@ async function measureThroughput() {
         ['upstream', endpoints.direct, ['direct']],
         ['proxy', endpoints.proxy, ['proxy']],
         ['got hop', endpoints.got, ['got']],
+        ['Koa + got hop', endpoints.koa, ['koa']],
         ['gateway', endpoints.rest, ['rest', 'mcp']],
       ]) {
         const requests = targets.flatMap((t) => OPS.map((op) => requestsFor(t, op.id, gateway.key)));
@@ -549,7 +577,7 @@ async function measureThroughput() {
     return { scenarios, rounds, gatewayMemoryAfterLoad: memoryAfterLoad };
   } finally {
     closeAgent();
-    await Promise.all([gateway, gotHop, proxy, upstream].map((c) => stopChild(c.child)));
+    await Promise.all([gateway, koaHop, gotHop, proxy, upstream].map((c) => stopChild(c.child)));
   }
 }
 
@@ -611,6 +639,15 @@ const env = environment();
 env.busyBeforeRun = await waitForQuiet('before the run');
 log(`machine: ${env.cpu}, ${env.cores} cores; node ${env.node}; ${DURATION} s per scenario (+${WARMUP} s warm-up), ${ROUNDS} round(s)`);
 const results = { environment: env };
+results.standins = STANDINS.map(({ service, file, operations }) => ({ service, operations, bytes: statSync(file).size }));
+// Plugin code loaded at start-up (the sandbox is loaded only by --sandbox), to compare the stand-ins with real plugins.
+results.installedPluginCode = INSTALLED.map((name) => {
+  const dist = join(ROOT, 'packages', `plugin-${name}`, 'dist');
+  const bytes = readdirSync(dist)
+    .filter((f) => f.endsWith('.js'))
+    .reduce((a, f) => a + statSync(join(dist, f)).size, 0);
+  return { name, bytes };
+});
 log('OpenAPI generation…');
 results.openapi = await measureOpenApi();
 log('start-up and RSS…');
@@ -618,7 +655,7 @@ results.startup = await measureStartup();
 log('start-up breakdown…');
 results.startupBreakdown = await measureStartupBreakdown();
 log('tools/list and describe_method…');
-results.discovery = await measureMcpDiscovery();
+results.discovery = await measureMcpDiscovery(results.openapi);
 log('per-request building blocks…');
 results.micro = await measureMicro();
 log('throughput and latency…');

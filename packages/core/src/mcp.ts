@@ -153,7 +153,8 @@ function callTool(integration: RegisteredIntegration, usable: (op: RegisteredOpe
                 pattern: '^[a-z][a-z0-9_]*$',
                 description: `Operation name: one of ${operations.length}; find it with search_methods (service "${service}") or describe_method`,
               },
-        params: { type: 'object', description: 'The operation parameters by name', additionalProperties: true },
+        // No additionalProperties: JSON Schema allows any property by default, and tools/list stays smaller.
+        params: { type: 'object', description: 'The operation parameters by name' },
       },
       required: ['method'],
       additionalProperties: false,
