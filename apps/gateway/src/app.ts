@@ -10,6 +10,7 @@ import {
   type LegacySseTransport,
   type Logger,
   type McpToolMode,
+  mcpToolCaller,
   openLegacySseTransport,
   type Principal,
   toGatewayError,
@@ -111,17 +112,18 @@ export function createApp(options: AppOptions): Koa<GatewayState> {
       ctx.body = { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not valid JSON' } };
       return;
     }
-    const server = createMcpServer(engine, ctx.state.principal, {
-      name: 'portico',
-      version: options.version,
-      mode: options.mcpTools ?? 'compact',
-    });
-    const answer = await answerMcpPost(server, {
-      accept: ctx.get('accept') || undefined,
-      contentType: ctx.get('content-type') || undefined,
-      protocolVersion: ctx.get('mcp-protocol-version') || undefined,
-      body: message,
-    });
+    const principal = ctx.state.principal;
+    const serverOptions = { name: 'portico', version: options.version, mode: options.mcpTools ?? 'compact' } as const;
+    const answer = await answerMcpPost(
+      () => createMcpServer(engine, principal, serverOptions),
+      {
+        accept: ctx.get('accept') || undefined,
+        contentType: ctx.get('content-type') || undefined,
+        protocolVersion: ctx.get('mcp-protocol-version') || undefined,
+        body: message,
+      },
+      mcpToolCaller(engine, principal, serverOptions),
+    );
     if (answer.body === undefined) {
       ctx.body = null; // an explicit empty body: Koa would otherwise send the status text
       ctx.status = answer.status;

@@ -171,6 +171,40 @@ describe('protocol versions', () => {
     expect(body.map((m) => m.id)).toEqual(['a', 'b']);
   });
 
+  // A lone tools/call is answered without the SDK Server (answerMcpPost's fast path); inside a batch it goes through
+  // the Server. Both must give the same answer, errors included.
+  it('answers a tools/call alone exactly as the SDK Server answers it in a batch', async () => {
+    const calls = [
+      { name: 'call_example', arguments: { method: 'get_item', params: { item_id: '7' } } },
+      { name: 'call_example', arguments: { method: 'get_item', params: { item_id: '404' } } },
+      { name: 'call_example', arguments: { method: 'list_items', params: { limit: 'many' } } },
+      { name: 'describe_method', arguments: { service: 'example', method: 'create_item' } },
+      { name: 'call_nosuch', arguments: {} },
+      { name: 'call_example', arguments: { method: 'fly_away' } },
+      { name: 'call_example' },
+    ];
+    for (const [i, params] of calls.entries()) {
+      const message = { jsonrpc: '2.0', id: `call-${i}`, method: 'tools/call', params };
+      const alone = await post(message);
+      const batched = await post([message]);
+      expect(alone.status).toBe(200);
+      const [viaServer] = (await batched.json()) as unknown[];
+      expect(await alone.json(), JSON.stringify(params)).toEqual(viaServer);
+    }
+  });
+
+  // Where the SDK Server answers a malformed tools/call with a generic internal error (-32603), the fast path says
+  // what JSON-RPC means: invalid params (-32602), naming the problem.
+  it('answers a malformed tools/call with an invalid-params error that names the problem', async () => {
+    for (const params of [{ arguments: { method: 'get_item' } }, { name: 42 }]) {
+      const res = await post({ jsonrpc: '2.0', id: 'bad', method: 'tools/call', params });
+      const body = (await res.json()) as { id: string; error: { code: number; message: string } };
+      expect(body.id).toBe('bad');
+      expect(body.error.code).toBe(-32602);
+      expect(body.error.message).toMatch(/^Invalid tools\/call request: .*name/s);
+    }
+  });
+
   it('refuses a client that does not accept event streams, or a body that is not JSON-RPC', async () => {
     expect((await post({ jsonrpc: '2.0', id: 1, method: 'ping' }, { accept: 'application/json' })).status).toBe(406);
     const bad = await post({ hello: 'world' });

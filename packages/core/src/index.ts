@@ -31,7 +31,14 @@ export {
 export { DEFAULT_UPSTREAM_OPTIONS, retryAfterSeconds, type UpstreamClientOptions } from './http.js';
 export { API_KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedApiKey } from './keys.js';
 export { type Logger, silentLogger } from './logger.js';
-export { createMcpServer, type McpServerOptions, type McpToolMode, METHOD_ENUM_LIMIT } from './mcp.js';
+export {
+  createMcpServer,
+  type McpServerOptions,
+  type McpToolCall,
+  type McpToolMode,
+  METHOD_ENUM_LIMIT,
+  mcpToolCaller,
+} from './mcp.js';
 export {
   answerMcpPost,
   type LegacySseTransport,

@@ -3,12 +3,17 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
   isInitializeRequest,
   isJSONRPCRequest,
   type JSONRPCMessage,
   JSONRPCMessageSchema,
+  type JSONRPCRequest,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { McpToolCall } from './mcp.js';
 
 export interface McpHttpRequest {
   accept: string | undefined;
@@ -36,9 +41,17 @@ const rpcError = (status: number, code: number, message: string): McpHttpAnswer 
  * stateless, JSON-only endpoint needs none of that. The HTTP rules are the specification's, as the SDK applies
  * them: Accept must list application/json and text/event-stream (406), the body must be JSON (415), batches hold at
  * most 100 messages, an unsupported MCP-Protocol-Version header is 400, and a POST of only notifications or
- * responses is 202 with no body. The protocol itself (initialize, version negotiation, tools) stays the SDK Server's.
+ * responses is 202 with no body. The protocol itself (initialize, version negotiation, tools) stays the SDK Server's,
+ * with one exception: a POST of one plain `tools/call` request, the hot path of every MCP client, is answered by
+ * `callTool` directly when given, with the SDK's request validation and its error mapping, and without building a
+ * Server, a transport and their per-request abort controllers (the benchmark profile showed those costing more than a
+ * REST call's whole framing). `server` may be a function, so that a Server is only built when one is needed.
  */
-export async function answerMcpPost(server: Server, request: McpHttpRequest): Promise<McpHttpAnswer> {
+export async function answerMcpPost(
+  server: Server | (() => Server),
+  request: McpHttpRequest,
+  callTool?: (call: McpToolCall) => Promise<CallToolResult>,
+): Promise<McpHttpAnswer> {
   if (!request.accept?.includes('application/json') || !request.accept.includes('text/event-stream')) {
     return rpcError(406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
   }
@@ -64,16 +77,52 @@ export async function answerMcpPost(server: Server, request: McpHttpRequest): Pr
     );
   }
 
+  const only = messages.length === 1 && !Array.isArray(raw) ? messages[0] : undefined;
+  if (callTool && only && isJSONRPCRequest(only) && only.method === 'tools/call' && !hasTask(only)) {
+    return { status: 200, body: await answerToolCall(only, callTool) };
+  }
+
   const requestIds = messages.filter(isJSONRPCRequest).map((m) => m.id);
   const transport = new OneShotTransport(requestIds);
-  await server.connect(transport);
+  const instance = typeof server === 'function' ? server() : server;
+  await instance.connect(transport);
   try {
     for (const message of messages) transport.onmessage?.(message);
     if (requestIds.length === 0) return { status: 202 };
     const responses = await transport.done;
-    return { status: 200, body: responses.length === 1 ? responses[0] : responses };
+    // A batch (even of one) is answered with an array, a single message with a single answer (JSON-RPC 2.0, section 6).
+    return { status: 200, body: Array.isArray(raw) ? responses : responses[0] };
   } finally {
-    await server.close();
+    await instance.close();
+  }
+}
+
+/** Task-augmented calls (`params.task`) take the SDK's path, which knows what to do with them. */
+const hasTask = (message: JSONRPCRequest): boolean => Boolean((message.params as { task?: unknown } | undefined)?.task);
+
+/**
+ * One `tools/call` answered as the SDK Server answers it: the request checked against CallToolRequestSchema (an
+ * InvalidParams error otherwise), and a thrown error turned into a JSON-RPC error with its code, message and data.
+ */
+async function answerToolCall(message: JSONRPCRequest, callTool: (call: McpToolCall) => Promise<CallToolResult>): Promise<JSONRPCMessage> {
+  try {
+    const parsed = CallToolRequestSchema.safeParse(message);
+    if (!parsed.success)
+      throw Object.assign(new Error(`Invalid tools/call request: ${parsed.error.message}`), { code: ErrorCode.InvalidParams });
+    const { name, arguments: args } = parsed.data.params;
+    const result = await callTool({ name, ...(args === undefined ? {} : { arguments: args }) });
+    return { jsonrpc: '2.0', id: message.id, result };
+  } catch (error) {
+    const { code, message: text, data } = error as { code?: unknown; message?: string; data?: unknown };
+    return {
+      jsonrpc: '2.0',
+      id: message.id,
+      error: {
+        code: Number.isSafeInteger(code) ? (code as number) : ErrorCode.InternalError,
+        message: text ?? 'Internal error',
+        ...(data === undefined ? {} : { data }),
+      },
+    };
   }
 }
 

@@ -71,9 +71,31 @@ export function createMcpServer(engine: Engine, principal: Principal, options: M
     return { tools: [describeTool(integrations), searchTool(), ...integrations.map((i) => callTool(i, usable))] };
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const { name } = request.params;
-    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+  const runTool = mcpToolCaller(engine, principal, options);
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => runTool(request.params));
+
+  return server;
+}
+
+/** What a `tools/call` request carries: the tool's name and its arguments. */
+export interface McpToolCall {
+  name: string;
+  arguments?: Record<string, unknown>;
+}
+
+/**
+ * Runs the tools of one caller's MCP surface: the `tools/call` handler of `createMcpServer`, also usable without a
+ * Server (the stateless HTTP endpoint answers single tool calls with it directly; see answerMcpPost). Unknown tools
+ * throw an McpError (a JSON-RPC error); failures while running a tool are results with `isError: true`.
+ */
+export function mcpToolCaller(
+  engine: Engine,
+  principal: Principal,
+  options: McpServerOptions = {},
+): (call: McpToolCall) => Promise<CallToolResult> {
+  const mode = options.mode ?? 'compact';
+  return async ({ name, arguments: given }) => {
+    const args = (given ?? {}) as Record<string, unknown>;
     if (mode === 'compact') {
       if (name === 'describe_method') return runDescribe(engine, principal, args);
       if (name === 'search_methods') return runSearch(engine, principal, args);
@@ -87,9 +109,7 @@ export function createMcpServer(engine: Engine, principal: Principal, options: M
       }
     }
     throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${name}`);
-  });
-
-  return server;
+  };
 }
 
 function searchTool(): Tool {
