@@ -1,19 +1,11 @@
 // Reference hop (not a target baseline): node:http + one shared, tuned got instance passing the request through, the
 // same got version and agent settings as core's UpstreamClient. It shows the floor got puts under any gateway built on
 // it, separating got's per-request cost from Portico's own. Run as a child process: node bench/got-hop.mjs <upstream URL>.
-import { Agent, createServer } from 'node:http';
-import got from '../packages/core/node_modules/got/dist/source/index.js';
+import { createServer } from 'node:http';
+import { tunedGot } from './got-client.mjs';
 
 const target = process.argv[2];
-const client = got.extend({
-  agent: { http: new Agent({ keepAlive: true, maxSockets: 256 }) },
-  timeout: { request: 30_000 },
-  followRedirect: false,
-  throwHttpErrors: false,
-  decompress: false,
-  responseType: 'buffer',
-  retry: { limit: 0 },
-});
+const client = tunedGot;
 
 const server = createServer(async (req, res) => {
   const chunks = [];

@@ -2,20 +2,11 @@
 // instance as got-hop.mjs. Koa and got are the stack our users chose; this is the floor of any gateway built on the
 // two, before it authenticates, validates or logs anything. Run as a child process:
 // node bench/koa-got-hop.mjs <upstream URL>.
-import { Agent } from 'node:http';
 import Koa from '../apps/gateway/node_modules/koa/lib/application.js';
-import got from '../packages/core/node_modules/got/dist/source/index.js';
+import { tunedGot } from './got-client.mjs';
 
 const target = process.argv[2];
-const client = got.extend({
-  agent: { http: new Agent({ keepAlive: true, maxSockets: 256 }) },
-  timeout: { request: 30_000 },
-  followRedirect: false,
-  throwHttpErrors: false,
-  decompress: false,
-  responseType: 'buffer',
-  retry: { limit: 0 },
-});
+const client = tunedGot;
 
 const app = new Koa();
 app.use(async (ctx) => {
