@@ -7,17 +7,21 @@ import {
   type Engine,
   errorBody,
   GatewayError,
+  type HttpMethod,
   type LegacySseTransport,
   type Logger,
   type McpToolMode,
   mcpToolCaller,
   openLegacySseTransport,
   type Principal,
+  queryValues,
+  type RestInvocation,
+  restInvocation,
   toGatewayError,
 } from '@portico/core';
 import Koa, { type Context, type Next } from 'koa';
 import { mountAdmin } from './admin.js';
-import { bearerToken, parseJson, queryValues, readBody } from './http.js';
+import { bearerToken, parseJson, readBody } from './http.js';
 
 export interface GatewayState {
   principal: Principal;
@@ -177,7 +181,8 @@ export function createApp(options: AppOptions): Koa<GatewayState> {
     const service = ctx.params.service as string;
     ctx.state.service = service;
     const integration = await engine.authorize(ctx.state.principal, service, 'rest');
-    ctx.body = buildOpenApiDocument(integration, { baseUrl: options.publicUrl ?? ctx.origin });
+    // The address the gateway serves (the server sets it once listening), unless the operator named a public URL.
+    ctx.body = buildOpenApiDocument(integration, { baseUrl: options.publicUrl ?? engine.publicUrl ?? ctx.origin });
   });
 
   router.all('/api/v1/:service/{*rest}', authenticate, async (ctx) => {
@@ -185,31 +190,35 @@ export function createApp(options: AppOptions): Koa<GatewayState> {
     ctx.state.service = service;
     const integration = await engine.authorize(ctx.state.principal, service, 'rest');
     const path = ctx.path.slice(`/api/v1/${service}`.length) || '/';
-    const match = integration.match(ctx.method, path);
-    if (!match.found) {
-      if (match.allowed.length > 0) {
-        ctx.set('allow', match.allowed.join(', '));
-        throw new GatewayError('method_not_allowed', `${ctx.method} is not allowed here; use ${match.allowed.join(' or ')}`);
-      }
-      throw new GatewayError('not_found', `${service} has no operation at ${ctx.method} ${path}`);
-    }
-    ctx.state.operation = match.operation.name;
-    let body: Record<string, unknown> = {};
+    let body: Record<string, unknown> | undefined;
     if (ctx.method !== 'GET') {
       const parsed = await readJson(ctx);
       if (parsed !== undefined && (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))) {
         throw new GatewayError('bad_request', 'The request body must be a JSON object of parameters');
       }
-      body = (parsed ?? {}) as Record<string, unknown>;
+      body = parsed as Record<string, unknown> | undefined;
     }
-    // Path parameters name the resource and win over everything; JSON body values win over query values.
+    let invocation: RestInvocation;
+    try {
+      invocation = restInvocation(integration, {
+        method: ctx.method as HttpMethod,
+        path,
+        query: queryValues(ctx.querystring),
+        ...(body ? { body } : {}),
+      });
+    } catch (error) {
+      const allowed = integration.match(ctx.method, path);
+      if (!allowed.found && allowed.allowed.length > 0) ctx.set('allow', allowed.allowed.join(', '));
+      throw error;
+    }
+    ctx.state.operation = invocation.operation.name;
     const result = await engine.invoke({
       principal: ctx.state.principal,
       protocol: 'rest',
       service,
-      operation: match.operation.name,
-      params: { ...body, ...match.pathParams },
-      stringParams: queryValues(ctx.querystring),
+      operation: invocation.operation.name,
+      params: invocation.params,
+      stringParams: invocation.stringParams,
     });
     if (result.body === undefined) ctx.status = 204;
     else ctx.body = result.body;

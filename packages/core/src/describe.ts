@@ -1,5 +1,6 @@
 import type { HttpMethod } from './operation.js';
 import type { RegisteredIntegration, RegisteredOperation } from './registry.js';
+import { restCallFor } from './rest.js';
 import type { TSchema } from './schema.js';
 
 /** A schema as plain JSON Schema (TypeBox keeps modifiers in symbol keys; those never leave the process). */
@@ -18,19 +19,14 @@ export interface OperationDescription {
   params: Record<string, unknown>;
   response?: Record<string, unknown>;
   example: { tool: string; arguments: { method: string; params: Record<string, unknown> } };
-  rest_example: { method: HttpMethod; url: string; query?: Record<string, unknown>; body?: Record<string, unknown> };
+  rest_example: { method: HttpMethod; url: string; query?: Record<string, string | string[]>; body?: Record<string, unknown> };
 }
 
 /** Everything a caller needs to call one operation, over either protocol. The source of `describe_method`. */
 export function describeOperation(integration: RegisteredIntegration, operation: RegisteredOperation): OperationDescription {
   const definition = operation.definition;
   const params = exampleParams(operation);
-  const restPath = definition.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) =>
-    encodeURIComponent(String(params[name] ?? `{${name}}`)),
-  );
-  const rest: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(params)) if (!operation.pathParams.includes(key)) rest[key] = value;
-  const hasRest = Object.keys(rest).length > 0;
+  const rest = restCallFor(operation, params);
   return {
     service: integration.service,
     method: operation.name,
@@ -42,9 +38,10 @@ export function describeOperation(integration: RegisteredIntegration, operation:
     ...(definition.response ? { response: jsonSchema(definition.response) } : {}),
     example: { tool: `call_${integration.service}`, arguments: { method: operation.name, params } },
     rest_example: {
-      method: definition.method,
-      url: `/api/v1/${integration.service}${restPath}`,
-      ...(hasRest ? (definition.method === 'GET' ? { query: rest } : { body: rest }) : {}),
+      method: rest.method,
+      url: `/api/v1/${integration.service}${rest.path}`,
+      ...(Object.keys(rest.query).length > 0 ? { query: rest.query } : {}),
+      ...(rest.body ? { body: rest.body } : {}),
     },
   };
 }

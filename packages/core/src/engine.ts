@@ -28,7 +28,7 @@ import type { Credentials, TokenSet, UpstreamFailure } from './plugin.js';
 import type { RegisteredIntegration, RegisteredOperation, Registry } from './registry.js';
 import { OperationIndex } from './search.js';
 import type { ApiKeyRecord, AuditRecord, ConnectionRecord, IntegrationSettingsRecord, KeyScopes, Store } from './store/types.js';
-import { coerceStrings } from './validation.js';
+import { coerceParams, queryParams } from './validation.js';
 
 export type Protocol = 'mcp' | 'rest';
 
@@ -44,9 +44,9 @@ export interface InvokeRequest {
   protocol: Protocol;
   service: string;
   operation: string;
-  /** Typed params (JSON body, MCP arguments). Never coerced. */
+  /** Typed params (JSON body, MCP arguments, path segments). Coerced by the one rule (`coerceParams`). */
   params?: Record<string, unknown>;
-  /** Params that arrived as strings (path segments, query string): coerced to the declared types. `params` wins. */
+  /** Params from a query string (repeated keys as arrays); `params` wins over them. Coerced by the same rule. */
   stringParams?: Record<string, string | string[]>;
 }
 
@@ -724,8 +724,9 @@ export class Engine {
   }
 
   private validate(operation: RegisteredOperation, request: InvokeRequest): Record<string, unknown> {
-    const coerced = request.stringParams ? coerceStrings(operation.definition.params, request.stringParams) : {};
-    const params: Record<string, unknown> = { ...coerced, ...request.params };
+    // One coercion rule for every door (validation.ts): query values and typed values meet the same schema.
+    const schema = operation.definition.params;
+    const params = coerceParams(schema, { ...(request.stringParams ? queryParams(schema, request.stringParams) : {}), ...request.params });
     if (!operation.validator.check(params)) {
       const problems = operation.validator.problems(params);
       throw new GatewayError('bad_request', `Invalid params for ${operation.name}: ${problems.join('; ')}`);

@@ -58,9 +58,11 @@ export {
   type OperationContext,
   type OperationDefinition,
   openApiPath,
+  type ParamLocation,
   pathTokens,
   type QueryValue,
   type RunContext,
+  type SecurityRequirement,
   type UpstreamRequest,
   type UpstreamResponse,
 } from './operation.js';
@@ -70,6 +72,7 @@ export {
   definePlugin,
   isPlugin,
   type OAuth2Settings,
+  type OpenApiSettings,
   type Plugin,
   type PluginDefinition,
   packageVersion,
@@ -89,7 +92,28 @@ export {
   type RouteMatch,
   type RouteMiss,
 } from './registry.js';
-export { FreeObject, Params, type Static, StringEnum, type TObject, type TSchema, Type } from './schema.js';
+export { queryString, queryValues, type RestCall, type RestInvocation, restCallFor, restInvocation } from './rest.js';
+export {
+  atLeastOne,
+  atMostOne,
+  BooleanString,
+  COMMA_LIST,
+  CommaList,
+  DateString,
+  DateTimeString,
+  FreeObject,
+  IntegerString,
+  integerRangePattern,
+  type ParamRule,
+  Params,
+  ruleSentences,
+  type Static,
+  StringEnum,
+  type TObject,
+  type TSchema,
+  Type,
+  together,
+} from './schema.js';
 export { OperationIndex, type SearchHit } from './search.js';
 export { MIGRATIONS, type Migration } from './store/migrations.js';
 export { openStore, PostgresStore, type PostgresStoreOptions, type StoreChange, type StoreChangeListener } from './store/open.js';
@@ -105,4 +129,4 @@ export {
   type Store,
   type Workspace,
 } from './store/types.js';
-export { type CompiledParams, coerceStrings, compileParams } from './validation.js';
+export { type CompiledParams, coerceParams, coerceStrings, compileParams, queryParams } from './validation.js';

@@ -2,7 +2,7 @@ import { jsonSchema } from './describe.js';
 import { ERROR_CODES } from './errors.js';
 import { openApiPath } from './operation.js';
 import type { RegisteredIntegration } from './registry.js';
-import type { TSchema } from './schema.js';
+import { ruleSentences, rulesWithin, type TSchema } from './schema.js';
 
 export interface OpenApiOptions {
   /** Public base URL of the gateway (`https://gateway.example.com`); the server URL is `<base>/api/v1/<service>`. */
@@ -22,12 +22,19 @@ const ERROR_RESPONSES: Record<string, string> = {
   '504': 'The upstream did not answer in time',
 };
 
+const DEFAULT_SECURITY_SCHEMES = {
+  bearerAuth: { type: 'http', scheme: 'bearer', description: 'A Portico API key (portico_…)' },
+};
+
 /**
  * The OpenAPI 3.1 document of one integration, generated from its declarations: nobody writes an OpenAPI entry by
- * hand. GET parameters are query parameters; POST/PATCH/PUT/DELETE parameters form the JSON request body.
+ * hand. Parameters are documented where they travel (the operation's `locations`): path, query string, or the JSON
+ * request body.
  */
 export function buildOpenApiDocument(integration: RegisteredIntegration, options: OpenApiOptions = {}): Json {
   const { plugin, service } = integration;
+  const schemes = plugin.openapi?.securitySchemes ?? DEFAULT_SECURITY_SCHEMES;
+  const security = plugin.openapi?.security ?? Object.keys(schemes).map((name) => ({ [name]: [] }));
   const paths: Record<string, Json> = {};
   for (const operation of integration.operations.values()) {
     const definition = operation.definition;
@@ -39,9 +46,10 @@ export function buildOpenApiDocument(integration: RegisteredIntegration, options
     const bodyRequired: string[] = [];
     for (const [name, property] of Object.entries(properties)) {
       const { description, ...rest } = property;
-      if (operation.pathParams.includes(name)) {
+      const location = operation.locations[name];
+      if (location === 'path') {
         parameters.push({ name, in: 'path', required: true, ...(description ? { description } : {}), schema: rest });
-      } else if (definition.method === 'GET') {
+      } else if (location === 'query') {
         const parameter: Json = { name, in: 'query', required: required.has(name), ...(description ? { description } : {}) };
         if (rest.type === 'object') parameter.content = { 'application/json': { schema: rest } };
         else {
@@ -54,11 +62,13 @@ export function buildOpenApiDocument(integration: RegisteredIntegration, options
         if (required.has(name)) bodyRequired.push(name);
       }
     }
+    const rules = ruleSentences(schema);
     const entry: Json = {
       operationId: definition.name,
       summary: definition.summary,
-      description: definition.description,
+      description: rules.length > 0 ? `${definition.description}\n\nParameter rules: ${rules.join(' ')}` : definition.description,
       tags: [plugin.displayName],
+      security: definition.security ?? security,
       ...(parameters.length > 0 ? { parameters } : {}),
       responses: {
         '200': {
@@ -80,6 +90,7 @@ export function buildOpenApiDocument(integration: RegisteredIntegration, options
               properties: bodyProperties,
               ...(bodyRequired.length > 0 ? { required: bodyRequired } : {}),
               additionalProperties: false,
+              ...rulesWithin(schema, new Set(Object.keys(bodyProperties))),
             },
           },
         },
@@ -96,16 +107,14 @@ export function buildOpenApiDocument(integration: RegisteredIntegration, options
     openapi: '3.1.0',
     info: {
       title: `${plugin.displayName} (Portico)`,
-      version: plugin.version,
+      version: plugin.openapi?.version ?? plugin.version,
       description: `${plugin.description}\n\nServed by the Portico gateway under the service key \`${service}\`.`,
     },
     servers: [{ url: `${(options.baseUrl ?? '').replace(/\/+$/, '')}/api/v1/${service}` }],
-    security: [{ bearerAuth: [] }],
+    security,
     paths,
     components: {
-      securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'A Portico API key (portico_…)' },
-      },
+      securitySchemes: schemes,
       schemas: {
         Error: {
           type: 'object',

@@ -83,7 +83,23 @@ export interface OperationDefinition<P extends TObject = TObject> {
   check?: (params: Static<P>) => string | undefined;
   /** Example params for docs and `describe_method`. */
   example?: Partial<Static<P>>;
+  /**
+   * Where a parameter travels over REST when the default is wrong. Default: `:name` path tokens in the path; for GET
+   * every other parameter in the query string; for POST/PATCH/PUT/DELETE in the JSON body. `query` here puts a
+   * parameter of a body method in the query string (Clio's `fields` on create and update); OpenAPI documents it
+   * there, `describe_method`'s REST example sends it there, and a declarative `upstream` sends it in the upstream
+   * query string too.
+   */
+  locations?: Readonly<Record<string, 'query' | 'body'>>;
+  /** OpenAPI security requirements of this operation, when they differ from the plugin's (`openapi.security`). */
+  security?: readonly SecurityRequirement[];
 }
+
+/** One OpenAPI security requirement: scheme name → scopes (`{ oauth2: [] }`). */
+export type SecurityRequirement = Readonly<Record<string, readonly string[]>>;
+
+/** Where a parameter travels over REST. */
+export type ParamLocation = 'path' | 'query' | 'body';
 
 export function defineOperation<P extends TObject>(definition: OperationDefinition<P>): OperationDefinition<P> {
   return definition;

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { OperationDefinition, UpstreamResponse } from './operation.js';
+import type { OperationDefinition, SecurityRequirement, UpstreamResponse } from './operation.js';
 import type { TObject } from './schema.js';
 
 /** Version of the plugin contract this core implements. A plugin declares the version it was written for. */
@@ -87,8 +87,23 @@ export interface PluginDefinition {
   /** Integration settings (validated, with defaults), e.g. an API version pin. */
   settings?: TObject;
   operations: readonly OperationDefinition[];
+  /** How the plugin's OpenAPI document describes itself, when the defaults do not fit. */
+  openapi?: OpenApiSettings;
   /** Loads the plugin's sandbox upstream (kept out of the main entry so production never loads it). */
   sandbox?: () => Promise<SandboxModule>;
+}
+
+/**
+ * A plugin's OpenAPI document settings. Default: `info.version` is the plugin's package version, and every operation
+ * has one scheme, `bearerAuth` (a Portico API key as a Bearer token).
+ */
+export interface OpenApiSettings {
+  /** `info.version` of the document (the legal CRM's is fixed at `1.0.0` by the specification). */
+  version?: string;
+  /** `components.securitySchemes`: replaces the default `bearerAuth`. Every scheme must accept a Portico API key. */
+  securitySchemes?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** Security requirements of every operation (alternatives: any one satisfies). Default: each declared scheme alone. */
+  security?: readonly SecurityRequirement[];
 }
 
 export interface Plugin extends PluginDefinition {

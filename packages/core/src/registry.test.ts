@@ -65,6 +65,17 @@ describe('Registry', () => {
       plugin({ operations: [op({ upstream: { method: 'GET', path: '/x/:other' } })] }),
       /upstream path token :other/,
     ],
+    [
+      'a location for a parameter that does not exist',
+      plugin({ operations: [op({ locations: { fields: 'query' } })] }),
+      /locations names fields, which is not a parameter/,
+    ],
+    ['a location for a path parameter', plugin({ operations: [op({ locations: { id: 'query' } })] }), /its location is the path/],
+    [
+      'a body parameter on a GET',
+      plugin({ operations: [op({ params: Params({ id: Type.String(), q: Type.Optional(Type.String()) }), locations: { q: 'body' } })] }),
+      /a GET operation has no body/,
+    ],
   ])('rejects %s', (_, candidate, message) => {
     expect(() => new Registry().register(candidate)).toThrow(RegistryError);
     expect(() => new Registry().register(candidate)).toThrow(message);

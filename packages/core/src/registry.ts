@@ -1,5 +1,5 @@
 import { GatewayError } from './errors.js';
-import { type Access, accessOf, type HttpMethod, type OperationDefinition, pathTokens } from './operation.js';
+import { type Access, accessOf, type HttpMethod, type OperationDefinition, type ParamLocation, pathTokens } from './operation.js';
 import { isPlugin, PLUGIN_BRAND, type Plugin, SUPPORTED_CONTRACT_VERSIONS } from './plugin.js';
 import type { TObject, TSchema } from './schema.js';
 import { type CompiledParams, compileParams } from './validation.js';
@@ -22,6 +22,8 @@ export interface RegisteredOperation {
   readonly access: Access;
   readonly validator: CompiledParams;
   readonly pathParams: readonly string[];
+  /** Where each parameter travels over REST (path, query or body), from the path, the method and `locations`. */
+  readonly locations: Readonly<Record<string, ParamLocation>>;
 }
 
 export interface RegisteredIntegration {
@@ -130,13 +132,30 @@ function registerOperation(service: string, definition: OperationDefinition): Re
     }
   }
   if (!upstream && !definition.run) throw new RegistryError(`${where}: declares neither upstream nor run`);
+  const locations: Record<string, ParamLocation> = {};
+  for (const name of Object.keys(properties)) {
+    locations[name] = tokens.includes(name) ? 'path' : definition.method === 'GET' ? 'query' : 'body';
+  }
+  for (const [name, location] of Object.entries(definition.locations ?? {})) {
+    if (!(name in properties)) throw new RegistryError(`${where}: locations names ${name}, which is not a parameter`);
+    if (tokens.includes(name)) throw new RegistryError(`${where}: ${name} is a path parameter; its location is the path`);
+    if (location === 'body' && definition.method === 'GET') throw new RegistryError(`${where}: a GET operation has no body (${name})`);
+    locations[name] = location;
+  }
+  // A declarative upstream sends the parameters the operation takes in its query string in the upstream query too.
+  const inQuery = Object.keys(definition.locations ?? {}).filter((name) => locations[name] === 'query');
+  const effective: OperationDefinition =
+    upstream && typeof upstream === 'object' && inQuery.length > 0
+      ? { ...definition, upstream: { ...upstream, query: [...new Set([...(upstream.query ?? []), ...inQuery])] } }
+      : definition;
   return {
     service,
-    definition,
+    definition: effective,
     name: definition.name,
     access: accessOf(definition),
     validator: compileParams(params),
     pathParams: tokens,
+    locations,
   };
 }
 

@@ -1,7 +1,6 @@
 import { Compile } from 'typebox/compile';
 import type { TLocalizedValidationError } from 'typebox/error';
-import { Value } from 'typebox/value';
-import type { TObject, TSchema } from './schema.js';
+import { brokenRules, COMMA_LIST, type TObject, type TSchema } from './schema.js';
 
 export interface CompiledParams {
   check(value: unknown): boolean;
@@ -22,11 +21,11 @@ export function compileParams(schema: TObject): CompiledParams {
   };
   return {
     check: (value) => compiled().Check(value),
-    problems: (value) => describeErrors(compiled().Errors(value)),
+    problems: (value) => describeErrors(schema, value, compiled().Errors(value)),
   };
 }
 
-function describeErrors(errors: readonly TLocalizedValidationError[]): string[] {
+function describeErrors(schema: TObject, value: unknown, errors: readonly TLocalizedValidationError[]): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   const push = (line: string) => {
@@ -37,9 +36,20 @@ function describeErrors(errors: readonly TLocalizedValidationError[]): string[] 
   };
   // anyOf/const children repeat what the parent says; `schema is false` repeats additionalProperties.
   const anyOfPaths = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
+  // Cross-field rules at the top level are reported as the rules they are (see `Params`), not as anyOf/not wording;
+  // the `required` errors of their branches are not about parameters the schema requires.
+  const topRequired = new Set((schema.required as string[] | undefined) ?? []);
+  const rules = typeof value === 'object' && value !== null ? brokenRules(schema as never, value as Record<string, unknown>) : [];
+  for (const rule of rules) push(`params: ${rule}`);
+  const ruleKeywords = new Set(['anyOf', 'not', 'allOf', 'dependentRequired']);
   for (const error of errors) {
     const where = error.instancePath === '' ? 'params' : `params${error.instancePath.replaceAll('/', '.')}`;
     const params = error.params as Record<string, unknown>;
+    if (rules.length > 0 && error.instancePath === '' && (ruleKeywords.has(error.keyword) || error.keyword === 'required')) {
+      if (error.keyword !== 'required') continue;
+      for (const name of (params.requiredProperties as string[]) ?? []) if (topRequired.has(name)) push(`${where}.${name}: is required`);
+      continue;
+    }
     switch (error.keyword) {
       case 'required':
         for (const name of (params.requiredProperties as string[]) ?? []) push(`${where}.${name}: is required`);
@@ -66,42 +76,83 @@ function describeErrors(errors: readonly TLocalizedValidationError[]): string[] 
 }
 
 /**
- * Coerces values that arrived as strings (path segments, query strings) to the types the schema declares.
- * Only for those values: JSON bodies and MCP arguments already carry types and are never coerced.
- * A value that cannot be coerced is left as it is, so that validation reports it.
+ * Shapes query-string values (strings, or arrays of strings for repeated keys) before the one coercion rule:
+ * `tags[]=a&tags[]=b` counts as `tags` when the schema names `tags`, and a scalar parameter given twice keeps its last
+ * value, as most web frameworks do. Nothing else is query-specific: `coerceParams` does the rest for every door.
  */
-export function coerceStrings(schema: TObject, values: Readonly<Record<string, string | string[]>>): Record<string, unknown> {
+export function queryParams(schema: TObject, values: Readonly<Record<string, string | string[]>>): Record<string, unknown> {
   const properties = schema.properties as Record<string, TSchema>;
   const out: Record<string, unknown> = {};
   for (const [rawKey, raw] of Object.entries(values)) {
-    // `tags[]=a&tags[]=b` is a common way to send arrays; accept it when the schema names `tags`.
     const key = !(rawKey in properties) && rawKey.endsWith('[]') && rawKey.slice(0, -2) in properties ? rawKey.slice(0, -2) : rawKey;
-    const property = properties[key];
-    if (!property) {
-      out[key] = raw;
-      continue;
-    }
-    const type = (property as { type?: unknown }).type;
-    if (type === 'array') {
-      out[key] = Value.Convert(property, Array.isArray(raw) ? raw : [raw]);
-    } else if (Array.isArray(raw)) {
-      // a scalar given twice: keep the last, as most web frameworks do
-      out[key] = Value.Convert(property, raw[raw.length - 1]);
-    } else if (type === 'object' && typeof raw === 'string') {
-      out[key] = parseJsonObject(raw);
-    } else if (type === 'boolean' && typeof raw === 'string') {
-      out[key] = raw === 'true' ? true : raw === 'false' ? false : raw;
-    } else {
-      out[key] = Value.Convert(property, raw);
-    }
+    const property = properties[key] as Record<string, unknown> | undefined;
+    const many = property?.type === 'array' || Array.isArray(property?.[COMMA_LIST]);
+    out[key] = Array.isArray(raw) && property && !many ? raw[raw.length - 1] : raw;
   }
   return out;
 }
 
+/**
+ * The one coercion rule, applied to the parameters of every call whichever door brought them (MCP arguments, REST
+ * JSON body, REST query string and path), before validation against the operation's schema:
+ * - where the schema declares a string, a JSON number or boolean becomes its string form (`2` → `"2"`); for a
+ *   comma-separated list an array of strings is joined with commas;
+ * - where it declares an integer or number, a string holding exactly a decimal number becomes that number;
+ * - where it declares a boolean, `"true"` and `"false"` become booleans;
+ * - where it declares an array, a single string, number or boolean becomes a one-element array, and the items
+ *   follow these rules;
+ * - where it declares an object, a string holding a JSON object is parsed.
+ * Anything else is left as it is, so that validation reports it against the declared type. Only top-level
+ * parameters (and array items) are coerced: nested objects are upstream payloads and pass as given.
+ */
+export function coerceParams(schema: TObject, params: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const properties = schema.properties as Record<string, Record<string, unknown>>;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(params)) {
+    const property = properties[key];
+    out[key] = property ? coerceValue(property, value) : value;
+  }
+  return out;
+}
+
+const DECIMAL = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/;
+
+function coerceValue(schema: Record<string, unknown>, value: unknown): unknown {
+  if (value === undefined || value === null) return value;
+  switch (schema.type) {
+    case 'string':
+      if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') return String(value);
+      if (Array.isArray(value) && Array.isArray(schema[COMMA_LIST]) && value.every((item) => typeof item === 'string')) {
+        return value.join(',');
+      }
+      return value;
+    case 'integer':
+    case 'number':
+      return typeof value === 'string' && DECIMAL.test(value.trim()) ? Number(value.trim()) : value;
+    case 'boolean':
+      return value === 'true' ? true : value === 'false' ? false : value;
+    case 'array': {
+      const items = (schema.items ?? {}) as Record<string, unknown>;
+      if (Array.isArray(value)) return value.map((item) => coerceValue(items, item));
+      return typeof value === 'object' ? value : [coerceValue(items, value)];
+    }
+    case 'object':
+      return typeof value === 'string' ? parseJsonObject(value) : value;
+    default:
+      return value;
+  }
+}
+
 function parseJsonObject(raw: string): unknown {
   try {
-    return JSON.parse(raw);
+    const parsed: unknown = JSON.parse(raw);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : raw;
   } catch {
     return raw;
   }
+}
+
+/** Query-string values through `queryParams` and the one coercion rule. */
+export function coerceStrings(schema: TObject, values: Readonly<Record<string, string | string[]>>): Record<string, unknown> {
+  return coerceParams(schema, queryParams(schema, values));
 }

@@ -7,6 +7,7 @@ import { Engine, type Principal } from '../engine.js';
 import { type ErrorCode, GatewayError } from '../errors.js';
 import type { Plugin } from '../plugin.js';
 import { Registry } from '../registry.js';
+import { queryString, queryValues, restCallFor, restInvocation } from '../rest.js';
 import { SqliteStore } from '../store/sqlite.js';
 import { DEFAULT_WORKSPACE } from '../store/types.js';
 
@@ -44,6 +45,13 @@ export interface OperationFixture {
   connection?: Record<string, unknown>;
   /** The upstream exchanges, in order. Empty when the gateway must refuse before calling the upstream. */
   exchanges: Array<{ request: ExpectedRequest; response: ScriptedResponse }>;
+  /**
+   * Every fixture runs through both doors, MCP (the params as arguments) and REST (the params sent as a REST client
+   * would: path, query string and JSON body), and both must make the same upstream requests and get the same answer.
+   * A fixture that cannot be expressed over REST says why here (e.g. an object given for a string query parameter,
+   * which a query string can only carry as text).
+   */
+  restSkip?: string;
   expect: { output: unknown } | { error: { code: ErrorCode; message?: string; retryAfter?: number } };
 }
 
@@ -120,8 +128,6 @@ export async function createFixtureHarness(plugin: Plugin, options: FixtureHarne
   });
 
   async function check(fixture: OperationFixture): Promise<void> {
-    recorded = [];
-    script = fixture.exchanges.map((e) => e.response);
     const meta = fixture.connection ?? {};
     const defaultBase = plugin.upstream.baseUrl;
     const basePath = new URL(typeof defaultBase === 'function' ? defaultBase(meta) : defaultBase).pathname.replace(/\/+$/, '');
@@ -138,17 +144,43 @@ export async function createFixtureHarness(plugin: Plugin, options: FixtureHarne
     });
     await engine.configureIntegration(DEFAULT_WORKSPACE, service, { baseUrl: `${base}${basePath}`, settings: fixture.settings ?? {} });
 
+    const label = fixture.name ?? fixture.operation;
+    const operation = integration.operations.get(fixture.operation);
+    await runDoor(fixture, `${label} [mcp]`, () =>
+      engine.invoke({ principal: PRINCIPAL, protocol: 'mcp', service, operation: fixture.operation, params: fixture.params }),
+    );
+    // A path parameter that is missing cannot be put in a URL: that call is only possible over MCP.
+    const pathComplete = operation?.pathParams.every((name) => !['', undefined, null].includes(fixture.params[name] as never));
+    if (operation && pathComplete && fixture.restSkip === undefined) {
+      const call = restCallFor(operation, fixture.params);
+      // Through the wire formats: the query string as text, the body as JSON, then the gateway's own translation.
+      const query = queryValues(queryString(call.query));
+      const body = call.body === undefined ? undefined : (JSON.parse(JSON.stringify(call.body)) as Record<string, unknown>);
+      await runDoor(fixture, `${label} [rest ${call.method} ${call.path}]`, async () => {
+        const invocation = restInvocation(integration, { ...call, query, ...(body ? { body } : {}) });
+        return engine.invoke({
+          principal: PRINCIPAL,
+          protocol: 'rest',
+          service,
+          operation: invocation.operation.name,
+          params: invocation.params,
+          stringParams: invocation.stringParams,
+        });
+      });
+    }
+  }
+
+  async function runDoor(fixture: OperationFixture, label: string, call: () => Promise<{ body: unknown }>): Promise<void> {
+    recorded = [];
+    script = fixture.exchanges.map((e) => e.response);
     let output: unknown;
     let failure: unknown;
     try {
-      output = (
-        await engine.invoke({ principal: PRINCIPAL, protocol: 'mcp', service, operation: fixture.operation, params: fixture.params })
-      ).body;
+      output = (await call()).body;
     } catch (error) {
       failure = error;
     }
 
-    const label = fixture.name ?? fixture.operation;
     assert.equal(recorded.length, fixture.exchanges.length, `${label}: number of upstream requests`);
     fixture.exchanges.forEach((exchange, i) => {
       const got = recorded[i] as Recorded;

@@ -1,3 +1,4 @@
+export { type CatalogDifferences, type CatalogOperation, type CatalogParam, compareWithCatalog } from './catalog.js';
 export { examplePlugin } from './example-plugin.js';
 export {
   createFixtureHarness,
