@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { DEFAULT_WORKSPACE } from '@portico/core';
 import { examplePlugin } from '@portico/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -267,5 +268,30 @@ describe('health and MCP method rules', () => {
     const res = await gateway.rest('POST', '/api/mcp', { key: null, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
+  });
+});
+
+describe('OpenAPI servers', () => {
+  it('is the absolute address the gateway serves when no public URL is configured', async () => {
+    const res = await gateway.rest('GET', '/api/v1/example/openapi.json');
+    expect(res.status).toBe(200);
+    expect((res.body as { servers: unknown }).servers).toEqual([{ url: `${gateway.url}/api/v1/example` }]);
+    expect(gateway.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it('is the configured public URL when there is one', async () => {
+    const other = await startTestGateway({
+      plugins: [examplePlugin],
+      env: { PORTICO_EXAMPLE_BASE_URL: upstream.url, PORTICO_PUBLIC_URL: 'https://gateway.example.com/' },
+    });
+    try {
+      await other.runtime.engine.configureIntegration(DEFAULT_WORKSPACE, 'example', { restEnabled: true });
+      // gateway.url is the public URL; the request goes to the loopback address the server listens on
+      const { port } = other.server.address() as AddressInfo;
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/example/openapi.json`, { headers: { authorization: `Bearer ${other.key}` } });
+      expect(((await res.json()) as { servers: unknown }).servers).toEqual([{ url: 'https://gateway.example.com/api/v1/example' }]);
+    } finally {
+      await other.close();
+    }
   });
 });
