@@ -106,6 +106,7 @@ export {
   integerRangePattern,
   type ParamRule,
   Params,
+  requires,
   ruleSentences,
   type Static,
   StringEnum,

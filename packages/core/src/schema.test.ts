@@ -9,6 +9,7 @@ import {
   IntegerString,
   integerRangePattern,
   Params,
+  requires,
   ruleSentences,
   Type,
   together,
@@ -98,9 +99,18 @@ describe('cross-field rules', () => {
       content_base64: Type.Optional(Type.String()),
       start_date: Type.Optional(Type.String()),
       end_date: Type.Optional(Type.String()),
+      filter_by: Type.Optional(Type.String()),
+      filter_on: Type.Optional(Type.String()),
       name: Type.String(),
     },
-    { rules: [atLeastOne('parent', 'discussion_id'), atMostOne('content', 'content_base64'), together('start_date', 'end_date')] },
+    {
+      rules: [
+        atLeastOne('parent', 'discussion_id'),
+        atMostOne('content', 'content_base64'),
+        together('start_date', 'end_date'),
+        requires('filter_on', 'filter_by'),
+      ],
+    },
   );
   const validator = compileParams(schema);
 
@@ -118,6 +128,8 @@ describe('cross-field rules', () => {
       'params: content and content_base64 cannot be given together',
       'params: start_date requires end_date',
     ]);
+    expect(validator.check({ name: 'x', parent: {}, filter_by: 'email' })).toBe(true);
+    expect(validator.problems({ name: 'x', parent: {}, filter_on: 'a@b.c' })).toEqual(['params: filter_on requires filter_by']);
   });
 
   it('read as sentences for documents', () => {
@@ -126,6 +138,7 @@ describe('cross-field rules', () => {
       'content and content_base64 cannot be given together.',
       'start_date requires end_date.',
       'end_date requires start_date.',
+      'filter_on requires filter_by.',
     ]);
   });
 });

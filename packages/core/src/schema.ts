@@ -87,7 +87,8 @@ export function CommaList<const T extends readonly string[]>(values: T, options:
 export type ParamRule =
   | { kind: 'atLeastOne'; names: readonly string[] }
   | { kind: 'atMostOne'; names: readonly string[] }
-  | { kind: 'together'; names: readonly string[] };
+  | { kind: 'together'; names: readonly string[] }
+  | { kind: 'requires'; name: string; needs: readonly string[] };
 
 /** At least one of these parameters must be given (`parent` or `discussion_id`). */
 export const atLeastOne = (...names: string[]): ParamRule => ({ kind: 'atLeastOne', names });
@@ -95,6 +96,8 @@ export const atLeastOne = (...names: string[]): ParamRule => ({ kind: 'atLeastOn
 export const atMostOne = (...names: string[]): ParamRule => ({ kind: 'atMostOne', names });
 /** These parameters are given together or not at all (`start_date` and `end_date`). */
 export const together = (...names: string[]): ParamRule => ({ kind: 'together', names });
+/** Giving `name` requires giving `needs` too (a filter value needs the field it filters on), not the other way round. */
+export const requires = (name: string, ...needs: string[]): ParamRule => ({ kind: 'requires', name, needs });
 
 function ruleKeywords(rules: readonly ParamRule[]): Options {
   const allOf: Options[] = [];
@@ -103,6 +106,8 @@ function ruleKeywords(rules: readonly ParamRule[]): Options {
     if (rule.kind === 'atLeastOne') allOf.push({ anyOf: rule.names.map((name) => ({ required: [name] })) });
     else if (rule.kind === 'atMostOne') {
       for (const [i, a] of rule.names.entries()) for (const b of rule.names.slice(i + 1)) allOf.push({ not: { required: [a, b] } });
+    } else if (rule.kind === 'requires') {
+      dependentRequired[rule.name] = [...new Set([...(dependentRequired[rule.name] ?? []), ...rule.needs])];
     } else {
       for (const name of rule.names) {
         const others = rule.names.filter((other) => other !== name);
