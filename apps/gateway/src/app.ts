@@ -12,19 +12,12 @@ import {
   type McpToolMode,
   mcpToolCaller,
   openLegacySseTransport,
-  type Principal,
   toGatewayError,
 } from '@portico/core';
 import Koa, { type Context, type Next } from 'koa';
 import { mountAdmin } from './admin.js';
 import { bearerToken, parseJson, queryValues, readBody } from './http.js';
-
-export interface GatewayState {
-  principal: Principal;
-  requestId: string;
-  service?: string;
-  operation?: string;
-}
+import type { GatewayState } from './state.js';
 
 export interface AppOptions {
   engine: Engine;
