@@ -89,9 +89,10 @@ await measure('  of which: SQLite query findApiKeyByHash', 'SqliteStore (core/sr
 await measure('authorize (cached integration state)', 'Engine.authorize', () => engine.authorize(principal, 'example', 'rest'));
 await measure(
   'coerce query strings + validate params',
-  'coerceStrings + compiled TypeBox validator',
+  'queryParams + coerceParams + compiled TypeBox validator',
   () => {
-    const params = core.coerceStrings(operation.definition.params, stringParams);
+    const schema = operation.definition.params;
+    const params = core.coerceParams(schema, core.queryParams(schema, stringParams));
     if (!operation.validator.check(params)) throw new Error('invalid');
   },
   { iterations: 20000, warmup: 2000 },

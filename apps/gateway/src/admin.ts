@@ -13,7 +13,7 @@ import {
   Type,
 } from '@portico/core';
 import type { Context } from 'koa';
-import type { GatewayState } from './app.js';
+import type { GatewayState } from './state.js';
 
 const CreateKey = Params({
   name: Type.String({ minLength: 1, maxLength: 100 }),

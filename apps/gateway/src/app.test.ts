@@ -288,7 +288,9 @@ describe('OpenAPI servers', () => {
       await other.runtime.engine.configureIntegration(DEFAULT_WORKSPACE, 'example', { restEnabled: true });
       // gateway.url is the public URL; the request goes to the loopback address the server listens on
       const { port } = other.server.address() as AddressInfo;
-      const res = await fetch(`http://127.0.0.1:${port}/api/v1/example/openapi.json`, { headers: { authorization: `Bearer ${other.key}` } });
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/example/openapi.json`, {
+        headers: { authorization: `Bearer ${other.key}` },
+      });
       expect(((await res.json()) as { servers: unknown }).servers).toEqual([{ url: 'https://gateway.example.com/api/v1/example' }]);
     } finally {
       await other.close();

@@ -13,7 +13,6 @@ import {
   type McpToolMode,
   mcpToolCaller,
   openLegacySseTransport,
-  type Principal,
   queryValues,
   type RestInvocation,
   restInvocation,
@@ -22,13 +21,7 @@ import {
 import Koa, { type Context, type Next } from 'koa';
 import { mountAdmin } from './admin.js';
 import { bearerToken, parseJson, readBody } from './http.js';
-
-export interface GatewayState {
-  principal: Principal;
-  requestId: string;
-  service?: string;
-  operation?: string;
-}
+import type { GatewayState } from './state.js';
 
 export interface AppOptions {
   engine: Engine;

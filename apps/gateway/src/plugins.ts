@@ -14,7 +14,7 @@ export const FIRST_PARTY_PLUGINS = [
 ] as const;
 
 /** `notes` → `@portico/plugin-notes`; package names pass through. */
-export function pluginPackageName(name: string): string {
+function pluginPackageName(name: string): string {
   return name.startsWith('@') || name.includes('/') ? name : `@portico/plugin-${name}`;
 }
 

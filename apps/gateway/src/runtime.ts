@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  DEFAULT_WORKSPACE,
   type EncryptionKey,
   Encryptor,
   Engine,
@@ -79,7 +78,7 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
  * (comma-separated, decrypt only). Otherwise from `<data dir>/encryption.key`, one key per line, the first one
  * encrypting: generated (mode 0600) on first run. Losing the keys makes stored credentials unreadable: back them up.
  */
-export function loadEncryptor(config: GatewayConfig, logger: Logger): Encryptor {
+function loadEncryptor(config: GatewayConfig, logger: Logger): Encryptor {
   if (config.encryptionKey) {
     return new Encryptor(parseEncryptionKey(config.encryptionKey), config.previousEncryptionKeys.map(parseEncryptionKey));
   }
@@ -136,5 +135,3 @@ export function pruneKeyFile(config: GatewayConfig, inUse: ReadonlySet<string>):
   writeKeyFile(file, kept);
   return lines.filter((line) => !kept.includes(line)).map((line) => parseEncryptionKey(line).id);
 }
-
-export { DEFAULT_WORKSPACE };

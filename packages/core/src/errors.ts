@@ -32,7 +32,7 @@ export interface ErrorBody {
   message: string;
 }
 
-export interface GatewayErrorOptions {
+interface GatewayErrorOptions {
   /** Seconds a client should wait before retrying (sent as `Retry-After`). */
   retryAfter?: number;
   /** Upstream HTTP status behind this error, kept for logs and audit only (never in the body). */
@@ -85,4 +85,9 @@ export function codeForUpstreamStatus(status: number): ErrorCode {
   if (status === 413) return 'payload_too_large';
   if (status === 429) return 'rate_limited';
   return 'upstream_error';
+}
+
+/** The message of anything thrown, for logs and reports. */
+export function errorSummary(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -1,22 +1,9 @@
+export type { CreatedKey, Principal } from './api-keys.js';
+export { connectionAad, REFRESH_MARGIN_MS, type ReencryptionReport } from './connections/credentials.js';
+export type { OAuthCompletion, OAuthStart } from './connections/oauth-flow.js';
 export { type EncryptionKey, Encryptor, generateEncryptionKey, parseEncryptionKey } from './crypto.js';
 export { describeOperation, exampleParams, jsonSchema, type OperationDescription } from './describe.js';
-export {
-  buildDeclarative,
-  type CreatedKey,
-  connectionAad,
-  Engine,
-  type EngineOptions,
-  type IntegrationState,
-  type InvokeRequest,
-  type InvokeResult,
-  messageFromBody,
-  type OAuthCompletion,
-  type OAuthStart,
-  type Principal,
-  type Protocol,
-  REFRESH_MARGIN_MS,
-  type ReencryptionReport,
-} from './engine.js';
+export { Engine, type EngineOptions } from './engine.js';
 export {
   codeForUpstreamStatus,
   ERROR_CODES,
@@ -28,7 +15,7 @@ export {
   isGatewayError,
   toGatewayError,
 } from './errors.js';
-export { DEFAULT_UPSTREAM_OPTIONS, retryAfterSeconds, type UpstreamClientOptions } from './http.js';
+export type { InvokeRequest, InvokeResult, Protocol } from './invoke.js';
 export { API_KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedApiKey } from './keys.js';
 export { type Logger, silentLogger } from './logger.js';
 export {
@@ -116,6 +103,7 @@ export {
   together,
 } from './schema.js';
 export { OperationIndex, type SearchHit } from './search.js';
+export type { IntegrationState } from './settings.js';
 export { MIGRATIONS, type Migration } from './store/migrations.js';
 export { openStore, PostgresStore, type PostgresStoreOptions, type StoreChange, type StoreChangeListener } from './store/open.js';
 export { SqliteStore } from './store/sqlite.js';
@@ -130,4 +118,7 @@ export {
   type Store,
   type Workspace,
 } from './store/types.js';
-export { type CompiledParams, coerceParams, coerceStrings, compileParams, queryParams } from './validation.js';
+export { DEFAULT_UPSTREAM_OPTIONS, retryAfterSeconds, type UpstreamClientOptions } from './upstream/client.js';
+export { buildDeclarative } from './upstream/declarative.js';
+export { messageFromBody } from './upstream/send.js';
+export { type CompiledParams, coerceParams, compileParams, queryParams } from './validation.js';

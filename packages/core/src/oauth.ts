@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { GatewayError } from './errors.js';
-import type { UpstreamClient } from './http.js';
 import type { OAuth2Settings, TokenSet } from './plugin.js';
+import type { UpstreamClient } from './upstream/client.js';
 
 /** An OAuth client as the operator configured it for one integration (endpoints already overridden where set). */
 export interface OAuthClient {
@@ -29,7 +29,7 @@ export class InvalidGrantError extends Error {
   }
 }
 
-export const base64url = (bytes: Buffer) => bytes.toString('base64url');
+const base64url = (bytes: Buffer) => bytes.toString('base64url');
 
 export function newState(): string {
   return base64url(randomBytes(32));

@@ -49,7 +49,7 @@ export interface RouteMiss {
   allowed: HttpMethod[];
 }
 
-export interface RegisterOptions {
+interface RegisterOptions {
   /** Operator rename of the service key. */
   service?: string;
 }

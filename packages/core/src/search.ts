@@ -60,7 +60,7 @@ function stem(word: string): string {
 }
 
 /** Lowercase words (snake_case split), stop words dropped, stemmed; each also yields its canonical synonym. */
-export function terms(text: string): string[] {
+function terms(text: string): string[] {
   const out: string[] = [];
   const words = text.toLowerCase().split(/[^a-z0-9]+/);
   for (const word of words) {

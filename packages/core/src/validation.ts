@@ -151,8 +151,3 @@ function parseJsonObject(raw: string): unknown {
     return raw;
   }
 }
-
-/** Query-string values through `queryParams` and the one coercion rule. */
-export function coerceStrings(schema: TObject, values: Readonly<Record<string, string | string[]>>): Record<string, unknown> {
-  return coerceParams(schema, queryParams(schema, values));
-}

@@ -1,5 +1,5 @@
 // Test helper, run as a separate Node process by contract.test.ts: takes a Portico connection lock with plain `pg`,
-// deriving the advisory key on its own from the documented formula (see advisoryLockText in postgres.ts), so that a
+// deriving the advisory key on its own from the documented formula (see advisoryLockText in postgres-locks.ts), so that a
 // PostgresStore in another process blocking on it proves the derivation is shared, not just the database.
 // Usage: node lock-holder.mjs <url> <schema> <workspaceId> <service>; prints "locked", releases on a "release"
 // line on stdin (or when stdin closes), prints "released" and exits.

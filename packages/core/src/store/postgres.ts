@@ -1,22 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
 import type pg from 'pg';
-import type { Notification, PoolClient } from 'pg';
-import { CHANGE_KINDS, ChangeHub } from './changes.js';
-import { MIGRATIONS } from './migrations.js';
+import { ChangeHub } from './changes.js';
 import { KeyedMutex } from './mutex.js';
+import { loadPg } from './pg.js';
+import { advisoryLockText, withAdvisoryLock } from './postgres-locks.js';
+import { CHANGE_CHANNEL, ChangeListener, changePayload } from './postgres-notify.js';
+import { migrate, quoteIdent } from './postgres-schema.js';
 import { apiKey, auditRecord, connection, type DbRow, integration, oauthState } from './rows.js';
-import {
-  type ApiKeyRecord,
-  type AuditRecord,
-  type ConnectionRecord,
-  DEFAULT_WORKSPACE,
-  type IntegrationSettingsRecord,
-  type OAuthStateRecord,
-  type Store,
-  type StoreChange,
-  type StoreChangeListener,
-  type Workspace,
+import type {
+  ApiKeyRecord,
+  AuditRecord,
+  ConnectionRecord,
+  IntegrationSettingsRecord,
+  OAuthStateRecord,
+  Store,
+  StoreChange,
+  StoreChangeListener,
+  Workspace,
 } from './types.js';
 
 export interface PostgresStoreOptions {
@@ -34,33 +34,6 @@ export interface PostgresStoreOptions {
   applicationName?: string;
 }
 
-/** The channel every Portico store of a database notifies on; payloads say which schema they belong to. */
-export const CHANGE_CHANNEL = 'portico_changes';
-
-/**
- * The text whose `hashtextextended(text, 0)` is the 64-bit advisory lock key. JSON keeps the parts unambiguous
- * (`a:b` + `c` differs from `a` + `b:c`) and is easy to reproduce anywhere; `hashtextextended` is the function
- * PostgreSQL uses for hash partitioning, so its value is stable across versions and platforms. The `portico`
- * prefix keeps our keys apart from other applications' advisory locks on the same database.
- *
- * Connection locks: `["portico", <schema or "public">, "connection", <workspaceId>, <service>]`;
- * migrations: `["portico", <schema or "public">, "migrate"]`.
- */
-export function advisoryLockText(namespace: string, ...parts: string[]): string {
-  return JSON.stringify(['portico', namespace, ...parts]);
-}
-
-/** The NOTIFY payload: `o` tells a store its own echo apart, `s` the schema (the channel is database-wide). */
-interface ChangePayload extends StoreChange {
-  o: string;
-  s: string;
-}
-
-/** PostgreSQL refuses NOTIFY payloads of 8000 bytes or more. */
-const MAX_PAYLOAD_BYTES = 7900;
-const RECONNECT_MIN_MS = 250;
-const RECONNECT_MAX_MS = 5_000;
-
 /**
  * PostgreSQL store, for several gateway instances sharing one database. Same schema (the `postgres` text of each
  * migration), same semantics and same TEXT encoding of JSON columns as `SqliteStore`.
@@ -74,112 +47,58 @@ const RECONNECT_MAX_MS = 5_000;
  *   writes synchronously and ignores their echo. Delivery holds while the LISTEN connection is up: it reconnects
  *   after a drop (250 ms, doubling to 5 s) and then reports `'*'` for every kind, since anything may have changed
  *   meanwhile. Caches fed by `onChange` must still expire after a bounded time.
+ *
+ * Schema and migrations are in postgres-schema.ts, advisory locks in postgres-locks.ts, LISTEN/NOTIFY in
+ * postgres-notify.ts; this file maps the `Store` interface to SQL.
  */
-/**
- * node-postgres, loaded by the first PostgresStore: a gateway on the embedded SQLite default never pays for it
- * (about 15 MiB and 60 ms of start-up). pg is CommonJS, so a synchronous require keeps the constructor synchronous.
- */
-let pgModule: typeof pg | undefined;
-function loadPg(): typeof pg {
-  pgModule ??= createRequire(import.meta.url)('pg') as typeof pg;
-  return pgModule;
-}
-
 export class PostgresStore implements Store {
   private readonly pool: pg.Pool;
   private readonly lockPool: pg.Pool;
   private readonly schema: string | undefined;
   /** Schema name used in lock keys and notification payloads. */
   private readonly namespace: string;
-  private readonly applicationName: string;
-  private readonly connectionString: string;
   /** Tells this store's own notifications apart when they come back through LISTEN. */
   private readonly origin = randomUUID();
   private readonly localLocks = new KeyedMutex();
   private readonly changes = new ChangeHub();
-
-  private listenStarted = false;
-  private listenClient: pg.Client | undefined;
-  private listening = false;
-  private listenedBefore = false;
-  private listenTimer: NodeJS.Timeout | undefined;
-  private reconnectDelay = RECONNECT_MIN_MS;
-  private listeningWaiters: Array<() => void> = [];
+  private readonly listener: ChangeListener;
   private closed = false;
 
   constructor(connectionString: string, options: PostgresStoreOptions = {}) {
     if (options.schema !== undefined && (options.schema === '' || Buffer.byteLength(options.schema) > 63)) {
       throw new Error('PostgreSQL schema name must have 1 to 63 bytes');
     }
-    this.connectionString = connectionString;
     this.schema = options.schema;
     this.namespace = options.schema ?? 'public';
-    this.applicationName = options.applicationName ?? 'portico';
+    const applicationName = options.applicationName ?? 'portico';
     const max = options.poolSize ?? 10;
     // The schema goes on the search_path at connection start-up (the `options` startup parameter), so no query is
     // ever queued on a connection before the caller's own: pg 9 refuses concurrent queries on one client.
     const startup = this.schema === undefined ? {} : { options: `-c search_path=${quoteIdent(this.schema)}` };
     const { Pool } = loadPg();
-    this.pool = new Pool({ connectionString, max, application_name: this.applicationName, ...startup });
-    this.lockPool = new Pool({ connectionString, max, application_name: `${this.applicationName}:lock` });
+    this.pool = new Pool({ connectionString, max, application_name: applicationName, ...startup });
+    this.lockPool = new Pool({ connectionString, max, application_name: `${applicationName}:lock` });
     // An idle pooled client whose server connection dies emits 'error' on the pool; unhandled, that would crash the
     // process. The pool drops the client and opens a new one on demand, so there is nothing else to do.
     this.pool.on('error', () => {});
     this.lockPool.on('error', () => {});
+    this.listener = new ChangeListener({
+      connectionString,
+      applicationName,
+      origin: this.origin,
+      namespace: this.namespace,
+      emit: (change) => this.changes.emit(change),
+    });
   }
 
   async migrate(): Promise<void> {
-    const client = await this.pool.connect();
-    const lock = advisoryLockText(this.namespace, 'migrate');
-    let healthy = false;
-    try {
-      // Several instances starting together: one migrates, the others wait and then find nothing left to do.
-      await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [lock]);
-      try {
-        if (this.schema !== undefined) await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(this.schema)}`);
-        await client.query(
-          'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
-        );
-        const done = new Set((await client.query<DbRow>('SELECT version FROM schema_migrations')).rows.map((r) => Number(r.version)));
-        for (const migration of MIGRATIONS) {
-          if (done.has(migration.version)) continue;
-          // DDL is transactional in PostgreSQL: a migration applies completely or not at all.
-          await client.query('BEGIN');
-          try {
-            for (const sql of migration.postgres) await client.query(sql);
-            await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
-              migration.version,
-              migration.name,
-              new Date().toISOString(),
-            ]);
-            await client.query('COMMIT');
-          } catch (error) {
-            await client.query('ROLLBACK').catch(() => {});
-            throw error;
-          }
-        }
-        await client.query('INSERT INTO workspaces (id, name, created_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING', [
-          DEFAULT_WORKSPACE,
-          'Default workspace',
-          new Date().toISOString(),
-        ]);
-      } finally {
-        healthy = await unlock(client, lock);
-      }
-    } finally {
-      // A session that may still hold the lock must not go back to the pool.
-      client.release(healthy ? undefined : true);
-    }
+    await migrate(this.pool, this.schema, this.namespace);
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    if (this.listenTimer) clearTimeout(this.listenTimer);
-    const listener = this.listenClient;
-    this.listenClient = undefined;
-    this.listening = false;
-    await Promise.all([listener?.end().catch(() => {}), this.pool.end(), this.lockPool.end()]);
+    await Promise.all([this.listener.close(), this.pool.end(), this.lockPool.end()]);
   }
 
   async ping(): Promise<void> {
@@ -190,25 +109,12 @@ export class PostgresStore implements Store {
     const lock = advisoryLockText(this.namespace, 'connection', workspaceId, service);
     // Callers in this process queue here first, holding no database session: a burst of waiters for one connection
     // then costs one lock session, not one each.
-    return this.localLocks.run(lock, async () => {
-      const client = await this.lockPool.connect();
-      let healthy = false;
-      try {
-        await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [lock]);
-        try {
-          return await fn();
-        } finally {
-          healthy = await unlock(client, lock);
-        }
-      } finally {
-        client.release(healthy ? undefined : true);
-      }
-    });
+    return this.localLocks.run(lock, () => withAdvisoryLock(this.lockPool, lock, fn));
   }
 
   onChange(listener: StoreChangeListener): () => void {
     const unsubscribe = this.changes.on(listener);
-    this.startListening();
+    this.listener.start();
     return unsubscribe;
   }
 
@@ -217,10 +123,7 @@ export class PostgresStore implements Store {
    * heard. Startup code that must not miss a change may await it; tests do.
    */
   whenListening(): Promise<void> {
-    if (this.closed) return Promise.reject(new Error('store is closed'));
-    this.startListening();
-    if (this.listening) return Promise.resolve();
-    return new Promise((resolve) => this.listeningWaiters.push(resolve));
+    return this.listener.whenListening();
   }
 
   async getWorkspace(id: string): Promise<Workspace | undefined> {
@@ -445,107 +348,10 @@ export class PostgresStore implements Store {
   }
 
   private payload(kind: StoreChange['kind'], workspaceId: string, id: string): string {
-    const payload = JSON.stringify({ o: this.origin, s: this.namespace, kind, workspaceId, id } satisfies ChangePayload);
-    if (Buffer.byteLength(payload) <= MAX_PAYLOAD_BYTES) return payload;
-    // Ids this long do not occur in practice; rather than fail the write, tell the others to drop that whole kind.
-    return JSON.stringify({ o: this.origin, s: this.namespace, kind, workspaceId: '*', id: '*' } satisfies ChangePayload);
+    return changePayload(this.origin, this.namespace, kind, workspaceId, id);
   }
 
   private changed(kind: StoreChange['kind'], workspaceId: string, id: string): void {
     this.changes.emit({ kind, workspaceId, id });
   }
-
-  private startListening(): void {
-    if (this.listenStarted || this.closed) return;
-    this.listenStarted = true;
-    void this.connectListener();
-  }
-
-  private async connectListener(): Promise<void> {
-    if (this.closed) return;
-    const client = new (loadPg().Client)({ connectionString: this.connectionString, application_name: `${this.applicationName}:listen` });
-    this.listenClient = client;
-    let lost = false;
-    const onLost = (): void => {
-      if (lost) return;
-      lost = true;
-      if (this.listenClient === client) {
-        this.listenClient = undefined;
-        this.listening = false;
-      }
-      client.end().catch(() => {});
-      this.scheduleReconnect();
-    };
-    // A dropped connection shows as 'error' and/or 'end'; either means: reconnect.
-    client.on('error', onLost);
-    client.on('end', onLost);
-    client.on('notification', (message) => this.onNotification(message));
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${CHANGE_CHANNEL}`);
-    } catch {
-      onLost();
-      return;
-    }
-    if (lost || this.closed || this.listenClient !== client) {
-      await client.end().catch(() => {});
-      return;
-    }
-    this.listening = true;
-    this.reconnectDelay = RECONNECT_MIN_MS;
-    // Changes made while we were not listening were never delivered: tell caches to forget everything.
-    if (this.listenedBefore) for (const kind of CHANGE_KINDS) this.changed(kind, '*', '*');
-    this.listenedBefore = true;
-    for (const resolve of this.listeningWaiters.splice(0)) resolve();
-  }
-
-  private scheduleReconnect(): void {
-    if (this.closed || this.listenTimer) return;
-    const delay = this.reconnectDelay;
-    this.reconnectDelay = Math.min(delay * 2, RECONNECT_MAX_MS);
-    this.listenTimer = setTimeout(() => {
-      this.listenTimer = undefined;
-      void this.connectListener();
-    }, delay);
-    // The retry alone must not keep a process alive that has nothing else to do.
-    this.listenTimer.unref();
-  }
-
-  private onNotification(message: Notification): void {
-    if (message.channel !== CHANGE_CHANNEL || message.payload === undefined) return;
-    let payload: unknown;
-    try {
-      payload = JSON.parse(message.payload);
-    } catch {
-      return;
-    }
-    if (!isChangePayload(payload) || payload.o === this.origin || payload.s !== this.namespace) return;
-    this.changed(payload.kind, payload.workspaceId, payload.id);
-  }
-}
-
-function isChangePayload(value: unknown): value is ChangePayload {
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as Record<string, unknown>;
-  return (
-    typeof v.o === 'string' &&
-    typeof v.s === 'string' &&
-    typeof v.workspaceId === 'string' &&
-    typeof v.id === 'string' &&
-    CHANGE_KINDS.some((kind) => kind === v.kind)
-  );
-}
-
-/** Releases a session advisory lock; false when the session is broken or did not hold it (then it must be discarded). */
-async function unlock(client: PoolClient, lock: string): Promise<boolean> {
-  try {
-    const result = await client.query<DbRow>('SELECT pg_advisory_unlock(hashtextextended($1, 0)) AS released', [lock]);
-    return result.rows[0]?.released === true;
-  } catch {
-    return false;
-  }
-}
-
-function quoteIdent(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
 }

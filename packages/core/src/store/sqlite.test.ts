@@ -2,12 +2,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { conn } from './contract.js';
+import { conn } from './contract-fixtures.js';
 import { SqliteStore } from './sqlite.js';
 import { DEFAULT_WORKSPACE } from './types.js';
 
-// Behaviour shared with PostgreSQL is in contract.ts (run by contract.test.ts); this file keeps what only a file
-// database has.
+// Behaviour shared with PostgreSQL is in the store contract (contract*.ts, run by contract.test.ts); this file keeps
+// what only a file database has.
 const stores: SqliteStore[] = [];
 afterEach(async () => {
   for (const store of stores.splice(0)) await store.close();

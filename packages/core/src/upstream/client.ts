@@ -1,8 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
 import got, { type Got, HTTPError, RequestError } from 'got';
-import { GatewayError } from './errors.js';
-import type { UpstreamRequest, UpstreamResponse } from './operation.js';
+import { GatewayError } from '../errors.js';
+import type { UpstreamRequest, UpstreamResponse } from '../operation.js';
 
 export interface UpstreamClientOptions {
   /** Whole-request timeout (connect to last byte), ms. */
@@ -23,7 +23,7 @@ export const DEFAULT_UPSTREAM_OPTIONS: UpstreamClientOptions = {
   backoffLimitMs: 5_000,
 };
 
-export interface PreparedRequest extends UpstreamRequest {
+interface PreparedRequest extends UpstreamRequest {
   /** Absolute URL after the base URL was applied. */
   url: string;
 }

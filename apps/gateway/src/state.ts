@@ -1,0 +1,9 @@
+import type { Principal } from '@portico/core';
+
+/** What the gateway's middleware records on `ctx.state` for the handlers after it (and the access log). */
+export interface GatewayState {
+  principal: Principal;
+  requestId: string;
+  service?: string;
+  operation?: string;
+}

@@ -1,0 +1,273 @@
+import type { AuditLog } from '../audit.js';
+import { cacheKey, SETTINGS_CACHE_MS } from '../cache.js';
+import { requireIntegration } from '../checks.js';
+import { Encryptor } from '../crypto.js';
+import { errorSummary, GatewayError, toGatewayError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { InvalidGrantError, requestToken, revokeToken } from '../oauth.js';
+import type { Credentials, TokenSet } from '../plugin.js';
+import type { RegisteredIntegration, Registry } from '../registry.js';
+import type { ConnectionRecord, Store } from '../store/types.js';
+import type { UpstreamClient } from '../upstream/client.js';
+import type { KeyRing } from './key-ring.js';
+import type { OAuthClients } from './oauth-clients.js';
+
+export interface ReencryptionReport {
+  total: number;
+  rewritten: number;
+  /** Already under the active key. */
+  current: number;
+  failed: Array<{ workspaceId: string; service: string; reason: string }>;
+}
+
+/** Refresh an access token when it expires within this margin. */
+export const REFRESH_MARGIN_MS = 5 * 60_000;
+
+type Loaded = { credentials: Credentials; record: ConnectionRecord };
+
+interface ConnectionsOptions {
+  registry: Registry;
+  store: Store;
+  logger: Logger;
+  keys: KeyRing;
+  client: UpstreamClient;
+  oauthClients: OAuthClients;
+  audit: AuditLog;
+}
+
+/**
+ * Stored connections: their credentials encrypted at rest, decrypted (and cached) for calls, refreshed before they
+ * expire, revoked on disconnect and re-encrypted after a key rotation.
+ */
+export class Connections {
+  private readonly registry: Registry;
+  private readonly store: Store;
+  private readonly logger: Logger;
+  private readonly keys: KeyRing;
+  private readonly client: UpstreamClient;
+  private readonly oauthClients: OAuthClients;
+  private readonly audit: AuditLog;
+  /** In-process single flight: one refresh per connection at a time, however many calls wait for it. */
+  private readonly refreshing = new Map<string, Promise<Loaded>>();
+  /** Decrypted credentials by connection: dropped on change notifications (`forget`), else after SETTINGS_CACHE_MS. */
+  private readonly credentialCache = new Map<string, { value: Loaded; expires: number }>();
+
+  constructor(options: ConnectionsOptions) {
+    this.registry = options.registry;
+    this.store = options.store;
+    this.logger = options.logger;
+    this.keys = options.keys;
+    this.client = options.client;
+    this.oauthClients = options.oauthClients;
+    this.audit = options.audit;
+  }
+
+  /** Stores a token-type credential (an API key or a non-expiring token pasted by an operator). */
+  async connectToken(workspaceId: string, service: string, token: string, meta: Record<string, unknown> = {}): Promise<ConnectionRecord> {
+    requireIntegration(this.registry, service);
+    if (!token.trim()) throw new GatewayError('bad_request', 'The token is empty');
+    return this.save(workspaceId, service, 'token', { accessToken: token.trim() }, meta);
+  }
+
+  async save(
+    workspaceId: string,
+    service: string,
+    kind: ConnectionRecord['kind'],
+    credentials: Credentials,
+    meta: Record<string, unknown> = {},
+  ): Promise<ConnectionRecord> {
+    const now = new Date().toISOString();
+    const existing = await this.store.getConnection(workspaceId, service);
+    return this.store.putConnection({
+      workspaceId,
+      service,
+      kind,
+      secret: this.keys.current.encrypt(JSON.stringify(credentials), connectionAad(workspaceId, service)),
+      meta,
+      status: 'active',
+      expiresAt: credentials.expiresAt ?? null,
+      createdAt: existing?.createdAt ?? now,
+      updatedAt: now,
+    });
+  }
+
+  /**
+   * Deletes a connection; an OAuth connection's token is revoked upstream first where the provider supports it.
+   * A failed revocation does not keep the credentials here (the operator asked for them to go): it is reported back.
+   */
+  async disconnect(workspaceId: string, service: string): Promise<{ deleted: boolean; revoked: boolean | null; revokeError?: string }> {
+    const record = await this.store.getConnection(workspaceId, service);
+    if (!record) return { deleted: false, revoked: null };
+    let revoked: boolean | null = null;
+    let revokeError: string | undefined;
+    const integration = this.registry.get(service);
+    if (record.kind === 'oauth2' && integration?.plugin.auth.oauth2?.revokeUrl && this.oauthClients.configured(service)) {
+      try {
+        const credentials = this.decryptCredentials(record);
+        await revokeToken(this.client, this.oauthClients.client(integration), credentials.refreshToken ?? credentials.accessToken);
+        revoked = true;
+      } catch (error) {
+        revoked = false;
+        revokeError = toGatewayError(error).code === 'internal_error' ? 'the provider could not be reached' : (error as Error).message;
+        this.logger.warn({ service, workspaceId, reason: revokeError }, 'could not revoke the token upstream; deleting it here anyway');
+      }
+    }
+    const deleted = await this.store.deleteConnection(workspaceId, service);
+    return { deleted, revoked, ...(revokeError ? { revokeError } : {}) };
+  }
+
+  /** The connection's credentials, refreshed first when the access token expires within REFRESH_MARGIN_MS. */
+  async credentialsFor(integration: RegisteredIntegration, workspaceId: string): Promise<Loaded> {
+    const key = cacheKey(workspaceId, integration.service);
+    const cached = this.credentialCache.get(key);
+    const loaded = cached && cached.expires > Date.now() ? cached.value : await this.loadCredentials(workspaceId, integration.service);
+    if (!cached || cached.value !== loaded) this.credentialCache.set(key, { value: loaded, expires: Date.now() + SETTINGS_CACHE_MS });
+    if (!needsRefresh(loaded.credentials)) return loaded;
+    let flight = this.refreshing.get(key);
+    if (!flight) {
+      flight = this.refresh(integration, workspaceId).finally(() => this.refreshing.delete(key));
+      this.refreshing.set(key, flight);
+    }
+    return flight;
+  }
+
+  /** Drops the cached credentials of one connection, or of all (`'*'`), after a change notification. */
+  forget(workspaceId: string, service: string): void {
+    if (service === '*') this.credentialCache.clear();
+    else this.credentialCache.delete(cacheKey(workspaceId, service));
+  }
+
+  /**
+   * Re-encrypts every connection of every workspace under the active key (after a rotation), while the gateway
+   * keeps serving: each row is rewritten with compare-and-swap, so a refresh that lands meanwhile is never
+   * overwritten (the row is read again and retried).
+   */
+  async reencryptAll(): Promise<ReencryptionReport> {
+    const report: ReencryptionReport = { total: 0, rewritten: 0, current: 0, failed: [] };
+    for (const listed of await this.store.allConnections()) {
+      report.total++;
+      let record: ConnectionRecord | undefined = listed;
+      for (let attempt = 0; record && attempt < 5; attempt++) {
+        if (Encryptor.keyIdOf(record.secret) === this.keys.current.activeKeyId) {
+          report.current++;
+          record = undefined;
+          break;
+        }
+        try {
+          const aad = connectionAad(record.workspaceId, record.service);
+          const secret = this.keys.current.encrypt(this.keys.current.decrypt(record.secret, aad), aad);
+          const saved = await this.store.swapConnection({ ...record, secret }, record.version);
+          if (saved) {
+            report.rewritten++;
+            record = undefined;
+            break;
+          }
+          record = await this.store.getConnection(listed.workspaceId, listed.service); // written meanwhile: again
+        } catch (error) {
+          report.failed.push({ workspaceId: listed.workspaceId, service: listed.service, reason: errorSummary(error) });
+          record = undefined;
+        }
+      }
+    }
+    return report;
+  }
+
+  private async loadCredentials(workspaceId: string, service: string): Promise<Loaded> {
+    const record = await this.store.getConnection(workspaceId, service);
+    if (!record) {
+      throw new GatewayError(
+        'not_connected',
+        `${service} is not connected: connect it first (portico connect ${service}, or the admin API)`,
+      );
+    }
+    if (record.status === 'needs_reconnect') {
+      throw new GatewayError(
+        'not_connected',
+        `The ${service} connection was refused by the provider and must be authorized again (portico connect ${service} --oauth)`,
+      );
+    }
+    return { credentials: this.decryptCredentials(record), record };
+  }
+
+  private decryptCredentials(record: ConnectionRecord): Credentials {
+    const aad = connectionAad(record.workspaceId, record.service);
+    try {
+      return JSON.parse(this.keys.for(record.secret).decrypt(record.secret, aad)) as Credentials;
+    } catch (error) {
+      this.logger.error(
+        { err: errorSummary(error), service: record.service, workspaceId: record.workspaceId },
+        'stored credentials cannot be decrypted',
+      );
+      throw new GatewayError(
+        'not_connected',
+        `The stored ${record.service} credentials cannot be decrypted with the configured encryption keys`,
+      );
+    }
+  }
+
+  /**
+   * One refresh per connection across every instance: the store's connection lock (a PostgreSQL advisory lock when
+   * several instances share a database), then a re-read, since another instance may have refreshed meanwhile.
+   * The new tokens are stored (compare-and-swap on the version) before they are used, so a rotated refresh token
+   * is never lost to a crash after the fact; until then the stored credential is left untouched.
+   */
+  private async refresh(integration: RegisteredIntegration, workspaceId: string): Promise<Loaded> {
+    const service = integration.service;
+    return this.store.withConnectionLock(workspaceId, service, async () => {
+      const current = await this.loadCredentials(workspaceId, service);
+      if (!needsRefresh(current.credentials)) return current;
+      const client = this.oauthClients.client(integration);
+      let tokens: TokenSet;
+      try {
+        ({ tokens } = await requestToken(this.client, client, {
+          grant_type: 'refresh_token',
+          refresh_token: current.credentials.refreshToken as string,
+        }));
+      } catch (error) {
+        if (!(error instanceof InvalidGrantError)) throw error;
+        await this.store.swapConnection(
+          { ...current.record, status: 'needs_reconnect', updatedAt: new Date().toISOString() },
+          current.record.version,
+        );
+        this.logger.warn({ service, workspaceId }, 'refresh token refused (invalid_grant); the connection needs to be authorized again');
+        this.audit.event(workspaceId, null, service, 'oauth_refresh', 'admin', 424, 'not_connected');
+        throw new GatewayError(
+          'not_connected',
+          `The ${service} provider refused the refresh token; the connection must be authorized again`,
+        );
+      }
+      const credentials: Credentials = {
+        accessToken: tokens.accessToken,
+        // Providers with reusable refresh tokens (Clio) send none back: keep the one we have.
+        ...((tokens.refreshToken ?? current.credentials.refreshToken)
+          ? { refreshToken: tokens.refreshToken ?? current.credentials.refreshToken }
+          : {}),
+        ...(tokens.expiresIn ? { expiresAt: new Date(Date.now() + tokens.expiresIn * 1000).toISOString() } : {}),
+      };
+      const saved = await this.store.swapConnection(
+        {
+          ...current.record,
+          secret: this.keys.current.encrypt(JSON.stringify(credentials), connectionAad(workspaceId, service)),
+          expiresAt: credentials.expiresAt ?? null,
+          status: 'active',
+          updatedAt: new Date().toISOString(),
+        },
+        current.record.version,
+      );
+      if (!saved) {
+        // Someone wrote the connection while we held the lock (an operator reconnecting): theirs is newer.
+        return this.loadCredentials(workspaceId, service);
+      }
+      this.audit.event(workspaceId, null, service, 'oauth_refresh', 'admin', 200, null);
+      return { credentials, record: saved };
+    });
+  }
+}
+
+function needsRefresh(credentials: Credentials): boolean {
+  return Boolean(credentials.refreshToken && credentials.expiresAt && Date.parse(credentials.expiresAt) - Date.now() < REFRESH_MARGIN_MS);
+}
+
+export function connectionAad(workspaceId: string, service: string): string {
+  return `portico/connection/${workspaceId}/${service}`;
+}

@@ -1,0 +1,188 @@
+import type { Principal } from './api-keys.js';
+import type { AuditLog } from './audit.js';
+import { requireIntegration } from './checks.js';
+import type { Connections } from './connections/credentials.js';
+import { GatewayError, toGatewayError } from './errors.js';
+import type { Logger } from './logger.js';
+import type { DeclarativeUpstream, OperationContext, UpstreamRequest } from './operation.js';
+import type { RegisteredIntegration, RegisteredOperation, Registry } from './registry.js';
+import type { IntegrationSettings, IntegrationState } from './settings.js';
+import type { Store } from './store/types.js';
+import { buildDeclarative } from './upstream/declarative.js';
+import type { UpstreamSender } from './upstream/send.js';
+import { coerceParams, queryParams } from './validation.js';
+
+export type Protocol = 'mcp' | 'rest';
+
+export interface InvokeRequest {
+  principal: Principal;
+  protocol: Protocol;
+  service: string;
+  operation: string;
+  /** Typed params (JSON body, MCP arguments, path segments). Coerced by the one rule (`coerceParams`). */
+  params?: Record<string, unknown>;
+  /** Params from a query string (repeated keys as arrays); `params` wins over them. Coerced by the same rule. */
+  stringParams?: Record<string, string | string[]>;
+}
+
+export interface InvokeResult {
+  /** The upstream's JSON (or the operation's transform of it). `undefined` when the upstream sent no body. */
+  body: unknown;
+}
+
+interface PipelineOptions {
+  registry: Registry;
+  store: Store;
+  logger: Logger;
+  settings: IntegrationSettings;
+  connections: Pick<Connections, 'credentialsFor'>;
+  upstream: UpstreamSender;
+  audit: AuditLog;
+  /** Base URLs set by the operator's configuration (environment); they win over stored ones. */
+  baseUrlOverrides: Readonly<Record<string, string>>;
+}
+
+/**
+ * The invoke pipeline: may this principal call this, are the params valid, which credentials, which request,
+ * what came back. Every invocation is audited, whatever its outcome.
+ */
+export class Pipeline {
+  private readonly registry: Registry;
+  private readonly store: Store;
+  private readonly logger: Logger;
+  private readonly settings: IntegrationSettings;
+  private readonly connections: Pick<Connections, 'credentialsFor'>;
+  private readonly upstream: UpstreamSender;
+  private readonly audit: AuditLog;
+  private readonly baseUrlOverrides: Readonly<Record<string, string>>;
+
+  constructor(options: PipelineOptions) {
+    this.registry = options.registry;
+    this.store = options.store;
+    this.logger = options.logger;
+    this.settings = options.settings;
+    this.connections = options.connections;
+    this.upstream = options.upstream;
+    this.audit = options.audit;
+    this.baseUrlOverrides = options.baseUrlOverrides;
+  }
+
+  /** May this principal use this service over this protocol? Throws not_found / forbidden. */
+  async authorize(principal: Principal, service: string, protocol: Protocol): Promise<RegisteredIntegration> {
+    const integration = requireIntegration(this.registry, service);
+    const { services } = principal.scopes;
+    if (services !== '*' && !services.includes(service)) {
+      throw new GatewayError('forbidden', `This API key may not call ${service}`);
+    }
+    const state = await this.settings.state(principal.workspaceId, service);
+    if (protocol === 'rest' && !state.restEnabled) {
+      throw new GatewayError(
+        'forbidden',
+        `REST access to ${service} is disabled for this workspace (enable it with: portico integrations configure ${service} --rest on)`,
+      );
+    }
+    if (protocol === 'mcp' && !state.mcpEnabled) {
+      throw new GatewayError('forbidden', `MCP access to ${service} is disabled for this workspace`);
+    }
+    return integration;
+  }
+
+  /** Integrations this principal may call over `protocol` and that have a connection, in registration order. */
+  async visibleIntegrations(principal: Principal, protocol: Protocol): Promise<RegisteredIntegration[]> {
+    const connected = new Set((await this.store.listConnections(principal.workspaceId)).map((c) => c.service));
+    const out: RegisteredIntegration[] = [];
+    for (const integration of this.registry.list()) {
+      const { services } = principal.scopes;
+      if (services !== '*' && !services.includes(integration.service)) continue;
+      if (!connected.has(integration.service)) continue;
+      const state = await this.settings.state(principal.workspaceId, integration.service);
+      if (protocol === 'mcp' ? state.mcpEnabled : state.restEnabled) out.push(integration);
+    }
+    return out;
+  }
+
+  async invoke(request: InvokeRequest): Promise<InvokeResult> {
+    const started = performance.now();
+    let status = 200;
+    let code: string | null = null;
+    try {
+      const integration = await this.authorize(request.principal, request.service, request.protocol);
+      const operation = integration.operations.get(request.operation);
+      if (!operation) throw new GatewayError('not_found', `${request.service} has no operation "${request.operation}"`);
+      if (request.principal.scopes.readOnly && operation.access !== 'read') {
+        throw new GatewayError(
+          'forbidden',
+          `This API key is read-only; ${request.operation} ${operation.access === 'delete' ? 'deletes' : 'writes'} data`,
+        );
+      }
+      const params = this.validate(operation, request);
+      const result = await this.execute(integration, operation, params, request.principal.workspaceId);
+      return result;
+    } catch (error) {
+      const failure = toGatewayError(error);
+      status = failure.status;
+      code = failure.code;
+      if (failure.code === 'internal_error') {
+        this.logger.error({ err: error, service: request.service, operation: request.operation }, 'operation failed');
+      }
+      throw failure;
+    } finally {
+      this.audit.request({
+        at: new Date().toISOString(),
+        workspaceId: request.principal.workspaceId,
+        keyId: request.principal.keyId,
+        service: request.service,
+        operation: request.operation,
+        protocol: request.protocol,
+        status,
+        code,
+        durationMs: performance.now() - started,
+      });
+    }
+  }
+
+  baseUrlFor(integration: RegisteredIntegration, state: IntegrationState, meta: Readonly<Record<string, unknown>>): string {
+    const override = this.baseUrlOverrides[integration.service] ?? state.baseUrl;
+    if (override) return override;
+    const base = integration.plugin.upstream.baseUrl;
+    return typeof base === 'function' ? base(meta) : base;
+  }
+
+  private validate(operation: RegisteredOperation, request: InvokeRequest): Record<string, unknown> {
+    // One coercion rule for every door (validation.ts): query values and typed values meet the same schema.
+    const schema = operation.definition.params;
+    const params = coerceParams(schema, { ...(request.stringParams ? queryParams(schema, request.stringParams) : {}), ...request.params });
+    if (!operation.validator.check(params)) {
+      const problems = operation.validator.problems(params);
+      throw new GatewayError('bad_request', `Invalid params for ${operation.name}: ${problems.join('; ')}`);
+    }
+    const problem = operation.definition.check?.(params as never);
+    if (problem) throw new GatewayError('bad_request', `Invalid params for ${operation.name}: ${problem}`);
+    return params;
+  }
+
+  private async execute(
+    integration: RegisteredIntegration,
+    operation: RegisteredOperation,
+    params: Record<string, unknown>,
+    workspaceId: string,
+  ): Promise<InvokeResult> {
+    const { credentials, record } = await this.connections.credentialsFor(integration, workspaceId);
+    const state = await this.settings.state(workspaceId, integration.service);
+    const context: OperationContext = { settings: state.settings, connection: record.meta };
+    const baseUrl = this.baseUrlFor(integration, state, record.meta);
+    const send = (upstream: UpstreamRequest) => this.upstream.send(integration, operation, upstream, baseUrl, credentials, state.settings);
+    const definition = operation.definition;
+    let body: unknown;
+    if (definition.run) {
+      body = await definition.run(params as never, { ...context, send });
+    } else {
+      const upstream =
+        typeof definition.upstream === 'function'
+          ? definition.upstream(params as never, context)
+          : buildDeclarative(definition.upstream as DeclarativeUpstream, params);
+      body = (await send(upstream)).body;
+    }
+    return { body: definition.transform ? definition.transform(body, params as never) : body };
+  }
+}

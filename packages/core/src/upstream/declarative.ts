@@ -1,0 +1,31 @@
+import { type DeclarativeUpstream, fillPath, pathTokens, type QueryValue, type UpstreamRequest } from '../operation.js';
+
+/** Declarative mapping: path tokens from params; the rest to the query (GET, DELETE) or the JSON body. */
+export function buildDeclarative(upstream: DeclarativeUpstream, params: Record<string, unknown>): UpstreamRequest {
+  const values: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined) values[upstream.rename?.[key] ?? key] = value;
+  }
+  const inPath = new Set(pathTokens(upstream.path));
+  const inQuery = new Set(upstream.query ?? []);
+  const bodyMethod = upstream.method === 'POST' || upstream.method === 'PATCH' || upstream.method === 'PUT';
+  const query: Record<string, QueryValue> = { ...upstream.fixedQuery };
+  const body: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values)) {
+    if (inPath.has(key)) continue;
+    if (bodyMethod && !inQuery.has(key)) body[key] = value;
+    else query[key] = toQueryValue(value);
+  }
+  return {
+    method: upstream.method,
+    path: fillPath(upstream.path, values),
+    ...(Object.keys(query).length > 0 ? { query } : {}),
+    ...(bodyMethod ? { body } : {}),
+  };
+}
+
+function toQueryValue(value: unknown): QueryValue {
+  if (Array.isArray(value)) return value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : (v as string | number | boolean)));
+  if (typeof value === 'object' && value !== null) return JSON.stringify(value);
+  return value as string | number | boolean;
+}
