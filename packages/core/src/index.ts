@@ -105,4 +105,14 @@ export {
   type Store,
   type Workspace,
 } from './store/types.js';
+export {
+  capMessage,
+  looksLikeHtml,
+  MAX_UPSTREAM_MESSAGE,
+  readUpstreamFailure,
+  retryAfterFromHeaders,
+  type UpstreamErrorOptions,
+  upstreamErrorMessage,
+  upstreamInspector,
+} from './upstream-errors.js';
 export { type CompiledParams, coerceStrings, compileParams } from './validation.js';
