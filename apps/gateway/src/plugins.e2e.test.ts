@@ -160,7 +160,7 @@ describe('Slack', () => {
     ['name_taken', 409, 'conflict'],
     ['fatal_error', 502, 'upstream_error'],
   ])('maps ok:false %s to %i over REST and MCP alike', async (slackError, status, code) => {
-    const arm = () => control('slack', '/__sandbox/fail-next', { slack_error: slackError });
+    const arm = () => control('slack', '/__sandbox/fail-next', { code: slackError });
     const res = await sameFailure('slack', { method: 'GET', path: '/api/v1/slack/users' }, { method: 'list_users', params: {} }, arm);
     expect(res.status).toBe(status);
     expect(res.body).toMatchObject({ code, message: expect.stringContaining(slackError) });

@@ -118,7 +118,16 @@ export {
   type Store,
   type Workspace,
 } from './store/types.js';
-export { DEFAULT_UPSTREAM_OPTIONS, retryAfterSeconds, type UpstreamClientOptions } from './upstream/client.js';
+export { DEFAULT_UPSTREAM_OPTIONS, type UpstreamClientOptions } from './upstream/client.js';
 export { buildDeclarative } from './upstream/declarative.js';
-export { messageFromBody } from './upstream/send.js';
+export {
+  capMessage,
+  looksLikeHtml,
+  MAX_UPSTREAM_MESSAGE,
+  readUpstreamFailure,
+  retryAfterFromHeaders,
+  type UpstreamErrorOptions,
+  upstreamErrorMessage,
+  upstreamInspector,
+} from './upstream-errors.js';
 export { type CompiledParams, coerceParams, compileParams, queryParams } from './validation.js';

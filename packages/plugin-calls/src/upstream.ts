@@ -1,13 +1,4 @@
-import {
-  type Credentials,
-  fillPath,
-  pathTokens,
-  type QueryValue,
-  retryAfterSeconds,
-  type UpstreamFailure,
-  type UpstreamRequest,
-  type UpstreamResponse,
-} from '@portico/core';
+import { type Credentials, fillPath, pathTokens, type QueryValue, type UpstreamRequest, upstreamInspector } from '@portico/core';
 
 export const CALLRAIL_BASE_URL = 'https://api.callrail.com/v3';
 
@@ -63,57 +54,15 @@ export function authHeaders(credentials: Credentials): Record<string, string> {
   return { authorization: `Token token="${key}"` };
 }
 
-const MAX_MESSAGE = 300;
-
 /**
  * CallRail reports failures with the HTTP status and a JSON body: `{ "error": "..." }` or `{ "errors": [...] }`
- * (strings, or objects naming a field). It documents no Retry-After on 429; whatever header arrives is passed on.
+ * (strings, or objects naming a field), Rails' `{ "errors": { "field": [...] } }`, or plain text; core's generic reader
+ * understands all of them. It documents no Retry-After on 429; whatever header arrives is passed on.
  */
-export function inspect(response: UpstreamResponse): UpstreamFailure | undefined {
-  if (response.status >= 200 && response.status < 300) return undefined;
-  const message = redact(errorMessage(response.body) ?? defaultMessage(response.status));
-  const retryAfter = response.status === 429 ? retryAfterSeconds(response.headers) : undefined;
-  return { status: response.status, message, ...(retryAfter !== undefined ? { retryAfter } : {}) };
-}
-
-function errorMessage(body: unknown): string | undefined {
-  if (typeof body === 'string') return body.trim() ? body.trim().slice(0, MAX_MESSAGE) : undefined;
-  if (typeof body !== 'object' || body === null) return undefined;
-  const b = body as Record<string, unknown>;
-  if (typeof b.error === 'string' && b.error.trim()) return b.error.trim().slice(0, MAX_MESSAGE);
-  if (Array.isArray(b.errors) && b.errors.length > 0) {
-    return b.errors
-      .map(describeError)
-      .filter((m): m is string => m !== undefined)
-      .join('; ')
-      .slice(0, MAX_MESSAGE);
-  }
-  // Rails validation shape: { "errors": { "field": ["message"] } }
-  if (typeof b.errors === 'object' && b.errors !== null) {
-    return Object.entries(b.errors as Record<string, unknown>)
-      .map(([field, problems]) => `${field} ${Array.isArray(problems) ? problems.join(', ') : String(problems)}`)
-      .join('; ')
-      .slice(0, MAX_MESSAGE);
-  }
-  if (typeof b.message === 'string' && b.message.trim()) return b.message.trim().slice(0, MAX_MESSAGE);
-  return undefined;
-}
-
-function describeError(item: unknown): string | undefined {
-  if (typeof item === 'string') return item;
-  if (typeof item !== 'object' || item === null) return undefined;
-  const e = item as Record<string, unknown>;
-  const text = [e.message, e.error, e.detail].find((v): v is string => typeof v === 'string');
-  if (!text) return undefined;
-  return typeof e.field === 'string' ? `${e.field}: ${text}` : text;
-}
-
-function defaultMessage(status: number): string {
-  if (status === 401) return 'the API key was not accepted';
-  if (status === 404) return 'not found';
-  if (status === 429) return 'too many requests';
-  return `HTTP ${status}`;
-}
+export const inspect = upstreamInspector({
+  defaultMessages: { 401: 'the API key was not accepted', 404: 'not found', 429: 'too many requests' },
+  redact,
+});
 
 /** An error text must never carry a credential, even if an upstream echoes the header it received. */
 function redact(message: string): string {

@@ -1,4 +1,4 @@
-import { retryAfterSeconds, type UpstreamFailure, type UpstreamResponse } from '@portico/core';
+import { upstreamInspector } from '@portico/core';
 
 /**
  * Slack answers almost every failure with HTTP 200 and `{ ok: false, error: '<code>' }`
@@ -106,28 +106,32 @@ interface SlackErrorBody {
   response_metadata?: { messages?: unknown };
 }
 
-/**
- * The plugin's `inspect`: success is HTTP 2xx without `ok: false` (the upload URL answers plain text, which is a
- * success too). The message carries Slack's error code plus the harmless details Slack adds (the missing scope,
- * the argument problems); Slack never echoes the token in an error body.
- */
-export function inspectSlackResponse(response: UpstreamResponse): UpstreamFailure | undefined {
-  const body = (typeof response.body === 'object' && response.body !== null ? response.body : {}) as SlackErrorBody;
-  const code = typeof body.error === 'string' && body.error ? body.error : undefined;
-  const failed = body.ok === false || response.status < 200 || response.status >= 300;
-  if (!failed) return undefined;
+const slackBody = (body: unknown) => (typeof body === 'object' && body !== null ? body : {}) as SlackErrorBody;
+const slackCode = (body: unknown) => {
+  const { error } = slackBody(body);
+  return typeof error === 'string' && error ? error : undefined;
+};
 
-  const retryAfter = retryAfterSeconds(response.headers);
-  if (response.status === 429) {
-    return { status: 429, message: code ?? 'ratelimited', ...(retryAfter === undefined ? {} : { retryAfter }) };
-  }
-  if (!code) {
-    const text = typeof response.body === 'string' ? response.body.trim().slice(0, 200) : '';
-    return { status: response.status >= 300 ? response.status : UNKNOWN_ERROR_STATUS, message: text || `HTTP ${response.status}` };
-  }
-  const status = statusForSlackError(code);
-  return { status, message: describe(code, body), ...(status === 429 && retryAfter !== undefined ? { retryAfter } : {}) };
-}
+/**
+ * The plugin's `inspect`, core's reader with Slack's rules: success is HTTP 2xx without `ok: false` (the upload URL
+ * answers plain text, which is a success too); an error code takes its status from the tables above (an HTTP 429 stays
+ * 429); the message carries Slack's error code plus the harmless details Slack adds (the missing scope, the argument
+ * problems). Slack never echoes the token in an error body.
+ */
+export const inspectSlackResponse = upstreamInspector({
+  failed: (response) => slackBody(response.body).ok === false || response.status < 200 || response.status >= 300,
+  status: (response) => {
+    const code = slackCode(response.body);
+    if (response.status === 429) return 429;
+    if (code) return statusForSlackError(code);
+    return response.status >= 300 ? response.status : UNKNOWN_ERROR_STATUS;
+  },
+  message: (body) => {
+    const code = slackCode(body);
+    return code ? describe(code, slackBody(body)) : undefined;
+  },
+  defaultMessages: { 429: 'ratelimited' },
+});
 
 function describe(code: string, body: SlackErrorBody): string {
   const details: string[] = [];

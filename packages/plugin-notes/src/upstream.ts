@@ -1,4 +1,4 @@
-import { messageFromBody, retryAfterSeconds, type UpstreamFailure, type UpstreamResponse } from '@portico/core';
+import { upstreamInspector } from '@portico/core';
 
 /** The Notion-Version Portico is written and tested against (the classic, pre-"data sources" API). */
 export const DEFAULT_NOTION_VERSION = '2022-06-28';
@@ -17,21 +17,17 @@ export function notionHeaders(settings: Readonly<Record<string, unknown>>): Reco
  * validation_error, restricted_resource…) is the part a caller can act on, so it leads the message.
  * https://developers.notion.com/reference/status-codes
  */
-export function inspectNotionResponse(response: UpstreamResponse): UpstreamFailure | undefined {
-  if (response.status >= 200 && response.status < 300) return undefined;
-  const body = response.body;
-  let message: string | undefined;
-  if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
-    const error = body as Record<string, unknown>;
-    const code = typeof error.code === 'string' ? error.code : undefined;
-    const text = typeof error.message === 'string' ? error.message : undefined;
-    if (code && text) message = `${code}: ${text}`;
-    else message = code ?? text;
-  }
-  // Proxies in front of Notion can answer with HTML; a short, tag-free excerpt is all that is worth showing.
-  message ??= typeof body === 'string' && !body.trimStart().startsWith('<') ? messageFromBody(body) : undefined;
-  const failure: UpstreamFailure = { status: response.status, message: message ?? `HTTP ${response.status}` };
-  const retryAfter = response.status === 429 ? retryAfterSeconds(response.headers) : undefined;
-  if (retryAfter !== undefined) failure.retryAfter = retryAfter;
-  return failure;
+function notionMessage(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const error = body as Record<string, unknown>;
+  const code = typeof error.code === 'string' && error.code ? error.code : undefined;
+  const text = typeof error.message === 'string' && error.message ? error.message : undefined;
+  return code && text ? `${code}: ${text}` : (code ?? text);
 }
+
+/**
+ * The plugin's `inspect`: core's reader with Notion's message first. Anything else (a proxy's text, never its HTML)
+ * is read by the generic reader; Notion documents Retry-After on 429 only. Validation messages list alternatives,
+ * so up to 500 characters are kept.
+ */
+export const inspectNotionResponse = upstreamInspector({ message: notionMessage, retryAfterOn: [429], maxLength: 500 });

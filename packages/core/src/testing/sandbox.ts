@@ -6,6 +6,7 @@ import type { Plugin, SandboxServer } from '../plugin.js';
 import { Registry } from '../registry.js';
 import { SqliteStore } from '../store/sqlite.js';
 import { DEFAULT_WORKSPACE } from '../store/types.js';
+import { FAIL_NEXT_PATH, type FaultSpec, RESET_PATH } from './emulator.js';
 
 export interface SandboxHarness {
   sandbox: SandboxServer;
@@ -14,8 +15,12 @@ export interface SandboxHarness {
   call<T = Record<string, unknown>>(operation: string, params?: Record<string, unknown>): Promise<T>;
   /** The GatewayError an operation fails with; rejects when it succeeds. */
   failure(operation: string, params?: Record<string, unknown>): Promise<GatewayError>;
-  /** POSTs JSON to one of the sandbox's control endpoints (`/__sandbox/fail-next`, `/__sandbox/reset`). */
+  /** POSTs JSON to one of the sandbox's control endpoints (`/__sandbox/fail-next`, `/__sandbox/reset`); rejects unless 200. */
   control(path: string, body?: unknown): Promise<void>;
+  /** Queues an injected failure: `POST /__sandbox/fail-next` with the one shape every emulator takes. */
+  failNext(fault?: FaultSpec): Promise<void>;
+  /** Restores the sandbox's seeded data and drops queued failures (`POST /__sandbox/reset`). */
+  reset(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -44,10 +49,22 @@ export async function startSandboxHarness(plugin: Plugin): Promise<SandboxHarnes
   const call = async <T>(operation: string, params: Record<string, unknown> = {}): Promise<T> =>
     (await engine.invoke({ principal: PRINCIPAL, protocol: 'rest', service, operation, params })).body as T;
 
+  const control = async (path: string, body: unknown = {}): Promise<void> => {
+    const response = await fetch(`${new URL(sandbox.url).origin}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (response.status !== 200) throw new Error(`sandbox control ${path} answered ${response.status}: ${await response.text()}`);
+  };
+
   return {
     sandbox,
     engine,
     call,
+    control,
+    failNext: (fault = {}) => control(FAIL_NEXT_PATH, fault),
+    reset: () => control(RESET_PATH),
     async failure(operation, params = {}) {
       try {
         await call(operation, params);
@@ -56,14 +73,6 @@ export async function startSandboxHarness(plugin: Plugin): Promise<SandboxHarnes
         throw error;
       }
       throw new Error(`${operation} succeeded; a failure was expected`);
-    },
-    async control(path, body = {}) {
-      const response = await fetch(`${new URL(sandbox.url).origin}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      if (response.status !== 200) throw new Error(`sandbox control ${path} answered ${response.status}`);
     },
     async close() {
       await engine.close();

@@ -126,15 +126,3 @@ function networkFailure(error: unknown): GatewayError {
   }
   return new GatewayError('upstream_error', 'Could not reach the upstream', { cause: error });
 }
-
-/** `Retry-After` in seconds (delta or HTTP date); undefined when absent or unreadable. */
-export function retryAfterSeconds(headers: UpstreamResponse['headers']): number | undefined {
-  const raw = headers['retry-after'];
-  const value = Array.isArray(raw) ? raw[0] : raw;
-  if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds);
-  const date = Date.parse(value);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, Math.ceil((date - Date.now()) / 1000));
-}

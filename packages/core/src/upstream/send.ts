@@ -4,7 +4,8 @@ import type { Logger } from '../logger.js';
 import type { UpstreamRequest, UpstreamResponse } from '../operation.js';
 import type { Credentials, UpstreamFailure } from '../plugin.js';
 import type { RegisteredIntegration, RegisteredOperation } from '../registry.js';
-import { retryAfterSeconds, type UpstreamClient } from './client.js';
+import { readUpstreamFailure, retryAfterFromHeaders } from '../upstream-errors.js';
+import type { UpstreamClient } from './client.js';
 
 const MAX_MESSAGE = 500;
 
@@ -34,7 +35,7 @@ export class UpstreamSender {
     };
     const url = request.url ?? `${baseUrl.replace(/\/+$/, '')}${request.path ?? ''}`;
     const response = await this.client.send({ ...request, url, headers });
-    const failure = upstream.inspect ? upstream.inspect(response) : defaultInspect(response);
+    const failure = upstream.inspect ? upstream.inspect(response) : readUpstreamFailure(response, { maxLength: MAX_MESSAGE });
     if (failure) {
       const error = upstreamError(integration.plugin.displayName, failure, response);
       this.logger.warn(
@@ -47,32 +48,10 @@ export class UpstreamSender {
   }
 }
 
-function defaultInspect(response: UpstreamResponse): UpstreamFailure | undefined {
-  if (response.status >= 200 && response.status < 300) return undefined;
-  return { status: response.status, message: messageFromBody(response.body) ?? '' };
-}
-
-/** Best-effort human message from an upstream error body. */
-export function messageFromBody(body: unknown): string | undefined {
-  if (typeof body === 'string') return body.trim() ? body.trim().slice(0, MAX_MESSAGE) : undefined;
-  if (typeof body !== 'object' || body === null) return undefined;
-  const b = body as Record<string, unknown>;
-  for (const key of ['message', 'error_description', 'error', 'detail', 'title']) {
-    const value = b[key];
-    if (typeof value === 'string' && value.trim()) return value.slice(0, MAX_MESSAGE);
-    if (typeof value === 'object' && value !== null) {
-      const nested = messageFromBody(value);
-      if (nested) return nested;
-    }
-  }
-  if (Array.isArray(b.errors) && b.errors.length > 0) return messageFromBody(b.errors[0]);
-  return undefined;
-}
-
 function upstreamError(displayName: string, failure: UpstreamFailure, response: UpstreamResponse): GatewayError {
   const code = codeForUpstreamStatus(failure.status);
   const detail = failure.message ? `: ${failure.message.slice(0, MAX_MESSAGE)}` : '';
-  const options = { upstreamStatus: response.status, retryAfter: failure.retryAfter ?? retryAfterSeconds(response.headers) };
+  const options = { upstreamStatus: response.status, retryAfter: failure.retryAfter ?? retryAfterFromHeaders(response.headers) };
   switch (code) {
     case 'bad_request':
       return new GatewayError(code, `${displayName} rejected the request${detail}`, options);

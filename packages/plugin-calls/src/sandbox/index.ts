@@ -1,7 +1,14 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { SandboxOptions, SandboxServer } from '@portico/core';
-import { seed } from './data.js';
+import {
+  bytesReply,
+  type EmulatorReply,
+  type EmulatorRequest,
+  type FaultWriter,
+  InvalidJsonError,
+  jsonReply,
+  startEmulator,
+} from '@portico/core/testing/emulator';
+import { type SandboxData, seed } from './data.js';
 import { HttpError } from './request.js';
 import { ROUTES } from './routes.js';
 import type { Origin } from './views.js';
@@ -9,12 +16,6 @@ import type { Origin } from './views.js';
 /** The API key the sandbox accepts, sent as `Authorization: Token token="sandbox-callrail-key"`. */
 export const SANDBOX_TOKEN = 'sandbox-callrail-key';
 const EXPECTED_AUTHORIZATION = `Token token="${SANDBOX_TOKEN}"`;
-
-interface PendingFailure {
-  status: number;
-  message: string;
-  retryAfter: number | undefined;
-}
 
 const DEFAULT_FAILURE_MESSAGES: Record<number, string> = {
   400: 'Bad Request',
@@ -26,118 +27,72 @@ const DEFAULT_FAILURE_MESSAGES: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
+interface State {
+  data: SandboxData;
+  origin: Origin;
+}
+
+/** CallRail's error answer: the status and `{ "error": "..." }`. */
+const errorReply = (error: HttpError): EmulatorReply => jsonReply(error.status, { error: error.message }, error.headers);
+
+/** An injected failure in CallRail's shape; CallRail has no error codes, so the message (or code) is the text. */
+const writeFault: FaultWriter = (fault) => {
+  const status = fault.status ?? 500;
+  return errorReply(new HttpError(status, fault.message ?? fault.code ?? DEFAULT_FAILURE_MESSAGES[status] ?? 'Error'));
+};
+
 /**
  * A CallRail v3 look-alike on node:http: the same paths (`/v3/a/{account_id}/….json`), the `Token token="…"` header
  * check, the paged wrapper and `{ "error": "..." }` failures, over seeded data that write operations change.
- * `POST /__sandbox/fail-next` with `{ "status": 429, "retry_after": 1, "error": "…" }` makes the next request fail.
+ * The emulator kit of `@portico/core/testing` serves `POST /__sandbox/fail-next` (`{ "status": 429, "retry_after": 1,
+ * "message": "…" }` makes the next request fail) and `POST /__sandbox/reset` (restores the seeded data).
  */
-export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxServer> {
-  const data = seed();
-  let pending: PendingFailure | undefined;
-  let origin: Origin = { origin: '', base: '' };
-
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      try {
-        handle(req, res, Buffer.concat(chunks).toString('utf8'));
-      } catch (error) {
-        const status = error instanceof HttpError ? error.status : 500;
-        const message = error instanceof HttpError ? error.message : 'Internal Server Error';
-        send(res, status, { error: message }, error instanceof HttpError ? error.headers : {});
-      }
-    });
-  });
-
-  function handle(req: IncomingMessage, res: ServerResponse, text: string): void {
-    const url = new URL(req.url ?? '/', 'http://sandbox');
-    const path = url.pathname.replace(/^\/v3(?=\/__sandbox\/)/, '');
-
-    if (path === '/__sandbox/fail-next') {
-      if (req.method !== 'POST') throw new HttpError(405, 'Use POST');
-      pending = parseFailure(text);
-      send(res, 200, { ok: true, next_failure: pending.status });
-      return;
-    }
-    if (pending) {
-      const failure = pending;
-      pending = undefined;
-      throw new HttpError(
-        failure.status,
-        failure.message,
-        failure.retryAfter !== undefined ? { 'retry-after': String(failure.retryAfter) } : {},
-      );
-    }
-    if (path.startsWith('/__sandbox/recordings/') && req.method === 'GET') {
-      // Recording links are pre-signed (access_key), so, as on CallRail, they need no API key.
-      res.writeHead(200, { 'content-type': 'audio/mpeg', 'content-length': '4' }).end(Buffer.from([0xff, 0xfb, 0x90, 0x00]));
-      return;
-    }
-    if (!path.startsWith('/v3/')) throw new HttpError(404, 'Not Found');
-    if (req.headers.authorization !== EXPECTED_AUTHORIZATION) {
-      throw new HttpError(401, 'HTTP Token: Access denied.', { 'www-authenticate': 'Token realm="Application"' });
-    }
-
-    const resource = path.slice(3);
-    for (const route of ROUTES) {
-      const match = route.pattern.exec(resource);
-      if (!match || route.method !== req.method) continue;
-      const params = Object.fromEntries(route.names.map((name, i) => [name, decodeURIComponent(match[i + 1] ?? '')]));
-      const body = req.method === 'PUT' ? parseJson(text) : undefined;
-      send(res, 200, route.handle({ data, params, query: url.searchParams, body, origin }));
-      return;
-    }
-    throw new HttpError(404, 'Not Found');
-  }
-
-  const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const hostPart = host.includes(':') ? `[${host}]` : host;
-  origin = { origin: `http://${hostPart}:${port}`, base: `http://${hostPart}:${port}/v3` };
-
-  return {
-    url: origin.base,
+export function startSandbox(options: SandboxOptions = {}): Promise<SandboxServer> {
+  return startEmulator<State>({
+    ...options,
     token: SANDBOX_TOKEN,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+    basePath: '/v3',
+    seed: ({ origin, url }) => ({ data: seed(), origin: { origin, base: url } }),
+    handle: (request, state) => {
+      try {
+        return answer(request, state);
+      } catch (error) {
+        if (error instanceof HttpError) return errorReply(error);
+        throw error;
+      }
+    },
+    writeFault,
+    onError: () => errorReply(new HttpError(500, 'Internal Server Error')),
+  });
 }
 
-function parseJson(text: string): unknown {
-  if (text.trim() === '') return {};
+function answer(request: EmulatorRequest, { data, origin }: State): EmulatorReply {
+  const { method, path } = request;
+  if (path.startsWith('/__sandbox/recordings/') && method === 'GET') {
+    // Recording links are pre-signed (access_key), so, as on CallRail, they need no API key.
+    return bytesReply(200, Buffer.from([0xff, 0xfb, 0x90, 0x00]), 'audio/mpeg');
+  }
+  if (!path.startsWith('/v3/')) throw new HttpError(404, 'Not Found');
+  if (request.headers.authorization !== EXPECTED_AUTHORIZATION) {
+    throw new HttpError(401, 'HTTP Token: Access denied.', { 'www-authenticate': 'Token realm="Application"' });
+  }
+
+  const resource = path.slice(3);
+  for (const route of ROUTES) {
+    const match = route.pattern.exec(resource);
+    if (!match || route.method !== method) continue;
+    const params = Object.fromEntries(route.names.map((name, i) => [name, decodeURIComponent(match[i + 1] ?? '')]));
+    const body = method === 'PUT' ? jsonBody(request) : undefined;
+    return jsonReply(200, route.handle({ data, params, query: request.query, body, origin }));
+  }
+  throw new HttpError(404, 'Not Found');
+}
+
+function jsonBody(request: EmulatorRequest): unknown {
   try {
-    return JSON.parse(text);
-  } catch {
-    throw new HttpError(400, 'Request body is not valid JSON');
+    return request.json() ?? {};
+  } catch (error) {
+    if (error instanceof InvalidJsonError) throw new HttpError(400, 'Request body is not valid JSON');
+    throw error;
   }
-}
-
-function parseFailure(text: string): PendingFailure {
-  const body = parseJson(text) as Record<string, unknown>;
-  const status = body.status;
-  if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 599) {
-    throw new HttpError(400, 'fail-next needs { "status": 400..599, "retry_after"?: seconds, "error"?: message }');
-  }
-  const retry = body.retry_after;
-  const message = typeof body.error === 'string' ? body.error : typeof body.message === 'string' ? body.message : undefined;
-  return {
-    status,
-    message: message ?? DEFAULT_FAILURE_MESSAGES[status] ?? 'Error',
-    retryAfter: typeof retry === 'number' && retry >= 0 ? retry : undefined,
-  };
-}
-
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res
-    .writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers })
-    .end(text);
 }

@@ -37,10 +37,6 @@ async function failure(operation: string, params: Record<string, unknown>): Prom
   return harness.failure(operation, params);
 }
 
-async function failNext(body: Record<string, unknown>): Promise<void> {
-  await harness.control('/__sandbox/fail-next', body);
-}
-
 beforeAll(async () => {
   harness = await startSandboxHarness(callrailPlugin);
   ({ sandbox, engine } = harness);
@@ -230,6 +226,12 @@ describe('CallRail sandbox through the gateway pipeline', () => {
     expect((tags.tags as Array<{ name: string }>).map((t) => t.name)).toContain('Follow Up');
     // a call that was a good lead and is no longer counts as previously marked
     expect(await previouslyGood()).toBe(previouslyBefore + 1);
+
+    // POST /__sandbox/reset restores the seeded data
+    await harness.reset();
+    const restored = await call<Call>('get_call', { account_id: ACC, call_id: IDS.firstCall, fields: ['note', 'lead_status'] });
+    expect(restored).toMatchObject({ note: before.note, lead_status: before.lead_status });
+    expect(await previouslyGood()).toBe(previouslyBefore);
   });
 
   it('serves recordings and page views of a call', async () => {
@@ -300,7 +302,7 @@ describe('CallRail sandbox through the gateway pipeline', () => {
   });
 
   it('maps 429 to rate_limited and passes Retry-After on', async () => {
-    await failNext({ status: 429, retry_after: 1 });
+    await harness.failNext({ status: 429, retry_after: 1 });
     const error = await failure('list_companies', { account_id: ACC });
     expect(error.code).toBe('rate_limited');
     expect(error.retryAfter).toBe(1);
@@ -309,14 +311,14 @@ describe('CallRail sandbox through the gateway pipeline', () => {
   });
 
   it('maps a CallRail outage to upstream_error', async () => {
-    await failNext({ status: 503, error: 'Service Unavailable' });
+    await harness.failNext({ status: 503, message: 'Service Unavailable' });
     const error = await failure('list_users', { account_id: ACC });
     expect(error.code).toBe('upstream_error');
     expect(error.message).toContain('503');
   });
 
   it('refuses bad input before CallRail sees it', async () => {
-    await failNext({ status: 500 });
+    await harness.failNext({ status: 500 });
     const error = await failure('list_calls', { account_id: ACC, direction: 'sideways' });
     expect(error.code).toBe('bad_request');
     expect(error.message).toContain('params.direction: must be one of "inbound", "outbound"');

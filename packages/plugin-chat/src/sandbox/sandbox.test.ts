@@ -1,5 +1,5 @@
 import { Buffer } from 'node:buffer';
-import type { Engine, GatewayError, Principal, SandboxServer } from '@portico/core';
+import type { Engine, SandboxServer } from '@portico/core';
 import { type SandboxHarness, startSandboxHarness } from '@portico/core/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { slackPlugin } from '../index.js';
@@ -7,7 +7,6 @@ import { slackPlugin } from '../index.js';
 const SERVICE = 'slack';
 const WORKSPACE = 'default';
 const GENERAL = 'C05GENERAL1';
-const _principal: Principal = { keyId: null, workspaceId: WORKSPACE, scopes: { admin: true, services: '*', readOnly: false } };
 
 type Body = Record<string, unknown>;
 interface Page extends Body {
@@ -20,27 +19,16 @@ let harness: SandboxHarness;
 let sandbox: SandboxServer;
 let engine: Engine;
 
-async function call<T = Body>(operation: string, params: Record<string, unknown> = {}): Promise<T> {
-  return harness.call<T>(operation, params);
-}
-
-/** The GatewayError an operation fails with (fails the test when it succeeds). */
-async function failure(operation: string, params: Record<string, unknown> = {}): Promise<GatewayError> {
-  return harness.failure(operation, params);
-}
-
-async function control(path: string, body: unknown = {}): Promise<void> {
-  await harness.control(path, body);
-}
-
 beforeAll(async () => {
   harness = await startSandboxHarness(slackPlugin);
   ({ sandbox, engine } = harness);
 });
-
 afterAll(() => harness?.close());
+beforeEach(() => harness.reset());
 
-beforeEach(() => control('/__sandbox/reset'));
+const call = <T = Body>(operation: string, params: Body = {}) => harness.call<T>(operation, params);
+/** The GatewayError an operation fails with (fails the test when it succeeds). */
+const failure = (operation: string, params: Body = {}) => harness.failure(operation, params);
 
 describe('messages', () => {
   it('pages through the 45 messages of #general, newest first, 20 at a time', async () => {
@@ -294,7 +282,7 @@ describe('upstream errors', () => {
   });
 
   it('maps HTTP 429 to rate_limited with Retry-After', async () => {
-    await control('/__sandbox/fail-next', { status: 429, retry_after: 7 });
+    await harness.failNext({ status: 429, retry_after: 7 });
     const error = await failure('list_channels');
     expect(error.code).toBe('rate_limited');
     expect(error.retryAfter).toBe(7);
@@ -303,16 +291,16 @@ describe('upstream errors', () => {
   });
 
   it('maps an injected ok:false answer and a 503', async () => {
-    await control('/__sandbox/fail-next', { slack_error: 'token_revoked' });
+    await harness.failNext({ code: 'token_revoked' });
     expect((await failure('list_users')).code).toBe('upstream_unauthorized');
-    await control('/__sandbox/fail-next', { status: 503 });
+    await harness.failNext({ status: 503 });
     expect((await failure('send_message', { channel: GENERAL, text: 'hi' })).code).toBe('upstream_error');
   });
 
   it('fails an upload whose byte transfer fails, without sharing anything', async () => {
     const before = (await call<Page>('read_messages', { channel: GENERAL, limit: 1 })).messages[0]?.ts;
     // the reservation succeeds; the transfer of the bytes to the upload URL fails
-    await control('/__sandbox/fail-next', { status: 500, path_prefix: '/upload/' });
+    await harness.failNext({ status: 500, match: '/upload/' });
     const error = await failure('upload_file', { channel_id: GENERAL, content: 'quarterly numbers' });
     expect(error.code).toBe('upstream_error');
     expect((await call<Page>('read_messages', { channel: GENERAL, limit: 1 })).messages[0]?.ts).toBe(before);

@@ -1,6 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { SandboxOptions, SandboxServer } from '@portico/core';
+import { type EmulatorReply, type EmulatorRequest, type FaultWriter, jsonReply, startEmulator } from '@portico/core/testing/emulator';
 import { defaultCode, defaultMessage, NotionError, show, validationError } from './errors.js';
 import { deterministicId } from './ids.js';
 import { seedWorkspace } from './seed.js';
@@ -103,165 +102,86 @@ function checkPageSize(size: number, where: 'query' | 'body'): number {
   return size;
 }
 
-interface PendingFailure {
-  status: number;
-  code: string;
-  message: string;
-  retryAfter?: number;
-  remaining: number;
+/** Notion's error answer: `{ object: "error", status, code, message, request_id }`. */
+function notionReply(error: NotionError, request: EmulatorRequest): EmulatorReply {
+  const body = {
+    object: 'error',
+    status: error.status,
+    code: error.code,
+    message: error.message,
+    request_id: deterministicId(`request:${request.seq}`),
+  };
+  return jsonReply(error.status, body, error.headers);
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers }).end(JSON.stringify(body));
-}
+/** An injected failure in Notion's shape, with Notion's code and message for the status unless the fault names them. */
+const writeFault: FaultWriter = (fault, request) => {
+  const status = fault.status ?? 500;
+  const code = fault.code ?? defaultCode(status);
+  return notionReply(new NotionError(status, code, fault.message ?? defaultMessage(code)), request);
+};
 
 /**
  * Starts an emulation of Notion's API (Notion-Version 2022-06-28) on node:http, seeded with a small deterministic
- * workspace held in memory. Control endpoints: `POST /__sandbox/fail-next` `{ status, retry_after?, code?, message?, times? }`
- * makes the next request(s) fail in Notion's error shape; `POST /__sandbox/reset` restores the seed.
+ * workspace held in memory. The emulator kit of `@portico/core/testing` serves the control endpoints:
+ * `POST /__sandbox/fail-next` (`{ status, code?, message?, retry_after?, count?, match? }`) makes the next request(s)
+ * fail in Notion's error shape; `POST /__sandbox/reset` restores the seed.
  */
-export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxServer> {
-  const host = options.host ?? '127.0.0.1';
-  let ws: Workspace;
-  let url = '';
-  let requests = 0;
-  let pending: PendingFailure | undefined;
-
-  const fail = (res: ServerResponse, error: NotionError) => {
-    const body = {
-      object: 'error',
-      status: error.status,
-      code: error.code,
-      message: error.message,
-      request_id: deterministicId(`request:${requests}`),
-    };
-    sendJson(res, error.status, body, error.headers);
-  };
-
-  const control = (path: string, raw: string, res: ServerResponse) => {
-    if (path === '/__sandbox/reset') {
-      ws = seeded(url);
-      pending = undefined;
-      return sendJson(res, 200, { ok: true });
-    }
-    if (path !== '/__sandbox/fail-next') return sendJson(res, 404, { ok: false, error: 'unknown control endpoint' });
-    let spec: unknown;
-    try {
-      spec = raw ? JSON.parse(raw) : {};
-    } catch {
-      return sendJson(res, 400, { ok: false, error: 'body must be JSON' });
-    }
-    const status = isObject(spec) ? spec.status : undefined;
-    if (!isObject(spec) || typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 599) {
-      return sendJson(res, 400, { ok: false, error: 'status must be an integer from 400 to 599' });
-    }
-    const code = typeof spec.code === 'string' ? spec.code : defaultCode(status);
-    pending = {
-      status,
-      code,
-      message: typeof spec.message === 'string' ? spec.message : defaultMessage(code),
-      remaining: typeof spec.times === 'number' && spec.times > 0 ? Math.floor(spec.times) : 1,
-    };
-    if (typeof spec.retry_after === 'number' && spec.retry_after >= 0) pending.retryAfter = spec.retry_after;
-    return sendJson(res, 200, { ok: true });
-  };
-
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const raw = await readBody(req);
-    const target = new URL(req.url ?? '/', 'http://sandbox');
-    const method = req.method ?? 'GET';
-    if (target.pathname.startsWith('/__sandbox/')) {
-      if (method !== 'POST') return sendJson(res, 405, { ok: false, error: 'use POST' });
-      return control(target.pathname, raw, res);
-    }
-    requests++;
-    if (pending) {
-      const failure = pending;
-      failure.remaining--;
-      if (failure.remaining <= 0) pending = undefined;
-      const headers: Record<string, string> = failure.retryAfter === undefined ? {} : { 'retry-after': String(failure.retryAfter) };
-      return fail(res, new NotionError(failure.status, failure.code, failure.message, headers));
-    }
-    if (req.headers.authorization !== `Bearer ${SANDBOX_TOKEN}`)
-      return fail(res, new NotionError(401, 'unauthorized', 'API token is invalid.'));
-    const version = req.headers['notion-version'];
-    if (typeof version !== 'string' || version === '') {
-      return fail(
-        res,
-        new NotionError(
-          400,
-          'missing_version',
-          'Notion-Version header failed validation: Notion-Version header should be defined, instead was `undefined`.',
-        ),
-      );
-    }
-    if (!KNOWN_VERSIONS.has(version)) {
-      return fail(res, validationError(`Notion-Version header failed validation: ${show(version)} is not a supported API version.`));
-    }
-    const candidates = ROUTES.filter((r) => r.pattern.test(target.pathname));
-    const route = candidates.find((r) => r.method === method);
-    if (!route) return fail(res, new NotionError(400, 'invalid_request_url', 'Invalid request URL.'));
-    let body: Json = {};
-    if (method === 'POST' || method === 'PATCH') {
-      let parsed: unknown = {};
-      try {
-        parsed = raw.trim() ? JSON.parse(raw) : {};
-      } catch {
-        return fail(res, new NotionError(400, 'invalid_json', 'Error parsing JSON body.'));
-      }
-      if (!isObject(parsed))
-        return fail(res, validationError(`body failed validation: body should be an object, instead was \`${show(parsed)}\`.`));
-      body = parsed;
-    }
-    const match = route.pattern.exec(target.pathname);
-    const params = (match?.slice(1) ?? []).map((segment) => {
-      try {
-        return decodeURIComponent(segment);
-      } catch {
-        return segment;
-      }
-    });
-    try {
-      return sendJson(res, 200, route.handle({ ws, params, query: target.searchParams, body }));
-    } catch (error) {
-      if (error instanceof NotionError) return fail(res, error);
-      return fail(res, new NotionError(500, 'internal_server_error', 'Unexpected error occurred.'));
-    }
-  };
-
-  const server = createServer((req, res) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent)
-        sendJson(res, 500, { object: 'error', status: 500, code: 'internal_server_error', message: 'Unexpected error occurred.' });
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const urlHost = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
-  url = `http://${urlHost}:${port}/v1`;
-  ws = seeded(url);
-
-  return {
-    url,
+export function startSandbox(options: SandboxOptions = {}): Promise<SandboxServer> {
+  return startEmulator({
+    ...options,
     token: SANDBOX_TOKEN,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
-  };
+    basePath: '/v1',
+    seed: ({ url }) => seeded(url),
+    handle: (request, ws) => {
+      try {
+        return jsonReply(200, answer(request, ws));
+      } catch (error) {
+        if (error instanceof NotionError) return notionReply(error, request);
+        throw error;
+      }
+    },
+    writeFault,
+    onError: (_error, request) => notionReply(new NotionError(500, 'internal_server_error', 'Unexpected error occurred.'), request),
+  });
+}
+
+/** Checks the token and the version pin, finds the route and reads the body; Notion's errors are thrown. */
+function answer(request: EmulatorRequest, ws: Workspace): Json {
+  if (request.headers.authorization !== `Bearer ${SANDBOX_TOKEN}`) throw new NotionError(401, 'unauthorized', 'API token is invalid.');
+  const version = request.headers['notion-version'];
+  if (typeof version !== 'string' || version === '') {
+    throw new NotionError(
+      400,
+      'missing_version',
+      'Notion-Version header failed validation: Notion-Version header should be defined, instead was `undefined`.',
+    );
+  }
+  if (!KNOWN_VERSIONS.has(version)) {
+    throw validationError(`Notion-Version header failed validation: ${show(version)} is not a supported API version.`);
+  }
+  const { method, path } = request;
+  const route = ROUTES.find((r) => r.method === method && r.pattern.test(path));
+  if (!route) throw new NotionError(400, 'invalid_request_url', 'Invalid request URL.');
+  const params = (route.pattern.exec(path)?.slice(1) ?? []).map((segment) => {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      return segment;
+    }
+  });
+  return route.handle({ ws, params, query: request.query, body: method === 'POST' || method === 'PATCH' ? jsonBody(request) : {} });
+}
+
+function jsonBody(request: EmulatorRequest): Json {
+  let parsed: unknown;
+  try {
+    parsed = request.json() ?? {};
+  } catch {
+    throw new NotionError(400, 'invalid_json', 'Error parsing JSON body.');
+  }
+  if (!isObject(parsed)) throw validationError(`body failed validation: body should be an object, instead was \`${show(parsed)}\`.`);
+  return parsed;
 }
 
 function seeded(url: string): Workspace {

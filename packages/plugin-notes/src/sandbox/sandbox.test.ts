@@ -1,4 +1,4 @@
-import type { Engine, GatewayError, Principal, SandboxServer } from '@portico/core';
+import type { Engine, SandboxServer } from '@portico/core';
 import { type SandboxHarness, startSandboxHarness } from '@portico/core/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { notionPlugin } from '../index.js';
@@ -13,23 +13,13 @@ interface ListBody {
 }
 
 const SERVICE = 'notion';
-const _principal: Principal = { keyId: null, workspaceId: 'default', scopes: { admin: true, services: '*', readOnly: false } };
 
 let harness: SandboxHarness;
 let sandbox: SandboxServer;
 let engine: Engine;
 
-async function call<T = Json>(operation: string, params: Record<string, unknown> = {}): Promise<T> {
-  return harness.call<T>(operation, params);
-}
-
-async function failure(operation: string, params: Record<string, unknown> = {}): Promise<GatewayError> {
-  return harness.failure(operation, params);
-}
-
-async function control(path: string, body: unknown = {}): Promise<void> {
-  await harness.control(path, body);
-}
+const call = <T = Json>(operation: string, params: Json = {}) => harness.call<T>(operation, params);
+const failure = (operation: string, params: Json = {}) => harness.failure(operation, params);
 
 /** Follows next_cursor until has_more is false, returning every page. */
 async function allPages(operation: string, params: Record<string, unknown>): Promise<ListBody[]> {
@@ -60,10 +50,8 @@ beforeAll(async () => {
   harness = await startSandboxHarness(notionPlugin);
   ({ sandbox, engine } = harness);
 });
-
 afterAll(() => harness?.close());
-
-beforeEach(() => control('/__sandbox/reset'));
+beforeEach(() => harness.reset());
 
 describe('reads', () => {
   it('get_me returns the bot of the token, list_users pages through people and bots', async () => {
@@ -390,13 +378,13 @@ describe('upstream errors', () => {
   });
 
   it('429 is rate_limited with the Retry-After, 503 is upstream_error, and the next call succeeds', async () => {
-    await control('/__sandbox/fail-next', { status: 429, retry_after: 1 });
+    await harness.failNext({ status: 429, retry_after: 1 });
     const limited = await failure('list_users');
     expect(limited.code).toBe('rate_limited');
     expect(limited.retryAfter).toBe(1);
     expect(limited.message).toContain('rate_limited');
 
-    await control('/__sandbox/fail-next', { status: 503 });
+    await harness.failNext({ status: 503 });
     const unavailable = await failure('search', { query: 'Tasks' });
     expect(unavailable.code).toBe('upstream_error');
     expect(unavailable.message).toContain('service_unavailable');
