@@ -41,10 +41,12 @@ export const StartCursor = Type.String({
   examples: ['fe2cc560-036c-44cd-90e8-294d5a74cebc'],
 });
 
+/** The catalog's `page_size (number, max 100)`: a whole number, so `"25"` (a query string's text) is accepted as 25. */
 export const PageSize = Type.Integer({
   minimum: 1,
   maximum: MAX_PAGE_SIZE,
-  description: 'How many items to return, 1 to 100 (Notion default 100).',
+  description:
+    'How many items to return per call, a whole number from 1 to 100 (Notion returns 100 when omitted). When has_more is true, ask for the next items with start_cursor.',
   examples: [25],
 });
 
@@ -114,6 +116,8 @@ export const Icon = Type.Union(
     Type.Object({ type: Type.Optional(StringEnum(['external'])), external: ExternalFile }, { additionalProperties: false }),
   ],
   {
+    // Both forms are objects: saying so keeps the parameter an object, as the catalog types it, in every document.
+    type: 'object',
     description:
       'Icon: an emoji object { "type": "emoji", "emoji": "📝" } or an external file { "type": "external", "external": { "url": "…" } }.',
     examples: [{ type: 'emoji', emoji: '📝' }],
@@ -136,7 +140,11 @@ export function Removable<T extends TSchema>(schema: T, description: string) {
 
 export const PageParent = Type.Object(
   { type: Type.Optional(StringEnum(['page_id'])), page_id: PageId },
-  { additionalProperties: false, description: 'A page parent: { "page_id": "…" }.', examples: [{ page_id: EXAMPLE_PAGE_ID }] },
+  {
+    additionalProperties: false,
+    description: 'A page parent: { "page_id": "…" }, with a page id from search, query_database or a notion.so URL.',
+    examples: [{ page_id: EXAMPLE_PAGE_ID }],
+  },
 );
 
 export const DatabaseParent = Type.Object(

@@ -1,4 +1,4 @@
-import { defineOperation, FreeObject, fillPath, Params, Type } from '@portico/core';
+import { atLeastOne, defineOperation, FreeObject, fillPath, Params, Type } from '@portico/core';
 import { BlockArray, BlockId, EXAMPLE_BLOCK_ID, EXAMPLE_PAGE_ID, NotionId, PageSize, StartCursor } from '../schemas.js';
 
 export const getBlock = defineOperation({
@@ -26,23 +26,26 @@ export const updateBlock = defineOperation({
     'itself cannot change), e.g. { "paragraph": { "rich_text": [{ "text": { "content": "New text" } }] } } or ' +
     '{ "to_do": { "checked": true } }. Get the block (get_block or list_block_children) first to know its type. ' +
     'archived/in_trash true deletes the block, false restores it. The response is Notion’s block JSON unchanged.',
-  params: Params({
-    block_id: BlockId,
-    block_content: Type.Optional(
-      FreeObject({
-        minProperties: 1,
-        description:
-          'The new content, an object keyed by the block type, e.g. { "heading_2": { "rich_text": [{ "text": { "content": "Decisions" } }] } }. Sent as the top-level fields of Notion’s request body.',
-        examples: [{ paragraph: { rich_text: [{ type: 'text', text: { content: 'Updated wording' } }] } }],
-      }),
-    ),
-    archived: Type.Optional(Type.Boolean({ description: 'true archives (deletes) the block; false restores it.' })),
-    in_trash: Type.Optional(Type.Boolean({ description: 'Same as archived, under the newer name.' })),
-  }),
-  check: ({ block_content, archived, in_trash }) => {
-    if (block_content === undefined && archived === undefined && in_trash === undefined) {
-      return 'give block_content, archived or in_trash';
-    }
+  params: Params(
+    {
+      block_id: BlockId,
+      block_content: Type.Optional(
+        FreeObject({
+          minProperties: 1,
+          description:
+            'The new content, an object keyed by the block type, e.g. { "heading_2": { "rich_text": [{ "text": { "content": "Decisions" } }] } }. Sent as the top-level fields of Notion’s request body.',
+          examples: [{ paragraph: { rich_text: [{ type: 'text', text: { content: 'Updated wording' } }] } }],
+        }),
+      ),
+      archived: Type.Optional(Type.Boolean({ description: 'true archives (deletes) the block; false restores it.' })),
+      in_trash: Type.Optional(Type.Boolean({ description: 'Same as archived, under the newer name.' })),
+    },
+    // An update with nothing to change would only read the block back.
+    { rules: [atLeastOne('block_content', 'archived', 'in_trash')] },
+  ),
+  // A check rather than a schema rule: it looks inside block_content (whose keys are free), which the cross-field rules
+  // (about which parameters are given) cannot say.
+  check: ({ block_content }) => {
     const clash = Object.keys(block_content ?? {}).find((key) => key === 'archived' || key === 'in_trash');
     return clash ? `block_content must not contain ${clash}: use the ${clash} parameter` : undefined;
   },
@@ -100,10 +103,15 @@ export const appendBlockChildren = defineOperation({
     'Adds up to 100 blocks to the content of a page (pass the page id as block_id) or inside a block that can hold children ' +
     '(toggle, list item, to_do, quote, callout…). By default they go at the end; after names an existing child block to insert ' +
     'after. Each block is keyed by its type, e.g. { "paragraph": { "rich_text": [{ "text": { "content": "Hello" } }] } }. ' +
+    'Give children: Notion needs it and answers a 400 validation_error without it. ' +
     'The response is Notion’s list of the new first-level blocks, unchanged.',
   params: Params({
-    block_id: NotionId('Id of the page or block to add content to (UUID, dashes optional).', EXAMPLE_PAGE_ID),
-    children: BlockArray,
+    block_id: NotionId(
+      'Id of the page or block to add content to (UUID, dashes optional): a page id from search, or a block id from list_block_children.',
+      EXAMPLE_PAGE_ID,
+    ),
+    // Optional as the catalog lists it; Notion itself refuses an append without children (a 400).
+    children: Type.Optional(BlockArray),
     after: Type.Optional(NotionId('Id of an existing child block to insert after; omit to append at the end.', EXAMPLE_BLOCK_ID)),
   }),
   // https://developers.notion.com/reference/patch-block-children

@@ -1,4 +1,4 @@
-import { defineOperation, Params, Type } from '@portico/core';
+import { atLeastOne, atMostOne, defineOperation, Params, Type } from '@portico/core';
 import {
   Comment,
   EXAMPLE_DISCUSSION_ID,
@@ -19,11 +19,16 @@ export const listComments = defineOperation({
   description:
     'Returns the unresolved comments attached to a page (pass the page id as block_id) or to one block, oldest first. Comments ' +
     'with the same discussion_id form one thread; reply to a thread with create_comment and that discussion_id. Requires the ' +
-    'integration’s "read comments" capability. Paging: when has_more is true, call again with start_cursor set to next_cursor. ' +
-    'Returns a list of comment objects.',
+    'integration’s "read comments" capability. Give block_id: Notion needs it and answers a 400 validation_error without it. ' +
+    'Paging: when has_more is true, call again with start_cursor set to next_cursor. Returns a list of comment objects.',
   params: Params({
-    // Notion requires it, so it is required here rather than failing upstream.
-    block_id: NotionId('Id of the page or block whose comments to list (UUID, dashes optional).', EXAMPLE_PAGE_ID),
+    // Optional as the catalog lists it; Notion itself refuses a listing without block_id (a 400).
+    block_id: Type.Optional(
+      NotionId(
+        'Id of the page or block whose comments to list (UUID, dashes optional): a page id from search or query_database, or a block id from list_block_children.',
+        EXAMPLE_PAGE_ID,
+      ),
+    ),
     start_cursor: Type.Optional(StartCursor),
     page_size: Type.Optional(PageSize),
   }),
@@ -40,20 +45,22 @@ export const createComment = defineOperation({
   summary: 'Comment on a page or reply in a discussion',
   description:
     'Adds a comment. Give parent { "page_id": "…" } to start a new discussion on a page, or discussion_id (from list_comments) ' +
-    'to reply in an existing thread — exactly one of the two. The comment text is rich_text, e.g. ' +
+    'to reply in an existing thread — exactly one of the two, refused with a 400 otherwise. The comment text is rich_text, e.g. ' +
     '[{ "text": { "content": "Looks good to me" } }]. Requires the integration’s "insert comments" capability. ' +
     'Returns the created comment.',
-  params: Params({
-    parent: Type.Optional(PageParent),
-    discussion_id: Type.Optional(NotionId('Id of the discussion thread to reply in (from list_comments).', EXAMPLE_DISCUSSION_ID)),
-    rich_text: RichTextArray('The comment text.', { minItems: 1 }),
-  }),
+  params: Params(
+    {
+      parent: Type.Optional(PageParent),
+      discussion_id: Type.Optional(
+        NotionId('Id of the discussion thread to reply in: the discussion_id of a comment from list_comments.', EXAMPLE_DISCUSSION_ID),
+      ),
+      // Optional as the catalog lists it; Notion itself refuses a comment without text (a 400).
+      rich_text: Type.Optional(RichTextArray('The comment text; Notion needs it.', { minItems: 1 })),
+    },
+    // The catalog: either parent (a page) or discussion_id must be given. Notion also refuses both together.
+    { rules: [atLeastOne('parent', 'discussion_id'), atMostOne('parent', 'discussion_id')] },
+  ),
   response: Comment,
-  check: ({ parent, discussion_id }) => {
-    if (parent === undefined && discussion_id === undefined) return 'give parent (a page) or discussion_id (a thread to reply in)';
-    if (parent !== undefined && discussion_id !== undefined) return 'give either parent or discussion_id, not both';
-    return undefined;
-  },
   // https://developers.notion.com/reference/create-a-comment
   upstream: { method: 'POST', path: '/comments' },
   example: {

@@ -1,4 +1,4 @@
-import { defineOperation, FreeObject, Params, StringEnum, Type } from '@portico/core';
+import { atLeastOne, defineOperation, FreeObject, Params, StringEnum, Type } from '@portico/core';
 import {
   Cover,
   Database,
@@ -136,19 +136,24 @@ export const createDatabase = defineOperation({
   summary: 'Create a database inside a page',
   description:
     'Creates a database as a child of an existing page (Notion does not allow databases at the workspace root through the API), ' +
-    'with the given title and columns. properties must define exactly one title column. is_inline: true shows the database ' +
+    'with the given title and columns. Give parent and properties: Notion needs both and answers a 400 validation_error naming ' +
+    'what is missing. properties must define exactly one title column. is_inline: true shows the database ' +
     'inside the parent page’s content rather than as a full-page database. Add rows afterwards with create_page using ' +
     '{ "database_id": … } as parent. Returns the created database with its property ids.',
   params: Params({
-    parent: PageParent,
-    title: Type.Optional(RichTextArray('Database title.')),
-    properties: PropertySchemas,
+    // Optional as the catalog lists them; Notion itself refuses a database without parent or properties (a 400).
+    parent: Type.Optional(PageParent),
+    title: Type.Optional(RichTextArray('Database title, shown above it and in search results.')),
+    properties: Type.Optional(PropertySchemas),
     icon: Type.Optional(Icon),
     cover: Type.Optional(Cover),
     is_inline: Type.Optional(Type.Boolean({ description: 'true: shown inline in the parent page; default false (full page).' })),
   }),
   response: Database,
+  // A check rather than a schema rule: "exactly one column whose value has a title key" is about the content of a free-form
+  // object, which the cross-field rules (about which parameters are given) cannot say.
   check: (params) => {
+    if (params.properties === undefined) return undefined;
     const titles = Object.values(params.properties).filter(isTitleSchema).length;
     return titles === 1 ? undefined : `properties must define exactly one title column (found ${titles})`;
   },
@@ -183,29 +188,27 @@ export const updateDatabase = defineOperation({
     '{ "name": "New name" } renames it; null deletes it; columns not named stay unchanged), sets its icon or cover, or moves it ' +
     'to the trash (archived or in_trash true) and back. Rows are not affected except by deleted columns. Get the current schema ' +
     'with get_database first. Returns the updated database.',
-  params: Params({
-    database_id: DatabaseId,
-    title: Type.Optional(RichTextArray('New title.')),
-    description: Type.Optional(RichTextArray('New description.')),
-    properties: Type.Optional(
-      FreeObject({
-        description:
-          'Column changes keyed by current column name or id: a property schema to add or change a column, { "name": "…" } to rename, null to delete.',
-        examples: [{ Priority: { select: { options: [{ name: 'Urgent', color: 'red' }] } }, Notes: null }],
-      }),
-    ),
-    icon: Type.Optional(Removable(Icon, 'New icon, or null to remove it.')),
-    cover: Type.Optional(Removable(Cover, 'New cover, or null to remove it.')),
-    archived: Type.Optional(Type.Boolean({ description: 'true moves the database to the trash; false restores it.' })),
-    in_trash: Type.Optional(Type.Boolean({ description: 'Same as archived, under the newer name.' })),
-  }),
+  params: Params(
+    {
+      database_id: DatabaseId,
+      title: Type.Optional(RichTextArray('New title.')),
+      description: Type.Optional(RichTextArray('New description.')),
+      properties: Type.Optional(
+        FreeObject({
+          description:
+            'Column changes keyed by current column name or id: a property schema to add or change a column, { "name": "…" } to rename, null to delete.',
+          examples: [{ Priority: { select: { options: [{ name: 'Urgent', color: 'red' }] } }, Notes: null }],
+        }),
+      ),
+      icon: Type.Optional(Removable(Icon, 'New icon, or null to remove it.')),
+      cover: Type.Optional(Removable(Cover, 'New cover, or null to remove it.')),
+      archived: Type.Optional(Type.Boolean({ description: 'true moves the database to the trash; false restores it.' })),
+      in_trash: Type.Optional(Type.Boolean({ description: 'Same as archived, under the newer name.' })),
+    },
+    // An update with nothing to change would only read the database back.
+    { rules: [atLeastOne('title', 'description', 'properties', 'icon', 'cover', 'archived', 'in_trash')] },
+  ),
   response: Database,
-  check: (params) => {
-    const fields = ['title', 'description', 'properties', 'icon', 'cover', 'archived', 'in_trash'] as const;
-    return fields.some((field) => params[field] !== undefined)
-      ? undefined
-      : 'give at least one of title, description, properties, icon, cover, archived, in_trash';
-  },
   // https://developers.notion.com/reference/update-a-database
   upstream: { method: 'PATCH', path: '/databases/:database_id' },
   example: {

@@ -1,4 +1,4 @@
-import { defineOperation, FreeObject, fillPath, Params, Type } from '@portico/core';
+import { atLeastOne, defineOperation, FreeObject, fillPath, Params, Type } from '@portico/core';
 import {
   BlockArray,
   Cover,
@@ -46,14 +46,21 @@ export const createPage = defineOperation({
   summary: 'Create a page or a database row',
   description:
     'Creates a page under a parent page (a sub-page; only the title property is allowed) or under a database (a new row; properties ' +
-    'must use the database’s property names, see get_database for the schema). Optional children add content blocks to the new page ' +
+    'must use the database’s property names, see get_database for the schema). Give parent and properties: Notion needs both and ' +
+    'answers a 400 validation_error naming what is missing. Optional children add content blocks to the new page ' +
     '(at most 100; append more with append_block_children). The parent must be shared with the integration. Returns the created page.',
   params: Params({
-    parent: Type.Union([PageParent, DatabaseParent], {
-      description: 'Where to create the page: { "page_id": "…" } for a sub-page or { "database_id": "…" } for a database row.',
-      examples: [{ database_id: EXAMPLE_DATABASE_ID }],
-    }),
-    properties: PageProperties,
+    // Optional as the catalog lists it; Notion itself refuses a page without parent or properties (a 400).
+    parent: Type.Optional(
+      Type.Union([PageParent, DatabaseParent], {
+        // Both forms are objects: saying so keeps the parameter an object, as the catalog types it.
+        type: 'object',
+        description:
+          'Where to create the page: { "page_id": "…" } for a sub-page (page ids from search or a notion.so URL) or { "database_id": "…" } for a database row (database ids from list_databases). Needed by Notion.',
+        examples: [{ database_id: EXAMPLE_DATABASE_ID }],
+      }),
+    ),
+    properties: Type.Optional(PageProperties),
     children: Type.Optional(BlockArray),
     icon: Type.Optional(Icon),
     cover: Type.Optional(Cover),
@@ -82,23 +89,19 @@ export const updatePage = defineOperation({
     'or moves it to the trash (archived: true, or in_trash: true) and back (false). It does not change page content: use ' +
     'append_block_children, update_block or delete_block for that. An archived page must be restored before other changes. ' +
     'Returns the updated page.',
-  params: Params({
-    page_id: PageId,
-    properties: Type.Optional(PageProperties),
-    icon: Type.Optional(Removable(Icon, 'New icon (emoji or external file), or null to remove it.')),
-    cover: Type.Optional(Removable(Cover, 'New cover (external file), or null to remove it.')),
-    archived: Type.Optional(Type.Boolean({ description: 'true moves the page to the trash; false restores it.' })),
-    in_trash: Type.Optional(Type.Boolean({ description: 'Same as archived, under the newer name.' })),
-  }),
+  params: Params(
+    {
+      page_id: PageId,
+      properties: Type.Optional(PageProperties),
+      icon: Type.Optional(Removable(Icon, 'New icon (emoji or external file), or null to remove it.')),
+      cover: Type.Optional(Removable(Cover, 'New cover (external file), or null to remove it.')),
+      archived: Type.Optional(Type.Boolean({ description: 'true moves the page to the trash; false restores it.' })),
+      in_trash: Type.Optional(Type.Boolean({ description: 'Same as archived, under the newer name.' })),
+    },
+    // An update with nothing to change would only read the page back.
+    { rules: [atLeastOne('properties', 'icon', 'cover', 'archived', 'in_trash')] },
+  ),
   response: Page,
-  check: (params) =>
-    params.properties === undefined &&
-    params.icon === undefined &&
-    params.cover === undefined &&
-    params.archived === undefined &&
-    params.in_trash === undefined
-      ? 'give at least one of properties, icon, cover, archived, in_trash'
-      : undefined,
   // https://developers.notion.com/reference/patch-page
   upstream: { method: 'PATCH', path: '/pages/:page_id' },
   example: { page_id: EXAMPLE_PAGE_ID, properties: { Status: { status: { name: 'Done' } } } },
