@@ -3,6 +3,7 @@ import { createFixtureHarness, type FixtureHarness, type OperationFixture } from
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspectSlackResponse, statusForSlackError } from './errors.js';
 import { badInputFixtures } from './fixtures/bad-input.js';
+import { catalogTypeFixtures, omittedParamFixtures } from './fixtures/catalog-params.js';
 import { channelFixtures } from './fixtures/channels.js';
 import { errorFixtures } from './fixtures/errors.js';
 import { fileFixtures } from './fixtures/files.js';
@@ -17,8 +18,9 @@ const successFixtures: OperationFixture[] = [
   ...reactionAndPinFixtures,
   ...fileFixtures.filter((f) => 'output' in f.expect),
   ...userFixtures,
+  ...catalogTypeFixtures,
 ];
-const failureFixtures: OperationFixture[] = [...fileFixtures.filter((f) => 'error' in f.expect), ...errorFixtures];
+const failureFixtures: OperationFixture[] = [...fileFixtures.filter((f) => 'error' in f.expect), ...errorFixtures, ...omittedParamFixtures];
 
 describe('slack operations through the real pipeline', () => {
   let harness: FixtureHarness;

@@ -1,7 +1,10 @@
-import { FreeObject, Type } from '@portico/core';
+import { CommaList, FreeObject, IntegerString, Type } from '@portico/core';
 
-/** The catalog's default page size; Slack's own defaults differ per method (100 or more), so it is always sent. */
-export const DEFAULT_LIMIT = 20;
+/**
+ * The catalog's default page size, a string as the catalog types `limit`; Slack's own defaults differ per method
+ * (100 or more), so it is always sent.
+ */
+export const DEFAULT_LIMIT = '20';
 export const MAX_LIMIT = 999;
 
 /** Slack counts message text up to 40,000 characters; longer text is refused with `msg_too_long`. */
@@ -27,12 +30,13 @@ export function MessageTs(description: string) {
   return Type.String({ pattern: TS_PATTERN, description, examples: ['1714060800.001700'] });
 }
 
-/** oldest / latest bounds: Unix seconds, optionally with a fractional part. */
+/** oldest / latest bounds: Unix seconds, optionally with a fractional part, as strings. */
 export function TimeBound(description: string) {
   return Type.String({ pattern: TS_PATTERN, description, examples: ['1714000000'] });
 }
 
-export const Limit = Type.Integer({
+/** The catalog types limit as a string ("string, default 20, max 999"): `"50"` and `50` are both accepted. */
+export const Limit = IntegerString({
   minimum: 1,
   maximum: MAX_LIMIT,
   default: DEFAULT_LIMIT,
@@ -46,12 +50,10 @@ export const Cursor = Type.String({
   examples: ['bmV4dF90czoxNzE0MDYwODAwMDAwMTAw'],
 });
 
-const CHANNEL_TYPE = CHANNEL_TYPES.join('|');
-
-export const ChannelTypes = Type.String({
-  pattern: `^(${CHANNEL_TYPE})(,(${CHANNEL_TYPE}))*$`,
+export const ChannelTypes = CommaList(CHANNEL_TYPES, {
   default: 'public_channel',
-  description: `Comma-separated conversation types to include, without spaces: any of ${CHANNEL_TYPES.join(', ')} (default public_channel).`,
+  description:
+    'Conversation types to include (default public_channel): public_channel for public channels, private_channel for private channels the bot is a member of, mpim for group DMs, im for DMs. Write them without spaces; an array of them is joined with commas.',
   examples: ['public_channel,private_channel'],
 });
 
@@ -60,7 +62,7 @@ export const ChannelName = Type.String({
   maxLength: 80,
   pattern: '^[a-z0-9_-]+$',
   description:
-    'Channel name without the leading #: lowercase letters, digits, hyphens and underscores only, no spaces, at most 80 characters.',
+    'Channel name without the leading #: lowercase letters, digits, hyphens and underscores only, no spaces, at most 80 characters. Give it on every call: without it Slack answers invalid_name_required (400).',
   examples: ['project-apollo'],
 });
 
@@ -72,14 +74,16 @@ export const UserId = Type.String({
 
 export const UserIdList = Type.String({
   pattern: '^[A-Z0-9]+(,[A-Z0-9]+)*$',
-  description: 'Comma-separated user ids without spaces (up to 1000), from list_users or lookup_user_by_email.',
+  description:
+    'Comma-separated user ids without spaces (up to 1000), from list_users or lookup_user_by_email. Give it on every call: without it Slack answers no_user (400).',
   examples: ['U05ALICE001,U05BRUNO002'],
 });
 
 export const EmojiName = Type.String({
   pattern: '^[^:\\s]+(::[^:\\s]+)?$',
   maxLength: 100,
-  description: 'Emoji name without surrounding colons, e.g. thumbsup or white_check_mark; a skin tone may follow as thumbsup::skin-tone-2.',
+  description:
+    'Emoji name without surrounding colons, e.g. thumbsup or white_check_mark; a skin tone may follow as thumbsup::skin-tone-2. Give it on every call: without it Slack refuses the call (invalid_arguments, a 400).',
   examples: ['thumbsup'],
 });
 

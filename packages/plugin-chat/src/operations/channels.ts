@@ -1,4 +1,4 @@
-import { defineOperation, Params, Type } from '@portico/core';
+import { BooleanString, defineOperation, Params, Type } from '@portico/core';
 import {
   ChannelId,
   ChannelName,
@@ -22,7 +22,10 @@ export const listChannels = defineOperation({
   params: Params({
     limit: Type.Optional(Limit),
     types: Type.Optional(ChannelTypes),
-    exclude_archived: Type.Optional(Type.Boolean({ default: false, description: 'Leave out archived channels (default false).' })),
+    // The catalog leaves exclude_archived untyped, so it is a query string: "true" or "false" (true/false are accepted too).
+    exclude_archived: Type.Optional(
+      BooleanString({ default: 'false', description: 'Pass "true" to leave out archived channels (default "false": they are listed).' }),
+    ),
     cursor: Type.Optional(Cursor),
   }),
   response: ChannelsResponse,
@@ -36,7 +39,7 @@ export const listChannels = defineOperation({
       ...(params.exclude_archived === undefined ? {} : { exclude_archived: params.exclude_archived }),
     },
   }),
-  example: { types: 'public_channel,private_channel', exclude_archived: true, limit: 50 },
+  example: { types: 'public_channel,private_channel', exclude_archived: 'true', limit: '50' },
 });
 
 export const getChannelInfo = defineOperation({
@@ -64,7 +67,8 @@ export const createChannel = defineOperation({
   description:
     'Creates a channel with the bot as creator and first member. The name must be lowercase letters, digits, hyphens or underscores, without spaces or a leading #, at most 80 characters; a name already used (even by an archived channel) is a conflict. Set is_private=true for a private channel. Returns the new channel; use its id with invite_to_channel to add people and send_message to post.',
   params: Params({
-    name: ChannelName,
+    // Optional as in the catalog; Slack needs it, and its invalid_name_required answers a 400.
+    name: Type.Optional(ChannelName),
     is_private: Type.Optional(Type.Boolean({ default: false, description: 'Create a private channel (default false: public).' })),
   }),
   response: ChannelResponse,
@@ -94,7 +98,8 @@ export const inviteToChannel = defineOperation({
   summary: 'Invite users to a channel',
   description:
     'Adds users to a channel the bot is a member of. Pass the channel id (from list_channels or create_channel) and a comma-separated list of user ids (from list_users or lookup_user_by_email). Inviting the bot itself or someone already in the channel is refused. Returns the channel.',
-  params: Params({ channel: ChannelId, users: UserIdList }),
+  // users is optional as in the catalog; Slack needs it, and its no_user answers a 400.
+  params: Params({ channel: ChannelId, users: Type.Optional(UserIdList) }),
   response: ChannelResponse,
   // https://api.slack.com/methods/conversations.invite (accepts JSON bodies)
   upstream: { method: 'POST', path: '/conversations.invite' },

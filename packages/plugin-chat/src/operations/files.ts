@@ -1,5 +1,5 @@
 import { Buffer } from 'node:buffer';
-import { defineOperation, GatewayError, Params, type Static, Type } from '@portico/core';
+import { atLeastOne, atMostOne, defineOperation, GatewayError, Params, type Static, Type } from '@portico/core';
 import { FilesResponse, MAX_UPLOAD_BYTES, MessageTs } from '../schemas.js';
 
 /**
@@ -14,46 +14,59 @@ const MAX_MIB = MAX_UPLOAD_BYTES / 1024 / 1024;
 export const DEFAULT_TEXT_FILENAME = 'upload.txt';
 export const DEFAULT_BINARY_FILENAME = 'upload.bin';
 
-const uploadParams = Params({
-  channel_id: Type.Optional(
-    Type.String({
-      minLength: 1,
-      description: 'Channel id (from list_channels) to share the file in. Without it the file is uploaded privately to the bot.',
-      examples: ['C05GENERAL1'],
-    }),
-  ),
-  filename: Type.Optional(
-    Type.String({
-      minLength: 1,
-      description: `Name of the file, with an extension Slack can use to detect the type. Default: ${DEFAULT_TEXT_FILENAME} for content, ${DEFAULT_BINARY_FILENAME} for content_base64. Also used as the file title.`,
-      examples: ['release-notes.md'],
-    }),
-  ),
-  content: Type.Optional(
-    Type.String({
-      minLength: 1,
-      description: `Text content of the file, sent as UTF-8 (at most ${MAX_MIB} MiB once encoded). Use this or content_base64, not both.`,
-      examples: ['# Release 2.4.1\n- Fixes invoice rounding\n'],
-    }),
-  ),
-  content_base64: Type.Optional(
-    Type.String({
-      minLength: 4,
-      maxLength: MAX_BASE64_LENGTH,
-      pattern: BASE64_PATTERN,
-      description: `Binary content (images, PDFs…) as standard padded base64 without line breaks, at most ${MAX_MIB} MiB once decoded. Use this or content, not both.`,
-      examples: ['iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='],
-    }),
-  ),
-  initial_comment: Type.Optional(
-    Type.String({ minLength: 1, description: 'Message posted with the file in the channel.', examples: ['Notes for today’s release'] }),
-  ),
-  thread_ts: Type.Optional(MessageTs('Share the file as a reply in this thread: ts of the parent message. Requires channel_id.')),
-});
+const uploadParams = Params(
+  {
+    channel_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'Channel id (from list_channels) to share the file in. Without it the file is uploaded privately to the bot.',
+        examples: ['C05GENERAL1'],
+      }),
+    ),
+    filename: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: `Name of the file, with an extension Slack can use to detect the type. Default: ${DEFAULT_TEXT_FILENAME} for content, ${DEFAULT_BINARY_FILENAME} for content_base64. Also used as the file title.`,
+        examples: ['release-notes.md'],
+      }),
+    ),
+    content: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: `Text content of the file, sent as UTF-8 (at most ${MAX_MIB} MiB once encoded). Use this or content_base64, not both.`,
+        examples: ['# Release 2.4.1\n- Fixes invoice rounding\n'],
+      }),
+    ),
+    content_base64: Type.Optional(
+      Type.String({
+        minLength: 4,
+        maxLength: MAX_BASE64_LENGTH,
+        pattern: BASE64_PATTERN,
+        description: `Binary content (images, PDFs…) as standard padded base64 without line breaks, at most ${MAX_MIB} MiB once decoded. Use this or content, not both.`,
+        examples: ['iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='],
+      }),
+    ),
+    initial_comment: Type.Optional(
+      Type.String({ minLength: 1, description: 'Message posted with the file in the channel.', examples: ['Notes for today’s release'] }),
+    ),
+    thread_ts: Type.Optional(MessageTs('Share the file as a reply in this thread: ts of the parent message. Requires channel_id.')),
+  },
+  {
+    rules: [
+      // The catalog: content and content_base64 are mutually exclusive.
+      atMostOne('content', 'content_base64'),
+      // A file needs its bytes: the catalog marks neither (req) because only one of the two is wanted.
+      atLeastOne('content', 'content_base64'),
+    ],
+    // Slack shares a file in a thread only within a channel. One-directional, so `together` does not fit; written as
+    // the standard keyword, which core's rule readers (errors, describe_method, OpenAPI) understand.
+    dependentRequired: { thread_ts: ['channel_id'] },
+  },
+);
 
 type UploadParams = Static<typeof uploadParams>;
 
-/** The bytes to upload, decoded once; the check below has already refused both/neither and oversized content. */
+/** The bytes to upload, decoded once; the schema has refused both/neither and the check oversized content. */
 function fileBytes(params: UploadParams): { data: Uint8Array; contentType: string } {
   if (params.content !== undefined) return { data: Buffer.from(params.content, 'utf8'), contentType: 'text/plain; charset=utf-8' };
   return { data: Buffer.from(params.content_base64 ?? '', 'base64'), contentType: 'application/octet-stream' };
@@ -64,16 +77,17 @@ function decodedBase64Length(value: string): number {
   return (value.length / 4) * 3 - padding;
 }
 
+/**
+ * What the schema cannot say: that base64's length is a multiple of 4 (a pattern saying it overflows the regex stack
+ * on megabytes, see BASE64_PATTERN) and the size in bytes (maxLength counts characters, not UTF-8 bytes or decoded
+ * base64). The cross-field rules are in the schema.
+ */
 function checkUpload(params: UploadParams): string | undefined {
   const hasText = params.content !== undefined;
-  const hasBinary = params.content_base64 !== undefined;
-  if (hasText && hasBinary) return 'give either content or content_base64, not both';
-  if (!hasText && !hasBinary) return 'give the file as content (text) or content_base64 (binary)';
-  if (hasBinary && (params.content_base64 ?? '').length % 4 !== 0)
+  if (!hasText && (params.content_base64 ?? '').length % 4 !== 0)
     return 'content_base64 is not padded base64 (its length must be a multiple of 4)';
   const size = hasText ? Buffer.byteLength(params.content ?? '', 'utf8') : decodedBase64Length(params.content_base64 ?? '');
   if (size > MAX_UPLOAD_BYTES) return `the file is ${size} bytes; at most ${MAX_UPLOAD_BYTES} bytes (${MAX_MIB} MiB) can be uploaded`;
-  if (params.thread_ts !== undefined && params.channel_id === undefined) return 'thread_ts requires channel_id';
   return undefined;
 }
 

@@ -16,12 +16,15 @@ export const sendMessage = defineOperation({
       description: 'Conversation id from list_channels (a DM id or a #name also work for Slack here, but ids are unambiguous).',
       examples: ['C05GENERAL1'],
     }),
-    text: Type.String({
-      minLength: 1,
-      maxLength: MAX_TEXT_LENGTH,
-      description: `Message text in Slack mrkdwn, at most ${MAX_TEXT_LENGTH} characters.`,
-      examples: ['Deploy of *billing-api* v2.4.1 finished :white_check_mark:'],
-    }),
+    // Optional as in the catalog; Slack needs it (this operation has no blocks), and its no_text answers a 400.
+    text: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: MAX_TEXT_LENGTH,
+        description: `Message text in Slack mrkdwn, at most ${MAX_TEXT_LENGTH} characters. Give it on every call: without it Slack refuses the message with no_text (400).`,
+        examples: ['Deploy of *billing-api* v2.4.1 finished :white_check_mark:'],
+      }),
+    ),
     thread_ts: Type.Optional(MessageTs('Reply in this thread: ts of the parent message (from read_messages or send_message).')),
     reply_broadcast: Type.Optional(
       Type.Boolean({ default: false, description: 'With thread_ts: also show the reply in the channel itself (default false).' }),
@@ -40,7 +43,7 @@ export const sendMessage = defineOperation({
     path: '/chat.postMessage',
     body: {
       channel: params.channel,
-      text: params.text,
+      ...(params.text === undefined ? {} : { text: params.text }),
       ...(params.thread_ts === undefined ? {} : { thread_ts: params.thread_ts }),
       ...(params.reply_broadcast === undefined ? {} : { reply_broadcast: params.reply_broadcast }),
       // Slack's own default for bots differs from the catalog's (true), so the catalog default is always sent.
@@ -64,6 +67,8 @@ export const readMessages = defineOperation({
     latest: Type.Optional(TimeBound('Only messages at or before this Unix time (inclusive).')),
     cursor: Type.Optional(Cursor),
   }),
+  // A comparison of two values is beyond JSON Schema (it can only say which parameters are given), so this rule stays
+  // a check. Timestamps are compared as microseconds: as floats they lose the fraction's last digits.
   check: (params) =>
     params.oldest !== undefined && params.latest !== undefined && compareTs(params.oldest, params.latest) > 0
       ? 'oldest must not be later than latest'
@@ -82,7 +87,7 @@ export const readMessages = defineOperation({
       ...(params.oldest !== undefined || params.latest !== undefined ? { inclusive: true } : {}),
     },
   }),
-  example: { channel: 'C05GENERAL1', limit: 20, oldest: '1714000000' },
+  example: { channel: 'C05GENERAL1', limit: '20', oldest: '1714000000' },
 });
 
 export const readThread = defineOperation({
@@ -105,5 +110,5 @@ export const readThread = defineOperation({
     path: '/conversations.replies',
     query: { channel: params.channel, ts: params.ts, ...pageQuery(params) },
   }),
-  example: { channel: 'C05GENERAL1', ts: '1714077000.002600', limit: 20 },
+  example: { channel: 'C05GENERAL1', ts: '1714077000.002600', limit: '20' },
 });

@@ -10,7 +10,8 @@ export const addReaction = defineOperation({
   summary: 'Add an emoji reaction to a message',
   description:
     'Adds an emoji reaction from the bot to a message. Pass the channel id, the message ts as timestamp (from read_messages or send_message) and the emoji name without colons (thumbsup, eyes, white_check_mark, or a custom emoji). Reacting twice with the same emoji is a conflict. Returns ok.',
-  params: Params({ channel: ChannelId, timestamp: MessageTimestamp, name: EmojiName }),
+  // name is optional as in the catalog; Slack needs it, and its own error (invalid_arguments) answers a 400.
+  params: Params({ channel: ChannelId, timestamp: MessageTimestamp, name: Type.Optional(EmojiName) }),
   response: OkResponse,
   // https://api.slack.com/methods/reactions.add (accepts JSON bodies)
   upstream: { method: 'POST', path: '/reactions.add' },
@@ -42,7 +43,8 @@ export const removeReaction = defineOperation({
   summary: 'Remove the bot’s emoji reaction from a message',
   description:
     'Removes a reaction the bot added (it cannot remove other people’s reactions). Pass the channel id, the message ts as timestamp and the emoji name without colons. A reaction the bot has not made is not found. Returns ok.',
-  params: Params({ channel: ChannelId, timestamp: MessageTimestamp, name: EmojiName }),
+  // name is optional as in the catalog; Slack needs it, and its own error (invalid_arguments) answers a 400.
+  params: Params({ channel: ChannelId, timestamp: MessageTimestamp, name: Type.Optional(EmojiName) }),
   response: OkResponse,
   // https://api.slack.com/methods/reactions.remove (a POST method upstream; accepts JSON bodies)
   upstream: { method: 'POST', path: '/reactions.remove' },

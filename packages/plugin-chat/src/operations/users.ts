@@ -13,7 +13,7 @@ export const listUsers = defineOperation({
   response: MembersResponse,
   // https://api.slack.com/methods/users.list
   upstream: (params) => ({ method: 'GET', path: '/users.list', query: pageQuery(params) }),
-  example: { limit: 100 },
+  example: { limit: '100' },
 });
 
 export const getUserInfo = defineOperation({
@@ -38,13 +38,17 @@ export const lookupUserByEmail = defineOperation({
   description:
     'Finds the workspace member with this email address and returns the same user object as get_user_info. Use it to turn an email from another system into a Slack user id. No match is a not-found error. Requires the users:read.email scope on the token.',
   params: Params({
-    email: Type.String({
-      minLength: 3,
-      maxLength: 254,
-      pattern: '^[^\\s@]+@[^\\s@]+$',
-      description: 'Email address of the person, as in their Slack profile.',
-      examples: ['alice.moreau@harborlane.example'],
-    }),
+    // Optional as in the catalog; Slack needs it, and its own error (invalid_arguments) answers a 400.
+    email: Type.Optional(
+      Type.String({
+        minLength: 3,
+        maxLength: 254,
+        pattern: '^[^\\s@]+@[^\\s@]+$',
+        description:
+          'Email address of the person, as in their Slack profile. Give it on every call: without it Slack refuses the call (invalid_arguments, a 400).',
+        examples: ['alice.moreau@harborlane.example'],
+      }),
+    ),
   }),
   response: UserResponse,
   // https://api.slack.com/methods/users.lookupByEmail
