@@ -1,4 +1,4 @@
-import { FreeObject, StringEnum, type TSchema, Type } from '@portico/core';
+import { atMostOne, CommaList, FreeObject, IntegerString, StringEnum, type TSchema, Type, together } from '@portico/core';
 
 // ---- value sets (Core Specification, "Enumerated values") ------------------------------------------------------
 
@@ -95,15 +95,23 @@ export const AccountId = Type.String({
 
 export const idParam = (description: string, example: string) => Type.String({ minLength: 1, description, examples: [example] });
 
+// The catalog types page and per_page of the paged lists as strings ("page (string, default 1)"): they are declared as
+// the strings they are, bounded by their pattern; a JSON number given for them is accepted too (core's coercion rule).
 export const Page = Type.Optional(
-  Type.Integer({ minimum: 1, default: 1, description: 'Page number, starting at 1. Compare with total_pages in the answer.' }),
+  IntegerString({
+    minimum: 1,
+    default: '1',
+    description: 'Page number, starting at 1 (default 1). Ask for the next page while page < total_pages of the answer.',
+    examples: ['2'],
+  }),
 );
 export const PerPage = Type.Optional(
-  Type.Integer({
+  IntegerString({
     minimum: 1,
     maximum: MAX_PER_PAGE,
-    default: DEFAULT_PER_PAGE,
-    description: `Records per page, 1 to ${MAX_PER_PAGE} (default ${DEFAULT_PER_PAGE}).`,
+    default: String(DEFAULT_PER_PAGE),
+    description: `Records per page (default ${DEFAULT_PER_PAGE}, at most ${MAX_PER_PAGE}); a larger page means fewer calls to read everything.`,
+    examples: ['50'],
   }),
 );
 export const Paging = { page: Page, per_page: PerPage };
@@ -143,37 +151,37 @@ export const DateFilters = {
   start_date: Type.Optional(
     Type.String({
       pattern: ISO_DATE,
-      description: 'First day to include (ISO 8601 date, e.g. 2025-05-01). Requires end_date.',
+      description: 'First day to include (ISO 8601 date, e.g. 2025-05-01; a time may follow). Give end_date with it.',
       examples: ['2025-05-01'],
     }),
   ),
   end_date: Type.Optional(
     Type.String({
       pattern: ISO_DATE,
-      description: 'Last day to include (ISO 8601 date). Requires start_date.',
+      description: 'Last day to include (ISO 8601 date, on or after start_date). Give start_date with it.',
       examples: ['2025-05-31'],
     }),
   ),
 };
 
-/** A comma-separated list whose items come from a fixed set (validated item by item in `check`). */
-export const CommaList = (values: readonly string[], description: string, example: string) =>
-  Type.Optional(
-    Type.String({
-      minLength: 1,
-      description: `${description} Comma-separated; allowed items: ${values.join(', ')}.`,
-      examples: [example],
-    }),
-  );
+/**
+ * The date filters' rules: start_date and end_date each require the other (the catalog's rule), and a named
+ * date_range is not mixed with them (which of the two periods CallRail applies would be a guess for the caller).
+ */
+export const DATE_RULES = [together('start_date', 'end_date'), atMostOne('date_range', 'start_date')];
+
+/** A comma-separated list of values from a fixed set (summary metrics, email frequencies), validated by its pattern. */
+export const CommaValues = (values: readonly string[], description: string, example: string) =>
+  Type.Optional(CommaList(values, { minLength: 1, description, examples: [example] }));
 
 /** Comma-separated ids (summaries take ids this way rather than as an array). */
 export const CommaIds = (description: string, example: string) =>
   Type.Optional(Type.String({ minLength: 1, pattern: '^[A-Za-z0-9]+(,[A-Za-z0-9]+)*$', description, examples: [example] }));
 
-/** Tag ids as an array; CallRail tag ids are numbers, models send either form. */
+/** Tag ids as an array (the catalog's "array of tag ids"); CallRail tag ids are numbers, so a JSON number is accepted too. */
 export const TagIds = Type.Optional(
-  Type.Array(Type.Union([Type.String({ minLength: 1, pattern: '^[0-9]+$' }), Type.Integer({ minimum: 1 })]), {
-    description: 'Tag ids (from get_tags); a record matches when it carries any of them.',
+  Type.Array(Type.String({ minLength: 1, pattern: '^[0-9]+$' }), {
+    description: 'Tag ids (the numeric id from get_tags); a record matches when it carries any of them.',
     examples: [['4021993', '4021994']],
   }),
 );

@@ -8,7 +8,8 @@ const PAGING = new Set(['page', 'per_page']);
 export interface GetOptions {
   /**
    * Page size sent when the caller gives none. CallRail's own default (100) is larger than the gateway's, so
-   * paged operations always send per_page explicitly.
+   * paged operations always send page and per_page explicitly. The params hold them as their schema declares them:
+   * strings for the paged lists (the catalog's type), numbers for get_sms_thread; both go out as the same text.
    */
   perPage?: number;
   /** Array params sent Rails-style as `name[]=a&name[]=b` (CallRail's array filters such as tags). */
@@ -37,8 +38,8 @@ export function callrailGet(path: string, options: GetOptions = {}) {
       }
     }
     if (options.perPage !== undefined) {
-      query.page = (params.page as number | undefined) ?? 1;
-      query.per_page = (params.per_page as number | undefined) ?? options.perPage;
+      query.page = String((params.page as string | number | undefined) ?? 1);
+      query.per_page = String((params.per_page as string | number | undefined) ?? options.perPage);
     }
     return { method: 'GET', path: fillPath(path, params), ...(Object.keys(query).length > 0 ? { query } : {}) };
   };

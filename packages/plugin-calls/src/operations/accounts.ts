@@ -14,17 +14,20 @@ export const listAccounts = defineOperation({
     'the answer carries page, per_page, total_pages, total_records and the array accounts (id, name, outbound_recording_enabled, ' +
     'hipaa_account). Ask for fields: ["numeric_id"] to also get the numeric account number shown in the CallRail app.',
   params: Params({
-    hipaa_account: Type.Optional(Type.Boolean({ description: 'true: only HIPAA accounts; false: only non-HIPAA accounts.' })),
-    sort: Type.Optional(StringEnum(['name'] as const, { description: 'Sort field.' })),
+    hipaa_account: Type.Optional(
+      Type.Boolean({ description: 'true: only HIPAA accounts; false: only non-HIPAA accounts; omit for both.' }),
+    ),
+    sort: Type.Optional(StringEnum(['name'] as const, { description: 'Sort field (name); give order for the direction.' })),
     order: Order,
     fields: Fields(['numeric_id']),
     ...Paging,
   }),
+  // order needs sort, not the other way round: a one-way dependency, which core's schema rules cannot state.
   check: checks(orderNeedsSort),
   response: Paged('accounts', Account, 'Accounts on this page'),
   // https://apidocs.callrail.com/#listing-all-accounts
   upstream: callrailGet('/a.json', { perPage: DEFAULT_PER_PAGE }),
-  example: { sort: 'name', order: 'asc', per_page: 25 },
+  example: { sort: 'name', order: 'asc', per_page: '25' },
 });
 
 export const getAccount = defineOperation({

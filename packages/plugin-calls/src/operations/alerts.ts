@@ -1,6 +1,5 @@
 import { defineOperation, Params, Type } from '@portico/core';
-import { checks, commaItems } from '../checks.js';
-import { AccountId, AnyRecord, CommaList, CompanyFilter, DEFAULT_PER_PAGE, FREQUENCIES, idParam, Paged, Paging } from '../schemas.js';
+import { AccountId, AnyRecord, CommaValues, CompanyFilter, DEFAULT_PER_PAGE, FREQUENCIES, idParam, Paged, Paging } from '../schemas.js';
 import { callrailGet } from '../upstream.js';
 
 const EXAMPLE_ACCOUNT = 'ACC1f4c9a2e7b3d4c5f8a6e0b9d2c7f1a3e';
@@ -32,7 +31,7 @@ export const listSummaryEmailSubscriptions = defineOperation({
     '"daily,weekly"), company_id, user_id or email. Paged: page from 1, per_page default 25, max 250.',
   params: Params({
     account_id: AccountId,
-    frequency: CommaList(FREQUENCIES, 'Only subscriptions sent at these frequencies.', 'weekly'),
+    frequency: CommaValues(FREQUENCIES, 'Only subscriptions sent at these frequencies.', 'daily,weekly'),
     company_id: CompanyFilter,
     user_id: Type.Optional(
       Type.String({
@@ -52,7 +51,6 @@ export const listSummaryEmailSubscriptions = defineOperation({
     ),
     ...Paging,
   }),
-  check: checks(commaItems('frequency', FREQUENCIES)),
   response: Paged('summary_emails', AnyRecord, 'Summary email subscriptions on this page'),
   // https://apidocs.callrail.com/#listing-all-summary-email-subscriptions
   upstream: callrailGet('/a/:account_id/summary_emails.json', { perPage: DEFAULT_PER_PAGE }),

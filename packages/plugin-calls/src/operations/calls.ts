@@ -1,5 +1,5 @@
-import { defineOperation, Params, StringEnum, Type } from '@portico/core';
-import { checks, commaItems, dateFilters, durationRange, orderNeedsSort } from '../checks.js';
+import { atLeastOne, defineOperation, Params, StringEnum, Type } from '@portico/core';
+import { checks, datesInOrder, durationRange, orderNeedsSort, requires } from '../checks.js';
 import {
   AccountId,
   ANSWER_STATUSES,
@@ -11,8 +11,9 @@ import {
   Call,
   CallRecording,
   CommaIds,
-  CommaList,
+  CommaValues,
   CompanyFilter,
+  DATE_RULES,
   DateFilters,
   DEFAULT_PER_PAGE,
   DIRECTIONS,
@@ -52,37 +53,43 @@ export const listCalls = defineOperation({
     '(e.g. ["source","campaign","keywords","lead_status","tags","note"]). Paged: page from 1, per_page default 25, max 250; read ' +
     'total_pages/total_records to know whether to ask for the next page. For counts per source or campaign use summarize_call_data ' +
     'instead of paging through calls.',
-  params: Params({
-    account_id: AccountId,
-    ...DateFilters,
-    company_id: CompanyFilter,
-    tracker_id: Type.Optional(
-      Type.String({
-        minLength: 1,
-        description: 'Only calls to this tracker (TRK… id from list_trackers).',
-        examples: ['TRK4b8e1f5a9c2d4e7b8a6f3c1d9e5b2a70'],
-      }),
-    ),
-    call_type: Type.Optional(StringEnum(CALL_TYPES, { description: 'Kind of call to return.', examples: ['missed'] })),
-    answer_status: Type.Optional(StringEnum(ANSWER_STATUSES, { description: 'Outcome of the call.' })),
-    device: Type.Optional(StringEnum(LIST_DEVICES, { description: 'Device the caller used (session-tracked calls).' })),
-    direction: Type.Optional(StringEnum(DIRECTIONS, { description: 'Inbound (customer called) or outbound (business called).' })),
-    lead_status: Type.Optional(StringEnum(LIST_LEAD_STATUSES, { description: 'Lead score given to the call.' })),
-    tags: TagIds,
-    sort: Type.Optional(StringEnum(CALL_SORTS, { description: 'Sort field (default start_time, newest first).', examples: ['duration'] })),
-    order: Order,
-    search: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 200,
-        description: 'Free text matched against business and tracking numbers, customer name and number, note and source.',
-        examples: ['Jenkins'],
-      }),
-    ),
-    fields: Fields(CALL_FIELD_EXAMPLES),
-    ...Paging,
-  }),
-  check: checks(dateFilters, orderNeedsSort),
+  params: Params(
+    {
+      account_id: AccountId,
+      ...DateFilters,
+      company_id: CompanyFilter,
+      tracker_id: Type.Optional(
+        Type.String({
+          minLength: 1,
+          description: 'Only calls to this tracker (TRK… id from list_trackers).',
+          examples: ['TRK4b8e1f5a9c2d4e7b8a6f3c1d9e5b2a70'],
+        }),
+      ),
+      call_type: Type.Optional(StringEnum(CALL_TYPES, { description: 'Kind of call to return.', examples: ['missed'] })),
+      answer_status: Type.Optional(StringEnum(ANSWER_STATUSES, { description: 'Outcome of the call.' })),
+      device: Type.Optional(StringEnum(LIST_DEVICES, { description: 'Device the caller used (session-tracked calls).' })),
+      direction: Type.Optional(StringEnum(DIRECTIONS, { description: 'Inbound (customer called) or outbound (business called).' })),
+      lead_status: Type.Optional(StringEnum(LIST_LEAD_STATUSES, { description: 'Lead score given to the call.' })),
+      tags: TagIds,
+      sort: Type.Optional(
+        StringEnum(CALL_SORTS, { description: 'Sort field (default start_time, newest first).', examples: ['duration'] }),
+      ),
+      order: Order,
+      search: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 200,
+          description: 'Free text matched against business and tracking numbers, customer name and number, note and source.',
+          examples: ['Jenkins'],
+        }),
+      ),
+      fields: Fields(CALL_FIELD_EXAMPLES),
+      ...Paging,
+    },
+    { rules: DATE_RULES },
+  ),
+  // A schema cannot compare two values (start_date <= end_date) nor state a one-way dependency (order needs sort).
+  check: checks(datesInOrder, orderNeedsSort),
   response: Paged('calls', Call, 'Calls on this page'),
   // https://apidocs.callrail.com/#listing-all-calls
   upstream: callrailGet('/a/:account_id/calls.json', { perPage: DEFAULT_PER_PAGE, bracketArrays: ['tags'] }),
@@ -91,7 +98,7 @@ export const listCalls = defineOperation({
     date_range: 'last_30_days',
     answer_status: 'missed',
     fields: ['source', 'campaign'],
-    per_page: 25,
+    per_page: '25',
   },
 });
 
@@ -121,35 +128,36 @@ export const updateCall = defineOperation({
     'not_a_lead) and tags (tag names; by default they replace the call’s tags, set append_tags to add them instead; unknown names ' +
     'create a tag). It places no call and contacts nobody. Returns the updated call. Send at least one of note, customer_name, ' +
     'lead_status, tags.',
-  params: Params({
-    account_id: AccountId,
-    call_id: CallId,
-    note: Type.Optional(
-      Type.String({
-        maxLength: 4000,
-        description: 'Note shown on the call (replaces the current note).',
-        examples: ['Booked a cleaning for June 20'],
-      }),
-    ),
-    customer_name: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 255, description: 'Name of the caller.', examples: ['Maria Lopez'] }),
-    ),
-    lead_status: Type.Optional(StringEnum(UPDATE_LEAD_STATUSES, { description: 'Score the call as a lead or not.' })),
-    tags: Type.Optional(
-      Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
-        maxItems: 50,
-        description: 'Tag names to put on the call (see get_tags).',
-        examples: [['New Patient']],
-      }),
-    ),
-    append_tags: Type.Optional(Type.Boolean({ description: 'true: add the tags to the existing ones instead of replacing them.' })),
-  }),
-  check: (params) =>
-    params.note === undefined && params.customer_name === undefined && params.lead_status === undefined && params.tags === undefined
-      ? 'nothing to change: give at least one of note, customer_name, lead_status, tags'
-      : params.append_tags !== undefined && params.tags === undefined
-        ? 'params.append_tags: only meaningful together with tags'
-        : undefined,
+  params: Params(
+    {
+      account_id: AccountId,
+      call_id: CallId,
+      note: Type.Optional(
+        Type.String({
+          maxLength: 4000,
+          description: 'Note shown on the call (replaces the current note).',
+          examples: ['Booked a cleaning for June 20'],
+        }),
+      ),
+      customer_name: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 255, description: 'Name of the caller.', examples: ['Maria Lopez'] }),
+      ),
+      lead_status: Type.Optional(StringEnum(UPDATE_LEAD_STATUSES, { description: 'Score the call as a lead or not.' })),
+      tags: Type.Optional(
+        Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+          maxItems: 50,
+          description: 'Tag names to put on the call (see get_tags).',
+          examples: [['New Patient']],
+        }),
+      ),
+      append_tags: Type.Optional(
+        Type.Boolean({ description: 'true: add the tags to the existing ones instead of replacing them. Only with tags.' }),
+      ),
+    },
+    { rules: [atLeastOne('note', 'customer_name', 'lead_status', 'tags')] },
+  ),
+  // append_tags needs tags, not the other way round: a one-way dependency, which core's schema rules cannot state.
+  check: requires('append_tags', 'tags'),
   response: Call,
   // https://apidocs.callrail.com/#updating-a-call (CallRail updates with PUT and takes partial bodies)
   upstream: { method: 'PUT', path: '/a/:account_id/calls/:call_id.json' },
@@ -160,7 +168,7 @@ export const updateCall = defineOperation({
 const callSummaryFilters = {
   ...DateFilters,
   company_id: CompanyFilter,
-  fields: CommaList(CALL_SUMMARY_FIELDS, 'Metrics to compute (default total_calls).', 'total_calls,answered_calls,leads'),
+  fields: CommaValues(CALL_SUMMARY_FIELDS, 'Metrics to compute (CallRail default: total_calls).', 'total_calls,answered_calls,leads'),
   device: Type.Optional(StringEnum(SUMMARY_DEVICES, { description: 'Only calls from this kind of device.' })),
   min_duration: Type.Optional(Type.Number({ minimum: 0, description: 'Only calls lasting at least this many seconds.', examples: [30] })),
   max_duration: Type.Optional(Type.Number({ minimum: 0, description: 'Only calls lasting at most this many seconds.', examples: [600] })),
@@ -172,7 +180,8 @@ const callSummaryFilters = {
   lead_status: Type.Optional(StringEnum(SUMMARY_LEAD_STATUSES, { description: 'Only calls with this lead status.' })),
   agent: Type.Optional(Type.Integer({ minimum: 1, description: 'Only calls handled by this user (numeric user id).', examples: [210552] })),
 };
-const summaryChecks = checks(dateFilters, durationRange, commaItems('fields', CALL_SUMMARY_FIELDS));
+// A schema cannot compare two values: start_date <= end_date, min_duration <= max_duration.
+const summaryChecks = checks(datesInOrder, durationRange);
 
 export const summarizeCallData = defineOperation({
   name: 'summarize_call_data',
@@ -185,11 +194,14 @@ export const summarizeCallData = defineOperation({
     'campaign, keywords, referrer, landing_page, company, city, device, browser, os, call_type, answer_status, lead_status, tracker, ' +
     'ring_to_number, agent). Filters work like list_calls. Returns start_date, end_date, time_zone, total_results (each metric over ' +
     'everything matched), grouped_by and grouped_results (one entry per group with key and the metrics).',
-  params: Params({
-    account_id: AccountId,
-    group_by: Type.Optional(StringEnum(CALL_GROUPS, { description: 'Dimension to break the totals down by.', examples: ['source'] })),
-    ...callSummaryFilters,
-  }),
+  params: Params(
+    {
+      account_id: AccountId,
+      group_by: Type.Optional(StringEnum(CALL_GROUPS, { description: 'Dimension to break the totals down by.', examples: ['source'] })),
+      ...callSummaryFilters,
+    },
+    { rules: DATE_RULES },
+  ),
   check: summaryChecks,
   response: Summary,
   // https://apidocs.callrail.com/#summarizing-call-data
@@ -206,11 +218,14 @@ export const summarizeCallDataByTimeSeries = defineOperation({
     'Trend view of calls: the same metrics and filters as summarize_call_data, computed per interval (hour, day, week or month) ' +
     'over the chosen period. Returns start_date, end_date, time_zone, total_results and data (one entry per interval with its date ' +
     'and the metrics). Use it for charts and "are calls going up?" questions; keep hourly series to short periods.',
-  params: Params({
-    account_id: AccountId,
-    interval: Type.Optional(StringEnum(INTERVALS, { description: 'Length of each bucket (CallRail default: day).', examples: ['week'] })),
-    ...callSummaryFilters,
-  }),
+  params: Params(
+    {
+      account_id: AccountId,
+      interval: Type.Optional(StringEnum(INTERVALS, { description: 'Length of each bucket (CallRail default: day).', examples: ['week'] })),
+      ...callSummaryFilters,
+    },
+    { rules: DATE_RULES },
+  ),
   check: summaryChecks,
   response: TimeSeriesSummary,
   // https://apidocs.callrail.com/#summarizing-call-data-by-time-series

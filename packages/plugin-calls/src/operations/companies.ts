@@ -17,12 +17,13 @@ export const listCompanies = defineOperation({
     'default 25, max 250.',
   params: Params({
     account_id: AccountId,
-    sort: Type.Optional(StringEnum(['name'] as const, { description: 'Sort field.' })),
+    sort: Type.Optional(StringEnum(['name'] as const, { description: 'Sort field (name); give order for the direction.' })),
     order: Order,
     search: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Part of the company name.', examples: ['Downtown'] })),
     fields: Fields(COMPANY_FIELD_EXAMPLES),
     ...Paging,
   }),
+  // order needs sort, not the other way round: a one-way dependency, which core's schema rules cannot state.
   check: checks(orderNeedsSort),
   response: Paged('companies', Company, 'Companies on this page'),
   // https://apidocs.callrail.com/#listing-all-companies

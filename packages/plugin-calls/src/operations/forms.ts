@@ -1,11 +1,12 @@
-import { defineOperation, Params, StringEnum, Type } from '@portico/core';
-import { checks, commaItems, dateFilters, orderNeedsSort } from '../checks.js';
+import { BooleanString, defineOperation, Params, StringEnum, Type } from '@portico/core';
+import { checks, datesInOrder, orderNeedsSort } from '../checks.js';
 import {
   AccountId,
   AnyRecord,
   CommaIds,
-  CommaList,
+  CommaValues,
   CompanyFilter,
+  DATE_RULES,
   DateFilters,
   DEFAULT_PER_PAGE,
   Fields,
@@ -37,23 +38,32 @@ export const listFormSubmissions = defineOperation({
     'attribution with fields (e.g. ["source","campaign","lead_status","tags"]). Filter by period (date_range or start_date + ' +
     'end_date), company_id, lead_status, tags (tag ids, any match) or person_lead=true for submissions tied to a lead. Paged: page ' +
     'from 1, per_page default 25, max 250.',
-  params: Params({
-    account_id: AccountId,
-    ...DateFilters,
-    company_id: CompanyFilter,
-    person_lead: Type.Optional(Type.Boolean({ description: 'true: only submissions linked to a lead (person).' })),
-    lead_status: Type.Optional(StringEnum(LIST_LEAD_STATUSES, { description: 'Lead score of the submission.' })),
-    tags: TagIds,
-    sort: Type.Optional(StringEnum(FORM_SORTS, { description: 'Sort field (default submitted_at, newest first).' })),
-    order: Order,
-    fields: Fields(FORM_FIELD_EXAMPLES),
-    ...Paging,
-  }),
-  check: checks(dateFilters, orderNeedsSort),
+  params: Params(
+    {
+      account_id: AccountId,
+      ...DateFilters,
+      company_id: CompanyFilter,
+      person_lead: Type.Optional(
+        BooleanString({
+          description: '"true": only submissions linked to a lead (a person record in CallRail); omit for all submissions.',
+          examples: ['true'],
+        }),
+      ),
+      lead_status: Type.Optional(StringEnum(LIST_LEAD_STATUSES, { description: 'Lead score of the submission.' })),
+      tags: TagIds,
+      sort: Type.Optional(StringEnum(FORM_SORTS, { description: 'Sort field (default submitted_at, newest first).' })),
+      order: Order,
+      fields: Fields(FORM_FIELD_EXAMPLES),
+      ...Paging,
+    },
+    { rules: DATE_RULES },
+  ),
+  // A schema cannot compare two values (start_date <= end_date) nor state a one-way dependency (order needs sort).
+  check: checks(datesInOrder, orderNeedsSort),
   response: Paged('form_submissions', AnyRecord, 'Form submissions on this page'),
   // https://apidocs.callrail.com/#listing-all-form-submissions
   upstream: callrailGet('/a/:account_id/form_submissions.json', { perPage: DEFAULT_PER_PAGE, bracketArrays: ['tags'] }),
-  example: { account_id: EXAMPLE_ACCOUNT, date_range: 'this_month', lead_status: 'good_lead', per_page: 25 },
+  example: { account_id: EXAMPLE_ACCOUNT, date_range: 'this_month', lead_status: 'good_lead', per_page: '25' },
 });
 
 export const getFormSubmission = defineOperation({
@@ -85,25 +95,29 @@ export const summarizeFormData = defineOperation({
     'broken down by source, keywords, campaign, referrer, landing_page or company (group_by). Filter by company_id, tags ' +
     '(comma-separated tag ids), custom_form_ids, form_URL or lead_status. Same answer shape as summarize_call_data: total_results, ' +
     'grouped_by and grouped_results (key + metrics per group).',
-  params: Params({
-    account_id: AccountId,
-    ...DateFilters,
-    company_id: CompanyFilter,
-    group_by: Type.Optional(StringEnum(FORM_GROUPS, { description: 'Dimension to break the totals down by.', examples: ['campaign'] })),
-    fields: CommaList(FORM_SUMMARY_FIELDS, 'Metrics to compute (default total_forms).', 'total_forms,leads'),
-    tags: CommaIds('Tag ids (from get_tags), comma-separated; submissions with any of them count.', '4021993,4021994'),
-    custom_form_ids: CommaIds('Only these forms (custom form ids), comma-separated.', '7731,7732'),
-    form_URL: Type.Optional(
-      Type.String({
-        minLength: 1,
-        maxLength: 2000,
-        description: 'Only submissions of the form on this page URL.',
-        examples: ['https://harbordental.example/book-appointment'],
-      }),
-    ),
-    lead_status: Type.Optional(StringEnum(SUMMARY_LEAD_STATUSES, { description: 'Only submissions with this lead status.' })),
-  }),
-  check: checks(dateFilters, commaItems('fields', FORM_SUMMARY_FIELDS)),
+  params: Params(
+    {
+      account_id: AccountId,
+      ...DateFilters,
+      company_id: CompanyFilter,
+      group_by: Type.Optional(StringEnum(FORM_GROUPS, { description: 'Dimension to break the totals down by.', examples: ['campaign'] })),
+      fields: CommaValues(FORM_SUMMARY_FIELDS, 'Metrics to compute (CallRail default: total_forms).', 'total_forms,leads'),
+      tags: CommaIds('Tag ids (from get_tags), comma-separated; submissions with any of them count.', '4021993,4021994'),
+      custom_form_ids: CommaIds('Only these forms (custom form ids), comma-separated.', '7731,7732'),
+      form_URL: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 2000,
+          description: 'Only submissions of the form on this page URL.',
+          examples: ['https://harbordental.example/book-appointment'],
+        }),
+      ),
+      lead_status: Type.Optional(StringEnum(SUMMARY_LEAD_STATUSES, { description: 'Only submissions with this lead status.' })),
+    },
+    { rules: DATE_RULES },
+  ),
+  // A schema cannot compare two values: start_date <= end_date.
+  check: datesInOrder,
   response: Summary,
   // https://apidocs.callrail.com/#summarizing-form-data
   upstream: callrailGet('/a/:account_id/form_submissions/summary.json'),

@@ -1,9 +1,10 @@
 import { defineOperation, Params, Type } from '@portico/core';
-import { checks, dateFilters } from '../checks.js';
+import { datesInOrder } from '../checks.js';
 import {
   AccountId,
   AnyRecord,
   CompanyFilter,
+  DATE_RULES,
   DateFilters,
   DEFAULT_PER_PAGE,
   idParam,
@@ -35,8 +36,12 @@ export const listSmsThreads = defineOperation({
     'company_id, customer name and number, tracking number, last message time, message count and tags. Filter by period ' +
     '(date_range or start_date + end_date, on the last message), company_id or search (customer number, name or tag name). ' +
     'Paged: page from 1, per_page default 25, max 250.',
-  params: Params({ account_id: AccountId, ...DateFilters, company_id: CompanyFilter, search: MessageSearch, ...Paging }),
-  check: checks(dateFilters),
+  params: Params(
+    { account_id: AccountId, ...DateFilters, company_id: CompanyFilter, search: MessageSearch, ...Paging },
+    { rules: DATE_RULES },
+  ),
+  // A schema cannot compare two values: start_date <= end_date.
+  check: datesInOrder,
   response: Paged('sms_threads', AnyRecord, 'SMS threads on this page'),
   // https://apidocs.callrail.com/#listing-all-sms-threads
   upstream: callrailGet('/a/:account_id/sms-threads.json', { perPage: DEFAULT_PER_PAGE }),
@@ -56,13 +61,23 @@ export const getSmsThread = defineOperation({
     account_id: AccountId,
     thread_id: idParam('SMS thread id, from list_sms_threads.', EXAMPLE_THREAD),
     with_msg_errors: Type.Optional(Type.Boolean({ description: 'true: include the delivery error of each failed message.' })),
-    page: Paging.page,
+    // Unlike the paged lists, the catalog types this operation's paging as numbers: they stay numbers (a numeric string is
+    // accepted too, through core's coercion rule).
+    page: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        default: 1,
+        description: 'Page of messages, starting at 1 (default 1). Ask for the next page while page < total_pages.',
+        examples: [2],
+      }),
+    ),
     per_page: Type.Optional(
       Type.Integer({
         minimum: 1,
         maximum: SMS_THREAD_PER_PAGE,
         default: SMS_THREAD_PER_PAGE,
         description: `Messages per page, 1 to ${SMS_THREAD_PER_PAGE} (default ${SMS_THREAD_PER_PAGE}).`,
+        examples: [50],
       }),
     ),
   }),
@@ -84,8 +99,12 @@ export const listTextMessageConversations = defineOperation({
     '"what did customers text us?". Filter by period (date_range or start_date + end_date), company_id or search. Paged: page ' +
     'from 1, per_page default 25, max 250; the array is named conversations. For the full history of one conversation use ' +
     'get_text_message_conversation.',
-  params: Params({ account_id: AccountId, ...DateFilters, company_id: CompanyFilter, search: MessageSearch, ...Paging }),
-  check: checks(dateFilters),
+  params: Params(
+    { account_id: AccountId, ...DateFilters, company_id: CompanyFilter, search: MessageSearch, ...Paging },
+    { rules: DATE_RULES },
+  ),
+  // A schema cannot compare two values: start_date <= end_date.
+  check: datesInOrder,
   response: Paged('conversations', AnyRecord, 'Conversations on this page'),
   // https://apidocs.callrail.com/#listing-all-text-message-conversations
   upstream: callrailGet('/a/:account_id/text-messages.json', { perPage: DEFAULT_PER_PAGE }),

@@ -17,9 +17,10 @@ export const getTags = defineOperation({
     company_id: CompanyFilter,
     status: Type.Optional(StringEnum(TAG_STATUSES, { description: 'Only enabled or only disabled tags.' })),
     tag_level: Type.Optional(StringEnum(TAG_LEVELS, { description: 'Only account-wide or only company-specific tags.' })),
-    sort: Type.Optional(StringEnum(['name'] as const, { description: 'Sort field.' })),
+    sort: Type.Optional(StringEnum(['name'] as const, { description: 'Sort field (name); give order for the direction.' })),
     order: Order,
   }),
+  // order needs sort, not the other way round: a one-way dependency, which core's schema rules cannot state.
   check: checks(orderNeedsSort),
   response: Paged('tags', AnyRecord, 'Tags: id, name, color, tag_level, company_id, status'),
   // The catalog gives this operation no paging parameters: ask for CallRail's largest page so one call returns all tags of
