@@ -88,6 +88,7 @@ export {
   CommaList,
   DateString,
   DateTimeString,
+  EXPECTS,
   FreeObject,
   IntegerString,
   integerRangePattern,

@@ -80,6 +80,15 @@ describe('schema helpers for what the catalog types as strings', () => {
     expect(validator.check(params)).toBe(valid);
   });
 
+  it('says in words what a patterned string must be, when a value is refused', () => {
+    expect(validator.problems({ per_page: '251', start_date: '2023-02-29', types: 'public_channel,im' })).toEqual([
+      'params.per_page: must be a whole number from 1 to 250',
+      'params.start_date: must be a date written YYYY-MM-DD',
+      'params.types: must be a comma-separated list of: public_channel, private_channel',
+    ]);
+    expect(validator.problems({ page: '0' })).toEqual(['params.page: must be a whole number, 1 or more']);
+  });
+
   it('says what an integer string holds, in its description', () => {
     expect((IntegerString({ minimum: 1, maximum: 250, description: 'Records per page.' }) as { description?: string }).description).toBe(
       'Records per page. A whole number, 1 to 250, as a string.',

@@ -36,6 +36,12 @@ export function Params<T extends Parameters<typeof Type.Object>[0]>(
 // they are, with a pattern that says what they hold; the one coercion rule (validation.ts) turns a JSON number or
 // boolean given for them into its string form, so `"2"` and `2` are both accepted through both doors.
 
+/**
+ * Keyword holding what a patterned string must be, in words ("a whole number from 1 to 250"): validation errors say
+ * it instead of quoting the regular expression, and a reader of the schema sees it next to the pattern.
+ */
+export const EXPECTS = 'x-portico-expects';
+
 /** Keyword of a string parameter that holds a comma-separated list: its allowed values (an array given for it is joined). */
 export const COMMA_LIST = 'x-portico-comma-list';
 
@@ -48,6 +54,7 @@ export function IntegerString(options: Options & { minimum?: number; maximum?: n
   const bounds = maximum === undefined ? `${minimum} or more` : `${minimum} to ${maximum}`;
   return Type.String({
     pattern: `^(?:${integerRangePattern(minimum, maximum)})$`,
+    [EXPECTS]: maximum === undefined ? `a whole number, ${minimum} or more` : `a whole number from ${minimum} to ${maximum}`,
     ...rest,
     description: appendSentence(rest.description, `A whole number, ${bounds}, as a string.`),
   });
@@ -60,12 +67,12 @@ export function BooleanString(options: Options = {}) {
 
 /** A calendar date `YYYY-MM-DD` (validated as a real date: no February 30th). */
 export function DateString(options: Options = {}) {
-  return Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', ...options });
+  return Type.String({ format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', [EXPECTS]: 'a date written YYYY-MM-DD', ...options });
 }
 
 /** An ISO-8601 timestamp with time zone (`2024-05-01T09:30:00Z`). */
 export function DateTimeString(options: Options = {}) {
-  return Type.String({ format: 'date-time', ...options });
+  return Type.String({ format: 'date-time', [EXPECTS]: 'an ISO-8601 timestamp with a time zone', ...options });
 }
 
 /**
@@ -77,6 +84,7 @@ export function CommaList<const T extends readonly string[]>(values: T, options:
   return Type.String({
     pattern: `^(?:${alternatives})(?:,(?:${alternatives}))*$`,
     [COMMA_LIST]: [...values],
+    [EXPECTS]: `a comma-separated list of: ${values.join(', ')}`,
     ...options,
     description: appendSentence(options.description, `Comma-separated, one or more of: ${values.join(', ')}.`),
   });

@@ -1,6 +1,6 @@
 import { Compile } from 'typebox/compile';
 import type { TLocalizedValidationError } from 'typebox/error';
-import { brokenRules, COMMA_LIST, type TObject, type TSchema } from './schema.js';
+import { brokenRules, COMMA_LIST, EXPECTS, type TObject, type TSchema } from './schema.js';
 
 export interface CompiledParams {
   check(value: unknown): boolean;
@@ -68,11 +68,31 @@ function describeErrors(schema: TObject, value: unknown, errors: readonly TLocal
       case 'anyOf':
         push(`${where}: does not match any allowed form`);
         break;
+      case 'pattern':
+      case 'format': {
+        const expects = schemaAt(schema, error.instancePath)?.[EXPECTS];
+        push(typeof expects === 'string' ? `${where}: must be ${expects}` : `${where}: ${error.message}`);
+        break;
+      }
       default:
         push(`${where}: ${error.message}`);
     }
   }
   return out;
+}
+
+/** The schema of the value at a JSON pointer (`/limit`, `/tags/0`): through properties and array items. */
+function schemaAt(schema: TSchema, pointer: string): Record<string, unknown> | undefined {
+  let node = schema as Record<string, unknown> | undefined;
+  for (const segment of pointer.split('/').slice(1)) {
+    if (!node) return undefined;
+    if (node.type === 'array') node = node.items as Record<string, unknown> | undefined;
+    else
+      node = (node.properties as Record<string, Record<string, unknown>> | undefined)?.[
+        segment.replaceAll('~1', '/').replaceAll('~0', '~')
+      ];
+  }
+  return node;
 }
 
 /**
