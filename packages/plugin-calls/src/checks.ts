@@ -1,7 +1,8 @@
 /**
- * Cross-field rules that the params schema cannot state. Rules it can state (start_date and end_date together,
- * date_range not with them, at least one change in update_call) are written into the schema with `Params(..., { rules })`
- * so that validation, describe_method and OpenAPI all show them; what is left here is what a schema cannot say.
+ * Cross-field rules that the params schema cannot state: comparisons of two values. Rules it can state (start_date and
+ * end_date together, date_range not with them, at least one change in update_call, order only with sort, append_tags
+ * only with tags) are written into the schema with `Params(..., { rules })` so that validation, describe_method and
+ * OpenAPI all show them; what is left here is what a schema cannot say.
  * Each check returns a message (the engine prefixes it with "Invalid params for <operation>:") or undefined.
  */
 export type Check = (params: Record<string, unknown>) => string | undefined;
@@ -30,14 +31,3 @@ export const durationRange: Check = (params) => {
   const max = params.max_duration as number | undefined;
   return min !== undefined && max !== undefined && min > max ? 'params.min_duration: must not be greater than max_duration' : undefined;
 };
-
-/**
- * `name` only together with `needed` (CallRail: "If order is provided, sort is required"). A one-way dependency: core's
- * schema rules offer only the two-way `together`, which would wrongly make `needed` require `name` as well.
- */
-export function requires(name: string, needed: string): Check {
-  return (params) =>
-    params[name] !== undefined && params[needed] === undefined ? `params.${name}: requires ${needed} as well` : undefined;
-}
-
-export const orderNeedsSort = requires('order', 'sort');

@@ -1,4 +1,4 @@
-import { Registry } from '@portico/core';
+import { buildOpenApiDocument, describeOperation, Registry } from '@portico/core';
 import { createFixtureHarness, type FixtureHarness, type OperationFixture } from '@portico/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invalidInputFixtures, upstreamErrorFixtures } from './fixtures/failures.js';
@@ -66,6 +66,40 @@ describe('the operation set', () => {
       expect(operation?.validator.problems(example), name).toEqual([]);
       expect(operation?.definition.check?.(example as never), name).toBeUndefined();
     }
+  });
+
+  it('states the one-way rules in the schema: order needs sort, append_tags needs tags, not the other way round', () => {
+    const integration = new Registry().register(callrailPlugin);
+    const ACC = 'ACC1f4c9a2e7b3d4c5f8a6e0b9d2c7f1a3e';
+    const CAL = 'CAL0c8e4d2a6f1b4e7c9a3d5f8b2e6c1a47';
+    const openapi = JSON.stringify(buildOpenApiDocument(integration));
+    const sorts: Record<string, string> = {
+      list_accounts: 'name',
+      list_companies: 'name',
+      get_tags: 'name',
+      list_calls: 'duration',
+      list_form_submissions: 'submitted_at',
+    };
+    for (const [name, sort] of Object.entries(sorts)) {
+      const operation = integration.operations.get(name);
+      if (!operation) throw new Error(`${name} is not registered`);
+      const base = name === 'list_accounts' ? {} : { account_id: ACC };
+      expect(operation.validator.problems({ ...base, order: 'asc' }), name).toEqual(['params: order requires sort']);
+      expect(operation.validator.problems({ ...base, order: 'asc', sort }), name).toEqual([]);
+      expect(operation.validator.problems({ ...base, sort }), name).toEqual([]);
+      // describe_method hands out the params schema with the rule; OpenAPI says it in the operation's description.
+      const rules = describeOperation(integration, operation).params.dependentRequired as Record<string, string[]>;
+      expect(rules.order, name).toEqual(['sort']);
+      expect(rules.sort, name).toBeUndefined();
+    }
+    expect(openapi).toContain('Parameter rules: order requires sort.');
+    const update = integration.operations.get('update_call');
+    if (!update) throw new Error('update_call is not registered');
+    expect(update.validator.problems({ account_id: ACC, call_id: CAL, note: 'x', append_tags: true })).toEqual([
+      'params: append_tags requires tags',
+    ]);
+    expect(update.validator.problems({ account_id: ACC, call_id: CAL, tags: ['New Patient'] })).toEqual([]);
+    expect(describeOperation(integration, update).params.dependentRequired).toEqual({ append_tags: ['tags'] });
   });
 
   it('documents every operation and every parameter', () => {

@@ -87,6 +87,17 @@ describe('plugin declaration', () => {
     expect(send.rest_example).toMatchObject({ method: 'POST', url: '/api/v1/slack/channels/C05GENERAL1/messages' });
   });
 
+  it("states upload_file's one-way rule in the schema: thread_ts needs channel_id, channel_id alone is fine", () => {
+    const integration = new Registry().register(slackPlugin);
+    const upload = integration.operations.get('upload_file');
+    if (!upload) throw new Error('upload_file is not registered');
+    expect(describeOperation(integration, upload).params.dependentRequired).toEqual({ thread_ts: ['channel_id'] });
+    expect(upload.validator.problems({ content: 'hi', thread_ts: '1714060800.000100' })).toEqual(['params: thread_ts requires channel_id']);
+    expect(upload.validator.problems({ content: 'hi', channel_id: 'C05GENERAL1' })).toEqual([]);
+    const document = buildOpenApiDocument(integration) as { paths: Record<string, Record<string, { description: string }>> };
+    expect(document.paths['/files']?.post?.description).toContain('thread_ts requires channel_id.');
+  });
+
   it('describes every parameter', () => {
     for (const operation of slackPlugin.operations) {
       const properties = operation.params.properties as Record<string, { description?: string }>;

@@ -1,5 +1,4 @@
-import { defineOperation, Params, StringEnum, Type } from '@portico/core';
-import { checks, orderNeedsSort } from '../checks.js';
+import { defineOperation, Params, requires, StringEnum, Type } from '@portico/core';
 import { Account, AccountId, DEFAULT_PER_PAGE, Fields, Order, Paged, Paging } from '../schemas.js';
 import { callrailGet } from '../upstream.js';
 
@@ -13,17 +12,19 @@ export const listAccounts = defineOperation({
     'API key (an agency key sees several, a single business usually one). Paged: page (from 1) and per_page (default 25, max 250); ' +
     'the answer carries page, per_page, total_pages, total_records and the array accounts (id, name, outbound_recording_enabled, ' +
     'hipaa_account). Ask for fields: ["numeric_id"] to also get the numeric account number shown in the CallRail app.',
-  params: Params({
-    hipaa_account: Type.Optional(
-      Type.Boolean({ description: 'true: only HIPAA accounts; false: only non-HIPAA accounts; omit for both.' }),
-    ),
-    sort: Type.Optional(StringEnum(['name'] as const, { description: 'Sort field (name); give order for the direction.' })),
-    order: Order,
-    fields: Fields(['numeric_id']),
-    ...Paging,
-  }),
-  // order needs sort, not the other way round: a one-way dependency, which core's schema rules cannot state.
-  check: checks(orderNeedsSort),
+  params: Params(
+    {
+      hipaa_account: Type.Optional(
+        Type.Boolean({ description: 'true: only HIPAA accounts; false: only non-HIPAA accounts; omit for both.' }),
+      ),
+      sort: Type.Optional(StringEnum(['name'] as const, { description: 'Sort field (name); give order for the direction.' })),
+      order: Order,
+      fields: Fields(['numeric_id']),
+      ...Paging,
+    },
+    // CallRail: "If order is provided, sort is required" (one-way: sort alone is fine).
+    { rules: [requires('order', 'sort')] },
+  ),
   response: Paged('accounts', Account, 'Accounts on this page'),
   // https://apidocs.callrail.com/#listing-all-accounts
   upstream: callrailGet('/a.json', { perPage: DEFAULT_PER_PAGE }),

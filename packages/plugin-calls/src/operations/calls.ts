@@ -1,5 +1,5 @@
-import { atLeastOne, defineOperation, Params, StringEnum, Type } from '@portico/core';
-import { checks, datesInOrder, durationRange, orderNeedsSort, requires } from '../checks.js';
+import { atLeastOne, defineOperation, Params, requires, StringEnum, Type } from '@portico/core';
+import { checks, datesInOrder, durationRange } from '../checks.js';
 import {
   AccountId,
   ANSWER_STATUSES,
@@ -86,10 +86,11 @@ export const listCalls = defineOperation({
       fields: Fields(CALL_FIELD_EXAMPLES),
       ...Paging,
     },
-    { rules: DATE_RULES },
+    // CallRail: "If order is provided, sort is required" (one-way: sort alone is fine).
+    { rules: [...DATE_RULES, requires('order', 'sort')] },
   ),
-  // A schema cannot compare two values (start_date <= end_date) nor state a one-way dependency (order needs sort).
-  check: checks(datesInOrder, orderNeedsSort),
+  // A schema cannot compare two values: start_date <= end_date.
+  check: datesInOrder,
   response: Paged('calls', Call, 'Calls on this page'),
   // https://apidocs.callrail.com/#listing-all-calls
   upstream: callrailGet('/a/:account_id/calls.json', { perPage: DEFAULT_PER_PAGE, bracketArrays: ['tags'] }),
@@ -154,10 +155,9 @@ export const updateCall = defineOperation({
         Type.Boolean({ description: 'true: add the tags to the existing ones instead of replacing them. Only with tags.' }),
       ),
     },
-    { rules: [atLeastOne('note', 'customer_name', 'lead_status', 'tags')] },
+    // append_tags only says how to apply tags, so it needs them (one-way: tags alone replace the call's tags).
+    { rules: [atLeastOne('note', 'customer_name', 'lead_status', 'tags'), requires('append_tags', 'tags')] },
   ),
-  // append_tags needs tags, not the other way round: a one-way dependency, which core's schema rules cannot state.
-  check: requires('append_tags', 'tags'),
   response: Call,
   // https://apidocs.callrail.com/#updating-a-call (CallRail updates with PUT and takes partial bodies)
   upstream: { method: 'PUT', path: '/a/:account_id/calls/:call_id.json' },

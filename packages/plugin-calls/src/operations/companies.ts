@@ -1,5 +1,4 @@
-import { defineOperation, Params, StringEnum, Type } from '@portico/core';
-import { checks, orderNeedsSort } from '../checks.js';
+import { defineOperation, Params, requires, StringEnum, Type } from '@portico/core';
 import { AccountId, Company, DEFAULT_PER_PAGE, Fields, idParam, Order, Paged, Paging } from '../schemas.js';
 import { callrailGet } from '../upstream.js';
 
@@ -15,16 +14,20 @@ export const listCompanies = defineOperation({
     'texts, trackers and summaries. Returns id, name, status (active or disabled), time_zone, created_at and feature flags ' +
     '(dni_active, callscore_enabled, lead_scoring_enabled, form_capture…). Search by name with search. Paged: page from 1, per_page ' +
     'default 25, max 250.',
-  params: Params({
-    account_id: AccountId,
-    sort: Type.Optional(StringEnum(['name'] as const, { description: 'Sort field (name); give order for the direction.' })),
-    order: Order,
-    search: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Part of the company name.', examples: ['Downtown'] })),
-    fields: Fields(COMPANY_FIELD_EXAMPLES),
-    ...Paging,
-  }),
-  // order needs sort, not the other way round: a one-way dependency, which core's schema rules cannot state.
-  check: checks(orderNeedsSort),
+  params: Params(
+    {
+      account_id: AccountId,
+      sort: Type.Optional(StringEnum(['name'] as const, { description: 'Sort field (name); give order for the direction.' })),
+      order: Order,
+      search: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 200, description: 'Part of the company name.', examples: ['Downtown'] }),
+      ),
+      fields: Fields(COMPANY_FIELD_EXAMPLES),
+      ...Paging,
+    },
+    // CallRail: "If order is provided, sort is required" (one-way: sort alone is fine).
+    { rules: [requires('order', 'sort')] },
+  ),
   response: Paged('companies', Company, 'Companies on this page'),
   // https://apidocs.callrail.com/#listing-all-companies
   upstream: callrailGet('/a/:account_id/companies.json', { perPage: DEFAULT_PER_PAGE }),

@@ -1,5 +1,5 @@
-import { BooleanString, defineOperation, Params, StringEnum, Type } from '@portico/core';
-import { checks, datesInOrder, orderNeedsSort } from '../checks.js';
+import { BooleanString, defineOperation, Params, requires, StringEnum, Type } from '@portico/core';
+import { datesInOrder } from '../checks.js';
 import {
   AccountId,
   AnyRecord,
@@ -56,10 +56,11 @@ export const listFormSubmissions = defineOperation({
       fields: Fields(FORM_FIELD_EXAMPLES),
       ...Paging,
     },
-    { rules: DATE_RULES },
+    // CallRail: "If order is provided, sort is required" (one-way: sort alone is fine).
+    { rules: [...DATE_RULES, requires('order', 'sort')] },
   ),
-  // A schema cannot compare two values (start_date <= end_date) nor state a one-way dependency (order needs sort).
-  check: checks(datesInOrder, orderNeedsSort),
+  // A schema cannot compare two values: start_date <= end_date.
+  check: datesInOrder,
   response: Paged('form_submissions', AnyRecord, 'Form submissions on this page'),
   // https://apidocs.callrail.com/#listing-all-form-submissions
   upstream: callrailGet('/a/:account_id/form_submissions.json', { perPage: DEFAULT_PER_PAGE, bracketArrays: ['tags'] }),

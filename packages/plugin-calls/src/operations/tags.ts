@@ -1,5 +1,4 @@
-import { defineOperation, Params, StringEnum, Type } from '@portico/core';
-import { checks, orderNeedsSort } from '../checks.js';
+import { defineOperation, Params, requires, StringEnum, Type } from '@portico/core';
 import { AccountId, AnyRecord, CompanyFilter, MAX_PER_PAGE, Order, Paged, TAG_LEVELS, TAG_STATUSES } from '../schemas.js';
 import { callrailGet } from '../upstream.js';
 
@@ -12,16 +11,18 @@ export const getTags = defineOperation({
     'Returns the tags used to label calls, texts and form submissions: id (the value list_calls and list_form_submissions filter ' +
     'on), name, color, tag_level (account-wide or company-specific), company_id and status. Filter by company_id, status or ' +
     `tag_level. Answers with the paged wrapper under tags; one call returns up to ${MAX_PER_PAGE} tags.`,
-  params: Params({
-    account_id: AccountId,
-    company_id: CompanyFilter,
-    status: Type.Optional(StringEnum(TAG_STATUSES, { description: 'Only enabled or only disabled tags.' })),
-    tag_level: Type.Optional(StringEnum(TAG_LEVELS, { description: 'Only account-wide or only company-specific tags.' })),
-    sort: Type.Optional(StringEnum(['name'] as const, { description: 'Sort field (name); give order for the direction.' })),
-    order: Order,
-  }),
-  // order needs sort, not the other way round: a one-way dependency, which core's schema rules cannot state.
-  check: checks(orderNeedsSort),
+  params: Params(
+    {
+      account_id: AccountId,
+      company_id: CompanyFilter,
+      status: Type.Optional(StringEnum(TAG_STATUSES, { description: 'Only enabled or only disabled tags.' })),
+      tag_level: Type.Optional(StringEnum(TAG_LEVELS, { description: 'Only account-wide or only company-specific tags.' })),
+      sort: Type.Optional(StringEnum(['name'] as const, { description: 'Sort field (name); give order for the direction.' })),
+      order: Order,
+    },
+    // CallRail: "If order is provided, sort is required" (one-way: sort alone is fine).
+    { rules: [requires('order', 'sort')] },
+  ),
   response: Paged('tags', AnyRecord, 'Tags: id, name, color, tag_level, company_id, status'),
   // The catalog gives this operation no paging parameters: ask for CallRail's largest page so one call returns all tags of
   // nearly any account. https://apidocs.callrail.com/#retrieving-all-tags

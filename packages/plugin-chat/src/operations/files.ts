@@ -1,5 +1,5 @@
 import { Buffer } from 'node:buffer';
-import { atLeastOne, atMostOne, defineOperation, GatewayError, Params, type Static, Type } from '@portico/core';
+import { atLeastOne, atMostOne, defineOperation, GatewayError, Params, requires, type Static, Type } from '@portico/core';
 import { FilesResponse, MAX_UPLOAD_BYTES, MessageTs } from '../schemas.js';
 
 /**
@@ -57,10 +57,9 @@ const uploadParams = Params(
       atMostOne('content', 'content_base64'),
       // A file needs its bytes: the catalog marks neither (req) because only one of the two is wanted.
       atLeastOne('content', 'content_base64'),
+      // Slack shares a file in a thread only within a channel (one-way: channel_id alone shares it in the channel).
+      requires('thread_ts', 'channel_id'),
     ],
-    // Slack shares a file in a thread only within a channel. One-directional, so `together` does not fit; written as
-    // the standard keyword, which core's rule readers (errors, describe_method, OpenAPI) understand.
-    dependentRequired: { thread_ts: ['channel_id'] },
   },
 );
 
