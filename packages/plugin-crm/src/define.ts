@@ -1,0 +1,89 @@
+import { defineOperation, Params, type TSchema, Type } from '@portico/core';
+import { filterNeedsValue, ListParams, RecordId } from './schemas.js';
+import { getList, getPlain, getRecord } from './upstream.js';
+
+/**
+ * Factories for the three read shapes that make up most of the catalog: a list with the shared list parameters, a
+ * record by id, and a fuzzy find by one path value. Each gives a complete operation declaration (params, rules,
+ * upstream, response, example); the operation files only add the words.
+ */
+
+interface Words {
+  name: string;
+  /** Gateway path (catalog style, hyphens). */
+  path: string;
+  /** Lawmatics path below /v1 (underscores), with the same `:tokens` as the gateway path. */
+  upstreamPath: string;
+  summary: string;
+  description: string;
+  response?: TSchema;
+}
+
+const LIST_HELP =
+  ' Paged (page from 1; meta.total_pages says how many); sort with sort_by and sort_order (default newest first); one ' +
+  'filter per request: filter_by names the field, filter_on the value, filter_with the operator (=, !=, <, <=, >, >=, ' +
+  'like, ilike, null, not_null).';
+
+export function listOperation(
+  words: Words & { filterBy?: readonly string[]; pathParams?: Record<string, TSchema>; example?: Record<string, unknown> },
+) {
+  return defineOperation({
+    name: words.name,
+    method: 'GET',
+    path: words.path,
+    summary: words.summary,
+    description: `${words.description}${LIST_HELP}`,
+    params: ListParams(words.filterBy, words.pathParams),
+    check: filterNeedsValue,
+    ...(words.response ? { response: words.response } : {}),
+    upstream: getList(words.upstreamPath),
+    example: (words.example ?? { sort_by: 'created_at', sort_order: 'desc', page: '1' }) as never,
+  });
+}
+
+export function getOperation(
+  words: Words & {
+    /** What the id names and where it comes from. */
+    id: { what: string; from: string; example?: string };
+    /** Send `fields=all` (records in Lawmatics' JSON:API shape). Default true. */
+    allFields?: boolean;
+  },
+) {
+  return defineOperation({
+    name: words.name,
+    method: 'GET',
+    path: words.path,
+    summary: words.summary,
+    description: `${words.description} The id comes from ${words.id.from}.`,
+    params: Params({ id: RecordId(words.id.what, words.id.from, words.id.example) }),
+    ...(words.response ? { response: words.response } : {}),
+    upstream: words.allFields === false ? getPlain(words.upstreamPath) : getRecord(words.upstreamPath),
+    example: { id: words.id.example ?? '1042' },
+  });
+}
+
+export type FindKey = 'phone_number' | 'email_address' | 'name';
+
+const FIND_PARAM: Record<FindKey, { description: string; example: string }> = {
+  phone_number: {
+    description: 'Phone number to look for, as written anywhere in it (digits, with or without punctuation).',
+    example: '555-201-7788',
+  },
+  email_address: { description: 'Email address to look for.', example: 'maria.lopez@example.com' },
+  name: { description: 'Name to look for: "first last" or just the first name; case does not matter.', example: 'Maria Lopez' },
+};
+
+export function findOperation(words: Words & { key: FindKey }) {
+  const param = FIND_PARAM[words.key];
+  return defineOperation({
+    name: words.name,
+    method: 'GET',
+    path: words.path,
+    summary: words.summary,
+    description: words.description,
+    params: Params({ [words.key]: Type.String({ minLength: 1, description: param.description, examples: [param.example] }) }),
+    ...(words.response ? { response: words.response } : {}),
+    upstream: getPlain(words.upstreamPath),
+    example: { [words.key]: param.example },
+  });
+}

@@ -1,0 +1,147 @@
+import { Registry } from '@portico/core';
+import { createFixtureHarness, type FixtureHarness, type OperationFixture } from '@portico/core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { invalidInputFixtures, pagingFixtures, upstreamErrorFixtures } from './fixtures/failures.js';
+import { readFixtures } from './fixtures/reads.js';
+import { writeFixtures } from './fixtures/writes.js';
+import { catalogOperations, chosenOperations, lawmaticsPlugin } from './index.js';
+import { inspect } from './upstream.js';
+
+const label = (f: OperationFixture) => f.name ?? f.operation;
+
+describe('Lawmatics operations against recorded Lawmatics exchanges (each over MCP and REST)', () => {
+  let harness: FixtureHarness;
+  beforeAll(async () => {
+    harness = await createFixtureHarness(lawmaticsPlugin, { authHeaders: { authorization: 'Bearer fixture-token' } });
+  });
+  afterAll(() => harness.close());
+
+  it.each(readFixtures.map((f) => [label(f), f] as const))('read: %s', (_, fixture) => harness.check(fixture));
+  it.each(writeFixtures.map((f) => [label(f), f] as const))('write: %s', (_, fixture) => harness.check(fixture));
+  it.each(pagingFixtures.map((f) => [label(f), f] as const))('paging: %s', (_, fixture) => harness.check(fixture));
+  it.each(upstreamErrorFixtures.map((f) => [label(f), f] as const))('upstream error: %s', (_, fixture) => harness.check(fixture));
+  it.each(invalidInputFixtures.map((f) => [label(f), f] as const))('refused before any upstream call: %s', (_, fixture) =>
+    harness.check(fixture),
+  );
+});
+
+describe('the operation set', () => {
+  const operations = lawmaticsPlugin.operations;
+
+  it('has 86 operations with unique names and unique method + path pairs: the catalog’s 52 and 34 chosen', () => {
+    expect(catalogOperations).toHaveLength(52);
+    expect(chosenOperations).toHaveLength(34);
+    expect(operations).toHaveLength(86);
+    expect(new Set(operations.map((o) => o.name)).size).toBe(86);
+    expect(new Set(operations.map((o) => `${o.method} ${o.path}`)).size).toBe(86);
+  });
+
+  it('names every operation by the convention (list_, get_, find_, create_, update_, delete_, and the verbs of tags and events)', () => {
+    for (const operation of operations) {
+      expect(operation.name, operation.name).toMatch(/^(list|get|find|create|update|delete|cancel|attach|detach)_[a-z_]+$/);
+    }
+  });
+
+  it('uses the gateway verbs of the specification: GET, POST, PATCH, DELETE (never PUT), and hyphens in paths', () => {
+    for (const operation of operations) {
+      expect(['GET', 'POST', 'PATCH', 'DELETE'], operation.name).toContain(operation.method);
+      expect(operation.path.replace(/:[a-z_]+/g, ''), operation.name).not.toMatch(/_/);
+    }
+  });
+
+  it('has a success fixture for every operation', () => {
+    const covered = new Set(
+      [...readFixtures, ...writeFixtures].filter((f) => 'output' in f.expect && f.exchanges.length > 0).map((f) => f.operation),
+    );
+    expect(operations.map((o) => o.name).filter((name) => !covered.has(name))).toEqual([]);
+  });
+
+  it('registers, and every example passes its own validation (describe_method hands them out)', () => {
+    const integration = new Registry().register(lawmaticsPlugin);
+    expect(integration.service).toBe('lawmatics');
+    for (const name of integration.operationNames) {
+      const operation = integration.operations.get(name);
+      const example = operation?.definition.example as Record<string, unknown> | undefined;
+      expect(example, `${name} has an example`).toBeDefined();
+      expect(operation?.validator.problems(example), name).toEqual([]);
+      expect(operation?.definition.check?.(example as never), name).toBeUndefined();
+    }
+  });
+
+  it('documents every operation and every parameter', () => {
+    for (const operation of operations) {
+      expect(operation.summary.length, operation.name).toBeGreaterThan(10);
+      expect(operation.description.length, operation.name).toBeGreaterThan(80);
+      for (const [param, schema] of Object.entries(operation.params.properties as Record<string, { description?: string }>)) {
+        expect(schema.description, `${operation.name}.${param}`).toBeTruthy();
+      }
+    }
+  });
+
+  it('declares a response for every operation that answers with a body (deletes and cancels answer with little or nothing)', () => {
+    const bare = operations.filter((o) => o.response === undefined).map((o) => o.name);
+    expect(bare.sort()).toEqual(['cancel_event', 'delete_contact', 'delete_prospect']);
+  });
+
+  it('gives the catalog’s free-form answers no structure and the structured ones the Core Specification’s shapes', () => {
+    const free = [
+      'find_prospect_by_email',
+      'find_prospect_by_name',
+      'list_companies',
+      'list_custom_emails',
+      'get_custom_email',
+      'list_email_campaigns',
+      'get_email_campaign',
+      'get_email_campaign_stats',
+    ];
+    const schema = (name: string) => operations.find((o) => o.name === name)?.response as Record<string, unknown>;
+    for (const name of free) expect(schema(name).patternProperties ?? schema(name).additionalProperties, name).toBeDefined();
+    const properties = (name: string) => Object.keys((schema(name).properties ?? {}) as object).sort();
+    expect(properties('list_prospects')).toEqual(['data', 'links', 'meta']);
+    expect(properties('list_custom_fields')).toEqual(['data']);
+    expect(properties('list_forms')).toEqual(['data']);
+    expect(properties('get_prospect')).toEqual(['data']);
+    const links = (schema('list_contacts').properties as Record<string, { properties: object }>).links;
+    expect(Object.keys(links?.properties ?? {}).sort()).toEqual(['next', 'prev', 'self']);
+  });
+});
+
+describe('Lawmatics error reading', () => {
+  it('joins the title and detail of every JSON:API error', () => {
+    expect(
+      inspect({
+        status: 422,
+        headers: {},
+        body: { errors: [{ title: 'Invalid', detail: 'name is missing' }, { detail: 'email is invalid' }] },
+      }),
+    ).toEqual({ status: 422, message: 'Invalid: name is missing; email is invalid' });
+  });
+
+  it('never repeats a credential an upstream echoes back', () => {
+    const failure = inspect({ status: 401, headers: {}, body: { error: 'Bad header: Bearer s3cr3t-token.value' } });
+    expect(failure?.message).not.toContain('s3cr3t');
+  });
+
+  it('passes on a Retry-After of a 429 and treats every 2xx as success', () => {
+    expect(inspect({ status: 429, headers: { 'retry-after': '12' }, body: undefined })).toEqual({
+      status: 429,
+      message: 'too many requests',
+      retryAfter: 12,
+    });
+    expect(inspect({ status: 200, headers: {}, body: { errors: ['looks like an error but is data'] } })).toBeUndefined();
+    expect(inspect({ status: 204, headers: {}, body: undefined })).toBeUndefined();
+  });
+});
+
+describe('connection settings', () => {
+  it('authorizes with Lawmatics’ OAuth endpoints, client credentials in the body, no scopes, refresh or revocation', () => {
+    expect(lawmaticsPlugin.auth.oauth2).toEqual({
+      authorizeUrl: 'https://app.lawmatics.com/oauth/authorize',
+      tokenUrl: 'https://api.lawmatics.com/oauth/token',
+      clientAuth: 'body',
+    });
+    expect(lawmaticsPlugin.auth.token?.description).toBeTruthy();
+    expect(lawmaticsPlugin.upstream.baseUrl).toBe('https://api.lawmatics.com/v1');
+    expect(lawmaticsPlugin.sandbox).toBeUndefined();
+  });
+});

@@ -1,0 +1,73 @@
+import { defineOperation, Params, Type } from '@portico/core';
+import { getOperation, listOperation } from '../define.js';
+import { When } from '../fields.js';
+import { ACTIVITY_FILTERS, BodyId, GenericRecord, One, Paged } from '../schemas.js';
+
+// The timeline: what happened on a matter or contact (notes, emails, stage changes…), and interactions logged from
+// outside Lawmatics (calls, meetings).
+
+export const listActivities = listOperation({
+  name: 'list_activities',
+  path: '/activities',
+  upstreamPath: '/activities',
+  summary: 'List timeline activities',
+  description:
+    'Lists the timeline: one entry per thing that happened (a note created, an email sent, a stage changed…) with its key ' +
+    '(e.g. note.create), details and the record it concerns. filter_by is one of matter_id, contact_id, type or event — ' +
+    'e.g. the history of one matter.',
+  filterBy: ACTIVITY_FILTERS,
+  response: Paged(GenericRecord('A timeline activity'), 'A page of activities'),
+  example: { filter_by: 'matter_id', filter_on: '57802' },
+});
+
+export const getActivity = getOperation({
+  name: 'get_activity',
+  path: '/activities/:id',
+  upstreamPath: '/activities/:id',
+  summary: 'Retrieve one timeline activity',
+  description: 'Returns one timeline entry: its key, type, details and the records it concerns (owner, recipient, tracked record).',
+  id: { what: 'Activity', from: 'list_activities', example: '1' },
+  response: One(GenericRecord('A timeline activity'), 'The activity'),
+});
+
+// ---- beyond the catalog's table --------------------------------------------------------------------------------------
+
+export const listInteractions = listOperation({
+  name: 'list_interactions',
+  path: '/interactions',
+  upstreamPath: '/interactions/',
+  summary: 'List logged interactions',
+  description:
+    'Lists interactions logged on matters from outside Lawmatics (phone calls, meetings, texts): interaction_type, body, ' +
+    'happened_at. Filter by prospect_id for the contact history of one matter.',
+  response: Paged(GenericRecord('An interaction'), 'A page of interactions'),
+  example: { filter_by: 'prospect_id', filter_on: '57802' },
+});
+
+export const createInteraction = defineOperation({
+  name: 'create_interaction',
+  method: 'POST',
+  path: '/interactions',
+  summary: 'Log a call, meeting or message on a matter',
+  description:
+    "Puts an interaction on a matter's timeline: an intake call, a voicemail left, a walk-in meeting, a text conversation. " +
+    'Lawmatics needs all four fields: the matter (prospect_id), when it happened, what kind it was and what was said.',
+  params: Params({
+    prospect_id: BodyId('Prospect (matter) the interaction belongs to', '57802'),
+    happened_at: When('When it happened.', '2025-06-27T10:15:00-07:00'),
+    interaction_type: Type.String({ minLength: 1, description: 'Kind of interaction, in words', examples: ['Phone call'] }),
+    body: Type.String({
+      minLength: 1,
+      description: 'What happened or was said',
+      examples: ['Called back about the accident; consult booked for Friday.'],
+    }),
+  }),
+  response: One(GenericRecord('An interaction'), 'The new interaction'),
+  upstream: { method: 'POST', path: '/interactions' },
+  example: {
+    prospect_id: '57802',
+    happened_at: '2025-06-27T10:15:00-07:00',
+    interaction_type: 'Phone call',
+    body: 'Called back about the accident; consult booked for Friday.',
+  },
+});

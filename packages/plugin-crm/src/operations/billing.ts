@@ -1,0 +1,165 @@
+import { atLeastOne, defineOperation, Params, StringEnum, Type, together } from '@portico/core';
+import { getOperation, listOperation } from '../define.js';
+import { OptionalId, Text } from '../fields.js';
+import { BodyId, GenericRecord, One, Paged, RecordId } from '../schemas.js';
+
+// Invoices, expenses, time entries and transactions (payments) of Lawmatics' billing.
+
+export const listInvoices = listOperation({
+  name: 'list_invoices',
+  path: '/invoices',
+  upstreamPath: '/invoices',
+  summary: 'List invoices',
+  description:
+    'Lists invoices with amounts in cents (amount_cents, amount_paid_cents), due date, status and who they are addressed ' +
+    'to. Filter by matter_id or contact_id for one record, or by due_at for what is overdue.',
+  response: Paged(GenericRecord('An invoice'), 'A page of invoices'),
+  example: { filter_by: 'matter_id', filter_on: '57802' },
+});
+
+export const getInvoice = getOperation({
+  name: 'get_invoice',
+  path: '/invoices/:id',
+  upstreamPath: '/invoices/:id',
+  summary: 'Retrieve one invoice',
+  description: 'Returns one invoice with every field: number, amounts in cents, amount paid, due date, status, line items and payer.',
+  id: { what: 'Invoice', from: 'list_invoices', example: '4410' },
+  response: One(GenericRecord('An invoice'), 'The invoice'),
+});
+
+export const listExpenses = listOperation({
+  name: 'list_expenses',
+  path: '/expenses',
+  upstreamPath: '/expenses',
+  summary: 'List expenses',
+  description:
+    'Lists expenses recorded against matters and contacts (description, amount or rate, billable, dates). Filter by ' +
+    'matter_id or contact_id for one record.',
+  response: Paged(GenericRecord('An expense'), 'A page of expenses'),
+  example: { filter_by: 'matter_id', filter_on: '57802' },
+});
+
+export const getExpense = getOperation({
+  name: 'get_expense',
+  path: '/expenses/:id',
+  upstreamPath: '/expenses/:id',
+  summary: 'Retrieve one expense',
+  description: 'Returns one expense with every field: description, amount, billable, dates, and the record it is billed to.',
+  id: { what: 'Expense', from: 'list_expenses', example: '902' },
+  response: One(GenericRecord('An expense'), 'The expense'),
+});
+
+export const listTimeEntries = listOperation({
+  name: 'list_time_entries',
+  path: '/time-entries',
+  upstreamPath: '/time_entries',
+  summary: 'List time entries',
+  description:
+    'Lists time entries: description, duration, rate, billable, start and completion times, and the matter or contact ' +
+    'they are recorded against. Filter by matter_id, contact_id or user_id.',
+  response: Paged(GenericRecord('A time entry'), 'A page of time entries'),
+  example: { filter_by: 'user_id', filter_on: '17', sort_by: 'created_at' },
+});
+
+export const getTimeEntry = getOperation({
+  name: 'get_time_entry',
+  path: '/time-entries/:id',
+  upstreamPath: '/time_entries/:id',
+  summary: 'Retrieve one time entry',
+  description: 'Returns one time entry with every field: description, duration, rate, billable, times, user and record.',
+  id: { what: 'Time entry', from: 'list_time_entries', example: '3307' },
+  response: One(GenericRecord('A time entry'), 'The time entry'),
+});
+
+export const listTransactions = listOperation({
+  name: 'list_transactions',
+  path: '/transactions',
+  upstreamPath: '/transactions',
+  summary: 'List transactions (payments)',
+  description:
+    'Lists payments and other money movements: amount in cents, credit or debit, operating or trust account, payment ' +
+    'method, the invoice and the record they belong to. Filter by invoice_id or matter_id.',
+  response: Paged(GenericRecord('A transaction'), 'A page of transactions'),
+  example: { filter_by: 'invoice_id', filter_on: '4410' },
+});
+
+export const getTransaction = getOperation({
+  name: 'get_transaction',
+  path: '/transactions/:id',
+  upstreamPath: '/transactions/:id',
+  summary: 'Retrieve one transaction (payment)',
+  description: 'Returns one transaction with every field: amount, type, account, payment method, invoice, dates and payer.',
+  id: { what: 'Transaction', from: 'list_transactions', example: '1290' },
+  response: One(GenericRecord('A transaction'), 'The transaction'),
+});
+
+// ---- writes (beyond the catalog's table) ---------------------------------------------------------------------------
+
+const CONTACTABLE_TYPES = ['Prospect', 'Matter', 'Contact'] as const;
+
+const Duration = (description: string) =>
+  Type.Number({ exclusiveMinimum: 0, description: `${description} Lawmatics records it as a decimal number.`, examples: [1.5] });
+
+export const createTimeEntry = defineOperation({
+  name: 'create_time_entry',
+  method: 'POST',
+  path: '/time-entries',
+  summary: 'Record time spent on a matter or contact',
+  description:
+    'Records time worked — an intake call, a consultation, research — against a prospect (matter) or contact, for billing. ' +
+    'Give the duration and the record; optionally who did it (user_id), the rate in cents, whether it is billable, and ' +
+    'when it started and ended (Unix timestamps).',
+  params: Params(
+    {
+      duration: Duration('Time spent.'),
+      contactable_type: StringEnum(CONTACTABLE_TYPES, { description: 'Kind of record the time is recorded against' }),
+      contactable_id: BodyId('Id of that record', '57802'),
+      description: Text('What was done', 'Initial consultation'),
+      user_id: OptionalId('User (list_users) who did the work', '17'),
+      created_by_id: OptionalId('User recorded as creator of the entry'),
+      billable: Type.Optional(Type.Boolean({ description: 'Billable time' })),
+      rate_cents: Type.Optional(Type.Integer({ minimum: 0, description: 'Hourly rate in cents', examples: [30000] })),
+      billing_activity_type_id: OptionalId('Billing activity type id'),
+      invoice_id: OptionalId('Invoice (list_invoices) the time is billed on'),
+      started_at: Type.Optional(Type.Integer({ minimum: 0, description: 'Start, as a Unix timestamp in seconds', examples: [1719583200] })),
+      completed_at: Type.Optional(Type.Integer({ minimum: 0, description: 'End, as a Unix timestamp in seconds', examples: [1719588600] })),
+    },
+    { rules: [together('started_at', 'completed_at')] },
+  ),
+  check: (params) =>
+    params.started_at !== undefined && params.completed_at !== undefined && params.started_at > params.completed_at
+      ? 'started_at must not be after completed_at'
+      : undefined,
+  response: One(GenericRecord('A time entry'), 'The new time entry'),
+  upstream: { method: 'POST', path: '/time_entries/' },
+  example: {
+    duration: 1.5,
+    contactable_type: 'Prospect',
+    contactable_id: '57802',
+    description: 'Initial consultation',
+    user_id: '17',
+    billable: true,
+    rate_cents: 30000,
+  },
+});
+
+export const updateTimeEntry = defineOperation({
+  name: 'update_time_entry',
+  method: 'PATCH',
+  path: '/time-entries/:id',
+  summary: 'Correct a time entry',
+  description:
+    "Changes a time entry's description or duration (the fields Lawmatics' update takes) and leaves the rest. Lawmatics " +
+    'takes this as a PUT.',
+  params: Params(
+    {
+      id: RecordId('Time entry', 'list_time_entries', '3307'),
+      description: Text('What was done', 'Initial consultation and conflict check'),
+      duration: Type.Optional(Duration('Time spent.')),
+    },
+    { rules: [atLeastOne('description', 'duration')] },
+  ),
+  response: One(GenericRecord('A time entry'), 'The updated time entry'),
+  upstream: { method: 'PUT', path: '/time_entries/:id' },
+  example: { id: '3307', duration: 2 },
+});

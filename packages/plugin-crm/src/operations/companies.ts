@@ -1,0 +1,131 @@
+import { atLeastOne, defineOperation, Params, Type } from '@portico/core';
+import { findOperation, getOperation, listOperation } from '../define.js';
+import { AddressFields, namesOf, Text } from '../fields.js';
+import { GenericRecord, One, RecordId, Unstructured } from '../schemas.js';
+
+const Company = GenericRecord('A company (an organisation as a client or contact)');
+
+export const listCompanies = listOperation({
+  name: 'list_companies',
+  path: '/companies',
+  upstreamPath: '/companies',
+  summary: 'List companies',
+  description:
+    'Lists companies: organisations the firm works for or with (business clients, insurers, employers). Answered as ' +
+    'Lawmatics sends it. Filter e.g. by name (ilike with %).',
+  response: Unstructured('A page of companies, as Lawmatics sends it'),
+  example: { filter_by: 'name', filter_on: '%freight%', filter_with: 'ilike' },
+});
+
+export const getCompany = getOperation({
+  name: 'get_company',
+  path: '/companies/:id',
+  upstreamPath: '/companies/:id',
+  summary: 'Retrieve one company with every field',
+  description:
+    'Returns one company with all its attributes (name, primary email, phone and address…) and relationships (its point ' +
+    'of contact, matters, addresses, email addresses, phone numbers).',
+  id: { what: 'Company', from: 'list_companies or a find_company_by_* operation', example: '2' },
+  response: One(Company, 'The company'),
+});
+
+const found = One(Company, 'The first matching company');
+
+export const findCompanyByPhone = findOperation({
+  name: 'find_company_by_phone',
+  path: '/companies/find-by-phone/:phone_number',
+  upstreamPath: '/companies/find_by_phone/:phone_number',
+  key: 'phone_number',
+  summary: 'Find a company by phone number',
+  description:
+    "Fuzzy search: returns the first company whose phone number matches, looking at the company's own numbers first and " +
+    'then at those of its contacts. Not found is a 404.',
+  response: found,
+});
+
+export const findCompanyByEmail = findOperation({
+  name: 'find_company_by_email',
+  path: '/companies/find-by-email/:email_address',
+  upstreamPath: '/companies/find_by_email/:email_address',
+  key: 'email_address',
+  summary: 'Find a company by email address',
+  description:
+    "Fuzzy search: returns the first company whose email address matches, looking at the company's own addresses first " +
+    'and then at those of its contacts. Not found is a 404.',
+  response: found,
+});
+
+export const findCompanyByName = findOperation({
+  name: 'find_company_by_name',
+  path: '/companies/find-by-name/:name',
+  upstreamPath: '/companies/find_by_name/:name',
+  key: 'name',
+  summary: 'Find a company by name',
+  description: 'Fuzzy, case-insensitive search: returns the first company whose name matches. Not found is a 404.',
+  response: found,
+});
+
+// ---- writes (beyond the catalog's table) ---------------------------------------------------------------------------
+
+const labelled = (what: string, example: Record<string, string>) =>
+  Type.Optional(
+    Type.Array(Type.Object({ info: Type.String({ minLength: 1, description: what }), label: Text('Label (Work, Home…)') }), {
+      description: `More ${what.toLowerCase()}s, each { info, label }; on update give id to change an existing one.`,
+      examples: [[example]],
+    }),
+  );
+
+const companyFields = {
+  name: Text('Company name', 'Pacific Freight LLC'),
+  email: Text('Primary email address', 'claims@pacificfreight.example'),
+  phone: Text('Primary phone number', '555-800-4100'),
+  ...AddressFields,
+  emails_attributes: labelled('Email address', { info: 'legal@pacificfreight.example', label: 'Work' }),
+  phone_numbers_attributes: labelled('Phone number', { info: '555-800-4101', label: 'Work' }),
+  addresses_attributes: Type.Optional(
+    Type.Array(Type.Record(Type.String(), Type.Unknown()), {
+      description: 'More addresses, each { street, street2, city, state, zipcode, country, label }; on update give id to change one.',
+    }),
+  ),
+};
+
+export const createCompany = defineOperation({
+  name: 'create_company',
+  method: 'POST',
+  path: '/companies',
+  summary: 'Create a company',
+  description:
+    'Adds an organisation: a business client, an insurer, an opposing company. Give the name and the primary email, phone ' +
+    'and address; more of each in emails_attributes, phone_numbers_attributes and addresses_attributes. A matter for the ' +
+    'company is then opened with create_prospect and company_id.',
+  params: Params({ ...companyFields, name: Type.String({ minLength: 1, description: 'Company name', examples: ['Pacific Freight LLC'] }) }),
+  response: One(Company, 'The new company'),
+  upstream: { method: 'POST', path: '/companies' },
+  example: { name: 'Pacific Freight LLC', email: 'claims@pacificfreight.example', phone: '555-800-4100', city: 'San Diego', state: 'CA' },
+});
+
+const updateFields = {
+  ...companyFields,
+  custom_field_values: Type.Optional(
+    Type.Array(Type.Record(Type.String(), Type.Unknown()), {
+      description: 'Custom field values to set, each { id, value } (null clears one).',
+    }),
+  ),
+};
+
+export const updateCompany = defineOperation({
+  name: 'update_company',
+  method: 'PATCH',
+  path: '/companies/:id',
+  summary: 'Update a company',
+  description:
+    'Changes the fields given and leaves the others: name, primary contact details, further email addresses, phone ' +
+    'numbers and addresses (with id to change an existing one), custom field values. Lawmatics takes this as a PUT.',
+  params: Params(
+    { id: RecordId('Company', 'list_companies or a find', '2'), ...updateFields },
+    { rules: [atLeastOne(...namesOf(updateFields))] },
+  ),
+  response: One(Company, 'The updated company'),
+  upstream: { method: 'PUT', path: '/companies/:id' },
+  example: { id: '2', phone: '555-800-4199' },
+});

@@ -1,0 +1,155 @@
+import { defineOperation, Params, StringEnum, Type } from '@portico/core';
+import { getOperation, listOperation } from '../define.js';
+import { GenericRecord, One, Paged } from '../schemas.js';
+
+// Addresses, email addresses and phone numbers are records of their own in Lawmatics, each belonging to a contact, a
+// company, a matter's contact, or the firm.
+
+export const listAddresses = listOperation({
+  name: 'list_addresses',
+  path: '/addresses',
+  upstreamPath: '/addresses',
+  summary: 'List addresses',
+  description:
+    'Lists postal addresses (street, city, state, zipcode, label, full_address) of contacts, companies and the firm. Filter ' +
+    'by contact_id or company_id to get the addresses of one record, or by city, state or zipcode.',
+  response: Paged(GenericRecord('An address'), 'A page of addresses'),
+  example: { filter_by: 'contact_id', filter_on: '76864' },
+});
+
+export const getAddress = getOperation({
+  name: 'get_address',
+  path: '/addresses/:id',
+  upstreamPath: '/addresses/:id',
+  summary: 'Retrieve one address',
+  description: 'Returns one postal address with its label and the record it belongs to.',
+  id: { what: 'Address', from: 'list_addresses or the addresses relationship of a record', example: '267' },
+  response: One(GenericRecord('An address'), 'The address'),
+});
+
+export const listEmailAddresses = listOperation({
+  name: 'list_email_addresses',
+  path: '/email-addresses',
+  upstreamPath: '/email_addresses',
+  summary: 'List email addresses',
+  description:
+    'Lists email addresses (info is the address, label its kind) of contacts, companies and the firm. Filter by contact_id ' +
+    'or company_id for one record, or by info to see who uses an address.',
+  response: Paged(GenericRecord('An email address'), 'A page of email addresses'),
+  example: { filter_by: 'info', filter_on: '%@example.com', filter_with: 'ilike' },
+});
+
+export const getEmailAddress = getOperation({
+  name: 'get_email_address',
+  path: '/email-addresses/:id',
+  upstreamPath: '/email_addresses/:id',
+  summary: 'Retrieve one email address',
+  description: 'Returns one email address record: the address (info), its label and the record it belongs to.',
+  id: { what: 'Email address', from: 'list_email_addresses or the emails relationship of a record', example: '554' },
+  response: One(GenericRecord('An email address'), 'The email address'),
+});
+
+export const listPhoneNumbers = listOperation({
+  name: 'list_phone_numbers',
+  path: '/phone-numbers',
+  upstreamPath: '/phone_numbers',
+  summary: 'List phone numbers',
+  description:
+    'Lists phone numbers (info is the number, label its kind) of contacts, companies and the firm. Filter by contact_id or ' +
+    'company_id for one record, or by info to see who uses a number.',
+  response: Paged(GenericRecord('A phone number'), 'A page of phone numbers'),
+  example: { filter_by: 'contact_id', filter_on: '76864' },
+});
+
+export const getPhoneNumber = getOperation({
+  name: 'get_phone_number',
+  path: '/phone-numbers/:id',
+  upstreamPath: '/phone_numbers/:id',
+  summary: 'Retrieve one phone number',
+  description: 'Returns one phone number record: the number (info), its label and the record it belongs to.',
+  id: { what: 'Phone number', from: 'list_phone_numbers or the phone_numbers relationship of a record', example: '557' },
+  response: One(GenericRecord('A phone number'), 'The phone number'),
+});
+
+export const listCustomContactTypes = listOperation({
+  name: 'list_custom_contact_types',
+  path: '/custom-contact-types',
+  upstreamPath: '/custom_contact_types',
+  summary: 'List custom contact types',
+  description:
+    "Lists the firm's own contact types (e.g. Expert witness, Medical provider, Referral partner) with their ids, which " +
+    'classify contacts and matters (custom_contact_type_id).',
+  response: Paged(GenericRecord('A custom contact type'), 'A page of custom contact types'),
+  example: { sort_by: 'name', sort_order: 'asc' },
+});
+
+export const getCustomContactType = getOperation({
+  name: 'get_custom_contact_type',
+  path: '/custom-contact-types/:id',
+  upstreamPath: '/custom_contact_types/:id',
+  summary: 'Retrieve one custom contact type',
+  description: 'Returns one of the firm-defined contact types: its name and timestamps.',
+  id: { what: 'Custom contact type', from: 'list_custom_contact_types', example: '12' },
+  response: One(GenericRecord('A custom contact type'), 'The custom contact type'),
+});
+
+// ---- writes (beyond the catalog's table) ---------------------------------------------------------------------------
+
+const OWNER_TYPES = ['Prospect', 'Contact', 'Company', 'Firm'] as const;
+
+function contactDetailParams(what: string, example: string) {
+  return Params({
+    info: Type.String({ minLength: 1, description: `The ${what}.`, examples: [example] }),
+    label: Type.String({
+      minLength: 1,
+      description: `Kind of ${what}, shown next to it (Primary, Work, Home, Mobile…).`,
+      examples: ['Work'],
+    }),
+    informationable_type: StringEnum(OWNER_TYPES, {
+      description: `Kind of record the ${what} belongs to. Given a Prospect, Lawmatics puts it on the matter's contact (or company).`,
+    }),
+    informationable_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        pattern: '^[0-9]+$',
+        description: 'Id of that record; required except for Firm.',
+        examples: ['76864'],
+      }),
+    ),
+  });
+}
+
+const needsOwnerId = (params: { informationable_type: string; informationable_id?: string }) =>
+  params.informationable_type !== 'Firm' && params.informationable_id === undefined
+    ? `informationable_id is required when informationable_type is ${params.informationable_type}`
+    : undefined;
+
+export const createEmailAddress = defineOperation({
+  name: 'create_email_address',
+  method: 'POST',
+  path: '/email-addresses',
+  summary: 'Add an email address to a contact, company or matter',
+  description:
+    'Adds a further email address (a work address, a spouse’s address) to a contact, a company, or the contact of a matter ' +
+    '(informationable_type Prospect). The primary address is set with update_contact or update_prospect instead.',
+  params: contactDetailParams('email address', 'maria.work@example.com'),
+  check: needsOwnerId,
+  response: One(GenericRecord('An email address'), 'The new email address'),
+  upstream: { method: 'POST', path: '/email_addresses' },
+  example: { info: 'maria.work@example.com', label: 'Work', informationable_type: 'Contact', informationable_id: '76864' },
+});
+
+export const createPhoneNumber = defineOperation({
+  name: 'create_phone_number',
+  method: 'POST',
+  path: '/phone-numbers',
+  summary: 'Add a phone number to a contact, company or matter',
+  description:
+    'Adds a further phone number (mobile, work, an alternate number a caller gives) to a contact, a company, or the contact ' +
+    'of a matter (informationable_type Prospect). Also the way to give a contact a number, since update_contact takes none.',
+  params: contactDetailParams('phone number', '555-201-9900'),
+  check: needsOwnerId,
+  response: One(GenericRecord('A phone number'), 'The new phone number'),
+  upstream: { method: 'POST', path: '/phone_numbers' },
+  example: { info: '555-201-9900', label: 'Mobile', informationable_type: 'Prospect', informationable_id: '57802' },
+});

@@ -1,0 +1,128 @@
+import { atLeastOne, defineOperation, Params } from '@portico/core';
+import { findOperation, getOperation, listOperation } from '../define.js';
+import { CustomFieldValues, NotesToAdd, namesOf, Text } from '../fields.js';
+import { Contact, One, Paged, PersonSummary, RecordId } from '../schemas.js';
+
+// A contact is a person. Every matter (prospect), client and company point of contact is built on one, so a change
+// to a contact shows on all of them.
+
+export const listContacts = listOperation({
+  name: 'list_contacts',
+  path: '/contacts',
+  upstreamPath: '/contacts',
+  summary: 'List contacts (people)',
+  description:
+    'Lists contacts: the people behind matters, clients and companies. Items carry names, email and timestamps; call ' +
+    'get_contact for the whole record. Filter e.g. by last_name (ilike with %) or email.',
+  response: Paged(PersonSummary(false, 'A contact, as lists show it'), 'A page of contacts', true),
+  example: { filter_by: 'last_name', filter_on: 'Lop%', filter_with: 'ilike' },
+});
+
+export const getContact = getOperation({
+  name: 'get_contact',
+  path: '/contacts/:id',
+  upstreamPath: '/contacts/:id',
+  summary: 'Retrieve one contact with every field',
+  description:
+    'Returns one contact with all its attributes (names, email and phone, birthdate, employer, contact type, custom fields…) ' +
+    "and relationships: the person's matters (prospects), the client and company records, who created it.",
+  id: { what: 'Contact', from: 'list_contacts or a find_contact_by_* operation', example: '76864' },
+  response: One(Contact, 'The contact'),
+});
+
+const found = One(PersonSummary(true, 'The matching contact'), 'The first matching contact');
+
+export const findContactByPhone = findOperation({
+  name: 'find_contact_by_phone',
+  path: '/contacts/find-by-phone/:phone_number',
+  upstreamPath: '/contacts/find_by_phone/:phone_number',
+  key: 'phone_number',
+  summary: 'Find a contact by phone number',
+  description:
+    'Fuzzy search: returns the first contact whose phone number matches, with names, email, phone and timestamps — to ' +
+    'check whether a caller is already known before creating anyone. Not found is a 404.',
+  response: found,
+});
+
+export const findContactByEmail = findOperation({
+  name: 'find_contact_by_email',
+  path: '/contacts/find-by-email/:email_address',
+  upstreamPath: '/contacts/find_by_email/:email_address',
+  key: 'email_address',
+  summary: 'Find a contact by email address',
+  description:
+    'Fuzzy search: returns the first contact whose email address matches, with names, email, phone and timestamps. Not ' +
+    'found is a 404. Use get_contact with the id for the whole record.',
+  response: found,
+});
+
+export const findContactByName = findOperation({
+  name: 'find_contact_by_name',
+  path: '/contacts/find-by-name/:name',
+  upstreamPath: '/contacts/find_by_name/:name',
+  key: 'name',
+  summary: 'Find a contact by name',
+  description:
+    'Fuzzy, case-insensitive search: returns the first contact matching "first last" or the first name alone. Not found is ' +
+    'a 404. For every match use list_contacts with filter_by last_name and ilike.',
+  response: found,
+});
+
+// ---- writes (beyond the catalog's table) ---------------------------------------------------------------------------
+
+const contactFields = {
+  first_name: Text('First name', 'David'),
+  last_name: Text('Last name', 'Okafor'),
+  email: Text('Email address; sets the primary one', 'david.okafor@example.com'),
+  custom_fields: CustomFieldValues,
+  notes: NotesToAdd,
+};
+
+export const createContact = defineOperation({
+  name: 'create_contact',
+  method: 'POST',
+  path: '/contacts',
+  summary: 'Create a contact (a person without a matter yet)',
+  description:
+    'Adds a person who is not (yet) a case: a witness, a spouse, a referral partner, an opposing party for conflict checks. ' +
+    'For a new inquiry use create_prospect instead, which creates the contact and the matter together. Look the person up ' +
+    'first (find_contact_by_email / _by_phone) to avoid duplicates.',
+  params: Params(
+    { ...contactFields, phone: Text('Phone number; sets the primary one', '555-330-1200') },
+    { rules: [atLeastOne('first_name', 'last_name')] },
+  ),
+  response: One(Contact, 'The new contact'),
+  upstream: { method: 'POST', path: '/contacts' },
+  example: { first_name: 'David', last_name: 'Okafor', email: 'david.okafor@example.com', phone: '555-330-1200' },
+});
+
+export const updateContact = defineOperation({
+  name: 'update_contact',
+  method: 'PATCH',
+  path: '/contacts/:id',
+  summary: 'Update a contact',
+  description:
+    'Changes the fields given and leaves the others: names, primary email, custom fields (null clears one); notes adds ' +
+    "notes. The change shows on every matter of the person. Lawmatics' update takes no phone: add a number with " +
+    'create_phone_number. Lawmatics takes this as a PUT.',
+  params: Params(
+    { id: RecordId('Contact', 'list_contacts or a find', '76864'), ...contactFields },
+    { rules: [atLeastOne(...namesOf(contactFields))] },
+  ),
+  response: One(Contact, 'The updated contact'),
+  upstream: { method: 'PUT', path: '/contacts/:id' },
+  example: { id: '76864', email: 'david.okafor@newmail.example' },
+});
+
+export const deleteContact = defineOperation({
+  name: 'delete_contact',
+  method: 'DELETE',
+  path: '/contacts/:id',
+  summary: 'Delete a contact for good',
+  description:
+    'Deletes the person irreversibly — meant for duplicates created by mistake. Check first (get_contact, relationships) ' +
+    'that no matter, client or company still relies on the contact.',
+  params: Params({ id: RecordId('Contact', 'list_contacts or a find', '76864') }),
+  upstream: { method: 'DELETE', path: '/contacts/:id' },
+  example: { id: '76864' },
+});

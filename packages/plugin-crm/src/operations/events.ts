@@ -1,0 +1,158 @@
+import { atLeastOne, BooleanString, defineOperation, Params, StringEnum, Type, together } from '@portico/core';
+import { getOperation, listOperation } from '../define.js';
+import { namesOf, OptionalId, optionalAll, Text, When } from '../fields.js';
+import { BodyId, GenericRecord, One, Paged, RecordId, Unstructured } from '../schemas.js';
+
+// Events are appointments (consultations, signings, court dates) with a matter, a contact or a client.
+
+const Event = GenericRecord('An event (appointment)');
+
+export const listEvents = listOperation({
+  name: 'list_events',
+  path: '/events',
+  upstreamPath: '/events',
+  summary: 'List events (appointments)',
+  description:
+    'Lists appointments: name, start_date and end_date, all_day, event type, location, reminder settings. Filter by ' +
+    'start_date (>= with a date) for what is coming up, or by matter_id / contact_id for the appointments of one record.',
+  response: Paged(Event, 'A page of events'),
+  example: { filter_by: 'start_date', filter_on: '2025-06-01', filter_with: '>=', sort_by: 'start_date', sort_order: 'asc' },
+});
+
+export const getEvent = getOperation({
+  name: 'get_event',
+  path: '/events/:id',
+  upstreamPath: '/events/:id',
+  summary: 'Retrieve one event (appointment)',
+  description:
+    'Returns one appointment with every field: times and time zone, event type, location, hosts, the matter or contact it ' +
+    'is with, reminders and whether invites were sent.',
+  id: { what: 'Event', from: 'list_events', example: '8817' },
+  response: One(Event, 'The event'),
+});
+
+export const listLocations = listOperation({
+  name: 'list_locations',
+  path: '/locations',
+  upstreamPath: '/locations',
+  summary: 'List event locations',
+  description:
+    "Lists the firm's office locations configured for appointments (name, address); their ids are the location_id of " + 'create_event.',
+  response: Paged(GenericRecord('An event location'), 'A page of locations'),
+  example: { sort_by: 'name', sort_order: 'asc' },
+});
+
+export const listEventTypes = listOperation({
+  name: 'list_event_types',
+  path: '/event-types',
+  upstreamPath: '/event_types',
+  summary: 'List event types',
+  description:
+    "Lists the firm's event types (Initial consultation, Signing, Court hearing…): each sets an appointment's defaults such as " +
+    'its duration and can trigger automations. Their ids are the event_type_id of create_event.',
+  response: Unstructured('Event types, as Lawmatics sends them'),
+  example: { sort_by: 'name', sort_order: 'asc' },
+});
+
+export const getEventType = getOperation({
+  name: 'get_event_type',
+  path: '/event-types/:id',
+  upstreamPath: '/event_types/:id',
+  summary: 'Retrieve one event type',
+  description: 'Returns one event type: its name, default duration and timestamps.',
+  id: { what: 'Event type', from: 'list_event_types', example: '23' },
+  response: One(GenericRecord('An event type'), 'The event type'),
+});
+
+// ---- writes (beyond the catalog's table) ---------------------------------------------------------------------------
+
+const EVENTABLE_TYPES = ['Prospect', 'Contact', 'Client'] as const;
+const REMINDER_UNITS = ['minutes', 'hours', 'days', 'weeks', 'months'] as const;
+
+/** What Lawmatics needs to book an appointment (its create endpoint lists only the others as optional). */
+const eventCore = {
+  name: Type.String({ minLength: 1, description: 'Title of the appointment', examples: ['Initial consultation – Maria Lopez'] }),
+  description: Type.String({ description: 'What the appointment is about', examples: ['Discuss the accident and the medical bills'] }),
+  start_date: When('Start.', '2025-06-28T15:00:00-07:00'),
+  end_date: When('End.', '2025-06-28T16:00:00-07:00'),
+  event_type_id: BodyId('Event type id (list_event_types)', '23'),
+  eventable_type: StringEnum(EVENTABLE_TYPES, { description: 'Kind of record the appointment is with' }),
+  eventable_id: BodyId('Id of the prospect (matter), contact or client the appointment is with', '57802'),
+  user_ids: Type.Array(BodyId('User id'), { minItems: 1, description: 'Users (list_users) hosting the appointment', examples: [['17']] }),
+};
+
+const eventOptions = {
+  all_day: Type.Optional(Type.Boolean({ description: 'A whole-day event (Lawmatics default: false)' })),
+  time_zone: Text('Time zone of the times (tz name such as America/Los_Angeles)', 'America/Los_Angeles'),
+  location_id: OptionalId('Office location id (list_locations)', '1'),
+  reminder_type: Type.Optional(StringEnum(REMINDER_UNITS, { description: 'Unit of reminder_delay_length' })),
+  reminder_delay_length: Type.Optional(
+    Type.Integer({ minimum: 0, description: 'When the reminder goes out, counted in reminder_type units', examples: [1] }),
+  ),
+  send_invites: Type.Optional(Type.Boolean({ description: 'Email invitations to the attendees (Lawmatics default: true)' })),
+};
+
+export const createEvent = defineOperation({
+  name: 'create_event',
+  method: 'POST',
+  path: '/events',
+  summary: 'Schedule an event (appointment) with a prospect or contact',
+  description:
+    'Books an appointment — typically the initial consultation — with a prospect (matter), contact or client, hosted by one ' +
+    'or more users. Lawmatics needs the name, description, start and end, event type, the record it is with and the hosts; ' +
+    'reminders, location and time zone are optional. Invitations are emailed unless send_invites is false.',
+  params: Params({ ...eventCore, ...eventOptions }, { rules: [together('reminder_type', 'reminder_delay_length')] }),
+  response: One(Event, 'The new event'),
+  upstream: { method: 'POST', path: '/events' },
+  example: {
+    name: 'Initial consultation – Maria Lopez',
+    description: 'Discuss the accident and the medical bills',
+    start_date: '2025-06-28T15:00:00-07:00',
+    end_date: '2025-06-28T16:00:00-07:00',
+    time_zone: 'America/Los_Angeles',
+    event_type_id: '23',
+    eventable_type: 'Prospect',
+    eventable_id: '57802',
+    user_ids: ['17'],
+  },
+});
+
+const updateFields = {
+  ...optionalAll(eventCore),
+  ...eventOptions,
+  no_show: Type.Optional(Type.Boolean({ description: 'The person did not come' })),
+};
+
+export const updateEvent = defineOperation({
+  name: 'update_event',
+  method: 'PATCH',
+  path: '/events/:id',
+  summary: 'Reschedule or change an event (appointment)',
+  description:
+    'Changes the fields given and leaves the others: move the appointment (start_date, end_date), change hosts, type, ' +
+    'location or reminders, or record a no-show. Lawmatics takes this as a PUT.',
+  params: Params(
+    { id: RecordId('Event', 'list_events', '8817'), ...updateFields },
+    { rules: [atLeastOne(...namesOf(updateFields)), together('reminder_type', 'reminder_delay_length')] },
+  ),
+  response: One(Event, 'The updated event'),
+  upstream: { method: 'PUT', path: '/events/:id' },
+  example: { id: '8817', start_date: '2025-07-01T10:00:00-07:00', end_date: '2025-07-01T11:00:00-07:00' },
+});
+
+export const cancelEvent = defineOperation({
+  name: 'cancel_event',
+  method: 'DELETE',
+  path: '/events/:id',
+  summary: 'Cancel an event (appointment)',
+  description:
+    'Cancels the appointment. With notify_attendees "true" Lawmatics tells the attendees; otherwise it cancels silently ' +
+    '(use update_event to move an appointment rather than cancelling and booking again).',
+  params: Params({
+    id: RecordId('Event', 'list_events', '8817'),
+    notify_attendees: Type.Optional(BooleanString({ description: 'Tell the attendees about the cancellation ("true" or "false").' })),
+  }),
+  locations: { notify_attendees: 'query' },
+  upstream: { method: 'DELETE', path: '/events/:id' },
+  example: { id: '8817', notify_attendees: 'true' },
+});

@@ -1,0 +1,62 @@
+import { getOperation, listOperation } from '../define.js';
+import { DataOnly, GenericRecord, One, Paged, RecordId } from '../schemas.js';
+
+export const listCustomFields = listOperation({
+  name: 'list_custom_fields',
+  path: '/custom-fields',
+  upstreamPath: '/custom_fields',
+  summary: 'List custom field definitions',
+  description:
+    "Lists the firm's custom fields: name, field_type (text, date, picklist…), list_options of picklists, and which records " +
+    'they belong to (type). Their ids are what custom_fields values on prospects and contacts refer to.',
+  response: DataOnly(GenericRecord('A custom field definition'), 'The custom fields'),
+  example: { sort_by: 'name', sort_order: 'asc' },
+});
+
+export const getCustomField = getOperation({
+  name: 'get_custom_field',
+  path: '/custom-fields/:id',
+  upstreamPath: '/custom_fields/:id',
+  summary: 'Retrieve one custom field definition',
+  description: 'Returns one custom field definition: name, field type, picklist options, the record type it applies to.',
+  id: { what: 'Custom field', from: 'list_custom_fields', example: '6433' },
+  response: One(GenericRecord('A custom field definition'), 'The custom field'),
+});
+
+export const listForms = listOperation({
+  name: 'list_forms',
+  path: '/forms',
+  upstreamPath: '/forms',
+  summary: 'List intake forms',
+  description:
+    "Lists the firm's custom forms (web intake forms, questionnaires) with their names and uuids; the uuid is what get_form " +
+    'and list_form_entries take.',
+  response: DataOnly(GenericRecord('A custom form'), 'The custom forms'),
+  example: { sort_by: 'created_at', sort_order: 'desc' },
+});
+
+export const getForm = getOperation({
+  name: 'get_form',
+  path: '/forms/:id',
+  upstreamPath: '/forms/:id',
+  summary: 'Retrieve one intake form with its fields',
+  description:
+    'Returns a custom form: its name and rows of fields with their field ids (standard fields such as first_name, and long ' +
+    "uuids for custom and general fields). The id is the form's uuid from list_forms or the form's API details page, not " +
+    'the number in the form builder address.',
+  id: { what: 'Custom form uuid', from: 'list_forms', example: '0f4d9a2e-6c1b-4e7a-9b3d-5a8c2e1f7d64' },
+  response: One(GenericRecord('A custom form'), 'The custom form'),
+});
+
+export const listFormEntries = listOperation({
+  name: 'list_form_entries',
+  path: '/forms/:custom_form_uuid/entries',
+  upstreamPath: '/forms/:custom_form_uuid/entries',
+  summary: 'List the submissions of an intake form',
+  description:
+    'Lists the entries submitted through one custom form (web intake, questionnaire), each with its answers in body — new ' +
+    'web inquiries to follow up.',
+  pathParams: { custom_form_uuid: RecordId('Custom form uuid', 'list_forms', '0f4d9a2e-6c1b-4e7a-9b3d-5a8c2e1f7d64') },
+  response: Paged(GenericRecord('A form entry'), 'A page of form entries'),
+  example: { custom_form_uuid: '0f4d9a2e-6c1b-4e7a-9b3d-5a8c2e1f7d64', sort_by: 'created_at', page: '1' },
+});

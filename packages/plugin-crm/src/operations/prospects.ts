@@ -1,0 +1,163 @@
+import { atLeastOne, atMostOne, defineOperation, Params, StringEnum, Type } from '@portico/core';
+import { findOperation, getOperation, listOperation } from '../define.js';
+import { AddressFields, MatterFields, namesOf, OptionalId, PersonFields } from '../fields.js';
+import { One, Paged, PersonSummary, Prospect, ProspectListItem, RecordId, Unstructured } from '../schemas.js';
+
+// In Lawmatics a prospect is a matter: one legal case of one person (its contact). Lawmatics' paths still say
+// "prospects"; new matters start in status PNC (potential new client), then become hired or lost.
+
+export const listProspects = listOperation({
+  name: 'list_prospects',
+  path: '/prospects',
+  upstreamPath: '/prospects',
+  summary: 'List prospects (matters)',
+  description:
+    'Lists prospects, i.e. matters: each legal case of a person, from first inquiry (status pnc) to hired or lost. Items are ' +
+    'light (id, first_name, practice area); call get_prospect for the whole record. Filter e.g. by practice_area_id, ' +
+    'stage_id, status or case_title (ilike with %).',
+  response: Paged(ProspectListItem, 'A page of prospects'),
+  example: { filter_by: 'practice_area_id', filter_on: '986', sort_by: 'created_at', sort_order: 'desc' },
+});
+
+export const getProspect = getOperation({
+  name: 'get_prospect',
+  path: '/prospects/:id',
+  upstreamPath: '/prospects/:id',
+  summary: 'Retrieve one prospect (matter) with every field',
+  description:
+    'Returns one prospect (matter) with all its attributes — person details, case title and description, status and sub ' +
+    'status, values in cents, custom fields — and its relationships (source, stage, campaign, practice area, owner, events, ' +
+    'notes, tasks, invoices, documents, phone numbers, email addresses, addresses).',
+  id: { what: 'Prospect (matter)', from: 'list_prospects or a find_prospect_by_* operation', example: '57802' },
+  response: One(Prospect, 'The prospect'),
+});
+
+export const findProspectByPhone = findOperation({
+  name: 'find_prospect_by_phone',
+  path: '/prospects/find-by-phone/:phone_number',
+  upstreamPath: '/prospects/find_by_phone/:phone_number',
+  key: 'phone_number',
+  summary: 'Find a prospect by phone number',
+  description:
+    'Fuzzy search: returns the first prospect (matter) whose phone number matches, with names, email, phone and timestamps ' +
+    '— the quickest way to recognise a caller. Not found is a 404. Use get_prospect with the id for the whole record.',
+  response: One(PersonSummary(true, 'The matching prospect'), 'The first matching prospect'),
+});
+
+export const findProspectByEmail = findOperation({
+  name: 'find_prospect_by_email',
+  path: '/prospects/find-by-email/:email_address',
+  upstreamPath: '/prospects/find_by_email/:email_address',
+  key: 'email_address',
+  summary: 'Find a prospect by email address',
+  description:
+    'Fuzzy search: returns the first prospect (matter) whose email address matches, as Lawmatics sends it. Not found is a ' +
+    '404. Use get_prospect with the id for the whole record.',
+  response: Unstructured('The first matching prospect, as Lawmatics sends it'),
+});
+
+export const findProspectByName = findOperation({
+  name: 'find_prospect_by_name',
+  path: '/prospects/find-by-name/:name',
+  upstreamPath: '/prospects/find_by_name/:name',
+  key: 'name',
+  summary: 'Find a prospect by name',
+  description:
+    'Fuzzy, case-insensitive search: returns the first prospect (matter) whose person matches "first last" or the first ' +
+    'name alone. Not found is a 404. For every match, use list_prospects with filter_by last_name and ilike instead.',
+  response: Unstructured('The first matching prospect, as Lawmatics sends it'),
+});
+
+// ---- writes (beyond the catalog's table) ---------------------------------------------------------------------------
+
+const createFields = {
+  ...PersonFields,
+  ...AddressFields,
+  ...MatterFields,
+  contact_id: OptionalId(
+    "Existing contact to open the matter for (a returning client). Without it Lawmatics creates a new contact from the person's details.",
+    '76864',
+  ),
+  match_contact_by: Type.Optional(
+    StringEnum(['email', 'phone', 'name'] as const, {
+      description:
+        'Reuse an existing contact whose email, phone or name equals the one given here instead of creating a duplicate. ' +
+        'Needs that field (email, phone, or first_name) in the same call.',
+    }),
+  ),
+  company_id: OptionalId('Company to open the matter for (a company matter); the person becomes its point of contact.'),
+  company_name: Type.Optional(
+    Type.String({ minLength: 1, description: 'Company to open the matter for, by name; created if it does not exist.' }),
+  ),
+};
+
+export const createProspect = defineOperation({
+  name: 'create_prospect',
+  method: 'POST',
+  path: '/prospects',
+  summary: 'Create a prospect (a new matter) from an inquiry',
+  description:
+    'Records a new inquiry as a matter in status pnc (potential new client). Give the person (first_name, last_name, email, ' +
+    'phone…) and Lawmatics creates the contact too; or give contact_id for an existing contact, or match_contact_by to reuse ' +
+    'the contact with the same email, phone or name. Add the case (case_title, case_blurb, practice_area_id, source_id), ' +
+    'tags, custom_fields and notes in the same call. Returns the new record with its id.',
+  params: Params(createFields, {
+    rules: [
+      atLeastOne('contact_id', 'first_name', 'last_name', 'email', 'phone'),
+      atMostOne('contact_id', 'match_contact_by'),
+      atMostOne('company_id', 'company_name'),
+    ],
+  }),
+  check: (params) => {
+    const needs = { email: 'email', phone: 'phone', name: 'first_name' } as const;
+    const by = params.match_contact_by;
+    if (by !== undefined && params[needs[by]] === undefined) return `match_contact_by ${by} requires ${needs[by]}`;
+    return undefined;
+  },
+  response: One(Prospect, 'The new prospect'),
+  upstream: { method: 'POST', path: '/prospects' },
+  example: {
+    first_name: 'Maria',
+    last_name: 'Lopez',
+    email: 'maria.lopez@example.com',
+    phone: '555-201-7788',
+    case_title: 'Lopez – auto accident',
+    case_blurb: 'Rear-end collision on May 2; seeking compensation for injuries.',
+    practice_area_id: '986',
+    match_contact_by: 'email',
+  },
+});
+
+const updateFields = { ...PersonFields, ...AddressFields, ...MatterFields };
+
+export const updateProspect = defineOperation({
+  name: 'update_prospect',
+  method: 'PATCH',
+  path: '/prospects/:id',
+  summary: 'Update a prospect (matter)',
+  description:
+    'Changes the fields given and leaves the others: move the matter to another stage or sub status, set the practice area, ' +
+    'values, assigned staff, tags, custom fields (null clears one), or correct the person details (which live on the ' +
+    'contact, so they change on every matter of that person). notes adds notes. Lawmatics takes this as a PUT.',
+  params: Params(
+    { id: RecordId('Prospect (matter)', 'list_prospects or a find', '57802'), ...updateFields },
+    { rules: [atLeastOne(...namesOf(updateFields))] },
+  ),
+  response: One(Prospect, 'The updated prospect'),
+  upstream: { method: 'PUT', path: '/prospects/:id' },
+  example: { id: '57802', stage_id: '412', tags: ['Consult booked'] },
+});
+
+export const deleteProspect = defineOperation({
+  name: 'delete_prospect',
+  method: 'DELETE',
+  path: '/prospects/:id',
+  summary: 'Delete a prospect (matter) for good',
+  description:
+    'Deletes the matter irreversibly — meant for duplicates and spam. An inquiry that simply did not become a case is ' +
+    'better kept and marked lost (a lost sub status through update_prospect), so that reports still count it. The ' +
+    "person's contact record stays.",
+  params: Params({ id: RecordId('Prospect (matter)', 'list_prospects or a find', '57802') }),
+  upstream: { method: 'DELETE', path: '/prospects/:id' },
+  example: { id: '57802' },
+});

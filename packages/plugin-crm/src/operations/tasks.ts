@@ -1,0 +1,101 @@
+import { atLeastOne, defineOperation, FreeObject, Params, StringEnum, Type, together } from '@portico/core';
+import { getOperation, listOperation } from '../define.js';
+import { namesOf, OptionalId, optionalAll, When } from '../fields.js';
+import { BodyId, GenericRecord, One, Paged, RecordId } from '../schemas.js';
+
+// Tasks: follow-ups with a due date, assigned to users, usually on a matter.
+
+const Task = GenericRecord('A task');
+const TASKABLE_TYPES = ['Prospect', 'Contact', 'Company', 'Client'] as const;
+const PRIORITIES = ['high', 'medium', 'low'] as const;
+
+export const listTasks = listOperation({
+  name: 'list_tasks',
+  path: '/tasks',
+  upstreamPath: '/tasks',
+  summary: 'List follow-up tasks',
+  description:
+    'Lists tasks (name, description, due_date, priority, done, tags). Filter by matter_id, contact_id, company_id, client_id ' +
+    'or user_id, or by done = false for what is still open.',
+  response: Paged(Task, 'A page of tasks'),
+  example: { filter_by: 'user_id', filter_on: '17', sort_by: 'due_date', sort_order: 'asc' },
+});
+
+export const getTask = getOperation({
+  name: 'get_task',
+  path: '/tasks/:id',
+  upstreamPath: '/tasks/:id',
+  summary: 'Retrieve one task',
+  description: 'Returns one task with every field: due date, priority, done, assignees, who assigned it, tags, recurrence and record.',
+  id: { what: 'Task', from: 'list_tasks', example: '471' },
+  response: One(Task, 'The task'),
+});
+
+/** What Lawmatics needs for a task (its create endpoint lists every other field as optional). */
+const taskCore = {
+  name: Type.String({ minLength: 1, description: 'What to do', examples: ['Call back about medical records'] }),
+  description: Type.String({ description: 'Details', examples: ['Ask for the chiropractor invoices since May.'] }),
+  due_date: When('Due.', '2025-07-03T17:00:00-07:00'),
+};
+
+const taskOptions = {
+  priority: Type.Optional(StringEnum(PRIORITIES, { description: 'Priority (Lawmatics default: low)' })),
+  done: Type.Optional(Type.Boolean({ description: 'Completed (default false)' })),
+  user_ids: Type.Optional(Type.Array(BodyId('User id'), { description: 'Users (list_users) the task is assigned to', examples: [['17']] })),
+  assigned_by_id: OptionalId('User who assigns the task', '21'),
+  tag_ids: Type.Optional(Type.Array(BodyId('Tag id'), { description: 'Tags (list_tags) to put on the task' })),
+  recurrence_rule: Type.Optional(
+    FreeObject({
+      description:
+        'Repeat the task: { type: daily | weekly | monthly | yearly, endDate, frequency (daily), monday…sunday (weekly), ' +
+        'monthlyFrequency and dayOfMonth (monthly), month and dayOfMonthYear (yearly) }.',
+      examples: [{ type: 'weekly', friday: true, endDate: '08/29/2025' }],
+    }),
+  ),
+};
+
+export const createTask = defineOperation({
+  name: 'create_task',
+  method: 'POST',
+  path: '/tasks',
+  summary: 'Create a follow-up task',
+  description:
+    'Creates a task — call back, collect documents, send the engagement letter — with a due date, usually on a matter ' +
+    '(taskable_type Prospect, taskable_id). Lawmatics needs name, description and due_date; assign it with user_ids.',
+  params: Params(
+    {
+      ...taskCore,
+      ...taskOptions,
+      taskable_type: Type.Optional(StringEnum(TASKABLE_TYPES, { description: 'Kind of record the task is about' })),
+      taskable_id: OptionalId('Id of that record', '57802'),
+    },
+    { rules: [together('taskable_type', 'taskable_id')] },
+  ),
+  response: One(Task, 'The new task'),
+  upstream: { method: 'POST', path: '/tasks' },
+  example: {
+    name: 'Call back about medical records',
+    description: 'Ask for the chiropractor invoices since May.',
+    due_date: '2025-07-03T17:00:00-07:00',
+    priority: 'high',
+    user_ids: ['17'],
+    taskable_type: 'Prospect',
+    taskable_id: '57802',
+  },
+});
+
+const updateFields = { ...optionalAll(taskCore), ...taskOptions };
+
+export const updateTask = defineOperation({
+  name: 'update_task',
+  method: 'PATCH',
+  path: '/tasks/:id',
+  summary: 'Update a task or mark it done',
+  description:
+    'Changes the fields given and leaves the others: mark it done, move the due date, reassign it, change priority, tags or ' +
+    'recurrence. Lawmatics takes this as a PUT.',
+  params: Params({ id: RecordId('Task', 'list_tasks', '471'), ...updateFields }, { rules: [atLeastOne(...namesOf(updateFields))] }),
+  response: One(Task, 'The updated task'),
+  upstream: { method: 'PUT', path: '/tasks/:id' },
+  example: { id: '471', done: true },
+});

@@ -1,0 +1,42 @@
+import { defineOperation, Params } from '@portico/core';
+import { getOperation, listOperation } from '../define.js';
+import { GenericRecord, One, Paged } from '../schemas.js';
+import { ALL_FIELDS } from '../upstream.js';
+
+const User = GenericRecord('A user of the firm');
+
+export const listUsers = listOperation({
+  name: 'list_users',
+  path: '/users',
+  upstreamPath: '/users',
+  summary: 'List the users of the firm',
+  description:
+    "Lists the firm's Lawmatics users (name, email): their ids are the owners, attorneys, assigned staff, task assignees and " +
+    'appointment hosts of the other operations.',
+  response: Paged(User, 'A page of users'),
+  example: { sort_by: 'name', sort_order: 'asc' },
+});
+
+export const getUser = getOperation({
+  name: 'get_user',
+  path: '/users/:id',
+  upstreamPath: '/users/:id',
+  summary: 'Retrieve one user',
+  description: 'Returns one user of the firm with every field: name, email, role and timestamps.',
+  id: { what: 'User', from: 'list_users', example: '17' },
+  response: One(User, 'The user'),
+});
+
+export const getMe = defineOperation({
+  name: 'get_me',
+  method: 'GET',
+  path: '/users/me',
+  summary: 'Retrieve the connected user',
+  description:
+    'Returns the Lawmatics user whose authorization the gateway uses for this connection: a quick check that the ' +
+    'connection works, and the user id to use for "me" (owner, host, assignee).',
+  params: Params({}),
+  response: One(User, 'The connected user'),
+  upstream: { method: 'GET', path: '/users/me', fixedQuery: ALL_FIELDS },
+  example: {},
+});
