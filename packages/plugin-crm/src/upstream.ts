@@ -1,4 +1,4 @@
-import { type DeclarativeUpstream, messageFromBody, retryAfterSeconds, type UpstreamFailure, type UpstreamResponse } from '@portico/core';
+import { type DeclarativeUpstream, upstreamInspector } from '@portico/core';
 
 /** Lawmatics API v1. An operator may point the integration elsewhere (`PORTICO_LAWMATICS_BASE_URL`, the sandbox). */
 export const LAWMATICS_BASE_URL = 'https://api.lawmatics.com/v1';
@@ -27,25 +27,21 @@ export const getList = (path: string): DeclarativeUpstream => ({ method: 'GET', 
 /** A plain GET whose parameters are only path tokens (finds, and the records Lawmatics answers in its own format). */
 export const getPlain = (path: string): DeclarativeUpstream => ({ method: 'GET', path });
 
-const MAX_MESSAGE = 300;
-
 /**
- * Reads Lawmatics' error answers. Its API errors are JSON:API documents, `{ "errors": [{ "title", "detail", "status" }] }`
- * (a bad filter is a 422 "Filter By Parameter Not Available", an unknown record a 404 "Not found"); its OAuth layer
- * answers a bad or revoked token with 401 and `{ "error", "error_description" }` or an empty body. The HTTP status
+ * Reads Lawmatics' error answers with core's reader. Its API errors are JSON:API documents,
+ * `{ "errors": [{ "title", "detail", "status" }] }` (a bad filter is a 422 "Filter By Parameter Not Available", an
+ * unknown record a 404 "Not found"), read here as "title: detail"; its OAuth layer answers a bad or revoked token with
+ * 401 and `{ "error", "error_description" }` or an empty body, which core's generic reading handles. The HTTP status
  * decides the gateway's code (401 → upstream_unauthorized, 404 → not_found, 400/422 → bad_request, 429 → rate_limited,
- * 5xx → upstream_error); this function only finds the words. Lawmatics documents no rate limit headers: a Retry-After
- * that does arrive is passed on.
+ * 5xx → upstream_error). Lawmatics documents no rate limits: a Retry-After that does arrive (429, 503) is passed on.
  */
-export function inspect(response: UpstreamResponse): UpstreamFailure | undefined {
-  if (response.status >= 200 && response.status < 300) return undefined;
-  const message = jsonApiErrors(response.body) ?? messageFromBody(response.body) ?? defaultMessage(response.status);
-  const retryAfter = response.status === 429 ? retryAfterSeconds(response.headers) : undefined;
-  return { status: response.status, message: redact(message), ...(retryAfter !== undefined ? { retryAfter } : {}) };
-}
+export const inspect = upstreamInspector({
+  message: jsonApiErrors,
+  defaultMessages: { 401: 'the access token was not accepted', 404: 'not found', 429: 'too many requests' },
+});
 
-/** `errors: [{ title, detail }]` → "title: detail; title: detail". */
-function jsonApiErrors(body: unknown): string | undefined {
+/** `errors: [{ title, detail }]` → "title: detail; title: detail" (undefined for any other body). */
+export function jsonApiErrors(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const errors = (body as { errors?: unknown }).errors;
   if (!Array.isArray(errors) || errors.length === 0) return undefined;
@@ -59,17 +55,5 @@ function jsonApiErrors(body: unknown): string | undefined {
       return t && d && t !== d ? `${t}: ${d}` : t || d;
     })
     .filter((text) => text.length > 0);
-  return parts.length > 0 ? parts.join('; ').slice(0, MAX_MESSAGE) : undefined;
-}
-
-function defaultMessage(status: number): string {
-  if (status === 401) return 'the access token was not accepted';
-  if (status === 404) return 'not found';
-  if (status === 429) return 'too many requests';
-  return `HTTP ${status}`;
-}
-
-/** An error text never carries a credential, even if an upstream echoes the header it received. */
-function redact(message: string): string {
-  return message.replace(/bearer\s+[A-Za-z0-9._~+/=-]+/gi, 'Bearer [redacted]');
+  return parts.length > 0 ? parts.join('; ') : undefined;
 }
