@@ -1,4 +1,4 @@
-import { Registry } from '@portico/core';
+import { accessOf, Registry } from '@portico/core';
 import { createFixtureHarness, type FixtureHarness, type OperationFixture } from '@portico/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invalidInputFixtures, pagingFixtures, upstreamErrorFixtures } from './fixtures/failures.js';
@@ -34,6 +34,11 @@ describe('the operation set', () => {
     expect(operations).toHaveLength(86);
     expect(new Set(operations.map((o) => o.name)).size).toBe(86);
     expect(new Set(operations.map((o) => `${o.method} ${o.path}`)).size).toBe(86);
+  });
+
+  it('reads with 63, writes with 20 and deletes with 3 (read-only keys reach only the reads)', () => {
+    const count = (access: string) => operations.filter((o) => accessOf(o) === access).length;
+    expect([count('read'), count('write'), count('delete')]).toEqual([63, 20, 3]);
   });
 
   it('names every operation by the convention (list_, get_, find_, create_, update_, delete_, and the verbs of tags and events)', () => {
