@@ -111,6 +111,38 @@ describe('the operation set', () => {
   });
 });
 
+describe('record shapes of the Core Specification', () => {
+  const recordOf = (name: string) => {
+    const response = lawmaticsPlugin.operations.find((o) => o.name === name)?.response as Record<string, unknown>;
+    const data = (response.properties as Record<string, { anyOf: Array<Record<string, unknown>> }>).data;
+    return data?.anyOf[0]?.properties as Record<string, { anyOf: Array<{ properties: Record<string, unknown> }> }>;
+  };
+  const keys = (name: string, part: 'attributes' | 'relationships') => Object.keys(recordOf(name)[part]?.anyOf[0]?.properties ?? {}).sort();
+
+  it('gives get_prospect the prospect attributes and relationships, and nothing else', () => {
+    const strings =
+      'first_name last_name case_title case_blurb status email phone phone_number email_address address birthdate name_prefix ' +
+      'middle_name name_suffix sub_status informal_name employer occupation citizenship bio title hobbies social_security age ' +
+      'referring_url driver_license gender marital_status timezone date_of_last_contact photo_url created_at updated_at';
+    const numbers = 'estimated_value_cents actual_value_cents lead_cost_cents days_since_last_contact';
+    expect(keys('get_prospect', 'attributes')).toEqual([...strings.split(' '), ...numbers.split(' '), 'custom_fields'].sort());
+    expect(keys('get_prospect', 'relationships')).toEqual(
+      'source stage campaign practice_area created_by owned_by events documents notes tasks invoices emails phone_numbers addresses relationships'
+        .split(' ')
+        .sort(),
+    );
+  });
+
+  it('gives get_contact the contact attributes and relationships, and nothing else', () => {
+    const strings =
+      'first_name last_name email email_address phone phone_number birthdate name_prefix middle_name name_suffix informal_name ' +
+      'employer occupation citizenship bio title hobbies social_security age driver_license gender marital_status timezone ' +
+      'tracking_source_id date_of_last_contact photo_url contact_type created_at updated_at';
+    expect(keys('get_contact', 'attributes')).toEqual([...strings.split(' '), 'days_since_last_contact', 'custom_fields'].sort());
+    expect(keys('get_contact', 'relationships')).toEqual(['client', 'company', 'created_by', 'prospects']);
+  });
+});
+
 describe('Lawmatics error reading', () => {
   it('joins the title and detail of every JSON:API error', () => {
     expect(
