@@ -2,6 +2,7 @@ import type { SandboxOptions, SandboxServer } from '@portico/core';
 import { type EmulatorReply, type EmulatorRequest, type FaultWriter, jsonReply, startEmulator } from '@portico/core/testing/emulator';
 import { COLLECTIONS, TOP_LEVEL } from './collections.js';
 import { ApiError, type CollectionDef, type Db, notFound, type StoredRecord, type Verb } from './model.js';
+import { answerOAuth, newOAuthState, type OAuthState } from './oauth.js';
 import { filterRecords, paged, selection, sortRecords } from './query.js';
 import { createRecord, deleteRecord, findRecord, readBody, render, updateRecord } from './records.js';
 import { seed } from './seed.js';
@@ -16,6 +17,7 @@ export const SANDBOX_TOKEN = 'sandbox-lawmatics-token';
 interface State {
   db: Db;
   origin: string;
+  oauth: OAuthState;
 }
 
 const DEFAULT_FAILURES: Record<number, [string, string]> = {
@@ -59,7 +61,7 @@ export function startSandbox(options: SandboxOptions = {}): Promise<SandboxServe
     ...options,
     token: SANDBOX_TOKEN,
     basePath: '/v1',
-    seed: ({ origin }) => ({ db: seed(), origin }),
+    seed: ({ origin }) => ({ db: seed(), origin, oauth: newOAuthState() }),
     handle: (request, state) => {
       try {
         return answer(request, state);
@@ -84,6 +86,8 @@ function segmentsOf(path: string): string[] {
 function answer(request: EmulatorRequest, state: State): EmulatorReply {
   const { method, query } = request;
   const { db } = state;
+  const oauth = answerOAuth(request, state.oauth);
+  if (oauth) return oauth;
   if (!request.path.startsWith('/v1/')) throw notFound();
   const segments = segmentsOf(request.path.slice(3));
   const [head, second, third] = segments;
@@ -91,7 +95,7 @@ function answer(request: EmulatorRequest, state: State): EmulatorReply {
   // The custom form endpoints are documented as usable without a token.
   const open =
     formRoute && ((method === 'GET' && segments.length === 2) || (method === 'POST' && third === 'submit' && segments.length === 3));
-  if (!open && !authorized(request)) return unauthorized();
+  if (!open && !authorized(request, state.oauth)) return unauthorized();
 
   if (method === 'GET' && head === 'users' && second === 'me' && segments.length === 2) return me(db, query);
   if (method === 'GET' && head === 'email_campaign_stats' && segments.length === 2) return campaignStats(second as string, db);
@@ -118,10 +122,10 @@ function answer(request: EmulatorRequest, state: State): EmulatorReply {
   return collectionRoute(def, segments.slice(1), request, state);
 }
 
-function authorized(request: EmulatorRequest): boolean {
+function authorized(request: EmulatorRequest, oauth: OAuthState): boolean {
   const header = String(request.headers.authorization ?? '');
-  const match = /^Bearer\s+(.+)$/i.exec(header.trim());
-  return match?.[1] === SANDBOX_TOKEN;
+  const token = /^Bearer\s+(.+)$/i.exec(header.trim())?.[1];
+  return token === SANDBOX_TOKEN || (token !== undefined && oauth.tokens.has(token));
 }
 
 function allow(def: CollectionDef, verb: Verb): void {

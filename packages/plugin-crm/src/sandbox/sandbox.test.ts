@@ -384,3 +384,34 @@ describe('Lawmatics sandbox: fault injection and reset', () => {
     expect((await call('/prospects/5101')).status).toBe(200);
   });
 });
+
+describe('OAuth (authorization code, non-expiring token, no refresh token)', () => {
+  it('sends the browser back with a code and exchanges it once for a token the API accepts', async () => {
+    const origin = new URL(sandbox.url).origin;
+    const redirect = 'http://127.0.0.1:1/callback';
+    const authorize = await fetch(
+      `${origin}/oauth/authorize?client_id=app&redirect_uri=${encodeURIComponent(redirect)}&response_type=code&state=s1`,
+      { redirect: 'manual' },
+    );
+    expect(authorize.status).toBe(302);
+    const back = new URL(authorize.headers.get('location') as string);
+    expect(back.searchParams.get('state')).toBe('s1');
+    const code = back.searchParams.get('code') as string;
+    const exchange = (body: Record<string, string>) =>
+      fetch(`${origin}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(body).toString(),
+      });
+    const grant = { grant_type: 'authorization_code', code, redirect_uri: redirect, client_id: 'app', client_secret: 'shh' };
+    const first = await exchange(grant);
+    expect(first.status).toBe(200);
+    const tokens = (await first.json()) as Record<string, unknown>;
+    expect(tokens).toMatchObject({ access_token: expect.any(String), token_type: 'Bearer' });
+    expect(tokens.refresh_token).toBeUndefined();
+    expect(tokens.expires_in).toBeUndefined();
+    expect((await exchange(grant)).status).toBe(400); // a code works once
+    const me = await fetch(`${sandbox.url}/users/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    expect(me.status).toBe(200);
+  });
+});
