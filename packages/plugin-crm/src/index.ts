@@ -199,6 +199,7 @@ export const lawmaticsPlugin = definePlugin({
     },
   },
   operations: [...catalogOperations, ...chosenOperations],
+  sandbox: () => import('./sandbox/index.js'),
   openapi: {
     version: '1.0.0',
     securitySchemes: {
