@@ -3,7 +3,7 @@
 //
 //   node bench/standins/extract.mjs [path/to/shared]     (default: ../shared next to the repository)
 //
-// Reads upstream-specs/{crm,accounting,practice}/operations.tsv, the Lawmatics and Clio OpenAPI documents, the
+// Reads upstream-specs/{accounting,practice}/operations.tsv, the Clio OpenAPI document, the
 // node-quickbooks method list and the catalog seed (seeds/001_*.txt). Writes facts only: operation names, methods,
 // gateway and upstream paths, parameter names, locations, types, enums, formats, bounds and required flags. No text
 // of the sources is copied; every sentence of the stand-ins is written by generate.mjs.
@@ -27,17 +27,6 @@ const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*(\[[A-Za-z0-9_]*\])*(\.[A-Za-z0-9_]+)*$/;
 
 const SERVICES = [
-  {
-    service: 'lawmatics',
-    displayName: 'Lawmatics',
-    dir: 'crm',
-    count: 86,
-    seedSection: 'Legal CRM integration',
-    spec: 'crm/lawmatics-api-v1.21.0.openapi.json',
-    // tsv upstream_path → OpenAPI path key, and → path below the plugin's base URL (which ends in /v1)
-    specPath: (p) => p.replace(/^https:\/\/api\.lawmatics\.com/, ''),
-    upstreamPath: (p) => p.replace(/^https:\/\/api\.lawmatics\.com\/v1/, ''),
-  },
   {
     service: 'quickbooks',
     displayName: 'QuickBooks Online',
@@ -287,24 +276,6 @@ function upstreamPathOf(path, gatewayPath) {
 
 // ---- per-service facts that the OpenAPI documents do not carry ----------------------------------------------------------
 
-/** Lawmatics list operations: the shared list query parameters the seed names (with their enums). */
-function lawmaticsListParams(section) {
-  const line = section.split('\n').find((l) => l.startsWith('List operations share these query parameters:'));
-  if (!line) return [];
-  const out = [];
-  const list = line.slice(line.indexOf(':') + 1).split('. ')[0];
-  for (const match of list.matchAll(/([a-z_]+) \(([^)]*)\)/g)) {
-    const [, name, detail] = match;
-    const fact = { name, in: 'query', type: 'string' };
-    const operators = detail.match(/operator: (.*)$/);
-    const pair = detail.match(/^(\w+) or (\w+)/);
-    if (operators) fact.enum = operators[1].split(/,\s*/).map((v) => v.trim());
-    else if (pair) fact.enum = [pair[1], pair[2]];
-    out.push(fact);
-  }
-  return out;
-}
-
 /** Clio: `limit` bounds from the seed's conventions ("limit (1 to 200 …)", and "limit 1 to 1000" rows). */
 function clioLimits(section) {
   const common = section.match(/limit \((\d+) to (\d+)/);
@@ -475,7 +446,6 @@ for (const config of SERVICES) {
       }
     }
   }
-  const lawmaticsList = config.service === 'lawmatics' ? lawmaticsListParams(section) : [];
   const limits = config.service === 'clio' ? clioLimits(section) : undefined;
   const commonList = config.service === 'clio' ? clioCommonListParams(spec, deref) : [];
 
@@ -527,14 +497,6 @@ for (const config of SERVICES) {
       } else {
         facts = [];
         notes.push(`${config.service}: ${row.operation} has no OpenAPI operation`);
-      }
-      if (config.service === 'lawmatics' && row.method === 'GET' && row.operation.startsWith('list_')) {
-        const have = new Map(facts.map((p) => [p.name, p]));
-        for (const shared of lawmaticsList) {
-          const existing = have.get(shared.name);
-          if (!existing) facts.push({ ...shared });
-          else if (shared.enum && !existing.enum && existing.type === 'string') existing.enum = shared.enum;
-        }
       }
       if (limits) {
         const bound = limits.special.get(row.operation) ?? limits.common;

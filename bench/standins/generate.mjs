@@ -1,6 +1,6 @@
 // Stand-in plugins for `pnpm bench`: one generated ESM module per service of catalog.json, written the way the real
 // plugins are (literal defineOperation declarations with their own prose), so that loading, registering, validating
-// and describing them costs what the real Lawmatics, QuickBooks Online and Clio Manage plugins will cost. They are a
+// and describing them costs what the real QuickBooks Online and Clio Manage plugins will cost. They are a
 // measuring device only: never shipped, never loaded by the gateway outside the benchmark, and they call nothing.
 //
 //   import { generateStandins } from './standins/generate.mjs';
@@ -19,16 +19,6 @@ const CATALOG = join(HERE, 'catalog.json');
 
 /** Facts of each provider that the catalog does not carry: what the application is, and its OAuth 2.0 endpoints. */
 const PROVIDERS = {
-  lawmatics: {
-    kind: 'legal CRM and client intake',
-    baseUrl: 'https://lawmatics.standin.invalid/v1',
-    token: 'A Lawmatics OAuth access token, sent as a Bearer token (Lawmatics tokens do not expire).',
-    oauth2: {
-      authorizeUrl: 'https://app.lawmatics.com/oauth/authorize',
-      tokenUrl: 'https://api.lawmatics.com/oauth/token',
-      clientAuth: 'body',
-    },
-  },
   quickbooks: {
     kind: 'small-business accounting',
     baseUrl: 'https://quickbooks.standin.invalid/v3/company/realm',
