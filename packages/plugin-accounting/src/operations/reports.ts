@@ -351,6 +351,14 @@ const ReportAnswer = Type.Object(
   { description: "QuickBooks' report JSON, unchanged" },
 );
 
+function periodSentence(names: ReadonlySet<string>): string {
+  if (names.has('start_date')) return `Give start_date and end_date together${names.has('date_macro') ? ', or a date_macro' : ''}.`;
+  if (names.has('report_date')) {
+    return `It is computed as of report_date (default today)${names.has('date_macro') ? ', or as of the end of a date_macro' : ''}.`;
+  }
+  return 'It takes no period: it shows the accounts as they are now.';
+}
+
 export function defineReport(spec: ReportSpec) {
   const names = new Set<string>(spec.params);
   const properties: Record<string, TSchema> = {};
@@ -363,11 +371,7 @@ export function defineReport(spec: ReportSpec) {
     description:
       `${spec.about} Runs QuickBooks' ${spec.report} report and returns its JSON unchanged: Header (period, basis, currency), ` +
       'Columns, and Rows with nested sections, data rows (ColData values) and Summary totals. Reports are not paged. ' +
-      (names.has('start_date')
-        ? 'Give start_date and end_date together' + (names.has('date_macro') ? ', or a date_macro' : '') + '.'
-        : names.has('report_date')
-          ? 'It is computed as of report_date (default today)' + (names.has('date_macro') ? ', or as of the end of a date_macro' : '') + '.'
-          : 'It takes no period: it shows the accounts as they are now.'),
+      periodSentence(names),
     params: Params(properties as Record<string, ReturnType<typeof Type.Optional<TSchema>>>, { rules: rulesFor(names) }),
     // What a schema cannot say: a period's first day is not after its last.
     check: (params) => inOrder(params, 'start_date', 'end_date') ?? inOrder(params, 'start_duedate', 'end_duedate'),
