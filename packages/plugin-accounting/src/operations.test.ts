@@ -1,4 +1,5 @@
-import { Registry } from '@portico/core';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { buildOpenApiDocument, describeOperation, Registry } from '@portico/core';
 import { createFixtureHarness, type FixtureHarness, type OperationFixture } from '@portico/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invalidInputFixtures, upstreamErrorFixtures } from './fixtures/failures.js';
@@ -57,6 +58,16 @@ describe('the operation set', () => {
       expect(operation?.validator.problems(example), name).toEqual([]);
       expect(operation?.definition.check?.(example as never), name).toBeUndefined();
     }
+  });
+
+  it('has a valid OpenAPI document with one GET path per operation, and REST examples', async () => {
+    const integration = new Registry().register(quickbooksPlugin);
+    const document = buildOpenApiDocument(integration) as { paths: Record<string, Record<string, unknown>> };
+    await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeTruthy();
+    expect(Object.values(document.paths).flatMap((methods) => Object.keys(methods))).toHaveLength(67);
+    const find = integration.operations.get('find_invoices');
+    if (!find) throw new Error('find_invoices is not registered');
+    expect(describeOperation(integration, find).rest_example).toMatchObject({ method: 'GET' });
   });
 
   it('documents every operation and every parameter', () => {
