@@ -1,0 +1,35 @@
+import { definePlugin, packageVersion } from '@portico/core';
+import { changeDataCapture, getCompanyInfo, getPreferences } from './operations/company.js';
+import { findOperations } from './operations/finds.js';
+import { reportOperations } from './operations/reports.js';
+import { baseUrlFor, inspect, oauth2, settingsSchema } from './upstream.js';
+
+const PLUGIN_VERSION = packageVersion(import.meta.url);
+
+export const quickbooksPlugin = definePlugin({
+  service: 'quickbooks',
+  displayName: 'QuickBooks',
+  version: PLUGIN_VERSION,
+  description:
+    'QuickBooks Online accounting (API v3), read-only: search customers, vendors, invoices, bills, payments, accounts and the other ' +
+    "entities with QuickBooks' query filters; run the financial reports (profit and loss, balance sheet, trial balance, cash flow, " +
+    'general ledger, aging, sales and expenses); read the company information and preferences; list recent changes.',
+  contract: 1,
+  upstream: { baseUrl: baseUrlFor, inspect },
+  auth: {
+    token: {
+      description:
+        'An Intuit OAuth 2.0 access token for the QuickBooks Online Accounting scope, with the company (realm) id as a connection ' +
+        'fact: portico connect quickbooks --token - --meta realmId=<company id> [--meta environment=sandbox]. Access tokens last an ' +
+        'hour and a pasted one is not refreshed: prefer the OAuth connection (--oauth).',
+    },
+    oauth2,
+  },
+  settings: settingsSchema,
+  operations: [...findOperations, ...reportOperations, getCompanyInfo, getPreferences, changeDataCapture],
+});
+
+export default quickbooksPlugin;
+
+export { SANDBOX_REALM_ID } from './upstream.js';
+export { parseWhere, selectStatement, WhereSyntaxError } from './where.js';

@@ -1,0 +1,76 @@
+import { CommaList, DateTimeString, defineOperation, FreeObject, Params, Type } from '@portico/core';
+import { CDC_ENTITIES } from '../schemas.js';
+import { companyGet, companyPath } from '../upstream.js';
+
+export const getCompanyInfo = defineOperation({
+  name: 'get_company_info',
+  method: 'GET',
+  path: '/company-info',
+  summary: 'Read the connected company’s information',
+  description:
+    'Returns the QuickBooks company the connection is for: CompanyName, LegalName, CompanyAddr, Country, Email, WebAddr, ' +
+    'FiscalYearStartMonth, CompanyStartDate, SupportedLanguages and NameValue details (industry, subscription). Use it to tell ' +
+    'which company a connection reaches and when its fiscal year starts (the fiscal date_macro values of the reports depend on it).',
+  params: Params({}),
+  response: Type.Object(
+    { CompanyInfo: FreeObject({ description: 'The company record' }), time: Type.Optional(Type.String()) },
+    { description: "QuickBooks' answer, unchanged" },
+  ),
+  upstream: (_params, ctx) => {
+    const company = companyPath(ctx.connection);
+    return companyGet(ctx.connection, ctx.settings, `/companyinfo/${company.slice(company.lastIndexOf('/') + 1)}`);
+  },
+  example: {},
+});
+
+export const getPreferences = defineOperation({
+  name: 'get_preferences',
+  method: 'GET',
+  path: '/company-preferences',
+  summary: 'Read the company’s QuickBooks preferences',
+  description:
+    'Returns the company preferences: AccountingInfoPrefs (fiscal year, class and location tracking, book close date), ' +
+    'ProductAndServicesPrefs, SalesFormsPrefs (custom fields, default terms), VendorAndPurchasesPrefs, TaxPrefs, CurrencyPrefs ' +
+    '(home currency, multicurrency), ReportPrefs (default report basis Cash or Accrual) and TimeTrackingPrefs. find_preferences ' +
+    'searches the same record with a query; this reads it directly.',
+  params: Params({}),
+  response: Type.Object(
+    { Preferences: FreeObject({ description: 'The preferences record' }), time: Type.Optional(Type.String()) },
+    { description: "QuickBooks' answer, unchanged" },
+  ),
+  upstream: (_params, ctx) => companyGet(ctx.connection, ctx.settings, '/preferences'),
+  example: {},
+});
+
+export const changeDataCapture = defineOperation({
+  name: 'change_data_capture',
+  method: 'GET',
+  path: '/cdc',
+  summary: 'List the records of some entities changed since a moment',
+  description:
+    'Change data capture: every record of the given entities (comma-separated, e.g. Invoice,Customer,Payment) created, changed or ' +
+    'deleted since changed_since (an ISO-8601 timestamp with time zone, at most 30 days ago — QuickBooks refuses older ones). ' +
+    'Deleted records come back with status "Deleted" and only their Id. QuickBooks returns at most 1000 records per entity: if ' +
+    'an entity reaches 1000, ask again from a later changed_since, or use find_* with MetaData.LastUpdatedTime. Returns ' +
+    "QuickBooks' CDCResponse unchanged (one QueryResponse per entity).",
+  params: Params({
+    entities: CommaList(CDC_ENTITIES, {
+      description: 'Entities to report on, comma-separated (an array is joined).',
+      examples: ['Invoice,Customer'],
+    }),
+    changed_since: DateTimeString({
+      description: 'Only changes after this moment (ISO-8601 with time zone, within the last 30 days).',
+      examples: ['2025-06-01T00:00:00Z'],
+    }),
+  }),
+  response: Type.Object(
+    {
+      CDCResponse: Type.Array(FreeObject(), { description: 'One entry holding QueryResponse arrays, one per entity' }),
+      time: Type.Optional(Type.String()),
+    },
+    { description: "QuickBooks' answer, unchanged" },
+  ),
+  upstream: (params, ctx) =>
+    companyGet(ctx.connection, ctx.settings, '/cdc', { entities: params.entities, changedSince: params.changed_since }),
+  example: { entities: 'Invoice,Customer', changed_since: '2025-06-01T00:00:00Z' },
+});
