@@ -1,0 +1,89 @@
+import { type EmulatorReply, jsonReply } from '@portico/core/testing/emulator';
+
+// QuickBooks Online's error answers: a `Fault` with one or more errors and a type, plus the server's `time`.
+
+export type FaultType = 'ValidationFault' | 'AuthenticationFault' | 'AuthorizationFault' | 'SystemFault' | 'ThrottlingFault';
+
+export interface FaultError {
+  Message: string;
+  Detail?: string;
+  code: string;
+  element?: string;
+}
+
+/** An answer in QuickBooks' Fault format; thrown by routes, written by the sandbox's handler. */
+export class QboFault extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: FaultType,
+    readonly error: FaultError,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(error.Detail ?? error.Message);
+    this.name = 'QboFault';
+  }
+
+  reply(): EmulatorReply {
+    return faultBody(this.status, this.type, [this.error], this.headers);
+  }
+}
+
+export function faultBody(status: number, type: FaultType, errors: FaultError[], headers?: Record<string, string>): EmulatorReply {
+  return jsonReply(status, { Fault: { Error: errors, type }, time: qboTime() }, headers);
+}
+
+/** The server time QuickBooks puts in every answer: local time of the company (Pacific) with milliseconds. */
+export function qboTime(now = new Date()): string {
+  const pacific = new Date(now.getTime() - 7 * 3_600_000);
+  return `${pacific.toISOString().slice(0, 23)}-07:00`;
+}
+
+// ---- the faults the sandbox answers ---------------------------------------------------------------------------------
+
+export const queryParseFault = (detail: string) =>
+  new QboFault(400, 'ValidationFault', { Message: 'Error parsing query', Detail: detail, code: '4000' });
+
+export const queryValidationFault = (detail: string) =>
+  new QboFault(400, 'ValidationFault', { Message: 'Invalid query', Detail: `QueryValidationError: ${detail}`, code: '4001' });
+
+export const objectNotFound = (entity: string, id: string) =>
+  new QboFault(400, 'ValidationFault', {
+    Message: 'Object Not Found',
+    Detail: `Object Not Found : Something you're trying to use has been made inactive. Check the fields with accounts, customers, items, vendors or employees. (${entity} ${id})`,
+    code: '610',
+    element: '',
+  });
+
+/** A report parameter QuickBooks refuses (a malformed date, an unknown date macro or column grouping). */
+export const invalidParameter = (name: string, detail: string) =>
+  new QboFault(400, 'ValidationFault', { Message: 'Invalid Parameter', Detail: `${name}: ${detail}`, code: '2010', element: name });
+
+export const unsupportedOperation = (detail: string) =>
+  new QboFault(400, 'ValidationFault', { Message: 'Unsupported Operation', Detail: `Operation ${detail} is not supported.`, code: '500' });
+
+export const authenticationFailed = (detail: string) =>
+  new QboFault(
+    401,
+    'AuthenticationFault',
+    { Message: 'message=AuthenticationFailed; errorCode=003200; statusCode=401', Detail: detail, code: '3200' },
+    { 'www-authenticate': 'Bearer realm="Intuit", error="invalid_token"' },
+  );
+
+export const throttled = (detail: string, retryAfter = 60) =>
+  new QboFault(
+    429,
+    'ThrottlingFault',
+    { Message: 'message=ThrottleExceeded; errorCode=003001; statusCode=429', Detail: detail, code: '3001' },
+    { 'retry-after': String(retryAfter) },
+  );
+
+/** What QuickBooks answers for a path it has no resource for. */
+export const resourceNotFound = (path: string) =>
+  new QboFault(404, 'ValidationFault', { Message: 'Resource Not Found', Detail: `No resource at ${path}`, code: '404' });
+
+export const systemFault = () =>
+  new QboFault(500, 'SystemFault', {
+    Message: 'An application error has occurred while processing your request',
+    Detail: 'System Failure Error',
+    code: '10000',
+  });

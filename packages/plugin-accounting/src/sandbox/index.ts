@@ -1,0 +1,238 @@
+import type { SandboxOptions, SandboxServer } from '@portico/core';
+import {
+  type EmulatorReply,
+  type EmulatorRequest,
+  type FaultWriter,
+  isJsonObject,
+  jsonReply,
+  startEmulator,
+} from '@portico/core/testing/emulator';
+import { type Json, SANDBOX_REALM_ID } from './company.js';
+import {
+  authenticationFailed,
+  type FaultType,
+  faultBody,
+  objectNotFound,
+  QboFault,
+  qboTime,
+  resourceNotFound,
+  systemFault,
+  throttled,
+  unsupportedOperation,
+} from './errors.js';
+import { authorize as authorizeEndpoint, checkAccessToken, expireTokens, type OAuthState, oauthState, revoke, token } from './oauth.js';
+import { entityName, runQuery } from './query.js';
+import { runReport } from './reports.js';
+import { type Company, seedCompany } from './seed.js';
+
+export { SANDBOX_REALM_ID } from './company.js';
+export { SANDBOX_TODAY } from './dates.js';
+export { ACCOUNTING_SCOPE, SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET } from './oauth.js';
+export { REPORT_NAMES } from './reports.js';
+
+/** The fixed bearer token the sandbox accepts for {@link SANDBOX_REALM_ID} (never expires). */
+export const SANDBOX_TOKEN = 'sandbox-quickbooks-access-token';
+/** QuickBooks' limit of requests in flight at once per realm (and app). */
+export const MAX_CONCURRENT_REQUESTS = 10;
+
+export interface QuickBooksSandboxOptions extends SandboxOptions {
+  /** Seconds an OAuth access token lives (`expires_in`), default 3600; 0 makes every issued token expire at once. */
+  accessTokenTtlSeconds?: number;
+  /** Time each API request takes, default 2 ms, so parallel requests overlap and the concurrency limit can bite. */
+  latencyMs?: number;
+  /** Requests in flight per realm above which the sandbox answers 429, default 10. */
+  maxConcurrent?: number;
+}
+
+interface Settings {
+  latencyMs: number;
+  maxConcurrent: number;
+}
+
+interface RealmStats {
+  requests: number;
+  throttled: number;
+  peakInFlight: number;
+}
+
+interface State {
+  company: Company;
+  oauth: OAuthState;
+  settings: Settings;
+  stats: Map<string, RealmStats>;
+}
+
+const FAULT_TYPES: Record<number, FaultType> = {
+  401: 'AuthenticationFault',
+  403: 'AuthorizationFault',
+  429: 'ThrottlingFault',
+  500: 'SystemFault',
+  503: 'SystemFault',
+};
+const FAULT_MESSAGES: Record<number, [string, string]> = {
+  400: ['Request has invalid or unsupported property', '2010'],
+  401: ['message=AuthenticationFailed; errorCode=003200; statusCode=401', '3200'],
+  403: ['message=ApplicationAuthorizationFailed; errorCode=003100; statusCode=403', '3100'],
+  404: ['Resource Not Found', '404'],
+  429: ['message=ThrottleExceeded; errorCode=003001; statusCode=429', '3001'],
+  500: ['An application error has occurred while processing your request', '10000'],
+  503: ['Service Unavailable', '10000'],
+};
+
+/** An injected failure in QuickBooks' Fault format (`code` and `message` override the defaults of the status). */
+const writeFault: FaultWriter = (fault) => {
+  const status = fault.status ?? 500;
+  const [message, code] = FAULT_MESSAGES[status] ?? ['Injected failure', String(status)];
+  const type = FAULT_TYPES[status] ?? (status >= 500 ? 'SystemFault' : 'ValidationFault');
+  const headers: Record<string, string> = status === 429 && fault.headers['retry-after'] === undefined ? { 'retry-after': '60' } : {};
+  return faultBody(
+    status,
+    type,
+    [{ Message: fault.message ?? message, Detail: fault.message ?? message, code: fault.code ?? code }],
+    headers,
+  );
+};
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A QuickBooks Online Accounting API v3 look-alike over a seeded company (a small law firm's books, realm
+ * {@link SANDBOX_REALM_ID}): `url` is the host base under which the plugin puts `/v3/company/{realmId}/…`. It serves
+ * the query endpoint, single reads, company info, preferences and reports, checks bearer tokens (the fixed
+ * {@link SANDBOX_TOKEN} or one from its OAuth endpoints), answers 429 above 10 requests in flight per realm, and adds
+ * to the kit's `/__sandbox/fail-next` and `/__sandbox/reset`:
+ *
+ * - `POST /__sandbox/expire-tokens` `{ "access_token"?: "…" }`: issued access tokens (or that one) expire now;
+ * - `POST /__sandbox/settings` `{ "latency_ms"?, "max_concurrent"?, "access_token_ttl"? }`: changes them until reset;
+ * - `GET /__sandbox/stats`: per realm, requests, throttled requests and the peak of requests in flight.
+ */
+export function startSandbox(options: QuickBooksSandboxOptions = {}): Promise<SandboxServer> {
+  const { accessTokenTtlSeconds, latencyMs, maxConcurrent, ...listen } = options;
+  const inFlight = new Map<string, number>();
+  return startEmulator<State>({
+    ...listen,
+    token: SANDBOX_TOKEN,
+    seed: () => ({
+      company: seedCompany(SANDBOX_REALM_ID),
+      oauth: oauthState(accessTokenTtlSeconds ?? 3600),
+      settings: { latencyMs: latencyMs ?? 2, maxConcurrent: maxConcurrent ?? MAX_CONCURRENT_REQUESTS },
+      stats: new Map(),
+    }),
+    handle: async (request, state) => {
+      try {
+        return await answer(request, state, inFlight);
+      } catch (error) {
+        if (error instanceof QboFault) return error.reply();
+        throw error;
+      }
+    },
+    writeFault,
+    onError: () => systemFault().reply(),
+  });
+}
+
+async function answer(request: EmulatorRequest, state: State, inFlight: Map<string, number>): Promise<EmulatorReply> {
+  const { method, path } = request;
+  if (path === '/oauth2/authorize' && method === 'GET') return authorizeEndpoint(request, state.oauth);
+  if (path === '/oauth2/v1/tokens/bearer') return token(request, state.oauth);
+  if (path === '/v2/oauth2/tokens/revoke' && method === 'POST') return revoke(request, state.oauth);
+  if (path.startsWith('/__sandbox/')) return control(request, state);
+
+  const match = /^\/v3\/company\/([^/]+)(?:\/(.*))?$/.exec(path);
+  if (!match) throw resourceNotFound(path);
+  const realmId = decodeURIComponent(match[1] as string);
+  authenticate(request, state, realmId);
+
+  const stats = state.stats.get(realmId) ?? { requests: 0, throttled: 0, peakInFlight: 0 };
+  state.stats.set(realmId, stats);
+  stats.requests++;
+  const running = (inFlight.get(realmId) ?? 0) + 1;
+  if (running > state.settings.maxConcurrent) {
+    stats.throttled++;
+    throw throttled(`More than ${state.settings.maxConcurrent} requests in flight for realm ${realmId}`);
+  }
+  inFlight.set(realmId, running);
+  stats.peakInFlight = Math.max(stats.peakInFlight, running);
+  try {
+    if (state.settings.latencyMs > 0) await delay(state.settings.latencyMs);
+    return route(request, state.company, match[2] ?? '');
+  } finally {
+    inFlight.set(realmId, (inFlight.get(realmId) ?? 1) - 1);
+  }
+}
+
+/** `Authorization: Bearer …` for this realm: the fixed sandbox token or an OAuth access token that is still good. */
+function authenticate(request: EmulatorRequest, state: State, realmId: string): void {
+  const header = String(request.headers.authorization ?? '');
+  const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+  if (!bearer) throw authenticationFailed('Authorization header missing or not a Bearer token');
+  const checked = bearer === SANDBOX_TOKEN ? { realmId: SANDBOX_REALM_ID } : checkAccessToken(state.oauth, bearer);
+  if ('problem' in checked) throw authenticationFailed(`${checked.problem}: ${bearer.slice(0, 12)}…`);
+  if (checked.realmId !== realmId) throw authenticationFailed(`The token is not valid for realm ${realmId}`);
+}
+
+function route(request: EmulatorRequest, company: Company, rest: string): EmulatorReply {
+  const segments = rest.split('/').map(decodeURIComponent);
+  const [head = '', id, extra] = segments;
+  if (head === 'query') {
+    if (request.method === 'GET') return jsonReply(200, runQuery(company, request.query.get('query')));
+    if (request.method === 'POST') return jsonReply(200, runQuery(company, request.text()));
+  }
+  if (request.method !== 'GET') throw unsupportedOperation(`${request.method} ${head} (the sandbox company is read-only)`);
+  if (head === 'reports' && id && extra === undefined) return jsonReply(200, runReport(company, id, request.query));
+  if (head === 'preferences' && id === undefined) return single('Preferences', company.entities.Preferences[0] as Json);
+  if (head === 'companyinfo' && id !== undefined && extra === undefined) {
+    if (id !== company.realmId && id !== '1') throw objectNotFound('CompanyInfo', id);
+    return single('CompanyInfo', company.entities.CompanyInfo[0] as Json);
+  }
+  const entity = entityName(head);
+  if (entity && id !== undefined && extra === undefined) {
+    const record = company.entities[entity].find((r) => r.Id === id);
+    if (!record) throw objectNotFound(entity, id);
+    return single(entity, record);
+  }
+  throw resourceNotFound(`/v3/company/${company.realmId}/${rest}`);
+}
+
+const single = (entity: string, record: Json) => jsonReply(200, { [entity]: structuredClone(record), time: qboTime() });
+
+function control(request: EmulatorRequest, state: State): EmulatorReply {
+  const { method, path } = request;
+  if (path === '/__sandbox/expire-tokens' && method === 'POST') return expireTokens(request, state.oauth);
+  if (path === '/__sandbox/stats' && method === 'GET') {
+    const realms = Object.fromEntries(
+      [...state.stats].map(([realm, s]) => [realm, { requests: s.requests, throttled: s.throttled, peak_in_flight: s.peakInFlight }]),
+    );
+    return jsonReply(200, { ok: true, realms, settings: settingsView(state) });
+  }
+  if (path === '/__sandbox/settings' && method === 'POST') {
+    let body: unknown;
+    try {
+      body = request.json();
+    } catch {
+      body = undefined;
+    }
+    if (!isJsonObject(body)) return jsonReply(400, { ok: false, error: 'settings takes a JSON object' });
+    const numbers: Array<[string, (n: number) => void, number]> = [
+      ['latency_ms', (n) => (state.settings.latencyMs = n), 0],
+      ['max_concurrent', (n) => (state.settings.maxConcurrent = n), 1],
+      ['access_token_ttl', (n) => (state.oauth.accessTokenTtl = n), 0],
+    ];
+    for (const [name, set, min] of numbers) {
+      const value = body[name];
+      if (value === undefined) continue;
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+        return jsonReply(400, { ok: false, error: `${name} must be a whole number, ${min} or more` });
+      }
+      set(value);
+    }
+    return jsonReply(200, { ok: true, settings: settingsView(state) });
+  }
+  return jsonReply(404, { ok: false, error: `no sandbox control ${method} ${path}` });
+}
+
+const settingsView = (state: State) => ({
+  latency_ms: state.settings.latencyMs,
+  max_concurrent: state.settings.maxConcurrent,
+  access_token_ttl: state.oauth.accessTokenTtl,
+});

@@ -1,0 +1,193 @@
+import { randomBytes } from 'node:crypto';
+import { type EmulatorReply, type EmulatorRequest, isJsonObject, jsonReply } from '@portico/core/testing/emulator';
+import { SANDBOX_REALM_ID } from './company.js';
+
+// Intuit's OAuth 2.0 authorization-code flow, on the sandbox's origin:
+//
+//   GET  /oauth2/authorize            (appcenter.intuit.com/connect/oauth2) → 302 redirect_uri?code&state&realmId
+//   POST /oauth2/v1/tokens/bearer     (oauth.platform.intuit.com) authorization_code | refresh_token, HTTP Basic client
+//   POST /v2/oauth2/tokens/revoke     (developer.api.intuit.com) { "token": … }
+//
+// Every refresh hands out a new refresh token and retires the one used (the old one answers invalid_grant); access
+// tokens already issued stay good until they expire. Grants live in the sandbox's state, so POST /__sandbox/reset
+// forgets them.
+
+export const SANDBOX_CLIENT_ID = 'ABsandboxQuickBooksClientId0001';
+export const SANDBOX_CLIENT_SECRET = 'sandbox-quickbooks-client-secret';
+export const ACCOUNTING_SCOPE = 'com.intuit.quickbooks.accounting';
+/** What Intuit answers as `x_refresh_token_expires_in` (101 days). */
+export const REFRESH_TOKEN_TTL_SECONDS = 8_726_400;
+const CODE_TTL_MS = 5 * 60_000;
+
+interface Grant {
+  id: number;
+  clientId: string;
+  realmId: string;
+  scope: string;
+  revoked: boolean;
+}
+
+export interface AccessToken {
+  grant: Grant;
+  expiresAt: number;
+}
+
+export interface OAuthState {
+  codes: Map<string, { clientId: string; redirectUri: string; realmId: string; scope: string; expiresAt: number }>;
+  access: Map<string, AccessToken>;
+  refresh: Map<string, Grant>;
+  grants: number;
+  /** Seconds an access token lives (`expires_in`); 3600 unless the sandbox was started or set otherwise. */
+  accessTokenTtl: number;
+}
+
+export function oauthState(accessTokenTtl = 3600): OAuthState {
+  return { codes: new Map(), access: new Map(), refresh: new Map(), grants: 0, accessTokenTtl };
+}
+
+const opaque = (prefix: string, bytes: number) => `${prefix}${randomBytes(bytes).toString('base64url')}`;
+const oauthError = (status: number, error: string, description?: string) =>
+  jsonReply(
+    status,
+    { error, ...(description ? { error_description: description } : {}) },
+    { 'cache-control': 'no-store', pragma: 'no-cache' },
+  );
+
+/** `GET /oauth2/authorize`: the consent screen, already agreed to; redirects with a code for the seeded company. */
+export function authorize(request: EmulatorRequest, state: OAuthState): EmulatorReply {
+  const q = request.query;
+  const clientId = q.get('client_id');
+  const redirectUri = q.get('redirect_uri');
+  if (clientId !== SANDBOX_CLIENT_ID) return oauthError(400, 'invalid_client', 'client_id is missing or unknown');
+  let target: URL;
+  try {
+    target = new URL(redirectUri ?? '');
+  } catch {
+    return oauthError(400, 'invalid_request', 'redirect_uri is missing or not an absolute URL');
+  }
+  const stateParam = q.get('state');
+  if (stateParam !== null) target.searchParams.set('state', stateParam);
+  const fail = (error: string, description: string) => {
+    target.searchParams.set('error', error);
+    target.searchParams.set('error_description', description);
+    return { status: 302, body: '', contentType: 'text/plain', headers: { location: target.toString() } };
+  };
+  if (q.get('response_type') !== 'code') return fail('unsupported_response_type', 'response_type must be code');
+  const scope = q.get('scope') ?? '';
+  if (!scope.split(/\s+/).includes(ACCOUNTING_SCOPE)) return fail('invalid_scope', `scope must include ${ACCOUNTING_SCOPE}`);
+  if (stateParam === null || stateParam === '') return fail('invalid_request', 'state is required');
+
+  const code = opaque('AB11', 30);
+  state.codes.set(code, {
+    clientId,
+    redirectUri: redirectUri as string,
+    realmId: SANDBOX_REALM_ID,
+    scope,
+    expiresAt: Date.now() + CODE_TTL_MS,
+  });
+  target.searchParams.set('code', code);
+  target.searchParams.set('realmId', SANDBOX_REALM_ID);
+  return { status: 302, body: '', contentType: 'text/plain', headers: { location: target.toString() } };
+}
+
+function clientOf(request: EmulatorRequest): string | undefined {
+  const match = /^Basic\s+(\S+)$/i.exec(String(request.headers.authorization ?? ''));
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1] as string, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  const id = decodeURIComponent(decoded.slice(0, colon));
+  const secret = decodeURIComponent(decoded.slice(colon + 1));
+  return colon > 0 && id === SANDBOX_CLIENT_ID && secret === SANDBOX_CLIENT_SECRET ? id : undefined;
+}
+
+function issue(state: OAuthState, grant: Grant): EmulatorReply {
+  const accessToken = opaque('eyJlbmMiOiJBMTI4Q0JDLUhTMjU2IiwiYWxnIjoiZGlyIn0..', 96);
+  const refreshToken = opaque('AB11', 36);
+  state.access.set(accessToken, { grant, expiresAt: Date.now() + state.accessTokenTtl * 1000 });
+  state.refresh.set(refreshToken, grant);
+  return jsonReply(
+    200,
+    {
+      token_type: 'bearer',
+      access_token: accessToken,
+      refresh_token: refreshToken,
+      expires_in: state.accessTokenTtl,
+      x_refresh_token_expires_in: REFRESH_TOKEN_TTL_SECONDS,
+    },
+    { 'cache-control': 'no-store', pragma: 'no-cache' },
+  );
+}
+
+/** `POST /oauth2/v1/tokens/bearer`. */
+export function token(request: EmulatorRequest, state: OAuthState): EmulatorReply {
+  if (request.method !== 'POST') return oauthError(405, 'invalid_request', 'use POST');
+  const clientId = clientOf(request);
+  if (!clientId) return oauthError(401, 'invalid_client');
+  if (request.mediaType() !== 'application/x-www-form-urlencoded')
+    return oauthError(400, 'invalid_request', 'the body must be application/x-www-form-urlencoded');
+  const form = request.form();
+  if (form.grant_type === 'authorization_code') {
+    const code = state.codes.get(form.code ?? '');
+    if (form.code) state.codes.delete(form.code);
+    if (!code || code.expiresAt < Date.now() || code.clientId !== clientId || code.redirectUri !== form.redirect_uri) {
+      return oauthError(400, 'invalid_grant');
+    }
+    const grant: Grant = { id: ++state.grants, clientId, realmId: code.realmId, scope: code.scope, revoked: false };
+    return issue(state, grant);
+  }
+  if (form.grant_type === 'refresh_token') {
+    const grant = state.refresh.get(form.refresh_token ?? '');
+    if (!grant || grant.revoked || grant.clientId !== clientId) return oauthError(400, 'invalid_grant');
+    state.refresh.delete(form.refresh_token as string);
+    return issue(state, grant);
+  }
+  return oauthError(400, 'unsupported_grant_type');
+}
+
+/** `POST /v2/oauth2/tokens/revoke` with `{ "token": access or refresh token }`: ends the whole grant. */
+export function revoke(request: EmulatorRequest, state: OAuthState): EmulatorReply {
+  if (!clientOf(request)) return oauthError(401, 'invalid_client');
+  let value: unknown;
+  try {
+    value =
+      request.mediaType() === 'application/x-www-form-urlencoded' ? request.form().token : (request.json() as Json | undefined)?.token;
+  } catch {
+    return oauthError(400, 'invalid_request', 'the body must be JSON');
+  }
+  if (typeof value !== 'string' || value === '') return oauthError(400, 'invalid_request', 'token is required');
+  const grant = state.refresh.get(value) ?? state.access.get(value)?.grant;
+  if (grant) grant.revoked = true;
+  return { status: 200, body: '', contentType: 'text/plain' };
+}
+
+type Json = Record<string, unknown>;
+
+/**
+ * `POST /__sandbox/expire-tokens` (`{ "access_token": "…" }`, or `{}` for every token issued): the tokens answer 401
+ * from now on, as an expired Intuit access token does; refresh tokens keep working.
+ */
+export function expireTokens(request: EmulatorRequest, state: OAuthState): EmulatorReply {
+  let body: unknown;
+  try {
+    body = request.json();
+  } catch {
+    return jsonReply(400, { ok: false, error: 'expire-tokens takes a JSON object' });
+  }
+  const only = isJsonObject(body) && typeof body.access_token === 'string' ? body.access_token : undefined;
+  let expired = 0;
+  for (const [value, access] of state.access) {
+    if (only !== undefined && value !== only) continue;
+    access.expiresAt = 0;
+    expired++;
+  }
+  return jsonReply(200, { ok: true, expired });
+}
+
+/** The realm an access token is good for; why not, otherwise. */
+export function checkAccessToken(state: OAuthState, value: string): { realmId: string } | { problem: string } {
+  const access = state.access.get(value);
+  if (!access) return { problem: 'Token invalid' };
+  if (access.grant.revoked) return { problem: 'Token revoked' };
+  if (access.expiresAt <= Date.now()) return { problem: 'Token expired' };
+  return { realmId: access.grant.realmId };
+}
