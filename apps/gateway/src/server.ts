@@ -49,7 +49,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
   let createdKey: RunningGateway['createdKey'];
   if (options.sandbox) {
     for (const [service, sandbox] of Object.entries(sandboxes)) {
-      await engine.connectToken(DEFAULT_WORKSPACE, service, sandbox.token, { sandbox: true });
+      await engine.connectToken(DEFAULT_WORKSPACE, service, sandbox.token, { ...sandbox.connection, sandbox: true });
       await engine.configureIntegration(DEFAULT_WORKSPACE, service, { restEnabled: true, mcpEnabled: true });
     }
     // One sandbox key at a time: the previous one is revoked, so demo keys do not pile up.

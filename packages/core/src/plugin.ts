@@ -115,6 +115,8 @@ export interface SandboxServer {
   url: string;
   /** A credential the sandbox accepts. */
   token: string;
+  /** Non-secret facts to store with the sandbox's connection (the QuickBooks realm id its seeded company has). */
+  connection?: Readonly<Record<string, unknown>>;
   close(): Promise<void>;
 }
 

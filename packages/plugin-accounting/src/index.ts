@@ -27,9 +27,9 @@ export const quickbooksPlugin = definePlugin({
   },
   settings: settingsSchema,
   operations: [...findOperations, ...reportOperations, getCompanyInfo, getPreferences, changeDataCapture],
+  sandbox: () => import('./sandbox/index.js'),
 });
 
 export default quickbooksPlugin;
 
-export { SANDBOX_REALM_ID } from './upstream.js';
 export { parseWhere, selectStatement, WhereSyntaxError } from './where.js';

@@ -17,12 +17,6 @@ export const SANDBOX_HOST = 'https://sandbox-quickbooks.api.intuit.com';
 export const ENVIRONMENTS = ['production', 'sandbox'] as const;
 
 /**
- * The realm id the gateway's sandbox mode uses: `portico serve --sandbox` connects each plugin with the fact
- * `{ sandbox: true }` and no realm id, and the emulator serves this company.
- */
-export const SANDBOX_REALM_ID = '9341453908123456';
-
-/**
  * The company host of a connection: the fact `environment` (`production`, the default, or `sandbox`, for Intuit's
  * development companies). An operator may also point the integration elsewhere with the base URL override
  * (`PORTICO_QUICKBOOKS_BASE_URL`); the upstream paths always start with `/v3/company/<realm id>`.
@@ -47,7 +41,7 @@ export function companyPath(connection: Readonly<Record<string, unknown>>): stri
       `The QuickBooks connection has environment "${String(environment)}"; it must be production or sandbox: connect again with --meta environment=production (or sandbox)`,
     );
   }
-  const raw = connection.realmId ?? connection.realm_id ?? (connection.sandbox === true ? SANDBOX_REALM_ID : undefined);
+  const raw = connection.realmId ?? connection.realm_id;
   const realm = typeof raw === 'number' ? String(raw) : raw;
   if (typeof realm !== 'string' || realm === '') {
     throw new GatewayError(

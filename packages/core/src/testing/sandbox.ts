@@ -43,7 +43,7 @@ export async function startSandboxHarness(plugin: Plugin): Promise<SandboxHarnes
     encryptor: new Encryptor(parseEncryptionKey(randomBytes(32).toString('base64'))),
     upstream: { retryLimit: 0 },
   });
-  await engine.connectToken(DEFAULT_WORKSPACE, service, sandbox.token);
+  await engine.connectToken(DEFAULT_WORKSPACE, service, sandbox.token, { ...sandbox.connection });
   await engine.configureIntegration(DEFAULT_WORKSPACE, service, { baseUrl: sandbox.url, restEnabled: true });
 
   const call = async <T>(operation: string, params: Record<string, unknown> = {}): Promise<T> =>

@@ -109,7 +109,7 @@ const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export function startSandbox(options: QuickBooksSandboxOptions = {}): Promise<SandboxServer> {
   const { accessTokenTtlSeconds, latencyMs, maxConcurrent, ...listen } = options;
   const inFlight = new Map<string, number>();
-  return startEmulator<State>({
+  const server = startEmulator<State>({
     ...listen,
     token: SANDBOX_TOKEN,
     seed: () => ({
@@ -129,6 +129,8 @@ export function startSandbox(options: QuickBooksSandboxOptions = {}): Promise<Sa
     writeFault,
     onError: () => systemFault().reply(),
   });
+  // The gateway stores these facts with the sandbox connection: the plugin addresses the seeded company by its realm id.
+  return server.then((started) => ({ ...started, connection: { realmId: SANDBOX_REALM_ID } }));
 }
 
 async function answer(request: EmulatorRequest, state: State, inFlight: Map<string, number>): Promise<EmulatorReply> {
