@@ -59,17 +59,34 @@ function stem(word: string): string {
   return word;
 }
 
-/** Lowercase words (snake_case split), stop words dropped, stemmed; each also yields its canonical synonym. */
+/** Lowercase words (snake_case split), stop words dropped, stemmed. */
+function words(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word && !STOP.has(word))
+    .map(stem);
+}
+
+const canonicalsOf = (base: string) => (CANONICAL.get(base) ?? []).filter((canonical) => canonical !== base);
+
+/** The words of a text, each also yielding its canonical synonyms. */
 function terms(text: string): string[] {
-  const out: string[] = [];
-  const words = text.toLowerCase().split(/[^a-z0-9]+/);
-  for (const word of words) {
-    if (!word || STOP.has(word)) continue;
-    const base = stem(word);
-    out.push(base);
-    for (const canonical of CANONICAL.get(base) ?? []) if (canonical !== base) out.push(canonical);
-  }
-  return out;
+  return words(text).flatMap((base) => [base, ...canonicalsOf(base)]);
+}
+
+/**
+ * The terms of a query, as {@link terms}, except that a word standing for another word of the same query only
+ * qualifies it: in "phone call" or "text message" it counts as that word ("call", "message"), not as a term of its
+ * own that would find other things (an operation on phone numbers).
+ */
+function queryTerms(text: string): string[] {
+  const given = words(text);
+  const present = new Set(given);
+  return given.flatMap((base) => {
+    const canonicals = canonicalsOf(base);
+    return canonicals.some((canonical) => present.has(canonical)) ? canonicals : [base, ...canonicals];
+  });
 }
 
 interface Doc {
@@ -122,7 +139,7 @@ export class OperationIndex {
     query: string,
     options: { limit: number; filter?: (doc: { service: string; operation: RegisteredOperation }) => boolean },
   ): SearchHit[] {
-    const queryTerms = [...new Set(terms(query))];
+    const wanted = [...new Set(queryTerms(query))];
     const n = this.docs.length;
     const k1 = 1.2;
     const b = 0.5;
@@ -130,7 +147,7 @@ export class OperationIndex {
     for (const doc of this.docs) {
       if (options.filter && !options.filter({ service: doc.integration.service, operation: doc.operation })) continue;
       let score = 0;
-      for (const term of queryTerms) {
+      for (const term of wanted) {
         const tf = doc.weights.get(term);
         if (!tf) continue;
         const df = this.documentFrequency.get(term) ?? 0;
@@ -139,7 +156,7 @@ export class OperationIndex {
       }
       // Name coverage: "list calls" names list_calls outright, whatever else the descriptions mention.
       let covered = 0;
-      for (const term of doc.nameTerms) if (queryTerms.includes(term)) covered++;
+      for (const term of doc.nameTerms) if (wanted.includes(term)) covered++;
       score *= 1 + covered / Math.max(1, doc.nameTerms.size);
       if (score > 0) {
         hits.push({

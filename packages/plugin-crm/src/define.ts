@@ -64,26 +64,23 @@ export function getOperation(
 
 export type FindKey = 'phone_number' | 'email_address' | 'name';
 
-const FIND_PARAM: Record<FindKey, { description: string; example: string }> = {
-  phone_number: {
-    description: 'Phone number to look for, as written anywhere in it (digits, with or without punctuation).',
-    example: '555-201-7788',
-  },
-  email_address: { description: 'Email address to look for.', example: 'maria.lopez@example.com' },
-  name: { description: 'Name to look for: "first last" or just the first name; case does not matter.', example: 'Maria Lopez' },
+const FIND_PARAM: Record<FindKey, string> = {
+  phone_number: 'Phone number to look for, as written anywhere in it (digits, with or without punctuation).',
+  email_address: 'Email address to look for.',
+  name: 'Name to look for: "first last" or just the first name; case does not matter.',
 };
 
-export function findOperation(words: Words & { key: FindKey }) {
-  const param = FIND_PARAM[words.key];
+/** A find by one path value; `example` is the value its ready-to-use example looks for. */
+export function findOperation(words: Words & { key: FindKey; example: string }) {
   return defineOperation({
     name: words.name,
     method: 'GET',
     path: words.path,
     summary: words.summary,
     description: words.description,
-    params: Params({ [words.key]: Type.String({ minLength: 1, description: param.description, examples: [param.example] }) }),
+    params: Params({ [words.key]: Type.String({ minLength: 1, description: FIND_PARAM[words.key], examples: [words.example] }) }),
     ...(words.response ? { response: words.response } : {}),
     upstream: getPlain(words.upstreamPath),
-    example: { [words.key]: param.example },
+    example: { [words.key]: words.example },
   });
 }

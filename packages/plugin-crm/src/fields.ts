@@ -18,7 +18,7 @@ export const CustomFieldValues = Type.Optional(
   Type.Array(
     Type.Object(
       {
-        id: BodyId('Custom field id (from list_custom_fields)', '6433'),
+        id: BodyId('Custom field id (from list_custom_fields)', '4603'),
         value: Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()], {
           description: 'The value; null clears it',
         }),
@@ -27,7 +27,7 @@ export const CustomFieldValues = Type.Optional(
     ),
     {
       description: 'Custom field values to set: [{ id, value }]. A value replaces the current one; null clears it.',
-      examples: [[{ id: '6433', value: 'Referred by Dr. Chen' }]],
+      examples: [[{ id: '4603', value: 'Bayfront Rideshare Inc.' }]],
     },
   ),
 );
@@ -40,7 +40,9 @@ export const NotesToAdd = Type.Optional(
     ),
     {
       description: 'Notes to add to the record, each { name, body }.',
-      examples: [[{ name: 'Intake call', body: 'Rear-ended on I-5 on May 2; treating with a chiropractor.' }]],
+      examples: [
+        [{ name: 'Intake call', body: 'Rideshare ran a red light on Market St; treated at the ER, follow-up with an orthopedist.' }],
+      ],
     },
   ),
 );
@@ -64,14 +66,14 @@ export const namesOf = (properties: Record<string, TSchema>) => Object.keys(prop
 // ---- the person and matter fields of a prospect (Lawmatics' "Supported Matter Fields") ----------------------------
 
 export const PersonFields = {
-  first_name: Text('First name', 'Maria'),
-  last_name: Text('Last name', 'Lopez'),
+  first_name: Text('First name', 'Luis'),
+  last_name: Text('Last name', 'Ortega'),
   middle_name: Text('Middle name'),
   name_prefix: Text('Name prefix (Mr., Dr.)'),
   name_suffix: Text('Name suffix (Jr., III)'),
   informal_name: Text('Name the person goes by'),
-  email: Text('Email address; sets the primary one', 'maria.lopez@example.com'),
-  phone: Text('Phone number; sets the primary one', '555-201-7788'),
+  email: Text('Email address; sets the primary one', 'luis.ortega@example.com'),
+  phone: Text('Phone number; sets the primary one', '(619) 555-0188'),
   birthdate: Text('Date of birth (YYYY-MM-DD or MM/DD/YYYY)'),
   gender: Text('Gender'),
   marital_status: Text('Marital status'),
@@ -96,13 +98,13 @@ export const AddressFields = {
 };
 
 export const MatterFields = {
-  case_title: Text('Case title', 'Lopez v. Pacific Freight'),
+  case_title: Text('Case title', 'Ortega v. Bayfront Rideshare'),
   case_number: Text("Case number; replaces Lawmatics' automatic numbering"),
   case_blurb: Text('Case description: what happened, what the person wants', 'Rear-end collision, seeking compensation'),
-  practice_area_id: OptionalId('Practice area id (list_practice_areas)', '986'),
-  stage_id: OptionalId('Pipeline stage id (list_stages)'),
+  practice_area_id: OptionalId('Practice area id (list_practice_areas)', '61'),
+  stage_id: OptionalId('Pipeline stage id (list_stages)', '302'),
   sub_status_id: OptionalId('Sub status id (list_sub_statuses)'),
-  source_id: OptionalId('Marketing source id (list_sources)'),
+  source_id: OptionalId('Marketing source id (list_sources)', '244'),
   campaign_id: OptionalId('Marketing campaign id'),
   referrer_id: OptionalId('Id of the contact who referred the case'),
   estimated_value_cents: Cents('Estimated value of the case, in cents', 2500000),
@@ -113,12 +115,12 @@ export const MatterFields = {
   salesperson_id: OptionalId('User id of the salesperson'),
   lead_attorney_id: OptionalId('User id of the lead attorney'),
   originating_attorney_id: OptionalId('User id of the originating attorney'),
-  assigned_staff_ids: IdList('User ids of the assigned staff; replaces the current list', ['17', '21']),
+  assigned_staff_ids: IdList('User ids of the assigned staff; replaces the current list', ['13', '15']),
   custom_contact_type_id: OptionalId('Custom contact type id (list_custom_contact_types)'),
   tags: Type.Optional(
     Type.Array(Type.String({ minLength: 1 }), {
       description: 'Tag names; a tag that does not exist yet is created',
-      examples: [['Auto accident']],
+      examples: [['Needs Follow-up']],
     }),
   ),
   custom_fields: CustomFieldValues,

@@ -179,6 +179,6 @@ describe('connection settings', () => {
     });
     expect(lawmaticsPlugin.auth.token?.description).toBeTruthy();
     expect(lawmaticsPlugin.upstream.baseUrl).toBe('https://api.lawmatics.com/v1');
-    expect(lawmaticsPlugin.sandbox).toBeUndefined();
+    expect(lawmaticsPlugin.sandbox).toBeTypeOf('function');
   });
 });

@@ -17,7 +17,7 @@ export const listActivities = listOperation({
     'e.g. the history of one matter.',
   filterBy: ACTIVITY_FILTERS,
   response: Paged(GenericRecord('A timeline activity'), 'A page of activities'),
-  example: { filter_by: 'matter_id', filter_on: '57802' },
+  example: { filter_by: 'matter_id', filter_on: '5101' },
 });
 
 export const getActivity = getOperation({
@@ -26,7 +26,7 @@ export const getActivity = getOperation({
   upstreamPath: '/activities/:id',
   summary: 'Retrieve one timeline activity',
   description: 'Returns one timeline entry: its key, type, details and the records it concerns (owner, recipient, tracked record).',
-  id: { what: 'Activity', from: 'list_activities', example: '1' },
+  id: { what: 'Activity', from: 'list_activities', example: '2' },
   response: One(GenericRecord('A timeline activity'), 'The activity'),
 });
 
@@ -41,7 +41,7 @@ export const listInteractions = listOperation({
     'Lists interactions logged on matters from outside Lawmatics (phone calls, meetings, texts): interaction_type, body, ' +
     'happened_at. Filter by prospect_id for the contact history of one matter.',
   response: Paged(GenericRecord('An interaction'), 'A page of interactions'),
-  example: { filter_by: 'prospect_id', filter_on: '57802' },
+  example: { filter_by: 'prospect_id', filter_on: '5101' },
 });
 
 export const createInteraction = defineOperation({
@@ -53,21 +53,21 @@ export const createInteraction = defineOperation({
     "Puts an interaction on a matter's timeline: an intake call, a voicemail left, a walk-in meeting, a text conversation. " +
     'Lawmatics needs all four fields: the matter (prospect_id), when it happened, what kind it was and what was said.',
   params: Params({
-    prospect_id: BodyId('Prospect (matter) the interaction belongs to', '57802'),
-    happened_at: When('When it happened.', '2025-06-27T10:15:00-07:00'),
+    prospect_id: BodyId('Prospect (matter) the interaction belongs to', '5106'),
+    happened_at: When('When it happened.', '2024-11-15T10:15:00-08:00'),
     interaction_type: Type.String({ minLength: 1, description: 'Kind of interaction, in words', examples: ['Phone call'] }),
     body: Type.String({
       minLength: 1,
       description: 'What happened or was said',
-      examples: ['Called back about the accident; consult booked for Friday.'],
+      examples: ['Called Kevin back about his termination; consultation booked for Friday at 10.'],
     }),
   }),
   response: One(GenericRecord('An interaction'), 'The new interaction'),
   upstream: { method: 'POST', path: '/interactions' },
   example: {
-    prospect_id: '57802',
-    happened_at: '2025-06-27T10:15:00-07:00',
+    prospect_id: '5106',
+    happened_at: '2024-11-15T10:15:00-08:00',
     interaction_type: 'Phone call',
-    body: 'Called back about the accident; consult booked for Friday.',
+    body: 'Called Kevin back about his termination; consultation booked for Friday at 10.',
   },
 });

@@ -14,7 +14,7 @@ export const listInvoices = listOperation({
     'Lists invoices with amounts in cents (amount_cents, amount_paid_cents), due date, status and who they are addressed ' +
     'to. Filter by matter_id or contact_id for one record, or by due_at for what is overdue.',
   response: Paged(GenericRecord('An invoice'), 'A page of invoices'),
-  example: { filter_by: 'matter_id', filter_on: '57802' },
+  example: { filter_by: 'matter_id', filter_on: '5111' },
 });
 
 export const getInvoice = getOperation({
@@ -23,7 +23,7 @@ export const getInvoice = getOperation({
   upstreamPath: '/invoices/:id',
   summary: 'Retrieve one invoice',
   description: 'Returns one invoice with every field: number, amounts in cents, amount paid, due date, status, line items and payer.',
-  id: { what: 'Invoice', from: 'list_invoices', example: '4410' },
+  id: { what: 'Invoice', from: 'list_invoices', example: '3' },
   response: One(GenericRecord('An invoice'), 'The invoice'),
 });
 
@@ -36,7 +36,7 @@ export const listExpenses = listOperation({
     'Lists expenses recorded against matters and contacts (description, amount or rate, billable, dates). Filter by ' +
     'matter_id or contact_id for one record.',
   response: Paged(GenericRecord('An expense'), 'A page of expenses'),
-  example: { filter_by: 'matter_id', filter_on: '57802' },
+  example: { filter_by: 'matter_id', filter_on: '5101' },
 });
 
 export const getExpense = getOperation({
@@ -45,7 +45,7 @@ export const getExpense = getOperation({
   upstreamPath: '/expenses/:id',
   summary: 'Retrieve one expense',
   description: 'Returns one expense with every field: description, amount, billable, dates, and the record it is billed to.',
-  id: { what: 'Expense', from: 'list_expenses', example: '902' },
+  id: { what: 'Expense', from: 'list_expenses', example: '52' },
   response: One(GenericRecord('An expense'), 'The expense'),
 });
 
@@ -58,7 +58,7 @@ export const listTimeEntries = listOperation({
     'Lists time entries: description, duration, rate, billable, start and completion times, and the matter or contact ' +
     'they are recorded against. Filter by matter_id, contact_id or user_id.',
   response: Paged(GenericRecord('A time entry'), 'A page of time entries'),
-  example: { filter_by: 'user_id', filter_on: '17', sort_by: 'created_at' },
+  example: { filter_by: 'user_id', filter_on: '12', sort_by: 'created_at' },
 });
 
 export const getTimeEntry = getOperation({
@@ -67,7 +67,7 @@ export const getTimeEntry = getOperation({
   upstreamPath: '/time_entries/:id',
   summary: 'Retrieve one time entry',
   description: 'Returns one time entry with every field: description, duration, rate, billable, times, user and record.',
-  id: { what: 'Time entry', from: 'list_time_entries', example: '3307' },
+  id: { what: 'Time entry', from: 'list_time_entries', example: '36' },
   response: One(GenericRecord('A time entry'), 'The time entry'),
 });
 
@@ -80,7 +80,7 @@ export const listTransactions = listOperation({
     'Lists payments and other money movements: amount in cents, credit or debit, operating or trust account, payment ' +
     'method, the invoice and the record they belong to. Filter by invoice_id or matter_id.',
   response: Paged(GenericRecord('A transaction'), 'A page of transactions'),
-  example: { filter_by: 'invoice_id', filter_on: '4410' },
+  example: { filter_by: 'invoice_id', filter_on: '1' },
 });
 
 export const getTransaction = getOperation({
@@ -89,7 +89,7 @@ export const getTransaction = getOperation({
   upstreamPath: '/transactions/:id',
   summary: 'Retrieve one transaction (payment)',
   description: 'Returns one transaction with every field: amount, type, account, payment method, invoice, dates and payer.',
-  id: { what: 'Transaction', from: 'list_transactions', example: '1290' },
+  id: { what: 'Transaction', from: 'list_transactions', example: '1' },
   response: One(GenericRecord('A transaction'), 'The transaction'),
 });
 
@@ -113,12 +113,12 @@ export const createTimeEntry = defineOperation({
     {
       duration: Duration('Time spent.'),
       contactable_type: StringEnum(CONTACTABLE_TYPES, { description: 'Kind of record the time is recorded against' }),
-      contactable_id: BodyId('Id of that record', '57802'),
-      description: Text('What was done', 'Initial consultation'),
-      user_id: OptionalId('User (list_users) who did the work', '17'),
+      contactable_id: BodyId('Id of that record', '5103'),
+      description: Text('What was done', 'Call with the clients about funding the trust'),
+      user_id: OptionalId('User (list_users) who did the work', '11'),
       created_by_id: OptionalId('User recorded as creator of the entry'),
       billable: Type.Optional(Type.Boolean({ description: 'Billable time' })),
-      rate_cents: Type.Optional(Type.Integer({ minimum: 0, description: 'Hourly rate in cents', examples: [30000] })),
+      rate_cents: Type.Optional(Type.Integer({ minimum: 0, description: 'Hourly rate in cents', examples: [55000] })),
       billing_activity_type_id: OptionalId('Billing activity type id'),
       invoice_id: OptionalId('Invoice (list_invoices) the time is billed on'),
       started_at: Type.Optional(Type.Integer({ minimum: 0, description: 'Start, as a Unix timestamp in seconds', examples: [1719583200] })),
@@ -133,13 +133,13 @@ export const createTimeEntry = defineOperation({
   response: One(GenericRecord('A time entry'), 'The new time entry'),
   upstream: { method: 'POST', path: '/time_entries/' },
   example: {
-    duration: 1.5,
+    duration: 0.5,
     contactable_type: 'Prospect',
-    contactable_id: '57802',
-    description: 'Initial consultation',
-    user_id: '17',
+    contactable_id: '5103',
+    description: 'Call with the clients about funding the trust',
+    user_id: '11',
     billable: true,
-    rate_cents: 30000,
+    rate_cents: 55000,
   },
 });
 
@@ -153,13 +153,13 @@ export const updateTimeEntry = defineOperation({
     'takes this as a PUT.',
   params: Params(
     {
-      id: RecordId('Time entry', 'list_time_entries', '3307'),
-      description: Text('What was done', 'Initial consultation and conflict check'),
+      id: RecordId('Time entry', 'list_time_entries', '39'),
+      description: Text('What was done', 'Mediation brief and exhibit list'),
       duration: Type.Optional(Duration('Time spent.')),
     },
     { rules: [atLeastOne('description', 'duration')] },
   ),
   response: One(GenericRecord('A time entry'), 'The updated time entry'),
   upstream: { method: 'PUT', path: '/time_entries/:id' },
-  example: { id: '3307', duration: 2 },
+  example: { id: '39', duration: 5.5 },
 });

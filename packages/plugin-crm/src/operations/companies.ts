@@ -25,7 +25,7 @@ export const getCompany = getOperation({
   description:
     'Returns one company with all its attributes (name, primary email, phone and address…) and relationships (its point ' +
     'of contact, matters, addresses, email addresses, phone numbers).',
-  id: { what: 'Company', from: 'list_companies or a find_company_by_* operation', example: '2' },
+  id: { what: 'Company', from: 'list_companies or a find_company_by_* operation', example: '31' },
   response: One(Company, 'The company'),
 });
 
@@ -36,6 +36,7 @@ export const findCompanyByPhone = findOperation({
   path: '/companies/find-by-phone/:phone_number',
   upstreamPath: '/companies/find_by_phone/:phone_number',
   key: 'phone_number',
+  example: '800-555-0100',
   summary: 'Find a company by phone number',
   description:
     "Fuzzy search: returns the first company whose phone number matches, looking at the company's own numbers first and " +
@@ -48,6 +49,7 @@ export const findCompanyByEmail = findOperation({
   path: '/companies/find-by-email/:email_address',
   upstreamPath: '/companies/find_by_email/:email_address',
   key: 'email_address',
+  example: 'claims@pacificmutual.example',
   summary: 'Find a company by email address',
   description:
     "Fuzzy search: returns the first company whose email address matches, looking at the company's own addresses first " +
@@ -60,6 +62,7 @@ export const findCompanyByName = findOperation({
   path: '/companies/find-by-name/:name',
   upstreamPath: '/companies/find_by_name/:name',
   key: 'name',
+  example: 'Sunset Grocers',
   summary: 'Find a company by name',
   description: 'Fuzzy, case-insensitive search: returns the first company whose name matches. Not found is a 404.',
   response: found,
@@ -122,10 +125,10 @@ export const updateCompany = defineOperation({
     'Changes the fields given and leaves the others: name, primary contact details, further email addresses, phone ' +
     'numbers and addresses (with id to change an existing one), custom field values. Lawmatics takes this as a PUT.',
   params: Params(
-    { id: RecordId('Company', 'list_companies or a find', '2'), ...updateFields },
+    { id: RecordId('Company', 'list_companies or a find', '33'), ...updateFields },
     { rules: [atLeastOne(...namesOf(updateFields))] },
   ),
   response: One(Company, 'The updated company'),
   upstream: { method: 'PUT', path: '/companies/:id' },
-  example: { id: '2', phone: '555-800-4199' },
+  example: { id: '33', phone: '(619) 555-0411' },
 });

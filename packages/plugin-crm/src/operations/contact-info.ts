@@ -14,7 +14,7 @@ export const listAddresses = listOperation({
     'Lists postal addresses (street, city, state, zipcode, label, full_address) of contacts, companies and the firm. Filter ' +
     'by contact_id or company_id to get the addresses of one record, or by city, state or zipcode.',
   response: Paged(GenericRecord('An address'), 'A page of addresses'),
-  example: { filter_by: 'contact_id', filter_on: '76864' },
+  example: { filter_by: 'contact_id', filter_on: '8201' },
 });
 
 export const getAddress = getOperation({
@@ -23,7 +23,7 @@ export const getAddress = getOperation({
   upstreamPath: '/addresses/:id',
   summary: 'Retrieve one address',
   description: 'Returns one postal address with its label and the record it belongs to.',
-  id: { what: 'Address', from: 'list_addresses or the addresses relationship of a record', example: '267' },
+  id: { what: 'Address', from: 'list_addresses or the addresses relationship of a record', example: '101' },
   response: One(GenericRecord('An address'), 'The address'),
 });
 
@@ -45,7 +45,7 @@ export const getEmailAddress = getOperation({
   upstreamPath: '/email_addresses/:id',
   summary: 'Retrieve one email address',
   description: 'Returns one email address record: the address (info), its label and the record it belongs to.',
-  id: { what: 'Email address', from: 'list_email_addresses or the emails relationship of a record', example: '554' },
+  id: { what: 'Email address', from: 'list_email_addresses or the emails relationship of a record', example: '401' },
   response: One(GenericRecord('An email address'), 'The email address'),
 });
 
@@ -53,21 +53,23 @@ export const listPhoneNumbers = listOperation({
   name: 'list_phone_numbers',
   path: '/phone-numbers',
   upstreamPath: '/phone_numbers',
-  summary: 'List phone numbers',
+  summary: 'List the phone numbers of contacts and companies',
   description:
-    'Lists phone numbers (info is the number, label its kind) of contacts, companies and the firm. Filter by contact_id or ' +
-    'company_id for one record, or by info to see who uses a number.',
+    'Lists the phone numbers stored on contacts, companies and the firm (info is the number, label its kind: Mobile, ' +
+    'Work…). Filter by contact_id or company_id for the numbers of one record, or by info to see whose number it is.',
   response: Paged(GenericRecord('A phone number'), 'A page of phone numbers'),
-  example: { filter_by: 'contact_id', filter_on: '76864' },
+  example: { filter_by: 'contact_id', filter_on: '8201' },
 });
 
 export const getPhoneNumber = getOperation({
   name: 'get_phone_number',
   path: '/phone-numbers/:id',
   upstreamPath: '/phone_numbers/:id',
-  summary: 'Retrieve one phone number',
-  description: 'Returns one phone number record: the number (info), its label and the record it belongs to.',
-  id: { what: 'Phone number', from: 'list_phone_numbers or the phone_numbers relationship of a record', example: '557' },
+  summary: 'Retrieve a phone number of a contact or company',
+  description:
+    'Returns one of the phone numbers stored on a contact, a company or the firm: the number (info), its label (Mobile, ' +
+    'Work, Home…) and the record it belongs to.',
+  id: { what: 'Phone number', from: 'list_phone_numbers or the phone_numbers relationship of a record', example: '501' },
   response: One(GenericRecord('A phone number'), 'The phone number'),
 });
 
@@ -89,7 +91,7 @@ export const getCustomContactType = getOperation({
   upstreamPath: '/custom_contact_types/:id',
   summary: 'Retrieve one custom contact type',
   description: 'Returns one of the firm-defined contact types: its name and timestamps.',
-  id: { what: 'Custom contact type', from: 'list_custom_contact_types', example: '12' },
+  id: { what: 'Custom contact type', from: 'list_custom_contact_types', example: '3' },
   response: One(GenericRecord('A custom contact type'), 'The custom contact type'),
 });
 
@@ -113,7 +115,7 @@ function contactDetailParams(what: string, example: string) {
         minLength: 1,
         pattern: '^[0-9]+$',
         description: 'Id of that record; required except for Firm.',
-        examples: ['76864'],
+        examples: ['8201'],
       }),
     ),
   });
@@ -132,11 +134,11 @@ export const createEmailAddress = defineOperation({
   description:
     'Adds a further email address (a work address, a spouse’s address) to a contact, a company, or the contact of a matter ' +
     '(informationable_type Prospect). The primary address is set with update_contact or update_prospect instead.',
-  params: contactDetailParams('email address', 'maria.work@example.com'),
+  params: contactDetailParams('email address', 'maria.gonzalez@work.example'),
   check: needsOwnerId,
   response: One(GenericRecord('An email address'), 'The new email address'),
   upstream: { method: 'POST', path: '/email_addresses' },
-  example: { info: 'maria.work@example.com', label: 'Work', informationable_type: 'Contact', informationable_id: '76864' },
+  example: { info: 'maria.gonzalez@work.example', label: 'Work', informationable_type: 'Contact', informationable_id: '8201' },
 });
 
 export const createPhoneNumber = defineOperation({
@@ -147,9 +149,9 @@ export const createPhoneNumber = defineOperation({
   description:
     'Adds a further phone number (mobile, work, an alternate number a caller gives) to a contact, a company, or the contact ' +
     'of a matter (informationable_type Prospect). Also the way to give a contact a number, since update_contact takes none.',
-  params: contactDetailParams('phone number', '555-201-9900'),
+  params: contactDetailParams('phone number', '(619) 555-0143'),
   check: needsOwnerId,
   response: One(GenericRecord('A phone number'), 'The new phone number'),
   upstream: { method: 'POST', path: '/phone_numbers' },
-  example: { info: '555-201-9900', label: 'Mobile', informationable_type: 'Prospect', informationable_id: '57802' },
+  example: { info: '(619) 555-0143', label: 'Work', informationable_type: 'Prospect', informationable_id: '5101' },
 });

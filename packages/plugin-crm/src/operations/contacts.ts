@@ -15,7 +15,7 @@ export const listContacts = listOperation({
     'Lists contacts: the people behind matters, clients and companies. Items carry names, email and timestamps; call ' +
     'get_contact for the whole record. Filter e.g. by last_name (ilike with %) or email.',
   response: Paged(PersonSummary(false, 'A contact, as lists show it'), 'A page of contacts', true),
-  example: { filter_by: 'last_name', filter_on: 'Lop%', filter_with: 'ilike' },
+  example: { filter_by: 'last_name', filter_on: 'Whit%', filter_with: 'ilike' },
 });
 
 export const getContact = getOperation({
@@ -26,7 +26,7 @@ export const getContact = getOperation({
   description:
     'Returns one contact with all its attributes (names, email and phone, birthdate, employer, contact type, custom fields…) ' +
     "and relationships: the person's matters (prospects), the client and company records, who created it.",
-  id: { what: 'Contact', from: 'list_contacts or a find_contact_by_* operation', example: '76864' },
+  id: { what: 'Contact', from: 'list_contacts or a find_contact_by_* operation', example: '8216' },
   response: One(Contact, 'The contact'),
 });
 
@@ -37,6 +37,7 @@ export const findContactByPhone = findOperation({
   path: '/contacts/find-by-phone/:phone_number',
   upstreamPath: '/contacts/find_by_phone/:phone_number',
   key: 'phone_number',
+  example: '800-555-0110',
   summary: 'Find a contact by phone number',
   description:
     'Fuzzy search: returns the first contact whose phone number matches, with names, email, phone and timestamps — to ' +
@@ -49,6 +50,7 @@ export const findContactByEmail = findOperation({
   path: '/contacts/find-by-email/:email_address',
   upstreamPath: '/contacts/find_by_email/:email_address',
   key: 'email_address',
+  example: 'rstein@steinlegal.example',
   summary: 'Find a contact by email address',
   description:
     'Fuzzy search: returns the first contact whose email address matches, with names, email, phone and timestamps. Not ' +
@@ -61,6 +63,7 @@ export const findContactByName = findOperation({
   path: '/contacts/find-by-name/:name',
   upstreamPath: '/contacts/find_by_name/:name',
   key: 'name',
+  example: 'Helen Marsh',
   summary: 'Find a contact by name',
   description:
     'Fuzzy, case-insensitive search: returns the first contact matching "first last" or the first name alone. Not found is ' +
@@ -71,9 +74,9 @@ export const findContactByName = findOperation({
 // ---- writes (beyond the catalog's table) ---------------------------------------------------------------------------
 
 const contactFields = {
-  first_name: Text('First name', 'David'),
-  last_name: Text('Last name', 'Okafor'),
-  email: Text('Email address; sets the primary one', 'david.okafor@example.com'),
+  first_name: Text('First name', 'Teresa'),
+  last_name: Text('Last name', 'Alvarado'),
+  email: Text('Email address; sets the primary one', 'teresa.alvarado@example.com'),
   custom_fields: CustomFieldValues,
   notes: NotesToAdd,
 };
@@ -88,12 +91,12 @@ export const createContact = defineOperation({
     'For a new inquiry use create_prospect instead, which creates the contact and the matter together. Look the person up ' +
     'first (find_contact_by_email / _by_phone) to avoid duplicates.',
   params: Params(
-    { ...contactFields, phone: Text('Phone number; sets the primary one', '555-330-1200') },
+    { ...contactFields, phone: Text('Phone number; sets the primary one', '(619) 555-0315') },
     { rules: [atLeastOne('first_name', 'last_name')] },
   ),
   response: One(Contact, 'The new contact'),
   upstream: { method: 'POST', path: '/contacts' },
-  example: { first_name: 'David', last_name: 'Okafor', email: 'david.okafor@example.com', phone: '555-330-1200' },
+  example: { first_name: 'Teresa', last_name: 'Alvarado', email: 'teresa.alvarado@example.com', phone: '(619) 555-0315' },
 });
 
 export const updateContact = defineOperation({
@@ -106,12 +109,12 @@ export const updateContact = defineOperation({
     "notes. The change shows on every matter of the person. Lawmatics' update takes no phone: add a number with " +
     'create_phone_number. Lawmatics takes this as a PUT.',
   params: Params(
-    { id: RecordId('Contact', 'list_contacts or a find', '76864'), ...contactFields },
+    { id: RecordId('Contact', 'list_contacts or a find', '8225'), ...contactFields },
     { rules: [atLeastOne(...namesOf(contactFields))] },
   ),
   response: One(Contact, 'The updated contact'),
   upstream: { method: 'PUT', path: '/contacts/:id' },
-  example: { id: '76864', email: 'david.okafor@newmail.example' },
+  example: { id: '8225', email: 'omar.farouk@newmail.example' },
 });
 
 export const deleteContact = defineOperation({
@@ -122,7 +125,7 @@ export const deleteContact = defineOperation({
   description:
     'Deletes the person irreversibly — meant for duplicates created by mistake. Check first (get_contact, relationships) ' +
     'that no matter, client or company still relies on the contact.',
-  params: Params({ id: RecordId('Contact', 'list_contacts or a find', '76864') }),
+  params: Params({ id: RecordId('Contact', 'list_contacts or a find', '8228') }),
   upstream: { method: 'DELETE', path: '/contacts/:id' },
-  example: { id: '76864' },
+  example: { id: '8228' },
 });

@@ -13,10 +13,11 @@ export const listEvents = listOperation({
   upstreamPath: '/events',
   summary: 'List events (appointments)',
   description:
-    'Lists appointments: name, start_date and end_date, all_day, event type, location, reminder settings. Filter by ' +
-    'start_date (>= with a date) for what is coming up, or by matter_id / contact_id for the appointments of one record.',
+    'Lists appointments (consultations, meetings, court dates): name, start_date and end_date, all_day, event type, ' +
+    'location, reminder settings. Filter by start_date (>= with a date) for what is coming up, or by matter_id / ' +
+    'contact_id for the appointments of one record.',
   response: Paged(Event, 'A page of events'),
-  example: { filter_by: 'start_date', filter_on: '2025-06-01', filter_with: '>=', sort_by: 'start_date', sort_order: 'asc' },
+  example: { filter_by: 'start_date', filter_on: '2024-11-15', filter_with: '>=', sort_by: 'start_date', sort_order: 'asc' },
 });
 
 export const getEvent = getOperation({
@@ -27,7 +28,7 @@ export const getEvent = getOperation({
   description:
     'Returns one appointment with every field: times and time zone, event type, location, hosts, the matter or contact it ' +
     'is with, reminders and whether invites were sent.',
-  id: { what: 'Event', from: 'list_events', example: '8817' },
+  id: { what: 'Event', from: 'list_events', example: '703' },
   response: One(Event, 'The event'),
 });
 
@@ -60,7 +61,7 @@ export const getEventType = getOperation({
   upstreamPath: '/event_types/:id',
   summary: 'Retrieve one event type',
   description: 'Returns one event type: its name, default duration and timestamps.',
-  id: { what: 'Event type', from: 'list_event_types', example: '23' },
+  id: { what: 'Event type', from: 'list_event_types', example: '1' },
   response: One(GenericRecord('An event type'), 'The event type'),
 });
 
@@ -71,14 +72,17 @@ const REMINDER_UNITS = ['minutes', 'hours', 'days', 'weeks', 'months'] as const;
 
 /** What Lawmatics needs to book an appointment (its create endpoint lists only the others as optional). */
 const eventCore = {
-  name: Type.String({ minLength: 1, description: 'Title of the appointment', examples: ['Initial consultation – Maria Lopez'] }),
-  description: Type.String({ description: 'What the appointment is about', examples: ['Discuss the accident and the medical bills'] }),
-  start_date: When('Start.', '2025-06-28T15:00:00-07:00'),
-  end_date: When('End.', '2025-06-28T16:00:00-07:00'),
-  event_type_id: BodyId('Event type id (list_event_types)', '23'),
+  name: Type.String({ minLength: 1, description: 'Title of the appointment', examples: ['Initial Consultation - Kevin O’Brien'] }),
+  description: Type.String({
+    description: 'What the appointment is about',
+    examples: ['Termination after the safety complaint: timeline, documents, next steps'],
+  }),
+  start_date: When('Start.', '2024-11-22T10:00:00-08:00'),
+  end_date: When('End.', '2024-11-22T11:00:00-08:00'),
+  event_type_id: BodyId('Event type id (list_event_types)', '1'),
   eventable_type: StringEnum(EVENTABLE_TYPES, { description: 'Kind of record the appointment is with' }),
-  eventable_id: BodyId('Id of the prospect (matter), contact or client the appointment is with', '57802'),
-  user_ids: Type.Array(BodyId('User id'), { minItems: 1, description: 'Users (list_users) hosting the appointment', examples: [['17']] }),
+  eventable_id: BodyId('Id of the prospect (matter), contact or client the appointment is with', '5106'),
+  user_ids: Type.Array(BodyId('User id'), { minItems: 1, description: 'Users (list_users) hosting the appointment', examples: [['11']] }),
 };
 
 const eventOptions = {
@@ -105,15 +109,15 @@ export const createEvent = defineOperation({
   response: One(Event, 'The new event'),
   upstream: { method: 'POST', path: '/events' },
   example: {
-    name: 'Initial consultation – Maria Lopez',
-    description: 'Discuss the accident and the medical bills',
-    start_date: '2025-06-28T15:00:00-07:00',
-    end_date: '2025-06-28T16:00:00-07:00',
+    name: 'Initial Consultation - Kevin O’Brien',
+    description: 'Termination after the safety complaint: timeline, documents, next steps',
+    start_date: '2024-11-22T10:00:00-08:00',
+    end_date: '2024-11-22T11:00:00-08:00',
     time_zone: 'America/Los_Angeles',
-    event_type_id: '23',
+    event_type_id: '1',
     eventable_type: 'Prospect',
-    eventable_id: '57802',
-    user_ids: ['17'],
+    eventable_id: '5106',
+    user_ids: ['11'],
   },
 });
 
@@ -127,17 +131,18 @@ export const updateEvent = defineOperation({
   name: 'update_event',
   method: 'PATCH',
   path: '/events/:id',
-  summary: 'Reschedule or change an event (appointment)',
+  summary: 'Reschedule or change an event (appointment, consultation)',
   description:
-    'Changes the fields given and leaves the others: move the appointment (start_date, end_date), change hosts, type, ' +
-    'location or reminders, or record a no-show. Lawmatics takes this as a PUT.',
+    'Changes the fields given and leaves the others: move or push back a consultation, meeting or hearing to another day ' +
+    'or time (start_date, end_date), change hosts, type, location or reminders, or record a no-show. Lawmatics takes this ' +
+    'as a PUT.',
   params: Params(
-    { id: RecordId('Event', 'list_events', '8817'), ...updateFields },
+    { id: RecordId('Event', 'list_events', '702'), ...updateFields },
     { rules: [atLeastOne(...namesOf(updateFields)), together('reminder_type', 'reminder_delay_length')] },
   ),
   response: One(Event, 'The updated event'),
   upstream: { method: 'PUT', path: '/events/:id' },
-  example: { id: '8817', start_date: '2025-07-01T10:00:00-07:00', end_date: '2025-07-01T11:00:00-07:00' },
+  example: { id: '702', start_date: '2024-11-20T14:00:00-08:00', end_date: '2024-11-20T15:00:00-08:00' },
 });
 
 export const cancelEvent = defineOperation({
@@ -149,10 +154,10 @@ export const cancelEvent = defineOperation({
     'Cancels the appointment. With notify_attendees "true" Lawmatics tells the attendees; otherwise it cancels silently ' +
     '(use update_event to move an appointment rather than cancelling and booking again).',
   params: Params({
-    id: RecordId('Event', 'list_events', '8817'),
+    id: RecordId('Event', 'list_events', '706'),
     notify_attendees: Type.Optional(BooleanString({ description: 'Tell the attendees about the cancellation ("true" or "false").' })),
   }),
   locations: { notify_attendees: 'query' },
   upstream: { method: 'DELETE', path: '/events/:id' },
-  example: { id: '8817', notify_attendees: 'true' },
+  example: { id: '706', notify_attendees: 'true' },
 });

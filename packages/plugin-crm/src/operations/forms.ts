@@ -19,7 +19,7 @@ export const getCustomField = getOperation({
   upstreamPath: '/custom_fields/:id',
   summary: 'Retrieve one custom field definition',
   description: 'Returns one custom field definition: name, field type, picklist options, the record type it applies to.',
-  id: { what: 'Custom field', from: 'list_custom_fields', example: '6433' },
+  id: { what: 'Custom field', from: 'list_custom_fields', example: '4602' },
   response: One(GenericRecord('A custom field definition'), 'The custom field'),
 });
 
@@ -44,7 +44,7 @@ export const getForm = getOperation({
     'Returns a custom form: its name and rows of fields with their field ids (standard fields such as first_name, and long ' +
     "uuids for custom and general fields). The id is the form's uuid from list_forms or the form's API details page, not " +
     'the number in the form builder address.',
-  id: { what: 'Custom form uuid', from: 'list_forms', example: '0f4d9a2e-6c1b-4e7a-9b3d-5a8c2e1f7d64' },
+  id: { what: 'Custom form uuid', from: 'list_forms', example: '9c1f4e2a-5b7d-4c3e-8a61-2f0d9b7e4a10' },
   response: One(GenericRecord('A custom form'), 'The custom form'),
 });
 
@@ -54,9 +54,9 @@ export const listFormEntries = listOperation({
   upstreamPath: '/forms/:custom_form_uuid/entries',
   summary: 'List the submissions of an intake form',
   description:
-    'Lists the entries submitted through one custom form (web intake, questionnaire), each with its answers in body — new ' +
-    'web inquiries to follow up.',
-  pathParams: { custom_form_uuid: RecordId('Custom form uuid', 'list_forms', '0f4d9a2e-6c1b-4e7a-9b3d-5a8c2e1f7d64') },
+    'Lists the entries submitted through one custom form (website intake form, questionnaire): who filled it out and ' +
+    'when, with the answers in body — new web inquiries to follow up.',
+  pathParams: { custom_form_uuid: RecordId('Custom form uuid', 'list_forms', '9c1f4e2a-5b7d-4c3e-8a61-2f0d9b7e4a10') },
   response: Paged(GenericRecord('A form entry'), 'A page of form entries'),
-  example: { custom_form_uuid: '0f4d9a2e-6c1b-4e7a-9b3d-5a8c2e1f7d64', sort_by: 'created_at', page: '1' },
+  example: { custom_form_uuid: '9c1f4e2a-5b7d-4c3e-8a61-2f0d9b7e4a10', sort_by: 'created_at', page: '1' },
 });

@@ -21,7 +21,7 @@ export const getCustomEmail = getOperation({
   upstreamPath: '/custom_emails/:id',
   summary: 'Retrieve one custom email with its statistics',
   description: 'Returns one custom email with its statistics: send count, unique opens, bounces, and open, send and bounce rates.',
-  id: { what: 'Custom email', from: 'list_custom_emails', example: '311' },
+  id: { what: 'Custom email', from: 'list_custom_emails', example: '1' },
   allFields: false,
   response: Unstructured('The custom email, as Lawmatics sends it'),
 });

@@ -17,7 +17,7 @@ export const listNotes = listOperation({
     'Lists notes (name, body, timestamps). Filter by matter_id, contact_id or company_id to read the notes of one record ' +
     'before a call.',
   response: Paged(Note, 'A page of notes'),
-  example: { filter_by: 'matter_id', filter_on: '57802' },
+  example: { filter_by: 'matter_id', filter_on: '5101' },
 });
 
 export const getNote = getOperation({
@@ -26,7 +26,7 @@ export const getNote = getOperation({
   upstreamPath: '/notes/:id',
   summary: 'Retrieve one note',
   description: 'Returns one note with its title, full text, timestamps and the record it is on.',
-  id: { what: 'Note', from: 'list_notes', example: '2093' },
+  id: { what: 'Note', from: 'list_notes', example: '901' },
   response: One(Note, 'The note'),
 });
 
@@ -40,21 +40,23 @@ export const createNote = defineOperation({
     'call, a conflict-check result. It shows on the record and its timeline.',
   params: Params({
     notable_type: StringEnum(NOTABLE_TYPES, { description: 'Kind of record the note goes on' }),
-    notable_id: BodyId('Id of that record', '57802'),
+    notable_id: BodyId('Id of that record', '5106'),
     name: Text('Title of the note', 'Intake summary'),
     body: Type.String({
       minLength: 1,
       description: 'Text of the note',
-      examples: ['Rear-ended on May 2; treating with a chiropractor; insurer Pacific Mutual.'],
+      examples: [
+        'Fired two weeks after reporting blocked fire exits at the warehouse; has the termination letter and texts from his supervisor.',
+      ],
     }),
   }),
   response: One(Note, 'The new note'),
   upstream: { method: 'POST', path: '/notes' },
   example: {
     notable_type: 'Prospect',
-    notable_id: '57802',
+    notable_id: '5106',
     name: 'Intake summary',
-    body: 'Rear-ended on May 2; treating with a chiropractor; insurer Pacific Mutual.',
+    body: 'Fired two weeks after reporting blocked fire exits at the warehouse; has the termination letter and texts from his supervisor.',
   },
 });
 
@@ -66,7 +68,7 @@ export const updateNote = defineOperation({
   description: "Replaces a note's title or text (or both); the other stays. Lawmatics takes this as a PUT.",
   params: Params(
     {
-      id: RecordId('Note', 'list_notes', '2093'),
+      id: RecordId('Note', 'list_notes', '902'),
       name: Text('Title of the note'),
       body: Type.Optional(Type.String({ minLength: 1, description: 'Text of the note' })),
     },
@@ -74,5 +76,5 @@ export const updateNote = defineOperation({
   ),
   response: One(Note, 'The updated note'),
   upstream: { method: 'PUT', path: '/notes/:id' },
-  example: { id: '2093', body: 'Rear-ended on May 2; now also seeing an orthopedist.' },
+  example: { id: '902', body: 'Twice-weekly physical therapy at Harbor Medical; MRI done, now also seeing an orthopedist.' },
 });

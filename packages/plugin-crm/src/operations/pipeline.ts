@@ -27,7 +27,7 @@ export const listStages = listOperation({
     "Lists the stages of the firm's pipelines (New lead, Consult scheduled, Retainer sent…) with their ids: the stage_id that " +
     'moves a matter along with update_prospect. Filter by pipeline_id for the stages of one pipeline.',
   response: Paged(GenericRecord('A pipeline stage'), 'A page of stages'),
-  example: { filter_by: 'pipeline_id', filter_on: '3' },
+  example: { filter_by: 'pipeline_id', filter_on: '21' },
 });
 
 export const listSubStatuses = listOperation({
@@ -58,16 +58,16 @@ export const createRelationship = defineOperation({
   name: 'create_relationship',
   method: 'POST',
   path: '/relationships',
-  summary: 'Link a contact to a matter (spouse, opposing party…)',
+  summary: 'Add a person to a matter: spouse, opposing party, witness…',
   description:
     'Connects a contact to a matter in a role from list_relationship_types: the spouse, a witness, the opposing party or its ' +
     'insurer, so that everyone involved in the case is on record. Create the contact first if needed (create_contact).',
   params: Params({
-    prospect_id: BodyId('Prospect (matter)', '57802'),
-    contact_id: BodyId('Contact (person) to link', '76901'),
-    relationship_type_id: BodyId('Relationship type (list_relationship_types)', '2'),
+    prospect_id: BodyId('Prospect (matter)', '5108'),
+    contact_id: BodyId('Contact (person) to link', '8230'),
+    relationship_type_id: BodyId('Relationship type (list_relationship_types)', '1'),
   }),
   response: One(GenericRecord('A relationship'), 'The new relationship'),
   upstream: { method: 'POST', path: '/relationships' },
-  example: { prospect_id: '57802', contact_id: '76901', relationship_type_id: '2' },
+  example: { prospect_id: '5108', contact_id: '8230', relationship_type_id: '1' },
 });

@@ -16,7 +16,7 @@ export const listProspects = listOperation({
     'light (id, first_name, practice area); call get_prospect for the whole record. Filter e.g. by practice_area_id, ' +
     'stage_id, status or case_title (ilike with %).',
   response: Paged(ProspectListItem, 'A page of prospects'),
-  example: { filter_by: 'practice_area_id', filter_on: '986', sort_by: 'created_at', sort_order: 'desc' },
+  example: { filter_by: 'practice_area_id', filter_on: '61', sort_by: 'created_at', sort_order: 'desc' },
 });
 
 export const getProspect = getOperation({
@@ -28,7 +28,7 @@ export const getProspect = getOperation({
     'Returns one prospect (matter) with all its attributes — person details, case title and description, status and sub ' +
     'status, values in cents, custom fields — and its relationships (source, stage, campaign, practice area, owner, events, ' +
     'notes, tasks, invoices, documents, phone numbers, email addresses, addresses).',
-  id: { what: 'Prospect (matter)', from: 'list_prospects or a find_prospect_by_* operation', example: '57802' },
+  id: { what: 'Prospect (matter)', from: 'list_prospects or a find_prospect_by_* operation', example: '5101' },
   response: One(Prospect, 'The prospect'),
 });
 
@@ -37,6 +37,7 @@ export const findProspectByPhone = findOperation({
   path: '/prospects/find-by-phone/:phone_number',
   upstreamPath: '/prospects/find_by_phone/:phone_number',
   key: 'phone_number',
+  example: '619-555-0142',
   summary: 'Find a prospect by phone number',
   description:
     'Fuzzy search: returns the first prospect (matter) whose phone number matches, with names, email, phone and timestamps ' +
@@ -49,10 +50,12 @@ export const findProspectByEmail = findOperation({
   path: '/prospects/find-by-email/:email_address',
   upstreamPath: '/prospects/find_by_email/:email_address',
   key: 'email_address',
+  example: 'maria.gonzalez@example.com',
   summary: 'Find a prospect by email address',
   description:
-    'Fuzzy search: returns the first prospect (matter) whose email address matches, as Lawmatics sends it. Not found is a ' +
-    '404. Use get_prospect with the id for the whole record.',
+    'Fuzzy search: returns the first prospect (matter) whose email address matches, as Lawmatics sends it — whether someone ' +
+    'who writes in is already a potential client or client of the firm. Not found is a 404. Use get_prospect with the id ' +
+    'for the whole record.',
   response: Unstructured('The first matching prospect, as Lawmatics sends it'),
 });
 
@@ -61,6 +64,7 @@ export const findProspectByName = findOperation({
   path: '/prospects/find-by-name/:name',
   upstreamPath: '/prospects/find_by_name/:name',
   key: 'name',
+  example: 'Maria Gonzalez',
   summary: 'Find a prospect by name',
   description:
     'Fuzzy, case-insensitive search: returns the first prospect (matter) whose person matches "first last" or the first ' +
@@ -76,7 +80,7 @@ const createFields = {
   ...MatterFields,
   contact_id: OptionalId(
     "Existing contact to open the matter for (a returning client). Without it Lawmatics creates a new contact from the person's details.",
-    '76864',
+    '8204',
   ),
   match_contact_by: Type.Optional(
     StringEnum(['email', 'phone', 'name'] as const, {
@@ -95,12 +99,13 @@ export const createProspect = defineOperation({
   name: 'create_prospect',
   method: 'POST',
   path: '/prospects',
-  summary: 'Create a prospect (a new matter) from an inquiry',
+  summary: 'Create a prospect: open a new case (matter) from an inquiry',
   description:
-    'Records a new inquiry as a matter in status pnc (potential new client). Give the person (first_name, last_name, email, ' +
-    'phone…) and Lawmatics creates the contact too; or give contact_id for an existing contact, or match_contact_by to reuse ' +
-    'the contact with the same email, phone or name. Add the case (case_title, case_blurb, practice_area_id, source_id), ' +
-    'tags, custom_fields and notes in the same call. Returns the new record with its id.',
+    'Records a new inquiry — someone asking the firm for help after an accident, with a family matter, an estate… — as a ' +
+    'matter in status pnc (potential new client). Give the person (first_name, last_name, email, phone…) and Lawmatics ' +
+    'creates the contact too; or give contact_id for an existing contact, or match_contact_by to reuse the contact with ' +
+    'the same email, phone or name. Add the case (case_title, case_blurb, practice_area_id, source_id), tags, ' +
+    'custom_fields and notes in the same call. Returns the new record with its id.',
   params: Params(createFields, {
     rules: [
       atLeastOne('contact_id', 'first_name', 'last_name', 'email', 'phone'),
@@ -117,13 +122,14 @@ export const createProspect = defineOperation({
   response: One(Prospect, 'The new prospect'),
   upstream: { method: 'POST', path: '/prospects' },
   example: {
-    first_name: 'Maria',
-    last_name: 'Lopez',
-    email: 'maria.lopez@example.com',
-    phone: '555-201-7788',
-    case_title: 'Lopez – auto accident',
-    case_blurb: 'Rear-end collision on May 2; seeking compensation for injuries.',
-    practice_area_id: '986',
+    first_name: 'Luis',
+    last_name: 'Ortega',
+    email: 'luis.ortega@example.com',
+    phone: '(619) 555-0188',
+    case_title: 'Ortega v. Bayfront Rideshare',
+    case_blurb: 'Passenger in a rideshare that ran a red light on Market St; broken collarbone, missed three weeks of work.',
+    practice_area_id: '61',
+    source_id: '244',
     match_contact_by: 'email',
   },
 });
@@ -140,12 +146,12 @@ export const updateProspect = defineOperation({
     'values, assigned staff, tags, custom fields (null clears one), or correct the person details (which live on the ' +
     'contact, so they change on every matter of that person). notes adds notes. Lawmatics takes this as a PUT.',
   params: Params(
-    { id: RecordId('Prospect (matter)', 'list_prospects or a find', '57802'), ...updateFields },
+    { id: RecordId('Prospect (matter)', 'list_prospects or a find', '5102'), ...updateFields },
     { rules: [atLeastOne(...namesOf(updateFields))] },
   ),
   response: One(Prospect, 'The updated prospect'),
   upstream: { method: 'PUT', path: '/prospects/:id' },
-  example: { id: '57802', stage_id: '412', tags: ['Consult booked'] },
+  example: { id: '5102', stage_id: '304', tags: ['Needs Follow-up'] },
 });
 
 export const deleteProspect = defineOperation({
@@ -157,7 +163,7 @@ export const deleteProspect = defineOperation({
     'Deletes the matter irreversibly — meant for duplicates and spam. An inquiry that simply did not become a case is ' +
     'better kept and marked lost (a lost sub status through update_prospect), so that reports still count it. The ' +
     "person's contact record stays.",
-  params: Params({ id: RecordId('Prospect (matter)', 'list_prospects or a find', '57802') }),
+  params: Params({ id: RecordId('Prospect (matter)', 'list_prospects or a find', '5112') }),
   upstream: { method: 'DELETE', path: '/prospects/:id' },
-  example: { id: '57802' },
+  example: { id: '5112' },
 });

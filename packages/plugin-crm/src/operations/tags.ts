@@ -12,7 +12,7 @@ export const getTag = getOperation({
   upstreamPath: '/tags/:id',
   summary: 'Retrieve one tag',
   description: 'Returns one tag: its name, color, description and timestamps.',
-  id: { what: 'Tag', from: 'list_tags', example: '88' },
+  id: { what: 'Tag', from: 'list_tags', example: '3' },
   response: One(Tag, 'The tag'),
 });
 
@@ -27,7 +27,7 @@ export const listTags = listOperation({
     "Lists the firm's tags (name, color, description). Filter by matter_id, contact_id, company_id or task_id for the tags " +
     'of one record, or by name to find a tag before attaching it.',
   response: Paged(Tag, 'A page of tags'),
-  example: { filter_by: 'matter_id', filter_on: '57802' },
+  example: { filter_by: 'matter_id', filter_on: '5101' },
 });
 
 const TARGETS = ['matter_id', 'contact_id', 'company_id', 'task_id'] as const;
@@ -35,14 +35,14 @@ const TARGETS = ['matter_id', 'contact_id', 'company_id', 'task_id'] as const;
 function tagParams(verb: string) {
   return Params(
     {
-      matter_id: Type.Optional(BodyId(`Prospect (matter) to ${verb}`, '57802')),
+      matter_id: Type.Optional(BodyId(`Prospect (matter) to ${verb}`, '5106')),
       contact_id: Type.Optional(BodyId(`Contact to ${verb}`)),
       company_id: Type.Optional(BodyId(`Company to ${verb}`)),
       task_id: Type.Optional(BodyId(`Task to ${verb}`)),
       tags: Type.Array(Type.String({ minLength: 1 }), {
         minItems: 1,
         description: 'Tag names',
-        examples: [['Auto accident', 'Spanish speaker']],
+        examples: [['Needs Follow-up', 'Spanish Speaking']],
       }),
     },
     { rules: [atLeastOne(...TARGETS), atMostOne(...TARGETS)] },
@@ -53,14 +53,14 @@ export const attachTags = defineOperation({
   name: 'attach_tags',
   method: 'POST',
   path: '/tags/attach',
-  summary: 'Tag a prospect, contact, company or task',
+  summary: 'Tag (flag) a prospect, contact, company or task',
   description:
     'Attaches tags by name to one record: a matter (matter_id), a contact, a company or a task. A tag that does not exist ' +
-    'yet is created. Tags drive filters and automations (e.g. a "Spanish speaker" tag routing follow-ups).',
+    'yet is created. Tags drive filters and automations (e.g. a "Spanish Speaking" tag routing follow-ups).',
   params: tagParams('tag'),
   response: Unstructured('What Lawmatics answers'),
   upstream: { method: 'POST', path: '/tags/attach' },
-  example: { matter_id: '57802', tags: ['Auto accident', 'Spanish speaker'] },
+  example: { matter_id: '5106', tags: ['Needs Follow-up', 'Spanish Speaking'] },
 });
 
 export const detachTags = defineOperation({
@@ -74,5 +74,5 @@ export const detachTags = defineOperation({
   params: tagParams('untag'),
   response: Unstructured('What Lawmatics answers'),
   upstream: { method: 'POST', path: '/tags/detach' },
-  example: { matter_id: '57802', tags: ['Needs callback'] },
+  example: { matter_id: '5103', tags: ['Needs Follow-up'] },
 });

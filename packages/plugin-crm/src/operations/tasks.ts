@@ -18,7 +18,7 @@ export const listTasks = listOperation({
     'Lists tasks (name, description, due_date, priority, done, tags). Filter by matter_id, contact_id, company_id, client_id ' +
     'or user_id, or by done = false for what is still open.',
   response: Paged(Task, 'A page of tasks'),
-  example: { filter_by: 'user_id', filter_on: '17', sort_by: 'due_date', sort_order: 'asc' },
+  example: { filter_by: 'user_id', filter_on: '14', sort_by: 'due_date', sort_order: 'asc' },
 });
 
 export const getTask = getOperation({
@@ -27,22 +27,25 @@ export const getTask = getOperation({
   upstreamPath: '/tasks/:id',
   summary: 'Retrieve one task',
   description: 'Returns one task with every field: due date, priority, done, assignees, who assigned it, tags, recurrence and record.',
-  id: { what: 'Task', from: 'list_tasks', example: '471' },
+  id: { what: 'Task', from: 'list_tasks', example: '4' },
   response: One(Task, 'The task'),
 });
 
 /** What Lawmatics needs for a task (its create endpoint lists every other field as optional). */
 const taskCore = {
-  name: Type.String({ minLength: 1, description: 'What to do', examples: ['Call back about medical records'] }),
-  description: Type.String({ description: 'Details', examples: ['Ask for the chiropractor invoices since May.'] }),
-  due_date: When('Due.', '2025-07-03T17:00:00-07:00'),
+  name: Type.String({ minLength: 1, description: 'What to do', examples: ['Collect the termination letter'] }),
+  description: Type.String({
+    description: 'Details',
+    examples: ['Ask Kevin to upload the termination letter and the supervisor’s texts.'],
+  }),
+  due_date: When('Due.', '2024-11-20T17:00:00-08:00'),
 };
 
 const taskOptions = {
   priority: Type.Optional(StringEnum(PRIORITIES, { description: 'Priority (Lawmatics default: low)' })),
   done: Type.Optional(Type.Boolean({ description: 'Completed (default false)' })),
-  user_ids: Type.Optional(Type.Array(BodyId('User id'), { description: 'Users (list_users) the task is assigned to', examples: [['17']] })),
-  assigned_by_id: OptionalId('User who assigns the task', '21'),
+  user_ids: Type.Optional(Type.Array(BodyId('User id'), { description: 'Users (list_users) the task is assigned to', examples: [['15']] })),
+  assigned_by_id: OptionalId('User who assigns the task', '11'),
   tag_ids: Type.Optional(Type.Array(BodyId('Tag id'), { description: 'Tags (list_tags) to put on the task' })),
   recurrence_rule: Type.Optional(
     FreeObject({
@@ -58,29 +61,30 @@ export const createTask = defineOperation({
   name: 'create_task',
   method: 'POST',
   path: '/tasks',
-  summary: 'Create a follow-up task',
+  summary: 'Create a follow-up task (a reminder with a due date)',
   description:
-    'Creates a task — call back, collect documents, send the engagement letter — with a due date, usually on a matter ' +
-    '(taskable_type Prospect, taskable_id). Lawmatics needs name, description and due_date; assign it with user_ids.',
+    'Creates a task — call back, collect documents, chase an unsigned retainer agreement, send the engagement letter — ' +
+    'with a due date, usually on a matter (taskable_type Prospect, taskable_id); it reminds the users it is assigned to. ' +
+    'Lawmatics needs name, description and due_date; assign it with user_ids.',
   params: Params(
     {
       ...taskCore,
       ...taskOptions,
       taskable_type: Type.Optional(StringEnum(TASKABLE_TYPES, { description: 'Kind of record the task is about' })),
-      taskable_id: OptionalId('Id of that record', '57802'),
+      taskable_id: OptionalId('Id of that record', '5106'),
     },
     { rules: [together('taskable_type', 'taskable_id')] },
   ),
   response: One(Task, 'The new task'),
   upstream: { method: 'POST', path: '/tasks' },
   example: {
-    name: 'Call back about medical records',
-    description: 'Ask for the chiropractor invoices since May.',
-    due_date: '2025-07-03T17:00:00-07:00',
+    name: 'Collect the termination letter',
+    description: 'Ask Kevin to upload the termination letter and the supervisor’s texts.',
+    due_date: '2024-11-20T17:00:00-08:00',
     priority: 'high',
-    user_ids: ['17'],
+    user_ids: ['15'],
     taskable_type: 'Prospect',
-    taskable_id: '57802',
+    taskable_id: '5106',
   },
 });
 
@@ -94,8 +98,8 @@ export const updateTask = defineOperation({
   description:
     'Changes the fields given and leaves the others: mark it done, move the due date, reassign it, change priority, tags or ' +
     'recurrence. Lawmatics takes this as a PUT.',
-  params: Params({ id: RecordId('Task', 'list_tasks', '471'), ...updateFields }, { rules: [atLeastOne(...namesOf(updateFields))] }),
+  params: Params({ id: RecordId('Task', 'list_tasks', '5'), ...updateFields }, { rules: [atLeastOne(...namesOf(updateFields))] }),
   response: One(Task, 'The updated task'),
   upstream: { method: 'PUT', path: '/tasks/:id' },
-  example: { id: '471', done: true },
+  example: { id: '5', done: true },
 });

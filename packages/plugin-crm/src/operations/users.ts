@@ -23,7 +23,7 @@ export const getUser = getOperation({
   upstreamPath: '/users/:id',
   summary: 'Retrieve one user',
   description: 'Returns one user of the firm with every field: name, email, role and timestamps.',
-  id: { what: 'User', from: 'list_users', example: '17' },
+  id: { what: 'User', from: 'list_users', example: '13' },
   response: One(User, 'The user'),
 });
 

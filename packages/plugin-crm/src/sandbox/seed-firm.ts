@@ -116,10 +116,11 @@ export function seedFirm(records: Db['records']): void {
   });
   // biome-ignore format: one seeded record per line
   const campaigns: Array<[number, string, string, string, string | null, number[]]> = [[1, 'November Client Newsletter', 'Year-end legal checklist', 'sent', '2024-11-01 08:00', [412, 398, 171, 23, 6, 2]], [2, 'Estate Planning Seminar Invite', 'Join our free estate planning seminar', 'sent', '2024-04-05 09:00', [268, 260, 122, 41, 4, 1]], [3, 'Holiday Office Hours', 'Our holiday schedule', 'draft', null, [0, 0, 0, 0, 0, 0]]];
+  // Lawmatics names a campaign by its kind and number (MarketingCampaign-1, RecurringCampaign-1, DateCampaign-1).
   records.email_campaigns = campaigns.map(([id, name, subject, status, sent, stats]) => {
     const [sentCount, delivered, opened, clicked, bounced, unsubscribed] = stats.map(String);
     return record(
-      id,
+      `MarketingCampaign-${id}`,
       { name, subject, status, sent_at: sent ? at(sent) : null, recipients_count: stats[0], ...stamp(sent ?? '2024-11-10 10:00') },
       {},
       {
