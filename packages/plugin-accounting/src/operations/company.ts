@@ -48,7 +48,7 @@ export const changeDataCapture = defineOperation({
   path: '/cdc',
   summary: 'List the records of some entities changed since a moment',
   description:
-    'Change data capture: every record of the given entities (comma-separated, e.g. Invoice,Customer,Payment) created, changed or ' +
+    'Change data capture: what changed in the books recently — every record of the given entities (comma-separated, e.g. Invoice,Customer,Payment) created, changed or ' +
     'deleted since changed_since (an ISO-8601 timestamp with time zone, at most 30 days ago — QuickBooks refuses older ones). ' +
     'Deleted records come back with status "Deleted" and only their Id. QuickBooks returns at most 1000 records per entity: if ' +
     'an entity reaches 1000, ask again from a later changed_since, or use find_* with MetaData.LastUpdatedTime. Returns ' +

@@ -57,7 +57,7 @@ export const FIND_SPECS: readonly FindSpec[] = [
     plural: 'classes',
     about:
       'Searches classes, the tags companies use to track segments (locations, programs, product lines): Name, FullyQualifiedName, SubClass, Active.',
-    where: "Name LIKE 'East%'",
+    where: "Name LIKE 'Estate%'",
   },
   {
     name: 'find_company_infos',
@@ -84,7 +84,7 @@ export const FIND_SPECS: readonly FindSpec[] = [
     about:
       'Searches customers (and their jobs/sub-customers): DisplayName, CompanyName, PrimaryEmailAddr, Balance (open receivables), ' +
       'Active, Job. Customer ids are what invoices, payments and report filters (customer) refer to.',
-    where: "DisplayName LIKE 'Acme%' AND Active = true",
+    where: "DisplayName LIKE 'Harbor%' AND Active = true",
   },
   {
     name: 'find_departments',
@@ -137,7 +137,7 @@ export const FIND_SPECS: readonly FindSpec[] = [
     plural: 'products and services',
     about:
       'Searches products and services: Name, Sku, Type (Inventory, NonInventory, Service, Group, Category), UnitPrice, QtyOnHand, Active.',
-    where: "Type = 'Inventory' AND Active = true",
+    where: "Type = 'Service' AND Active = true",
   },
   {
     name: 'find_journal_codes',
@@ -222,7 +222,7 @@ export const FIND_SPECS: readonly FindSpec[] = [
     plural: 'tax agencies',
     about:
       'Searches the agencies sales tax is paid to: DisplayName, TaxTrackedOnSales, TaxTrackedOnPurchases. Their ids are what report_tax_summary takes.',
-    where: "DisplayName LIKE 'State%'",
+    where: "DisplayName LIKE 'California%'",
   },
   {
     name: 'find_tax_codes',
@@ -255,7 +255,7 @@ export const FIND_SPECS: readonly FindSpec[] = [
     plural: 'time activities (timesheet entries)',
     about:
       'Searches timesheet entries: NameOf (Employee or Vendor), EmployeeRef or VendorRef, CustomerRef, TxnDate, Hours, Minutes, BillableStatus.',
-    where: "TxnDate >= '2025-06-01'",
+    where: "TxnDate >= '2025-05-01' ORDERBY TxnDate DESC",
   },
   // ---- beyond the catalog: the other entities of the query endpoint ----
   {

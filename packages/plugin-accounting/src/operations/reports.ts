@@ -43,7 +43,9 @@ export const REPORT_SPECS: readonly ReportSpec[] = [
     path: '/reports/customer-income',
     report: 'CustomerIncome',
     title: 'Income by Customer Summary',
-    about: 'Income, expenses and net income per customer over a period: which customers are profitable.',
+    about:
+      'Income, expenses and net income per customer over a period: which customers (clients) are profitable once the costs ' +
+      'of serving them are taken off, and which lose money.',
     params: CATALOG,
     example: { ...FY, accounting_method: 'Accrual' },
   },
@@ -71,7 +73,8 @@ export const REPORT_SPECS: readonly ReportSpec[] = [
     report: 'AgedReceivables',
     title: 'A/R Aging Summary',
     about:
-      'Unpaid customer balances split by how long they are overdue (current, 1-30, 31-60, 61-90, over 90 days). QuickBooks ages as ' +
+      'Unpaid customer balances split by how long they are overdue (current, 1-30, 31-60, 61-90, over 90 days): who still owes ' +
+      'the company money (clients, customers) and how late each balance is. QuickBooks ages as ' +
       'of today; the catalog’s start_date, end_date and accounting_method are passed on as given.',
     params: CATALOG,
     example: { ...FY, accounting_method: 'Accrual' },
@@ -82,7 +85,9 @@ export const REPORT_SPECS: readonly ReportSpec[] = [
     path: '/reports/profit-and-loss',
     report: 'ProfitAndLoss',
     title: 'Profit and Loss (income statement)',
-    about: 'Income, cost of goods sold, expenses and net income over a period; summarize_column_by splits it by month, customer, class…',
+    about:
+      'Income, cost of goods sold, expenses and net income over a period: how much the business made (its profit or loss, ' +
+      'earnings) in a month, quarter or year. summarize_column_by splits it by month, quarter, customer, class…',
     params: [...PERIOD, 'summarize_column_by', ...SEGMENTS, 'adjusted_gain_loss', 'sort_order'],
     example: { ...FY, accounting_method: 'Accrual', summarize_column_by: 'Month' },
   },
@@ -100,7 +105,10 @@ export const REPORT_SPECS: readonly ReportSpec[] = [
     path: '/reports/balance-sheet',
     report: 'BalanceSheet',
     title: 'Balance Sheet',
-    about: 'Assets, liabilities and equity at the end of the period; summarize_column_by compares months, quarters or years.',
+    about:
+      'Assets, liabilities and equity at the end of the period: what the company owns (bank accounts, receivables, ' +
+      'equipment) and what it owes (bills, loans, credit cards) on a given day, and its net worth. summarize_column_by ' +
+      'compares months, quarters or years.',
     params: [...PERIOD, 'summarize_column_by', ...SEGMENTS, 'adjusted_gain_loss', 'sort_order'],
     example: { ...FY, accounting_method: 'Accrual' },
   },
@@ -136,9 +144,11 @@ export const REPORT_SPECS: readonly ReportSpec[] = [
     path: '/reports/general-ledger-detail',
     report: 'GeneralLedger',
     title: 'General Ledger',
-    about: 'Every transaction of every account (or of the accounts given) with opening balance, debits, credits and running balance.',
+    about:
+      'Every transaction of every account (or of the accounts given, e.g. a bank account) with opening balance, each ' +
+      'posting as a debit or credit, and running balance: the activity of an account over a period.',
     params: [...PERIOD, 'account', 'account_type', 'source_account', 'customer', 'vendor', 'class', 'department', ...DETAIL],
-    example: { date_macro: 'Last Month', account: '35' },
+    example: { date_macro: 'Last Month', account: '1' },
   },
   {
     name: 'report_journal_report',
@@ -181,7 +191,9 @@ export const REPORT_SPECS: readonly ReportSpec[] = [
     path: '/reports/aged-payable-detail',
     report: 'AgedPayableDetail',
     title: 'A/P Aging Detail',
-    about: 'Every unpaid bill with its due date and days overdue, grouped by aging bucket: what to pay first.',
+    about:
+      'Every unpaid supplier bill with its due date and days past due, grouped by aging bucket (current, 1-30, 31-60, ' +
+      '61-90, over 90 days overdue): which bills to pay first.',
     params: [...AGING, 'vendor', 'term', ...DUE, ...DETAIL],
     example: { report_date: '2025-06-30', num_periods: '4', aging_period: '30' },
   },
@@ -190,7 +202,7 @@ export const REPORT_SPECS: readonly ReportSpec[] = [
     path: '/reports/vendor-balance',
     report: 'VendorBalance',
     title: 'Vendor Balance Summary',
-    about: 'What the company owes each vendor (unpaid bills less credits).',
+    about: 'What the company owes each vendor (supplier) right now, or on a report_date: unpaid bills less credits.',
     params: ['report_date', 'date_macro', 'accounting_method', 'appaid', 'summarize_column_by', 'vendor', 'department', 'sort_order'],
     example: { report_date: '2025-06-30' },
   },
@@ -219,7 +231,7 @@ export const REPORT_SPECS: readonly ReportSpec[] = [
     path: '/reports/vendor-expenses',
     report: 'VendorExpenses',
     title: 'Expenses by Vendor Summary',
-    about: 'Total spent with each vendor over a period: where the money goes.',
+    about: 'Total spent with each vendor (supplier) over a period: where the money goes, and the spend per supplier.',
     params: [...PERIOD, 'summarize_column_by', 'customer', 'vendor', 'class', 'department', 'sort_order'],
     example: { ...FY, accounting_method: 'Accrual' },
   },
@@ -310,7 +322,7 @@ export const REPORT_SPECS: readonly ReportSpec[] = [
     title: 'Transaction List by Customer',
     about: 'Every transaction of a period grouped by customer: a customer’s complete history.',
     params: ['start_date', 'end_date', 'date_macro', 'customer', 'transaction_type', 'payment_method', 'term', 'department', ...DETAIL],
-    example: { date_macro: 'This Fiscal Year-to-date', customer: '58' },
+    example: { date_macro: 'This Fiscal Year-to-date', customer: '1' },
   },
   {
     name: 'report_transaction_list_by_vendor',
@@ -319,7 +331,7 @@ export const REPORT_SPECS: readonly ReportSpec[] = [
     title: 'Transaction List by Vendor',
     about: 'Every transaction of a period grouped by vendor: a vendor’s complete history.',
     params: ['start_date', 'end_date', 'date_macro', 'vendor', 'transaction_type', 'payment_method', 'term', 'department', ...DETAIL],
-    example: { date_macro: 'This Fiscal Year-to-date', vendor: '41' },
+    example: { date_macro: 'This Fiscal Year-to-date', vendor: '1' },
   },
 ];
 

@@ -32,8 +32,14 @@ export function faultBody(status: number, type: FaultType, errors: FaultError[],
   return jsonReply(status, { Fault: { Error: errors, type }, time: qboTime() }, headers);
 }
 
+/**
+ * The sandbox's clock: the afternoon of its fixed "today" (2025-06-30, see dates.ts), so that the same request always
+ * gets the same answer (and the server time agrees with the date macros and aging, which use that day).
+ */
+export const SANDBOX_NOW = new Date('2025-06-30T16:00:00.000-07:00');
+
 /** The server time QuickBooks puts in every answer: local time of the company (Pacific) with milliseconds. */
-export function qboTime(now = new Date()): string {
+export function qboTime(now: Date = SANDBOX_NOW): string {
   const pacific = new Date(now.getTime() - 7 * 3_600_000);
   return `${pacific.toISOString().slice(0, 23)}-07:00`;
 }

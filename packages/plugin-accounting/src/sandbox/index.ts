@@ -7,7 +7,8 @@ import {
   jsonReply,
   startEmulator,
 } from '@portico/core/testing/emulator';
-import { type Json, SANDBOX_REALM_ID } from './company.js';
+import { runCdc } from './cdc.js';
+import { type EntityName, type Json, SANDBOX_REALM_ID } from './company.js';
 import {
   authenticationFailed,
   type FaultType,
@@ -42,7 +43,21 @@ export interface QuickBooksSandboxOptions extends SandboxOptions {
   latencyMs?: number;
   /** Requests in flight per realm above which the sandbox answers 429, default 10. */
   maxConcurrent?: number;
+  /**
+   * More records of some entities than the seed has, e.g. `{ Customer: 2500 }` for paging over thousands (see
+   * {@link EXTRA_RECORD_ENTITIES}); they are there again after a reset. `POST /__sandbox/settings` sets them until reset.
+   */
+  extraRecords?: Partial<Record<ExtraRecordEntity, number>>;
 }
+
+/**
+ * The entities the sandbox can add records of: names and timesheets, which post nothing, so the books and every report
+ * stay as seeded. The extra records copy seeded ones in turn with new ids and numbered names (`… #2`), no balance.
+ */
+export const EXTRA_RECORD_ENTITIES = ['Customer', 'Vendor', 'Employee', 'Item', 'TimeActivity', 'Attachable'] as const;
+export type ExtraRecordEntity = (typeof EXTRA_RECORD_ENTITIES)[number];
+/** The most extra records of one entity. */
+export const MAX_EXTRA_RECORDS = 50_000;
 
 interface Settings {
   latencyMs: number;
@@ -98,22 +113,26 @@ const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /**
  * A QuickBooks Online Accounting API v3 look-alike over a seeded company (a small law firm's books, realm
  * {@link SANDBOX_REALM_ID}): `url` is the host base under which the plugin puts `/v3/company/{realmId}/…`. It serves
- * the query endpoint, single reads, company info, preferences and reports, checks bearer tokens (the fixed
+ * the query endpoint, single reads, company info, preferences, reports and change data capture, checks bearer tokens (the fixed
  * {@link SANDBOX_TOKEN} or one from its OAuth endpoints), answers 429 above 10 requests in flight per realm, and adds
  * to the kit's `/__sandbox/fail-next` and `/__sandbox/reset`:
  *
  * - `POST /__sandbox/expire-tokens` `{ "access_token"?: "…" }`: issued access tokens (or that one) expire now;
- * - `POST /__sandbox/settings` `{ "latency_ms"?, "max_concurrent"?, "access_token_ttl"? }`: changes them until reset;
- * - `GET /__sandbox/stats`: per realm, requests, throttled requests and the peak of requests in flight.
+ * - `POST /__sandbox/settings` `{ "latency_ms"?, "max_concurrent"?, "access_token_ttl"?, "extra_records"? }`: changes
+ *   them until reset; `extra_records` (`{ "Customer": 2500 }`) gives an entity that many records beyond the seeded ones;
+ * - `GET /__sandbox/stats`: per realm, requests, throttled requests and the peak of requests in flight; the settings
+ *   and the record counts of the entities that can have extra records.
  */
 export function startSandbox(options: QuickBooksSandboxOptions = {}): Promise<SandboxServer> {
-  const { accessTokenTtlSeconds, latencyMs, maxConcurrent, ...listen } = options;
+  const { accessTokenTtlSeconds, latencyMs, maxConcurrent, extraRecords, ...listen } = options;
+  const problem = extraRecordsProblem(extraRecords ?? {});
+  if (problem) return Promise.reject(new Error(`startSandbox: ${problem}`));
   const inFlight = new Map<string, number>();
   const server = startEmulator<State>({
     ...listen,
     token: SANDBOX_TOKEN,
     seed: () => ({
-      company: seedCompany(SANDBOX_REALM_ID),
+      company: withExtraRecords(seedCompany(SANDBOX_REALM_ID), extraRecords ?? {}),
       oauth: oauthState(accessTokenTtlSeconds ?? 3600),
       settings: { latencyMs: latencyMs ?? 2, maxConcurrent: maxConcurrent ?? MAX_CONCURRENT_REQUESTS },
       stats: new Map(),
@@ -182,6 +201,7 @@ function route(request: EmulatorRequest, company: Company, rest: string): Emulat
   }
   if (request.method !== 'GET') throw unsupportedOperation(`${request.method} ${head} (the sandbox company is read-only)`);
   if (head === 'reports' && id && extra === undefined) return jsonReply(200, runReport(company, id, request.query));
+  if (head === 'cdc' && id === undefined) return jsonReply(200, runCdc(company, request.query));
   if (head === 'preferences' && id === undefined) return single('Preferences', company.entities.Preferences[0] as Json);
   if (head === 'companyinfo' && id !== undefined && extra === undefined) {
     if (id !== company.realmId && id !== '1') throw objectNotFound('CompanyInfo', id);
@@ -205,7 +225,7 @@ function control(request: EmulatorRequest, state: State): EmulatorReply {
     const realms = Object.fromEntries(
       [...state.stats].map(([realm, s]) => [realm, { requests: s.requests, throttled: s.throttled, peak_in_flight: s.peakInFlight }]),
     );
-    return jsonReply(200, { ok: true, realms, settings: settingsView(state) });
+    return jsonReply(200, { ok: true, realms, settings: settingsView(state), records: recordCounts(state) });
   }
   if (path === '/__sandbox/settings' && method === 'POST') {
     let body: unknown;
@@ -220,15 +240,19 @@ function control(request: EmulatorRequest, state: State): EmulatorReply {
       ['max_concurrent', (n) => (state.settings.maxConcurrent = n), 1],
       ['access_token_ttl', (n) => (state.oauth.accessTokenTtl = n), 0],
     ];
-    for (const [name, set, min] of numbers) {
-      const value = body[name];
-      if (value === undefined) continue;
-      if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+    for (const [name, value, min] of numbers.map(([n, , m]) => [n, body[n], m] as const)) {
+      if (value !== undefined && (typeof value !== 'number' || !Number.isInteger(value) || value < min)) {
         return jsonReply(400, { ok: false, error: `${name} must be a whole number, ${min} or more` });
       }
-      set(value);
     }
-    return jsonReply(200, { ok: true, settings: settingsView(state) });
+    const extra = body.extra_records;
+    if (extra !== undefined) {
+      const problem = isJsonObject(extra) ? extraRecordsProblem(extra) : 'extra_records takes an object of entity: count';
+      if (problem) return jsonReply(400, { ok: false, error: problem });
+    }
+    for (const [name, set] of numbers) if (body[name] !== undefined) set(body[name] as number);
+    if (isJsonObject(extra)) withExtraRecords(state.company, extra as Partial<Record<ExtraRecordEntity, number>>);
+    return jsonReply(200, { ok: true, settings: settingsView(state), records: recordCounts(state) });
   }
   return jsonReply(404, { ok: false, error: `no sandbox control ${method} ${path}` });
 }
@@ -238,3 +262,46 @@ const settingsView = (state: State) => ({
   max_concurrent: state.settings.maxConcurrent,
   access_token_ttl: state.oauth.accessTokenTtl,
 });
+
+/** How many records the entities that can have extra ones hold now. */
+const recordCounts = (state: State) =>
+  Object.fromEntries(EXTRA_RECORD_ENTITIES.map((entity) => [entity, state.company.entities[entity].length]));
+
+function extraRecordsProblem(extra: Readonly<Record<string, unknown>>): string | undefined {
+  for (const [entity, count] of Object.entries(extra)) {
+    if (!(EXTRA_RECORD_ENTITIES as readonly string[]).includes(entity)) {
+      return `extra_records: ${entity} is not one of ${EXTRA_RECORD_ENTITIES.join(', ')}`;
+    }
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > MAX_EXTRA_RECORDS) {
+      return `extra_records.${entity} must be a whole number from 0 to ${MAX_EXTRA_RECORDS}`;
+    }
+  }
+  return undefined;
+}
+
+/** The records withExtraRecords added (so that a second call replaces them). */
+const EXTRA = new WeakSet<Json>();
+const NAME_FIELDS = ['DisplayName', 'FullyQualifiedName', 'Name', 'PrintOnCheckName', 'CompanyName', 'FileName'];
+
+/**
+ * Gives each entity named the seeded records and `count` more (replacing extra records added before): copies of the
+ * seeded ones in turn, with the next ids, numbered names and a zero balance.
+ */
+function withExtraRecords(company: Company, extra: Partial<Record<ExtraRecordEntity, number>>): Company {
+  for (const [entity, count] of Object.entries(extra) as Array<[ExtraRecordEntity, number]>) {
+    const records = company.entities[entity as EntityName];
+    const seeded = records.filter((record) => !EXTRA.has(record));
+    const next = Math.max(...seeded.map((record) => Number(record.Id)));
+    const added = Array.from({ length: count }, (_, i) => {
+      const copy = structuredClone(seeded[i % seeded.length] as Json);
+      const round = Math.floor(i / seeded.length) + 2;
+      copy.Id = String(next + i + 1);
+      for (const field of NAME_FIELDS) if (typeof copy[field] === 'string') copy[field] = `${copy[field]} #${round}`;
+      for (const field of ['Balance', 'BalanceWithJobs']) if (field in copy) copy[field] = 0;
+      EXTRA.add(copy);
+      return copy;
+    });
+    company.entities[entity as EntityName] = [...seeded, ...added];
+  }
+  return company;
+}

@@ -31,6 +31,8 @@ export interface Posting {
   qty?: number;
   classId?: string;
   departmentId?: string;
+  /** A sales line's tax code is a taxable one (not `NON`): the sales tax reports count it as taxable sales. */
+  taxable?: boolean;
   /** The other account of the transaction, or `-Split-` when there are several. */
   split: string;
 }
@@ -41,14 +43,21 @@ const refValue = (ref: unknown) => (ref as Ref | undefined)?.value;
 const refName = (ref: unknown) => (ref as Ref | undefined)?.name ?? '';
 const lines = (txn: Json) => (txn.Line as Json[] | undefined) ?? [];
 
-/** Income lines of a sales form (item lines), signed: credit (negative) for sales, debit for refunds and credits. */
+/**
+ * Income lines of a sales form (item lines), signed: credit (negative) for sales, debit for refunds and credits. They
+ * keep the form's location (department), also when a payment recognises them on the cash basis.
+ */
 function salesLines(txn: Json, sign: number, ratio = 1): Line[] {
   const customerId = refValue(txn.CustomerRef);
+  const departmentId = refValue(txn.DepartmentRef);
   return lines(txn)
     .filter((l) => l.DetailType === 'SalesItemLineDetail')
     .map((l) => {
       const detail = l.SalesItemLineDetail as Json;
+      const taxCode = refValue(detail.TaxCodeRef);
       return {
+        ...(departmentId ? { departmentId } : {}),
+        taxable: taxCode !== undefined && taxCode !== 'NON',
         accountId: String(refValue(detail.ItemAccountRef)),
         amount: sign * round2(Number(l.Amount) * ratio),
         memo: String(l.Description ?? ''),
@@ -110,7 +119,7 @@ export function ledger(entities: Entities, basis: Basis): Posting[] {
         split: others.length === 1 ? accountName(others[0] as string) : others.length === 0 ? '' : '-Split-',
         ...line,
         memo: line.memo ?? String(txn.PrivateNote ?? ''),
-        departmentId: refValue(txn.DepartmentRef),
+        departmentId: line.departmentId ?? refValue(txn.DepartmentRef),
         amount: round2(line.amount),
       });
     }

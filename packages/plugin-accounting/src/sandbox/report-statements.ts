@@ -145,7 +145,11 @@ export function profitAndLossDetail(ctx: ReportContext): Report {
 export function generalLedger(ctx: ReportContext): Report {
   const { start, end } = ctx.period;
   const rows: Row[] = [];
-  for (const account of ctx.company.entities.Account) {
+  const only = ctx.query
+    .get('account')
+    ?.split(',')
+    .map((id) => id.trim());
+  for (const account of ctx.company.entities.Account.filter((a) => !only || only.includes(String(a.Id)))) {
     const mine = ctx.postings.filter((p) => p.accountId === account.Id);
     const before = isBalanceSheet(account) ? sum(mine.filter((p) => p.date < start).map((p) => p.amount * nature(account))) : 0;
     const during = mine.filter((p) => p.date >= start && p.date <= end);
@@ -185,8 +189,32 @@ export function accountList(ctx: ReportContext): Report {
   return report(ctx, columns, rows);
 }
 
-/** TransactionList: every transaction dated in the period; Posting says whether it posts on the report's basis. */
-export function transactionList(ctx: ReportContext): Report {
+/** One transaction of a transaction list: its date, its row, and the customer or vendor it names. */
+export interface ListedTransaction {
+  date: string;
+  row: Row;
+  entity: string;
+  txnId: string;
+  name?: Ref & { kind: 'Customer' | 'Vendor' | 'Employee' | 'Other' };
+}
+
+export const TRANSACTION_LIST_COLUMNS = [
+  'Date:tx_date',
+  'Transaction Type:txn_type',
+  'Num:doc_num',
+  'Posting:is_no_post',
+  'Name:name',
+  'Memo/Description:memo',
+  'Account:account_name',
+  'Split:other_account',
+  'Amount:subt_nat_amount',
+].map((spec) => {
+  const [title, key] = spec.split(':') as [string, string];
+  return column(title, key, key);
+});
+
+/** Every transaction dated in the period (narrowed to the customers / vendors asked for), in date order. */
+export function listedTransactions(ctx: ReportContext): ListedTransaction[] {
   const { start, end } = ctx.period;
   const posted = new Map<string, Posting[]>();
   for (const p of ctx.postings) posted.set(`${p.entity}/${p.txnId}`, [...(posted.get(`${p.entity}/${p.txnId}`) ?? []), p]);
@@ -212,19 +240,29 @@ export function transactionList(ctx: ReportContext): Report {
     if (ctx.customers && !names.some((n) => n && ctx.customers?.has(n))) return false;
     return !ctx.vendors || names.some((n) => n && ctx.vendors?.has(n));
   };
-  const entries: Array<[string, Row]> = [];
+  // transaction_type: QuickBooks' type names (Invoice, Payment, Check, JournalEntry…), spaces and case ignored.
+  const types = ctx.query
+    .get('transaction_type')
+    ?.split(',')
+    .map((t) => t.trim().toLowerCase());
+  const squash = (text: string) => text.replace(/[^A-Za-z]/g, '').toLowerCase();
+  const entries: ListedTransaction[] = [];
   for (const [entity, list, label] of kinds) {
     for (const txn of list.filter((t) => String(t.TxnDate) >= start && String(t.TxnDate) <= end && wanted(t))) {
       const postings = posted.get(`${entity}/${txn.Id}`) ?? [];
       const main = postings[0];
-      const name = (txn.CustomerRef ?? txn.VendorRef ?? txn.EntityRef) as Ref | undefined;
+      if (types && ![entity, label, main?.txnType ?? ''].some((name) => types.includes(squash(name)))) continue;
+      const name = nameOf(txn);
       const accountName = main ? String(e.Account.find((a) => a.Id === main.accountId)?.Name ?? '') : '';
       const amount =
         Number(txn.TotalAmt ?? txn.Amount ?? 0) *
         (['RefundReceipt', 'CreditMemo', 'BillPayment', 'VendorCredit', 'Purchase'].includes(entity) ? -1 : 1);
-      entries.push([
-        String(txn.TxnDate),
-        dataRow(
+      entries.push({
+        date: String(txn.TxnDate),
+        entity,
+        txnId: String(txn.Id),
+        ...(name ? { name } : {}),
+        row: dataRow(
           String(txn.TxnDate),
           { value: main?.txnType ?? label, id: String(txn.Id) },
           String(txn.DocNumber ?? ''),
@@ -235,27 +273,27 @@ export function transactionList(ctx: ReportContext): Report {
           main?.split ?? '',
           money(amount),
         ),
-      ]);
+      });
     }
   }
-  entries.sort((a, b) => a[0].localeCompare(b[0]));
-  const columns = [
-    'Date:tx_date',
-    'Transaction Type:txn_type',
-    'Num:doc_num',
-    'Posting:is_no_post',
-    'Name:name',
-    'Memo/Description:memo',
-    'Account:account_name',
-    'Split:other_account',
-    'Amount:subt_nat_amount',
-  ].map((spec) => {
-    const [title, key] = spec.split(':') as [string, string];
-    return column(title, key, key);
-  });
+  return entries.sort((a, b) => a.date.localeCompare(b.date));
+}
+
+/** The name a transaction is for: its customer, its vendor, or the payee of an expense. */
+function nameOf(txn: Json): ListedTransaction['name'] | undefined {
+  if (txn.CustomerRef) return { ...(txn.CustomerRef as Ref), kind: 'Customer' };
+  if (txn.VendorRef) return { ...(txn.VendorRef as Ref), kind: 'Vendor' };
+  const payee = txn.EntityRef as (Ref & { type?: string }) | undefined;
+  if (!payee) return undefined;
+  const kind = payee.type === 'Customer' || payee.type === 'Vendor' || payee.type === 'Employee' ? payee.type : 'Other';
+  return { value: payee.value, ...(payee.name !== undefined ? { name: payee.name } : {}), kind };
+}
+
+/** TransactionList: every transaction dated in the period; Posting says whether it posts on the report's basis. */
+export function transactionList(ctx: ReportContext): Report {
   return report(
     ctx,
-    columns,
-    entries.map(([, row]) => row),
+    TRANSACTION_LIST_COLUMNS,
+    listedTransactions(ctx).map((entry) => entry.row),
   );
 }

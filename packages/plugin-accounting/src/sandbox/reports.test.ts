@@ -47,7 +47,7 @@ afterAll(() => sandbox?.close());
 
 describe('reports', () => {
   it('answers every report on both bases in QuickBooks’ Header/Columns/Rows shape', async () => {
-    expect(REPORT_NAMES).toHaveLength(20);
+    expect(REPORT_NAMES).toHaveLength(29);
     for (const name of REPORT_NAMES) {
       for (const basis of ['Cash', 'Accrual']) {
         const body = await reportOf(name, { ...H1, accounting_method: basis });
@@ -112,6 +112,40 @@ describe('reports', () => {
     expect(summaryValue(cashSales, 'GrandTotal')).toBeLessThan(summaryValue(accrualSales, 'GrandTotal'));
     const one = await reportOf('CustomerSales', { ...H1, customer: '2' });
     expect(one.Rows.Row.filter((r: Body) => r.type === 'Data').map((r: Body) => r.ColData[0].value)).toEqual(['Marisol Ortega']);
+  });
+
+  it('the journal, transactions with splits and by name, sales by class and location, tax and inventory', async () => {
+    const journal = await reportOf('JournalReport', H1);
+    const grand = group(journal.Rows.Row, 'GrandTotal')?.Summary.ColData;
+    expect(Number(grand[6].value)).toBeGreaterThan(0);
+    expect(grand[6].value).toBe(grand[7].value);
+    const splits = await reportOf('TransactionListWithSplits', { date_macro: 'Last Month' });
+    for (const entry of splits.Rows.Row as Body[]) {
+      expect(entry.Header.ColData[0].value).toMatch(/^2025-05-/);
+      expect(entry.Summary.ColData[6].value).toBe(entry.Summary.ColData[7].value);
+    }
+    const byCustomer = await reportOf('TransactionListByCustomer', { ...H1, customer: '2' });
+    expect(byCustomer.Rows.Row.map((r: Body) => r.Header.ColData[0].value)).toEqual(['Marisol Ortega']);
+    const byVendor = await reportOf('TransactionListByVendor', H1);
+    expect(byVendor.Rows.Row.length).toBeGreaterThan(3);
+    const onlyInvoices = await reportOf('TransactionList', { ...H1, transaction_type: 'Invoice' });
+    expect(onlyInvoices.Rows.Row).toHaveLength(40);
+    const ledger = await reportOf('GeneralLedger', { ...H1, account: '1' });
+    expect(ledger.Rows.Row.map((r: Body) => r.Header.ColData[0].value)).toEqual(['Operating Checking']);
+
+    const accrualIncome = summaryValue(await reportOf('ProfitAndLoss', { ...H1, accounting_method: 'Accrual' }), 'Income');
+    for (const name of ['ClassSales', 'DepartmentSales']) {
+      const accrual = await reportOf(name, { ...H1, accounting_method: 'Accrual' });
+      expect(summaryValue(accrual, 'GrandTotal'), name).toBeCloseTo(accrualIncome, 2);
+      const cash = await reportOf(name, { ...H1, accounting_method: 'Cash' });
+      expect(summaryValue(cash, 'GrandTotal'), name).toBeLessThan(summaryValue(accrual, 'GrandTotal'));
+    }
+    const tax = await reportOf('TaxSummary', { ...H1, agency_id: '1' });
+    expect(tax.Rows.Row[0].Summary.ColData.map((c: Body) => c.value).slice(3)).toEqual(['0.00', '0.00']);
+    expect((await get('/reports/TaxSummary?agency_id=9')).status).toBe(400);
+    const inventory = await reportOf('InventoryValuationSummary');
+    expect(inventory.Header.Option).toContainEqual({ Name: 'NoReportData', Value: 'true' });
+    expect((await reportOf('TrialBalanceFR', H1)).Rows).toEqual((await reportOf('TrialBalance', H1)).Rows);
   });
 
   it('honours date_macro and refuses bad dates, methods and report names with a Fault', async () => {

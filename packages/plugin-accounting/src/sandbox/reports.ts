@@ -4,6 +4,15 @@ import { invalidParameter, QboFault } from './errors.js';
 import { balanceSheet, cashFlow, trialBalance } from './report-balances.js';
 import { type Report, type ReportContext, reportContext } from './report-kit.js';
 import {
+  inventoryValuationSummary,
+  journalReport,
+  segmentSales,
+  taxSummary,
+  transactionListBy,
+  transactionListWithSplits,
+  trialBalanceFr,
+} from './report-lists.js';
+import {
   agingDetail,
   agingSummary,
   balanceDetail,
@@ -42,6 +51,15 @@ const REPORTS: Record<string, [Builder, string]> = {
   VendorBalanceDetail: [(ctx) => balanceDetail(ctx, 'AP'), 'Today'],
   AgedPayables: [(ctx) => agingSummary(ctx, 'AP'), 'Today'],
   AgedPayableDetail: [(ctx) => agingDetail(ctx, 'AP'), 'Today'],
+  TrialBalanceFR: [trialBalanceFr, 'This Fiscal Year-to-date'],
+  JournalReport: [journalReport, 'This Month-to-date'],
+  TransactionListWithSplits: [transactionListWithSplits, 'This Month-to-date'],
+  TransactionListByCustomer: [(ctx) => transactionListBy(ctx, 'Customer'), 'This Month-to-date'],
+  TransactionListByVendor: [(ctx) => transactionListBy(ctx, 'Vendor'), 'This Month-to-date'],
+  ClassSales: [(ctx) => segmentSales(ctx, 'class'), 'This Fiscal Year-to-date'],
+  DepartmentSales: [(ctx) => segmentSales(ctx, 'department'), 'This Fiscal Year-to-date'],
+  TaxSummary: [taxSummary, 'This Fiscal Year-to-date'],
+  InventoryValuationSummary: [inventoryValuationSummary, 'Today'],
 };
 
 /** The report names the sandbox answers (QuickBooks' spelling; the path is matched case-insensitively). */

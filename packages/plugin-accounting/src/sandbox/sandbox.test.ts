@@ -179,6 +179,71 @@ describe('single reads', () => {
   });
 });
 
+describe('change data capture', () => {
+  it('returns the records of each entity changed since a moment, and refuses more than 30 days back', async () => {
+    const { status, body } = await get(`/cdc?entities=Invoice,Customer&changedSince=${encodeURIComponent('2025-06-01T00:00:00-07:00')}`);
+    expect(status).toBe(200);
+    const [invoices, customers] = body.CDCResponse[0].QueryResponse;
+    expect(invoices.Invoice.length).toBeGreaterThan(0);
+    expect(invoices.Invoice.every((i: Body) => i.MetaData.LastUpdatedTime > '2025-06-01')).toBe(true);
+    expect(invoices.Invoice.length).toBe(
+      (await rows("SELECT * FROM Invoice WHERE MetaData.LastUpdatedTime > '2025-06-01T00:00:00-07:00'")).length,
+    );
+    expect(customers).toEqual({});
+    for (const bad of [
+      'entities=Invoice&changedSince=2025-04-01T00:00:00Z',
+      'entities=Nope&changedSince=2025-06-20T00:00:00Z',
+      'entities=Invoice',
+    ]) {
+      const refused = await get(`/cdc?${bad}`);
+      expect(refused.status, bad).toBe(400);
+      expect(refused.body.Fault.type).toBe('ValidationFault');
+    }
+  });
+});
+
+describe('extra records', () => {
+  it('adds records of an entity beyond the seeded ones until reset, replacing earlier extras', async () => {
+    const set = await control('/__sandbox/settings', { extra_records: { Customer: 2500 } });
+    expect(set.records.Customer).toBe(2515);
+    expect((await query('SELECT COUNT(*) FROM Customer')).body.QueryResponse.totalCount).toBe(2515);
+    const page = await rows('SELECT * FROM Customer STARTPOSITION 2001 MAXRESULTS 1000');
+    expect(page).toHaveLength(515);
+    expect(page[0]).toMatchObject({ Id: '2001', Balance: 0 });
+    expect(page[0]?.DisplayName).toMatch(/ #\d+$/);
+    expect((await control('/__sandbox/settings', { extra_records: { Customer: 10 } })).records.Customer).toBe(25);
+    // The books do not change: extra names post nothing.
+    expect((await query('SELECT COUNT(*) FROM Invoice')).body.QueryResponse.totalCount).toBe(40);
+    await control('/__sandbox/reset');
+    expect((await query('SELECT COUNT(*) FROM Customer')).body.QueryResponse.totalCount).toBe(15);
+    for (const bad of [{ extra_records: { Invoice: 5 } }, { extra_records: { Customer: -1 } }, { extra_records: 5 }]) {
+      const response = await fetch(`${sandbox.url}/__sandbox/settings`, { method: 'POST', body: JSON.stringify(bad) });
+      expect(response.status, JSON.stringify(bad)).toBe(400);
+    }
+  });
+
+  it('can be given at start, and are there again after a reset', async () => {
+    const big = await startSandbox({ extraRecords: { TimeActivity: 1200 } });
+    try {
+      const count = async () => {
+        const response = await fetch(
+          `${big.url}/v3/company/${SANDBOX_REALM_ID}/query?query=${encodeURIComponent('SELECT COUNT(*) FROM TimeActivity')}`,
+          {
+            headers: { authorization: `Bearer ${SANDBOX_TOKEN}` },
+          },
+        );
+        return ((await response.json()) as Body).QueryResponse.totalCount;
+      };
+      expect(await count()).toBe(1212);
+      await fetch(`${big.url}/__sandbox/reset`, { method: 'POST' });
+      expect(await count()).toBe(1212);
+    } finally {
+      await big.close();
+    }
+    await expect(startSandbox({ extraRecords: { Invoice: 3 } as never })).rejects.toThrow(/extra_records/);
+  });
+});
+
 describe('authentication', () => {
   it('refuses a wrong token and a token for another realm with an AuthenticationFault', async () => {
     for (const { status, body, headers } of [
