@@ -1,4 +1,4 @@
-import { GatewayError, type OAuth2Settings, StringEnum, Type, upstreamInspector } from '@portico/core';
+import { GatewayError, type OAuth2Settings, Type, upstreamInspector } from '@portico/core';
 
 // ---- regions ------------------------------------------------------------------------------------------------------------
 
@@ -102,5 +102,3 @@ export function clioError(body: unknown): string | undefined {
   const m = typeof message === 'string' ? message.trim() : '';
   return t && m ? `${t}: ${m}` : m || t || undefined;
 }
-
-export const RegionFact = StringEnum(REGIONS);
