@@ -1,0 +1,33 @@
+import { definePlugin, packageVersion } from '@portico/core';
+import { practiceOperations } from './operations.js';
+import { baseUrlFor, inspect, oauth2, settingsSchema, versionHeaders } from './upstream.js';
+
+const PLUGIN_VERSION = packageVersion(import.meta.url);
+
+export const clioPlugin = definePlugin({
+  service: 'clio',
+  displayName: 'Clio Manage',
+  version: PLUGIN_VERSION,
+  description:
+    'Clio Manage (API v4), practice management for law firms: time entries and expenses (activities), rates and activity ' +
+    'descriptions, bills, allocations and credit memos, bank accounts, calendars and calendar entries, secure client ' +
+    'conversations, court-rule jurisdictions, triggers and matter dockets, currencies and custom fields. Clio returns only ' +
+    'id and etag unless fields names what to return.',
+  contract: 1,
+  upstream: { baseUrl: baseUrlFor, headers: versionHeaders, inspect },
+  auth: {
+    token: {
+      description:
+        'A Clio Manage OAuth access token (30 days), with the account’s region as a connection fact when it is not the US: ' +
+        'portico connect clio --token - [--meta region=eu|ca|au]. A pasted token is not refreshed: prefer the OAuth connection (--oauth).',
+    },
+    oauth2,
+  },
+  settings: settingsSchema,
+  operations: practiceOperations(),
+});
+
+export default clioPlugin;
+
+export { COLLECTIONS } from './collections.js';
+export { type CollectionRow, collectionOperations, type Verb } from './factory.js';
