@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Registry, silentLogger } from '@portico/core';
 import { describe, expect, it } from 'vitest';
-import { renderOperationList, withOperationList } from './operation-list.js';
+import { renderOperationList, tableContent, withOperationList } from './operation-list.js';
 import { loadPlugins } from './plugins.js';
 
 describe('docs/operations.md', () => {
@@ -9,7 +9,8 @@ describe('docs/operations.md', () => {
     const registry = new Registry();
     for (const plugin of await loadPlugins(undefined, silentLogger)) registry.register(plugin);
     const document = readFileSync(new URL('../../../docs/operations.md', import.meta.url), 'utf8');
-    expect(document).toBe(withOperationList(document, renderOperationList(registry.list())));
+    // The formatter pads the tables; the list itself must be exactly the registry's.
+    expect(tableContent(document)).toBe(tableContent(withOperationList(document, renderOperationList(registry.list()))));
     for (const integration of registry.list()) {
       expect(document).toContain(`(\`${integration.service}\`, ${integration.operations.size} operations)`);
     }

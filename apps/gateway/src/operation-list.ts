@@ -36,3 +36,14 @@ export function withOperationList(document: string, section: string): string {
   if (start === -1 || end === -1) return `${document.trimEnd()}\n\n## Operations by integration\n\n${section}\n`;
   return `${document.slice(0, start)}${section}${document.slice(end + OPERATIONS_END.length)}`;
 }
+
+/**
+ * A Markdown text with table padding removed (the formatter aligns the columns; the content is what is compared):
+ * spaces around cell separators collapsed and separator rows reduced to `---`.
+ */
+export function tableContent(markdown: string): string {
+  return markdown
+    .split('\n')
+    .map((line) => (line.startsWith('|') ? line.replace(/\s*\|\s*/g, '|').replace(/-{3,}/g, '---') : line.trimEnd()))
+    .join('\n');
+}

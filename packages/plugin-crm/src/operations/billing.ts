@@ -104,9 +104,10 @@ export const createTimeEntry = defineOperation({
   name: 'create_time_entry',
   method: 'POST',
   path: '/time-entries',
-  summary: 'Record time spent on a matter or contact',
+  summary: 'Record billable time spent on a matter or contact',
   description:
-    'Records time worked — an intake call, a consultation, research — against a prospect (matter) or contact, for billing. ' +
+    'Records time worked, to bill it: the hours or minutes of a phone call with a client, a consultation, research, ' +
+    'against a prospect (matter) or contact. ' +
     'Give the duration and the record; optionally who did it (user_id), the rate in cents, whether it is billable, and ' +
     'when it started and ended (Unix timestamps).',
   params: Params(
