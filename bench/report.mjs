@@ -88,7 +88,7 @@ export function derive(results) {
   const mibPerOp = totalOps > 0 ? Math.max(0, pluginMiB) / totalOps : 0;
   const who =
     standins.length > 0
-      ? `all ${installed}: ${installed - standins.length} installed + ${standins.length} stand-ins (${standins.map((x) => `${x.service} ${x.operations} ops`).join(', ')})`
+      ? `all ${installed}: ${installed - standins.length} installed + ${standins.length} stand-in${standins.length === 1 ? '' : 's'} (${standins.map((x) => `${x.service} ${x.operations} ops`).join(', ')})`
       : `${installed} of ${ALL_PLUGINS} installed`;
   r.summary = {
     installed,
@@ -568,7 +568,7 @@ export function renderReport(results) {
     const realOps = results.openapi.plugins.filter((p) => !d.summary.standinServices.has(p.service)).reduce((a, p) => a + p.operations, 0);
     const realBytes = (results.installedPluginCode ?? []).reduce((a, x) => a + x.bytes, 0);
     L.push(
-      `"All six plugins" is the three installed plugins and three **stand-ins** for the plugins not written yet (\`bench/standins\`): ` +
+      `"All six plugins" is the ${results.openapi.plugins.length - d.summary.standins.length} installed plugins and ${d.summary.standins.length} **stand-in${d.summary.standins.length === 1 ? '' : 's'}** for the plugins not written yet (\`bench/standins\`): ` +
         `generated modules with the real service keys, operation names, methods, paths and parameters (${d.summary.standins.map((x) => `${x.service} ${x.operations} operations`).join(', ')}), ` +
         `written the way the real plugins are (a description per operation and per parameter, an example, OAuth settings). ` +
         `Their code is ${ms(standinBytes / standinOps / 1024, 2)} KiB per operation against ${realOps > 0 && realBytes > 0 ? `${ms(realBytes / realOps / 1024, 2)} KiB` : '–'} for the installed plugins (start-up code, without the sandbox).`,

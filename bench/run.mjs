@@ -15,7 +15,7 @@
 // 4. CPU profiles (node --cpu-prof) of the gateway under REST load and under MCP load.
 // Writes docs/performance.md and bench/results/latest.json (+ the .cpuprofile files under bench/results/profiles/).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -91,14 +91,12 @@ const log = (line) => process.stderr.write(`[bench] ${line}\n`);
 
 // The three plugins not written yet, as generated stand-ins (bench/standins/README.md); they import the built core by
 // file URL, the same module instance the gateway loads.
-const INSTALLED = ['crm', 'accounting', 'practice', 'notes', 'chat', 'calls'].filter((name) => {
-  try {
-    readFileSync(join(ROOT, 'packages', `plugin-${name}`, 'dist', 'index.js'));
-    return true;
-  } catch {
-    return false;
-  }
-});
+// A plugin counts as installed when it is built and the gateway depends on it (so that it can load it).
+const INSTALLED = ['crm', 'accounting', 'practice', 'notes', 'chat', 'calls'].filter(
+  (name) =>
+    existsSync(join(ROOT, 'apps/gateway/node_modules/@portico', `plugin-${name}`)) &&
+    existsSync(join(ROOT, 'packages', `plugin-${name}`, 'dist', 'index.js')),
+);
 // A stand-in only for a plugin that is not installed: once the real one is built, it is measured instead.
 const REAL_PACKAGE = { lawmatics: 'crm', quickbooks: 'accounting', clio: 'practice' };
 const STANDINS = (
@@ -242,7 +240,11 @@ async function startNodeHello() {
 
 async function measureStartup() {
   const configs = [
-    { name: `all six plugins (${INSTALLED.length} installed + ${STANDINS.length} stand-ins)`, plugins: ALL_SIX, key: 'six' },
+    {
+      name: `all six plugins (${INSTALLED.length} installed + ${STANDINS.length} stand-in${STANDINS.length === 1 ? '' : 's'})`,
+      plugins: ALL_SIX,
+      key: 'six',
+    },
     { name: 'the installed plugins', plugins: undefined, key: 'all' },
     { name: 'one plugin (notes)', plugins: 'notes', key: 'notes' },
   ];
