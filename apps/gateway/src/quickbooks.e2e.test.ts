@@ -118,6 +118,10 @@ describe('call_quickbooks in tools/list', () => {
     const before = await stats();
     // An operation name that does not exist is an invalid-params error of the tool call (JSON-RPC -32602).
     await expect(mcp('find_invoice', {})).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('"find_invoice"') });
+    // with no enum to point to, the error names the tools that find the operation's name
+    await expect(mcp('find_invoice', {})).rejects.toMatchObject({
+      message: expect.stringContaining('search_methods (service "quickbooks")'),
+    });
     expect(await stats()).toEqual(before);
   });
 });

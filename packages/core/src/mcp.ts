@@ -262,9 +262,12 @@ async function runCall(engine: Engine, principal: Principal, service: string, ar
   const { method, params } = args;
   const integration = engine.registry.get(service) as RegisteredIntegration;
   if (typeof method !== 'string' || !integration.operations.has(method)) {
-    throw invalidArguments(
-      `call_${service} needs method set to one of its operations (see the tool's enum); got ${JSON.stringify(method)}`,
-    );
+    // Above METHOD_ENUM_LIMIT the tool lists no enum: point to the tools that find the name instead.
+    const where =
+      integration.operations.size <= METHOD_ENUM_LIMIT
+        ? "see the tool's enum"
+        : `find it with search_methods (service "${service}") or describe_method`;
+    throw invalidArguments(`call_${service} needs method set to one of its operations (${where}); got ${JSON.stringify(method)}`);
   }
   if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) {
     throw invalidArguments(`call_${service}: params must be an object`);
