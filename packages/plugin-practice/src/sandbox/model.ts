@@ -52,7 +52,18 @@ export const unprocessable = (message: string) => new ClioError(422, 'Unprocessa
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
 
-export const COLLECTIONS: Collection[] = TABLE.map(([template, verbs, query, body, required]) => {
+/**
+ * What the plugin sends that the saved document predates (the catalog was written from Clio's newer document): the
+ * Clio File submissions report list, `status` on the bank account list, `client` and `matter` on bank accounts.
+ */
+const EXTRAS: ReadonlyArray<readonly [string, string, string, string, string]> = [
+  ['/clio_file/submissions_reports', 'L', '+submitted_after submitted_before', '', ''],
+];
+const EXTRA_FIELDS: Record<string, { filters?: string[]; body?: string[] }> = {
+  '/bank_accounts': { filters: ['status'], body: ['client', 'matter'] },
+};
+
+export const COLLECTIONS: Collection[] = [...TABLE, ...EXTRAS].map(([template, verbs, query, body, required]) => {
   const params = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
   const source = template
     .split(/\{\w+\}/)
@@ -64,8 +75,8 @@ export const COLLECTIONS: Collection[] = TABLE.map(([template, verbs, query, bod
     pattern: new RegExp(`^${source}(?:/([0-9]+))?\\.json$`),
     verbs: new Set(verbs.split('') as Collection['verbs'] extends Set<infer V> ? V[] : never),
     ordered: query.startsWith('+'),
-    filters: query.replace(/^\+/, '').split(' ').filter(Boolean),
-    body: new Set(body.split(' ').filter(Boolean)),
+    filters: [...query.replace(/^\+/, '').split(' ').filter(Boolean), ...(EXTRA_FIELDS[template]?.filters ?? [])],
+    body: new Set([...body.split(' ').filter(Boolean), ...(EXTRA_FIELDS[template]?.body ?? [])]),
     required: required.split(' ').filter(Boolean),
     maxLimit: template.endsWith('/triggers') ? 1000 : 200,
   };

@@ -337,6 +337,10 @@ export function seed(): Db {
     service_type: ref(9801),
   });
 
+  ['accepted', 'submitted'].forEach((status, i) => {
+    const record = { id: 9951 + i, status, submitted_at: `2024-01-${12 + i}T18:00:00+00:00`, matter: ref(3001 + i) };
+    insert(db, '/clio_file/submissions_reports', record);
+  });
   generic(db);
   return db;
 }
