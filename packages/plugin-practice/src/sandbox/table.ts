@@ -1,7 +1,7 @@
 // Generated from ../upstream-facts.json (Clio's document): one row per collection path template (below /api/v4, no
 // `.json`), then its verbs (L list, G get, C create, U update, D delete, X delete without id, P post on a record),
 // its own list filters (`+` first: the list takes `order`), body fields inside `data`, and the fields required on create.
-// table.test.ts checks it against the facts file.
+// sandbox.test.ts checks that every operation of the facts file has its row.
 export const TABLE: ReadonlyArray<readonly [string, string, string, string, string]> = [
   [
     '/activities',
