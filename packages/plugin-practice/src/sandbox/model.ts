@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+import { TABLE } from './table.js';
+
+/** One collection of the emulator, read from the facts table: `/court_rules/jurisdictions/{jurisdiction_id}/triggers`. */
+export interface Collection {
+  /** Path template below `/api/v4`, without `.json`. */
+  template: string;
+  /** Names of the `{…}` parameters before the collection (its scope: `jurisdiction_id`). */
+  params: string[];
+  pattern: RegExp;
+  verbs: Set<'L' | 'G' | 'C' | 'U' | 'D' | 'X' | 'P'>;
+  /** The list takes `order`. */
+  ordered: boolean;
+  filters: string[];
+  body: Set<string>;
+  required: string[];
+  /** Largest (and default) `limit`: 200, the trigger lists 1000. */
+  maxLimit: number;
+}
+
+export type Row = Record<string, unknown> & { id: number; etag: string; created_at: string; updated_at: string };
+
+/** A stored record: its JSON fields, and the values of its collection's path parameters. */
+export interface Stored {
+  row: Row;
+  scope: Record<string, string>;
+  version: number;
+}
+
+export interface Db {
+  records: Map<string, Stored[]>;
+  nextId: number;
+  /** Seconds since the epoch of the clock used for new timestamps (advances with every write). */
+  clock: number;
+}
+
+/** A Clio error: `{ "error": { "type", "message" } }` with a status. */
+export class ClioError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const notFound = (what = 'The requested resource was not found') => new ClioError(404, 'RecordNotFound', what);
+export const badRequest = (message: string) => new ClioError(400, 'InvalidParameter', message);
+export const unprocessable = (message: string) => new ClioError(422, 'UnprocessableEntity', message);
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+
+/**
+ * What the plugin sends that the saved document predates (the catalog was written from Clio's newer document): the
+ * Clio File submissions report list, `status` on the bank account list, `client` and `matter` on bank accounts.
+ */
+const EXTRAS: ReadonlyArray<readonly [string, string, string, string, string]> = [
+  ['/clio_file/submissions_reports', 'L', '+submitted_after submitted_before', '', ''],
+];
+const EXTRA_FIELDS: Record<string, { filters?: string[]; body?: string[] }> = {
+  '/bank_accounts': { filters: ['status'], body: ['client', 'matter'] },
+};
+
+export const COLLECTIONS: Collection[] = [...TABLE, ...EXTRAS].map(([template, verbs, query, body, required]) => {
+  const params = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
+  const source = template
+    .split(/\{\w+\}/)
+    .map(escapeRegExp)
+    .join('([0-9]+)');
+  return {
+    template,
+    params,
+    pattern: new RegExp(`^${source}(?:/([0-9]+))?\\.json$`),
+    verbs: new Set(verbs.split('') as Collection['verbs'] extends Set<infer V> ? V[] : never),
+    ordered: query.startsWith('+'),
+    filters: [...query.replace(/^\+/, '').split(' ').filter(Boolean), ...(EXTRA_FIELDS[template]?.filters ?? [])],
+    body: new Set([...body.split(' ').filter(Boolean), ...(EXTRA_FIELDS[template]?.body ?? [])]),
+    required: required.split(' ').filter(Boolean),
+    maxLimit: template.endsWith('/triggers') ? 1000 : 200,
+  };
+});
+
+export const BY_TEMPLATE = new Map(COLLECTIONS.map((c) => [c.template, c]));
+
+/** The collection a path below `/api/v4` belongs to, the scope values and the record id (when it names one). */
+export function route(path: string): { collection: Collection; scope: Record<string, string>; id?: number } | undefined {
+  // A longer template first: `/documents/{id}/versions` before `/documents`.
+  for (const collection of SORTED) {
+    const match = collection.pattern.exec(path);
+    if (!match) continue;
+    const scope = Object.fromEntries(collection.params.map((name, i) => [name, match[i + 1] as string]));
+    const id = match[collection.params.length + 1];
+    return { collection, scope, ...(id === undefined ? {} : { id: Number(id) }) };
+  }
+  return undefined;
+}
+const SORTED = [...COLLECTIONS].sort((a, b) => b.template.length - a.template.length);
+
+/** The collection of the record a path parameter names: `{jurisdiction_id}` of `/court_rules/jurisdictions/{…}/triggers`. */
+export function parentOf(collection: Collection, param: string): Collection | undefined {
+  const at = collection.template.indexOf(`/{${param}}`);
+  return at < 0 ? undefined : BY_TEMPLATE.get(collection.template.slice(0, at));
+}
+
+export const iso = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', '+00:00');
+
+export function etagOf(stored: Stored): string {
+  return `"${createHash('sha1')
+    .update(`${stored.row.id}:${stored.version}:${JSON.stringify(stored.row)}`)
+    .digest('hex')
+    .slice(0, 32)}"`;
+}
+
+export function records(db: Db, collection: Collection): Stored[] {
+  let list = db.records.get(collection.template);
+  if (!list) {
+    list = [];
+    db.records.set(collection.template, list);
+  }
+  return list;
+}
+
+/** Adds a record (id from `fields.id` or the next free id); timestamps from the clock unless given. */
+export function insert(db: Db, template: string, fields: Record<string, unknown>, scope: Record<string, string> = {}): Row {
+  const collection = BY_TEMPLATE.get(template);
+  if (!collection) throw new Error(`no collection ${template}`);
+  const id = typeof fields.id === 'number' ? fields.id : db.nextId++;
+  db.clock += 60;
+  const stamp = iso(db.clock);
+  const row = { created_at: stamp, updated_at: stamp, ...fields, id, etag: '' } as Row;
+  const stored: Stored = { row, scope, version: 1 };
+  row.etag = etagOf(stored);
+  records(db, collection).push(stored);
+  return row;
+}
+
+/** The record of a collection with that id (inside the scope), or undefined. */
+export function lookup(db: Db, template: string, id: number, scope?: Record<string, string>): Stored | undefined {
+  return db.records.get(template)?.find((s) => s.row.id === id && (!scope || Object.entries(scope).every(([k, v]) => s.scope[k] === v)));
+}

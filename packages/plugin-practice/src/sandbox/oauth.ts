@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { type EmulatorReply, type EmulatorRequest, jsonReply } from '@portico/core/testing/emulator';
+
+/**
+ * Clio's OAuth 2.0 authorization code flow at the origin: `GET /oauth/authorize` sends the browser back to
+ * `redirect_uri` with `code` and `state` (the sandbox consents at once), `POST /oauth/token` exchanges the code for an
+ * access token (30 days) and a refresh token, and exchanges a refresh token for a new access token while the refresh
+ * token stays valid (Clio Manage refresh tokens are reusable); `POST /oauth/deauthorize` revokes the bearer token.
+ */
+export interface OAuthState {
+  codes: Map<string, { clientId: string; redirectUri: string }>;
+  /** access token → its refresh token */
+  tokens: Map<string, string>;
+  refresh: Set<string>;
+}
+
+export const newOAuthState = (): OAuthState => ({ codes: new Map(), tokens: new Map(), refresh: new Set() });
+
+export const ACCESS_TOKEN_SECONDS = 2_592_000;
+
+const oauthError = (status: number, error: string, description: string): EmulatorReply =>
+  jsonReply(status, { error, error_description: description });
+
+export function answerOAuth(request: EmulatorRequest, state: OAuthState): EmulatorReply | undefined {
+  if (request.path === '/oauth/authorize' && request.method === 'GET') return authorize(request, state);
+  if (request.path === '/oauth/token' && request.method === 'POST') return token(request, state);
+  if (request.path === '/oauth/deauthorize' && request.method === 'POST') return deauthorize(request, state);
+  return undefined;
+}
+
+function authorize(request: EmulatorRequest, state: OAuthState): EmulatorReply {
+  const clientId = request.query.get('client_id') ?? '';
+  const redirectUri = request.query.get('redirect_uri') ?? '';
+  if (!clientId || !redirectUri) return oauthError(400, 'invalid_request', 'client_id and redirect_uri are required');
+  if (request.query.get('response_type') !== 'code') return oauthError(400, 'unsupported_response_type', 'response_type must be code');
+  const code = randomBytes(16).toString('hex');
+  state.codes.set(code, { clientId, redirectUri });
+  const back = new URL(redirectUri);
+  back.searchParams.set('code', code);
+  const given = request.query.get('state');
+  if (given) back.searchParams.set('state', given);
+  return { status: 302, body: '', contentType: 'text/plain; charset=utf-8', headers: { location: back.toString() } };
+}
+
+function issue(state: OAuthState, refreshToken: string): string {
+  const accessToken = randomBytes(24).toString('base64url');
+  state.tokens.set(accessToken, refreshToken);
+  return accessToken;
+}
+
+function token(request: EmulatorRequest, state: OAuthState): EmulatorReply {
+  const params = request.mediaType().includes('json')
+    ? Object.fromEntries(Object.entries((request.json() ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]))
+    : request.form();
+  if (!params.client_id || !params.client_secret) return oauthError(401, 'invalid_client', 'Client authentication failed');
+  if (params.grant_type === 'authorization_code') {
+    const granted = state.codes.get(params.code ?? '');
+    if (!granted || granted.clientId !== params.client_id || granted.redirectUri !== params.redirect_uri) {
+      return oauthError(400, 'invalid_grant', 'The authorization code is invalid, expired, or was issued to another client');
+    }
+    state.codes.delete(params.code as string);
+    const refreshToken = randomBytes(24).toString('base64url');
+    state.refresh.add(refreshToken);
+    const accessToken = issue(state, refreshToken);
+    return jsonReply(200, {
+      access_token: accessToken,
+      refresh_token: refreshToken,
+      token_type: 'bearer',
+      expires_in: ACCESS_TOKEN_SECONDS,
+    });
+  }
+  if (params.grant_type === 'refresh_token') {
+    const refreshToken = params.refresh_token ?? '';
+    if (!state.refresh.has(refreshToken)) return oauthError(400, 'invalid_grant', 'The refresh token is invalid or revoked');
+    return jsonReply(200, { access_token: issue(state, refreshToken), token_type: 'bearer', expires_in: ACCESS_TOKEN_SECONDS });
+  }
+  return oauthError(400, 'unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+}
+
+/** Revokes the access token sent as bearer (or `token` in the form), and the refresh token it came with. */
+function deauthorize(request: EmulatorRequest, state: OAuthState): EmulatorReply {
+  const bearer = /^Bearer\s+(\S+)$/i.exec(String(request.headers.authorization ?? '').trim())?.[1];
+  const given = bearer ?? (request.mediaType().includes('json') ? undefined : request.form().token);
+  const refreshToken = given === undefined ? undefined : state.tokens.get(given);
+  if (given === undefined || refreshToken === undefined) return oauthError(401, 'invalid_token', 'The access token is invalid');
+  for (const [access, refresh] of state.tokens) if (refresh === refreshToken) state.tokens.delete(access);
+  state.refresh.delete(refreshToken);
+  return jsonReply(200, {});
+}

@@ -1,0 +1,79 @@
+import { type EmulatorRequest, InvalidJsonError, isJsonObject } from '@portico/core/testing/emulator';
+import { ClioError, type Collection, type Db, etagOf, insert, iso, type Row, type Stored, unprocessable } from './model.js';
+
+// Create and update: the `{ "data": { … } }` body checked against the collection's body fields from Clio's document.
+
+type Kind = 'object' | 'array' | 'number' | 'boolean' | 'string';
+
+const kindOf = (value: unknown): Kind | undefined =>
+  value === null || value === undefined
+    ? undefined
+    : Array.isArray(value)
+      ? 'array'
+      : (typeof value as Kind) === 'object'
+        ? 'object'
+        : (['number', 'boolean', 'string'] as const).find((k) => typeof value === k);
+
+/** The kind a body field takes: as seeded in this collection, then anywhere, then by its name (`_id` number, `_at` text). */
+function expected(db: Db, collection: Collection, field: string): Kind | undefined {
+  const own = db.records.get(collection.template) ?? [];
+  for (const list of [own, ...db.records.values()]) {
+    for (const stored of list) {
+      const kind = kindOf(stored.row[field]);
+      if (kind) return kind;
+    }
+  }
+  if (/_id$/.test(field)) return 'number';
+  if (/(_at|_date|^date)$/.test(field)) return 'string';
+  return undefined;
+}
+
+/** The `data` object of a write, checked: known fields, right kinds, and (on create) the required ones. */
+export function readData(request: EmulatorRequest, db: Db, collection: Collection, creating: boolean): Record<string, unknown> {
+  let body: unknown;
+  try {
+    body = request.json();
+  } catch (error) {
+    if (error instanceof InvalidJsonError) throw new ClioError(400, 'BadRequest', 'The request body is not valid JSON');
+    throw error;
+  }
+  if (body === undefined && collection.body.size === 0) return {};
+  if (!isJsonObject(body) || !isJsonObject(body.data)) throw unprocessable('The request body must be an object with a "data" object');
+  const data = body.data;
+  const problems: string[] = [];
+  for (const [field, value] of Object.entries(data)) {
+    if (collection.body.size > 0 && !collection.body.has(field)) {
+      problems.push(`${field} is not a valid attribute`);
+      continue;
+    }
+    const want = expected(db, collection, field);
+    const got = kindOf(value);
+    if (want && got && want !== got && !(want === 'number' && got === 'string' && /^\d+(\.\d+)?$/.test(value as string))) {
+      problems.push(`${field} must be ${want === 'object' ? 'an object' : `a ${want}`}`);
+    } else if (got === 'object' && want === 'object' && 'id' in (value as object) && typeof (value as { id: unknown }).id !== 'number') {
+      problems.push(`${field}.id must be a number`);
+    }
+  }
+  if (creating) {
+    for (const field of collection.required) {
+      const value = data[field];
+      if (value === undefined || value === null || value === '') problems.push(`${field} can't be blank`);
+    }
+  }
+  if (problems.length > 0) throw unprocessable(`Validation failed: ${problems.join(', ')}`);
+  return data;
+}
+
+export function create(db: Db, collection: Collection, data: Record<string, unknown>, scope: Record<string, string>): Row {
+  const { id: _id, etag: _etag, created_at: _c, updated_at: _u, ...fields } = data;
+  return insert(db, collection.template, fields, scope);
+}
+
+export function update(db: Db, stored: Stored, data: Record<string, unknown>): Row {
+  const { id: _id, etag: _etag, created_at: _c, updated_at: _u, ...fields } = data;
+  db.clock += 60;
+  Object.assign(stored.row, fields, { updated_at: iso(db.clock) });
+  stored.version += 1;
+  stored.row.etag = etagOf(stored);
+  return stored.row;
+}

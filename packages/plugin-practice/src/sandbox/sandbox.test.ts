@@ -1,0 +1,250 @@
+import { readFileSync } from 'node:fs';
+import type { SandboxServer } from '@portico/core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { COLLECTIONS, startSandbox } from './index.js';
+import { TABLE } from './table.js';
+
+type Data = Record<string, unknown> & { id: number; etag: string };
+interface Listed {
+  data: Data[];
+  meta: { paging: { next?: string }; records: number };
+}
+interface Answer<T> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+let sandbox: SandboxServer;
+let origin: string;
+
+async function call<T = { data: Data }>(
+  path: string,
+  init: { method?: string; body?: unknown; token?: string | null; headers?: Record<string, string> } = {},
+): Promise<Answer<T>> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-api-version': '4.0.10', ...init.headers };
+  if (init.token !== null) headers.authorization = `Bearer ${init.token ?? sandbox.token}`;
+  const response = await fetch(path.startsWith('http') ? path : `${sandbox.url}${path}`, {
+    method: init.method ?? 'GET',
+    headers,
+    redirect: 'manual',
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: (text === '' ? undefined : JSON.parse(text)) as T };
+}
+const list = (path: string) => call<Listed>(path);
+const ids = (answer: Answer<Listed>) => answer.body.data.map((r) => r.id);
+const control = (path: string, body?: unknown) =>
+  fetch(`${origin}/__sandbox/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body ?? {}),
+  });
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  origin = new URL(sandbox.url).origin;
+});
+afterAll(() => sandbox?.close());
+beforeEach(async () => {
+  await control('reset');
+});
+
+describe('the table', () => {
+  it('has every operation of the facts file', () => {
+    const facts = JSON.parse(readFileSync(new URL('../upstream-facts.json', import.meta.url), 'utf8')) as {
+      operations: Array<{ method: string; path: string }>;
+    };
+    const templates = new Set(TABLE.map((row) => row[0]));
+    for (const op of facts.operations) {
+      const base = op.path.replace(/\.json$/, '').replace(/\/\{id\}$/, '');
+      expect(templates.has(base), op.path).toBe(true);
+    }
+  });
+
+  it('answers a list for every listable collection, each seeded', async () => {
+    for (const collection of COLLECTIONS.filter((c) => c.verbs.has('L') && c.template !== '/users/who_am_i')) {
+      const path = collection.template.replace(/\{\w+\}/g, () => '0');
+      const scoped = collection.params.length === 0 ? path : undefined;
+      if (!scoped) continue;
+      const answer = await list(`${scoped}.json`);
+      expect(answer.status, collection.template).toBe(200);
+      expect(answer.body.data.length, collection.template).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('lists', () => {
+  it('return id and etag only by default, with meta', async () => {
+    const answer = await list('/matters.json');
+    expect(answer.status).toBe(200);
+    expect(Object.keys(answer.body.data[0] as object).sort()).toEqual(['etag', 'id']);
+    expect(answer.body.meta).toEqual({ paging: {}, records: 6 });
+    expect(answer.headers.get('x-ratelimit-limit')).toBeTruthy();
+  });
+
+  it('select fields, nested ones from the related record', async () => {
+    const answer = await list('/activities.json?fields=id,type,quantity,matter{id,display_number},user{name}&limit=1');
+    expect(answer.body.data[0]).toEqual({
+      id: 5001,
+      type: 'TimeEntry',
+      quantity: 1800,
+      matter: { id: 3001, display_number: '001-Vance' },
+      user: { name: 'Margaret Harlow' },
+    });
+    expect((await list('/activities.json?fields=id,matter{id')).status).toBe(400);
+  });
+
+  it('page with page_token to the end, following meta.paging.next', async () => {
+    const seen: number[] = [];
+    let next: string | undefined = `${sandbox.url}/activities.json?limit=5&fields=id`;
+    let pages = 0;
+    while (next) {
+      const answer = await list(next);
+      expect(answer.status).toBe(200);
+      expect(answer.body.meta.records).toBe(12);
+      seen.push(...ids(answer));
+      next = answer.body.meta.paging.next;
+      if (next) expect(new URL(next).searchParams.get('page_token')).toBeTruthy();
+      pages += 1;
+    }
+    expect(pages).toBe(3);
+    expect(seen).toEqual(Array.from({ length: 12 }, (_, i) => 5001 + i));
+    expect((await list('/activities.json?limit=201')).status).toBe(400);
+    expect((await list('/activities.json?page_token=bogus')).status).toBe(400);
+  });
+
+  it('filter by ids[], by an id with null, created_since and query; a bad id value is a 400', async () => {
+    expect(ids(await list('/contacts.json?ids[]=2002&ids[]=2004'))).toEqual([2002, 2004]);
+    expect(ids(await list('/matters.json?client_id=null'))).toEqual([3006]);
+    expect(ids(await list('/matters.json?client_id=2002'))).toEqual([3002]);
+    expect(ids(await list('/activities.json?matter_id=null'))).toEqual([5012]);
+    expect(ids(await list('/contacts.json?query=northwind'))).toEqual([2002]);
+    const all = await list('/tasks.json?fields=id,created_at');
+    const since = all.body.data[3]?.created_at as string;
+    expect(ids(await list(`/tasks.json?created_since=${encodeURIComponent(since)}`))).toEqual([8004, 8005, 8006]);
+    const bad = await list('/matters.json?client_id=abc');
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ error: { type: 'InvalidParameter' } });
+    expect((await list('/tasks.json?created_since=yesterday')).status).toBe(400);
+  });
+
+  it('order asc and desc', async () => {
+    expect(ids(await list('/bills.json?order=total(asc)'))).toEqual([6003, 6001, 6002]);
+    expect(ids(await list('/bills.json?order=total(desc)'))).toEqual([6002, 6001, 6003]);
+    expect((await list('/bills.json?order=total')).status).toBe(400);
+  });
+
+  it('serve nested collections under their parent, triggers up to limit 1000', async () => {
+    const triggers = await list('/court_rules/jurisdictions/9601/triggers.json?fields=id,description&limit=1000');
+    expect(ids(triggers)).toEqual([9701, 9702, 9703, 9704]);
+    expect((await call('/court_rules/jurisdictions/9601/triggers/9702.json')).body.data.id).toBe(9702);
+    expect((await call('/court_rules/jurisdictions/9602/triggers/9702.json')).status).toBe(404);
+    expect((await list('/court_rules/jurisdictions/1/triggers.json')).status).toBe(404);
+  });
+});
+
+describe('records', () => {
+  const cases: Array<[string, Record<string, unknown>, Record<string, unknown>]> = [
+    ['/activities', { type: 'TimeEntry', date: '2024-02-01', quantity: 3600, matter: { id: 3002 }, note: 'Call' }, { note: 'Long call' }],
+    ['/contacts', { name: 'Ada Quinn', type: 'Person', first_name: 'Ada', last_name: 'Quinn' }, { first_name: 'Adele' }],
+    ['/calendars', { name: 'Litigation', color: '#FF0000' }, { name: 'Litigation team' }],
+  ];
+  for (const [path, body, change] of cases) {
+    it(`create, get, update (new etag), delete on ${path}`, async () => {
+      const keys = Object.keys({ ...body, ...change }).join(',');
+      const created = await call(`${path}.json?fields=id,etag,${keys}`, { method: 'POST', body: { data: body } });
+      expect(created.status).toBe(201);
+      expect(created.body.data).toMatchObject(body);
+      const id = created.body.data.id;
+      const got = await call(`${path}/${id}.json?fields=id,etag,${keys}`);
+      expect(got.body.data).toEqual(created.body.data);
+      const updated = await call(`${path}/${id}.json?fields=id,etag,${keys}`, { method: 'PATCH', body: { data: change } });
+      expect(updated.status).toBe(200);
+      expect(updated.body.data).toMatchObject(change);
+      expect(updated.body.data.etag).not.toBe(got.body.data.etag);
+      const stale = await call(`${path}/${id}.json`, {
+        method: 'PATCH',
+        body: { data: change },
+        headers: { 'if-match': got.body.data.etag },
+      });
+      expect(stale.status).toBe(412);
+      expect((await call(`${path}/${id}.json`, { method: 'DELETE' })).status).toBe(204);
+      expect((await call(`${path}/${id}.json`)).status).toBe(404);
+    });
+  }
+
+  it('404 for an unknown id or path, 422 for a bad body', async () => {
+    const missing = await call('/matters/999.json');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ error: { type: 'RecordNotFound' } });
+    expect((await call('/nothing_here.json')).status).toBe(404);
+    const blank = await call('/activities.json', { method: 'POST', body: { data: { note: 'no type' } } });
+    expect(blank.status).toBe(422);
+    expect(String((blank.body as unknown as { error: { message: string } }).error.message)).toContain("date can't be blank");
+    const wrong = await call('/activities/5001.json', { method: 'PATCH', body: { data: { quantity: 'lots', matter: 3001 } } });
+    expect(wrong.status).toBe(422);
+    expect((await call('/activities/5001.json', { method: 'PATCH', body: { data: { bogus: 1 } } })).status).toBe(422);
+    expect((await call('/activities.json', { method: 'POST', body: { type: 'TimeEntry' } })).status).toBe(422);
+  });
+});
+
+describe('auth, versions, failures', () => {
+  it('401 without or with a wrong token; 410 for an unsupported version', async () => {
+    expect((await call('/matters.json', { token: null })).status).toBe(401);
+    const wrong = await call('/matters.json', { token: 'nope' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toMatchObject({ error: { type: 'Unauthorized' } });
+    expect((await call('/matters.json', { headers: { 'x-api-version': '3.1.0' } })).status).toBe(410);
+  });
+
+  it('the OAuth dance: authorize, code for tokens, reusable refresh, deauthorize', async () => {
+    const redirect = 'http://127.0.0.1:1/callback';
+    const authorize = await fetch(
+      `${origin}/oauth/authorize?response_type=code&client_id=app&redirect_uri=${encodeURIComponent(redirect)}&state=xyz`,
+      {
+        redirect: 'manual',
+      },
+    );
+    expect(authorize.status).toBe(302);
+    const back = new URL(authorize.headers.get('location') as string);
+    expect(back.searchParams.get('state')).toBe('xyz');
+    const form = (params: Record<string, string>) =>
+      fetch(`${origin}/oauth/token`, {
+        method: 'POST',
+        body: new URLSearchParams({ client_id: 'app', client_secret: 's', ...params }),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
+    const tokens = await form({ grant_type: 'authorization_code', code: back.searchParams.get('code') as string, redirect_uri: redirect });
+    expect(tokens.body).toMatchObject({ token_type: 'bearer', expires_in: 2592000 });
+    const access = tokens.body.access_token as string;
+    expect((await call('/users/who_am_i.json?fields=id,name', { token: access })).body.data).toEqual({ id: 1001, name: 'Margaret Harlow' });
+    const refresh = tokens.body.refresh_token as string;
+    const first = await form({ grant_type: 'refresh_token', refresh_token: refresh });
+    const second = await form({ grant_type: 'refresh_token', refresh_token: refresh });
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+    expect(second.body.access_token).not.toBe(first.body.access_token);
+    const out = await fetch(`${origin}/oauth/deauthorize`, { method: 'POST', headers: { authorization: `Bearer ${access}` } });
+    expect(out.status).toBe(200);
+    expect((await call('/matters.json', { token: access })).status).toBe(401);
+    expect((await form({ grant_type: 'refresh_token', refresh_token: refresh })).status).toBe(400);
+  });
+
+  it('fail-next gives a 429 with Retry-After in Clio error shape, once', async () => {
+    expect((await control('fail-next', { status: 429, retry_after: 7 })).status).toBe(200);
+    const limited = await list('/matters.json');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('7');
+    expect(limited.body).toMatchObject({ error: { type: 'RateLimited' } });
+    expect((await list('/matters.json')).status).toBe(200);
+  });
+
+  it('reset restores the seed', async () => {
+    expect((await call('/matters/3001.json', { method: 'DELETE' })).status).toBe(204);
+    expect((await call('/matters/3001.json')).status).toBe(404);
+    await control('reset');
+    expect((await call('/matters/3001.json')).status).toBe(200);
+    expect((await list('/matters.json')).body.meta.records).toBe(6);
+  });
+});

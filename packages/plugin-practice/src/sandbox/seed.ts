@@ -1,0 +1,382 @@
+import { COLLECTIONS, type Db, insert, parentOf, records } from './model.js';
+
+/**
+ * The seeded firm, Harlow & Pike LLP (four users, clients, matters and their work), written with fixed ids and a fixed
+ * clock so that every run and every reset gives the same data. Every other collection of the table gets three generic
+ * records (two per parent record for nested collections) so that each path answers with something.
+ */
+export const SEED_EPOCH = Date.UTC(2024, 0, 8, 14, 0, 0) / 1000;
+
+const ref = (id: number, extra: Record<string, unknown> = {}) => ({ id, ...extra });
+
+export function seed(): Db {
+  const db: Db = { records: new Map(), nextId: 900_001, clock: SEED_EPOCH };
+  const users = [
+    [1001, 'Margaret Harlow', 'margaret@harlowpike.example', 'Attorney', true],
+    [1002, 'Daniel Pike', 'daniel@harlowpike.example', 'Attorney', true],
+    [1003, 'Priya Raman', 'priya@harlowpike.example', 'NonAttorney', true],
+    [1004, 'Tom Becker', 'tom@harlowpike.example', 'NonAttorney', false],
+  ] as const;
+  for (const [id, name, email, subscription_type, enabled] of users) {
+    const [first_name, last_name] = name.split(' ');
+    insert(db, '/users', { id, name, first_name, last_name, email, subscription_type, enabled, rate: id < 1003 ? 350 : 150 });
+  }
+  insert(db, '/currencies', { id: 1, code: 'USD', sign: '$', default: true });
+  insert(db, '/currencies', { id: 2, code: 'CAD', sign: '$', default: false });
+  const areas = ['Family Law', 'Estate Planning', 'Personal Injury'];
+  areas.forEach(
+    (name, i) => void insert(db, '/practice_areas', { id: 1101 + i, name, code: name.slice(0, 3).toUpperCase(), category: name }),
+  );
+
+  const contacts: Array<[string, 'Person' | 'Company', string]> = [
+    ['Eleanor Vance', 'Person', 'eleanor.vance@example.com'],
+    ['Northwind Traders Inc.', 'Company', 'legal@northwind.example'],
+    ['Samuel Okafor', 'Person', 'sokafor@example.com'],
+    ['Lucia Moreno', 'Person', 'lucia.moreno@example.com'],
+    ['Bayview Properties LLC', 'Company', 'office@bayview.example'],
+    ['Henry Whitfield', 'Person', 'h.whitfield@example.com'],
+  ];
+  contacts.forEach(([name, type, email], i) => {
+    const [first_name, last_name] = type === 'Person' ? name.split(' ') : [undefined, undefined];
+    insert(db, '/contacts', {
+      id: 2001 + i,
+      name,
+      type,
+      first_name: first_name ?? null,
+      last_name: last_name ?? null,
+      primary_email_address: email,
+      primary_phone_number: `+1 415 555 01${10 + i}`,
+      is_client: i !== 5,
+      initials: name.slice(0, 1),
+    });
+  });
+
+  const matters: Array<[number, string, string, number, string]> = [
+    [2001, 'Vance divorce and custody', 'Open', 1101, '2023-11-02'],
+    [2002, 'Northwind supply contract dispute', 'Open', 1103, '2023-12-12'],
+    [2003, 'Okafor estate plan', 'Pending', 1102, '2024-01-03'],
+    [2004, 'Moreno slip and fall', 'Open', 1103, '2023-09-18'],
+    [2005, 'Bayview lease review', 'Closed', 1102, '2023-06-01'],
+  ];
+  matters.forEach(([client, description, status, area, open_date], i) => {
+    insert(db, '/matters', {
+      id: 3001 + i,
+      display_number: `00${i + 1}-${['Vance', 'Northwind', 'Okafor', 'Moreno', 'Bayview'][i]}`,
+      number: i + 1,
+      description,
+      status,
+      open_date,
+      close_date: status === 'Closed' ? '2023-08-30' : null,
+      billable: true,
+      client: ref(client),
+      practice_area: ref(area),
+      responsible_attorney: ref(i % 2 === 0 ? 1001 : 1002),
+      originating_attorney: ref(1001),
+      currency: ref(1),
+    });
+  });
+  // matter 3006 without a client, for `client_id=null`
+  insert(db, '/matters', {
+    id: 3006,
+    display_number: '006-Internal',
+    number: 6,
+    description: 'Firm administration',
+    status: 'Open',
+    open_date: '2023-01-02',
+    billable: false,
+    client: null,
+    responsible_attorney: ref(1001),
+  });
+
+  const descriptions = ['Drafting', 'Court appearance', 'Client call', 'Research'];
+  descriptions.forEach(
+    (name, i) =>
+      void insert(db, '/activity_descriptions', {
+        id: 4001 + i,
+        name,
+        type: 'User',
+        visible_to_co_counsel: false,
+        default: i === 0,
+        rate: { amount: 300, non_billable_amount: 0, type: 'User' },
+      }),
+  );
+  for (let i = 0; i < 12; i++) {
+    const expense = i % 4 === 3;
+    const matter = 3001 + (i % 5);
+    insert(db, '/activities', {
+      id: 5001 + i,
+      type: expense ? 'ExpenseEntry' : 'TimeEntry',
+      date: `2024-01-${String(2 + i).padStart(2, '0')}`,
+      quantity: expense ? 1 : 1800 * (1 + (i % 3)),
+      quantity_in_hours: expense ? 1 : 0.5 * (1 + (i % 3)),
+      price: expense ? 45.5 + i : 350,
+      total: expense ? 45.5 + i : 175 * (1 + (i % 3)),
+      note: expense ? `Filing fee ${i}` : `${descriptions[i % 4]} for ${matters[i % 5]?.[1]}`,
+      billed: i < 4,
+      non_billable: i === 7,
+      no_charge: false,
+      matter: i === 11 ? null : ref(matter),
+      user: ref(1001 + (i % 3)),
+      activity_description: expense ? null : ref(4001 + (i % 4)),
+      bill: i < 4 ? ref(6001 + (i % 2)) : null,
+    });
+  }
+  insert(db, '/activity_rates', { id: 4101, rate: 400, flat_rate: false, user: ref(1001), contact_id: 2002, co_counsel_contact_id: null });
+  insert(db, '/activity_rates', { id: 4102, rate: 275, flat_rate: false, user: ref(1003), contact_id: null, co_counsel_contact_id: null });
+
+  const bills: Array<[string, string, number, number]> = [
+    ['paid', 'Paid', 3001, 1575],
+    ['awaiting_payment', 'Awaiting Payment', 3002, 2240],
+    ['draft', 'Draft', 3004, 700],
+  ];
+  bills.forEach(([state, status, matter, total], i) => {
+    insert(db, '/bills', {
+      id: 6001 + i,
+      number: String(1 + i),
+      issued_at: `2024-01-${10 + i}`,
+      due_at: `2024-02-${10 + i}`,
+      state,
+      status,
+      type: 'MatterBill',
+      kind: 'revenue_kind',
+      total,
+      balance: state === 'paid' ? 0 : total,
+      paid: state === 'paid' ? total : 0,
+      currency: ref(1),
+      client: ref(2001 + (matter - 3001)),
+      matters: [ref(matter)],
+      subject: `Invoice ${1 + i}`,
+    });
+  });
+  insert(db, '/allocations', {
+    id: 6101,
+    amount: 1575,
+    date: '2024-01-20',
+    status: 'valid',
+    parent: ref(6001, { type: 'Bill' }),
+    bill: ref(6001),
+    contact: ref(2001),
+    matter: ref(3001),
+  });
+  insert(db, '/credit_memos', { id: 6201, amount: 100, date: '2024-01-22', description: 'Courtesy discount', contact: ref(2002) });
+  insert(db, '/bank_accounts', {
+    id: 6301,
+    name: 'Operating',
+    type: 'Operating',
+    balance: 48210.5,
+    currency: 'USD',
+    default_account: true,
+    institution: 'First Bay Bank',
+    account_number: '****4412',
+  });
+  insert(db, '/bank_accounts', {
+    id: 6302,
+    name: 'IOLTA Trust',
+    type: 'Trust',
+    balance: 12500,
+    currency: 'USD',
+    default_account: false,
+    institution: 'First Bay Bank',
+    account_number: '****9930',
+  });
+
+  insert(db, '/calendars', {
+    id: 7001,
+    name: 'Margaret Harlow',
+    type: 'UserCalendar',
+    color: '#3F51B5',
+    visible: true,
+    permission: 'owner',
+    source: 'mobile',
+  });
+  insert(db, '/calendars', {
+    id: 7002,
+    name: 'Firm calendar',
+    type: 'AdhocCalendar',
+    color: '#009688',
+    visible: true,
+    permission: 'editor',
+    source: 'web',
+  });
+  insert(db, '/calendar_entry_event_types', { id: 7101, name: 'Hearing', color: '#E53935' });
+  insert(db, '/calendar_entry_event_types', { id: 7102, name: 'Client meeting', color: '#43A047' });
+  const entries = ['Custody hearing', 'Deposition prep', 'Estate signing', 'Mediation', 'Staff meeting'];
+  entries.forEach((summary, i) => {
+    const day = String(15 + i).padStart(2, '0');
+    insert(db, '/calendar_entries', {
+      id: 7201 + i,
+      summary,
+      description: `${summary} (seeded)`,
+      start_at: `2024-02-${day}T15:00:00+00:00`,
+      end_at: `2024-02-${day}T16:30:00+00:00`,
+      all_day: false,
+      location: i === 0 ? 'SF Superior Court, Dept. 403' : 'Office',
+      matter: i === 4 ? null : ref(3001 + i),
+      calendar_owner: ref(i % 2 === 0 ? 7001 : 7002),
+      calendar_entry_event_type: ref(i === 0 ? 7101 : 7102),
+    });
+  });
+  const tasks = [
+    'File response',
+    'Collect bank statements',
+    'Draft will',
+    'Request medical records',
+    'Send engagement letter',
+    'Review lease',
+  ];
+  tasks.forEach((name, i) => {
+    insert(db, '/tasks', {
+      id: 8001 + i,
+      name,
+      description: `${name} for matter ${3001 + (i % 5)}`,
+      priority: i % 2 === 0 ? 'High' : 'Normal',
+      status: i < 2 ? 'complete' : 'pending',
+      due_at: `2024-02-${String(1 + i * 3).padStart(2, '0')}`,
+      matter: i === 5 ? null : ref(3001 + (i % 5)),
+      assignee: ref(1001 + (i % 4), { type: 'User' }),
+      assigner: ref(1001),
+    });
+  });
+  insert(db, '/folders', { id: 9001, name: 'Vance', parent: null, matter: ref(3001), type: 'Folder' });
+  insert(db, '/folders', { id: 9002, name: 'Pleadings', parent: ref(9001, { type: 'Folder' }), matter: ref(3001), type: 'Folder' });
+  insert(db, '/folders', { id: 9003, name: 'Northwind', parent: null, matter: ref(3002), type: 'Folder' });
+  const documents = ['Petition.pdf', 'Custody declaration.docx', 'Supply agreement.pdf', 'Demand letter.docx'];
+  documents.forEach((name, i) => {
+    insert(db, '/documents', {
+      id: 9101 + i,
+      name,
+      filename: name,
+      content_type: name.endsWith('pdf') ? 'application/pdf' : 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      size: 48_000 + i * 1024,
+      parent: ref(i < 2 ? 9002 : 9003, { type: 'Folder' }),
+      matter: ref(i < 2 ? 3001 : 3002),
+      contact: null,
+      locked: false,
+    });
+  });
+  insert(db, '/notes', {
+    id: 9201,
+    subject: 'Intake call',
+    detail: 'Client wants joint custody.',
+    type: 'Matter',
+    matter: ref(3001),
+    date: '2023-11-02',
+  });
+  insert(db, '/communications', {
+    id: 9301,
+    subject: 'Contract breach notice',
+    body: 'Please find the notice attached.',
+    type: 'EmailCommunication',
+    received_at: '2024-01-05T17:00:00+00:00',
+    matter: ref(3002),
+  });
+  insert(db, '/conversations', {
+    id: 9401,
+    subject: 'Custody schedule',
+    archived: false,
+    read_only: false,
+    matter: ref(3001),
+    message_count: 2,
+  });
+  insert(db, '/conversation_messages', {
+    id: 9411,
+    body: 'Can we meet Thursday?',
+    conversation: ref(9401),
+    sender: ref(2001, { type: 'Contact' }),
+  });
+  insert(db, '/conversation_messages', {
+    id: 9412,
+    body: 'Thursday at 10 works.',
+    conversation: ref(9401),
+    sender: ref(1001, { type: 'User' }),
+  });
+  insert(db, '/custom_fields', {
+    id: 9501,
+    name: 'Opposing counsel',
+    field_type: 'text_line',
+    parent_type: 'Matter',
+    displayed: true,
+    deleted: false,
+  });
+  insert(db, '/custom_fields', {
+    id: 9502,
+    name: 'Date of incident',
+    field_type: 'date',
+    parent_type: 'Matter',
+    displayed: true,
+    deleted: false,
+  });
+
+  const jurisdictions = ['California Superior Court', 'US District Court, N.D. Cal.', 'New York Supreme Court'];
+  jurisdictions.forEach((description, i) => {
+    insert(db, '/court_rules/jurisdictions', { id: 9601 + i, description, system_id: 100 + i, default: i === 0, valid_from: '2020-01-01' });
+  });
+  const triggers = ['Complaint served', 'Trial date', 'Motion hearing', 'Discovery cut-off'];
+  for (const [j, jurisdiction] of [9601, 9602].entries()) {
+    triggers.forEach((description, i) => {
+      const scope = { jurisdiction_id: String(jurisdiction) };
+      insert(
+        db,
+        '/court_rules/jurisdictions/{jurisdiction_id}/triggers',
+        { id: 9701 + j * 10 + i, description, is_served: i === 0, is_requirements_required: i === 2, jurisdiction: ref(jurisdiction) },
+        scope,
+      );
+    });
+  }
+  ['Personal service', 'Mail', 'Electronic service'].forEach(
+    (description, i) => void insert(db, '/court_rules/service_types', { id: 9801 + i, description, default: i === 0 }),
+  );
+  insert(db, '/court_rules/matter_dockets', {
+    id: 9901,
+    name: 'Vance response deadlines',
+    status: 'active',
+    start_date: '2024-01-10',
+    matter: ref(3001),
+    jurisdiction: ref(9601),
+    trigger: ref(9701),
+    service_type: ref(9801),
+  });
+
+  ['accepted', 'submitted'].forEach((status, i) => {
+    const record = { id: 9951 + i, status, submitted_at: `2024-01-${12 + i}T18:00:00+00:00`, matter: ref(3001 + i) };
+    insert(db, '/clio_file/submissions_reports', record);
+  });
+  generic(db);
+  return db;
+}
+
+/** Three generic records in every collection the firm above leaves empty (two per parent in nested ones). */
+function generic(db: Db): void {
+  for (const collection of COLLECTIONS) {
+    if (records(db, collection).length > 0) continue;
+    const word = collection.template
+      .replace(/\{\w+\}\//g, '')
+      .split('/')
+      .filter(Boolean)
+      .join(' ')
+      .replace(/_/g, ' ');
+    const scopes = scopesOf(db, collection);
+    let n = 0;
+    for (const scope of scopes) {
+      for (let i = 0; i < (collection.params.length > 0 ? 2 : 3); i++) {
+        n += 1;
+        insert(db, collection.template, { name: `${word} ${n}`, description: `Sandbox ${word} record ${n}` }, scope);
+      }
+    }
+  }
+}
+
+/** The scopes to seed a nested collection under: the first two records of each parent collection. */
+function scopesOf(db: Db, collection: (typeof COLLECTIONS)[number]): Array<Record<string, string>> {
+  let scopes: Array<Record<string, string>> = [{}];
+  for (const param of collection.params) {
+    const parent = parentOf(collection, param);
+    const ids = parent
+      ? records(db, parent)
+          .slice(0, 2)
+          .map((s) => String(s.row.id))
+      : ['1'];
+    scopes = scopes.flatMap((scope) => (ids.length > 0 ? ids : ['1']).map((id) => ({ ...scope, [param]: id })));
+  }
+  return scopes;
+}
