@@ -38,6 +38,12 @@ const KNOWN_EXCEPTIONS: Record<string, string> = {
   'POST /bank_accounts.json body client': 'create_bank_account: the catalog lists client; the saved document predates it',
   'GET /court_rules/matter_dockets/preview.json header X-API-VERSION':
     'the document leaves X-API-VERSION out of this one operation only; the minor version applies to the whole API, and the plugin sends it on every request',
+  'GET /reports/7/download.json header X-API-VERSION':
+    'download_report: the document leaves X-API-VERSION out; the plugin sends it on every request',
+  'POST /report_presets/7/generate_report.json header X-API-VERSION':
+    'generate_report_from_preset: the document leaves X-API-VERSION out; the plugin sends it on every request',
+  'POST /task_template_lists/7/copy.json header X-API-VERSION':
+    'copy_task_template_list: the document leaves X-API-VERSION out; the plugin sends it on every request',
   'POST /bank_accounts.json body matter': 'create_bank_account: the catalog lists matter; the saved document predates it',
 };
 
