@@ -16,12 +16,11 @@ const kindOf = (value: unknown): Kind | undefined =>
 
 /** The kind a body field takes: as seeded in this collection, then anywhere, then by its name (`_id` number, `_at` text). */
 function expected(db: Db, collection: Collection, field: string): Kind | undefined {
-  const own = db.records.get(collection.template) ?? [];
-  for (const list of [own, ...db.records.values()]) {
-    for (const stored of list) {
-      const kind = kindOf(stored.row[field]);
-      if (kind) return kind;
-    }
+  // Only this collection's own records say what a field holds: the same name means other things elsewhere (a
+  // communication's subject is text, a reminder's subject is the task or calendar entry it is about).
+  for (const stored of db.records.get(collection.template) ?? []) {
+    const kind = kindOf(stored.row[field]);
+    if (kind) return kind;
   }
   if (/_id$/.test(field)) return 'number';
   if (/(_at|_date|^date)$/.test(field)) return 'string';
