@@ -1,6 +1,7 @@
 import { defineOperation, type OperationDefinition, Params, Type } from '@portico/core';
 import { COLLECTIONS } from './collections.js';
 import { collectionOperations } from './factory.js';
+import { aToFOperations } from './operations-a-f.js';
 import { Day, IdFilter, Moment, Text } from './schemas.js';
 
 const notNull = { nullable: false } as const;
@@ -40,5 +41,6 @@ export function practiceOperations(): OperationDefinition[] {
     if (row.key === 'matter_dockets') out.push(previewMatterDocket);
     out.push(...collectionOperations(row));
   }
+  out.push(...aToFOperations());
   return out;
 }
