@@ -1,40 +1,15 @@
-import { atLeastOne, IntegerString, StringEnum, Type } from '@portico/core';
+import { StringEnum, Type } from '@portico/core';
 import type { CollectionRow } from './factory.js';
-import { Bool, Day, Flag, IdFilter, List, Num, Obj, Ref, Str, Text } from './schemas.js';
+import { Bool, Day, IdFilter, Num, Obj, Ref, Str, Text } from './schemas.js';
 
 // The collection table, continued: the rest of Clio's collections tagged A–F — banking, billing helpers, Clio
 // Payments, custom actions, damages, document archives, automations, categories and templates, expense categories,
-// calendar visibilities and the UK legal aid rate tables. Where Clio's create and update take different body fields
-// the collection has two rows (one per body).
+// calendar visibilities and the UK legal aid rate tables (the last five in collections-a-f-3.ts). Where Clio's create
+// and update take different body fields the collection has two rows (one per body).
 
 const nullable = { nullable: true } as const;
 const notNull = { nullable: false } as const;
 const Id = Type.Integer;
-
-/** The 20 colours Clio offers for calendars (as in collections.ts). */
-const COLORS = [
-  '#367B9C',
-  '#FFA5A4',
-  '#83D17F',
-  '#FFAC7B',
-  '#8E3F64',
-  '#C75300',
-  '#009CEC',
-  '#62D6B1',
-  '#9EEDCB',
-  '#F9A2C4',
-  '#616161',
-  '#BBDA81',
-  '#DFD3F8',
-  '#D6C4A5',
-  '#FFD478',
-  '#6AC9DE',
-  '#EABBB0',
-  '#BFC2E1',
-  '#DADADA',
-  '#CDE2F5',
-] as const;
-const ENTRY_TYPES = ['hard_cost', 'soft_cost', 'unassociated'] as const;
 
 /** Filters of list_billable_clients, list_billable_matters and list_billable_matter_ids. */
 const billableFilters = (what: string) => ({
@@ -46,21 +21,6 @@ const billableFilters = (what: string) => ({
   end_date: Day(`Only ${what} with unbilled work on or before this date`),
   query: Text('Wildcard search in the matter’s display number or number, or the client’s name.'),
 });
-
-const expenseCategoryBody = {
-  name: Str('Name of the expense category.'),
-  rate: Num('Default rate of expenses in the category.'),
-  entry_type: StringEnum(ENTRY_TYPES, { description: 'Hard cost, soft cost or unassociated (the default).' }),
-  currency: Obj('Currency of the rate, as { "id": <currency id> } (ids from list_currencies).'),
-  utbms_code: Ref('UTBMS expense code'),
-  groups: List('Groups that may use it, as [{ "id": <group id> }] (add "_deleted": true to remove one).'),
-};
-
-const templateBody = {
-  file: Str('The template file (a Word document), BASE64-encoded.'),
-  filename: Str('Name of the file (needed with file).'),
-  document_category: Ref('document category', 'ids from list_document_categories'),
-};
 
 export const COLLECTIONS_A_F_2: readonly CollectionRow[] = [
   {
@@ -96,7 +56,7 @@ export const COLLECTIONS_A_F_2: readonly CollectionRow[] = [
     path: '/bank_transactions',
     clio: '/bank_transactions',
     record: ['bank_transaction', 'bank_transactions'],
-    verbs: ['list', 'get'],
+    verbs: ['list', 'get', 'delete'],
     about: 'Money in and out of the firm’s bank accounts.',
     fields: 'id,date,amount,currency,description,transaction_type,funds_in,funds_out,bank_account_id',
     order: 'id(asc)',
@@ -109,6 +69,8 @@ export const COLLECTIONS_A_F_2: readonly CollectionRow[] = [
     text: {
       list: 'Lists bank transactions (deposits, payments, transfers) by bank account, client, matter or kind — e.g. a client’s trust ledger with client_id and type=liability.',
       get: 'Returns one bank transaction; the id comes from list_bank_transactions.',
+      delete:
+        'Deletes a bank transaction (id from list_bank_transactions); Clio refuses transactions tied to bills or reconciled statements. Answers 204 with no body.',
     },
   },
   {
@@ -311,225 +273,5 @@ export const COLLECTIONS_A_F_2: readonly CollectionRow[] = [
       description: Str('What the damage is.'),
     },
     text: { update: 'Changes a damage’s amount, type or description (id from list_damages); it stays on its matter.' },
-  },
-  {
-    key: 'document_archives',
-    path: '/document_archives',
-    clio: '/document_archives',
-    record: ['document_archive', 'document_archives'],
-    verbs: ['create', 'get'],
-    about: 'Zip archives of documents and folders, built by Clio for download.',
-    fields: 'id,state,progress,size,message',
-    body: { items: List('What to put in the archive, as [{ "id": <id>, "type": "Document" | "Folder" }].') },
-    required: ['items'],
-    text: {
-      create:
-        'Asks Clio to build a zip archive of documents and folders (items is required); ask for state in fields and follow it with get_document_archive.',
-      get: 'Returns one document archive with its build state; the id comes from create_document_archive.',
-    },
-  },
-  {
-    key: 'document_automations',
-    path: '/document_automations',
-    clio: '/document_automations',
-    record: ['document_automation', 'document_automations'],
-    verbs: ['list', 'get', 'create'],
-    about: 'Documents generated from templates with a matter’s data.',
-    fields: 'id,state,filename,export_formats,created_at',
-    order: 'id(asc)',
-    body: {
-      document_template: Ref('document template', 'ids from list_document_templates'),
-      matter: Ref('matter whose data fills the template'),
-      filename: Str('Name of the generated document.'),
-      formats: Type.Array(StringEnum(['pdf', 'original']), {
-        description: 'Formats to generate: pdf and/or original (the template’s own type).',
-      }),
-    },
-    required: ['document_template', 'matter', 'filename', 'formats'],
-    text: {
-      list: 'Lists document automations (documents generated from templates) with their state.',
-      get: 'Returns one document automation and its state; the id comes from list_document_automations or create_document_automation.',
-      create:
-        'Generates a document from a template with a matter’s data: document_template, matter, filename and formats are required; the document appears in the matter’s documents when the state is completed.',
-    },
-  },
-  {
-    key: 'document_categories',
-    path: '/document_categories',
-    clio: '/document_categories',
-    record: ['document_category', 'document_categories'],
-    verbs: ['list', 'get', 'create', 'update', 'delete'],
-    about: 'Categories for documents and folders.',
-    fields: 'id,name,created_at',
-    order: 'id(asc)',
-    filters: { query: Text('Wildcard search in the name.') },
-    body: { name: Str('Name of the category.') },
-    required: ['name'],
-    text: {
-      list: 'Lists document categories; their ids go into document_category of documents, folders and templates and filter list_documents.',
-      get: 'Returns one document category; the id comes from list_document_categories.',
-      create: 'Creates a document category; name is required.',
-      update: 'Renames a document category (id from list_document_categories).',
-      delete: 'Deletes a document category (id from list_document_categories). Answers 204 with no body.',
-    },
-  },
-  {
-    key: 'document_templates',
-    path: '/document_templates',
-    clio: '/document_templates',
-    record: ['document_template', 'document_templates'],
-    verbs: ['list', 'get', 'create', 'update', 'delete'],
-    about: 'Templates that document automations fill with a matter’s data.',
-    fields: 'id,filename,size,content_type,created_at,updated_at',
-    order: 'id(asc)',
-    body: templateBody,
-    required: ['file'],
-    text: {
-      list: 'Lists document templates (the files create_document_automation fills with a matter’s data).',
-      get: 'Returns one document template’s details; the id comes from list_document_templates.',
-      create: 'Uploads a document template: file (BASE64-encoded) is required, with its filename.',
-      update: 'Replaces a template’s file or changes its category (id from list_document_templates).',
-      delete: 'Deletes a document template (id from list_document_templates). Answers 204 with no body.',
-    },
-  },
-  {
-    key: 'expense_categories',
-    path: '/expense_categories',
-    clio: '/expense_categories',
-    record: ['expense_category', 'expense_categories'],
-    verbs: ['list', 'get', 'create', 'update', 'delete'],
-    about: 'Categories (with default rates) for expenses.',
-    fields: 'id,name,rate,entry_type,currency,tax_setting',
-    order: 'id(asc)',
-    filters: {
-      entry_type: StringEnum(ENTRY_TYPES, { description: 'Only categories of this kind.' }),
-      query: Text('Search in the name.'),
-    },
-    body: expenseCategoryBody,
-    required: ['name'],
-    text: {
-      list: 'Lists expense categories (with their default rates); their ids go into create_activity’s expense_category.',
-      get: 'Returns one expense category; the id comes from list_expense_categories.',
-      create: 'Creates an expense category; name is required, rate and entry_type optional.',
-      update: 'Changes an expense category (id from list_expense_categories).',
-      delete: 'Deletes an expense category (id from list_expense_categories). Answers 204 with no body.',
-    },
-  },
-  {
-    key: 'lauk_expense_categories',
-    path: '/lauk_expense_categories',
-    clio: '/lauk_expense_categories',
-    record: ['lauk_expense_category', 'lauk_expense_categories'],
-    verbs: ['list'],
-    about: 'Legal Aid Agency (UK) expense categories and rates.',
-    fields: 'id,key,name,rate,civil,criminal',
-    order: null,
-    filters: {
-      region: Text('Region whose expense rates to return (required by Clio).'),
-      key: Text('Only the category with this key.'),
-      name: Text('Only categories with this name.'),
-      practice_area: Text('Only categories of this practice area.'),
-    },
-    listRules: [atLeastOne('region')],
-    text: {
-      list: 'Lists the UK Legal Aid Agency expense categories with the rates of one region (region is required).',
-    },
-  },
-  {
-    key: 'calendar_visibilities',
-    path: '/task_calendars',
-    clio: '/task_calendars',
-    record: ['calendar_visibility', 'calendar_visibilities'],
-    verbs: ['list', 'get', 'update'],
-    about: 'How each calendar shows in the user’s Clio view (colour, visible).',
-    fields: 'id,name,color,visible',
-    order: null,
-    body: {
-      color: StringEnum(COLORS, { description: 'Colour, one of Clio’s 20.' }),
-      visible: StringEnum(['true', 'false'], { description: 'Show the calendar by default: "true" or "false".' }),
-    },
-    text: {
-      list: 'Lists calendar visibilities: for each calendar the user sees, its colour and whether it is shown.',
-      get: 'Returns one calendar visibility; the id comes from list_calendar_visibilities.',
-      update: 'Changes how a calendar shows for the user (id from list_calendar_visibilities): colour or visibility.',
-    },
-  },
-  {
-    key: 'lauk_civil_certificated_rates',
-    path: '/lauk_civil_certificated_rates',
-    clio: '/lauk_civil_certificated_rates',
-    record: ['civil_certificated_rate', 'civil_certificated_rates'],
-    verbs: ['list'],
-    about: 'UK legal aid rates for civil certificated work.',
-    fields: 'id,key,activity,fee,rate_type,category_of_law,court,region',
-    order: null,
-    filters: {
-      activity: Text('Only rates of this activity.'),
-      activity_sub_category: Text('Only rates of this activity sub-category.'),
-      attended_several_hearings_for_multiple_clients: Flag('Only rates for several hearings attended for multiple clients.'),
-      category_of_law: Text('Only rates of this category of law.'),
-      change_of_solicitor: Flag('Only rates for a change of solicitor.'),
-      court: Text('Only rates of this court.'),
-      eligible_for_sqm: Flag('Only rates eligible (or not) for the Specialist Quality Mark.'),
-      fee_scheme: Text('Only rates of this fee scheme.'),
-      first_conducting_solicitor: Flag('Only rates for the first conducting solicitor.'),
-      key: Text('Only the rate with this key.'),
-      number_of_clients: Text('Only rates for this number of clients.'),
-      party: Text('Only rates for this party.'),
-      post_transfer_clients_represented: Text('Only rates for this number of clients represented after transfer.'),
-      rate_type: Text('Only rates of this type.'),
-      region: Text('Only rates of this region.'),
-      session_type: Text('Only rates of this session type.'),
-      user_type: Text('Only rates for this kind of fee earner.'),
-    },
-    text: {
-      list: 'Lists UK Legal Aid Agency rates for civil certificated work, by activity, court, category of law, fee scheme and more.',
-    },
-  },
-  {
-    key: 'lauk_civil_controlled_rates',
-    path: '/lauk_civil_controlled_rates',
-    clio: '/lauk_civil_controlled_rates',
-    record: ['civil_controlled_rate', 'civil_controlled_rates'],
-    verbs: ['list'],
-    about: 'UK legal aid rates for civil controlled work.',
-    fields: 'id,key,activity,fee,rate_type,category_of_law,region',
-    order: null,
-    filters: {
-      activity: Text('Only rates of this activity.'),
-      category_of_law: Text('Only rates of this category of law.'),
-      key: Text('Only the rate with this key.'),
-      matter_type_1: IntegerString({ description: 'Only rates of this first matter type code.' }),
-      matter_type_2: IntegerString({ description: 'Only rates of this second matter type code.' }),
-      rate_type: Text('Only rates of this type.'),
-      region: Text('Only rates of this region.'),
-    },
-    text: {
-      list: 'Lists UK Legal Aid Agency rates for civil controlled work, by activity, category of law, matter type codes or region.',
-    },
-  },
-  {
-    key: 'lauk_criminal_controlled_rates',
-    path: '/lauk_criminal_controlled_rates',
-    clio: '/lauk_criminal_controlled_rates',
-    record: ['criminal_controlled_rate', 'criminal_controlled_rates'],
-    verbs: ['list'],
-    about: 'UK legal aid rates for criminal controlled work.',
-    fields: 'id,key,activity,fee,rate_type,court,region,solicitor_type',
-    order: null,
-    filters: {
-      activity: Text('Only rates of this activity.'),
-      category_of_law: Text('Only rates of this category of law.'),
-      counsel: Text('Only rates of this counsel.'),
-      court: Text('Only rates of this court.'),
-      key: Text('Only the rate with this key.'),
-      rate_type: Text('Only rates of this type.'),
-      region: Text('Only rates of this region.'),
-      solicitor_type: Text('Only rates of this solicitor type.'),
-      standard_fee_category: Text('Only rates of this standard fee category.'),
-    },
-    text: {
-      list: 'Lists UK Legal Aid Agency rates for criminal controlled work, by activity, court, counsel, solicitor type or standard fee category.',
-    },
   },
 ];

@@ -4,7 +4,7 @@ import { BodyDay, BodyMoment, Bool, Day, Flag, IdFilter, List, Moment, Obj, Ref,
 
 // The collection table, continued: Clio's collections tagged A–F in its document that law firms use most — contacts,
 // communications, documents and folders, comments, custom fields and custom field sets. Same rows, same factory as
-// collections.ts; operations-a-f.ts wires them in (with the collections of collections-a-f-2.ts and the few special
+// collections.ts; operations-a-f.ts wires them in (with the collections of collections-a-f-2.ts and -3.ts and the few special
 // operations). Filters and body fields are the ones Clio's document declares for each operation.
 
 const nullable = { nullable: true } as const;

@@ -1,10 +1,11 @@
 import { defineOperation, type OperationDefinition, Params, type TObject, type TSchema, Type } from '@portico/core';
 import { COLLECTIONS_A_F } from './collections-a-f.js';
 import { COLLECTIONS_A_F_2 } from './collections-a-f-2.js';
+import { COLLECTIONS_A_F_3 } from './collections-a-f-3.js';
 import { collectionOperations, fieldsNote } from './factory.js';
 import { BodyMoment, List, PathId, Ref, Str } from './schemas.js';
 
-// The operations of Clio's collections tagged A–F (collections-a-f.ts, collections-a-f-2.ts), and the few of those
+// The operations of Clio's collections tagged A–F (collections-a-f.ts, -2.ts, -3.ts), and the few of those
 // collections that do not follow the convention (a bill's HTML preview, copying a document, a matter's client, the
 // billing settings, the notification counters).
 
@@ -153,6 +154,6 @@ export const listEventMetrics = defineOperation({
 
 /** The operations of the A–F collections, in table order, then the special ones. */
 export function aToFOperations(): OperationDefinition[] {
-  const table = [...COLLECTIONS_A_F, ...COLLECTIONS_A_F_2].flatMap((row) => collectionOperations(row).map(adjusted));
+  const table = [...COLLECTIONS_A_F, ...COLLECTIONS_A_F_2, ...COLLECTIONS_A_F_3].flatMap((row) => collectionOperations(row).map(adjusted));
   return [...table, previewBill, copyDocument, getMatterClient, getBillingSettings, listEventMetrics];
 }

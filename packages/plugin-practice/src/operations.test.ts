@@ -65,9 +65,9 @@ describe('Clio operations against recorded Clio exchanges (over MCP and REST)', 
 describe('the operation set', () => {
   const operations = clioPlugin.operations;
 
-  it('has the catalog’s 61 operations and the A–F group’s 95, each named once', () => {
-    expect(operations).toHaveLength(156);
-    expect(new Set(operations.map((o) => o.name)).size).toBe(156);
+  it('has the catalog’s 61 operations and the A–F group’s 96, each named once', () => {
+    expect(operations).toHaveLength(157);
+    expect(new Set(operations.map((o) => o.name)).size).toBe(157);
   });
 
   it('has a success fixture for every operation', () => {
@@ -77,7 +77,7 @@ describe('the operation set', () => {
 
   it('registers, and every operation’s schema compiles', () => {
     const integration = new Registry().register(clioPlugin);
-    expect(integration.operations.size).toBe(156);
+    expect(integration.operations.size).toBe(157);
   });
 
   it('says in every list how paging works and that fields must be asked for', () => {
