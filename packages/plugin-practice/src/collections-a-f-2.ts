@@ -1,6 +1,6 @@
 import { StringEnum, Type } from '@portico/core';
 import type { CollectionRow } from './factory.js';
-import { Bool, Day, IdFilter, Num, Obj, Ref, Str, Text } from './schemas.js';
+import { Bool, Day, IdFilter, Num, Obj, Str, Text } from './schemas.js';
 
 // The collection table, continued: the rest of Clio's collections tagged A–F — banking, billing helpers, Clio
 // Payments, custom actions, damages, document archives, automations, categories and templates, expense categories,
@@ -160,8 +160,8 @@ export const COLLECTIONS_A_F_2: readonly CollectionRow[] = [
       subject: Obj(
         'What is paid, as { "id": <id>, "type": "Bill" | "Contact" | "BankAccount" }: a bill, a contact’s outstanding bills, or a direct payment into a bank account.',
       ),
-      destination_account: Ref('bank account the money goes to', 'ids from list_bank_accounts'),
-      destination_contact: Ref('contact paying (direct payments)'),
+      destination_account: Obj('The bank account the money goes to, as { "id": <bank account id> } (ids from list_bank_accounts).'),
+      destination_contact: Obj('The contact paying a direct payment, as { "id": <contact id> }.'),
       currency: Str('Currency code of the payment (e.g. USD).'),
       amount: Num('Amount to pay; without it the payer enters it.'),
       description: Str('Short description of a direct payment.'),

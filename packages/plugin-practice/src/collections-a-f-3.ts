@@ -73,7 +73,7 @@ export const COLLECTIONS_A_F_3: readonly CollectionRow[] = [
     order: 'id(asc)',
     body: {
       document_template: Ref('document template', 'ids from list_document_templates'),
-      matter: Ref('matter whose data fills the template'),
+      matter: Obj('The matter whose data fills the template, as { "id": <matter id> }.'),
       filename: Str('Name of the generated document.'),
       formats: Type.Array(StringEnum(['pdf', 'original']), {
         description: 'Formats to generate: pdf and/or original (the template’s own type).',

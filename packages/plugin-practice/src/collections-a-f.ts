@@ -4,8 +4,9 @@ import { BodyDay, BodyMoment, Bool, Day, Flag, IdFilter, List, Moment, Obj, Ref,
 
 // The collection table, continued: Clio's collections tagged A–F in its document that law firms use most — contacts,
 // communications, documents and folders, comments, custom fields and custom field sets. Same rows, same factory as
-// collections.ts; operations-a-f.ts wires them in (with the collections of collections-a-f-2.ts and -3.ts and the few special
-// operations). Filters and body fields are the ones Clio's document declares for each operation.
+// collections.ts; operations-a-f.ts wires them in (with the rows of collections-a-f-2.ts and -3.ts and the few special
+// operations). Filters and body fields are the ones Clio's document declares for each operation; where create and
+// update take different body fields the collection has two rows (one per body).
 
 const nullable = { nullable: true } as const;
 const notNull = { nullable: false } as const;
@@ -58,7 +59,7 @@ const contactBody = {
   last_name: Str('Last name (people).'),
   prefix: Str('Personal title (Mr., Dr.).'),
   title: Str('Professional title (people).'),
-  company: Ref('company the person works for', 'a Company contact'),
+  company: Obj('The company the person works for, as { "id": <Company contact id> }.'),
   date_of_birth: BodyDay('Date of birth'),
   clio_connect_email: Str('Address that receives notifications when something is shared with the contact.'),
   ledes_client_id: Str('LEDES client id.'),
@@ -90,7 +91,7 @@ const communicationBody = {
   subject: Str('Subject line (of the email, or a title for the call).'),
   body: Str('Text of the email, or notes of the call.'),
   received_at: BodyMoment('When it was sent or the call happened'),
-  matter: Ref('matter the communication is filed under'),
+  matter: Obj('The matter the communication is filed under, as { "id": <matter id> }.'),
   senders: List('Who it is from, as [{ "id": <id>, "type": "User" | "Contact" }].'),
   receivers: List('Who it went to, as [{ "id": <id>, "type": "User" | "Contact" }].'),
   external_properties: List('External properties, as [{ "name": "…", "value": "…" }].'),
@@ -100,7 +101,7 @@ const communicationBody = {
 const DOCUMENT_FIELDS =
   'id,name,filename,content_type,size,created_at,parent{id,type},matter{id,display_number},latest_document_version{id,fully_uploaded}';
 
-const documentParent = (what: string) => Ref(`folder or matter ${what} belongs in`, 'with "type": "Folder" or "Matter" beside the id');
+const documentParent = (what: string) => Obj(`The folder or matter ${what} belongs in, as { "id": <id>, "type": "Folder" | "Matter" }.`);
 
 const CUSTOM_FIELD_FIELDS = 'id,name,field_type,parent_type,required,displayed,display_order,picklist_options{id,option}';
 const customFieldBody = {
@@ -325,7 +326,7 @@ export const COLLECTIONS_A_F: readonly CollectionRow[] = [
     order: null,
     filters: { item_id: IdFilter('Only comments on this document or folder (ids from list_documents or list_folders).', notNull) },
     body: {
-      item: Ref('document or folder commented on', 'ids from list_documents or list_folders'),
+      item: Obj('The document or folder commented on, as { "id": <id> } (ids from list_documents or list_folders).'),
       message: Str('Text of the comment.'),
     },
     required: ['item', 'message'],

@@ -3,7 +3,7 @@ import { COLLECTIONS_A_F } from './collections-a-f.js';
 import { COLLECTIONS_A_F_2 } from './collections-a-f-2.js';
 import { COLLECTIONS_A_F_3 } from './collections-a-f-3.js';
 import { collectionOperations, fieldsNote } from './factory.js';
-import { BodyMoment, List, PathId, Ref, Str } from './schemas.js';
+import { BodyMoment, List, Obj, PathId, Ref, Str } from './schemas.js';
 
 // The operations of Clio's collections tagged A–F (collections-a-f.ts, -2.ts, -3.ts), and the few of those
 // collections that do not follow the convention (a bill's HTML preview, copying a document, a matter's client, the
@@ -65,10 +65,10 @@ export const previewBill = defineOperation({
 
 const COPY_FIELDS = 'id,name,parent{id,type},latest_document_version{id}';
 const copyBody = {
-  parent: Ref('folder or matter the copy goes into', 'with "type": "Folder" or "Matter" beside the id'),
+  parent: Obj('The folder or matter the copy goes into, as { "id": <id>, "type": "Folder" | "Matter" }.'),
   name: Str('Name of the copy (default: the original’s).'),
   filename: Str('File name of the copy.'),
-  document_category: Ref('document category of the copy', 'ids from list_document_categories'),
+  document_category: Ref('document category', 'ids from list_document_categories'),
   communication_id: Type.Integer({ description: 'Communication the copy belongs to.' }),
   received_at: BodyMoment('When the document was received'),
   external_properties: List('External properties of the copy, as [{ "name": "…", "value": "…" }].'),
