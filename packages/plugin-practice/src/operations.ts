@@ -1,6 +1,7 @@
 import { defineOperation, type OperationDefinition, Params, Type } from '@portico/core';
 import { COLLECTIONS } from './collections.js';
 import { collectionOperations } from './factory.js';
+import { aToFOperations } from './operations-a-f.js';
 import { operationsGZ } from './operations-g-z.js';
 import { Day, IdFilter, Moment, Text } from './schemas.js';
 
@@ -42,5 +43,6 @@ export function practiceOperations(): OperationDefinition[] {
     out.push(...collectionOperations(row));
   }
   out.push(...operationsGZ());
+  out.push(...aToFOperations());
   return out;
 }
