@@ -25,6 +25,7 @@ export const clioPlugin = definePlugin({
   },
   settings: settingsSchema,
   operations: practiceOperations(),
+  sandbox: () => import('./sandbox/index.js'),
 });
 
 export default clioPlugin;
