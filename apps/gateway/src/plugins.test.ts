@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadPlugins } from './plugins.js';
 
 /** Every first-party plugin installed in this workspace, with the operation count the specification gives it. */
-const EXPECTED: Record<string, number> = { lawmatics: 86, quickbooks: 67, notion: 20, slack: 18, callrail: 32 };
+const EXPECTED: Record<string, number> = { lawmatics: 86, quickbooks: 67, clio: 282, notion: 20, slack: 18, callrail: 32 };
 
 let plugins: Plugin[];
 beforeAll(async () => {

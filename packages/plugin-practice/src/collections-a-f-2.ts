@@ -1,6 +1,6 @@
 import { StringEnum, Type } from '@portico/core';
 import type { CollectionRow } from './factory.js';
-import { Bool, Day, IdFilter, Num, Obj, Str, Text } from './schemas.js';
+import { BodyDay, Bool, Day, IdFilter, Num, Obj, Str, Text } from './schemas.js';
 
 // The collection table, continued: the rest of Clio's collections tagged A–F — banking, billing helpers, Clio
 // Payments, custom actions, damages, document archives, automations, categories and templates, expense categories,
@@ -56,7 +56,7 @@ export const COLLECTIONS_A_F_2: readonly CollectionRow[] = [
     path: '/bank_transactions',
     clio: '/bank_transactions',
     record: ['bank_transaction', 'bank_transactions'],
-    verbs: ['list', 'get', 'delete'],
+    verbs: ['list', 'get', 'create', 'update', 'delete'],
     about: 'Money in and out of the firm’s bank accounts.',
     fields: 'id,date,amount,currency,description,transaction_type,funds_in,funds_out,bank_account_id',
     order: 'id(asc)',
@@ -66,9 +66,25 @@ export const COLLECTIONS_A_F_2: readonly CollectionRow[] = [
       matter_id: IdFilter('Only transactions of this matter.', notNull),
       type: StringEnum(['asset', 'liability'], { description: 'Asset (operating) or liability (trust) transactions.' }),
     },
+    // Clio added create and update after the document saved here; the body fields are the writable fields of its bank
+    // transaction record (README, "Where the catalog is silent").
+    body: {
+      bank_account_id: Num('Id of the bank account the money moves in or out of (from list_bank_accounts).'),
+      date: BodyDay('Date of the transaction'),
+      amount: Num('Amount; positive for money in, negative for money out.'),
+      description: Str('What the transaction is for, as it appears in the ledger.'),
+      source: Str('Where the money came from or went to (a payer, a payee, a cheque).'),
+      confirmation: Str('Confirmation or reference number (a cheque number, a wire reference).'),
+      transaction_type: Str('Kind of transaction as Clio names it (e.g. Deposit, Withdrawal).'),
+      exchange_rate: Num('Exchange rate to the account’s currency, for a transaction in another currency.'),
+    },
+    required: ['bank_account_id', 'date', 'amount'],
     text: {
       list: 'Lists bank transactions (deposits, payments, transfers) by bank account, client, matter or kind — e.g. a client’s trust ledger with client_id and type=liability.',
       get: 'Returns one bank transaction; the id comes from list_bank_transactions.',
+      create:
+        'Records money in or out of a bank account by hand (bank_account_id from list_bank_accounts, date and amount required; negative amount for money out).',
+      update: 'Corrects a bank transaction recorded by hand (id from list_bank_transactions): date, amount, description, reference.',
       delete:
         'Deletes a bank transaction (id from list_bank_transactions); Clio refuses transactions tied to bills or reconciled statements. Answers 204 with no body.',
     },

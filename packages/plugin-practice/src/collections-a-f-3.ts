@@ -2,7 +2,7 @@ import { atLeastOne, IntegerString, StringEnum, Type } from '@portico/core';
 import type { CollectionRow } from './factory.js';
 import { Flag, List, Num, Obj, Ref, Str, Text } from './schemas.js';
 
-// The collection table, A–F continued (after collections-a-f.ts and collections-a-f-2.ts): document archives,
+// The collection table, A–F continued (after collections-a-f.ts and collections-a-f-2.ts): a Clio File submission, document archives,
 // automations, categories and templates, expense categories, calendar visibilities and the UK legal aid rate tables.
 
 /** The 20 colours Clio offers for calendars (as in collections.ts). */
@@ -46,6 +46,20 @@ const templateBody = {
 };
 
 export const COLLECTIONS_A_F_3: readonly CollectionRow[] = [
+  {
+    // The catalog shows list_clio_file_submissions on /clio_file/submissions_reports; Clio's newer document adds a
+    // second operation to the tag, taken here as the record of that list (README, "Where the catalog is silent").
+    key: 'clio_file_submissions',
+    path: '/clio_file/submissions_reports',
+    clio: '/clio_file/submissions_reports',
+    record: ['clio_file_submission', 'clio_file_submissions'],
+    verbs: ['get'],
+    about: 'Court e-filing submissions made through Clio File.',
+    fields: 'id,status,submitted_at,matter{id,display_number}',
+    text: {
+      get: 'Returns one Clio File (court e-filing) submission, e.g. its status and when it was submitted; the id comes from list_clio_file_submissions.',
+    },
+  },
   {
     key: 'document_archives',
     path: '/document_archives',

@@ -2,6 +2,7 @@ import { defineOperation, type OperationDefinition, Params, type TObject, type T
 import { COLLECTIONS_A_F } from './collections-a-f.js';
 import { COLLECTIONS_A_F_2 } from './collections-a-f-2.js';
 import { COLLECTIONS_A_F_3 } from './collections-a-f-3.js';
+import { downloadDocument, downloadDocumentArchive, downloadDocumentTemplate } from './downloads.js';
 import { collectionOperations, fieldsNote } from './factory.js';
 import { BodyMoment, List, Obj, PathId, Ref, Str } from './schemas.js';
 
@@ -155,5 +156,15 @@ export const listEventMetrics = defineOperation({
 /** The operations of the A–F collections, in table order, then the special ones. */
 export function aToFOperations(): OperationDefinition[] {
   const table = [...COLLECTIONS_A_F, ...COLLECTIONS_A_F_2, ...COLLECTIONS_A_F_3].flatMap((row) => collectionOperations(row).map(adjusted));
-  return [...table, previewBill, copyDocument, getMatterClient, getBillingSettings, listEventMetrics];
+  return [
+    ...table,
+    previewBill,
+    copyDocument,
+    downloadDocument,
+    downloadDocumentArchive,
+    downloadDocumentTemplate,
+    getMatterClient,
+    getBillingSettings,
+    listEventMetrics,
+  ];
 }

@@ -1,5 +1,6 @@
 import { defineOperation, type OperationDefinition, Params, StringEnum, type TObject, Type } from '@portico/core';
 import { COLLECTIONS_G_Z } from './collections-g-z.js';
+import { downloadReport } from './downloads.js';
 import { collectionOperations } from './factory.js';
 import { BodyMoment, PathId, Ref, Str } from './schemas.js';
 
@@ -55,17 +56,6 @@ export const stopTimer = defineOperation({
   description: 'Stops the connected user’s running timer; the time counted stays on its time entry. Answers 204 with no body.',
   params: Params({}),
   upstream: () => ({ method: 'DELETE', path: '/timer.json' }),
-});
-
-export const downloadReport = defineOperation({
-  name: 'download_report',
-  method: 'GET',
-  path: '/reports/:id/download',
-  summary: 'Download a report',
-  description:
-    'Downloads a generated report (id from list_reports or create_report) in the format it was made in (PDF, CSV …); get_report’s state must be completed first. The answer is the file as Clio sends it.',
-  params: Params({ id: PathId('Id of the report (from list_reports or create_report).') }),
-  upstream: (p) => ({ method: 'GET', path: `/reports/${p.id}/download.json` }),
 });
 
 export const generateReportFromPreset = defineOperation({

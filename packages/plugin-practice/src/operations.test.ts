@@ -65,9 +65,9 @@ describe('Clio operations against recorded Clio exchanges (over MCP and REST)', 
 describe('the operation set', () => {
   const operations = clioPlugin.operations;
 
-  it('has the catalog’s 61 operations and the A–F group’s 96 and the G–Z group’s 119, each named once', () => {
-    expect(operations).toHaveLength(61 + 96 + 119);
-    expect(new Set(operations.map((o) => o.name)).size).toBe(61 + 96 + 119);
+  it('has the catalog’s 61 operations and the A–F group’s 102 and the G–Z group’s 119, each named once', () => {
+    expect(operations).toHaveLength(61 + 102 + 119);
+    expect(new Set(operations.map((o) => o.name)).size).toBe(61 + 102 + 119);
   });
 
   it('has a success fixture for every operation', () => {
@@ -77,7 +77,7 @@ describe('the operation set', () => {
 
   it('registers, and every operation’s schema compiles', () => {
     const integration = new Registry().register(clioPlugin);
-    expect(integration.operations.size).toBe(61 + 96 + 119);
+    expect(integration.operations.size).toBe(61 + 102 + 119);
   });
 
   it('says in every list how paging works and that fields must be asked for', () => {

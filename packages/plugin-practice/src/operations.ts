@@ -1,5 +1,6 @@
 import { defineOperation, type OperationDefinition, Params, Type } from '@portico/core';
 import { COLLECTIONS } from './collections.js';
+import { withExamples } from './examples.js';
 import { collectionOperations } from './factory.js';
 import { aToFOperations } from './operations-a-f.js';
 import { operationsGZ } from './operations-g-z.js';
@@ -44,5 +45,5 @@ export function practiceOperations(): OperationDefinition[] {
   }
   out.push(...operationsGZ());
   out.push(...aToFOperations());
-  return out;
+  return withExamples(out);
 }

@@ -83,9 +83,13 @@ export const oauth2: OAuth2Settings = {
  * 409/412 → conflict, 429 → rate_limited with Clio's Retry-After passed on, 5xx → upstream_error).
  */
 export const inspect = upstreamInspector({
+  // Downloads answer 303 See Other with the file's address (src/downloads.ts): that is their success.
+  failed: (response) =>
+    !((response.status >= 200 && response.status < 300) || (response.status === 303 && Boolean(response.headers.location))),
   message: clioError,
   defaultMessages: {
     401: 'the Clio access token was not accepted (expired, revoked, or from another region)',
+    303: 'Clio answered 303 See Other without the address of the file',
     404: 'not found',
     410: 'Clio does not support this API version (setting api_version) or the record is gone',
     429: 'Clio rate limit reached (per access token)',

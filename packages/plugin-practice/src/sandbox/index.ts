@@ -16,6 +16,8 @@ export const API_BASE = '/api/v4';
 export const RATE_LIMIT = 1000;
 
 interface State {
+  /** Where the sandbox listens (`http://127.0.0.1:<port>`): downloads redirect to its file addresses. */
+  origin: string;
   db: Db;
   oauth: OAuthState;
   /** access token → [window start (ms), requests in it] */
@@ -57,7 +59,7 @@ export function startSandbox(options: SandboxOptions = {}): Promise<SandboxServe
     ...options,
     token: SANDBOX_TOKEN,
     basePath: API_BASE,
-    seed: () => ({ db: seed(), oauth: newOAuthState(), usage: new Map() }),
+    seed: (address) => ({ origin: address.origin, db: seed(), oauth: newOAuthState(), usage: new Map() }),
     handle: (request, state) => {
       try {
         return answer(request, state);
@@ -74,6 +76,7 @@ export function startSandbox(options: SandboxOptions = {}): Promise<SandboxServe
 function answer(request: EmulatorRequest, state: State): EmulatorReply {
   const oauth = answerOAuth(request, state.oauth);
   if (oauth) return oauth;
+  if (request.path.startsWith(FILES_PATH)) return storedFile(request);
   if (!request.path.startsWith(`${API_BASE}/`)) throw notFound('No route matches this path');
   const token = /^Bearer\s+(\S+)$/i.exec(String(request.headers.authorization ?? '').trim())?.[1];
   if (token === undefined || (token !== SANDBOX_TOKEN && !state.oauth.tokens.has(token))) {
@@ -87,7 +90,8 @@ function answer(request: EmulatorRequest, state: State): EmulatorReply {
   }
   const limits = rateLimit(state, token);
   try {
-    const reply = resource(request, state.db, request.path.slice(API_BASE.length));
+    const path = request.path.slice(API_BASE.length);
+    const reply = download(request, state, path) ?? resource(request, state.db, path);
     return { ...reply, headers: { ...reply.headers, ...limits } };
   } catch (error) {
     if (error instanceof ClioError) return { ...errorReply(error), headers: { ...error.headers, ...limits } };
@@ -113,6 +117,33 @@ function rateLimit(state: State, token: string): Record<string, string> {
     throw new ClioError(429, 'RateLimited', 'Rate limit exceeded', { ...headers, 'retry-after': retry });
   }
   return headers;
+}
+
+// ---- downloads ----------------------------------------------------------------------------------------------------
+
+/** Clio's download endpoints: 303 See Other to a short-lived, pre-signed address of the file in its storage. */
+const DOWNLOAD = /^\/(documents|document_archives|document_templates|reports)\/([0-9]+)\/download\.json$/;
+/** Where the sandbox serves those files (no credentials, like a pre-signed storage address). */
+const FILES_PATH = '/sandbox-files/';
+const SIGNATURE = 'sandbox-signature';
+
+function download(request: EmulatorRequest, state: State, path: string): EmulatorReply | undefined {
+  const match = DOWNLOAD.exec(path);
+  if (!match || request.method !== 'GET') return undefined;
+  const [, kind, id] = match as unknown as [string, string, string];
+  if (!lookup(state.db, `/${kind}`, Number(id))) throw notFound();
+  const version = request.query.get('document_version_id');
+  const file = `${kind}/${id}${version ? `-v${version}` : ''}`;
+  const location = `${state.origin}${FILES_PATH}${file}?expires=300&signature=${SIGNATURE}`;
+  return { status: 303, body: '', contentType: 'text/plain; charset=utf-8', headers: { location } };
+}
+
+/** A file behind a download address: its bytes without credentials while the signature is right. */
+function storedFile(request: EmulatorRequest): EmulatorReply {
+  if (request.method !== 'GET' || request.query.get('signature') !== SIGNATURE) {
+    return { status: 403, body: 'Request has expired or the signature does not match', contentType: 'text/plain' };
+  }
+  return { status: 200, body: `Sandbox file ${request.path.slice(FILES_PATH.length)}\n`, contentType: 'application/octet-stream' };
 }
 
 const noContent = (): EmulatorReply => ({ status: 204, body: '', contentType: 'text/plain; charset=utf-8' });

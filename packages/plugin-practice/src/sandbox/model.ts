@@ -54,13 +54,20 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&')
 
 /**
  * What the plugin sends that the saved document predates (the catalog was written from Clio's newer document): the
- * Clio File submissions report list, `status` on the bank account list, `client` and `matter` on bank accounts.
+ * Clio File submissions reports (list and get), `status` on the bank account list, `client` and `matter` on bank
+ * accounts, and creating, updating and deleting bank transactions (their body fields are the plugin's reading of the
+ * bank transaction record, see the plugin's README).
  */
 const EXTRAS: ReadonlyArray<readonly [string, string, string, string, string]> = [
-  ['/clio_file/submissions_reports', 'L', '+submitted_after submitted_before', '', ''],
+  ['/clio_file/submissions_reports', 'LG', '+submitted_after submitted_before', '', ''],
 ];
-const EXTRA_FIELDS: Record<string, { filters?: string[]; body?: string[] }> = {
+const EXTRA_FIELDS: Record<string, { verbs?: string; filters?: string[]; body?: string[]; required?: string[] }> = {
   '/bank_accounts': { filters: ['status'], body: ['client', 'matter'] },
+  '/bank_transactions': {
+    verbs: 'CUD',
+    body: ['bank_account_id', 'date', 'amount', 'description', 'source', 'confirmation', 'transaction_type', 'exchange_rate'],
+    required: ['bank_account_id', 'date', 'amount'],
+  },
 };
 
 export const COLLECTIONS: Collection[] = [...TABLE, ...EXTRAS].map(([template, verbs, query, body, required]) => {
@@ -73,11 +80,11 @@ export const COLLECTIONS: Collection[] = [...TABLE, ...EXTRAS].map(([template, v
     template,
     params,
     pattern: new RegExp(`^${source}(?:/([0-9]+))?\\.json$`),
-    verbs: new Set(verbs.split('') as Collection['verbs'] extends Set<infer V> ? V[] : never),
+    verbs: new Set(`${verbs}${EXTRA_FIELDS[template]?.verbs ?? ''}`.split('') as Collection['verbs'] extends Set<infer V> ? V[] : never),
     ordered: query.startsWith('+'),
     filters: [...query.replace(/^\+/, '').split(' ').filter(Boolean), ...(EXTRA_FIELDS[template]?.filters ?? [])],
     body: new Set([...body.split(' ').filter(Boolean), ...(EXTRA_FIELDS[template]?.body ?? [])]),
-    required: required.split(' ').filter(Boolean),
+    required: [...required.split(' ').filter(Boolean), ...(EXTRA_FIELDS[template]?.required ?? [])],
     maxLimit: template.endsWith('/triggers') ? 1000 : 200,
   };
 });

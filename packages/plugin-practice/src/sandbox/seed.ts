@@ -342,7 +342,23 @@ export function seed(): Db {
     insert(db, '/clio_file/submissions_reports', record);
   });
   generic(db);
+  spareForDelete(db);
   return db;
+}
+
+/**
+ * A second record beside the only one of a collection that can be deleted, so that deleting one (the last, as the
+ * plugin's delete examples do) leaves the other for the examples that read or change it.
+ */
+function spareForDelete(db: Db): void {
+  for (const collection of COLLECTIONS) {
+    if (!collection.verbs.has('D')) continue;
+    const stored = records(db, collection);
+    const first = stored[0];
+    if (!first || stored.filter((s) => JSON.stringify(s.scope) === JSON.stringify(first.scope)).length > 1) continue;
+    const { id: _id, etag: _etag, created_at: _c, updated_at: _u, ...fields } = first.row;
+    insert(db, collection.template, fields, first.scope);
+  }
 }
 
 /** Three generic records in every collection the firm above leaves empty (two per parent in nested ones). */
