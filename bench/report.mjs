@@ -57,7 +57,7 @@ export function derive(results) {
       ),
     };
   }
-  // "All six": the three installed plugins and the three stand-ins (bench/standins); older results have no stand-ins.
+  // Results from before every plugin was written list stand-ins (generated plugins, since removed); newer ones none.
   const all = results.startup.find((x) => x.plugins === 'six') ?? results.startup.find((x) => x.plugins === 'all');
   const installed = all?.integrations.length ?? 0;
   const standins = results.standins ?? [];

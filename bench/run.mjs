@@ -3,9 +3,7 @@
 //   node bench/run.mjs [--quick] [--duration S] [--warmup S] [--prime S] [--rounds N] [--connections 1,50]
 //                      [--retries N] [--no-profile] [--log-level info] [--wait-quiet S] [--out docs/performance.md]
 //
-// 0. Stand-ins for the three plugins not written yet (bench/standins: generated from the operation catalog, with the
-//    real service keys, operation names, methods, paths and parameters), so that "all six plugins" is measured.
-// 1. OpenAPI generation time per plugin (in-process, built packages), the three installed and the three stand-ins.
+// 1. OpenAPI generation time per plugin (in-process, built packages), the six first-party plugins.
 // 2. Start-up time (spawn → first 200 from /healthz) and RSS of `portico serve` with all six plugins, with the three
 //    installed, and with one; tools/list and describe_method latency and payload with all six connected.
 // 3. Throughput and latency, every target measured in the same run, at each connection count: direct to the upstream,
@@ -18,7 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { summarizeProfile } from './cpuprofile.mjs';
 import {
@@ -37,7 +35,6 @@ import {
   waitHealthy,
 } from './lib.mjs';
 import { renderReport } from './report.mjs';
-import { generateStandins } from './standins/generate.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BENCH = join(ROOT, 'bench');
@@ -89,20 +86,13 @@ const SAMPLES = args.quick ? 100 : 300;
 
 const log = (line) => process.stderr.write(`[bench] ${line}\n`);
 
-// The three plugins not written yet, as generated stand-ins (bench/standins/README.md); they import the built core by
-// file URL, the same module instance the gateway loads.
 // A plugin counts as installed when it is built and the gateway depends on it (so that it can load it).
 const INSTALLED = ['crm', 'accounting', 'practice', 'notes', 'chat', 'calls'].filter(
   (name) =>
     existsSync(join(ROOT, 'apps/gateway/node_modules/@portico', `plugin-${name}`)) &&
     existsSync(join(ROOT, 'packages', `plugin-${name}`, 'dist', 'index.js')),
 );
-// A stand-in only for a plugin that is not installed: once the real one is built, it is measured instead.
-const REAL_PACKAGE = { lawmatics: 'crm', quickbooks: 'accounting', clio: 'practice' };
-const STANDINS = (
-  await generateStandins(join(BENCH, 'results', 'standins'), pathToFileURL(join(ROOT, 'packages/core/dist/index.js')).href)
-).filter((x) => !INSTALLED.includes(REAL_PACKAGE[x.service]));
-const ALL_SIX = [...INSTALLED, ...STANDINS.map((x) => x.file)].join(',');
+const ALL_SIX = INSTALLED.join(',');
 const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PORTICO_')));
 for (const key of Object.keys(process.env)) if (key.startsWith('PORTICO_')) delete process.env[key];
 process.env.PORTICO_LOG_LEVEL = LOG_LEVEL; // inherited by every gateway child
@@ -241,7 +231,7 @@ async function startNodeHello() {
 async function measureStartup() {
   const configs = [
     {
-      name: `all six plugins (${INSTALLED.length} installed + ${STANDINS.length} stand-in${STANDINS.length === 1 ? '' : 's'})`,
+      name: INSTALLED.length === 6 ? 'all six plugins' : `the ${INSTALLED.length} installed plugins (of six)`,
       plugins: ALL_SIX,
       key: 'six',
     },
@@ -301,12 +291,7 @@ async function measureStartup() {
 }
 
 async function measureStartupBreakdown() {
-  const child = await startChild(
-    join(BENCH, 'startup-breakdown.mjs'),
-    {},
-    ['--experimental-import-meta-resolve', '--no-warnings'],
-    STANDINS.map((x) => x.file),
-  );
+  const child = await startChild(join(BENCH, 'startup-breakdown.mjs'), {}, ['--experimental-import-meta-resolve', '--no-warnings'], []);
   await stopChild(child.child);
   return { steps: child.steps, plugins: child.plugins };
 }
@@ -645,8 +630,7 @@ const env = environment();
 env.busyBeforeRun = await waitForQuiet('before the run');
 log(`machine: ${env.cpu}, ${env.cores} cores; node ${env.node}; ${DURATION} s per scenario (+${WARMUP} s warm-up), ${ROUNDS} round(s)`);
 const results = { environment: env };
-results.standins = STANDINS.map(({ service, file, operations }) => ({ service, operations, bytes: statSync(file).size }));
-// Plugin code loaded at start-up (the sandbox is loaded only by --sandbox), to compare the stand-ins with real plugins.
+// Plugin code loaded at start-up (the sandbox is loaded only by --sandbox).
 results.installedPluginCode = INSTALLED.map((name) => {
   const dist = join(ROOT, 'packages', `plugin-${name}`, 'dist');
   const bytes = readdirSync(dist)

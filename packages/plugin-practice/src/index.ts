@@ -9,9 +9,9 @@ export const clioPlugin = definePlugin({
   displayName: 'Clio Manage',
   version: PLUGIN_VERSION,
   description:
-    'Clio Manage (API v4), practice management for law firms: time entries and expenses (activities), rates and activity ' +
-    'descriptions, bills, allocations and credit memos, bank accounts, calendars and calendar entries, secure client ' +
-    'conversations, court-rule jurisdictions, triggers and matter dockets, currencies and custom fields. Clio returns only ' +
+    'Clio Manage (API v4), practice management for law firms: matters and contacts, time entries and expenses ' +
+    '(activities), bills, trust and bank transactions, calendars, tasks, documents and folders, notes and ' +
+    'communications, court rules (jurisdictions, triggers, matter dockets), users, reports and more. Clio returns only ' +
     'id and etag unless fields names what to return.',
   contract: 1,
   upstream: { baseUrl: baseUrlFor, headers: versionHeaders, inspect },
