@@ -49,10 +49,12 @@ describe('the Lawmatics OpenAPI document', () => {
     for (const entry of entries) expect(entry.security, String(entry.operationId)).toEqual([{ bearerApiKey: [] }, { oauth2: [] }]);
   });
 
-  it('documents 401 and the error body on every operation', () => {
+  it('documents 400, 401, 404 and 502 with the error body on every operation', () => {
     for (const entry of entries) {
       const responses = entry.responses as Record<string, unknown>;
-      expect(responses['401'], String(entry.operationId)).toEqual({ $ref: '#/components/responses/Error401' });
+      for (const status of ['400', '401', '404', '502']) {
+        expect(responses[status], `${String(entry.operationId)} ${status}`).toEqual({ $ref: `#/components/responses/Error${status}` });
+      }
     }
     const error = ((document.components as Json).schemas as Record<string, Json>).Error;
     expect(error).toMatchObject({ required: ['error', 'code', 'message'], additionalProperties: false });
