@@ -62,6 +62,7 @@ export function companyPath(connection: Readonly<Record<string, unknown>>): stri
 
 export const DEFAULT_MINOR_VERSION = '75';
 export const DEFAULT_FETCH_ALL_MAX_ROWS = '10000';
+export const DEFAULT_FETCH_ALL_BUDGET_SECONDS = '60';
 export const PAGE_SIZE = 1000;
 
 export const settingsSchema = Type.Object({
@@ -81,6 +82,14 @@ export const settingsSchema = Type.Object({
       'Most rows one find_* call with fetchAll=true may return (default 10000). A search that matches more is refused with a message asking for a narrower where, rather than cut short.',
     examples: ['10000'],
   }),
+  fetch_all_budget_seconds: IntegerString({
+    minimum: 1,
+    maximum: 600,
+    default: DEFAULT_FETCH_ALL_BUDGET_SECONDS,
+    description:
+      'Longest time one find_* call with fetchAll=true may spend reading pages (default 60 seconds). A search still paging then is refused with a message asking for a narrower where, rather than answered with part of the records; each page also has the gateway’s upstream timeout.',
+    examples: ['60'],
+  }),
 });
 
 function setting(settings: Readonly<Record<string, unknown>>, name: string, fallback: string): string {
@@ -91,6 +100,8 @@ function setting(settings: Readonly<Record<string, unknown>>, name: string, fall
 export const minorVersion = (settings: Readonly<Record<string, unknown>>) => setting(settings, 'minor_version', DEFAULT_MINOR_VERSION);
 export const fetchAllMaxRows = (settings: Readonly<Record<string, unknown>>) =>
   Number(setting(settings, 'fetch_all_max_rows', DEFAULT_FETCH_ALL_MAX_ROWS));
+export const fetchAllBudgetMs = (settings: Readonly<Record<string, unknown>>) =>
+  Number(setting(settings, 'fetch_all_budget_seconds', DEFAULT_FETCH_ALL_BUDGET_SECONDS)) * 1000;
 
 /** A GET below the connection's company, with `minorversion` last. */
 export function companyGet(

@@ -9,7 +9,7 @@ import {
   type Static,
   Type,
 } from '@portico/core';
-import { companyGet, fetchAllMaxRows, PAGE_SIZE } from '../upstream.js';
+import { companyGet, fetchAllBudgetMs, fetchAllMaxRows, PAGE_SIZE } from '../upstream.js';
 import { MAX_WHERE_LENGTH, parseWhere, selectStatement, whereProblem } from '../where.js';
 
 /** One QuickBooks entity searchable through the query endpoint. */
@@ -114,22 +114,37 @@ async function runFind(entity: string, params: FindParams, ctx: RunContext): Pro
   const page = (startPosition: number, maxResults: number) =>
     ctx.send(companyGet(ctx.connection, ctx.settings, '/query', { query: selectStatement(entity, clause, startPosition, maxResults) }));
   if (params.fetchAll !== 'true') return (await page(start, Number(params.limit ?? PAGE_SIZE))).body;
-  return fetchAll(entity, start, fetchAllMaxRows(ctx.settings), page);
+  return fetchAll(entity, start, fetchAllMaxRows(ctx.settings), page, { ms: fetchAllBudgetMs(ctx.settings) });
 }
 
-type PageReader = (startPosition: number, maxResults: number) => Promise<{ body: unknown }>;
+export type PageReader = (startPosition: number, maxResults: number) => Promise<{ body: unknown }>;
+
+/** How long fetchAll may read pages; `now` is the clock (tests give their own). */
+export interface FetchAllBudget {
+  ms: number;
+  now?: () => number;
+}
 
 /**
  * Reads every page, one request at a time, until a page holds fewer records than asked for. At most `ceiling` records:
  * when the pages reach it exactly, one more request for a single record tells whether there are more, and if there
- * are the call fails (400) rather than return a silently shortened list.
+ * are the call fails (400) rather than return a silently shortened list. Within `budget`: a search still paging when
+ * it is spent fails (504 upstream_timeout) rather than answer with part of the records.
  */
-async function fetchAll(entity: string, start: number, ceiling: number, page: PageReader): Promise<unknown> {
+export async function fetchAll(entity: string, start: number, ceiling: number, page: PageReader, budget: FetchAllBudget): Promise<unknown> {
+  const now = budget.now ?? Date.now;
+  const deadline = now() + budget.ms;
   const records: unknown[] = [];
   let first: Record<string, unknown> | undefined;
   let position = start;
   let pages = 0;
   for (;;) {
+    if (pages > 0 && now() >= deadline) {
+      throw new GatewayError(
+        'upstream_timeout',
+        `fetchAll read ${pages} pages (${records.length} ${entity} records) in its ${Math.round(budget.ms / 1000)}-second budget (the fetch_all_budget_seconds setting) without reaching the last page; narrow the search with where, or page with limit and offset`,
+      );
+    }
     const want = Math.min(PAGE_SIZE, ceiling - records.length);
     if (want === 0) {
       const probe = readPage(entity, (await page(position, 1)).body, pages + 1);
