@@ -114,10 +114,19 @@ function parseStandard(body: unknown): TokenSet | { error: string; description?:
   };
 }
 
-/** Revokes a token upstream; failures are reported to the caller, who decides whether they matter. */
-export async function revokeToken(http: UpstreamClient, client: OAuthClient, token: string): Promise<void> {
+/**
+ * Revokes a connection's grant upstream; failures are reported to the caller, who decides whether they matter. RFC 7009
+ * style sends the refresh token (revoking it ends the whole grant), else the access token; bearer style (Clio's
+ * deauthorize, Slack's auth.revoke) authenticates with the access token, as every bearer request does.
+ */
+export async function revokeToken(
+  http: UpstreamClient,
+  client: OAuthClient,
+  credentials: { accessToken: string; refreshToken?: string },
+): Promise<void> {
   const { settings } = client;
   if (!settings.revokeUrl) return;
+  const token = settings.revokeStyle === 'bearer' ? credentials.accessToken : (credentials.refreshToken ?? credentials.accessToken);
   const response =
     settings.revokeStyle === 'bearer'
       ? await http.send({ method: 'POST', url: settings.revokeUrl, headers: { authorization: `Bearer ${token}` } })

@@ -104,7 +104,7 @@ export class Connections {
     if (record.kind === 'oauth2' && integration?.plugin.auth.oauth2?.revokeUrl && this.oauthClients.configured(service)) {
       try {
         const credentials = this.decryptCredentials(record);
-        await revokeToken(this.client, this.oauthClients.client(integration), credentials.refreshToken ?? credentials.accessToken);
+        await revokeToken(this.client, this.oauthClients.client(integration), credentials);
         revoked = true;
       } catch (error) {
         revoked = false;
