@@ -114,7 +114,7 @@ describe('a read-only key', () => {
         expect(tool?.description).toContain(`one of its ${reads.length} operations`);
         const found = await readOnly.callTool({
           name: 'search_methods',
-          arguments: { query: 'create update delete cancel attach detach', service: integration.service, limit: 25 },
+          arguments: { query: 'create update delete cancel attach detach list get', service: integration.service, limit: 25 },
         });
         const hits = (found.structuredContent as { results: Array<{ method: string }> }).results.map((r) => r.method);
         expect(hits.length).toBeGreaterThan(0);

@@ -65,3 +65,36 @@ describe('OperationIndex', () => {
     expect(index.search('zzzz qqqq', { limit: 5 })).toEqual([]);
   });
 });
+
+describe('OperationIndex words', () => {
+  const words = new Registry();
+  words.register(plugin('files', [op('upload_file', '/files', 'Upload a file', 'Uploads a file to a channel.')]));
+  words.register(
+    plugin('practice', [
+      op('list_matters', '/matters', 'List matters', 'Lists the matters (cases) of the firm.'),
+      op('get_matter', '/matters/:id', 'Get one matter', 'Returns one matter with its responsible attorney.'),
+      op('create_matter', '/matters/new', 'Create a matter', 'Opens a matter for a client, with its responsible attorney.'),
+      op('update_matter', '/matters/:id/edit', 'Update a matter', 'Changes a matter: status, responsible attorney.'),
+      op('list_hearings', '/hearings', 'List hearings', 'Lists the court hearings of a matter.'),
+    ]),
+  );
+  const wordIndex = new OperationIndex(words.list());
+  const find = (query: string, limit = 3) => wordIndex.search(query, { limit }).map((hit) => `${hit.service}.${hit.method}`);
+
+  it('reads synonyms in the query only: a file of the user may be a matter, an operation on files is not one', () => {
+    expect(find('open the Smith file')[0]).toBe('practice.get_matter');
+    expect(find('list the matters', 10)).not.toContain('files.upload_file');
+  });
+
+  it('reads a question as a wish to read, and "new" as a wish to create', () => {
+    expect(find('who is the responsible attorney on the matter').slice(0, 2)).toEqual(
+      expect.arrayContaining(['practice.get_matter', 'practice.list_matters']),
+    );
+    expect(find('a new matter for a client')[0]).toBe('practice.create_matter');
+  });
+
+  it('stems a plural in -ings like its singular', () => {
+    expect(find('hearings')[0]).toBe('practice.list_hearings');
+    expect(find('the next hearing')[0]).toBe('practice.list_hearings');
+  });
+});

@@ -10,22 +10,25 @@ export interface SearchHit {
 
 /** Words too common to tell operations apart. */
 const STOP = new Set(
-  'a an the of for to in on at by with and or from into my our your me i we is are be it this that these those all any some what which who how do does can please want need new'.split(
+  'a an the of for to in on at by with and or from into my our your me i we is are be it this that these those all any some how do does can please want need'.split(
     ' ',
   ),
 );
 
-/** A few equivalences a model (or a person) uses interchangeably with the words our operations use. */
+/**
+ * A few equivalences a model (or a person) uses interchangeably with the words our operations use. A question
+ * ("who", "what", "which") asks to read, so it stands for get and list.
+ */
 const SYNONYMS: Record<string, string[]> = {
-  get: ['retrieve', 'fetch', 'show', 'read', 'view', 'detail', 'info', 'look', 'open'],
-  list: ['all', 'browse', 'show', 'enumerate', 'every', 'exist', 'available', 'read'],
-  create: ['add', 'make', 'new', 'start', 'write'],
+  get: ['who', 'what', 'which', 'retrieve', 'fetch', 'show', 'read', 'view', 'detail', 'info', 'look', 'open'],
+  list: ['who', 'what', 'which', 'all', 'browse', 'show', 'enumerate', 'every', 'exist', 'available', 'read'],
+  create: ['add', 'make', 'new', 'start', 'write', 'log', 'enter', 'put', 'jot'],
   update: ['edit', 'change', 'modify', 'rename', 'set'],
   delete: ['remove', 'archive', 'trash', 'drop'],
   send: ['post', 'write', 'say', 'tell', 'notify', 'message'],
   find: ['search', 'lookup', 'look', 'query', 'locate'],
   summarize: ['summary', 'total', 'count', 'aggregate', 'report', 'breakdown', 'statistic'],
-  user: ['person', 'people', 'member', 'teammate', 'colleague', 'employee'],
+  user: ['person', 'people', 'member', 'teammate', 'colleague', 'employee', 'staff', 'lawyer', 'attorney'],
   channel: ['room', 'conversation'],
   call: ['phone', 'caller', 'calls'],
   page: ['document', 'doc', 'note'],
@@ -39,6 +42,20 @@ const SYNONYMS: Record<string, string[]> = {
   sms: ['text', 'texting'],
   email: ['mail'],
   timeseries: ['trend', 'daily', 'weekly', 'monthly', 'hourly', 'over', 'time'],
+  sale: ['revenue', 'turnover'],
+  // A law firm's words for the records of a practice-management system.
+  matter: ['case', 'file'],
+  attorney: ['lawyer', 'solicitor'],
+  activity: ['time', 'hour', 'expense', 'timesheet', 'timekeeping'],
+  bill: ['invoice'],
+  timer: ['stopwatch'],
+  transaction: ['ledger'],
+  bank: ['trust'], // a client's trust account is one of the firm's bank accounts
+  reminder: ['remind', 'alert'],
+  calendar: ['diary', 'schedule', 'agenda'],
+  entry: ['hearing', 'appointment', 'deposition', 'meeting'], // the entries of a calendar
+  task: ['todo', 'assign'],
+  jurisdiction: ['court'], // court rules: a jurisdiction is a court's rule set
 };
 
 /** stemmed alternative → the stemmed words it may stand for ("show" may mean get or list). */
@@ -51,6 +68,8 @@ for (const [word, alternatives] of Object.entries(SYNONYMS)) {
 }
 
 function stem(word: string): string {
+  // "hearings" as "hearing" (→ "hear"), not as a word of its own.
+  if (word.length > 6 && word.endsWith('ings')) return word.slice(0, -4);
   if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
   if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
   if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2);
@@ -70,15 +89,15 @@ function words(text: string): string[] {
 
 const canonicalsOf = (base: string) => (CANONICAL.get(base) ?? []).filter((canonical) => canonical !== base);
 
-/** The words of a text, each also yielding its canonical synonyms. */
-function terms(text: string): string[] {
-  return words(text).flatMap((base) => [base, ...canonicalsOf(base)]);
-}
-
 /**
- * The terms of a query, as {@link terms}, except that a word standing for another word of the same query only
- * qualifies it: in "phone call" or "text message" it counts as that word ("call", "message"), not as a term of its
- * own that would find other things (an operation on phone numbers).
+ * The terms of a query: its words, each also yielding its canonical synonyms, except that a word standing for another
+ * word of the same query only qualifies it: in "phone call" or "text message" it counts as that word ("call",
+ * "message"), not as a term of its own that would find other things (an operation on phone numbers).
+ *
+ * Synonyms are read in the query only. The operations' texts keep their own words: were they expanded too, every
+ * text using an alternative would count as using the word it may stand for (Slack's upload_file as an operation on
+ * a "matter", Clio's trust requests as "bank" operations), and the more services share the index, the less a word
+ * would tell them apart.
  */
 function queryTerms(text: string): string[] {
   const given = words(text);
@@ -118,7 +137,7 @@ export class OperationIndex {
         // Only the short, telling fields count towards the length normalisation: a long description with many
         // parameters must not push an operation down for a query that names it.
         const add = (text: string, weight: number, counts: boolean) => {
-          for (const term of terms(text)) {
+          for (const term of words(text)) {
             weights.set(term, (weights.get(term) ?? 0) + weight);
             if (counts) length += weight;
           }
@@ -128,7 +147,7 @@ export class OperationIndex {
         add(definition.summary, 2.5, true);
         add(definition.description, 0.5, false);
         add(Object.keys(definition.params.properties ?? {}).join(' '), 0.5, false);
-        this.docs.push({ integration, operation, weights, length, nameTerms: new Set(terms(operation.name)) });
+        this.docs.push({ integration, operation, weights, length, nameTerms: new Set(words(operation.name)) });
         for (const term of weights.keys()) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
       }
     }

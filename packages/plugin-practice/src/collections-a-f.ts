@@ -200,7 +200,7 @@ export const COLLECTIONS_A_F: readonly CollectionRow[] = [
       list: 'Lists logged communications (emails and phone calls) by matter, contact, user, date or type; query searches subject and body. Their ids go into activities (communication_id) for time spent.',
       get: 'Returns one communication (email or phone call); the id comes from list_communications.',
       create:
-        'Logs an email or phone call: type, subject, body and received_at are required; file it with matter: {"id": <matter id>}, and name senders and receivers as [{ "id", "type": "User" | "Contact" }].',
+        'Logs a phone call or an email with a client or any other contact: type, subject, body and received_at are required; file it with matter: {"id": <matter id>}, and name senders and receivers as [{ "id", "type": "User" | "Contact" }].',
       update: 'Changes a logged communication (id from list_communications): subject, body, matter, senders or receivers.',
       delete: 'Deletes a logged communication (id from list_communications). Answers 204 with no body.',
     },

@@ -109,7 +109,7 @@ const ROWS: readonly CollectionRow[] = [
     required: ['client', 'description'],
     text: {
       list: 'Lists matters by client, status, attorney, practice area, group or open/close/pending dates; query matches the display number and description. close_date[], open_date[] and pending_date[] take an operator and a date (>=2026-01-01) and may be repeated.',
-      get: 'Returns one matter; the id comes from list_matters or create_matter. custom_field_ids[] limits the custom field values returned.',
+      get: 'Returns one matter — its client, status, practice area and responsible attorney; the id comes from list_matters or create_matter. custom_field_ids[] limits the custom field values returned.',
       create:
         'Opens a matter: client ({"id": <contact id>}) and description are required; practice_area, responsible_attorney ({"id": <user id>}) and status (open, pending, closed) are the usual extras.',
       update:
@@ -185,7 +185,7 @@ const ROWS: readonly CollectionRow[] = [
       list: 'Lists tasks by matter, assignee (assignee_id with assignee_type), status, priority, due dates (due_at_from, due_at_to) or task type; query searches name and description.',
       get: 'Returns one task; the id comes from list_tasks or create_task.',
       create:
-        'Creates a task: name, description and assignee ({"id": <user or contact id>, "type": "User" | "Contact"}) are required; matter ({"id": <matter id>}) and due_at put it on a matter’s schedule.',
+        'Creates a task (a to-do) assigned to a user or contact: name, description and assignee ({"id": <user or contact id>, "type": "User" | "Contact"}) are required; matter ({"id": <matter id>}) and due_at put it on a matter’s schedule.',
       delete: 'Deletes a task (id from list_tasks). Answers 204 with no body.',
     },
   },

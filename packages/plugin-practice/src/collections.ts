@@ -446,7 +446,8 @@ export const COLLECTIONS: readonly CollectionRow[] = [
     text: {
       list: 'Lists messages of conversations (Clio’s secure client messaging); created_since and updated_since refer to the message’s conversation.',
       get: 'Returns one message; the id comes from list_conversation_messages.',
-      create: 'Sends a message: body, subject and receivers are required; give conversation to reply in an existing one.',
+      create:
+        'Sends a secure message to a client or another contact (Clio’s client messaging): body, subject and receivers are required; give conversation to reply in an existing one.',
     },
   },
   {
@@ -512,7 +513,7 @@ export const COLLECTIONS: readonly CollectionRow[] = [
       query: Text('Wildcard search in the description.'),
     },
     text: {
-      list: 'Lists court-rule jurisdictions; for_current_account=true keeps those the firm has set up.',
+      list: 'Lists court-rule jurisdictions — the courts whose rules Clio computes deadlines from; for_current_account=true keeps those the firm has set up.',
       get: 'Returns one jurisdiction; the id comes from list_jurisdictions.',
     },
   },

@@ -18,10 +18,11 @@ export const previewMatterDocket = defineOperation({
   path: '/court_rules/matter_dockets/preview',
   summary: 'Preview the deadlines of a matter docket',
   description:
-    'Computes the calendar dates a matter docket would create, without creating it: give the jurisdiction (jurisdiction[id] from ' +
-    'list_jurisdictions), the trigger (trigger[id] from list_jurisdictions_to_triggers), the service type when the trigger is served ' +
-    '(service_type[id] from list_service_types) and the start date (and start_time for triggers that need one). The answer is ' +
-    'Clio’s JSON as it comes. Then create_matter_docket with the same values creates the docket.',
+    'Computes the court deadlines a matter docket would put on the calendar from a triggering event (a trial date, a ' +
+    'service), without creating them: give the jurisdiction (jurisdiction[id] from list_jurisdictions), the trigger ' +
+    '(trigger[id] from list_jurisdictions_to_triggers), the service type when the trigger is served (service_type[id] from ' +
+    'list_service_types) and the start date (and start_time for triggers that need one). The answer is Clio’s JSON as it ' +
+    'comes. Then create_matter_docket with the same values creates the docket.',
   params: Params({
     event_prefix: Type.Optional(Text('Prefix added to the title of every event.')),
     'jurisdiction[id]': Type.Optional(IdFilter('Jurisdiction (ids from list_jurisdictions).', notNull)),
