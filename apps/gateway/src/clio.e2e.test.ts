@@ -118,6 +118,24 @@ describe('Clio list filters, each kind over REST and MCP', () => {
     expect((res.body as { message: string }).message).toContain('TimeEntry');
   });
 
+  it('a true/false flag', async () => {
+    const triggers = (params: Record<string, string>) =>
+      succeedsBoth<Page>(
+        { method: 'GET', path: `${API}/court_rules/jurisdictions/9601/triggers${query(params)}` },
+        'list_jurisdictions_to_triggers',
+        { jurisdiction_id: '9601', ...params },
+      ).then((page) => page.data.map((r) => r.id));
+    expect(await triggers({})).toEqual([9701, 9702, 9703, 9704]);
+    expect(await triggers({ is_served: 'true' })).toEqual([9701]);
+    expect(await triggers({ is_served: 'false' })).toEqual([9702, 9703, 9704]);
+    const bad = await failsBoth(
+      { method: 'GET', path: `${API}/court_rules/jurisdictions/9601/triggers?is_served=maybe` },
+      'list_jurisdictions_to_triggers',
+      { jurisdiction_id: '9601', is_served: 'maybe' },
+    );
+    expect(bad.status).toBe(400);
+  });
+
   it('ids[], repeated in the query string and an array over MCP', async () => {
     expect(await activityIds({ 'ids[]': ['5003', '5002'] })).toEqual([5002, 5003]);
   });
