@@ -1,8 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { DEFAULT_WORKSPACE, type Plugin, type SandboxServer } from '@portico/core';
+import { DEFAULT_WORKSPACE, type SandboxServer } from '@portico/core';
 import { clioPlugin } from '@portico/plugin-practice';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { connectMcp, startTestGateway, type TestGateway } from './test-support.js';
+import { startOAuthGateway, type TestGateway } from './test-support.js';
 
 /**
  * Connecting Clio with OAuth, end to end: the Clio sandbox plays Clio's authorization server (`/oauth/authorize`,
@@ -16,21 +16,7 @@ let client: Client;
 const DAY = 24 * 3600 * 1000;
 
 beforeAll(async () => {
-  sandbox = await (await (clioPlugin.sandbox as NonNullable<Plugin['sandbox']>)()).startSandbox();
-  const origin = new URL(sandbox.url).origin;
-  gateway = await startTestGateway({
-    plugins: [clioPlugin],
-    env: {
-      PORTICO_CLIO_BASE_URL: sandbox.url,
-      PORTICO_CLIO_CLIENT_ID: 'portico-test-app',
-      PORTICO_CLIO_CLIENT_SECRET: 'portico-test-secret',
-      PORTICO_CLIO_OAUTH_AUTHORIZE_URL: `${origin}/oauth/authorize`,
-      PORTICO_CLIO_OAUTH_TOKEN_URL: `${origin}/oauth/token`,
-      PORTICO_CLIO_OAUTH_REVOKE_URL: `${origin}/oauth/deauthorize`,
-    },
-  });
-  await gateway.runtime.engine.configureIntegration(DEFAULT_WORKSPACE, 'clio', { restEnabled: true });
-  client = await connectMcp(gateway.url, gateway.key);
+  ({ sandbox, gateway, client } = await startOAuthGateway(clioPlugin, { revokePath: '/oauth/deauthorize' }));
 });
 afterEach(() => {
   vi.useRealTimers();

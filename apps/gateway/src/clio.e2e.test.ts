@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { DEFAULT_WORKSPACE, type Plugin, type SandboxServer } from '@portico/core';
 import { clioPlugin } from '@portico/plugin-practice';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { connectMcp, startTestGateway, type TestGateway } from './test-support.js';
+import { bothDoors, startSandboxedGateway, startTestGateway, stopSandboxedGateway, type TestGateway } from './test-support.js';
 
 /**
  * Clio Manage through a real gateway and its sandbox (a seeded firm, Harlow & Pike LLP), over MCP and REST: every case
@@ -12,13 +12,9 @@ let gateway: TestGateway;
 let client: Client;
 
 beforeAll(async () => {
-  gateway = await startTestGateway({ sandbox: true });
-  client = await connectMcp(gateway.url, gateway.key);
+  ({ gateway, client } = await startSandboxedGateway());
 });
-afterAll(async () => {
-  await client?.close();
-  await gateway?.close();
-});
+afterAll(() => stopSandboxedGateway({ gateway, client }));
 beforeEach(async () => {
   expect((await control('/__sandbox/reset')).ok).toBe(true);
 });
@@ -30,21 +26,7 @@ interface Page<T = Record<string, unknown>> {
   meta: { paging: { next?: string }; records: number };
 }
 
-async function control(path: string, body: unknown = {}): Promise<{ ok: boolean; pending?: number }> {
-  const origin = new URL(gateway.sandboxes.clio?.url as string).origin;
-  const response = await fetch(`${origin}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(200);
-  return (await response.json()) as { ok: boolean; pending?: number };
-}
-
-async function mcp(method: string, params: Record<string, unknown>) {
-  const result = await client.callTool({ name: 'call_clio', arguments: { method, params } });
-  return { isError: Boolean(result.isError), body: result.structuredContent as unknown };
-}
+const { control, mcp, succeedsBoth, failsBoth } = bothDoors('clio', () => ({ gateway, client }));
 
 /** A query string; array values repeat their key (`ids[]=1&ids[]=2`). */
 function query(params: Record<string, string | string[]>): string {
@@ -54,32 +36,6 @@ function query(params: Record<string, string | string[]>): string {
   }
   const text = search.toString();
   return text ? `?${text}` : '';
-}
-
-/** The same call over REST and MCP: both must succeed with the same JSON, which is returned. */
-async function succeedsBoth<T>(rest: { method: string; path: string; body?: unknown }, method: string, params: Record<string, unknown>) {
-  const viaRest = await gateway.rest(rest.method, rest.path, rest.body === undefined ? {} : { body: rest.body });
-  expect(viaRest.status, `${method} over REST: ${JSON.stringify(viaRest.body)}`).toBeLessThan(300);
-  const viaMcp = await mcp(method, params);
-  expect(viaMcp.isError, `${method} over MCP: ${JSON.stringify(viaMcp.body)}`).toBe(false);
-  expect(viaMcp.body).toEqual(viaRest.body);
-  return viaRest.body as T;
-}
-
-/** The same failure over both protocols; `arm` runs before each. Returns the REST answer. */
-async function failsBoth(
-  rest: { method: string; path: string; body?: unknown },
-  method: string,
-  params: Record<string, unknown>,
-  arm?: () => Promise<unknown>,
-) {
-  await arm?.();
-  const viaRest = await gateway.rest(rest.method, rest.path, rest.body === undefined ? {} : { body: rest.body });
-  await arm?.();
-  const viaMcp = await mcp(method, params);
-  expect(viaMcp.isError).toBe(true);
-  expect(viaMcp.body).toEqual(viaRest.body);
-  return viaRest;
 }
 
 /** list_activities with these parameters over both doors; the ids answered. */

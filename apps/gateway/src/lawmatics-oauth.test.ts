@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { DEFAULT_WORKSPACE, type SandboxServer } from '@portico/core';
 import { lawmaticsPlugin } from '@portico/plugin-crm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { connectMcp, startTestGateway, type TestGateway } from './test-support.js';
+import { startOAuthGateway, type TestGateway } from './test-support.js';
 
 /**
  * Connecting Lawmatics with OAuth, end to end: the Lawmatics sandbox plays Lawmatics' authorization server
@@ -14,20 +14,7 @@ let gateway: TestGateway;
 let client: Client;
 
 beforeAll(async () => {
-  sandbox = await (await (lawmaticsPlugin.sandbox as NonNullable<typeof lawmaticsPlugin.sandbox>)()).startSandbox();
-  const origin = new URL(sandbox.url).origin;
-  gateway = await startTestGateway({
-    plugins: [lawmaticsPlugin],
-    env: {
-      PORTICO_LAWMATICS_BASE_URL: sandbox.url,
-      PORTICO_LAWMATICS_CLIENT_ID: 'portico-test-app',
-      PORTICO_LAWMATICS_CLIENT_SECRET: 'portico-test-secret',
-      PORTICO_LAWMATICS_OAUTH_AUTHORIZE_URL: `${origin}/oauth/authorize`,
-      PORTICO_LAWMATICS_OAUTH_TOKEN_URL: `${origin}/oauth/token`,
-    },
-  });
-  await gateway.runtime.engine.configureIntegration(DEFAULT_WORKSPACE, 'lawmatics', { restEnabled: true });
-  client = await connectMcp(gateway.url, gateway.key);
+  ({ sandbox, gateway, client } = await startOAuthGateway(lawmaticsPlugin));
 });
 afterEach(() => {
   vi.useRealTimers();

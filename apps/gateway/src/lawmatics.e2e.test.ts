@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { connectMcp, startTestGateway, type TestGateway } from './test-support.js';
+import { bothDoors, startSandboxedGateway, stopSandboxedGateway, type TestGateway } from './test-support.js';
 
 /**
  * Lawmatics through a real gateway and its sandbox (a seeded law firm, Marlowe & Chen LLP), over MCP and REST: every
@@ -10,13 +10,9 @@ let gateway: TestGateway;
 let client: Client;
 
 beforeAll(async () => {
-  gateway = await startTestGateway({ sandbox: true });
-  client = await connectMcp(gateway.url, gateway.key);
+  ({ gateway, client } = await startSandboxedGateway());
 });
-afterAll(async () => {
-  await client?.close();
-  await gateway?.close();
-});
+afterAll(() => stopSandboxedGateway({ gateway, client }));
 beforeEach(async () => {
   expect((await control('/__sandbox/reset')).ok).toBe(true);
 });
@@ -35,37 +31,12 @@ interface ListPage {
   links: { self: string };
 }
 
-/** POSTs to one of the sandbox's control endpoints; answers its JSON (`pending` for fail-next). */
-async function control(path: string, body: unknown = {}): Promise<{ ok: boolean; pending?: number }> {
-  const origin = new URL(gateway.sandboxes.lawmatics?.url as string).origin;
-  const response = await fetch(`${origin}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(200);
-  return (await response.json()) as { ok: boolean; pending?: number };
-}
-
-async function mcp(method: string, params: Record<string, unknown>) {
-  const result = await client.callTool({ name: 'call_lawmatics', arguments: { method, params } });
-  return { isError: Boolean(result.isError), body: result.structuredContent as unknown };
-}
+const { control, mcp, succeedsBoth, failsBoth } = bothDoors('lawmatics', () => ({ gateway, client }));
 
 const query = (params: Record<string, string>) => {
   const text = new URLSearchParams(params).toString();
   return text ? `?${text}` : '';
 };
-
-/** The same call over REST and MCP: both must succeed with the same JSON, which is returned. */
-async function succeedsBoth<T>(rest: { method: string; path: string; body?: unknown }, method: string, params: Record<string, unknown>) {
-  const viaRest = await gateway.rest(rest.method, rest.path, rest.body === undefined ? {} : { body: rest.body });
-  expect(viaRest.status, `${method} over REST: ${JSON.stringify(viaRest.body)}`).toBeLessThan(300);
-  const viaMcp = await mcp(method, params);
-  expect(viaMcp.isError, `${method} over MCP: ${JSON.stringify(viaMcp.body)}`).toBe(false);
-  expect(viaMcp.body).toEqual(viaRest.body);
-  return viaRest.body as T;
-}
 
 /** list_prospects with these parameters over both protocols (page as a string over MCP too). */
 const listProspects = (params: Record<string, string>) =>
@@ -73,22 +44,6 @@ const listProspects = (params: Record<string, string>) =>
 
 const ids = (page: ListPage) => page.data.map((r) => r.id);
 const sortedIds = (page: ListPage) => ids(page).sort();
-
-/** The same failure over both protocols; `arm` runs before each (e.g. queueing an injected failure). */
-async function failsBoth(
-  rest: { method: string; path: string; body?: unknown },
-  method: string,
-  params: Record<string, unknown>,
-  arm?: () => Promise<unknown>,
-) {
-  await arm?.();
-  const viaRest = await gateway.rest(rest.method, rest.path, rest.body === undefined ? {} : { body: rest.body });
-  await arm?.();
-  const viaMcp = await mcp(method, params);
-  expect(viaMcp.isError).toBe(true);
-  expect(viaMcp.body).toEqual(viaRest.body);
-  return viaRest;
-}
 
 // The seeded matters, by what the filters below look at.
 const ALL = ['5101', '5102', '5103', '5104', '5105', '5106', '5107', '5108', '5109', '5110', '5111', '5112', '5113', '5114'];

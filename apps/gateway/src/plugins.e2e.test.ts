@@ -1,19 +1,15 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { connectMcp, startTestGateway, type TestGateway } from './test-support.js';
+import { startSandboxedGateway, stopSandboxedGateway, type TestGateway } from './test-support.js';
 
 /** Each plugin through a real gateway and its sandbox, over REST and MCP, for what users of that integration notice. */
 let gateway: TestGateway;
 let client: Client;
 
 beforeAll(async () => {
-  gateway = await startTestGateway({ sandbox: true });
-  client = await connectMcp(gateway.url, gateway.key);
+  ({ gateway, client } = await startSandboxedGateway());
 });
-afterAll(async () => {
-  await client?.close();
-  await gateway?.close();
-});
+afterAll(() => stopSandboxedGateway({ gateway, client }));
 
 async function control(service: string, path: string, body: unknown = {}): Promise<void> {
   const sandbox = gateway.sandboxes[service];

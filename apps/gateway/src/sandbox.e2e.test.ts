@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { METHOD_ENUM_LIMIT, type OperationDescription } from '@portico/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectMcp, startTestGateway, type TestGateway } from './test-support.js';
+import { connectMcp, startSandboxedGateway, stopSandboxedGateway, type TestGateway } from './test-support.js';
 
 /**
  * End to end against every installed plugin's sandbox, through a real gateway: the official MCP client on one side,
@@ -13,14 +13,9 @@ let gateway: TestGateway;
 let client: Client;
 
 beforeAll(async () => {
-  gateway = await startTestGateway({ sandbox: true });
-  client = await connectMcp(gateway.url, gateway.key);
+  ({ gateway, client } = await startSandboxedGateway());
 });
-
-afterAll(async () => {
-  await client?.close();
-  await gateway?.close();
-});
+afterAll(() => stopSandboxedGateway({ gateway, client }));
 
 function queryString(query: Record<string, unknown> | undefined): string {
   const search = new URLSearchParams();

@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Plugin, silentLogger } from '@portico/core';
+import { isDeepStrictEqual } from 'node:util';
+import { DEFAULT_WORKSPACE, type Plugin, type SandboxServer, silentLogger } from '@portico/core';
 import { loadConfig } from './config.js';
 import { type RunningGateway, startGateway } from './server.js';
 
@@ -119,4 +120,104 @@ export async function connectMcp(gatewayUrl: string, key: string): Promise<impor
     new StreamableHTTPClientTransport(new URL(`${gatewayUrl}/api/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }),
   );
   return client;
+}
+
+/**
+ * A sandboxed integration's test calls through a gateway, each asked over both doors: `gateway` and `client` are read
+ * when a helper runs (they are set in a beforeAll).
+ */
+export function bothDoors(
+  service: string,
+  reach: () => { gateway: TestGateway; client: import('@modelcontextprotocol/sdk/client/index.js').Client },
+) {
+  /** POSTs to one of the sandbox's control endpoints (`/__sandbox/reset`, `/__sandbox/fail-next`); answers its JSON. */
+  async function control(path: string, body: unknown = {}): Promise<{ ok: boolean; pending?: number }> {
+    const origin = new URL(reach().gateway.sandboxes[service]?.url as string).origin;
+    const response = await fetch(`${origin}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (response.status !== 200) throw new Error(`${service} sandbox ${path} answered ${response.status}`);
+    return (await response.json()) as { ok: boolean; pending?: number };
+  }
+
+  /** `call_<service>` over MCP: whether it failed, and its structured answer. */
+  async function mcp(method: string, params: Record<string, unknown>) {
+    const result = await reach().client.callTool({ name: `call_${service}`, arguments: { method, params } });
+    return { isError: Boolean(result.isError), body: result.structuredContent as unknown };
+  }
+
+  /** The same call over REST and MCP: both must succeed with the same JSON, which is returned. */
+  async function succeedsBoth<T>(rest: { method: string; path: string; body?: unknown }, method: string, params: Record<string, unknown>) {
+    const viaRest = await reach().gateway.rest(rest.method, rest.path, rest.body === undefined ? {} : { body: rest.body });
+    if (viaRest.status >= 300) throw new Error(`${method} over REST: ${viaRest.status} ${JSON.stringify(viaRest.body)}`);
+    const viaMcp = await mcp(method, params);
+    if (viaMcp.isError) throw new Error(`${method} over MCP: ${JSON.stringify(viaMcp.body)}`);
+    if (!isDeepStrictEqual(viaMcp.body, viaRest.body)) {
+      throw new Error(`${method}: MCP answered ${JSON.stringify(viaMcp.body)}, REST ${JSON.stringify(viaRest.body)}`);
+    }
+    return viaRest.body as T;
+  }
+
+  /** The same failure over both protocols (`arm` runs before each, e.g. queueing an injected failure); the REST answer. */
+  async function failsBoth(
+    rest: { method: string; path: string; body?: unknown },
+    method: string,
+    params: Record<string, unknown>,
+    arm?: () => Promise<unknown>,
+  ) {
+    await arm?.();
+    const viaRest = await reach().gateway.rest(rest.method, rest.path, rest.body === undefined ? {} : { body: rest.body });
+    await arm?.();
+    const viaMcp = await mcp(method, params);
+    if (!viaMcp.isError) throw new Error(`${method} over MCP succeeded where REST answered ${viaRest.status}`);
+    if (!isDeepStrictEqual(viaMcp.body, viaRest.body)) {
+      throw new Error(`${method}: MCP failed with ${JSON.stringify(viaMcp.body)}, REST with ${JSON.stringify(viaRest.body)}`);
+    }
+    return viaRest;
+  }
+
+  return { control, mcp, succeedsBoth, failsBoth };
+}
+
+type McpClient = import('@modelcontextprotocol/sdk/client/index.js').Client;
+
+/** A gateway in sandbox mode (every installed plugin on its sandbox) and an MCP client with its admin key. */
+export async function startSandboxedGateway(): Promise<{ gateway: TestGateway; client: McpClient }> {
+  const gateway = await startTestGateway({ sandbox: true });
+  return { gateway, client: await connectMcp(gateway.url, gateway.key) };
+}
+
+/** Closes what {@link startSandboxedGateway} started (either may be missing when the start failed). */
+export async function stopSandboxedGateway(started: { gateway?: TestGateway; client?: McpClient }): Promise<void> {
+  await started.client?.close();
+  await started.gateway?.close();
+}
+
+/**
+ * A plain gateway (not in sandbox mode) with one plugin whose sandbox plays both its API and its OAuth provider
+ * (`/oauth/authorize`, `/oauth/token` and, when given, the revocation path at the sandbox's origin), REST enabled and
+ * not connected: the only credential it will have is what an OAuth flow stores.
+ */
+export async function startOAuthGateway(
+  plugin: Plugin,
+  options: { revokePath?: string } = {},
+): Promise<{ sandbox: SandboxServer; gateway: TestGateway; client: McpClient }> {
+  const sandbox = await (await (plugin.sandbox as NonNullable<Plugin['sandbox']>)()).startSandbox();
+  const origin = new URL(sandbox.url).origin;
+  const prefix = `PORTICO_${plugin.service.toUpperCase()}`;
+  const gateway = await startTestGateway({
+    plugins: [plugin],
+    env: {
+      [`${prefix}_BASE_URL`]: sandbox.url,
+      [`${prefix}_CLIENT_ID`]: 'portico-test-app',
+      [`${prefix}_CLIENT_SECRET`]: 'portico-test-secret',
+      [`${prefix}_OAUTH_AUTHORIZE_URL`]: `${origin}/oauth/authorize`,
+      [`${prefix}_OAUTH_TOKEN_URL`]: `${origin}/oauth/token`,
+      ...(options.revokePath ? { [`${prefix}_OAUTH_REVOKE_URL`]: `${origin}${options.revokePath}` } : {}),
+    },
+  });
+  await gateway.runtime.engine.configureIntegration(DEFAULT_WORKSPACE, plugin.service, { restEnabled: true });
+  return { sandbox, gateway, client: await connectMcp(gateway.url, gateway.key) };
 }
