@@ -17,6 +17,8 @@ export interface FakeProvider {
   refreshRequests: string[];
   /** Authorization-code grants received. */
   codeRequests: number;
+  /** The form fields of every token request (any grant), in order. */
+  tokenRequests: Array<Record<string, string>>;
   /** Refresh tokens issued, newest last. */
   issuedRefreshTokens: string[];
   revoked: string[];
@@ -31,6 +33,8 @@ export interface FakeProvider {
     /** Never answer refresh requests (until released). */
     holdRefresh: boolean;
     accessTtlSeconds: number;
+    /** When set, the token endpoint answers every authorization-code grant with exactly this (a misbehaving provider). */
+    tokenAnswer?: { status: number; body: string; headers?: Record<string, string> } | undefined;
   };
   /** Issues a token pair directly, as if a connection had been made earlier. */
   issue(expiresInSeconds: number): { accessToken: string; refreshToken: string };
@@ -51,6 +55,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     clientSecret,
     refreshRequests: [],
     codeRequests: 0,
+    tokenRequests: [],
     issuedRefreshTokens: [],
     revoked: [],
     apiCalls: 0,
@@ -104,12 +109,18 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     }
     if (url.pathname === '/oauth/token') {
       const form = await body(req);
+      provider.tokenRequests.push(Object.fromEntries(form));
       const expected = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
       if (req.headers.authorization !== expected) return json(res, 401, { error: 'invalid_client' });
       if (provider.behaviour.down) return json(res, 503, { error: 'temporarily_unavailable' });
       const grant = form.get('grant_type');
       if (grant === 'authorization_code') {
         provider.codeRequests++;
+        const canned = provider.behaviour.tokenAnswer;
+        if (canned) {
+          res.writeHead(canned.status, { 'content-type': 'application/json', ...canned.headers }).end(canned.body);
+          return;
+        }
         const code = codes.get(form.get('code') ?? '');
         codes.delete(form.get('code') ?? '');
         const verifier = form.get('code_verifier') ?? '';

@@ -96,7 +96,21 @@ export async function requestToken(
   }
   if (response.status >= 400)
     throw new GatewayError('upstream_error', `The token endpoint failed (${response.status})`, { upstreamStatus: response.status });
-  return { tokens: parsed, body: response.body };
+  return { tokens: usableTokens(parsed), body: response.body };
+}
+
+/** Longest access-token lifetime taken at its word (ten years); a longer one is kept as a token that does not expire. */
+const MAX_EXPIRES_IN_SECONDS = 10 * 365 * 24 * 3600;
+
+/**
+ * Tokens as Portico can store and send them, whatever parser produced them: an access token that fits in an
+ * `Authorization` header (printable ASCII, no spaces or line breaks), and a lifetime that fits in a date.
+ */
+function usableTokens(tokens: TokenSet): TokenSet {
+  if (typeof tokens.accessToken !== 'string' || !/^[\x21-\x7e]+$/.test(tokens.accessToken))
+    throw new GatewayError('upstream_error', 'The token endpoint answered an access token that is empty or not printable ASCII');
+  const { expiresIn, ...rest } = tokens;
+  return typeof expiresIn === 'number' && expiresIn > 0 && expiresIn <= MAX_EXPIRES_IN_SECONDS ? tokens : rest;
 }
 
 function parseStandard(body: unknown): TokenSet | { error: string; description?: string } {

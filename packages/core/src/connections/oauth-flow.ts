@@ -85,17 +85,24 @@ export class OAuthFlow {
   async complete(service: string, query: Readonly<Record<string, string>>): Promise<OAuthCompletion> {
     const integration = requireIntegration(this.registry, service);
     const state = query.state ?? '';
-    if (!state) throw new GatewayError('bad_request', 'The provider sent no state: start the connection again from Portico');
-    const stateHash = hashState(state);
-    const record = await this.store.consumeOAuthState(stateHash, new Date().toISOString());
+    const secrets: string[] = [query.code ?? ''];
     const fail = (workspaceId: string, keyId: string | null, error: GatewayError): never => {
       this.audit.event(workspaceId, keyId, service, 'oauth_connect', 'admin', error.status, error.code);
-      throw error;
+      throw redacted(error, secrets);
     };
-    if (!record || record.service !== service) {
+    if (!state)
       return fail(
         DEFAULT_WORKSPACE_ID,
         null,
+        new GatewayError('bad_request', 'The provider sent no state: start the connection again from Portico'),
+      );
+    const stateHash = hashState(state);
+    const record = await this.store.consumeOAuthState(stateHash, new Date().toISOString());
+    if (!record || record.service !== service) {
+      // A state carried to another service's callback is spent all the same; its outcome belongs to whoever started it.
+      return fail(
+        record?.workspaceId ?? DEFAULT_WORKSPACE_ID,
+        record?.keyId ?? null,
         new GatewayError('bad_request', 'This authorization link is unknown or was already used: start the connection again'),
       );
     }
@@ -122,6 +129,7 @@ export class OAuthFlow {
     const client = this.oauthClients.client(integration);
     const grant: Record<string, string> = { grant_type: 'authorization_code', code: query.code, redirect_uri: record.redirectUri };
     if (record.verifier) grant.code_verifier = this.keys.current.decrypt(record.verifier, `portico/oauth-state/${stateHash}`);
+    secrets.push(client.clientSecret, grant.code_verifier ?? '');
     let exchanged: { tokens: TokenSet; body: unknown };
     try {
       exchanged = await requestToken(this.client, client, grant);
@@ -135,19 +143,44 @@ export class OAuthFlow {
       return fail(record.workspaceId, record.keyId, failure);
     }
     const { tokens, body } = exchanged;
-    const meta = client.settings.connectionFacts?.(query, body) ?? {};
-    await this.connections.save(
-      record.workspaceId,
-      service,
-      'oauth2',
-      {
-        accessToken: tokens.accessToken,
-        ...(tokens.refreshToken ? { refreshToken: tokens.refreshToken } : {}),
-        ...(tokens.expiresIn ? { expiresAt: new Date(Date.now() + tokens.expiresIn * 1000).toISOString() } : {}),
-      },
-      meta,
-    );
+    secrets.push(tokens.accessToken, tokens.refreshToken ?? '');
+    let meta: Record<string, unknown>;
+    try {
+      meta = client.settings.connectionFacts?.(query, body) ?? {};
+      await this.connections.save(
+        record.workspaceId,
+        service,
+        'oauth2',
+        {
+          accessToken: tokens.accessToken,
+          ...(tokens.refreshToken ? { refreshToken: tokens.refreshToken } : {}),
+          ...(tokens.expiresIn ? { expiresAt: new Date(Date.now() + tokens.expiresIn * 1000).toISOString() } : {}),
+        },
+        meta,
+      );
+    } catch (error) {
+      // Even a failure after the exchange is an outcome of the flow: audited, and reported without the tokens.
+      return fail(record.workspaceId, record.keyId, toGatewayError(error));
+    }
     this.audit.event(record.workspaceId, record.keyId, service, 'oauth_connect', 'admin', 200, null);
     return { service, workspaceId: record.workspaceId, meta };
   }
+}
+
+/** Longest message of a failed authorization shown on the page (the provider's own words are cut here). */
+const MAX_FAILURE_MESSAGE = 300;
+
+/**
+ * A failure as the browser sees it: what the flow sent or received (client secret, code, verifier, tokens) blanked out
+ * wherever a provider echoed it back, and cut to a readable length.
+ */
+function redacted(error: GatewayError, secrets: readonly string[]): GatewayError {
+  let message = error.message;
+  for (const secret of secrets) if (secret.length >= 4) message = message.split(secret).join('[redacted]');
+  if (message.length > MAX_FAILURE_MESSAGE) message = `${message.slice(0, MAX_FAILURE_MESSAGE - 1)}…`;
+  if (message === error.message) return error;
+  return new GatewayError(error.code, message, {
+    ...(error.retryAfter === undefined ? {} : { retryAfter: error.retryAfter }),
+    ...(error.upstreamStatus === undefined ? {} : { upstreamStatus: error.upstreamStatus }),
+  });
 }
