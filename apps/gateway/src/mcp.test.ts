@@ -1,4 +1,4 @@
-import { DEFAULT_WORKSPACE } from '@portico/core';
+import { DEFAULT_WORKSPACE, pendingMcpPosts } from '@portico/core';
 import { examplePlugin } from '@portico/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp, type StubUpstream, startStubUpstream, startTestGateway, type TestGateway } from './test-support.js';
@@ -215,5 +215,115 @@ describe('protocol versions', () => {
   it('issues no session id (stateless)', async () => {
     const res = await post(initialize('2025-11-25'));
     expect(res.headers.get('mcp-session-id')).toBeNull();
+  });
+});
+
+// A POST whose answer never came held its connection until the client gave up, and its Server and transport with it.
+describe('batches that were never answered, and requests with bad params', () => {
+  /** Posts to /api/mcp; a client that waits at most `waitMs` for the answer, as an impatient MCP client would. */
+  const post = async (body: unknown, waitMs = 2_000) => {
+    const res = await fetch(`${gateway.url}/api/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${gateway.key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(waitMs),
+    });
+    const text = await res.text();
+    return { status: res.status, text, body: text ? (JSON.parse(text) as unknown) : undefined };
+  };
+  const ping = (id: string | number) => ({ jsonrpc: '2.0', id, method: 'ping' });
+  const cancel = (requestId: string | number) => ({
+    jsonrpc: '2.0',
+    method: 'notifications/cancelled',
+    params: { requestId, reason: 'changed my mind' },
+  });
+  const repeated = [ping(1), ping(1)];
+  const cancelledInBatch = [ping(1), cancel(1)];
+
+  it('refuses a batch with a repeated request id at once, as a whole: 400, -32600', async () => {
+    const answer = await post(repeated);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'Invalid Request: request ids must be unique within a batch' },
+    });
+    // 1 and "1" are different ids (JSON-RPC 2.0): answered as usual.
+    const distinct = await post([ping(1), ping('1')]);
+    expect(distinct.body).toEqual([
+      { jsonrpc: '2.0', id: 1, result: {} },
+      { jsonrpc: '2.0', id: '1', result: {} },
+    ]);
+  });
+
+  it('does not run a request cancelled in its own batch, does not answer it, and answers the rest at once', async () => {
+    const alone = await post(cancelledInBatch);
+    expect(alone.status).toBe(202);
+    expect(alone.text).toBe('');
+    const rest = await post([ping('a'), cancel('b'), ping('b'), ping('c')]);
+    expect(rest.status).toBe(200);
+    expect(rest.body).toEqual([
+      { jsonrpc: '2.0', id: 'a', result: {} },
+      { jsonrpc: '2.0', id: 'c', result: {} },
+    ]);
+    const before = upstream.requests.length;
+    const create = { name: 'call_example', arguments: { method: 'create_item', params: { name: 'never' } } };
+    const write = await post([{ jsonrpc: '2.0', id: 'w', method: 'tools/call', params: create }, cancel('w')]);
+    expect(write.status).toBe(202);
+    expect(upstream.requests.length).toBe(before);
+  });
+
+  it('answers hundreds of such POSTs and keeps none of them', async () => {
+    const bodies = [repeated, cancelledInBatch, [ping(2), ping(3), cancel(2), ping(3)], [ping(4), cancel(4), ping(5)]];
+    for (let round = 0; round < 50; round++) {
+      const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => post(bodies[i % bodies.length], 5_000)));
+      expect(answers.map((a) => a.status)).toEqual([400, 202, 400, 200, 400, 202, 400, 200]);
+    }
+    expect(pendingMcpPosts()).toBe(0);
+  });
+
+  const expectInvalidParams = (answer: unknown, id: string | number, problem: RegExp) => {
+    const { error } = answer as { error: { code: number; message: string } };
+    expect(answer).toMatchObject({ jsonrpc: '2.0', id });
+    expect(error.code).toBe(-32602);
+    expect(error.message).toMatch(problem);
+    expect(error.message.length).toBeLessThan(300);
+    expect(error.message).not.toMatch(/[[{]\s*"|\n\s+at |ZodError/);
+  };
+  const badInitialize = {
+    jsonrpc: '2.0',
+    id: 'init',
+    method: 'initialize',
+    params: { protocolVersion: 5, capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  };
+  const badList = { jsonrpc: '2.0', id: 'list', method: 'tools/list', params: { cursor: {} } };
+
+  it('answers initialize and tools/list with bad params -32602, naming the problem in a few words', async () => {
+    const init = await post(badInitialize);
+    expect(init.status).toBe(200);
+    expectInvalidParams(init.body, 'init', /^Invalid initialize request: params\.protocolVersion: expected string, received number$/);
+    const list = await post(badList);
+    expectInvalidParams(list.body, 'list', /^Invalid tools\/list request: params\.cursor: expected string, received object$/);
+    const wide = await post({ ...badInitialize, params: { protocolVersion: [], capabilities: 1, clientInfo: { name: 2, version: 3 } } });
+    expectInvalidParams(wide.body, 'init', /^Invalid initialize request: params\.protocolVersion: .*; .*; .* \(and 1 more\)$/);
+  });
+
+  it('answers a batch of requests with bad params one by one, next to the good ones', async () => {
+    const batch = await post([
+      badInitialize,
+      badList,
+      { jsonrpc: '2.0', id: 'call', method: 'tools/call', params: { name: 42 } },
+      ping('ok'),
+    ]);
+    expect(batch.status).toBe(200);
+    const [init, list, call, ok] = batch.body as unknown[];
+    expectInvalidParams(init, 'init', /params\.protocolVersion/);
+    expectInvalidParams(list, 'list', /params\.cursor/);
+    expectInvalidParams(call, 'call', /^Invalid tools\/call request: params\.name: expected string, received number$/);
+    expect(ok).toEqual({ jsonrpc: '2.0', id: 'ok', result: {} });
   });
 });

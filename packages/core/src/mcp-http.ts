@@ -10,10 +10,12 @@ import {
   isJSONRPCRequest,
   type JSONRPCMessage,
   JSONRPCMessageSchema,
+  type JSONRPCNotification,
   type JSONRPCRequest,
+  type RequestId,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { McpToolCall } from './mcp.js';
+import { type McpToolCall, parseRequest } from './mcp.js';
 
 export interface McpHttpRequest {
   accept: string | undefined;
@@ -36,12 +38,31 @@ const rpcError = (status: number, code: number, message: string): McpHttpAnswer 
 });
 
 /**
+ * The latest a POST is answered. A request still unanswered then is answered -32001 "Request timed out" (the rest of
+ * its batch as usual) and its Server is closed. Above the upstream budget (30 s by default), so that a slow upstream
+ * gives its own mapped error first.
+ */
+export const MCP_POST_TIMEOUT_MS = 60_000;
+
+export interface McpHttpOptions {
+  /** The latest a POST is answered, in milliseconds (default MCP_POST_TIMEOUT_MS). */
+  timeoutMs?: number;
+}
+
+let pending = 0;
+/** POSTs being answered right now: each holds a Server, a transport and its answers until it is answered. */
+export const pendingMcpPosts = (): number => pending;
+
+/**
  * Stateless Streamable HTTP with JSON responses, answered straight from parsed JSON. The SDK's transport turns each
  * Node request into a Web `Request` and back, which the benchmark profile showed costing about 100 µs per call; a
  * stateless, JSON-only endpoint needs none of that. The HTTP rules are the specification's, as the SDK applies
  * them: Accept must list application/json and text/event-stream (406), the body must be JSON (415), batches hold at
  * most 100 messages, an unsupported MCP-Protocol-Version header is 400, and a POST of only notifications or
- * responses is 202 with no body. The protocol itself (initialize, version negotiation, tools) stays the SDK Server's,
+ * responses is 202 with no body. Besides, request ids must be unique within a batch (400, -32600: answers could not
+ * be told apart), a request cancelled by a `notifications/cancelled` of the same batch is not run and not answered
+ * (MCP: no response for a cancelled request), and every POST is answered within `timeoutMs`.
+ * The protocol itself (initialize, version negotiation, tools) stays the SDK Server's,
  * with one exception: a POST of one plain `tools/call` request, the hot path of every MCP client, is answered by
  * `callTool` directly when given, with the SDK's request validation and its error mapping, and without building a
  * Server, a transport and their per-request abort controllers (the benchmark profile showed those costing more than a
@@ -51,6 +72,7 @@ export async function answerMcpPost(
   server: Server | (() => Server),
   request: McpHttpRequest,
   callTool?: (call: McpToolCall) => Promise<CallToolResult>,
+  options: McpHttpOptions = {},
 ): Promise<McpHttpAnswer> {
   if (!request.accept?.includes('application/json') || !request.accept.includes('text/event-stream')) {
     return rpcError(406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
@@ -76,39 +98,85 @@ export async function answerMcpPost(
       `Bad Request: Unsupported protocol version: ${request.protocolVersion} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
     );
   }
-
-  const only = messages.length === 1 && !Array.isArray(raw) ? messages[0] : undefined;
-  if (callTool && only && isJSONRPCRequest(only) && only.method === 'tools/call' && !hasTask(only)) {
-    return { status: 200, body: await answerToolCall(only, callTool) };
+  const requests = messages.length > 1 ? messages.filter(isJSONRPCRequest) : [];
+  if (new Set(requests.map((m) => m.id)).size !== requests.length) {
+    return rpcError(400, -32600, 'Invalid Request: request ids must be unique within a batch');
   }
 
-  const requestIds = messages.filter(isJSONRPCRequest).map((m) => m.id);
+  pending++;
+  try {
+    return await answerMessages(server, messages, Array.isArray(raw), options.timeoutMs ?? MCP_POST_TIMEOUT_MS, callTool);
+  } finally {
+    pending--;
+  }
+}
+
+async function answerMessages(
+  server: Server | (() => Server),
+  messages: JSONRPCMessage[],
+  batch: boolean,
+  timeoutMs: number,
+  callTool?: (call: McpToolCall) => Promise<CallToolResult>,
+): Promise<McpHttpAnswer> {
+  const only = messages.length === 1 && !batch ? messages[0] : undefined;
+  if (callTool && only && isJSONRPCRequest(only) && only.method === 'tools/call' && !hasTask(only)) {
+    const answer = await withDeadline(answerToolCall(only, callTool), timeoutMs, () => timedOut(only.id, timeoutMs));
+    return { status: 200, body: answer };
+  }
+
+  // A request cancelled in its own batch is never run, and gets no answer (the cancellation is then a no-op).
+  const cancelled = new Set(messages.filter(isCancellation).map((m) => m.params?.requestId));
+  const delivered = messages.filter((m) => !(isJSONRPCRequest(m) && cancelled.has(m.id)));
+  const requestIds = delivered.filter(isJSONRPCRequest).map((m) => m.id);
   const transport = new OneShotTransport(requestIds);
   const instance = typeof server === 'function' ? server() : server;
-  await instance.connect(transport);
   try {
-    for (const message of messages) transport.onmessage?.(message);
+    await instance.connect(transport);
+    for (const message of delivered) transport.onmessage?.(message);
     if (requestIds.length === 0) return { status: 202 };
-    const responses = await transport.done;
+    await withDeadline(transport.done, timeoutMs, () => undefined);
+    const responses = requestIds.map((id) => transport.answer(id) ?? timedOut(id, timeoutMs));
     // A batch (even of one) is answered with an array, a single message with a single answer (JSON-RPC 2.0, section 6).
-    return { status: 200, body: Array.isArray(raw) ? responses : responses[0] };
+    return { status: 200, body: batch ? responses : responses[0] };
   } finally {
     await instance.close();
   }
 }
 
+/** `work`, or `late()` once `timeoutMs` has passed without it; the timer never outlives the race. */
+async function withDeadline<T>(work: Promise<T>, timeoutMs: number, late: () => T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(late()), timeoutMs);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const timedOut = (id: RequestId, timeoutMs: number): JSONRPCMessage => ({
+  jsonrpc: '2.0',
+  id,
+  error: { code: ErrorCode.RequestTimeout, message: `Request timed out: no answer within ${timeoutMs / 1000} s` },
+});
+
+const isCancellation = (message: JSONRPCMessage): message is JSONRPCNotification & { params?: { requestId?: unknown } } =>
+  'method' in message && message.method === 'notifications/cancelled' && !('id' in message);
+
 /** Task-augmented calls (`params.task`) take the SDK's path, which knows what to do with them. */
 const hasTask = (message: JSONRPCRequest): boolean => Boolean((message.params as { task?: unknown } | undefined)?.task);
 
 /**
- * One `tools/call` answered as the SDK Server answers it: the request checked against CallToolRequestSchema (an
- * InvalidParams error otherwise), and a thrown error turned into a JSON-RPC error with its code, message and data.
+ * One `tools/call` answered as the SDK Server answers it: the request checked against CallToolRequestSchema (the
+ * same -32602 as the Server's, from parseRequest), and a thrown error turned into a JSON-RPC error with its code,
+ * message and data.
  */
 async function answerToolCall(message: JSONRPCRequest, callTool: (call: McpToolCall) => Promise<CallToolResult>): Promise<JSONRPCMessage> {
   try {
-    const parsed = CallToolRequestSchema.safeParse(message);
-    if (!parsed.success)
-      throw Object.assign(new Error(`Invalid tools/call request: ${parsed.error.message}`), { code: ErrorCode.InvalidParams });
+    const parsed = parseRequest(CallToolRequestSchema, message);
+    if (!parsed.success) return { jsonrpc: '2.0', id: message.id, error: parsed.error };
     const { name, arguments: args } = parsed.data.params;
     const result = await callTool({ name, ...(args === undefined ? {} : { arguments: args }) });
     return { jsonrpc: '2.0', id: message.id, result };
@@ -126,19 +194,28 @@ async function answerToolCall(message: JSONRPCRequest, callTool: (call: McpToolC
   }
 }
 
-/** Carries one HTTP request's messages into the Server and collects its answers, in request order. */
+/**
+ * Carries one HTTP request's messages into the Server and collects its answers. `done` settles once every request id
+ * (unique: answerMcpPost refuses repeated ones) has its answer; a second answer to one id replaces the first.
+ */
 class OneShotTransport implements Transport {
   onmessage?: Transport['onmessage'];
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  readonly done: Promise<JSONRPCMessage[]>;
-  private readonly answers = new Map<string | number, JSONRPCMessage>();
-  private finish: (answers: JSONRPCMessage[]) => void = () => {};
+  readonly done: Promise<void>;
+  private readonly answers = new Map<RequestId, JSONRPCMessage>();
+  private readonly ids: Set<RequestId>;
+  private finish: () => void = () => {};
 
-  constructor(private readonly ids: Array<string | number>) {
+  constructor(ids: RequestId[]) {
+    this.ids = new Set(ids);
     this.done = new Promise((resolve) => {
       this.finish = resolve;
     });
+  }
+
+  answer(id: RequestId): JSONRPCMessage | undefined {
+    return this.answers.get(id);
   }
 
   async start(): Promise<void> {}
@@ -146,13 +223,14 @@ class OneShotTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     // Only answers to this request's ids go back; server-initiated messages have nowhere to go without a stream.
     if (!('id' in message) || ('method' in message && message.method)) return;
-    const id = message.id as string | number;
-    if (!this.ids.includes(id)) return;
+    const id = message.id as RequestId;
+    if (!this.ids.has(id)) return;
     this.answers.set(id, message);
-    if (this.answers.size === this.ids.length) this.finish(this.ids.map((i) => this.answers.get(i) as JSONRPCMessage));
+    if (this.answers.size === this.ids.size) this.finish();
   }
 
   async close(): Promise<void> {
+    this.finish();
     this.onclose?.();
   }
 }

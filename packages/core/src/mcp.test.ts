@@ -1,9 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { InitializeRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Encryptor, generateEncryptionKey, parseEncryptionKey } from './crypto.js';
 import { Engine } from './engine.js';
-import { createMcpServer, METHOD_ENUM_LIMIT } from './mcp.js';
+import { createMcpServer, METHOD_ENUM_LIMIT, parseRequest } from './mcp.js';
 import { defineOperation } from './operation.js';
 import { definePlugin } from './plugin.js';
 import { Registry } from './registry.js';
@@ -15,7 +16,7 @@ afterAll(async () => {
   for (const engine of engines) await engine.close();
 });
 
-async function toolsFor(operationCount: number) {
+async function engineWith(operationCount: number) {
   const operations = Array.from({ length: operationCount }, (_, i) =>
     defineOperation({
       name: `get_thing_${i}`,
@@ -45,6 +46,13 @@ async function toolsFor(operationCount: number) {
   const engine = new Engine({ registry, store, encryptor: new Encryptor(parseEncryptionKey(generateEncryptionKey())) });
   engines.push(engine);
   await engine.connectToken('default', 'big', 't');
+  return engine;
+}
+
+const admin = { keyId: null, workspaceId: 'default', scopes: { admin: true, services: '*' as const, readOnly: false } };
+
+async function toolsFor(operationCount: number) {
+  const engine = await engineWith(operationCount);
   const server = createMcpServer(engine, { keyId: null, workspaceId: 'default', scopes: { admin: true, services: '*', readOnly: false } });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
@@ -64,5 +72,65 @@ describe('call_{service} for large integrations', () => {
     expect(method.enum).toBeUndefined();
     expect(method.description).toContain('search_methods');
     expect(JSON.stringify(large).length).toBeLessThan(3_000);
+  });
+});
+
+// The SDK answers a request whose params do not fit with -32603 and the validator's JSON dump; every transport
+// (Streamable HTTP, legacy SSE) goes through createMcpServer's Server, so the rule is checked on a bare transport.
+describe('requests with bad params, on any transport', () => {
+  async function answersTo(messages: object[]): Promise<JSONRPCMessage[]> {
+    const server = createMcpServer(await engineWith(1), admin);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const answers: JSONRPCMessage[] = [];
+    clientSide.onmessage = (message) => {
+      answers.push(message);
+    };
+    await server.connect(serverSide);
+    await clientSide.start();
+    for (const message of messages) await clientSide.send(message as JSONRPCMessage);
+    for (let i = 0; i < 100 && answers.length < messages.length; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    await server.close();
+    return answers;
+  }
+
+  it('answers -32602 naming the problem, and the good requests as usual', async () => {
+    const answers = await answersTo([
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: 5, capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list', params: { cursor: {} } },
+      { jsonrpc: '2.0', id: 3, method: 'ping' },
+    ]);
+    expect(answers).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code: -32602, message: 'Invalid initialize request: params.protocolVersion: expected string, received number' },
+      },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        error: { code: -32602, message: 'Invalid tools/list request: params.cursor: expected string, received object' },
+      },
+      { jsonrpc: '2.0', id: 3, result: {} },
+    ]);
+  });
+
+  it('keeps the message short however hostile the request', () => {
+    const key = 'k'.repeat(10_000);
+    const parsed = parseRequest(InitializeRequestSchema, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: 1, capabilities: { experimental: { [key]: 1 } }, clientInfo: { name: 2, version: 3 } } as never,
+    });
+    expect(parsed.success).toBe(false);
+    const { message } = (parsed as { error: { message: string } }).error;
+    expect(message).toMatch(/^Invalid initialize request: params\.protocolVersion: expected string, received number; .* \(and \d+ more\)$/);
+    expect(message.length).toBeLessThan(400);
+    expect(message).not.toContain(key);
   });
 });

@@ -1,10 +1,29 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
+  type AnyObjectSchema,
+  type AnySchema,
+  getLiteralValue,
+  getObjectShape,
+  type SchemaOutput,
+  safeParse,
+} from '@modelcontextprotocol/sdk/server/zod-compat.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
   CallToolRequestSchema,
   type CallToolResult,
+  isJSONRPCRequest,
+  type JSONRPCErrorResponse,
+  type JSONRPCRequest,
   ListToolsRequestSchema,
   McpError,
+  type Notification,
+  type Request,
+  type Result,
   ErrorCode as RpcErrorCode,
+  type ServerNotification,
+  type ServerRequest,
+  type ServerResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
@@ -50,7 +69,7 @@ const SEARCH_LIMIT_MAX = 25;
  */
 export function createMcpServer(engine: Engine, principal: Principal, options: McpServerOptions = {}): Server {
   const mode = options.mode ?? 'compact';
-  const server = new Server(
+  const server = new PorticoServer(
     { name: options.name ?? 'portico', version: options.version ?? '0.0.0' },
     {
       capabilities: { tools: { listChanged: false } },
@@ -75,6 +94,86 @@ export function createMcpServer(engine: Engine, principal: Principal, options: M
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => runTool(request.params));
 
   return server;
+}
+
+/** Per Server, the schema each handled method's requests are parsed with (recorded as its handlers are set). */
+const requestSchemas = new WeakMap<Server, Map<string, AnySchema>>();
+
+/**
+ * The SDK Server, except that a request whose params do not fit its method's schema is answered -32602 Invalid params
+ * naming the problem (see parseRequest), on every transport. The SDK would answer -32603 Internal error with the
+ * validator's JSON dump of issues as the message: it parses inside the handler it stores, where a parse failure is
+ * just an error without a JSON-RPC code. The schemas are recorded as the handlers are set (the SDK sets those of
+ * `initialize` and `ping` in its constructors, hence a WeakMap rather than a field), and requests are checked as they
+ * arrive from the transport, before the SDK sees them.
+ */
+class PorticoServer extends Server {
+  override setRequestHandler<T extends AnyObjectSchema>(
+    requestSchema: T,
+    handler: (
+      request: SchemaOutput<T>,
+      extra: RequestHandlerExtra<ServerRequest | Request, ServerNotification | Notification>,
+    ) => ServerResult | Result | Promise<ServerResult | Result>,
+  ): void {
+    const method = getLiteralValue(getObjectShape(requestSchema)?.method as AnySchema);
+    if (typeof method === 'string') {
+      const schemas = requestSchemas.get(this) ?? new Map<string, AnySchema>();
+      requestSchemas.set(this, schemas);
+      schemas.set(method, requestSchema);
+    }
+    super.setRequestHandler(requestSchema, handler);
+  }
+
+  override async connect(transport: Transport): Promise<void> {
+    await super.connect(transport);
+    const deliver = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      const schema = isJSONRPCRequest(message) ? requestSchemas.get(this)?.get(message.method) : undefined;
+      const parsed = schema && parseRequest(schema, message as JSONRPCRequest);
+      if (!parsed || parsed.success) return deliver?.(message, extra);
+      const answer: JSONRPCErrorResponse = { jsonrpc: '2.0', id: (message as JSONRPCRequest).id, error: parsed.error };
+      transport.send(answer).catch((failure: Error) => this.onerror?.(failure));
+    };
+  }
+}
+
+const MAX_ISSUES = 3;
+const MAX_PATH_KEY = 40;
+const MAX_ISSUE_TEXT = 120;
+
+/**
+ * The one mapping from an MCP request that does not fit its method's schema to a JSON-RPC error: -32602 Invalid
+ * params, `Invalid {method} request: {path}: {problem}` for at most three problems. Never the validator's dump of
+ * issues (a JSON array, as long as the request is wide), never a stack; keys from the request are shortened. Used by
+ * the Server above and by the HTTP endpoint's `tools/call` fast path, so that both answer alike.
+ */
+export function parseRequest<S extends AnySchema>(
+  schema: S,
+  request: JSONRPCRequest,
+): { success: true; data: SchemaOutput<S> } | { success: false; error: JSONRPCErrorResponse['error'] } {
+  const parsed = safeParse(schema, request);
+  if (parsed.success) return { success: true, data: parsed.data as SchemaOutput<S> };
+  const issues = (parsed.error as { issues?: Array<{ path?: PropertyKey[]; message?: string }> }).issues ?? [];
+  const named = issues.slice(0, MAX_ISSUES).map((issue) => {
+    const text = (issue.message ?? 'invalid').replace(/^Invalid input: /, '').slice(0, MAX_ISSUE_TEXT);
+    const path = issuePath(issue.path ?? []);
+    return path ? `${path}: ${text}` : text;
+  });
+  const more = issues.length > MAX_ISSUES ? ` (and ${issues.length - MAX_ISSUES} more)` : '';
+  const problems = named.length > 0 ? named.join('; ') : 'does not match the schema';
+  const method = request.method.slice(0, MAX_PATH_KEY);
+  return { success: false, error: { code: RpcErrorCode.InvalidParams, message: `Invalid ${method} request: ${problems}${more}` } };
+}
+
+function issuePath(path: PropertyKey[]): string {
+  return path
+    .map((key, i) => {
+      if (typeof key === 'number') return `[${key}]`;
+      const name = String(key);
+      if (/^[A-Za-z_$][\w$]*$/.test(name) && name.length <= MAX_PATH_KEY) return i === 0 ? name : `.${name}`;
+      return `[${JSON.stringify(name.slice(0, MAX_PATH_KEY))}]`;
+    })
+    .join('');
 }
 
 /** What a `tools/call` request carries: the tool's name and its arguments. */
