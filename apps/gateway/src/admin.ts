@@ -8,6 +8,7 @@ import {
   type IntegrationState,
   Params,
   type Principal,
+  problemList,
   type Static,
   type TObject,
   Type,
@@ -39,7 +40,8 @@ function validator<T extends TObject>(schema: T) {
   const compiled = compileParams(schema);
   return (value: unknown): Static<T> => {
     if (!compiled.check(value)) {
-      throw new GatewayError('bad_request', `Invalid body: ${compiled.problems(value).join('; ').replaceAll('params', 'body')}`);
+      const problems = compiled.problems(value).map((line) => line.replace(/^params\b/, 'body'));
+      throw new GatewayError('bad_request', `Invalid body: ${problemList(problems)}`);
     }
     return value as Static<T>;
   };

@@ -1,8 +1,17 @@
+import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { DEFAULT_WORKSPACE } from '@portico/core';
 import { examplePlugin } from '@portico/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type StubUpstream, startStubUpstream, startTestGateway, type TestGateway } from './test-support.js';
+import {
+  type StubUpstream,
+  startSandboxedGateway,
+  startStubUpstream,
+  startTestGateway,
+  stopSandboxedGateway,
+  type TestGateway,
+} from './test-support.js';
 
 let upstream: StubUpstream;
 let gateway: TestGateway;
@@ -296,4 +305,251 @@ describe('OpenAPI servers', () => {
       await other.close();
     }
   });
+});
+
+describe('hostile input', () => {
+  // A gateway with the default body limit (8 MB), so that wide and deep bodies reach the input caps.
+  let wide: TestGateway;
+  let readOnlyKey: string;
+  beforeAll(async () => {
+    wide = await startTestGateway({ plugins: [examplePlugin], env: { PORTICO_EXAMPLE_BASE_URL: upstream.url } });
+    await wide.runtime.engine.connectToken(DEFAULT_WORKSPACE, 'example', 'upstream-secret-token');
+    await wide.runtime.engine.configureIntegration(DEFAULT_WORKSPACE, 'example', { restEnabled: true });
+    readOnlyKey = (
+      await wide.runtime.engine.createApiKey({
+        workspaceId: DEFAULT_WORKSPACE,
+        name: 'read-only',
+        scopes: { admin: false, services: '*', readOnly: true },
+      })
+    ).key;
+  });
+  afterAll(() => wide.close());
+
+  /** `count` distinct short keys (700,000 of them make about 6 MB of JSON, under the default 8 MB body limit). */
+  const keys = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [i.toString(36), 0]));
+
+  /** Runs `request` while polling /healthz every 25 ms; answers its result and the slowest /healthz answer. */
+  async function whilePolling<T>(request: () => Promise<T>): Promise<{ result: T; slowestHealthz: number }> {
+    let done = false;
+    let slowest = 0;
+    const poll = (async () => {
+      while (!done) {
+        const started = performance.now();
+        expect((await fetch(`${wide.url}/healthz`)).status).toBe(200);
+        slowest = Math.max(slowest, performance.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    })();
+    try {
+      const result = await request();
+      done = true;
+      await poll; // the answer that was in flight while the request was handled counts too
+      return { result, slowestHealthz: slowest };
+    } finally {
+      done = true;
+      await poll;
+    }
+  }
+
+  it('refuses a REST body with 700,000 keys at once, from a read-only key, while /healthz keeps answering', async () => {
+    const body = JSON.stringify(keys(700_000));
+    expect(body.length).toBeGreaterThan(6_000_000);
+    const { result, slowestHealthz } = await whilePolling(() =>
+      wide.rest('POST', '/api/v1/example/items', { rawBody: body, headers: { 'content-type': 'application/json' }, key: readOnlyKey }),
+    );
+    expect(result.status).toBe(400);
+    expect(result.body).toEqual({
+      error: true,
+      code: 'bad_request',
+      message: 'Too many keys: an object in the request body has more than 1000 (the limit per object)',
+    });
+    expect(slowestHealthz).toBeLessThan(500);
+  });
+
+  it('refuses MCP arguments with 700,000 keys at once, while /healthz keeps answering', async () => {
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'call_example', arguments: { method: 'list_items', params: keys(700_000) } },
+    });
+    const { result, slowestHealthz } = await whilePolling(() =>
+      wide.rest('POST', '/api/mcp', {
+        rawBody: body,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        key: readOnlyKey,
+      }),
+    );
+    expect(result.status).toBe(400);
+    expect(result.body).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32600,
+        message: 'Invalid Request: Too many values: more than 100000 in the request (the limit)',
+      },
+    });
+    expect(slowestHealthz).toBeLessThan(500);
+  });
+
+  it('refuses arguments over the caps with the error body as the tool result, and serves a normal call', async () => {
+    const call = (params: Record<string, unknown>) =>
+      wide.rest('POST', '/api/mcp', {
+        body: {
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'call_example', arguments: { method: 'list_items', params } },
+        },
+        headers: { accept: 'application/json, text/event-stream' },
+      });
+    const refused = (await call(keys(300))).body as { result: { isError: boolean; structuredContent: unknown } };
+    expect(refused.result.isError).toBe(true);
+    expect(refused.result.structuredContent).toEqual({
+      error: true,
+      code: 'bad_request',
+      message: 'Too many parameters: 300 in the params, more than 200 (the limit)',
+    });
+    const wideFilter = (await call({ tags: keys(3_000) })).body as { result: { isError: boolean; structuredContent: unknown } };
+    expect(wideFilter.result.structuredContent).toEqual({
+      error: true,
+      code: 'bad_request',
+      message: 'Too many keys: params.tags has more than 1000 (the limit per object)',
+    });
+    let deep: unknown = 1;
+    for (let i = 0; i < 300; i++) deep = [deep];
+    const tooDeep = (await call({ tags: deep })).body as { result: { isError: boolean; structuredContent: unknown } };
+    expect(tooDeep.result.structuredContent).toEqual({
+      error: true,
+      code: 'bad_request',
+      message: 'Too deeply nested: more than 64 levels of objects and arrays in the params (the limit)',
+    });
+    const served = (await call({ limit: 5 })).body as { result: { isError?: boolean; structuredContent: unknown } };
+    expect(served.result.isError).toBeFalsy();
+    expect(served.result.structuredContent).toMatchObject({ items: [{ id: '1' }] });
+  });
+
+  it('names the unknown parameters, however many', async () => {
+    const query = Array.from({ length: 9 }, (_, i) => `unknown_${i}=1`).join('&');
+    const res = await wide.rest('GET', `/api/v1/example/items?${query}`);
+    expect(res.status).toBe(400);
+    expectErrorBody(res.body, 'bad_request');
+    expect((res.body as { message: string }).message).toBe(
+      `Invalid params for list_items: ${Array.from({ length: 9 }, (_, i) => `params.unknown_${i}: is not a parameter of this operation`).join('; ')}`,
+    );
+  });
+
+  it.each([
+    ['?__proto__=1', 'GET', '/api/v1/example/items?__proto__=1', undefined, 'params.__proto__'],
+    ['?constructor=1', 'GET', '/api/v1/example/items?constructor=1', undefined, 'params.constructor'],
+    ['?prototype=1', 'GET', '/api/v1/example/items?prototype=1', undefined, 'params.prototype'],
+    ['a JSON __proto__ key', 'POST', '/api/v1/example/items', '{"name":"x","__proto__":{"notify":true}}', 'body.__proto__'],
+    ['a nested constructor key', 'POST', '/api/v1/example/items', '{"name":"x","notify":{"constructor":1}}', 'body.notify.constructor'],
+  ])('refuses %s with 400 naming the key', async (_, method, path, rawBody, where) => {
+    const before = upstream.requests.length;
+    const res = await wide.rest(method, path, rawBody ? { rawBody, headers: { 'content-type': 'application/json' } } : {});
+    expect(res.status).toBe(400);
+    expectErrorBody(res.body, 'bad_request');
+    expect((res.body as { message: string }).message).toMatch(new RegExp(`^Key not allowed: ${where.replaceAll('.', '\\.')} `));
+    expect(upstream.requests.length).toBe(before);
+  });
+
+  it('answers admin settings nested 10,000 deep with 400, not a 500 from the store', async () => {
+    const rawBody = `{"settings":{"api_version":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}}`;
+    const res = await wide.rest('PATCH', '/api/admin/integrations/example', { rawBody, headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: true,
+      code: 'bad_request',
+      message: 'Too deeply nested: more than 64 levels of objects and arrays in the request body (the limit)',
+    });
+    const ok = await wide.rest('PATCH', '/api/admin/integrations/example', { body: { settings: { api_version: '2025-01-01' } } });
+    expect(ok.status).toBe(200);
+  });
+});
+
+/**
+ * The one path-parameter rule, for every operation of every installed plugin that takes one (iterating the registry,
+ * so plugins added later are covered): `.`, `..`, empty values and values with `/` never reach an upstream.
+ */
+describe('path parameters of every operation, against every sandbox', () => {
+  let sandboxed: { gateway: TestGateway; client: Client };
+  beforeAll(async () => {
+    sandboxed = await startSandboxedGateway();
+  });
+  afterAll(() => stopSandboxedGateway(sandboxed ?? {}));
+
+  /** A request with its path sent as is (fetch would resolve `.` and `%2e%2e` segments before sending). */
+  const rawRequest = (method: string, path: string) =>
+    new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+      const req = request(
+        `${sandboxed.gateway.url}/`,
+        { method, path, headers: { authorization: `Bearer ${sandboxed.gateway.key}` } },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            text += chunk;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+
+  const failNext = async (service: string) => {
+    const origin = new URL(sandboxed.gateway.sandboxes[service]?.url as string).origin;
+    const response = await fetch(`${origin}/__sandbox/fail-next`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ status: 500 }),
+    });
+    return ((await response.json()) as { pending: number }).pending;
+  };
+
+  it('refuses ., .., empty and / in every path parameter over REST and MCP, before any upstream request', async () => {
+    const REST_SEGMENTS = ['%2e%2e', '%2E.', '.', '..', '%2f', 'a%2Fb', '%5C'];
+    const MCP_VALUES = ['..', '.', '', 'a/b', 'a\\b', '?', '#', '\n'];
+    let checked = 0;
+    const failures: string[] = [];
+    for (const integration of sandboxed.gateway.runtime.registry.list()) {
+      const service = integration.service;
+      if (!sandboxed.gateway.sandboxes[service]) continue;
+      expect(await failNext(service)).toBe(1); // armed: the first request that reaches this sandbox fails
+      for (const operation of integration.operations.values()) {
+        for (const name of operation.pathParams) {
+          const expected = (body: unknown) =>
+            typeof body === 'object' &&
+            body !== null &&
+            (body as { error?: unknown }).error === true &&
+            (body as { code?: unknown }).code === 'bad_request' &&
+            String((body as { message?: unknown }).message).startsWith(`Invalid params for ${operation.name}: params.${name}: must not`);
+          const answers = await Promise.all([
+            ...REST_SEGMENTS.map(async (segment) => {
+              const path = `/api/v1/${service}${operation.definition.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, token: string) => (token === name ? segment : 'x1'))}`;
+              const res = await rawRequest(operation.definition.method, path);
+              return { label: `REST ${operation.definition.method} ${path}`, ok: res.status === 400 && expected(res.body), got: res };
+            }),
+            ...MCP_VALUES.map(async (value) => {
+              const params = Object.fromEntries(operation.pathParams.map((token) => [token, token === name ? value : 'x1']));
+              const result = await sandboxed.client.callTool({ name: `call_${service}`, arguments: { method: operation.name, params } });
+              return {
+                label: `MCP ${service}.${operation.name} ${JSON.stringify(params)}`,
+                ok: Boolean(result.isError) && expected(result.structuredContent),
+                got: result.structuredContent,
+              };
+            }),
+          ]);
+          for (const answer of answers) if (!answer.ok) failures.push(`${answer.label}: ${JSON.stringify(answer.got)}`);
+          checked += answers.length;
+        }
+      }
+      // Still armed: no request reached the sandbox (the first would have taken the failure); then disarm.
+      expect(await failNext(service), `a refused call reached the ${service} sandbox`).toBe(2);
+      await fetch(`${new URL(sandboxed.gateway.sandboxes[service]?.url as string).origin}/__sandbox/reset`, { method: 'POST' });
+    }
+    expect(failures.slice(0, 20)).toEqual([]);
+    expect(checked).toBeGreaterThan(1_000);
+  }, 180_000);
 });

@@ -10,6 +10,7 @@ import {
   type HttpMethod,
   type LegacySseTransport,
   type Logger,
+  MCP_POST_TIMEOUT_MS,
   type McpToolMode,
   mcpToolCaller,
   openLegacySseTransport,
@@ -20,7 +21,8 @@ import {
 } from '@portico/core';
 import Koa, { type Context, type Next } from 'koa';
 import { mountAdmin } from './admin.js';
-import { bearerToken, parseJson, readBody } from './http.js';
+import { edgeAnswered, isClientAbort } from './edge.js';
+import { bearerToken, mcpBodyProblem, parseJson, readBody } from './http.js';
 import type { GatewayState } from './state.js';
 
 export interface AppOptions {
@@ -35,6 +37,8 @@ export interface AppOptions {
   /** Host names accepted in Host/Origin headers of /api requests; '*' accepts any. */
   allowedHosts: readonly string[] | '*';
   version: string;
+  /** The upstream budget: an MCP POST is answered at the latest 10 s after it (and never before MCP_POST_TIMEOUT_MS). */
+  upstreamTimeoutMs?: number;
 }
 
 /**
@@ -48,19 +52,33 @@ export function createApp(options: AppOptions): Koa<GatewayState> {
   const router = new Router<GatewayState>();
   const readJson = async (ctx: Context) => parseJson(await readBody(ctx.req, options.bodyLimitBytes), ctx.get('content-type') || undefined);
 
+  // Errors Koa reports outside the middleware chain (a response stream failing, a socket error after the answer):
+  // logged here instead of Koa's default, which prints stacks to stderr. A client going away is not a fault.
+  app.on('error', (error: unknown, ctx?: Context) => {
+    const requestId = ctx?.state?.requestId;
+    if (isClientAbort(error)) logger.debug({ requestId, code: errorCode(error) }, 'client closed the connection');
+    else logger.error({ requestId, err: error }, 'response failed');
+  });
+
   app.use(async (ctx: Context, next: Next) => {
     const started = performance.now();
     ctx.state.requestId = randomUUID();
     ctx.set('x-request-id', ctx.state.requestId);
+    let clientClosed = false;
     try {
       await next();
       if (ctx.status === 404 && ctx.body === undefined && ctx.respond !== false) {
         throw new GatewayError('not_found', `No route for ${ctx.method} ${ctx.path}`);
       }
     } catch (error) {
-      sendError(ctx, error, logger);
+      clientClosed = sendError(ctx, error, logger);
     } finally {
-      const status = ctx.respond === false ? ctx.res.statusCode : ctx.status;
+      // 499 (as nginx logs it): the client closed the connection before an answer; or what the edge answered (408).
+      const status = clientClosed
+        ? (edgeAnswered(ctx.req.socket) ?? CLIENT_CLOSED)
+        : ctx.respond === false
+          ? ctx.res.statusCode
+          : ctx.status;
       logger.info(
         {
           requestId: ctx.state.requestId,
@@ -101,6 +119,13 @@ export function createApp(options: AppOptions): Koa<GatewayState> {
   // MCP, Streamable HTTP, stateless: every POST carries one JSON-RPC message (or batch) and gets a JSON answer.
   router.post('/api/mcp', authenticate, async (ctx) => {
     const raw = await readBody(ctx.req, options.bodyLimitBytes);
+    // The input caps, read from the text before it is parsed: 400,000 argument keys are refused in microseconds.
+    const tooBig = mcpBodyProblem(raw);
+    if (tooBig) {
+      ctx.status = 400;
+      ctx.body = { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: ${tooBig}` } };
+      return;
+    }
     let message: unknown;
     try {
       message = JSON.parse(raw.toString('utf8'));
@@ -120,6 +145,7 @@ export function createApp(options: AppOptions): Koa<GatewayState> {
         body: message,
       },
       mcpToolCaller(engine, principal, serverOptions),
+      { timeoutMs: Math.max(MCP_POST_TIMEOUT_MS, (options.upstreamTimeoutMs ?? 0) + 10_000) },
     );
     if (answer.body === undefined) {
       ctx.body = null; // an explicit empty body: Koa would otherwise send the status text
@@ -225,17 +251,29 @@ export function createApp(options: AppOptions): Koa<GatewayState> {
   return app;
 }
 
-function sendError(ctx: Context, error: unknown, logger: Logger): void {
+/** Logged status of a request whose client went away before it was answered (nothing is sent). */
+const CLIENT_CLOSED = 499;
+
+const errorCode = (error: unknown) => (error as { code?: unknown } | null)?.code ?? (error as Error | null)?.message;
+
+/** Turns any failure into the error body; returns true when the client had gone away (nothing to answer, not a fault). */
+function sendError(ctx: Context, error: unknown, logger: Logger): boolean {
+  const socket = ctx.req.socket as Context['req']['socket'] | null;
+  if (isClientAbort(error) && (ctx.req.destroyed || !socket || socket.destroyed)) {
+    logger.info({ requestId: ctx.state.requestId, code: errorCode(error) }, 'client closed the connection');
+    return true;
+  }
   const failure = toGatewayError(error);
   if (failure.code === 'internal_error') {
     logger.error({ requestId: ctx.state.requestId, err: error }, 'unhandled error');
   }
-  if (ctx.respond === false && ctx.res.headersSent) return;
+  if (ctx.respond === false && ctx.res.headersSent) return false;
   ctx.respond = true;
   ctx.status = failure.status;
   ctx.body = errorBody(failure);
   if (failure.code === 'unauthorized') ctx.set('www-authenticate', 'Bearer realm="portico"');
   if (failure.retryAfter !== undefined) ctx.set('retry-after', String(failure.retryAfter));
+  return false;
 }
 
 /** `name`, `name:port` or `[v6]:port` → lowercase name without port. */

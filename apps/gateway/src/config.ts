@@ -23,6 +23,8 @@ export interface GatewayConfig {
   upstreamTimeoutMs: number;
   upstreamRetries: number;
   retryAfterCapMs: number;
+  /** Largest upstream answer body, bytes (502 above it). */
+  upstreamMaxResponseBytes: number;
   bodyLimitBytes: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** 32-byte key, base64 or hex; when absent a key file in the data directory is used (created on first run). */
@@ -35,6 +37,8 @@ export interface GatewayConfig {
   mcpLegacySse: boolean;
   /** Host names accepted in Host/Origin headers of /api requests (DNS-rebinding protection); undefined: derived. */
   allowedHosts: string[] | undefined;
+  /** On SIGTERM/SIGINT, how long in-flight requests may take to finish before their connections are closed. */
+  shutdownGraceMs: number;
 }
 
 export class ConfigError extends Error {
@@ -87,7 +91,16 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
     default: "the plugin's",
     meaning: 'Override of the provider’s authorize endpoint (also _OAUTH_TOKEN_URL, _OAUTH_REVOKE_URL): regions, sandboxes',
   },
-  { name: 'PORTICO_UPSTREAM_TIMEOUT_MS', default: '30000', meaning: 'Timeout of each upstream request (whole request)' },
+  {
+    name: 'PORTICO_UPSTREAM_TIMEOUT_MS',
+    default: '30000',
+    meaning: 'Time budget of one upstream call, its retries and their waits included (504 past it)',
+  },
+  {
+    name: 'PORTICO_UPSTREAM_MAX_RESPONSE_BYTES',
+    default: '10485760',
+    meaning: 'Largest upstream answer body; a larger one is cut off and answered 502',
+  },
   {
     name: 'PORTICO_UPSTREAM_RETRIES',
     default: '2',
@@ -117,8 +130,14 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
   },
   {
     name: 'PORTICO_ALLOWED_HOSTS',
-    default: 'loopback names when listening on loopback, else any',
-    meaning: 'Host names accepted in the Host and Origin headers of /api requests (DNS-rebinding protection); * for any',
+    default: "loopback names and the public URL's host",
+    meaning:
+      'Host names accepted in the Host and Origin headers of /api requests (DNS-rebinding protection); * for any. On an interface other than loopback, this or PORTICO_PUBLIC_URL is required',
+  },
+  {
+    name: 'PORTICO_SHUTDOWN_GRACE_MS',
+    default: '10000',
+    meaning: 'On SIGTERM or SIGINT: how long in-flight requests may take to finish before their connections are closed',
   },
   {
     name: 'PORTICO_ENCRYPTION_KEY',
@@ -237,7 +256,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     upstreamTimeoutMs: int('PORTICO_UPSTREAM_TIMEOUT_MS', 30_000, 100, 600_000),
     upstreamRetries: int('PORTICO_UPSTREAM_RETRIES', 2, 0, 5),
     retryAfterCapMs: int('PORTICO_RETRY_AFTER_CAP_MS', 10_000, 0, 600_000),
+    upstreamMaxResponseBytes: int('PORTICO_UPSTREAM_MAX_RESPONSE_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     bodyLimitBytes: int('PORTICO_BODY_LIMIT_BYTES', 8 * 1024 * 1024, 1024, 256 * 1024 * 1024),
+    shutdownGraceMs: int('PORTICO_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     logLevel,
     encryptionKey: env.PORTICO_ENCRYPTION_KEY || undefined,
     previousEncryptionKeys: (env.PORTICO_ENCRYPTION_PREVIOUS_KEYS ?? '')

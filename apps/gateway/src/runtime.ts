@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type EncryptionKey,
@@ -10,6 +10,7 @@ import {
   type Plugin,
   parseEncryptionKey,
   Registry,
+  SqliteStore,
   type Store,
 } from '@portico/core';
 import type { GatewayConfig } from './config.js';
@@ -40,7 +41,10 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
     const rename = config.serviceRenames[plugin.service];
     registry.register(plugin, rename ? { service: rename } : {});
   }
+  const tightened = keepDataDirPrivate(config);
   const store = openStore(config.databaseUrl, config.databaseSchema ? { schema: config.databaseSchema } : {});
+  if (store instanceof SqliteStore) tightened.push(...store.tightenedFiles);
+  if (tightened.length > 0) logger.warn({ files: tightened }, 'other users could read these files: made them owner-only (0700/0600)');
   await store.migrate();
   const engine = new Engine({
     registry,
@@ -57,6 +61,7 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
       timeoutMs: config.upstreamTimeoutMs,
       retryLimit: config.upstreamRetries,
       retryAfterCapMs: config.retryAfterCapMs,
+      maxResponseBytes: config.upstreamMaxResponseBytes,
     },
   });
   return {
@@ -84,7 +89,7 @@ function loadEncryptor(config: GatewayConfig, logger: Logger): Encryptor {
   }
   const file = keyFile(config);
   if (!existsSync(file)) {
-    mkdirSync(config.dataDir, { recursive: true });
+    mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
     writeFileSync(file, `${generateEncryptionKey()}\n`, { mode: 0o600, flag: 'wx' });
     logger.warn({ file }, 'generated a new encryption key for upstream credentials; back this file up, or set PORTICO_ENCRYPTION_KEY');
   }
@@ -92,6 +97,25 @@ function loadEncryptor(config: GatewayConfig, logger: Logger): Encryptor {
 }
 
 export const keyFile = (config: GatewayConfig) => join(config.dataDir, 'encryption.key');
+
+/**
+ * The data directory holds the database and the key that decrypts its credentials: owner-only. An existing directory
+ * or key file that others could read (from an older version, or a copy) is made 0700 / 0600; returns what changed.
+ * A missing directory is left to whoever creates it (the SQLite store, the key file), with mode 0700.
+ */
+function keepDataDirPrivate(config: GatewayConfig): string[] {
+  if (process.platform === 'win32') return [];
+  const tightened: string[] = [];
+  for (const [path, mode] of [
+    [config.dataDir, 0o700],
+    [keyFile(config), 0o600],
+  ] as const) {
+    if (!existsSync(path) || (statSync(path).mode & 0o077) === 0) continue;
+    chmodSync(path, mode);
+    tightened.push(path);
+  }
+  return tightened;
+}
 
 function readKeyFile(file: string): Encryptor {
   const keys = readFileSync(file, 'utf8')

@@ -1,8 +1,9 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_WORKSPACE, type Logger, type Plugin, type SandboxServer } from '@portico/core';
 import { createApp, LOOPBACK_HOSTS } from './app.js';
-import type { GatewayConfig } from './config.js';
+import { ConfigError, type GatewayConfig } from './config.js';
+import { answerClientError } from './edge.js';
 import { loadPlugins } from './plugins.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import { VERSION } from './version.js';
@@ -14,6 +15,8 @@ export interface StartOptions {
   sandbox?: boolean;
   /** Plugins to serve instead of loading packages. */
   plugins?: Plugin[];
+  /** Node's HTTP timers (tests shorten them); defaults: Node's (request 300 s, headers 60 s, checked every 30 s). */
+  http?: { requestTimeoutMs?: number; headersTimeoutMs?: number; checkIntervalMs?: number };
 }
 
 export interface RunningGateway {
@@ -23,13 +26,19 @@ export interface RunningGateway {
   sandboxes: Record<string, SandboxServer>;
   /** A key created at this start (first start, or every sandbox start), shown once. */
   createdKey?: { name: string; key: string };
-  close(): Promise<void>;
+  /**
+   * Graceful stop: stops accepting connections at once, lets requests in flight finish for up to `graceMs` (default
+   * PORTICO_SHUTDOWN_GRACE_MS; past it their connections are closed), then flushes the audit log and closes the
+   * database. Calling it again returns the same stop.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 const SANDBOX_KEY_NAME = 'sandbox';
 
 export async function startGateway(options: StartOptions): Promise<RunningGateway> {
   const { config, logger } = options;
+  const hosts = allowedHosts(config); // before anything starts: a refusal leaves nothing to clean up
   const plugins = options.plugins ?? (await loadPlugins(config.plugins, logger));
   const sandboxes: Record<string, SandboxServer> = {};
   if (options.sandbox) {
@@ -73,55 +82,128 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
 
   const app = createApp({
     engine,
-    allowedHosts: allowedHosts(config),
+    allowedHosts: hosts,
     mcpTools: config.mcpTools,
     mcpLegacySse: config.mcpLegacySse,
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
+    upstreamTimeoutMs: config.upstreamTimeoutMs,
     version: VERSION,
     ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
   });
-  const server = createServer(app.callback());
+  const server = createServer(
+    options.http?.checkIntervalMs === undefined ? {} : { connectionsCheckingInterval: options.http.checkIntervalMs },
+    app.callback(),
+  );
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
+  if (options.http?.requestTimeoutMs !== undefined) server.requestTimeout = options.http.requestTimeoutMs;
+  if (options.http?.headersTimeoutMs !== undefined) server.headersTimeout = options.http.headersTimeoutMs;
+  // Requests Node refuses itself (malformed, oversized head, timeout) get the documented body, not an empty answer.
+  server.on('clientError', (error: Error & { code?: string }, socket) => answerClientError(error, socket, logger));
+  // During shutdown, every response still to be written closes its connection (the client reconnects elsewhere).
+  let stopping = false;
+  const unanswered = new Set<ServerResponse>();
+  server.on('request', (_request, response: ServerResponse) => {
+    if (stopping) {
+      response.shouldKeepAlive = false;
+      return;
+    }
+    unanswered.add(response);
+    response.once('close', () => unanswered.delete(response));
   });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    await runtime.close();
+    for (const sandbox of Object.values(sandboxes)) await sandbox.close();
+    throw error;
+  }
+  // After listening, a server error (e.g. EMFILE on accept) is logged; it must not end the process.
+  server.on('error', (error) => logger.error({ err: error }, 'server error'));
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = config.publicUrl ?? `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
   engine.publicUrl = url;
   logger.info({ url, integrations: runtime.registry.list().map((i) => i.service), sandbox: Boolean(options.sandbox) }, 'gateway listening');
 
+  let closing: Promise<void> | undefined;
+  const stop = async (graceMs: number) => {
+    stopping = true;
+    for (const response of unanswered) if (!response.headersSent) response.shouldKeepAlive = false;
+    unanswered.clear();
+    const started = performance.now();
+    const forced = await drain(server, graceMs);
+    logger.info(
+      { ms: Math.round(performance.now() - started), ...(forced ? { closedConnections: forced } : {}) },
+      forced ? 'shutdown grace over: closed the remaining connections' : 'all requests finished',
+    );
+    await runtime.close(); // flushes the audit log, then closes the database
+    for (const sandbox of Object.values(sandboxes)) await sandbox.close();
+  };
   return {
     url,
     runtime,
     server,
     sandboxes,
     ...(createdKey ? { createdKey } : {}),
-    async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      await runtime.close();
-      for (const sandbox of Object.values(sandboxes)) await sandbox.close();
+    close(graceMs = config.shutdownGraceMs) {
+      closing ??= stop(graceMs);
+      return closing;
     },
   };
 }
 
+/** How often idle keep-alive connections are closed while draining. */
+const DRAIN_SWEEP_MS = 50;
+
 /**
- * Which Host/Origin names /api accepts: the operator's list; else, on a loopback interface, loopback names plus the
- * public URL's host; else any (a gateway exposed on a network is reached under names we cannot guess).
+ * Stops listening (new connections are refused), closes idle connections as they become idle, and waits for the
+ * busy ones to finish for up to `graceMs`; then closes whatever is left. Resolves with how many were closed by force.
  */
-function allowedHosts(config: GatewayConfig): readonly string[] | '*' {
+function drain(server: Server, graceMs: number): Promise<number> {
+  return new Promise((resolve) => {
+    let forced = 0;
+    const sweep = setInterval(() => server.closeIdleConnections(), DRAIN_SWEEP_MS);
+    const deadline = setTimeout(() => {
+      server.getConnections((_error, count) => {
+        forced = count;
+        server.closeAllConnections();
+      });
+    }, graceMs);
+    server.close(() => {
+      clearInterval(sweep);
+      clearTimeout(deadline);
+      resolve(forced);
+    });
+    server.closeIdleConnections();
+  });
+}
+
+/**
+ * Which Host/Origin names /api accepts: the operator's list (PORTICO_ALLOWED_HOSTS, `*` for any); else loopback names,
+ * the interface's address and the public URL's host. On an interface other than loopback, the gateway is reached
+ * under names it cannot guess, and accepting any would leave it open to DNS rebinding: it needs PORTICO_PUBLIC_URL or
+ * PORTICO_ALLOWED_HOSTS, and refuses to start without either.
+ */
+export function allowedHosts(config: GatewayConfig): readonly string[] | '*' {
   if (config.allowedHosts) return config.allowedHosts.includes('*') ? '*' : config.allowedHosts;
   const loopback = config.host === 'localhost' || config.host === '::1' || config.host.startsWith('127.');
-  if (!loopback) return '*';
-  const names = [...LOOPBACK_HOSTS, config.host];
+  if (!loopback && !config.publicUrl) {
+    throw new ConfigError(
+      `PORTICO_HOST=${config.host} accepts clients from the network: set PORTICO_PUBLIC_URL or PORTICO_ALLOWED_HOSTS ` +
+        '(the address clients use, or the host names they may use; * for any), so that requests naming a foreign host are refused',
+    );
+  }
+  const names = [...LOOPBACK_HOSTS];
+  if (loopback || !isWildcard(config.host)) names.push(config.host.includes(':') ? `[${config.host}]` : config.host.toLowerCase());
   if (config.publicUrl) names.push(new URL(config.publicUrl).hostname.toLowerCase());
   return names;
 }
+
+const isWildcard = (host: string) => host === '0.0.0.0' || host === '::' || host === '[::]';

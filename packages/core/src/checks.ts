@@ -8,12 +8,16 @@ export function requireIntegration(registry: Registry, service: string): Registe
   return integration;
 }
 
-export function assertHttpUrl(value: string, what: string): void {
+/**
+ * Throws unless `value` is an http or https URL. `code` says whose fault it is: the caller's (`bad_request`, a base URL
+ * an admin sets) or the upstream's (`upstream_error`, an address an upstream handed out).
+ */
+export function assertHttpUrl(value: string, what: string, code: 'bad_request' | 'upstream_error' = 'bad_request'): void {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new GatewayError('bad_request', `${what} is not a valid URL`);
+    throw new GatewayError(code, `${what} is not a valid URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new GatewayError('bad_request', `${what} must be http or https`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new GatewayError(code, `${what} is not http or https`);
 }

@@ -11,11 +11,15 @@ export const ERROR_STATUS = {
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
+  /** The request did not arrive completely within the server's time limits (answered by the HTTP edge). */
+  request_timeout: 408,
   conflict: 409,
   payload_too_large: 413,
   /** 424 Failed Dependency: the call is valid but the integration has no usable upstream credentials. */
   not_connected: 424,
   rate_limited: 429,
+  /** The request line and headers are over Node's limit (16 KB), refused before the app sees them. */
+  headers_too_large: 431,
   internal_error: 500,
   upstream_error: 502,
   upstream_unauthorized: 502,
@@ -49,7 +53,9 @@ export class GatewayError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'GatewayError';
     this.code = code;
-    this.retryAfter = options.retryAfter;
+    // Sent as `Retry-After` and said in the message: whole seconds, at least 1; a negative or non-number is no hint.
+    const wait = options.retryAfter;
+    this.retryAfter = wait !== undefined && Number.isFinite(wait) && wait >= 0 ? Math.max(1, Math.ceil(wait)) : undefined;
     this.upstreamStatus = options.upstreamStatus;
   }
 

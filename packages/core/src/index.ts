@@ -29,9 +29,12 @@ export {
 export {
   answerMcpPost,
   type LegacySseTransport,
+  MCP_POST_TIMEOUT_MS,
   type McpHttpAnswer,
+  type McpHttpOptions,
   type McpHttpRequest,
   openLegacySseTransport,
+  pendingMcpPosts,
 } from './mcp-http.js';
 export { InvalidGrantError, type OAuthClient, type OAuthClientConfig } from './oauth.js';
 export { buildOpenApiDocument, type OpenApiOptions } from './openapi.js';
@@ -131,4 +134,18 @@ export {
   upstreamErrorMessage,
   upstreamInspector,
 } from './upstream-errors.js';
-export { type CompiledParams, coerceParams, compileParams, queryParams } from './validation.js';
+export {
+  assertInput,
+  type CompiledParams,
+  coerceParams,
+  compileParams,
+  FORBIDDEN_KEYS,
+  INPUT_LIMITS,
+  type InputLimits,
+  inputProblem,
+  jsonTextProblem,
+  MAX_LISTED_PROBLEMS,
+  pathSegmentProblem,
+  problemList,
+  queryParams,
+} from './validation.js';

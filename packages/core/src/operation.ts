@@ -1,3 +1,4 @@
+import { GatewayError } from './errors.js';
 import type { Static, TObject, TSchema } from './schema.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -119,15 +120,24 @@ export function pathTokens(path: string): string[] {
   return [...path.matchAll(TOKEN)].map((m) => m[1] as string);
 }
 
-/** Substitutes `:tokens` with percent-encoded values. Every token must have a value. */
+/**
+ * Substitutes `:tokens` with percent-encoded values. Every token must have a value, and no value may make a path
+ * segment `.` or `..`: a URL parser would move the request to another resource (`/accounts/../calls` is `/calls`).
+ * Both are `bad_request`. (`%2e` cannot arise: a value's `%` is encoded as `%25`.)
+ */
 export function fillPath(path: string, values: Readonly<Record<string, unknown>>): string {
-  return path.replace(TOKEN, (_, name: string) => {
+  const filled = path.replace(TOKEN, (_, name: string) => {
     const value = values[name];
     if (value === undefined || value === null || value === '') {
-      throw new Error(`missing path parameter ${name}`);
+      throw new GatewayError('bad_request', `Missing path parameter ${name}`);
     }
     return encodeURIComponent(String(value));
   });
+  if (filled.split(/[/?#]/).some((segment) => segment === '.' || segment === '..')) {
+    const names = pathTokens(path).filter((name) => /^\.{1,2}$/.test(String(values[name])));
+    throw new GatewayError('bad_request', `Path parameter ${names.join(', ') || 'values'} may not be "." or ".."`);
+  }
+  return filled;
 }
 
 /** `/pages/:page_id` → `/pages/{page_id}` (OpenAPI). */

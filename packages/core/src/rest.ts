@@ -46,11 +46,12 @@ export function restInvocation(integration: RegisteredIntegration, call: RestCal
  */
 export function restCallFor(operation: RegisteredOperation, params: Readonly<Record<string, unknown>>): RestCall {
   const definition = operation.definition;
-  const query: Record<string, string | string[]> = {};
-  const body: Record<string, unknown> = {};
+  // Without prototypes, so that a `__proto__` parameter is sent as given (and refused by the gateway) rather than lost.
+  const query = Object.create(null) as Record<string, string | string[]>;
+  const body = Object.create(null) as Record<string, unknown>;
   for (const [name, value] of Object.entries(params)) {
     if (value === undefined) continue;
-    const location = operation.locations[name] ?? (definition.method === 'GET' ? 'query' : 'body');
+    const location = Object.hasOwn(operation.locations, name) ? operation.locations[name] : definition.method === 'GET' ? 'query' : 'body';
     if (location === 'path') continue;
     if (location === 'query') query[name] = Array.isArray(value) ? value.map(queryText) : queryText(value);
     else body[name] = value;
@@ -68,9 +69,12 @@ function queryText(value: unknown): string {
   return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
 }
 
-/** A query string → values, repeated keys as arrays. */
+/**
+ * A query string → values, repeated keys as arrays. Every key is kept as given, `__proto__` and `constructor`
+ * included (the object has no prototype to collide with), so that validation sees them and refuses them.
+ */
 export function queryValues(search: string): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
+  const out = Object.create(null) as Record<string, string | string[]>;
   for (const [key, value] of new URLSearchParams(search)) {
     const previous = out[key];
     out[key] = previous === undefined ? value : Array.isArray(previous) ? [...previous, value] : [previous, value];

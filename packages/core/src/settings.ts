@@ -4,6 +4,7 @@ import { assertHttpUrl, requireIntegration } from './checks.js';
 import { GatewayError } from './errors.js';
 import type { RegisteredIntegration, Registry } from './registry.js';
 import type { IntegrationSettingsRecord, Store } from './store/types.js';
+import { assertInput, problemList } from './validation.js';
 
 /** An integration as a workspace has configured it, defaults applied. */
 export interface IntegrationState {
@@ -47,12 +48,12 @@ export class IntegrationSettings {
     const integration = requireIntegration(this.registry, service);
     const current = await this.state(workspaceId, service);
     if (change.baseUrl) assertHttpUrl(change.baseUrl, 'baseUrl');
+    // The input caps before anything looks at the settings: a deep object would otherwise fail in the store.
+    assertInput(change.settings, 'settings');
     const settings = { ...current.settings, ...change.settings };
     if (integration.settingsValidator && !integration.settingsValidator.check(settings)) {
-      throw new GatewayError(
-        'bad_request',
-        `Invalid settings: ${integration.settingsValidator.problems(settings).join('; ').replaceAll('params', 'settings')}`,
-      );
+      const problems = integration.settingsValidator.problems(settings).map((line) => line.replace(/^params\b/, 'settings'));
+      throw new GatewayError('bad_request', `Invalid settings: ${problemList(problems)}`);
     }
     const record: IntegrationSettingsRecord = {
       workspaceId,

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { GatewayError } from './errors.js';
 import type { UpstreamResponse } from './operation.js';
-import { capMessage, readUpstreamFailure, retryAfterFromHeaders, upstreamErrorMessage, upstreamInspector } from './upstream-errors.js';
+import {
+  capMessage,
+  readUpstreamFailure,
+  redactSecrets,
+  retryAfterFromHeaders,
+  retryAfterMs,
+  upstreamErrorMessage,
+  upstreamInspector,
+} from './upstream-errors.js';
 
 const answer = (status: number, body: unknown, headers: UpstreamResponse['headers'] = {}): UpstreamResponse => ({ status, headers, body });
 
@@ -22,7 +31,41 @@ describe('readUpstreamFailure', () => {
       status: 401,
       message: 'HTTP Token: Access denied.',
     });
-    expect(readUpstreamFailure(answer(500, 'line one\n  line two'))?.message).toBe('line one line two');
+    expect(readUpstreamFailure(answer(422, 'line one\n  line two'))?.message).toBe('line one line two');
+  });
+
+  it('does not relay a server fault’s free text, only a structured message (also past a plugin’s reader)', () => {
+    const trace = 'TypeError: x is undefined\n    at handler (/srv/upstream/app.js:12:3) password=hunter2';
+    expect(readUpstreamFailure(answer(500, trace))).toEqual({ status: 500, message: 'Internal Server Error' });
+    expect(readUpstreamFailure(answer(503, trace), { message: (body) => String(body) })?.message).toBe('Service Unavailable');
+    expect(readUpstreamFailure(answer(503, undefined))?.message).toBe('HTTP 503');
+    expect(readUpstreamFailure(answer(500, trace), { defaultMessages: { 500: 'the server failed' } })?.message).toBe('the server failed');
+    expect(readUpstreamFailure(answer(500, { message: 'Database unavailable' }))?.message).toBe('Database unavailable');
+    // a fault a plugin maps to 5xx from a 200 answer (Slack's ok:false) is judged the same way
+    expect(readUpstreamFailure(answer(200, 'internal trace'), { failed: () => true, status: () => 500 })?.message).toBe(
+      'Internal Server Error',
+    );
+  });
+
+  it('hides secrets in name=value and "name": "value" form, whatever the plugin', () => {
+    const failure = readUpstreamFailure(
+      answer(400, { message: 'bad config password=hunter2 client_secret="abc def" X-Api-Key=k1 "access_token": "tok", token=t; ok=1' }),
+    );
+    expect(failure?.message).toBe(
+      'bad config password=[redacted] client_secret=[redacted] X-Api-Key=[redacted] "access_token": "[redacted]", token=[redacted]; ok=1',
+    );
+    expect(redactSecrets('https://h/x?sig=1&X-Amz-Signature=abcd&session_id=s1&page=2')).toBe(
+      'https://h/x?sig=1&X-Amz-Signature=[redacted]&session_id=[redacted]&page=2',
+    );
+    expect(redactSecrets('The token was not accepted; password too short')).toBe('The token was not accepted; password too short');
+    expect(redactSecrets(redactSecrets('secret=x'))).toBe('secret=[redacted]');
+  });
+
+  it('reads only the start of a large body, in linear time', () => {
+    const started = performance.now();
+    const huge = readUpstreamFailure(answer(400, `${'a.'.repeat(30_000)} password=x`));
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(huge?.message).toHaveLength(300);
   });
 
   it('caps a long body and marks the cut', () => {
@@ -117,10 +160,50 @@ describe('retryAfterFromHeaders and capMessage', () => {
     expect(retryAfterFromHeaders({ 'retry-after': '1.2' }, now)).toBe(2);
     expect(retryAfterFromHeaders({ 'retry-after': ['7'] }, now)).toBe(7);
     expect(retryAfterFromHeaders({ 'retry-after': 'Thu, 01 Jan 2026 00:00:30 GMT' }, now)).toBe(30);
-    expect(retryAfterFromHeaders({ 'retry-after': 'Wed, 31 Dec 2025 23:00:00 GMT' }, now)).toBe(0);
+    expect(retryAfterFromHeaders({ 'retry-after': 'Thursday, 01-Jan-26 00:01:00 GMT' }, now)).toBe(60);
+    expect(retryAfterFromHeaders({ 'retry-after': 'Thu Jan  1 00:00:05 2026' }, now)).toBe(5);
     expect(retryAfterFromHeaders({ 'retry-after': '-5' }, now)).toBeUndefined();
     expect(retryAfterFromHeaders({ 'retry-after': 'soon' }, now)).toBeUndefined();
     expect(retryAfterFromHeaders({}, now)).toBeUndefined();
+  });
+
+  it('refuses anything but delta-seconds and HTTP dates, and never says 0 or less', () => {
+    const now = Date.parse('2026-01-01T00:00:00Z');
+    for (const junk of [
+      '-5, junk',
+      '-5',
+      '5, junk',
+      '5s',
+      '+5',
+      '0x10',
+      '1e3',
+      '',
+      'Thu, 01 Jan 2026',
+      'tomorrow',
+      '2026-01-01T00:01:00Z',
+    ]) {
+      expect(retryAfterFromHeaders({ 'retry-after': junk }, now), junk).toBeUndefined();
+      expect(retryAfterMs({ 'retry-after': junk }, now), junk).toBeUndefined();
+    }
+    expect(retryAfterFromHeaders({ 'retry-after': ['5', '7'] }, now)).toBeUndefined(); // two headers: which one?
+    // 0 and a past date: wait nothing, but a caller is told 1 s, never 0
+    expect(retryAfterMs({ 'retry-after': '0' }, now)).toBe(0);
+    expect(retryAfterFromHeaders({ 'retry-after': '0' }, now)).toBe(1);
+    expect(retryAfterMs({ 'retry-after': 'Wed, 31 Dec 2025 23:00:00 GMT' }, now)).toBe(0);
+    expect(retryAfterFromHeaders({ 'retry-after': 'Wed, 31 Dec 2025 23:00:00 GMT' }, now)).toBe(1);
+    // huge: at most a day
+    expect(retryAfterFromHeaders({ 'retry-after': '9'.repeat(400) }, now)).toBe(86_400);
+    expect(retryAfterFromHeaders({ 'retry-after': 'Fri, 01 Jan 2100 00:00:00 GMT' }, now)).toBe(86_400);
+  });
+
+  it('a GatewayError carries Retry-After as whole seconds ≥ 1, or not at all', () => {
+    const wait = (retryAfter: number) => new GatewayError('rate_limited', 'x', { retryAfter }).retryAfter;
+    expect(wait(30)).toBe(30);
+    expect(wait(2.1)).toBe(3);
+    expect(wait(0)).toBe(1);
+    expect(wait(-5)).toBeUndefined();
+    expect(wait(Number.NaN)).toBeUndefined();
+    expect(wait(Number.POSITIVE_INFINITY)).toBeUndefined();
   });
 
   it('keeps short texts and cuts long ones to the limit', () => {

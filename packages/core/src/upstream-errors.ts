@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import type { UpstreamResponse } from './operation.js';
 import type { UpstreamFailure } from './plugin.js';
 
@@ -38,9 +39,20 @@ const isSuccess = (response: UpstreamResponse) => response.status >= 200 && resp
 export function readUpstreamFailure(response: UpstreamResponse, options: UpstreamErrorOptions = {}): UpstreamFailure | undefined {
   if (options.failed ? !options.failed(response) : isSuccess(response)) return undefined;
   const status = options.status?.(response) ?? response.status;
-  const found = options.message?.(response.body, response) ?? (isHtmlAnswer(response) ? undefined : upstreamErrorMessage(response.body));
-  const fallback = typeof options.defaultMessages === 'function' ? options.defaultMessages(status) : options.defaultMessages?.[status];
-  const message = capMessage(redactMessage(found?.trim() || fallback || `HTTP ${status}`, options.redact), options.maxLength);
+  // A server fault's free text (a stack, a path, a config dump) is not for callers: only a structured body is read,
+  // and withheld text is replaced by the status' standard reason ("Service Unavailable").
+  const withheld = (status >= 500 || response.status >= 500) && !isStructured(response.body) && !isHtmlAnswer(response);
+  const found =
+    withheld || isHtmlAnswer(response) ? undefined : (options.message?.(response.body, response) ?? upstreamErrorMessage(response.body));
+  const fallback =
+    (typeof options.defaultMessages === 'function' ? options.defaultMessages(status) : options.defaultMessages?.[status]) ||
+    (withheld && typeof response.body === 'string' && response.body.trim() !== '' && !looksLikeHtml(response.body)
+      ? STATUS_CODES[status]
+      : undefined);
+  // Redaction sees more than the cap keeps (a secret straddling the cut is not half shown), but not a whole large body.
+  const max = options.maxLength ?? MAX_UPSTREAM_MESSAGE;
+  const text = (found?.trim() || fallback || `HTTP ${status}`).slice(0, 2 * max + 200);
+  const message = capMessage(redactMessage(text, options.redact), max);
   const failure: UpstreamFailure = { status, message };
   if ((options.retryAfterOn ?? DEFAULT_RETRY_AFTER_ON).includes(status)) {
     const retryAfter = retryAfterFromHeaders(response.headers);
@@ -115,9 +127,33 @@ function isHtmlAnswer(response: UpstreamResponse): boolean {
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
-/** Credentials in the usual header forms, hidden whatever the plugin: `Bearer <token>`, `Basic <base64>`. */
+/** A JSON object or array: an error body with fields, as opposed to free text. */
+const isStructured = (body: unknown) => typeof body === 'object' && body !== null;
+
+/** Names that say a value is a credential: `password`, `client_secret`, `X-Api-Key`, `access_token`, `sessionId`… */
+const SECRET_NAME = /password|passwd|pwd|secret|token|api[_-]?key|apikey|credential|session|signature|authorization/i;
+// Names are whole runs of name characters (the look-behind starts a match only at a run's start): linear time.
+/** `password=…`, `client_secret="…"`, `?token=…&`. */
+const ASSIGNMENT = /(?<![\w.-])([\w.-]+)(\s*=\s*)("[^"]*"|'[^']*'|[^\s&,;"']+)/g;
+/** `"password": "…"`, `'token': '…'` (JSON, or a language's map dump). */
+const FIELD = /(["'])([\w.-]+)\1(\s*:\s*)("[^"]*"|'[^']*')/g;
+
+/**
+ * Credentials hidden whatever the plugin, wherever an upstream's text becomes a message: `Bearer <token>`,
+ * `Basic <base64>`, `name=value` and `"name": "value"` where the name says password, secret, token, API key,
+ * credential, session, signature or authorization.
+ */
+export function redactSecrets(text: string): string {
+  return text
+    .replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g, '$1 [redacted]')
+    .replace(ASSIGNMENT, (match, name: string, eq: string) => (SECRET_NAME.test(name) ? `${name}${eq}[redacted]` : match))
+    .replace(FIELD, (match, quote: string, name: string, colon: string) =>
+      SECRET_NAME.test(name) ? `${quote}${name}${quote}${colon}"[redacted]"` : match,
+    );
+}
+
 function redactMessage(text: string, redact?: (text: string) => string): string {
-  const generic = text.replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g, '$1 [redacted]');
+  const generic = redactSecrets(text);
   return redact ? redact(generic) : generic;
 }
 
@@ -126,17 +162,41 @@ export function capMessage(text: string, max = MAX_UPSTREAM_MESSAGE): string {
   return text.length > max ? `${text.slice(0, Math.max(0, max - 1)).trimEnd()}…` : text;
 }
 
+/** Longest `Retry-After` passed on, seconds (a day); a longer one is read as this. */
+export const MAX_RETRY_AFTER_SECONDS = 86_400;
+
+const DELTA_SECONDS = /^\d+(\.\d+)?$/;
+// RFC 9110 HTTP-date: IMF-fixdate ("Sun, 06 Nov 1994 08:49:37 GMT"), RFC 850 ("Sunday, 06-Nov-94 08:49:37 GMT"), asctime.
+const HTTP_DATE = [
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/,
+  /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), \d{2}-(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)-\d{2} \d{2}:\d{2}:\d{2} GMT$/,
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/,
+];
+
 /**
- * `Retry-After` in whole seconds, from a number of seconds or an HTTP date (a date in the past is 0); undefined when
- * the header is absent or unreadable.
+ * `Retry-After` as milliseconds from `now` (0 for a date in the past), read strictly: delta-seconds (digits, a
+ * fraction tolerated) or an HTTP date; anything else (`-5`, `5, junk`, `soon`, two headers) is absent (undefined).
  */
-export function retryAfterFromHeaders(headers: UpstreamResponse['headers'], now: number = Date.now()): number | undefined {
+export function retryAfterMs(headers: UpstreamResponse['headers'], now: number = Date.now()): number | undefined {
   const raw = headers['retry-after'];
+  if (Array.isArray(raw) && raw.length !== 1) return undefined;
   const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
   if (!value) return undefined;
-  if (/^\d+(\.\d+)?$/.test(value)) return Math.ceil(Number(value));
-  if (!/[a-z]/i.test(value)) return undefined; // neither seconds nor an HTTP date ("Wed, 21 Oct 2015 07:28:00 GMT")
-  const date = Date.parse(value);
+  if (DELTA_SECONDS.test(value)) return Math.min(Number(value), MAX_RETRY_AFTER_SECONDS) * 1000;
+  if (!HTTP_DATE.some((form) => form.test(value))) return undefined;
+  const date = Date.parse(asctimeAsUtc(value));
   if (Number.isNaN(date)) return undefined;
-  return Math.max(0, Math.ceil((date - now) / 1000));
+  return Math.min(Math.max(0, date - now), MAX_RETRY_AFTER_SECONDS * 1000);
+}
+
+/** asctime dates carry no zone but are GMT; Date.parse would read them as local time. */
+const asctimeAsUtc = (value: string) => (value.endsWith('GMT') ? value : `${value} GMT`);
+
+/**
+ * `Retry-After` in whole seconds to pass on to a caller, read by {@link retryAfterMs}: at least 1 (a date in the past
+ * or `0` is "1": a caller is never told 0), at most {@link MAX_RETRY_AFTER_SECONDS}; undefined when absent or unreadable.
+ */
+export function retryAfterFromHeaders(headers: UpstreamResponse['headers'], now: number = Date.now()): number | undefined {
+  const ms = retryAfterMs(headers, now);
+  return ms === undefined ? undefined : Math.max(1, Math.ceil(ms / 1000));
 }

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type Client, createClient, type InValue, type Row } from '@libsql/client/sqlite3'; // local files only: skips the remote (HTTP/WebSocket) clients
 import { ChangeHub } from './changes.js';
@@ -18,6 +18,27 @@ import {
   type Workspace,
 } from './types.js';
 
+/** Files SQLite keeps next to a database: they hold the same data. */
+const SIDECARS = ['', '-wal', '-shm', '-journal'];
+
+/**
+ * The database holds API key hashes and encrypted credentials: only its owner may read it. A missing directory is
+ * created 0700 and a missing database 0600 (SQLite gives its WAL, shared-memory and journal files the database's
+ * mode); existing files readable by others are made 0600. Returns the files it tightened.
+ */
+function keepPrivate(path: string): string[] {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
+  if (process.platform === 'win32') return [];
+  const tightened: string[] = [];
+  for (const file of SIDECARS.map((suffix) => `${path}${suffix}`)) {
+    if (!existsSync(file) || (statSync(file).mode & 0o077) === 0) continue;
+    chmodSync(file, 0o600);
+    tightened.push(file);
+  }
+  return tightened;
+}
+
 /**
  * Embedded SQLite store (libsql). `path` is a file path, or `:memory:` for tests.
  * Needs no server: the default for a single gateway instance. Its connection lock and change notifications are
@@ -28,9 +49,11 @@ export class SqliteStore implements Store {
   private readonly client: Client;
   private readonly locks = new KeyedMutex();
   private readonly changes = new ChangeHub();
+  /** Files of this database that others could read when it was opened, and that were made owner-only (0600). */
+  readonly tightenedFiles: readonly string[];
 
   constructor(path: string) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.tightenedFiles = path === ':memory:' ? [] : keepPrivate(path);
     this.client = createClient({ url: path === ':memory:' ? ':memory:' : `file:${path}` });
   }
 

@@ -1,98 +1,102 @@
 import http from 'node:http';
 import https from 'node:https';
-import got, { type Got, HTTPError, RequestError } from 'got';
+import { setTimeout as sleep } from 'node:timers/promises';
+import got, { type Got, RequestError } from 'got';
 import { GatewayError } from '../errors.js';
 import type { UpstreamRequest, UpstreamResponse } from '../operation.js';
+import { retryAfterMs } from '../upstream-errors.js';
 
 export interface UpstreamClientOptions {
-  /** Whole-request timeout (connect to last byte), ms. */
+  /**
+   * The time budget of one upstream call, ms: from the first connect to the last byte of the last attempt, retries,
+   * their back-off and any `Retry-After` waits included. Past it the call fails with `upstream_timeout` (504).
+   */
   timeoutMs: number;
-  /** Retries for idempotent methods on network errors, 429, 502, 503, 504. */
+  /** Retries for idempotent methods on network errors, 429, 502, 503, 504, as far as the budget allows. */
   retryLimit: number;
   /** Longest `Retry-After` (ms) the gateway waits out itself; a longer one is passed on to the caller as 429. */
   retryAfterCapMs: number;
   /** Upper bound of the exponential back-off between retries, ms. */
   backoffLimitMs?: number;
+  /**
+   * Largest upstream answer body, bytes (after decompression). A larger declared `Content-Length` is refused before
+   * the body is read; a body that grows past it is cut off at once. Either way: `upstream_error` (502).
+   */
+  maxResponseBytes?: number;
   userAgent?: string;
 }
+
+export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 
 export const DEFAULT_UPSTREAM_OPTIONS: UpstreamClientOptions = {
   timeoutMs: 30_000,
   retryLimit: 2,
   retryAfterCapMs: 10_000,
   backoffLimitMs: 5_000,
+  maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
 };
 
 interface PreparedRequest extends UpstreamRequest {
   /** Absolute URL after the base URL was applied. */
   url: string;
+  /** Who answers, for error messages ("Notion did not answer in time"); default "The upstream". */
+  upstreamName?: string;
 }
 
+const RETRY_METHODS = new Set(['GET', 'PUT', 'DELETE', 'HEAD', 'OPTIONS']);
+const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+const RETRY_ERROR_CODES = new Set(['ECONNRESET', 'EADDRINUSE', 'ECONNREFUSED', 'EPIPE', 'ENOTFOUND', 'ENETUNREACH', 'EAI_AGAIN']);
+/** A retry is started only if, after its wait, at least this share of the budget is left for it. */
+const RETRY_MIN_BUDGET_SHARE = 0.25;
+
+type Attempt = { response: UpstreamResponse; error?: undefined } | { response?: undefined; error: GatewayError };
+
 /**
- * The one upstream HTTP client: a single got instance with keep-alive agents, created once per engine.
- * got's defaults are unsafe for a gateway (no timeout, waits out any Retry-After, follows redirects), so every
- * one of them is set here.
+ * The one upstream HTTP client: a single got instance with keep-alive agents, created once per engine. got's defaults
+ * are unsafe for a gateway (no timeout, waits out any Retry-After, follows redirects, buffers any body), so got makes
+ * one attempt, without redirects, and this class owns the rest: the time budget of the whole call, the retries inside
+ * it, and the size cap of the answer.
  */
 export class UpstreamClient {
   private readonly got: Got;
+  private readonly maxResponseBytes: number;
   private readonly agents = {
     http: new http.Agent({ keepAlive: true, maxSockets: 256 }),
     https: new https.Agent({ keepAlive: true, maxSockets: 256 }),
   };
 
   constructor(readonly options: UpstreamClientOptions = DEFAULT_UPSTREAM_OPTIONS) {
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.got = got.extend({
       agent: this.agents,
-      timeout: { request: options.timeoutMs },
       followRedirect: false,
-      throwHttpErrors: true, // got retries on statuses only via HTTPError; we catch it below and read the response
-      responseType: 'buffer',
-      retry: {
-        limit: options.retryLimit,
-        methods: ['GET', 'PUT', 'DELETE', 'HEAD', 'OPTIONS'],
-        statusCodes: [429, 502, 503, 504],
-        errorCodes: ['ETIMEDOUT', 'ECONNRESET', 'EADDRINUSE', 'ECONNREFUSED', 'EPIPE', 'ENOTFOUND', 'ENETUNREACH', 'EAI_AGAIN'],
-        maxRetryAfter: options.retryAfterCapMs,
-        backoffLimit: options.backoffLimitMs ?? 5_000,
-      },
+      throwHttpErrors: false,
+      retry: { limit: 0 },
       headers: { 'user-agent': options.userAgent ?? 'portico-gateway' },
     });
   }
 
+  /**
+   * Sends a request within the budget (`timeoutMs`). Idempotent methods are retried on network errors, 429, 502, 503
+   * and 504 after the answer's `Retry-After` (at most `retryAfterCapMs`) or an exponential back-off, but only while
+   * at least a quarter of the budget would be left after the wait; otherwise the last answer or failure is final.
+   */
   async send(request: PreparedRequest): Promise<UpstreamResponse> {
-    const searchParams = new URLSearchParams();
-    for (const [key, value] of Object.entries(request.query ?? {})) {
-      if (value === undefined) continue;
-      if (Array.isArray(value)) for (const item of value) searchParams.append(key, String(item));
-      else searchParams.append(key, String(value));
-    }
-    const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
-    let body: string | Uint8Array | undefined;
-    if (request.raw) {
-      body = request.raw.data;
-      headers['content-type'] = request.raw.contentType;
-    } else if (request.form) {
-      const form = new URLSearchParams();
-      for (const [key, value] of Object.entries(request.form)) if (value !== undefined) form.append(key, String(value));
-      body = form.toString();
-      headers['content-type'] = 'application/x-www-form-urlencoded';
-    } else if (request.body !== undefined) {
-      body = JSON.stringify(request.body);
-      headers['content-type'] = 'application/json; charset=utf-8';
-    }
-    try {
-      const response = await this.got(request.url, {
-        method: request.method,
-        searchParams,
-        headers,
-        body,
-      });
-      return toUpstreamResponse(response.statusCode, response.headers, response.rawBody);
-    } catch (error) {
-      if (error instanceof HTTPError) {
-        return toUpstreamResponse(error.response.statusCode, error.response.headers, error.response.rawBody as Buffer);
+    const { timeoutMs, retryLimit } = this.options;
+    const deadline = performance.now() + timeoutMs;
+    const name = request.upstreamName ?? 'The upstream';
+    const url = withQuery(request.url, request.query);
+    const { headers, body } = encodeBody(request);
+    const retriable = RETRY_METHODS.has(request.method);
+    // Bounded: one attempt plus at most `retryLimit` retries.
+    for (let attempt = 0; ; attempt++) {
+      const outcome = await this.attempt(url, request.method, headers, body, deadline - performance.now(), name);
+      const wait = retriable && attempt < retryLimit ? this.retryWait(outcome, attempt) : undefined;
+      if (wait === undefined || deadline - performance.now() - wait < timeoutMs * RETRY_MIN_BUDGET_SHARE) {
+        if (outcome.error) throw outcome.error;
+        return outcome.response;
       }
-      throw networkFailure(error);
+      await sleep(wait);
     }
   }
 
@@ -100,29 +104,147 @@ export class UpstreamClient {
     this.agents.http.destroy();
     this.agents.https.destroy();
   }
+
+  /** How long to wait before retrying this outcome, ms; undefined when it is not retried. */
+  private retryWait(outcome: Attempt, attempt: number): number | undefined {
+    const backoff = Math.min(1000 * 2 ** attempt + Math.random() * 100, this.options.backoffLimitMs ?? 5_000);
+    if (outcome.error) {
+      const code = (outcome.error.cause as { code?: string } | undefined)?.code;
+      return code !== undefined && RETRY_ERROR_CODES.has(code) ? backoff : undefined;
+    }
+    if (!RETRY_STATUSES.has(outcome.response.status)) return undefined;
+    const retryAfter = retryAfterMs(outcome.response.headers);
+    if (retryAfter === undefined) return backoff;
+    return retryAfter <= this.options.retryAfterCapMs ? retryAfter : undefined;
+  }
+
+  /** One attempt within `timeoutMs`, its body read up to the size cap. Failures are returned, not thrown. */
+  private attempt(
+    url: string,
+    method: string,
+    headers: Record<string, string>,
+    body: string | Uint8Array | undefined,
+    timeoutMs: number,
+    name: string,
+  ): Promise<Attempt> {
+    const max = this.maxResponseBytes;
+    return new Promise<Attempt>((resolve) => {
+      const stream = this.got.stream(url, {
+        method: method as 'GET',
+        headers,
+        ...(body === undefined ? {} : { body }),
+        timeout: { request: Math.max(1, Math.floor(timeoutMs)) },
+      });
+      let settled = false;
+      let status = 0;
+      let responseHeaders: UpstreamResponse['headers'] = {};
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const fail = (error: GatewayError) => {
+        if (settled) return;
+        settled = true;
+        stream.destroy();
+        resolve({ error });
+      };
+      const tooLarge = () =>
+        new GatewayError('upstream_error', `${name} answered with more than the ${max} bytes an upstream answer may have`);
+      stream.on('response', (response: http.IncomingMessage) => {
+        status = response.statusCode ?? 0;
+        responseHeaders = response.headers;
+        // Refused before reading: a compressed length over the cap means an even larger body.
+        if (Number(response.headers['content-length']) > max) fail(tooLarge());
+      });
+      stream.on('data', (chunk: Buffer) => {
+        if (settled) return;
+        size += chunk.length;
+        if (size > max) fail(tooLarge());
+        else chunks.push(chunk);
+      });
+      stream.on('end', () => {
+        if (settled) return;
+        settled = true;
+        try {
+          resolve({ response: toUpstreamResponse(status, responseHeaders, Buffer.concat(chunks, size), name) });
+        } catch (error) {
+          resolve({ error: error as GatewayError });
+        }
+      });
+      stream.on('error', (error: Error) => fail(networkFailure(error, name, this.options.timeoutMs)));
+      // In stream mode got waits for the caller to end a body it was not given.
+      if (body === undefined && method !== 'GET' && method !== 'HEAD') stream.end();
+    });
+  }
 }
 
-function toUpstreamResponse(status: number, headers: UpstreamResponse['headers'], raw: Buffer | undefined): UpstreamResponse {
-  if (!raw || raw.length === 0) return { status, headers, body: undefined };
+/**
+ * The request URL with the request's query appended. An upstream-supplied URL (a pre-signed upload address) keeps
+ * its own query string exactly as it came: it is never decoded and re-encoded.
+ */
+function withQuery(url: string, query: UpstreamRequest['query']): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const item of value) search.append(key, String(item));
+    else search.append(key, String(value));
+  }
+  const extra = search.toString();
+  if (!extra) return url;
+  const hash = url.indexOf('#');
+  const [base, fragment] = hash === -1 ? [url, ''] : [url.slice(0, hash), url.slice(hash)];
+  return `${base}${base.includes('?') ? (base.endsWith('?') || base.endsWith('&') ? '' : '&') : '?'}${extra}${fragment}`;
+}
+
+function encodeBody(request: UpstreamRequest): { headers: Record<string, string>; body: string | Uint8Array | undefined } {
+  const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
+  if (request.raw) {
+    headers['content-type'] = request.raw.contentType;
+    return { headers, body: request.raw.data };
+  }
+  if (request.form) {
+    const form = new URLSearchParams();
+    for (const [key, value] of Object.entries(request.form)) if (value !== undefined) form.append(key, String(value));
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+    return { headers, body: form.toString() };
+  }
+  if (request.body !== undefined) {
+    headers['content-type'] = 'application/json; charset=utf-8';
+    return { headers, body: JSON.stringify(request.body) };
+  }
+  return { headers, body: undefined };
+}
+
+/**
+ * The answer with its body read: JSON when the upstream said JSON (or the text looks like JSON), else the text. A
+ * successful answer that declares JSON but does not parse is the upstream's fault: `upstream_error`, not a text result.
+ */
+function toUpstreamResponse(status: number, headers: UpstreamResponse['headers'], raw: Buffer, name: string): UpstreamResponse {
+  if (raw.length === 0) return { status, headers, body: undefined };
   const text = raw.toString('utf8');
   const type = String(headers['content-type'] ?? '');
-  if (type.includes('json') || /^\s*[[{]/.test(text)) {
+  const declaredJson = /\bjson\b|\+json/i.test(type);
+  if (declaredJson || /^\s*[[{]/.test(text)) {
     try {
       return { status, headers, body: JSON.parse(text) };
     } catch {
-      // not JSON after all: keep the text
+      if (declaredJson && status >= 200 && status < 300) {
+        throw new GatewayError('upstream_error', `${name} answered with invalid JSON (${status})`, { upstreamStatus: status });
+      }
+      // not JSON after all: keep the text (an error answer's text is judged by the failure reader)
     }
   }
   return { status, headers, body: text };
 }
 
 /** Network failures never carry got's error text to the caller: it includes URLs and may include headers. */
-function networkFailure(error: unknown): GatewayError {
+function networkFailure(error: unknown, name: string, budgetMs: number): GatewayError {
   if (error instanceof RequestError) {
     if (error.name === 'TimeoutError' || error.code === 'ETIMEDOUT') {
-      return new GatewayError('upstream_timeout', 'The upstream did not answer in time', { cause: error });
+      return new GatewayError('upstream_timeout', `${name} did not answer within the ${budgetMs} ms budget`, { cause: error });
     }
-    return new GatewayError('upstream_error', `Could not reach the upstream (${error.code ?? 'network error'})`, { cause: error });
+    return new GatewayError('upstream_error', `Could not reach ${lowerFirst(name)} (${error.code ?? 'network error'})`, { cause: error });
   }
-  return new GatewayError('upstream_error', 'Could not reach the upstream', { cause: error });
+  return new GatewayError('upstream_error', `Could not reach ${lowerFirst(name)}`, { cause: error });
 }
+
+/** "The upstream" → "the upstream" inside a sentence; names ("Notion") unchanged. */
+const lowerFirst = (name: string) => (name.startsWith('The ') ? `the ${name.slice(4)}` : name);

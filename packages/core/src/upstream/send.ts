@@ -1,10 +1,10 @@
 import { assertHttpUrl } from '../checks.js';
-import { codeForUpstreamStatus, GatewayError } from '../errors.js';
+import { codeForUpstreamStatus, type ErrorCode, GatewayError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { UpstreamRequest, UpstreamResponse } from '../operation.js';
 import type { Credentials, UpstreamFailure } from '../plugin.js';
 import type { RegisteredIntegration, RegisteredOperation } from '../registry.js';
-import { readUpstreamFailure, retryAfterFromHeaders } from '../upstream-errors.js';
+import { readUpstreamFailure, redactSecrets, retryAfterFromHeaders } from '../upstream-errors.js';
 import type { UpstreamClient } from './client.js';
 
 const MAX_MESSAGE = 500;
@@ -26,7 +26,8 @@ export class UpstreamSender {
   ): Promise<UpstreamResponse> {
     const upstream = integration.plugin.upstream;
     const absolute = request.url !== undefined;
-    if (absolute) assertHttpUrl(request.url as string, 'upstream url');
+    // An absolute URL comes from the upstream (an upload address it handed out): if it is unusable, the upstream is at fault.
+    if (absolute) assertHttpUrl(request.url as string, `The address ${integration.plugin.displayName} handed out`, 'upstream_error');
     const withAuth = request.auth ?? !absolute;
     const headers = {
       ...upstream.headers?.(settings),
@@ -34,7 +35,7 @@ export class UpstreamSender {
       ...request.headers,
     };
     const url = request.url ?? `${baseUrl.replace(/\/+$/, '')}${request.path ?? ''}`;
-    const response = await this.client.send({ ...request, url, headers });
+    const response = await this.client.send({ ...request, url, headers, upstreamName: integration.plugin.displayName });
     const failure = upstream.inspect ? upstream.inspect(response) : readUpstreamFailure(response, { maxLength: MAX_MESSAGE });
     if (failure) {
       const error = upstreamError(integration.plugin.displayName, failure, response);
@@ -50,24 +51,27 @@ export class UpstreamSender {
 
 function upstreamError(displayName: string, failure: UpstreamFailure, response: UpstreamResponse): GatewayError {
   const code = codeForUpstreamStatus(failure.status);
-  const detail = failure.message ? `: ${failure.message.slice(0, MAX_MESSAGE)}` : '';
+  const detail = failure.message ? `: ${redactSecrets(failure.message.slice(0, MAX_MESSAGE))}` : '';
   const options = { upstreamStatus: response.status, retryAfter: failure.retryAfter ?? retryAfterFromHeaders(response.headers) };
+  const error = new GatewayError(code, upstreamMessage(code, displayName, failure.status, detail), options);
+  // MCP clients see only the body: the message says when to retry (in GatewayError's whole seconds), as the REST
+  // door's Retry-After header does.
+  return error.retryAfter === undefined ? error : new GatewayError(code, `${error.message}; retry after ${error.retryAfter} s`, options);
+}
+
+function upstreamMessage(code: ErrorCode, displayName: string, status: number, detail: string): string {
   switch (code) {
     case 'bad_request':
-      return new GatewayError(code, `${displayName} rejected the request${detail}`, options);
+      return `${displayName} rejected the request${detail}`;
     case 'upstream_unauthorized':
-      return new GatewayError(
-        code,
-        `${displayName} rejected the stored credentials (${failure.status})${detail}; reconnect the integration`,
-        options,
-      );
+      return `${displayName} rejected the stored credentials (${status})${detail}; reconnect the integration`;
     case 'not_found':
-      return new GatewayError(code, `${displayName} found no such record${detail}`, options);
+      return `${displayName} found no such record${detail}`;
     case 'conflict':
-      return new GatewayError(code, `${displayName} reported a conflict${detail}`, options);
+      return `${displayName} reported a conflict${detail}`;
     case 'rate_limited':
-      return new GatewayError(code, `${displayName} is rate limiting this connection${detail}`, options);
+      return `${displayName} is rate limiting this connection${detail}`;
     default:
-      return new GatewayError(code, `${displayName} failed (${failure.status})${detail}`, options);
+      return `${displayName} failed (${status})${detail}`;
   }
 }

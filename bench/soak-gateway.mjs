@@ -1,0 +1,43 @@
+// The gateway of the soak test (bench/soak.mjs), as a child process: the built gateway serving core's example plugin
+// against the soak upstream (its first argument), on embedded SQLite in a fresh data directory. Over IPC it reports
+// { url, key } when ready, answers 'audit:count' with the number of audit records written (after flushing), and stops
+// on 'stop' (or when the parent goes away).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger, loadConfig, startGateway } from '../apps/gateway/dist/index.js';
+import { DEFAULT_WORKSPACE } from '../packages/core/dist/index.js';
+import { examplePlugin } from '../packages/core/dist/testing/index.js';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'portico-soak-'));
+const config = loadConfig({
+  ...process.env,
+  PORTICO_DATA_DIR: dataDir,
+  PORTICO_HOST: '127.0.0.1',
+  PORTICO_PORT: '0',
+  PORTICO_EXAMPLE_BASE_URL: `${process.argv[2]}/api`,
+});
+const logger = createLogger(config.logLevel);
+const gateway = await startGateway({ config, logger, plugins: [examplePlugin] });
+await gateway.runtime.engine.connectToken(DEFAULT_WORKSPACE, 'example', 'soak-upstream-token');
+await gateway.runtime.engine.configureIntegration(DEFAULT_WORKSPACE, 'example', { restEnabled: true });
+
+let stopping = false;
+async function stop() {
+  if (stopping) return;
+  stopping = true;
+  await gateway.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  process.exit(0);
+}
+process.on('SIGTERM', stop);
+process.on('disconnect', stop);
+process.on('message', async (message) => {
+  if (message === 'stop') return stop();
+  if (message === 'audit:count') {
+    await gateway.runtime.engine.flushAudit();
+    const records = await gateway.runtime.store.listAudit(DEFAULT_WORKSPACE, Number.MAX_SAFE_INTEGER);
+    process.send({ count: records.length });
+  }
+});
+process.send({ ready: true, url: gateway.url, key: gateway.createdKey.key });
