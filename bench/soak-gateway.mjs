@@ -1,6 +1,7 @@
 // The gateway of the soak test (bench/soak.mjs), as a child process: the built gateway serving core's example plugin
 // against the soak upstream (its first argument), on embedded SQLite in a fresh data directory. Over IPC it reports
-// { url, key } when ready, answers 'audit:count' with the number of audit records written (after flushing), and stops
+// { url, key } when ready, answers 'memory' with its RSS and heap after garbage collection, 'audit:count' with the
+// number of audit records written (after flushing), and stops
 // on 'stop' (or when the parent goes away).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,6 +35,14 @@ process.on('SIGTERM', stop);
 process.on('disconnect', stop);
 process.on('message', async (message) => {
   if (message === 'stop') return stop();
+  if (message === 'memory') {
+    // After the load: collect garbage twice, a second apart, then read the process' memory (needs --expose-gc).
+    globalThis.gc?.();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    globalThis.gc?.();
+    const { rss, heapUsed } = process.memoryUsage();
+    return process.send({ rssMiB: rss / 2 ** 20, heapUsedMiB: heapUsed / 2 ** 20 });
+  }
   if (message === 'audit:count') {
     await gateway.runtime.engine.flushAudit();
     const records = await gateway.runtime.store.listAudit(DEFAULT_WORKSPACE, Number.MAX_SAFE_INTEGER);

@@ -2,7 +2,8 @@
 // plugin against a loopback upstream that fails 5 % of its requests (500, 503, 429 with Retry-After, a reset, a hang
 // past the gateway's time budget), under a steady request rate for 60 s whose connection count climbs to 500 and comes
 // back. It reports what an operator would ask: 5xx answers the injected faults do not explain (must be 0), audit
-// records lost (must be 0), RSS growth of the gateway process, and /healthz latency (p50, p99, max) during the load.
+// records lost (must be 0), RSS of the gateway process (start, peak, end) and its heap after garbage collection before
+// and after the load, and /healthz latency (p50, p99, max) during the load.
 //
 //   node bench/soak.mjs [--seconds 60] [--rate 600] [--peak 500] [--fault-rate 0.05] [--out docs/soak.md]
 //
@@ -69,6 +70,7 @@ const upstreamUrl = `http://127.0.0.1:${upstream.address().port}`;
 const child = fork(join(HERE, 'soak-gateway.mjs'), [upstreamUrl], {
   env: { ...process.env, PORTICO_LOG_LEVEL: 'warn', PORTICO_UPSTREAM_TIMEOUT_MS: String(BUDGET_MS), PORTICO_UPSTREAM_RETRIES: '0' },
   stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  execArgv: ['--expose-gc'],
 });
 const ready = await new Promise((resolve, reject) => {
   child.once('message', resolve);
@@ -80,6 +82,7 @@ const ask = (message) =>
     child.once('message', resolve);
     child.send(message);
   });
+const memoryStart = await ask('memory');
 const rssStart = memoryMiB(child.pid).rss;
 log(`gateway ${url}, upstream ${upstreamUrl}, RSS ${rssStart.toFixed(1)} MiB`);
 
@@ -145,6 +148,7 @@ await probe;
 const answered = [...statuses.values()].reduce((a, b) => a + b, 0);
 const audit = await ask('audit:count');
 const rssEnd = memoryMiB(child.pid).rss;
+const memoryEnd = await ask('memory');
 child.send('stop');
 await new Promise((resolve) => child.once('exit', resolve));
 upstream.close();
@@ -169,6 +173,13 @@ const report = {
   rssPeakMiB: Math.max(rssStart, ...rssSamples),
   rssEndMiB: rssEnd,
   rssGrowth: (rssEnd - rssStart) / rssStart,
+  afterGc: {
+    rssStartMiB: memoryStart.rssMiB,
+    rssEndMiB: memoryEnd.rssMiB,
+    heapUsedStartMiB: memoryStart.heapUsedMiB,
+    heapUsedEndMiB: memoryEnd.heapUsedMiB,
+    heapGrowth: (memoryEnd.heapUsedMiB - memoryStart.heapUsedMiB) / memoryStart.heapUsedMiB,
+  },
   healthz: { probes: health.length, p50: percentile(sortedHealth, 0.5), p99: percentile(sortedHealth, 0.99), max: sortedHealth.at(-1) },
 };
 console.log(JSON.stringify(report, null, 2));
