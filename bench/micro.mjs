@@ -25,6 +25,8 @@ const config = loadConfig({
   PORTICO_PORT: '0',
   PORTICO_LOG_LEVEL: 'silent',
   PORTICO_EXAMPLE_BASE_URL: `${upstream}/api`,
+  PORTICO_RATE_LIMIT_PER_MINUTE: '1000000000',
+  PORTICO_RATE_LIMIT_BURST: '1000000000',
 });
 const gateway = await startGateway({ config, logger: core.silentLogger, plugins: [examplePlugin] });
 const { engine } = gateway.runtime;

@@ -12,6 +12,10 @@ import { examplePlugin } from '../packages/core/dist/testing/index.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'portico-soak-'));
 const config = loadConfig({
+  // One key at thousands of calls a second: a per-key limit far above that keeps the limiter's cost in the
+  // measurement without refusing calls (the environment may still set its own).
+  PORTICO_RATE_LIMIT_PER_MINUTE: '1000000000',
+  PORTICO_RATE_LIMIT_BURST: '1000000000',
   ...process.env,
   PORTICO_DATA_DIR: dataDir,
   PORTICO_HOST: '127.0.0.1',

@@ -14,6 +14,7 @@ import {
   Type,
 } from '@portico/core';
 import type { Context } from 'koa';
+import { parseAuditQuery, publicAuditPage } from './audit-query.js';
 import type { GatewayState } from './state.js';
 
 const CreateKey = Params({
@@ -148,11 +149,12 @@ export function mountAdmin(router: Router<GatewayState>, engine: Engine, body: (
     };
   });
 
+  // Filters and cursor paging (audit-query.ts): newest first, `next_cursor` to the next page.
   router.get('/audit', async (ctx) => {
     admin(ctx.state.principal);
-    const limit = Math.min(Math.max(Number(ctx.query.limit ?? 100) || 100, 1), 1000);
+    const query = parseAuditQuery(ctx.state.principal.workspaceId, ctx.query);
     await engine.flushAudit();
-    ctx.body = { records: await engine.store.listAudit(ctx.state.principal.workspaceId, limit) };
+    ctx.body = publicAuditPage(await engine.store.queryAudit(query));
   });
 }
 

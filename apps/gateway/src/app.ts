@@ -23,6 +23,7 @@ import Koa, { type Context, type Next } from 'koa';
 import { mountAdmin } from './admin.js';
 import { edgeAnswered, isClientAbort } from './edge.js';
 import { bearerToken, mcpBodyProblem, parseJson, readBody } from './http.js';
+import { type GatewayMetrics, metricsRoute } from './metrics.js';
 import type { GatewayState } from './state.js';
 
 export interface AppOptions {
@@ -39,6 +40,9 @@ export interface AppOptions {
   version: string;
   /** The upstream budget: an MCP POST is answered at the latest 10 s after it (and never before MCP_POST_TIMEOUT_MS). */
   upstreamTimeoutMs?: number;
+  /** Counts every answer; with `metricsOnMainPort`, also served at `/metrics` to admin keys. */
+  metrics?: GatewayMetrics;
+  metricsOnMainPort?: boolean;
 }
 
 /**
@@ -79,6 +83,7 @@ export function createApp(options: AppOptions): Koa<GatewayState> {
         : ctx.respond === false
           ? ctx.res.statusCode
           : ctx.status;
+      options.metrics?.response(ctx.path, status);
       logger.info(
         {
           requestId: ctx.state.requestId,
@@ -110,6 +115,8 @@ export function createApp(options: AppOptions): Koa<GatewayState> {
     ctx.state.principal = await engine.authenticate(bearerToken(ctx.get('authorization') || undefined));
     await next();
   };
+
+  if (options.metrics && options.metricsOnMainPort) router.get('/metrics', authenticate, metricsRoute(options.metrics));
 
   router.get('/healthz', async (ctx) => {
     await engine.store.ping();
@@ -231,6 +238,7 @@ export function createApp(options: AppOptions): Koa<GatewayState> {
       throw error;
     }
     ctx.state.operation = invocation.operation.name;
+    const socket = ctx.req.socket;
     const result = await engine.invoke({
       principal: ctx.state.principal,
       protocol: 'rest',
@@ -238,6 +246,8 @@ export function createApp(options: AppOptions): Koa<GatewayState> {
       operation: invocation.operation.name,
       params: invocation.params,
       stringParams: invocation.stringParams,
+      // a call still waiting for an upstream slot when its client has gone is dropped (upstream/limits.ts)
+      callerGone: () => socket.destroyed,
     });
     if (result.body === undefined) ctx.status = 204;
     else ctx.body = result.body;

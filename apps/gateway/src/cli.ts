@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_WORKSPACE, Encryptor, GatewayError, type KeyScopes } from '@portico/core';
 import { publicConnection, publicKey } from './admin.js';
+import { parseAuditQuery, publicAuditPage } from './audit-query.js';
 import { ConfigError, ENVIRONMENT, type GatewayConfig, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { addKeyToFile, keyFile, openRuntime, pruneKeyFile, type Runtime } from './runtime.js';
@@ -22,6 +23,7 @@ Commands:
   disconnect <service>          Remove a service's stored credentials
   encryption rotate|status|prune
                                 Rotate the key encrypting upstream credentials, while gateways keep serving
+  audit                         List audit records, newest first, with filters
   env                           List the environment variables the gateway reads
 
 Every command reads the same configuration (environment variables, see 'portico env') and works on the
@@ -78,6 +80,14 @@ first time they meet it. Run prune afterwards to retire the old keys. Back the f
 With PORTICO_ENCRYPTION_KEY: set the new key as PORTICO_ENCRYPTION_KEY and the old one(s) in
 PORTICO_ENCRYPTION_PREVIOUS_KEYS on every instance first (restart them), then run rotate, which re-encrypts every
 connection under the new key; then remove the old keys from PORTICO_ENCRYPTION_PREVIOUS_KEYS.`,
+  audit: `Usage: portico audit [--service S] [--operation O] [--protocol rest|mcp|admin|cli] [--status 429|4xx]
+                     [--code CODE] [--key KEY_ID] [--since TIME] [--until TIME] [--limit N] [--cursor C] [--json]
+
+Lists the audit records of the default workspace, newest first: every call over REST and MCP, OAuth connects and
+refreshes. Each filter narrows the list; --since (inclusive) and --until (exclusive) take a date (2026-01-31) or a time
+with its zone (2026-01-31T12:00:00Z). --limit is the page size (default 100, at most 1000); when there is more, the
+command names the --cursor of the next page. --json prints { "records": [...], "next_cursor": ... }. Records older
+than PORTICO_AUDIT_RETENTION_DAYS are deleted by the running gateway.`,
   disconnect: `Usage: portico disconnect <service>
 
 Deletes the stored credentials of the service; an OAuth token is first revoked at the provider where it supports that.`,
@@ -127,6 +137,8 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
         return await encryption(rest, env, io);
       case 'disconnect':
         return await withRuntime(env, (runtime) => disconnect(rest, runtime, io));
+      case 'audit':
+        return await auditCommand(rest, env, io);
       default:
         throw new UsageError(`unknown command "${command}" (see portico --help)`);
     }
@@ -428,6 +440,45 @@ async function encryption(args: string[], env: NodeJS.ProcessEnv, io: Io): Promi
     }
     const dropped = pruneKeyFile(config, new Set(counts.keys()));
     io.out(dropped.length > 0 ? `Dropped ${dropped.length} unused key(s): ${dropped.join(', ')}` : 'No unused keys to drop.');
+    return 0;
+  });
+}
+
+async function auditCommand(args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
+  const text = { type: 'string' } as const;
+  const { values } = parseArgs({
+    args,
+    options: {
+      service: text,
+      operation: text,
+      protocol: text,
+      status: text,
+      code: text,
+      key: text,
+      since: text,
+      until: text,
+      limit: text,
+      cursor: text,
+      json: { type: 'boolean' },
+    },
+    strict: true,
+  });
+  const { key, json, ...filters } = values;
+  // the same filters, checked the same way, as GET /api/admin/audit
+  const query = parseAuditQuery(DEFAULT_WORKSPACE, { ...filters, key_id: key });
+  return withRuntime(env, async (runtime) => {
+    const page = await runtime.store.queryAudit(query);
+    if (json) {
+      io.out(JSON.stringify(publicAuditPage(page), null, 2));
+      return 0;
+    }
+    const row = (cells: string[]) => cells.map((cell, i) => cell.padEnd([8, 24, 8, 12, 28, 6, 24, 7][i] ?? 0)).join(' ');
+    io.out(row(['ID', 'AT', 'PROTOCOL', 'SERVICE', 'OPERATION', 'STATUS', 'CODE', 'MS', 'KEY']));
+    for (const r of page.records) {
+      const cells = [r.id, r.at, r.protocol, r.service.slice(0, 12), r.operation.slice(0, 28), String(r.status), r.code ?? '-'];
+      io.out(row([...cells, String(r.durationMs), r.keyId ?? '-']));
+    }
+    if (page.next) io.err(`More records: add --cursor ${page.next}`);
     return 0;
   });
 }

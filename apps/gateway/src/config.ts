@@ -1,5 +1,12 @@
 import { resolve } from 'node:path';
-import { type OAuthClientConfig, parseEncryptionKey } from '@portico/core';
+import {
+  EgressPolicy,
+  type OAuthClientConfig,
+  parseEgressAllowance,
+  parseEncryptionKey,
+  parseUpstreamLimits,
+  type UpstreamLimits,
+} from '@portico/core';
 
 /** The gateway's configuration: read from the environment once, validated, typed. */
 export interface GatewayConfig {
@@ -20,9 +27,19 @@ export interface GatewayConfig {
   oauthClients: Record<string, OAuthClientConfig>;
   /** Per-service upstream base URL overrides from `PORTICO_<SERVICE>_BASE_URL`. */
   baseUrls: Record<string, string>;
+  /** Link-local and metadata destinations allowed anyway (`PORTICO_EGRESS_ALLOW_PRIVATE`): all, a list, or none. */
+  egressAllowPrivate: 'all' | string[] | undefined;
   upstreamTimeoutMs: number;
   upstreamRetries: number;
   retryAfterCapMs: number;
+  /** Requests in flight per upstream connection for plugins that declare no concurrency (0: no cap). */
+  upstreamMaxConcurrency: number;
+  /** Calls that may wait for a slot per upstream connection. */
+  upstreamQueueLength: number;
+  /** Longest wait for a slot, ms (within the upstream time budget). */
+  upstreamQueueWaitMs: number;
+  /** Per-service overrides of the plugins' upstream limits from `PORTICO_<SERVICE>_UPSTREAM_LIMITS`. */
+  upstreamLimits: Record<string, UpstreamLimits>;
   /** Largest upstream answer body, bytes (502 above it). */
   upstreamMaxResponseBytes: number;
   bodyLimitBytes: number;
@@ -39,6 +56,16 @@ export interface GatewayConfig {
   allowedHosts: string[] | undefined;
   /** On SIGTERM/SIGINT, how long in-flight requests may take to finish before their connections are closed. */
   shutdownGraceMs: number;
+  /** Port of a separate, keyless `/metrics` listener; undefined: `/metrics` on the main port, for admin keys. */
+  metricsPort: number | undefined;
+  /** Interface of the metrics listener. */
+  metricsHost: string;
+  /** Audit records older than this many days are deleted in the background; 0 keeps them forever. */
+  auditRetentionDays: number;
+  /** Calls of operations a minute per API key (the token bucket's refill rate); 0 turns the rate limit off. */
+  rateLimitPerMinute: number;
+  /** Calls a key may make at once after being idle (the token bucket's size). */
+  rateLimitBurst: number;
 }
 
 export class ConfigError extends Error {
@@ -76,6 +103,12 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
     meaning: 'Upstream base URL override for one service, e.g. PORTICO_NOTION_BASE_URL',
   },
   {
+    name: 'PORTICO_EGRESS_ALLOW_PRIVATE',
+    default: 'off',
+    meaning:
+      'Base URLs on link-local (169.254.0.0/16, fe80::/10) or cloud metadata addresses and names, and names resolving to them, are refused; on allows them all, or list the host names, addresses and CIDR ranges to allow. Loopback and private ranges are always allowed',
+  },
+  {
     name: 'PORTICO_<SERVICE>_CLIENT_ID',
     default: '(none)',
     meaning: 'OAuth client id of one service (with PORTICO_<SERVICE>_CLIENT_SECRET): enables its connect flow',
@@ -107,6 +140,27 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
     meaning: 'Retries of idempotent upstream calls on network errors, 429, 502, 503, 504 (0–5)',
   },
   {
+    name: 'PORTICO_UPSTREAM_MAX_CONCURRENCY',
+    default: '32',
+    meaning: 'Requests in flight at once per upstream connection (workspace + service) for plugins that declare no limit; 0: no cap',
+  },
+  {
+    name: 'PORTICO_UPSTREAM_QUEUE_LENGTH',
+    default: '200',
+    meaning: 'Calls that may wait for a slot of one upstream connection; one more is answered 429 rate_limited with Retry-After',
+  },
+  {
+    name: 'PORTICO_UPSTREAM_QUEUE_WAIT_MS',
+    default: '10000',
+    meaning: 'Longest wait for a slot of an upstream connection (part of the upstream time budget, at most three quarters of it); then 429',
+  },
+  {
+    name: 'PORTICO_<SERVICE>_UPSTREAM_LIMITS',
+    default: "the plugin's",
+    meaning:
+      'Override of one service’s upstream limits per connection, e.g. PORTICO_CLIO_UPSTREAM_LIMITS=concurrency=8,per_minute=40 (also per_second, per_hour; 0 removes one), or none',
+  },
+  {
     name: 'PORTICO_RETRY_AFTER_CAP_MS',
     default: '10000',
     meaning: 'Longest Retry-After the gateway waits out itself; longer ones are returned as 429',
@@ -133,6 +187,30 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
     default: "loopback names and the public URL's host",
     meaning:
       'Host names accepted in the Host and Origin headers of /api requests (DNS-rebinding protection); * for any. On an interface other than loopback, this or PORTICO_PUBLIC_URL is required',
+  },
+  {
+    name: 'PORTICO_RATE_LIMIT_PER_MINUTE',
+    default: '600',
+    meaning:
+      'Calls of operations (REST and MCP) each API key may make a minute; above it 429 rate_limited with Retry-After. Shared by all instances on one PostgreSQL. 0 turns it off',
+  },
+  {
+    name: 'PORTICO_RATE_LIMIT_BURST',
+    default: '60',
+    meaning: 'Calls an API key may make at once after being idle (the token bucket’s size), on top of which the per-minute rate refills',
+  },
+  {
+    name: 'PORTICO_METRICS_PORT',
+    default: '(none)',
+    meaning:
+      'Serve Prometheus metrics at /metrics on this separate port, without a key (0 picks a free port); unset: /metrics on the main port, for admin keys only',
+  },
+  { name: 'PORTICO_METRICS_HOST', default: '127.0.0.1', meaning: 'Interface of the metrics port' },
+  {
+    name: 'PORTICO_AUDIT_RETENTION_DAYS',
+    default: '90',
+    meaning:
+      'Audit records older than this many days are deleted in the background (at start, then every 10 minutes); 0 keeps them forever',
   },
   {
     name: 'PORTICO_SHUTDOWN_GRACE_MS',
@@ -222,12 +300,44 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     };
   }
 
+  let egressAllowPrivate: GatewayConfig['egressAllowPrivate'];
+  try {
+    egressAllowPrivate = parseEgressAllowance(env.PORTICO_EGRESS_ALLOW_PRIVATE);
+  } catch (error) {
+    problems.push(`PORTICO_EGRESS_ALLOW_PRIVATE: ${(error as Error).message}`);
+  }
+  const egress = new EgressPolicy(egressAllowPrivate ? { allowPrivate: egressAllowPrivate } : {});
   const baseUrls: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
     const match = /^PORTICO_([A-Z0-9]+)_BASE_URL$/.exec(name);
     if (!match) continue;
     const parsed = url(name, value);
-    if (parsed) baseUrls[(match[1] as string).toLowerCase()] = parsed;
+    // link-local and metadata addresses are refused unless PORTICO_EGRESS_ALLOW_PRIVATE allows them
+    const problem = parsed === undefined ? undefined : egress.baseUrlProblem(parsed, name);
+    if (problem) problems.push(problem);
+    else if (parsed) baseUrls[(match[1] as string).toLowerCase()] = parsed;
+  }
+  // The OAuth endpoint overrides are held to the same rule (a literal address never goes through the DNS guard).
+  for (const [service, client] of Object.entries(oauthClients)) {
+    for (const [suffix, value] of [
+      ['OAUTH_AUTHORIZE_URL', client.authorizeUrl],
+      ['OAUTH_TOKEN_URL', client.tokenUrl],
+      ['OAUTH_REVOKE_URL', client.revokeUrl],
+    ] as const) {
+      const problem = value === undefined ? undefined : egress.baseUrlProblem(value, `PORTICO_${service.toUpperCase()}_${suffix}`);
+      if (problem) problems.push(problem);
+    }
+  }
+
+  const upstreamLimits: Record<string, UpstreamLimits> = {};
+  for (const [name, value] of Object.entries(env)) {
+    const match = /^PORTICO_([A-Z0-9]+)_UPSTREAM_LIMITS$/.exec(name);
+    if (!match || value === undefined || value === '') continue;
+    try {
+      upstreamLimits[(match[1] as string).toLowerCase()] = parseUpstreamLimits(value);
+    } catch (error) {
+      problems.push(`${name}: ${(error as Error).message}`);
+    }
   }
 
   const plugins = env.PORTICO_PLUGINS
@@ -253,12 +363,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     serviceRenames,
     oauthClients,
     baseUrls,
+    egressAllowPrivate,
     upstreamTimeoutMs: int('PORTICO_UPSTREAM_TIMEOUT_MS', 30_000, 100, 600_000),
     upstreamRetries: int('PORTICO_UPSTREAM_RETRIES', 2, 0, 5),
     retryAfterCapMs: int('PORTICO_RETRY_AFTER_CAP_MS', 10_000, 0, 600_000),
+    upstreamMaxConcurrency: int('PORTICO_UPSTREAM_MAX_CONCURRENCY', 32, 0, 100_000),
+    upstreamQueueLength: int('PORTICO_UPSTREAM_QUEUE_LENGTH', 200, 0, 100_000),
+    upstreamQueueWaitMs: int('PORTICO_UPSTREAM_QUEUE_WAIT_MS', 10_000, 0, 600_000),
+    upstreamLimits,
     upstreamMaxResponseBytes: int('PORTICO_UPSTREAM_MAX_RESPONSE_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     bodyLimitBytes: int('PORTICO_BODY_LIMIT_BYTES', 8 * 1024 * 1024, 1024, 256 * 1024 * 1024),
     shutdownGraceMs: int('PORTICO_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    metricsPort: env.PORTICO_METRICS_PORT ? int('PORTICO_METRICS_PORT', 0, 0, 65535) : undefined,
+    metricsHost: env.PORTICO_METRICS_HOST || '127.0.0.1',
+    auditRetentionDays: int('PORTICO_AUDIT_RETENTION_DAYS', 90, 0, 36_500),
+    rateLimitPerMinute: int('PORTICO_RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000_000),
+    rateLimitBurst: int('PORTICO_RATE_LIMIT_BURST', 60, 1, 1_000_000_000),
     logLevel,
     encryptionKey: env.PORTICO_ENCRYPTION_KEY || undefined,
     previousEncryptionKeys: (env.PORTICO_ENCRYPTION_PREVIOUS_KEYS ?? '')

@@ -46,6 +46,9 @@ function spawnGateway(): Promise<GatewayProcess> {
       PORTICO_PORT: '0',
       PORTICO_LOG_LEVEL: 'warn',
       PORTICO_UPSTREAM_RETRIES: '0',
+      // 200 concurrent calls with one key: the shared rate limit leases tokens from PostgreSQL without refusing any
+      PORTICO_RATE_LIMIT_PER_MINUTE: '6000000',
+      PORTICO_RATE_LIMIT_BURST: '100000',
       ...providerEnv(provider),
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -211,17 +211,19 @@ describe('fetchAll', () => {
 
   it('keeps QuickBooks’ limit of 10 requests in flight per company with several fetchAll calls at once', async () => {
     await control('/__sandbox/settings', { extra_records: { Customer: 2500 }, latency_ms: 25 });
+    // 20 calls at once, each paging three times: the connection's 10 slots (upstream.limits) hold the other pages
+    // back in turn, so QuickBooks never sees an 11th request in flight and throttles none.
     const calls = [
-      ...Array.from({ length: 5 }, () =>
+      ...Array.from({ length: 10 }, () =>
         rest('find_customers', { fetchAll: 'true' }).then((r) => ({ ok: r.status === 200, body: r.body as Body })),
       ),
-      ...Array.from({ length: 5 }, () => mcp('find_customers', { fetchAll: 'true' }).then((r) => ({ ok: !r.isError, body: r.body }))),
+      ...Array.from({ length: 10 }, () => mcp('find_customers', { fetchAll: 'true' }).then((r) => ({ ok: !r.isError, body: r.body }))),
     ];
     const answers = await Promise.all(calls);
     expect(answers.every((a) => a.ok)).toBe(true);
     expect(answers.every((a) => a.body.QueryResponse.maxResults === 2515)).toBe(true);
     const seen = await stats();
-    expect(seen.requests).toBe(30);
+    expect(seen.requests).toBe(60);
     expect(seen.throttled).toBe(0);
     expect(seen.peak_in_flight).toBeGreaterThan(1);
     expect(seen.peak_in_flight).toBeLessThanOrEqual(10);

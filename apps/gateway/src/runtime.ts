@@ -12,9 +12,11 @@ import {
   Registry,
   SqliteStore,
   type Store,
+  type UpstreamLimits,
 } from '@portico/core';
 import type { GatewayConfig } from './config.js';
 import { loadPlugins } from './plugins.js';
+import { upstreamLimitOptions } from './upstream-limits.js';
 
 export interface Runtime {
   config: GatewayConfig;
@@ -31,6 +33,8 @@ export interface RuntimeOptions {
   plugins?: Plugin[];
   /** Extra base URL overrides (sandbox mode), on top of the configuration's. */
   baseUrls?: Record<string, string>;
+  /** Sandbox mode: each sandbox's own upstream limits, replacing its plugin's (upstream-limits.ts). */
+  sandboxLimits?: Record<string, UpstreamLimits | undefined>;
 }
 
 /** Opens the database, loads and registers the plugins, and builds the engine: shared by `serve` and every CLI command. */
@@ -54,6 +58,7 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
     ...(config.encryptionKey ? {} : { reloadKeys: () => readKeyFile(keyFile(config)) }),
     logger,
     baseUrlOverrides: { ...config.baseUrls, ...options.baseUrls },
+    egress: config.egressAllowPrivate ? { allowPrivate: config.egressAllowPrivate } : {},
     oauthClients: config.oauthClients,
     // Without PORTICO_PUBLIC_URL, the address the gateway will listen on (the server corrects it once listening).
     publicUrl: config.publicUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`,
@@ -63,6 +68,8 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
       retryAfterCapMs: config.retryAfterCapMs,
       maxResponseBytes: config.upstreamMaxResponseBytes,
     },
+    rateLimit: { perMinute: config.rateLimitPerMinute, burst: config.rateLimitBurst },
+    upstreamLimits: upstreamLimitOptions(registry, config, logger, options.sandboxLimits),
   });
   return {
     config,

@@ -4,6 +4,7 @@ import { DEFAULT_WORKSPACE, type Logger, type Plugin, type SandboxServer } from 
 import { createApp, LOOPBACK_HOSTS } from './app.js';
 import { ConfigError, type GatewayConfig } from './config.js';
 import { answerClientError } from './edge.js';
+import { observe } from './observability.js';
 import { loadPlugins } from './plugins.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import { VERSION } from './version.js';
@@ -24,6 +25,8 @@ export interface RunningGateway {
   runtime: Runtime;
   server: Server;
   sandboxes: Record<string, SandboxServer>;
+  /** Base URL of the metrics port (PORTICO_METRICS_PORT); undefined when /metrics is on the main port. */
+  metricsUrl?: string;
   /** A key created at this start (first start, or every sandbox start), shown once. */
   createdKey?: { name: string; key: string };
   /**
@@ -52,7 +55,8 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
     }
   }
   const baseUrls = Object.fromEntries(Object.entries(sandboxes).map(([service, s]) => [service, s.url]));
-  const runtime = await openRuntime(config, logger, { plugins, baseUrls });
+  const sandboxLimits = Object.fromEntries(Object.entries(sandboxes).map(([service, s]) => [service, s.limits]));
+  const runtime = await openRuntime(config, logger, { plugins, baseUrls, sandboxLimits });
   const { engine, store } = runtime;
 
   let createdKey: RunningGateway['createdKey'];
@@ -80,8 +84,11 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
     createdKey = { name: 'initial-admin', key: created.key };
   }
 
+  const observability = observe(config, runtime, logger); // metrics and audit retention
   const app = createApp({
     engine,
+    metrics: observability.metrics,
+    metricsOnMainPort: observability.onMainPort,
     allowedHosts: hosts,
     mcpTools: config.mcpTools,
     mcpLegacySse: config.mcpLegacySse,
@@ -119,7 +126,10 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
         resolve();
       });
     });
+    await observability.start();
   } catch (error) {
+    if (server.listening) server.close();
+    await observability.close();
     await runtime.close();
     for (const sandbox of Object.values(sandboxes)) await sandbox.close();
     throw error;
@@ -143,6 +153,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
       { ms: Math.round(performance.now() - started), ...(forced ? { closedConnections: forced } : {}) },
       forced ? 'shutdown grace over: closed the remaining connections' : 'all requests finished',
     );
+    await observability.close();
     await runtime.close(); // flushes the audit log, then closes the database
     for (const sandbox of Object.values(sandboxes)) await sandbox.close();
   };
@@ -151,6 +162,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
     runtime,
     server,
     sandboxes,
+    ...(observability.metricsUrl ? { metricsUrl: observability.metricsUrl } : {}),
     ...(createdKey ? { createdKey } : {}),
     close(graceMs = config.shutdownGraceMs) {
       closing ??= stop(graceMs);

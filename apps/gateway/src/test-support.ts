@@ -26,7 +26,16 @@ export async function startTestGateway(
   options: { plugins?: Plugin[]; sandbox?: boolean; env?: Record<string, string> } = {},
 ): Promise<TestGateway> {
   const dataDir = mkdtempSync(join(tmpdir(), 'portico-test-'));
-  const config = loadConfig({ PORTICO_DATA_DIR: dataDir, PORTICO_PORT: '0', PORTICO_UPSTREAM_RETRIES: '0', ...options.env });
+  const config = loadConfig({
+    PORTICO_DATA_DIR: dataDir,
+    PORTICO_PORT: '0',
+    PORTICO_UPSTREAM_RETRIES: '0',
+    // Suites send hundreds of calls a second with one key: a limit far above that keeps the limiter on every call's
+    // path without refusing any (rate-limit.test.ts sets its own).
+    PORTICO_RATE_LIMIT_PER_MINUTE: '60000000',
+    PORTICO_RATE_LIMIT_BURST: '1000000',
+    ...options.env,
+  });
   const gateway = await startGateway({
     config,
     logger: silentLogger,

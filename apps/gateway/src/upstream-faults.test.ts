@@ -46,6 +46,8 @@ beforeAll(async () => {
       PORTICO_UPSTREAM_TIMEOUT_MS: String(BUDGET_MS),
       PORTICO_UPSTREAM_MAX_RESPONSE_BYTES: String(MAX_BODY),
       ...Object.fromEntries(services.map((s) => [`PORTICO_${s.toUpperCase()}_BASE_URL`, `${origin}/${s}-base`])),
+      // The upstreams' own limits (QuickBooks' 10 a second…) would pace the faults, which come faster than that.
+      ...Object.fromEntries(services.map((s) => [`PORTICO_${s.toUpperCase()}_UPSTREAM_LIMITS`, 'none'])),
     },
   });
   for (const integration of gateway.runtime.registry.list()) {

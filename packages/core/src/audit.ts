@@ -1,5 +1,6 @@
 import { errorSummary } from './errors.js';
 import type { Logger } from './logger.js';
+import { type AuditDetail, Observers } from './observer.js';
 import type { AuditRecord, Store } from './store/types.js';
 
 /** A full queue is written at once instead of waiting for the timer. */
@@ -18,14 +19,17 @@ export class AuditLog {
     private readonly store: Store,
     private readonly logger: Logger,
     flushMs: number,
+    /** Told of every record as it is queued (metrics). */
+    private readonly observers: Observers = new Observers(),
   ) {
     this.timer = setInterval(() => void this.flush(), flushMs);
     this.timer.unref();
   }
 
-  /** The outcome of one invocation. */
-  request(record: AuditRecord): void {
+  /** The outcome of one invocation; `detail` goes to observers only. */
+  request(record: AuditRecord, detail?: AuditDetail): void {
     this.queue.push(record);
+    this.observers.audited(record, detail);
     if (this.queue.length >= AUDIT_BATCH) void this.flush();
   }
 
@@ -39,7 +43,19 @@ export class AuditLog {
     status: number,
     code: string | null,
   ): void {
-    this.queue.push({ at: new Date().toISOString(), workspaceId, keyId, service, operation, protocol, status, code, durationMs: 0 });
+    const record: AuditRecord = {
+      at: new Date().toISOString(),
+      workspaceId,
+      keyId,
+      service,
+      operation,
+      protocol,
+      status,
+      code,
+      durationMs: 0,
+    };
+    this.queue.push(record);
+    this.observers.audited(record);
   }
 
   async flush(): Promise<void> {

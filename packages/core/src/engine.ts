@@ -6,15 +6,19 @@ import { KeyRing } from './connections/key-ring.js';
 import { OAuthClients } from './connections/oauth-clients.js';
 import { type OAuthCompletion, OAuthFlow, type OAuthStart } from './connections/oauth-flow.js';
 import type { Encryptor } from './crypto.js';
+import { type EgressOptions, EgressPolicy } from './egress.js';
 import { type InvokeRequest, type InvokeResult, Pipeline, type Protocol } from './invoke.js';
 import { type Logger, silentLogger } from './logger.js';
 import type { OAuthClient, OAuthClientConfig } from './oauth.js';
+import { type EngineObserver, Observers, observeUpstream } from './observer.js';
 import type { Credentials } from './plugin.js';
+import { createRateLimiter, type RateLimitOptions } from './rate-limit.js';
 import type { RegisteredIntegration, Registry } from './registry.js';
 import { OperationIndex } from './search.js';
 import { IntegrationSettings, type IntegrationState } from './settings.js';
 import type { ConnectionRecord, KeyScopes, Store } from './store/types.js';
 import { DEFAULT_UPSTREAM_OPTIONS, UpstreamClient, type UpstreamClientOptions } from './upstream/client.js';
+import { UpstreamLimiter, type UpstreamLimitOptions } from './upstream/limits.js';
 import { UpstreamSender } from './upstream/send.js';
 
 // `Principal` lives with the API keys that resolve it; the testing helpers import it from here.
@@ -39,6 +43,15 @@ export interface EngineOptions {
    * rotated the keys, and this one picks the new key up without a restart.
    */
   reloadKeys?: () => Encryptor;
+  /** Where upstream requests may go: link-local and metadata destinations the operator allows (see egress.ts). */
+  egress?: EgressOptions;
+  /**
+   * Per-key rate limit of operation calls (off when absent or `perMinute` is 0). Shared by every instance when the
+   * store can lease tokens (PostgreSQL), else kept in this process' memory.
+   */
+  rateLimit?: RateLimitOptions;
+  /** Slots per upstream connection: the default cap, the queue's bounds and per-service limits (upstream/limits.ts). */
+  upstreamLimits?: Partial<UpstreamLimitOptions>;
 }
 
 /**
@@ -63,6 +76,7 @@ export class Engine {
   private readonly oauth: OAuthFlow;
   private readonly pipeline: Pipeline;
   private readonly audit: AuditLog;
+  private readonly observers = new Observers();
   private readonly unsubscribe: () => void;
   private index: OperationIndex | undefined;
 
@@ -72,10 +86,11 @@ export class Engine {
     this.logger = options.logger ?? silentLogger;
     this.publicUrl = options.publicUrl;
     this.keys = new KeyRing(options.encryptor, options.reloadKeys);
-    this.client = new UpstreamClient({ ...DEFAULT_UPSTREAM_OPTIONS, ...options.upstream });
-    this.audit = new AuditLog(this.store, this.logger, options.auditFlushMs ?? 1_000);
+    const egress = new EgressPolicy(options.egress);
+    this.client = new UpstreamClient({ ...DEFAULT_UPSTREAM_OPTIONS, lookup: egress.lookup, ...options.upstream });
+    this.audit = new AuditLog(this.store, this.logger, options.auditFlushMs ?? 1_000, this.observers);
     this.apiKeys = new ApiKeys(this.store, this.logger);
-    this.settings = new IntegrationSettings(this.registry, this.store);
+    this.settings = new IntegrationSettings(this.registry, this.store, egress);
     this.oauthClients = new OAuthClients(options.oauthClients ?? {}, () => this.publicUrl);
     const { registry, store, logger, keys, client, oauthClients, audit } = this;
     this.connections = new Connections({ registry, store, logger, keys, client, oauthClients, audit });
@@ -86,9 +101,13 @@ export class Engine {
       logger,
       settings: this.settings,
       connections: this.connections,
-      upstream: new UpstreamSender(client, logger),
+      upstream: observeUpstream(new UpstreamSender(client, logger, egress, new UpstreamLimiter(options.upstreamLimits)), this.observers),
       audit,
       baseUrlOverrides: options.baseUrlOverrides ?? {},
+      rateLimiter: createRateLimiter(options.rateLimit, {
+        ...(store.leaseTokens ? { leaseTokens: store.leaseTokens.bind(store) } : {}),
+        logger,
+      }),
     });
     // Settings changed by this process, another process (PostgreSQL NOTIFY) or the CLI drop the cached copy at once;
     // the cache lifetime bounds staleness should a notification be missed.
@@ -215,7 +234,15 @@ export class Engine {
     return this.pipeline.baseUrlFor(integration, state, meta);
   }
 
-  // ---- audit ---------------------------------------------------------------------------------------------------
+  // ---- audit and observers -------------------------------------------------------------------------------------
+
+  /**
+   * Subscribes an observer (metrics) to every audited outcome and every upstream call (see `EngineObserver`);
+   * returns the unsubscribe function.
+   */
+  observe(observer: EngineObserver): () => void {
+    return this.observers.add(observer);
+  }
 
   flushAudit(): Promise<void> {
     return this.audit.flush();

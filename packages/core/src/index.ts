@@ -3,6 +3,15 @@ export { connectionAad, REFRESH_MARGIN_MS, type ReencryptionReport } from './con
 export type { OAuthCompletion, OAuthStart } from './connections/oauth-flow.js';
 export { type EncryptionKey, Encryptor, generateEncryptionKey, parseEncryptionKey } from './crypto.js';
 export { describeOperation, exampleParams, jsonSchema, type OperationDescription } from './describe.js';
+export {
+  EGRESS_REFUSED,
+  type EgressOptions,
+  EgressPolicy,
+  egressHostsProblem,
+  METADATA_ADDRESSES,
+  METADATA_HOSTNAMES,
+  parseEgressAllowance,
+} from './egress.js';
 export { Engine, type EngineOptions } from './engine.js';
 export {
   codeForUpstreamStatus,
@@ -37,6 +46,7 @@ export {
   pendingMcpPosts,
 } from './mcp-http.js';
 export { InvalidGrantError, type OAuthClient, type OAuthClientConfig } from './oauth.js';
+export type { AuditDetail, EngineObserver, UpstreamObservation } from './observer.js';
 export { buildOpenApiDocument, type OpenApiOptions } from './openapi.js';
 export {
   type Access,
@@ -74,6 +84,7 @@ export {
   type UpstreamFailure,
   type UpstreamSettings,
 } from './plugin.js';
+export { leaseChunk, type RateLimitOptions } from './rate-limit.js';
 export {
   type RegisteredIntegration,
   type RegisteredOperation,
@@ -113,7 +124,13 @@ export { openStore, PostgresStore, type PostgresStoreOptions, type StoreChange, 
 export { SqliteStore } from './store/sqlite.js';
 export {
   type ApiKeyRecord,
+  type AuditEntry,
+  type AuditPage,
+  type AuditPruneLimits,
+  type AuditPruneResult,
+  type AuditQuery,
   type AuditRecord,
+  type AuditStatusClass,
   type ConnectionRecord,
   type ConnectionStatus,
   DEFAULT_WORKSPACE,
@@ -124,6 +141,14 @@ export {
 } from './store/types.js';
 export { DEFAULT_UPSTREAM_OPTIONS, type UpstreamClientOptions } from './upstream/client.js';
 export { buildDeclarative } from './upstream/declarative.js';
+export {
+  DEFAULT_UPSTREAM_LIMIT_OPTIONS,
+  NO_UPSTREAM_LIMITS,
+  parseUpstreamLimits,
+  type UpstreamLimitOptions,
+  type UpstreamLimits,
+  upstreamLimitsProblem,
+} from './upstream/limits.js';
 export {
   capMessage,
   looksLikeHtml,

@@ -5,6 +5,7 @@ import type { Connections } from './connections/credentials.js';
 import { GatewayError, toGatewayError } from './errors.js';
 import type { Logger } from './logger.js';
 import type { DeclarativeUpstream, OperationContext, UpstreamRequest } from './operation.js';
+import type { RateLimiter } from './rate-limit.js';
 import type { RegisteredIntegration, RegisteredOperation, Registry } from './registry.js';
 import type { IntegrationSettings, IntegrationState } from './settings.js';
 import type { Store } from './store/types.js';
@@ -23,6 +24,8 @@ export interface InvokeRequest {
   params?: Record<string, unknown>;
   /** Params from a query string (repeated keys as arrays); `params` wins over them. Coerced by the same rule. */
   stringParams?: Record<string, string | string[]>;
+  /** True once the caller has gone away (REST: its connection closed): a call still waiting for an upstream slot is dropped. */
+  callerGone?: () => boolean;
 }
 
 export interface InvokeResult {
@@ -40,6 +43,8 @@ interface PipelineOptions {
   audit: AuditLog;
   /** Base URLs set by the operator's configuration (environment); they win over stored ones. */
   baseUrlOverrides: Readonly<Record<string, string>>;
+  /** Per-key rate limit; undefined when it is off. */
+  rateLimiter?: RateLimiter | undefined;
 }
 
 /**
@@ -55,6 +60,7 @@ export class Pipeline {
   private readonly upstream: UpstreamSender;
   private readonly audit: AuditLog;
   private readonly baseUrlOverrides: Readonly<Record<string, string>>;
+  private readonly rateLimiter: RateLimiter | undefined;
 
   constructor(options: PipelineOptions) {
     this.registry = options.registry;
@@ -65,6 +71,7 @@ export class Pipeline {
     this.upstream = options.upstream;
     this.audit = options.audit;
     this.baseUrlOverrides = options.baseUrlOverrides;
+    this.rateLimiter = options.rateLimiter;
   }
 
   /** May this principal use this service over this protocol? Throws not_found / forbidden. */
@@ -105,7 +112,12 @@ export class Pipeline {
     const started = performance.now();
     let status = 200;
     let code: string | null = null;
+    let upstreamStatus: number | undefined;
     try {
+      // The key's rate limit first, for every door: a refused call costs no look-up (rate-limit.ts); audited below.
+      const keyId = request.principal.keyId;
+      const limited = keyId === null ? undefined : this.rateLimiter?.admit(keyId);
+      if (limited) await limited;
       const integration = await this.authorize(request.principal, request.service, request.protocol);
       const operation = integration.operations.get(request.operation);
       if (!operation) throw new GatewayError('not_found', `${request.service} has no operation "${request.operation}"`);
@@ -116,28 +128,32 @@ export class Pipeline {
         );
       }
       const params = this.validate(operation, request);
-      const result = await this.execute(integration, operation, params, request.principal.workspaceId);
+      const result = await this.execute(integration, operation, params, request.principal.workspaceId, request.callerGone);
       return result;
     } catch (error) {
       const failure = toGatewayError(error);
       status = failure.status;
       code = failure.code;
+      upstreamStatus = failure.upstreamStatus;
       if (failure.code === 'internal_error') {
         this.logger.error({ err: error, service: request.service, operation: request.operation }, 'operation failed');
       }
       throw failure;
     } finally {
-      this.audit.request({
-        at: new Date().toISOString(),
-        workspaceId: request.principal.workspaceId,
-        keyId: request.principal.keyId,
-        service: request.service,
-        operation: request.operation,
-        protocol: request.protocol,
-        status,
-        code,
-        durationMs: performance.now() - started,
-      });
+      this.audit.request(
+        {
+          at: new Date().toISOString(),
+          workspaceId: request.principal.workspaceId,
+          keyId: request.principal.keyId,
+          service: request.service,
+          operation: request.operation,
+          protocol: request.protocol,
+          status,
+          code,
+          durationMs: performance.now() - started,
+        },
+        upstreamStatus === undefined ? undefined : { upstreamStatus },
+      );
     }
   }
 
@@ -176,12 +192,16 @@ export class Pipeline {
     operation: RegisteredOperation,
     params: Record<string, unknown>,
     workspaceId: string,
+    callerGone?: () => boolean,
   ): Promise<InvokeResult> {
     const { credentials, record } = await this.connections.credentialsFor(integration, workspaceId);
     const state = await this.settings.state(workspaceId, integration.service);
     const context: OperationContext = { settings: state.settings, connection: record.meta };
     const baseUrl = this.baseUrlFor(integration, state, record.meta);
-    const send = (upstream: UpstreamRequest) => this.upstream.send(integration, operation, upstream, baseUrl, credentials, state.settings);
+    // Every upstream request of the call, each page of a `run` included, takes a slot of the connection (limits.ts).
+    const connection = { workspaceId, callerGone };
+    const send = (upstream: UpstreamRequest) =>
+      this.upstream.send(integration, operation, upstream, baseUrl, credentials, state.settings, connection);
     const definition = operation.definition;
     let body: unknown;
     if (definition.run) {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { OperationDefinition, SecurityRequirement, UpstreamResponse } from './operation.js';
 import type { TObject } from './schema.js';
+import type { UpstreamLimits } from './upstream/limits.js';
 
 /** Version of the plugin contract this core implements. A plugin declares the version it was written for. */
 export const CONTRACT_VERSION = 1;
@@ -68,6 +69,18 @@ export interface UpstreamSettings {
    * 2xx answers that carry an error, as Slack's do) and undefined for success. Default: non-2xx is a failure.
    */
   inspect?: (response: UpstreamResponse) => UpstreamFailure | undefined;
+  /**
+   * Hosts the upstream may hand out absolute URLs on (upload URLs, paging links): `files.slack.com`, or `*.slack.com`
+   * for any host below a domain (any port). The base URL's host is always allowed; a URL on another host is not
+   * requested (502 `upstream_error`). Default: the base URL's host only.
+   */
+  egressHosts?: readonly string[];
+  /**
+   * What the upstream allows one connection (one company, one token): requests in flight (`concurrency`) and started
+   * per second, minute or hour. Every upstream request of the connection takes a slot; above them calls wait in a
+   * bounded queue or are refused with 429. Default: the gateway's concurrency cap (32), no rate. Operators override it.
+   */
+  limits?: UpstreamLimits;
 }
 
 export interface PluginDefinition {
@@ -117,6 +130,8 @@ export interface SandboxServer {
   token: string;
   /** Non-secret facts to store with the sandbox's connection (the QuickBooks realm id its seeded company has). */
   connection?: Readonly<Record<string, unknown>>;
+  /** The limits the sandbox enforces; in sandbox mode they replace the plugin's `upstream.limits`. Default: none. */
+  limits?: UpstreamLimits;
   close(): Promise<void>;
 }
 

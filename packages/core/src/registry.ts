@@ -1,7 +1,9 @@
+import { egressHostsProblem } from './egress.js';
 import { GatewayError } from './errors.js';
 import { type Access, accessOf, type HttpMethod, type OperationDefinition, type ParamLocation, pathTokens } from './operation.js';
 import { isPlugin, PLUGIN_BRAND, type Plugin, SUPPORTED_CONTRACT_VERSIONS } from './plugin.js';
 import type { TObject, TSchema } from './schema.js';
+import { upstreamLimitsProblem } from './upstream/limits.js';
 import { type CompiledParams, compileParams } from './validation.js';
 
 const SNAKE_CASE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
@@ -71,6 +73,10 @@ export class Registry {
       throw new RegistryError(`service key "${service}" must be 2-32 lowercase letters or digits, starting with a letter`);
     }
     if (this.integrations.has(service)) throw new RegistryError(`service "${service}" is already registered`);
+    const egressProblem = egressHostsProblem(plugin.upstream.egressHosts);
+    if (egressProblem) throw new RegistryError(`${service}: ${egressProblem}`);
+    const limitsProblem = upstreamLimitsProblem(plugin.upstream.limits);
+    if (limitsProblem) throw new RegistryError(`${service}: ${limitsProblem}`);
 
     const operations = new Map<string, RegisteredOperation>();
     const router = new Router();

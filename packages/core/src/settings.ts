@@ -1,6 +1,7 @@
 import { Value } from 'typebox/value';
 import { cacheKey, SETTINGS_CACHE_MS } from './cache.js';
-import { assertHttpUrl, requireIntegration } from './checks.js';
+import { requireIntegration } from './checks.js';
+import { EgressPolicy } from './egress.js';
 import { GatewayError } from './errors.js';
 import type { RegisteredIntegration, Registry } from './registry.js';
 import type { IntegrationSettingsRecord, Store } from './store/types.js';
@@ -24,6 +25,7 @@ export class IntegrationSettings {
   constructor(
     private readonly registry: Registry,
     private readonly store: Store,
+    private readonly egress: EgressPolicy = new EgressPolicy(),
   ) {}
 
   async state(workspaceId: string, service: string): Promise<IntegrationState> {
@@ -47,7 +49,8 @@ export class IntegrationSettings {
   async configure(workspaceId: string, service: string, change: IntegrationChange): Promise<IntegrationState> {
     const integration = requireIntegration(this.registry, service);
     const current = await this.state(workspaceId, service);
-    if (change.baseUrl) assertHttpUrl(change.baseUrl, 'baseUrl');
+    // http(s) only, and not link-local or metadata addresses unless the operator allows them (egress.ts)
+    if (change.baseUrl) this.egress.assertBaseUrl(change.baseUrl, 'The base URL');
     // The input caps before anything looks at the settings: a deep object would otherwise fail in the store.
     assertInput(change.settings, 'settings');
     const settings = { ...current.settings, ...change.settings };

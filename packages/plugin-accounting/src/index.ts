@@ -15,7 +15,12 @@ export const quickbooksPlugin = definePlugin({
     "entities with QuickBooks' query filters; run the financial reports (profit and loss, balance sheet, trial balance, cash flow, " +
     'general ledger, aging, sales and expenses); read the company information and preferences; list recent changes.',
   contract: 1,
-  upstream: { baseUrl: baseUrlFor, inspect },
+  upstream: {
+    baseUrl: baseUrlFor,
+    inspect,
+    // Intuit's throttles per company (realm): 10 requests at once, 10 a second, 500 a minute (README, Limits).
+    limits: { concurrency: 10, perSecond: 10, perMinute: 500 },
+  },
   auth: {
     token: {
       description:

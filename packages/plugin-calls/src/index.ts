@@ -36,6 +36,8 @@ export const callrailPlugin = definePlugin({
     headers: (settings): Record<string, string> =>
       typeof settings.request_from === 'string' ? { 'request-from': settings.request_from } : {},
     inspect,
+    // CallRail's general limit per account: 1,000 requests an hour (its 10,000 a day is left to CallRail's 429) (README).
+    limits: { perHour: 1000 },
   },
   auth: {
     token: {

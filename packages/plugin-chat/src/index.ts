@@ -40,6 +40,9 @@ export const slackPlugin = definePlugin({
     baseUrl: 'https://slack.com/api',
     // Default auth header (Authorization: Bearer <bot token>) is what Slack expects.
     inspect: inspectSlackResponse,
+    // files.getUploadURLExternal hands out upload URLs on https://files.slack.com/upload/v1/… (Slack's method
+    // reference); Slack's own subdomains are allowed too, nothing else (a sandbox's URLs are on its base URL's host).
+    egressHosts: ['files.slack.com', '*.slack.com'],
   },
   auth: {
     token: {

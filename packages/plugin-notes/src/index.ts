@@ -18,6 +18,8 @@ export const notionPlugin = definePlugin({
     baseUrl: 'https://api.notion.com/v1',
     headers: notionHeaders,
     inspect: inspectNotionResponse,
+    // Notion's limit per integration (token): an average of three requests a second, bursts allowed (README).
+    limits: { perMinute: 180 },
   },
   auth: {
     token: {

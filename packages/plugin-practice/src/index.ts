@@ -14,7 +14,13 @@ export const clioPlugin = definePlugin({
     'communications, court rules (jurisdictions, triggers, matter dockets), users, reports and more. Clio returns only ' +
     'id and etag unless fields names what to return.',
   contract: 1,
-  upstream: { baseUrl: baseUrlFor, headers: versionHeaders, inspect },
+  upstream: {
+    baseUrl: baseUrlFor,
+    headers: versionHeaders,
+    inspect,
+    // Clio's limit per access token: 50 requests a minute at peak hours (more off-peak) (README, Rate limits).
+    limits: { perMinute: 50 },
+  },
   auth: {
     token: {
       description:

@@ -224,7 +224,12 @@ export class Connections {
           refresh_token: current.credentials.refreshToken as string,
         }));
       } catch (error) {
-        if (!(error instanceof InvalidGrantError)) throw error;
+        if (!(error instanceof InvalidGrantError)) {
+          // The provider could not be reached or failed: the connection stays as it is, and the next call tries again.
+          const failure = toGatewayError(error);
+          this.audit.event(workspaceId, null, service, 'oauth_refresh', 'admin', failure.status, failure.code);
+          throw error;
+        }
         await this.store.swapConnection(
           { ...current.record, status: 'needs_reconnect', updatedAt: new Date().toISOString() },
           current.record.version,

@@ -1,4 +1,5 @@
 import { afterEach, describe } from 'vitest';
+import { auditContract } from './contract-audit.js';
 import { coordinationContract } from './contract-coordination.js';
 import { recordContract } from './contract-records.js';
 import type { Store } from './types.js';
@@ -23,6 +24,7 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     }
 
     recordContract(fresh);
+    auditContract(fresh);
     coordinationContract(fresh);
   });
 }

@@ -60,6 +60,12 @@ const OAUTH_STATES = `CREATE TABLE oauth_states (
      expires_at TEXT NOT NULL,
      used_at TEXT)`;
 
+const AUDIT_INDEXES = [
+  'CREATE INDEX audit_workspace_service ON audit(workspace_id, service, id)',
+  'CREATE INDEX audit_workspace_key ON audit(workspace_id, key_id, id)',
+  'CREATE INDEX audit_at ON audit(at)',
+];
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -86,5 +92,26 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'single-use OAuth states',
     sqlite: [OAUTH_STATES],
     postgres: [OAUTH_STATES],
+  },
+  {
+    version: 3,
+    name: 'shared rate-limit buckets',
+    // SQLite serves one process, whose buckets are in memory; PostgreSQL instances lease from these (postgres-rate.ts).
+    sqlite: [],
+    postgres: [
+      `CREATE TABLE rate_buckets (
+         bucket TEXT PRIMARY KEY,
+         tokens DOUBLE PRECISION NOT NULL,
+         granted DOUBLE PRECISION NOT NULL,
+         updated_ms DOUBLE PRECISION NOT NULL)`,
+    ],
+  },
+  {
+    version: 4,
+    name: 'audit query and retention indexes',
+    // Filters an investigation starts from (service, key) in the listing's order, and `at` for time ranges and
+    // retention (store/audit-sql.ts).
+    sqlite: AUDIT_INDEXES,
+    postgres: AUDIT_INDEXES,
   },
 ];

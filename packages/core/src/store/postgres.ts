@@ -1,14 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import { auditPage, auditQuerySql } from './audit-sql.js';
 import { ChangeHub } from './changes.js';
 import { KeyedMutex } from './mutex.js';
 import { loadPg } from './pg.js';
+import { pruneAuditOnce } from './postgres-audit.js';
 import { advisoryLockText, withAdvisoryLock } from './postgres-locks.js';
 import { CHANGE_CHANNEL, ChangeListener, changePayload } from './postgres-notify.js';
+import { leaseTokens } from './postgres-rate.js';
 import { migrate, quoteIdent } from './postgres-schema.js';
 import { apiKey, auditRecord, connection, type DbRow, integration, oauthState } from './rows.js';
 import type {
   ApiKeyRecord,
+  AuditPage,
+  AuditPruneLimits,
+  AuditPruneResult,
+  AuditQuery,
   AuditRecord,
   ConnectionRecord,
   IntegrationSettingsRecord,
@@ -103,6 +110,10 @@ export class PostgresStore implements Store {
 
   async ping(): Promise<void> {
     await this.pool.query('SELECT 1');
+  }
+
+  leaseTokens(bucket: string, want: number, burst: number, perMs: number): Promise<{ granted: number; left: number }> {
+    return leaseTokens(this.pool, bucket, want, burst, perMs);
   }
 
   async withConnectionLock<T>(workspaceId: string, service: string, fn: () => Promise<T>): Promise<T> {
@@ -337,6 +348,16 @@ export class PostgresStore implements Store {
   async listAudit(workspaceId: string, limit: number): Promise<AuditRecord[]> {
     const rows = await this.all('SELECT * FROM audit WHERE workspace_id = $1 ORDER BY id DESC LIMIT $2', [workspaceId, limit]);
     return rows.map(auditRecord);
+  }
+
+  async queryAudit(query: AuditQuery): Promise<AuditPage> {
+    const { sql, args } = auditQuerySql('postgres', query);
+    return auditPage(await this.all(sql, args), query.limit);
+  }
+
+  /** One instance at a time: the others skip their run while one holds the retention lock (postgres-audit.ts). */
+  pruneAudit(before: string, limits: AuditPruneLimits): Promise<AuditPruneResult | null> {
+    return pruneAuditOnce(this.pool, this.lockPool, advisoryLockText(this.namespace, 'audit-retention'), before, limits);
   }
 
   private async one(sql: string, args: unknown[]): Promise<DbRow | undefined> {

@@ -1,12 +1,17 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type Client, createClient, type InValue, type Row } from '@libsql/client/sqlite3'; // local files only: skips the remote (HTTP/WebSocket) clients
+import { auditPage, auditQuerySql, pruneBatchSql, pruneInBatches } from './audit-sql.js';
 import { ChangeHub } from './changes.js';
 import { MIGRATIONS } from './migrations.js';
 import { KeyedMutex } from './mutex.js';
 import { apiKey, auditRecord, connection, integration, oauthState } from './rows.js';
 import {
   type ApiKeyRecord,
+  type AuditPage,
+  type AuditPruneLimits,
+  type AuditPruneResult,
+  type AuditQuery,
   type AuditRecord,
   type ConnectionRecord,
   DEFAULT_WORKSPACE,
@@ -49,6 +54,7 @@ export class SqliteStore implements Store {
   private readonly client: Client;
   private readonly locks = new KeyedMutex();
   private readonly changes = new ChangeHub();
+  private pruning = false;
   /** Files of this database that others could read when it was opened, and that were made owner-only (0600). */
   readonly tightenedFiles: readonly string[];
 
@@ -264,5 +270,21 @@ export class SqliteStore implements Store {
   async listAudit(workspaceId: string, limit: number): Promise<AuditRecord[]> {
     const rows = await this.all('SELECT * FROM audit WHERE workspace_id = ? ORDER BY id DESC LIMIT ?', [workspaceId, limit]);
     return rows.map(auditRecord);
+  }
+
+  async queryAudit(query: AuditQuery): Promise<AuditPage> {
+    const { sql, args } = auditQuerySql('sqlite', query);
+    return auditPage(await this.all(sql, args as InValue[]), query.limit);
+  }
+
+  /** One process uses a SQLite file: there is no one to take turns with, only runs of this store to keep apart. */
+  async pruneAudit(before: string, limits: AuditPruneLimits): Promise<AuditPruneResult | null> {
+    if (this.pruning) return null;
+    this.pruning = true;
+    try {
+      return await pruneInBatches(limits, (size) => this.run(pruneBatchSql('sqlite'), [before, size]));
+    } finally {
+      this.pruning = false;
+    }
   }
 }

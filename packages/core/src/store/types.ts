@@ -95,6 +95,55 @@ export interface AuditRecord {
   durationMs: number;
 }
 
+/** An audit record as `queryAudit` lists it: with its id, which orders the records (a higher id was written later). */
+export interface AuditEntry extends AuditRecord {
+  id: string;
+}
+
+export type AuditStatusClass = '1xx' | '2xx' | '3xx' | '4xx' | '5xx';
+
+/** Which audit records of a workspace to list: every filter given must match. */
+export interface AuditQuery {
+  workspaceId: string;
+  service?: string;
+  operation?: string;
+  protocol?: AuditRecord['protocol'];
+  /** An exact status (429) or a class ('4xx'). */
+  status?: number | AuditStatusClass;
+  code?: string;
+  keyId?: string;
+  /** At or after this time: ISO 8601 in UTC with milliseconds, as `at` is stored (`Date.prototype.toISOString`). */
+  since?: string;
+  /** Before this time (same form). */
+  until?: string;
+  /** Only records older than the one with this id: the `next` of the previous page. */
+  before?: string;
+  /** Page size. */
+  limit: number;
+}
+
+export interface AuditPage {
+  /** Newest first. */
+  records: AuditEntry[];
+  /** Where the next page starts (pass it as `before`); null on the last page. */
+  next: string | null;
+}
+
+export interface AuditPruneLimits {
+  /** Records deleted by one statement. */
+  batchSize: number;
+  /** Statements of one run. */
+  maxBatches: number;
+  /** Pause between statements, ms, so that other writers get the database in between (default 0). */
+  pauseMs?: number;
+}
+
+export interface AuditPruneResult {
+  deleted: number;
+  /** Older records remain: the run stopped after `maxBatches` full batches. */
+  more: boolean;
+}
+
 /**
  * What a write changed, for cache invalidation. `id` is the key id for `api_key` and the service key for
  * `integration` and `connection`. `id` (and `workspaceId`) `'*'` means "anything of this kind may have changed":
@@ -151,6 +200,17 @@ export interface Store {
 
   appendAudit(records: readonly AuditRecord[]): Promise<void>;
   listAudit(workspaceId: string, limit: number): Promise<AuditRecord[]>;
+  /**
+   * One page of a workspace's audit records matching `query`, newest first. The order is the id's, so paging with
+   * `next` neither repeats nor skips a record while new ones are written.
+   */
+  queryAudit(query: AuditQuery): Promise<AuditPage>;
+  /**
+   * Deletes the audit records of every workspace written before `before` (their `at`), in bounded batches (see
+   * `AuditPruneLimits`). Resolves null, having deleted nothing, when another process is pruning the same database
+   * (PostgreSQL: a try-lock, never a wait), so that several instances take turns instead of doing the work twice.
+   */
+  pruneAudit(before: string, limits: AuditPruneLimits): Promise<AuditPruneResult | null>;
 
   /**
    * Runs `fn` while holding an exclusive lock for one connection (workspace + service), so that exactly one
@@ -161,6 +221,14 @@ export interface Store {
    * `swapConnection`: a lost database session can end a lock early. Do not nest locks.
    */
   withConnectionLock<T>(workspaceId: string, service: string, fn: () => Promise<T>): Promise<T>;
+
+  /**
+   * Stores shared by several processes (PostgreSQL) implement this: takes up to `want` whole tokens from the shared
+   * token bucket `bucket` (created full when missing), refilled at `perMs` tokens a millisecond up to `burst` on a
+   * clock every process shares, in one atomic step. The rate limiter leases from it in chunks (rate-limit.ts); a
+   * store that serves one process omits it, and the buckets stay in memory.
+   */
+  leaseTokens?(bucket: string, want: number, burst: number, perMs: number): Promise<{ granted: number; left: number }>;
 
   /**
    * Subscribes to changes made by the write methods (createApiKey, revokeApiKey, putIntegration, putConnection,

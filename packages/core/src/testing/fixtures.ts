@@ -10,6 +10,7 @@ import { Registry } from '../registry.js';
 import { queryString, queryValues, restCallFor, restInvocation } from '../rest.js';
 import { SqliteStore } from '../store/sqlite.js';
 import { DEFAULT_WORKSPACE } from '../store/types.js';
+import { NO_UPSTREAM_LIMITS } from '../upstream/limits.js';
 
 /** What the upstream must receive. `path` includes the base URL's own path (`/v1/pages/abc`). */
 export interface ExpectedRequest {
@@ -125,6 +126,8 @@ export async function createFixtureHarness(plugin: Plugin, options: FixtureHarne
     store,
     encryptor: new Encryptor(parseEncryptionKey(randomBytes(32).toString('base64'))),
     upstream: { retryLimit: 0, timeoutMs: 5_000 },
+    // The recorder is not the application: its limits (Clio's 50 a minute) would refuse fixtures, not test them.
+    upstreamLimits: { services: { [service]: NO_UPSTREAM_LIMITS } },
   });
 
   async function check(fixture: OperationFixture): Promise<void> {

@@ -42,6 +42,8 @@ export async function startSandboxHarness(plugin: Plugin): Promise<SandboxHarnes
     store,
     encryptor: new Encryptor(parseEncryptionKey(randomBytes(32).toString('base64'))),
     upstream: { retryLimit: 0 },
+    // The sandbox's own limits, as in sandbox mode (it is not the application, whose limits the plugin declares).
+    upstreamLimits: { services: { [service]: sandbox.limits ?? {} } },
   });
   await engine.connectToken(DEFAULT_WORKSPACE, service, sandbox.token, { ...sandbox.connection });
   await engine.configureIntegration(DEFAULT_WORKSPACE, service, { baseUrl: sandbox.url, restEnabled: true });

@@ -1,7 +1,9 @@
 import http from 'node:http';
 import https from 'node:https';
+import type { LookupFunction } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import got, { type Got, RequestError } from 'got';
+import { EGRESS_REFUSED } from '../egress.js';
 import { GatewayError } from '../errors.js';
 import type { UpstreamRequest, UpstreamResponse } from '../operation.js';
 import { retryAfterMs } from '../upstream-errors.js';
@@ -24,6 +26,8 @@ export interface UpstreamClientOptions {
    */
   maxResponseBytes?: number;
   userAgent?: string;
+  /** Resolves host names for the agents (the egress policy's: refuses names that resolve to link-local or metadata). */
+  lookup?: LookupFunction;
 }
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
@@ -36,11 +40,15 @@ export const DEFAULT_UPSTREAM_OPTIONS: UpstreamClientOptions = {
   maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
 };
 
-interface PreparedRequest extends UpstreamRequest {
+export interface PreparedRequest extends UpstreamRequest {
   /** Absolute URL after the base URL was applied. */
   url: string;
   /** Who answers, for error messages ("Notion did not answer in time"); default "The upstream". */
   upstreamName?: string;
+  /** End of the call's budget (`performance.now()` time) when it began earlier (a wait for a slot); default now + timeoutMs. */
+  deadline?: number;
+  /** Runs before each retry (a connection's rate window: limits.ts); a throw ends the call with that error. */
+  beforeRetry?: () => Promise<void>;
 }
 
 const RETRY_METHODS = new Set(['GET', 'PUT', 'DELETE', 'HEAD', 'OPTIONS']);
@@ -60,15 +68,15 @@ type Attempt = { response: UpstreamResponse; error?: undefined } | { response?: 
 export class UpstreamClient {
   private readonly got: Got;
   private readonly maxResponseBytes: number;
-  private readonly agents = {
-    http: new http.Agent({ keepAlive: true, maxSockets: 256 }),
-    https: new https.Agent({ keepAlive: true, maxSockets: 256 }),
-  };
+  private readonly agents: { http: http.Agent; https: https.Agent };
 
   constructor(readonly options: UpstreamClientOptions = DEFAULT_UPSTREAM_OPTIONS) {
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    const agentOptions = { keepAlive: true, maxSockets: 256, ...(options.lookup ? { lookup: options.lookup } : {}) };
+    this.agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
     this.got = got.extend({
       agent: this.agents,
+      ...(options.lookup ? { dnsLookup: options.lookup } : {}),
       followRedirect: false,
       throwHttpErrors: false,
       retry: { limit: 0 },
@@ -83,7 +91,7 @@ export class UpstreamClient {
    */
   async send(request: PreparedRequest): Promise<UpstreamResponse> {
     const { timeoutMs, retryLimit } = this.options;
-    const deadline = performance.now() + timeoutMs;
+    const deadline = request.deadline ?? performance.now() + timeoutMs;
     const name = request.upstreamName ?? 'The upstream';
     const url = withQuery(request.url, request.query);
     const { headers, body } = encodeBody(request);
@@ -97,6 +105,7 @@ export class UpstreamClient {
         return outcome.response;
       }
       await sleep(wait);
+      await request.beforeRetry?.();
     }
   }
 
@@ -238,6 +247,10 @@ function toUpstreamResponse(status: number, headers: UpstreamResponse['headers']
 /** Network failures never carry got's error text to the caller: it includes URLs and may include headers. */
 function networkFailure(error: unknown, name: string, budgetMs: number): GatewayError {
   if (error instanceof RequestError) {
+    // the egress policy refused the address a name resolves to: its message names the name, never credentials
+    if (error.code === EGRESS_REFUSED) {
+      return new GatewayError('upstream_error', `${name} was not contacted: ${error.message}`, { cause: error });
+    }
     if (error.name === 'TimeoutError' || error.code === 'ETIMEDOUT') {
       return new GatewayError('upstream_timeout', `${name} did not answer within the ${budgetMs} ms budget`, { cause: error });
     }

@@ -1,4 +1,5 @@
 import { assertHttpUrl } from '../checks.js';
+import { EgressPolicy } from '../egress.js';
 import { codeForUpstreamStatus, type ErrorCode, GatewayError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { UpstreamRequest, UpstreamResponse } from '../operation.js';
@@ -6,6 +7,7 @@ import type { Credentials, UpstreamFailure } from '../plugin.js';
 import type { RegisteredIntegration, RegisteredOperation } from '../registry.js';
 import { readUpstreamFailure, redactSecrets, retryAfterFromHeaders } from '../upstream-errors.js';
 import type { UpstreamClient } from './client.js';
+import { type ConnectionCall, UpstreamLimiter } from './limits.js';
 
 const MAX_MESSAGE = 500;
 
@@ -14,6 +16,8 @@ export class UpstreamSender {
   constructor(
     private readonly client: UpstreamClient,
     private readonly logger: Logger,
+    private readonly egress: EgressPolicy = new EgressPolicy(),
+    private readonly limits: UpstreamLimiter = new UpstreamLimiter(),
   ) {}
 
   async send(
@@ -23,11 +27,20 @@ export class UpstreamSender {
     baseUrl: string,
     credentials: Credentials,
     settings: Record<string, unknown>,
+    /** Whose connection this is: its requests take its slots (limits.ts). Without it, no limit applies. */
+    connection?: ConnectionCall,
   ): Promise<UpstreamResponse> {
     const upstream = integration.plugin.upstream;
     const absolute = request.url !== undefined;
     // An absolute URL comes from the upstream (an upload address it handed out): if it is unusable, the upstream is at fault.
     if (absolute) assertHttpUrl(request.url as string, `The address ${integration.plugin.displayName} handed out`, 'upstream_error');
+    // The egress policy, before any connection: an allowed base URL; a handed-out address only on an allowed host.
+    try {
+      this.egress.assertRequest(integration.plugin, request, baseUrl);
+    } catch (error) {
+      this.logger.warn({ service: integration.service, operation: operation.name, reason: (error as Error).message }, 'egress refused');
+      throw error;
+    }
     const withAuth = request.auth ?? !absolute;
     const headers = {
       ...upstream.headers?.(settings),
@@ -35,7 +48,8 @@ export class UpstreamSender {
       ...request.headers,
     };
     const url = request.url ?? `${baseUrl.replace(/\/+$/, '')}${request.path ?? ''}`;
-    const response = await this.client.send({ ...request, url, headers, upstreamName: integration.plugin.displayName });
+    const prepared = { ...request, url, headers, upstreamName: integration.plugin.displayName };
+    const response = await this.limits.send(this.client, integration, prepared, connection);
     const failure = upstream.inspect ? upstream.inspect(response) : readUpstreamFailure(response, { maxLength: MAX_MESSAGE });
     if (failure) {
       const error = upstreamError(integration.plugin.displayName, failure, response);

@@ -149,7 +149,9 @@ export function startSandbox(options: QuickBooksSandboxOptions = {}): Promise<Sa
     onError: () => systemFault().reply(),
   });
   // The gateway stores these facts with the sandbox connection: the plugin addresses the seeded company by its realm id.
-  return server.then((started) => ({ ...started, connection: { realmId: SANDBOX_REALM_ID } }));
+  // In sandbox mode the gateway keeps to the sandbox's limit of requests in flight, as it keeps to QuickBooks'.
+  const limits = { concurrency: maxConcurrent ?? MAX_CONCURRENT_REQUESTS };
+  return server.then((started) => ({ ...started, connection: { realmId: SANDBOX_REALM_ID }, limits }));
 }
 
 async function answer(request: EmulatorRequest, state: State, inFlight: Map<string, number>): Promise<EmulatorReply> {

@@ -55,7 +55,7 @@ const writeFault: FaultWriter = (fault) => {
  * The emulator kit serves `POST /__sandbox/fail-next` and `POST /__sandbox/reset` (also under `/api/v4`).
  */
 export function startSandbox(options: SandboxOptions = {}): Promise<SandboxServer> {
-  return startEmulator<State>({
+  const started = startEmulator<State>({
     ...options,
     token: SANDBOX_TOKEN,
     basePath: API_BASE,
@@ -71,6 +71,8 @@ export function startSandbox(options: SandboxOptions = {}): Promise<SandboxServe
     writeFault,
     onError: () => errorReply(new ClioError(500, 'InternalServerError', 'Something went wrong')),
   });
+  // In sandbox mode the gateway paces requests to the sandbox's (generous) limit rather than Clio's 50 a minute.
+  return started.then((server) => ({ ...server, limits: { perMinute: RATE_LIMIT } }));
 }
 
 function answer(request: EmulatorRequest, state: State): EmulatorReply {

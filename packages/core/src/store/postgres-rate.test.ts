@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PostgresStore } from './postgres.js';
+
+const PG_URL = process.env.PORTICO_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** Undefined when PostgreSQL answers, else why not (the tests are skipped, or fail with PORTICO_REQUIRE_POSTGRES=1). */
+async function postgresProblem(): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return undefined;
+  } catch (error) {
+    const problem = error instanceof Error ? error.message || error.name : String(error);
+    if (process.env.PORTICO_REQUIRE_POSTGRES === '1') throw new Error(`PostgreSQL is required and not reachable: ${problem}`);
+    return problem;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+const problem = await postgresProblem();
+const schema = `portico_rate_${randomBytes(5).toString('hex')}`;
+
+describe.skipIf(problem !== undefined)(`shared rate buckets on PostgreSQL${problem ? ` (skipped: ${problem})` : ''}`, () => {
+  const stores: PostgresStore[] = [];
+  afterAll(async () => {
+    for (const store of stores) await store.close();
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await admin.end();
+  });
+
+  it('leases from a bucket created full, never grants more than it holds to concurrent instances, and refills', async () => {
+    const [a, b] = [0, 1].map(() => {
+      const store = new PostgresStore(PG_URL, { schema, poolSize: 4 });
+      stores.push(store);
+      return store;
+    }) as [PostgresStore, PostgresStore];
+    await a.migrate();
+    await b.migrate();
+    const perMs = 0.0001; // one token in 10 s: the test runs well within that
+    expect(await a.leaseTokens('key:first', 3, 10, perMs)).toEqual({ granted: 3, left: expect.closeTo(7, 1) });
+
+    // 40 leases of 2 at once from two instances: exactly the burst is granted, whatever the interleaving
+    const leases = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).leaseTokens('key:race', 2, 25, perMs)));
+    expect(leases.reduce((sum, lease) => sum + lease.granted, 0)).toBe(25);
+    expect(leases.every((lease) => Number.isInteger(lease.granted) && lease.left >= 0 && lease.left < 25)).toBe(true);
+
+    // refilled on the database's clock: 100 tokens a second, so 30 ms later there are about 3 again
+    await a.leaseTokens('key:fast', 50, 50, 0.1);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const again = await b.leaseTokens('key:fast', 50, 50, 0.1);
+    expect(again.granted).toBeGreaterThanOrEqual(2);
+    expect(again.granted).toBeLessThan(20);
+  });
+});

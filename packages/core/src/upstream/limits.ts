@@ -1,0 +1,405 @@
+import { GatewayError } from '../errors.js';
+import type { UpstreamResponse } from '../operation.js';
+import type { RegisteredIntegration } from '../registry.js';
+import type { PreparedRequest, UpstreamClient } from './client.js';
+
+/**
+ * What an upstream allows one connection (a workspace's credentials for a service: one QuickBooks company, one Clio
+ * token), declared by its plugin as `upstream.limits`. Every field is optional; 0 means "no such limit".
+ */
+export interface UpstreamLimits {
+  /** Requests in flight at once. Default: the gateway's cap for plugins that declare none (32). */
+  concurrency?: number;
+  /** Requests started in any 1 s. */
+  perSecond?: number;
+  /** Requests started in any 60 s (Clio: 50 at peak). */
+  perMinute?: number;
+  /** Requests started in any hour (CallRail: 1,000 per account). */
+  perHour?: number;
+}
+
+export interface UpstreamLimitOptions {
+  /** Requests in flight per connection for integrations that declare no `concurrency`; 0: no cap. */
+  maxConcurrency: number;
+  /** Calls that may wait for a slot, per connection; one more is refused at once (429). 0: none wait. */
+  queueLength: number;
+  /**
+   * Longest wait for a slot, ms. The wait counts in the upstream call's time budget and never takes more than three
+   * quarters of it; a call that would wait longer is refused (429 with `Retry-After`).
+   */
+  queueWaitMs: number;
+  /** Limits that replace a plugin's declaration, per service (the operator's override; a sandbox's own limits). */
+  services: Readonly<Record<string, UpstreamLimits>>;
+}
+
+export const DEFAULT_UPSTREAM_LIMIT_OPTIONS: UpstreamLimitOptions = {
+  maxConcurrency: 32,
+  queueLength: 200,
+  queueWaitMs: 10_000,
+  services: {},
+};
+
+/** No limit at all, not even the default cap (`PORTICO_<SERVICE>_UPSTREAM_LIMITS=none`). */
+export const NO_UPSTREAM_LIMITS: UpstreamLimits = Object.freeze({ concurrency: 0, perSecond: 0, perMinute: 0, perHour: 0 });
+
+/** The largest number a rate window may hold: it remembers that many start times (8 bytes each) per connection. */
+export const MAX_WINDOW_LIMIT = 10_000;
+const MAX_CONCURRENCY = 100_000;
+/** Share of the time budget a wait for a slot may take: a quarter is always left for the request itself. */
+const MAX_WAIT_SHARE = 0.75;
+
+const WINDOWS = [
+  ['perSecond', 1_000, 'a second'],
+  ['perMinute', 60_000, 'a minute'],
+  ['perHour', 3_600_000, 'an hour'],
+] as const;
+
+/** Why a declaration cannot be used, or undefined. Checked when a plugin is registered and for operator overrides. */
+export function upstreamLimitsProblem(limits: unknown): string | undefined {
+  if (limits === undefined) return undefined;
+  if (typeof limits !== 'object' || limits === null || Array.isArray(limits)) return 'upstream.limits must be an object';
+  for (const [name, value] of Object.entries(limits)) {
+    const max = name === 'concurrency' ? MAX_CONCURRENCY : WINDOWS.some(([key]) => key === name) ? MAX_WINDOW_LIMIT : undefined;
+    if (max === undefined) return `upstream.limits has no field "${name}" (concurrency, perSecond, perMinute, perHour)`;
+    if (value !== undefined && (!Number.isInteger(value) || (value as number) < 0 || (value as number) > max)) {
+      return `upstream.limits.${name} must be a whole number from 0 to ${max}`;
+    }
+  }
+  return undefined;
+}
+
+const SETTING_NAMES: Readonly<Record<string, keyof UpstreamLimits>> = {
+  concurrency: 'concurrency',
+  per_second: 'perSecond',
+  per_minute: 'perMinute',
+  per_hour: 'perHour',
+};
+
+/**
+ * Reads an operator's override (`PORTICO_<SERVICE>_UPSTREAM_LIMITS`): `none` (no limit at all), or
+ * `concurrency=5,per_minute=40`: the fields given, each to replace the plugin's (0 removes one). Throws on bad input.
+ */
+export function parseUpstreamLimits(text: string): UpstreamLimits {
+  const trimmed = text.trim();
+  if (trimmed === 'none') return { ...NO_UPSTREAM_LIMITS };
+  const out: UpstreamLimits = {};
+  for (const part of trimmed.split(',')) {
+    const [name, value, extra] = part.split('=').map((s) => s.trim());
+    const field = name !== undefined && Object.hasOwn(SETTING_NAMES, name) ? SETTING_NAMES[name] : undefined;
+    if (!field || value === undefined || extra !== undefined || !/^\d{1,9}$/.test(value)) {
+      throw new Error(
+        `"${part.trim()}" must be name=number with name concurrency, per_second, per_minute or per_hour (or the whole value none)`,
+      );
+    }
+    out[field] = Number(value);
+  }
+  const problem = upstreamLimitsProblem(out);
+  if (problem) throw new Error(problem);
+  return out;
+}
+
+type Release = () => void;
+
+/** The connection an upstream request belongs to (workspace + service), and whether its caller went away. */
+export interface ConnectionCall {
+  workspaceId: string;
+  /** True once the caller is gone (its client closed the connection): a waiting call is then dropped, never sent. */
+  callerGone?: (() => boolean) | undefined;
+}
+
+interface Waiter {
+  resolve(release: Release): void;
+  reject(error: GatewayError): void;
+  gone: (() => boolean) | undefined;
+  timer: ReturnType<typeof setTimeout>;
+  done: boolean;
+}
+
+/** The start times of the last `limit` requests (a ring): a sliding window, exact, O(1) per request. */
+class Window {
+  private readonly stamps: number[] = [];
+  private next = 0;
+
+  constructor(
+    readonly limit: number,
+    readonly ms: number,
+    readonly unit: string,
+  ) {}
+
+  /** ms until one more request may start (0: now). */
+  freeIn(now: number): number {
+    if (this.stamps.length < this.limit) return 0;
+    return Math.max(0, (this.stamps[this.next] as number) + this.ms - now);
+  }
+
+  /** ms until a request with `ahead` others before it may start, at the earliest (a lower bound). */
+  freeInBehind(ahead: number, now: number): number {
+    const free = this.limit - this.stamps.length;
+    if (ahead < free) return 0;
+    const index = ahead - free;
+    // Beyond one window's worth of waiting requests, at least a whole window.
+    if (index >= this.stamps.length) return this.ms;
+    return Math.max(0, (this.stamps[(this.next + index) % this.limit] as number) + this.ms - now);
+  }
+
+  take(now: number): void {
+    if (this.stamps.length < this.limit) this.stamps.push(now);
+    else {
+      this.stamps[this.next] = now;
+      this.next = (this.next + 1) % this.limit;
+    }
+  }
+}
+
+/**
+ * The slots of one connection: at most `concurrency` requests in flight, at most `limit` started in each window, and a
+ * FIFO queue of bounded length whose calls wait a bounded time. In memory, per process.
+ */
+export class ConnectionLimiter {
+  private active = 0;
+  /** Calls retrying inside their slot that wait for a window: they go before the queue. */
+  private pacing = 0;
+  private readonly queue: Waiter[] = [];
+  private head = 0;
+  private waiting = 0;
+  private wake: ReturnType<typeof setTimeout> | undefined;
+  private readonly windows: Window[];
+
+  constructor(
+    readonly name: string,
+    readonly concurrency: number,
+    limits: UpstreamLimits,
+    private readonly queueLength: number,
+    private readonly now: () => number = performance.now.bind(performance),
+  ) {
+    this.windows = WINDOWS.filter(([key]) => (limits[key] ?? 0) > 0).map(([key, ms, unit]) => new Window(limits[key] as number, ms, unit));
+  }
+
+  /** Requests in flight and calls waiting (for tests and diagnostics). */
+  get load(): { active: number; waiting: number } {
+    return { active: this.active, waiting: this.waiting };
+  }
+
+  /**
+   * Takes a slot: at once when one is free and nobody waits, else in FIFO order within `maxWaitMs`. Refused with 429
+   * `rate_limited` and a `Retry-After` when the queue is full or the wait would be longer. `gone` tells whether the
+   * caller went away: a waiting call whose caller has gone is dropped when its turn comes, without taking a slot.
+   * The returned function releases the slot (once, whatever happens to the request).
+   */
+  acquire(maxWaitMs: number, gone?: () => boolean): Release | Promise<Release> {
+    const now = this.now();
+    if (this.waiting === 0 && this.pacing === 0 && this.admissible(now) === 0) return this.start(now);
+    if (this.waiting >= this.queueLength) {
+      const blocked = this.concurrency > 0 && this.active >= this.concurrency ? `${this.inFlight()} and ` : '';
+      const reason = `${blocked}${this.waiting} ${this.waiting === 1 ? 'call is' : 'calls are'} waiting, the most that may wait`;
+      throw this.refusal(reason, this.windowWait(this.waiting, now));
+    }
+    const windowWait = this.windowWait(this.waiting, now);
+    if (windowWait > maxWaitMs) throw this.refusal(this.rateText(), windowWait);
+    return new Promise<Release>((resolve, reject) => {
+      const waiter: Waiter = { resolve, reject, gone, done: false, timer: setTimeout(() => this.expire(waiter, maxWaitMs), maxWaitMs) };
+      this.queue.push(waiter);
+      this.waiting++;
+      this.drain();
+    });
+  }
+
+  /**
+   * Takes a window slot for a retry of a request that holds its concurrency slot, waiting until `until` (this
+   * limiter's clock) at the longest; refused with 429 past it. Bounded: each turn waits until a window frees.
+   */
+  async pace(until: number): Promise<void> {
+    if (this.windows.length === 0) return;
+    this.pacing++;
+    try {
+      for (;;) {
+        const now = this.now();
+        const wait = this.windowWait(0, now);
+        if (wait === 0) {
+          for (const window of this.windows) window.take(now);
+          return;
+        }
+        if (now + wait > until) throw this.refusal(this.rateText(), wait);
+        await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
+      }
+    } finally {
+      this.pacing--;
+      this.drain();
+    }
+  }
+
+  /** Sends through `client` inside a slot, the wait counted in the call's time budget. */
+  async send(client: UpstreamClient, request: PreparedRequest, queueWaitMs: number, gone?: () => boolean): Promise<UpstreamResponse> {
+    const budget = client.options.timeoutMs;
+    const deadline = performance.now() + budget;
+    const maxWait = Math.min(queueWaitMs, budget * MAX_WAIT_SHARE);
+    const release = await this.acquire(maxWait, gone);
+    try {
+      const until = this.now() + (deadline - performance.now());
+      return await client.send(
+        this.windows.length === 0 ? { ...request, deadline } : { ...request, deadline, beforeRetry: () => this.pace(until) },
+      );
+    } finally {
+      release();
+    }
+  }
+
+  /** 0 when a request may start now; else ms until a window frees (Infinity when waiting for a concurrency slot). */
+  private admissible(now: number): number {
+    if (this.concurrency > 0 && this.active >= this.concurrency) return Number.POSITIVE_INFINITY;
+    return this.windowWait(0, now);
+  }
+
+  private windowWait(ahead: number, now: number): number {
+    let wait = 0;
+    for (const window of this.windows) wait = Math.max(wait, window.freeInBehind(ahead, now));
+    return wait;
+  }
+
+  private start(now: number): Release {
+    this.active++;
+    for (const window of this.windows) window.take(now);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.active--;
+      this.drain();
+    };
+  }
+
+  /** Admits waiting calls in order while slots are free; bounded by the queue's length. */
+  private drain(): void {
+    if (this.waiting === 0 || this.pacing > 0) return;
+    const now = this.now();
+    while (this.head < this.queue.length) {
+      const waiter = this.queue[this.head] as Waiter;
+      if (!waiter.done && waiter.gone?.()) {
+        this.settle(waiter);
+        waiter.reject(this.refusal('the caller went away while waiting', 0));
+      }
+      if (waiter.done) {
+        this.head++;
+        continue;
+      }
+      const wait = this.admissible(now);
+      if (wait === Number.POSITIVE_INFINITY) break; // a release drains again
+      if (wait > 0) {
+        if (this.wake === undefined) {
+          this.wake = setTimeout(() => {
+            this.wake = undefined;
+            this.drain();
+          }, Math.ceil(wait));
+        }
+        break;
+      }
+      this.settle(waiter);
+      this.head++;
+      waiter.resolve(this.start(now));
+    }
+    // Compacts the queue once its consumed head is long (amortised O(1) per call).
+    if (this.head > 64 && this.head * 2 > this.queue.length) {
+      this.queue.splice(0, this.head);
+      this.head = 0;
+    }
+  }
+
+  private settle(waiter: Waiter): void {
+    waiter.done = true;
+    clearTimeout(waiter.timer);
+    this.waiting--;
+  }
+
+  private expire(waiter: Waiter, waitedMs: number): void {
+    if (waiter.done) return;
+    this.settle(waiter);
+    const now = this.now();
+    const blocked = this.concurrency > 0 && this.active >= this.concurrency;
+    const reason = blocked ? `${this.inFlight()} and none finished within ${Math.round(waitedMs)} ms` : this.rateText();
+    waiter.reject(this.refusal(reason, blocked ? 0 : this.windowWait(0, now)));
+    this.drain();
+  }
+
+  private inFlight(): string {
+    return `${this.active} ${this.active === 1 ? 'request is' : 'requests are'} in flight (at most ${this.concurrency})`;
+  }
+
+  private rateText(): string {
+    return `at most ${this.windows.map((w) => `${w.limit} ${w.limit === 1 ? 'request' : 'requests'} ${w.unit}`).join(' and ')} are sent`;
+  }
+
+  /** 429 with the wait in `Retry-After` and in the message (MCP clients see only the body); at least 1 s. */
+  private refusal(reason: string, waitMs: number): GatewayError {
+    const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+    return new GatewayError('rate_limited', `Too many requests to ${this.name} on this connection: ${reason}; retry after ${seconds} s`, {
+      retryAfter: seconds,
+    });
+  }
+}
+
+interface Resolved {
+  concurrency: number;
+  limits: UpstreamLimits;
+  connections: Map<string, ConnectionLimiter>;
+}
+
+/**
+ * Every connection's slots (see {@link ConnectionLimiter}), created on a connection's first upstream request and kept
+ * while the process runs (one per connection that was used). An integration with no limit at all costs one map lookup.
+ */
+export class UpstreamLimiter {
+  private readonly options: UpstreamLimitOptions;
+  private readonly integrations = new Map<string, Resolved | null>();
+
+  constructor(
+    options: Partial<UpstreamLimitOptions> = {},
+    private readonly now?: () => number,
+  ) {
+    this.options = { ...DEFAULT_UPSTREAM_LIMIT_OPTIONS, ...options };
+    for (const [service, limits] of Object.entries(this.options.services)) {
+      const problem = upstreamLimitsProblem(limits);
+      if (problem) throw new Error(`upstream limits of ${service}: ${problem}`);
+    }
+  }
+
+  /** The limits in force for an integration: the override, else the plugin's declaration, with the default cap. */
+  limitsOf(integration: RegisteredIntegration): Required<UpstreamLimits> {
+    const limits = this.options.services[integration.service] ?? integration.plugin.upstream.limits ?? {};
+    return {
+      concurrency: limits.concurrency ?? this.options.maxConcurrency,
+      perSecond: limits.perSecond ?? 0,
+      perMinute: limits.perMinute ?? 0,
+      perHour: limits.perHour ?? 0,
+    };
+  }
+
+  /** The slots of a connection (workspace + service); undefined when its integration has no limit. */
+  connection(integration: RegisteredIntegration, workspaceId: string): ConnectionLimiter | undefined {
+    let resolved = this.integrations.get(integration.service);
+    if (resolved === undefined) {
+      const limits = this.limitsOf(integration);
+      const limited = limits.concurrency > 0 || limits.perSecond > 0 || limits.perMinute > 0 || limits.perHour > 0;
+      resolved = limited ? { concurrency: limits.concurrency, limits, connections: new Map() } : null;
+      this.integrations.set(integration.service, resolved);
+    }
+    if (resolved === null) return undefined;
+    let limiter = resolved.connections.get(workspaceId);
+    if (!limiter) {
+      const { queueLength } = this.options;
+      limiter = new ConnectionLimiter(integration.plugin.displayName, resolved.concurrency, resolved.limits, queueLength, this.now);
+      resolved.connections.set(workspaceId, limiter);
+    }
+    return limiter;
+  }
+
+  /** Sends one upstream request of a connection within its limits; without a workspace (or limits), directly. */
+  send(
+    client: UpstreamClient,
+    integration: RegisteredIntegration,
+    request: PreparedRequest,
+    connection?: ConnectionCall,
+  ): Promise<UpstreamResponse> {
+    const limiter = connection && this.connection(integration, connection.workspaceId);
+    return limiter ? limiter.send(client, request, this.options.queueWaitMs, connection.callerGone) : client.send(request);
+  }
+}
