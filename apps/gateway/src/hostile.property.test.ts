@@ -248,4 +248,61 @@ describe('hostile input, every operation, REST and MCP (fast-check, fixed seed)'
     }
     expect(problems.slice(0, 30)).toEqual([]);
   }, 240_000);
+
+  it('answers every MCP batch — repeated ids, cancellations, junk — promptly, with JSON-RPC, and keeps nothing', async () => {
+    const { pendingMcpPosts } = await import('@portico/core');
+    const id = fc.oneof(fc.integer({ min: 1, max: 4 }), fc.constantFrom('1', 'a'));
+    const request = fc.oneof(
+      id.map((i) => ({ jsonrpc: '2.0', id: i, method: 'ping' })),
+      id.map((i) => ({ jsonrpc: '2.0', id: i, method: 'tools/list', params: {} })),
+      fc
+        .tuple(id, hostileValue)
+        .map(([i, v]) => ({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'describe_method', arguments: v } })),
+      fc.tuple(id, fc.constantFrom(...operations.slice(0, 20).map((o) => o.operation.definition.name))).map(([i, method]) => ({
+        jsonrpc: '2.0',
+        id: i,
+        method: 'tools/call',
+        params: { name: `call_${operations[0]?.service}`, arguments: { method, params: {} } },
+      })),
+      id.map((i) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: i, reason: 'changed my mind' } })),
+      hostileValue,
+    );
+    const problems: string[] = [];
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(request, fc.array(request, { minLength: 1, maxLength: 8 })), async (body) => {
+        const label = JSON.stringify(body).slice(0, 160);
+        const started = performance.now();
+        const res = await fetch(`${gateway.url}/api/mcp`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${gateway.key}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(5_000),
+        }).catch((error: Error) => ({ status: 0, text: async () => error.message }));
+        const text = await res.text();
+        if (performance.now() - started > 4_000) problems.push(`slow answer to ${label}`);
+        if (![200, 202, 400].includes(res.status)) problems.push(`${res.status} to ${label}: ${text.slice(0, 100)}`);
+        if (res.status === 202 && text !== '') problems.push(`202 with a body to ${label}`);
+        if (res.status !== 202) {
+          try {
+            const answer = JSON.parse(text) as unknown;
+            const answers = Array.isArray(answer) ? answer : [answer];
+            for (const a of answers as Array<Record<string, unknown>>) {
+              if (a?.jsonrpc !== '2.0' || !('result' in a || 'error' in a))
+                problems.push(`not JSON-RPC to ${label}: ${text.slice(0, 100)}`);
+            }
+          } catch {
+            problems.push(`not JSON to ${label}: ${text.slice(0, 100)}`);
+          }
+        }
+        if (/\n\s+at /.test(text)) problems.push(`a stack in the answer to ${label}`);
+      }),
+      { numRuns: RUNS * 50, seed: SEED },
+    );
+    expect(problems.slice(0, 20)).toEqual([]);
+    expect(pendingMcpPosts()).toBe(0);
+  }, 120_000);
 });
