@@ -24,6 +24,15 @@ export {
   isGatewayError,
   toGatewayError,
 } from './errors.js';
+export {
+  assertInput,
+  FORBIDDEN_KEYS,
+  INPUT_LIMITS,
+  type InputLimits,
+  inputProblem,
+  jsonTextProblem,
+  pathSegmentProblem,
+} from './input-limits.js';
 export type { InvokeRequest, InvokeResult, Protocol } from './invoke.js';
 export { API_KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedApiKey } from './keys.js';
 export { type Logger, silentLogger } from './logger.js';
@@ -160,17 +169,10 @@ export {
   upstreamInspector,
 } from './upstream-errors.js';
 export {
-  assertInput,
   type CompiledParams,
   coerceParams,
   compileParams,
-  FORBIDDEN_KEYS,
-  INPUT_LIMITS,
-  type InputLimits,
-  inputProblem,
-  jsonTextProblem,
   MAX_LISTED_PROBLEMS,
-  pathSegmentProblem,
   problemList,
   queryParams,
 } from './validation.js';

@@ -3,6 +3,7 @@ import type { AuditLog } from './audit.js';
 import { requireIntegration } from './checks.js';
 import type { Connections } from './connections/credentials.js';
 import { GatewayError, toGatewayError } from './errors.js';
+import { assertInput, pathSegmentProblem } from './input-limits.js';
 import type { Logger } from './logger.js';
 import type { DeclarativeUpstream, OperationContext, UpstreamRequest } from './operation.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -11,7 +12,7 @@ import type { IntegrationSettings, IntegrationState } from './settings.js';
 import type { Store } from './store/types.js';
 import { buildDeclarative } from './upstream/declarative.js';
 import type { UpstreamSender } from './upstream/send.js';
-import { assertInput, coerceParams, pathSegmentProblem, problemList, queryParams } from './validation.js';
+import { coerceParams, problemList, queryParams } from './validation.js';
 
 export type Protocol = 'mcp' | 'rest';
 

@@ -3,9 +3,10 @@ import { cacheKey, SETTINGS_CACHE_MS } from './cache.js';
 import { requireIntegration } from './checks.js';
 import { EgressPolicy } from './egress.js';
 import { GatewayError } from './errors.js';
+import { assertInput } from './input-limits.js';
 import type { RegisteredIntegration, Registry } from './registry.js';
 import type { IntegrationSettingsRecord, Store } from './store/types.js';
-import { assertInput, problemList } from './validation.js';
+import { problemList } from './validation.js';
 
 /** An integration as a workspace has configured it, defaults applied. */
 export interface IntegrationState {

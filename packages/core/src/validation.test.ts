@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { assertInput, INPUT_LIMITS, inputProblem, jsonTextProblem, pathSegmentProblem } from './input-limits.js';
 import { CommaList, FreeObject, IntegerString, Params, StringEnum, Type } from './schema.js';
-import {
-  assertInput,
-  coerceParams,
-  compileParams,
-  INPUT_LIMITS,
-  inputProblem,
-  jsonTextProblem,
-  MAX_LISTED_PROBLEMS,
-  pathSegmentProblem,
-  problemList,
-  queryParams,
-} from './validation.js';
+import { coerceParams, compileParams, MAX_LISTED_PROBLEMS, problemList, queryParams } from './validation.js';
 
 const schema = Params({
   limit: Type.Optional(IntegerString({ minimum: 1, maximum: 999 })),
