@@ -21,6 +21,8 @@ export interface GatewayConfig {
   databaseSchema: string | undefined;
   /** Plugin packages to load; undefined means every first-party plugin that is installed. */
   plugins: string[] | undefined;
+  /** Plugin packages loaded on top of `plugins` (or of the first-party ones): third-party plugins. */
+  extraPlugins: string[];
   /** Operator renames of service keys, `{ notion: 'notes' }`. */
   serviceRenames: Record<string, string>;
   /** OAuth clients per service from `PORTICO_<SERVICE>_CLIENT_ID` / `_CLIENT_SECRET` (+ optional redirect and endpoints). */
@@ -94,7 +96,13 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
   {
     name: 'PORTICO_PLUGINS',
     default: 'all installed first-party plugins',
-    meaning: 'Comma-separated plugin packages (or short names: notes, chat, calls…)',
+    meaning: 'Comma-separated plugin packages (or short names: notes, chat, calls…); replaces the first-party list',
+  },
+  {
+    name: 'PORTICO_EXTRA_PLUGINS',
+    default: '(none)',
+    meaning:
+      'Comma-separated plugin packages loaded in addition to PORTICO_PLUGINS (or to the first-party ones): third-party plugins, installed in the project or beside the gateway',
   },
   { name: 'PORTICO_SERVICE_RENAMES', default: '(none)', meaning: 'Rename service keys: notion=notes,slack=chat' },
   {
@@ -345,6 +353,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
         .map((s) => s.trim())
         .filter(Boolean)
     : undefined;
+  const extraPlugins = (env.PORTICO_EXTRA_PLUGINS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
   const mcpTools = (env.PORTICO_MCP_TOOLS || 'compact') as GatewayConfig['mcpTools'];
   if (mcpTools !== 'compact' && mcpTools !== 'operations') problems.push('PORTICO_MCP_TOOLS must be compact or operations');
@@ -360,6 +372,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     databaseUrl,
     databaseSchema,
     plugins,
+    extraPlugins,
     serviceRenames,
     oauthClients,
     baseUrls,

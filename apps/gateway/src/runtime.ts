@@ -39,7 +39,7 @@ export interface RuntimeOptions {
 
 /** Opens the database, loads and registers the plugins, and builds the engine: shared by `serve` and every CLI command. */
 export async function openRuntime(config: GatewayConfig, logger: Logger, options: RuntimeOptions = {}): Promise<Runtime> {
-  const plugins = options.plugins ?? (await loadPlugins(config.plugins, logger));
+  const plugins = options.plugins ?? (await loadPlugins(config.plugins, logger, { extra: config.extraPlugins }));
   const registry = new Registry();
   for (const plugin of plugins) {
     const rename = config.serviceRenames[plugin.service];

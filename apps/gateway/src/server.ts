@@ -42,7 +42,7 @@ const SANDBOX_KEY_NAME = 'sandbox';
 export async function startGateway(options: StartOptions): Promise<RunningGateway> {
   const { config, logger } = options;
   const hosts = allowedHosts(config); // before anything starts: a refusal leaves nothing to clean up
-  const plugins = options.plugins ?? (await loadPlugins(config.plugins, logger));
+  const plugins = options.plugins ?? (await loadPlugins(config.plugins, logger, { extra: config.extraPlugins }));
   const sandboxes: Record<string, SandboxServer> = {};
   if (options.sandbox) {
     for (const plugin of plugins) {

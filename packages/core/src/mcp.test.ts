@@ -119,6 +119,18 @@ describe('requests with bad params, on any transport', () => {
     ]);
   });
 
+  it('answers an unknown tool -32602 "Unknown tool", which a client shows with one "MCP error -32602: " prefix', async () => {
+    const answers = await answersTo([{ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'nope', arguments: {} } }]);
+    expect(answers).toEqual([{ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Unknown tool: nope' } }]);
+    const server = createMcpServer(await engineWith(1), admin);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 't', version: '1' });
+    await client.connect(clientSide);
+    await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toThrow(/^MCP error -32602: Unknown tool: nope$/);
+    await client.close();
+  });
+
   it('keeps the message short however hostile the request', () => {
     const key = 'k'.repeat(10_000);
     const parsed = parseRequest(InitializeRequestSchema, {

@@ -168,7 +168,7 @@ export function mcpToolCaller(
         return invokeTool(engine, principal, target.service, target.operation, args, typed);
       }
     }
-    throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    throw invalidArguments(`Unknown tool: ${name}`);
   };
 }
 
@@ -277,8 +277,9 @@ function operationForTool(engine: Engine, name: string): { service: string; oper
   return undefined;
 }
 
+/** -32602 with the message as given: McpError would prefix "MCP error -32602: ", and clients add that themselves. */
 function invalidArguments(message: string): McpError {
-  return new McpError(RpcErrorCode.InvalidParams, message);
+  return Object.assign(new McpError(RpcErrorCode.InvalidParams, ''), { message });
 }
 
 async function runSearch(engine: Engine, principal: Principal, args: Record<string, unknown>): Promise<CallToolResult> {

@@ -121,6 +121,10 @@ describe('OpenAPI generation: what a plugin declares beyond the defaults', () =>
     }
   });
 
+  it('states its licence, as Redocly’s recommended-strict rules ask (OpenAPI 3.1 SPDX identifier)', () => {
+    expect((document.info as { license?: unknown }).license).toEqual({ name: 'MIT', identifier: 'MIT' });
+  });
+
   it('documents a POST parameter declared as query in the query string, the rest in the body', () => {
     const post = paths['/notes']?.post as { parameters: Array<Record<string, unknown>>; requestBody: Record<string, unknown> };
     expect(post.parameters).toEqual([
