@@ -87,6 +87,18 @@ describe('a plugin installed in the operator’s project', () => {
     );
   });
 
+  it("is loaded from its own folder (PORTICO_EXTRA_PLUGINS=.), through the folder's package.json", async () => {
+    const folder = join(project, 'my-plugin');
+    mkdirSync(join(folder, 'dist'), { recursive: true });
+    writeFileSync(
+      join(folder, 'package.json'),
+      JSON.stringify({ name: 'my-plugin', type: 'module', exports: { '.': { import: './dist/index.js' } } }),
+    );
+    writeFileSync(join(folder, 'dist', 'index.js'), `export default ${plugin('mine')};\n`);
+    const plugins = await loadPlugins([], silentLogger, { extra: ['./my-plugin'] });
+    expect(plugins.map((p) => p.service)).toEqual(['mine']);
+  });
+
   it('is still "not installed" when absent', async () => {
     await expect(loadPlugins(['@acme/portico-plugin-absent'], silentLogger)).rejects.toThrow(/is not installed/);
   });

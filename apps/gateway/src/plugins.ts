@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isPlugin, type Logger, type Plugin } from '@portico/core';
@@ -151,7 +151,14 @@ const CONDITIONS = new Set(['node', 'import', 'default']);
 export function resolveFromProject(specifier: string, cwd: string): string | undefined {
   if (specifier.startsWith('.') || isAbsolute(specifier)) {
     const path = resolve(cwd, specifier);
-    return existsSync(path) ? path : undefined;
+    if (!existsSync(path)) return undefined;
+    // A plugin's folder (`PORTICO_EXTRA_PLUGINS=.`): its package.json says which file to load, as for an installed one.
+    const manifest = join(path, 'package.json');
+    if (statSync(path).isDirectory() && existsSync(manifest)) {
+      const file = packageEntry(path, readJson(manifest), '.', specifier);
+      return file === undefined ? undefined : realpathSync(file);
+    }
+    return path;
   }
   const parts = specifier.split('/');
   const packageName = (specifier.startsWith('@') ? parts.slice(0, 2) : parts.slice(0, 1)).join('/');
