@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { RequestListener } from 'node:http';
 import Router from '@koa/router';
 import {
   answerMcpPost,
@@ -46,10 +47,18 @@ export interface AppOptions {
 }
 
 /**
+ * What `createApp` returns: a request listener for `node:http`'s `createServer`. The app is built with Koa, which the
+ * published package bundles; its public type stays off Koa so that a TypeScript user needs no Koa types.
+ */
+export interface GatewayApp {
+  callback(): RequestListener;
+}
+
+/**
  * The Koa app: thin doors onto the engine. REST and MCP adapters only translate their wire format to `invoke` and
  * back; validation, credentials, retries and error mapping all happen in core.
  */
-export function createApp(options: AppOptions): Koa<GatewayState> {
+export function createApp(options: AppOptions): GatewayApp {
   const { engine, logger } = options;
   const app = new Koa<GatewayState>();
   app.proxy = false;

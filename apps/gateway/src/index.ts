@@ -1,4 +1,4 @@
-export { type AppOptions, createApp } from './app.js';
+export { type AppOptions, createApp, type GatewayApp } from './app.js';
 export { main } from './cli.js';
 export { ConfigError, ENVIRONMENT, type GatewayConfig, loadConfig } from './config.js';
 export { createLogger } from './logger.js';

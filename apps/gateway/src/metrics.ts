@@ -12,7 +12,6 @@ import {
   type Registry as Services,
   type UpstreamObservation,
 } from '@portico/core';
-import type { Context } from 'koa';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
@@ -183,9 +182,17 @@ export class GatewayMetrics {
   }
 }
 
+/** The part of Koa's context `metricsRoute` uses (typed structurally: the published types stay off Koa). */
+interface MetricsContext {
+  state: { principal: Principal };
+  set(field: string, value: string): void;
+  type: string;
+  body: unknown;
+}
+
 /** `GET /metrics` on the main port: an admin key only (the route authenticates first). */
 export function metricsRoute(metrics: GatewayMetrics) {
-  return async (ctx: Context & { state: { principal: Principal } }) => {
+  return async (ctx: MetricsContext): Promise<void> => {
     if (!ctx.state.principal.scopes.admin) throw new GatewayError('forbidden', 'Metrics are for admin keys (or set PORTICO_METRICS_PORT)');
     ctx.set('cache-control', 'no-store');
     ctx.type = metrics.contentType;
