@@ -3,40 +3,10 @@
 // { url, key } when ready, answers 'memory' with its RSS and heap after garbage collection, 'audit:count' with the
 // number of audit records written (after flushing), and stops
 // on 'stop' (or when the parent goes away).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createLogger, loadConfig, startGateway } from '../apps/gateway/dist/index.js';
 import { DEFAULT_WORKSPACE } from '../packages/core/dist/index.js';
-import { examplePlugin } from '../packages/core/dist/testing/index.js';
+import { startExampleGateway } from './example-gateway.mjs';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'portico-soak-'));
-const config = loadConfig({
-  // One key at thousands of calls a second: a per-key limit far above that keeps the limiter's cost in the
-  // measurement without refusing calls (the environment may still set its own).
-  PORTICO_RATE_LIMIT_PER_MINUTE: '1000000000',
-  PORTICO_RATE_LIMIT_BURST: '1000000000',
-  ...process.env,
-  PORTICO_DATA_DIR: dataDir,
-  PORTICO_HOST: '127.0.0.1',
-  PORTICO_PORT: '0',
-  PORTICO_EXAMPLE_BASE_URL: `${process.argv[2]}/api`,
-});
-const logger = createLogger(config.logLevel);
-const gateway = await startGateway({ config, logger, plugins: [examplePlugin] });
-await gateway.runtime.engine.connectToken(DEFAULT_WORKSPACE, 'example', 'soak-upstream-token');
-await gateway.runtime.engine.configureIntegration(DEFAULT_WORKSPACE, 'example', { restEnabled: true });
-
-let stopping = false;
-async function stop() {
-  if (stopping) return;
-  stopping = true;
-  await gateway.close();
-  rmSync(dataDir, { recursive: true, force: true });
-  process.exit(0);
-}
-process.on('SIGTERM', stop);
-process.on('disconnect', stop);
+const { gateway, stop } = await startExampleGateway('soak', process.argv[2]);
 process.on('message', async (message) => {
   if (message === 'stop') return stop();
   if (message === 'memory') {
