@@ -29,4 +29,4 @@ export class ChangeHub {
   }
 }
 
-export const CHANGE_KINDS: readonly StoreChange['kind'][] = ['api_key', 'integration', 'connection'];
+export const CHANGE_KINDS: readonly StoreChange['kind'][] = ['api_key', 'integration', 'connection', 'tool_set', 'workspace'];

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { storeContract } from './contract.js';
-import { conn, deferred, integration, key, sleep, within } from './contract-fixtures.js';
+import { conn, deferred, integration, key, sleep, T1, within } from './contract-fixtures.js';
 import { MIGRATIONS } from './migrations.js';
 import { PostgresStore } from './postgres.js';
 import { SqliteStore } from './sqlite.js';
@@ -162,6 +162,10 @@ if (pgProblem === undefined) {
       await a.swapConnection(conn('notion'), version + 5);
       await a.swapConnection(conn('notion'), version);
       await a.deleteConnection(DEFAULT_WORKSPACE, 'notion');
+      await a.putToolSet({ workspaceId: DEFAULT_WORKSPACE, id: 'intake', name: 'Intake', rules: [], createdAt: T1, updatedAt: T1 });
+      await a.deleteToolSet(DEFAULT_WORKSPACE, 'nothing-here');
+      await a.createWorkspace({ id: 'smith', name: 'Smith', createdAt: T1 });
+      await a.deleteWorkspace('smith');
       const expected: StoreChange[] = [
         { kind: 'integration', workspaceId: DEFAULT_WORKSPACE, id: 'notion' },
         { kind: 'api_key', workspaceId: DEFAULT_WORKSPACE, id: 'key_1' },
@@ -169,6 +173,9 @@ if (pgProblem === undefined) {
         { kind: 'connection', workspaceId: DEFAULT_WORKSPACE, id: 'notion' },
         { kind: 'connection', workspaceId: DEFAULT_WORKSPACE, id: 'notion' },
         { kind: 'connection', workspaceId: DEFAULT_WORKSPACE, id: 'notion' },
+        { kind: 'tool_set', workspaceId: DEFAULT_WORKSPACE, id: 'intake' },
+        { kind: 'workspace', workspaceId: 'smith', id: 'smith' },
+        { kind: 'workspace', workspaceId: 'smith', id: 'smith' },
       ];
       await waitFor(() => heardByB.length >= expected.length, 2000);
       await sleep(300);
@@ -199,16 +206,18 @@ if (pgProblem === undefined) {
       } finally {
         await admin.end();
       }
-      await waitFor(() => heard.length >= 3, 5000);
+      await waitFor(() => heard.length >= 5, 5000);
       expect(heard).toEqual([
         { kind: 'api_key', workspaceId: '*', id: '*' },
         { kind: 'integration', workspaceId: '*', id: '*' },
         { kind: 'connection', workspaceId: '*', id: '*' },
+        { kind: 'tool_set', workspaceId: '*', id: '*' },
+        { kind: 'workspace', workspaceId: '*', id: '*' },
       ]);
       await within(5000, b.whenListening());
       await a.putIntegration(integration('slack'));
-      await waitFor(() => heard.length === 4, 2000);
-      expect(heard[3]).toEqual({ kind: 'integration', workspaceId: DEFAULT_WORKSPACE, id: 'slack' });
+      await waitFor(() => heard.length === 6, 2000);
+      expect(heard[5]).toEqual({ kind: 'integration', workspaceId: DEFAULT_WORKSPACE, id: 'slack' });
     });
 
     it('instances migrating a fresh schema at the same time all succeed and apply each migration once', async () => {

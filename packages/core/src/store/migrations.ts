@@ -60,6 +60,16 @@ const OAUTH_STATES = `CREATE TABLE oauth_states (
      expires_at TEXT NOT NULL,
      used_at TEXT)`;
 
+const TOOL_SETS = `CREATE TABLE tool_sets (
+     workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+     id TEXT NOT NULL,
+     name TEXT NOT NULL,
+     rules TEXT NOT NULL,
+     version INTEGER NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL,
+     PRIMARY KEY (workspace_id, id))`;
+
 const AUDIT_INDEXES = [
   'CREATE INDEX audit_workspace_service ON audit(workspace_id, service, id)',
   'CREATE INDEX audit_workspace_key ON audit(workspace_id, key_id, id)',
@@ -113,5 +123,21 @@ export const MIGRATIONS: readonly Migration[] = [
     // retention (store/audit-sql.ts).
     sqlite: AUDIT_INDEXES,
     postgres: AUDIT_INDEXES,
+  },
+  {
+    version: 5,
+    name: 'tool sets; admin keys of the default workspace become operator keys',
+    // Before workspaces could be managed, the default workspace's admin keys administered the whole gateway: they
+    // keep that power as operator keys (docs/workspaces.md, "Upgrading").
+    sqlite: [
+      TOOL_SETS,
+      `UPDATE api_keys SET scopes = json_set(scopes, '$.operator', json('true'))
+       WHERE workspace_id = 'default' AND json_extract(scopes, '$.admin') = 1`,
+    ],
+    postgres: [
+      TOOL_SETS,
+      `UPDATE api_keys SET scopes = jsonb_set(scopes::jsonb, '{operator}', 'true'::jsonb)::text
+       WHERE workspace_id = 'default' AND scopes::jsonb -> 'admin' = 'true'::jsonb`,
+    ],
   },
 ];

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { pruneBatchSql, pruneInBatches } from './audit-sql.js';
 import type { DbRow } from './rows.js';
-import type { AuditPruneLimits, AuditPruneResult } from './types.js';
+import type { AuditPruneLimits, AuditPruneResult, AuditRecord } from './types.js';
 
 /**
  * Audit retention on PostgreSQL: one instance at a time. The run holds the session advisory lock `lock` (see
@@ -38,4 +38,29 @@ export async function pruneAuditOnce(
     // A session that may still hold the lock must not go back to the pool.
     session.release(healthy ? undefined : true);
   }
+}
+
+/** Appends audit records in one statement whatever their number. */
+export async function appendAuditRows(pool: pg.Pool, records: readonly AuditRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  // One statement whatever the batch size (no parameter limit, atomic like SQLite's batch); ORDER BY the
+  // ordinality keeps ids, and so listAudit's order, in the order of the batch.
+  await pool.query(
+    `INSERT INTO audit (at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms)
+       SELECT at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::integer[], $8::text[], $9::integer[])
+         WITH ORDINALITY AS r(at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms, n)
+       ORDER BY n`,
+    [
+      records.map((r) => r.at),
+      records.map((r) => r.workspaceId),
+      records.map((r) => r.keyId),
+      records.map((r) => r.service),
+      records.map((r) => r.operation),
+      records.map((r) => r.protocol),
+      records.map((r) => r.status),
+      records.map((r) => r.code),
+      records.map((r) => Math.round(r.durationMs)),
+    ],
+  );
 }

@@ -4,7 +4,7 @@ import { auditPage, auditQuerySql } from './audit-sql.js';
 import { ChangeHub } from './changes.js';
 import { KeyedMutex } from './mutex.js';
 import { loadPg } from './pg.js';
-import { pruneAuditOnce } from './postgres-audit.js';
+import { appendAuditRows, pruneAuditOnce } from './postgres-audit.js';
 import { advisoryLockText, withAdvisoryLock } from './postgres-locks.js';
 import { CHANGE_CHANNEL, ChangeListener, changePayload } from './postgres-notify.js';
 import { leaseTokens } from './postgres-rate.js';
@@ -23,8 +23,8 @@ import type {
   Store,
   StoreChange,
   StoreChangeListener,
-  Workspace,
 } from './types.js';
+import { numberPlaceholders, type Statement, WorkspaceMethods, WorkspaceRecords } from './workspace-sql.js';
 
 export interface PostgresStoreOptions {
   /**
@@ -58,7 +58,7 @@ export interface PostgresStoreOptions {
  * Schema and migrations are in postgres-schema.ts, advisory locks in postgres-locks.ts, LISTEN/NOTIFY in
  * postgres-notify.ts; this file maps the `Store` interface to SQL.
  */
-export class PostgresStore implements Store {
+export class PostgresStore extends WorkspaceMethods implements Store {
   private readonly pool: pg.Pool;
   private readonly lockPool: pg.Pool;
   private readonly schema: string | undefined;
@@ -70,8 +70,10 @@ export class PostgresStore implements Store {
   private readonly changes = new ChangeHub();
   private readonly listener: ChangeListener;
   private closed = false;
+  protected readonly workspaces: WorkspaceRecords;
 
   constructor(connectionString: string, options: PostgresStoreOptions = {}) {
+    super();
     if (options.schema !== undefined && (options.schema === '' || Buffer.byteLength(options.schema) > 63)) {
       throw new Error('PostgreSQL schema name must have 1 to 63 bytes');
     }
@@ -95,6 +97,10 @@ export class PostgresStore implements Store {
       origin: this.origin,
       namespace: this.namespace,
       emit: (change) => this.changes.emit(change),
+    });
+    this.workspaces = new WorkspaceRecords({
+      query: async ({ sql, args }) => this.all(numberPlaceholders(sql), args),
+      write: (before, write, change) => this.write(before, write, change),
     });
   }
 
@@ -135,11 +141,6 @@ export class PostgresStore implements Store {
    */
   whenListening(): Promise<void> {
     return this.listener.whenListening();
-  }
-
-  async getWorkspace(id: string): Promise<Workspace | undefined> {
-    const row = await this.one('SELECT * FROM workspaces WHERE id = $1', [id]);
-    return row ? { id: String(row.id), name: String(row.name), createdAt: String(row.created_at) } : undefined;
   }
 
   async createApiKey(r: ApiKeyRecord): Promise<void> {
@@ -321,28 +322,8 @@ export class PostgresStore implements Store {
     return row ? oauthState(row) : undefined;
   }
 
-  async appendAudit(records: readonly AuditRecord[]): Promise<void> {
-    if (records.length === 0) return;
-    // One statement whatever the batch size (no parameter limit, atomic like SQLite's batch); ORDER BY the
-    // ordinality keeps ids, and so listAudit's order, in the order of the batch.
-    await this.pool.query(
-      `INSERT INTO audit (at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms)
-       SELECT at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::integer[], $8::text[], $9::integer[])
-         WITH ORDINALITY AS r(at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms, n)
-       ORDER BY n`,
-      [
-        records.map((r) => r.at),
-        records.map((r) => r.workspaceId),
-        records.map((r) => r.keyId),
-        records.map((r) => r.service),
-        records.map((r) => r.operation),
-        records.map((r) => r.protocol),
-        records.map((r) => r.status),
-        records.map((r) => r.code),
-        records.map((r) => Math.round(r.durationMs)),
-      ],
-    );
+  appendAudit(records: readonly AuditRecord[]): Promise<void> {
+    return appendAuditRows(this.pool, records);
   }
 
   async listAudit(workspaceId: string, limit: number): Promise<AuditRecord[]> {
@@ -366,6 +347,30 @@ export class PostgresStore implements Store {
 
   private async all(sql: string, args: unknown[]): Promise<DbRow[]> {
     return (await this.pool.query<DbRow>(sql, args)).rows;
+  }
+
+  /** See `SqlRunner.write`: `before`, then `write` with its notification, in one transaction. */
+  private async write(before: Statement[], write: Statement, change: StoreChange): Promise<{ rows: DbRow[]; counts: number[] }> {
+    const last = {
+      sql: `WITH w AS (${numberPlaceholders(write.sql)} RETURNING *) SELECT w.*, pg_notify('${CHANGE_CHANNEL}', $${write.args.length + 1}) FROM w`,
+      args: [...write.args, this.payload(change.kind, change.workspaceId, change.id)],
+    };
+    const client = await this.pool.connect();
+    const counts: number[] = [];
+    let rows: DbRow[];
+    try {
+      await client.query('BEGIN');
+      for (const s of before) counts.push((await client.query(numberPlaceholders(s.sql), s.args)).rowCount ?? 0);
+      rows = (await client.query<DbRow>(last.sql, last.args)).rows;
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+    if (rows.length > 0) this.changes.emit(change);
+    return { rows, counts };
   }
 
   private payload(kind: StoreChange['kind'], workspaceId: string, id: string): string {

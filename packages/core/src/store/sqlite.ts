@@ -5,7 +5,7 @@ import { auditPage, auditQuerySql, pruneBatchSql, pruneInBatches } from './audit
 import { ChangeHub } from './changes.js';
 import { MIGRATIONS } from './migrations.js';
 import { KeyedMutex } from './mutex.js';
-import { apiKey, auditRecord, connection, integration, oauthState } from './rows.js';
+import { apiKey, auditRecord, connection, type DbRow, integration, oauthState } from './rows.js';
 import {
   type ApiKeyRecord,
   type AuditPage,
@@ -20,8 +20,8 @@ import {
   type Store,
   type StoreChange,
   type StoreChangeListener,
-  type Workspace,
 } from './types.js';
+import { type Statement, WorkspaceMethods, WorkspaceRecords } from './workspace-sql.js';
 
 /** Files SQLite keeps next to a database: they hold the same data. */
 const SIDECARS = ['', '-wal', '-shm', '-journal'];
@@ -50,17 +50,31 @@ function keepPrivate(path: string): string[] {
  * in-process only: several processes sharing one SQLite file do not see each other's locks or changes (use
  * PostgreSQL for several instances).
  */
-export class SqliteStore implements Store {
+export class SqliteStore extends WorkspaceMethods implements Store {
   private readonly client: Client;
   private readonly locks = new KeyedMutex();
   private readonly changes = new ChangeHub();
   private pruning = false;
+  protected readonly workspaces: WorkspaceRecords;
   /** Files of this database that others could read when it was opened, and that were made owner-only (0600). */
   readonly tightenedFiles: readonly string[];
 
   constructor(path: string) {
+    super();
     this.tightenedFiles = path === ':memory:' ? [] : keepPrivate(path);
     this.client = createClient({ url: path === ':memory:' ? ':memory:' : `file:${path}` });
+    this.workspaces = new WorkspaceRecords({
+      query: async ({ sql, args }) => (await this.client.execute({ sql, args: args as InValue[] })).rows as unknown as DbRow[],
+      write: async (before: Statement[], write: Statement, change: StoreChange) => {
+        const results = await this.client.batch(
+          [...before, { sql: `${write.sql} RETURNING *`, args: write.args }].map(({ sql, args }) => ({ sql, args: args as InValue[] })),
+          'write',
+        );
+        const rows = (results.at(-1)?.rows ?? []) as unknown as DbRow[];
+        if (rows.length > 0) this.changes.emit(change);
+        return { rows, counts: results.slice(0, -1).map((r) => r.rowsAffected) };
+      },
+    });
   }
 
   async migrate(): Promise<void> {
@@ -119,11 +133,6 @@ export class SqliteStore implements Store {
 
   private async run(sql: string, args: InValue[]): Promise<number> {
     return (await this.client.execute({ sql, args })).rowsAffected;
-  }
-
-  async getWorkspace(id: string): Promise<Workspace | undefined> {
-    const row = await this.one('SELECT * FROM workspaces WHERE id = ?', [id]);
-    return row ? { id: String(row.id), name: String(row.name), createdAt: String(row.created_at) } : undefined;
   }
 
   async createApiKey(r: ApiKeyRecord): Promise<void> {

@@ -13,8 +13,15 @@ export interface Workspace {
 }
 
 export interface KeyScopes {
-  /** May use the admin API. */
+  /** May use the admin API (of the key's own workspace). */
   admin: boolean;
+  /**
+   * May manage every workspace: create, rename and delete them, and reach any workspace's admin API
+   * (`/api/admin/workspaces/{id}/…`). Only admin keys of the default workspace are operators. Absent: false.
+   */
+  operator?: boolean;
+  /** The tool set (id, in the key's workspace) that narrows what the key may call; absent or null: no tool set. */
+  toolSet?: string | null;
   /** Services this key may call: `'*'` for all. */
   services: '*' | string[];
   /** Only operations that read (GET-like) may be called. */
@@ -34,6 +41,37 @@ export interface ApiKeyRecord {
   lastUsedAt: string | null;
   expiresAt: string | null;
   revokedAt: string | null;
+}
+
+/** What a workspace holds: the records deleting it removes. */
+export interface WorkspaceUsage {
+  keys: number;
+  connections: number;
+  integrations: number;
+  toolSets: number;
+  auditRecords: number;
+}
+
+/**
+ * One rule of a tool set: `match` is `service` or `service:operation`, either part a glob (`*` for any characters):
+ * `clio`, `clio:list_matters`, `clio:list_*`, `*:report_*`. With `readOnly`, only the matched operations that read.
+ */
+export interface ToolSetRule {
+  match: string;
+  readOnly: boolean;
+}
+
+/** A named selection of operations of one workspace; API keys bound to it may call only these. */
+export interface ToolSetRecord {
+  workspaceId: string;
+  /** Chosen by the operator, unique in the workspace (`intake`, `billing-readers`). */
+  id: string;
+  name: string;
+  rules: ToolSetRule[];
+  /** Incremented on every save: caches of the resolved set are keyed by (id, version). */
+  version: number;
+  createdAt: string;
+  updatedAt: string;
 }
 
 export interface IntegrationSettingsRecord {
@@ -145,13 +183,14 @@ export interface AuditPruneResult {
 }
 
 /**
- * What a write changed, for cache invalidation. `id` is the key id for `api_key` and the service key for
- * `integration` and `connection`. `id` (and `workspaceId`) `'*'` means "anything of this kind may have changed":
+ * What a write changed, for cache invalidation. `id` is the key id for `api_key`, the service key for
+ * `integration` and `connection`, the tool set id for `tool_set` and the workspace id for `workspace` (renamed or
+ * deleted: a deleted workspace's keys, settings, connections and tool sets are gone, drop them all). `id` (and `workspaceId`) `'*'` means "anything of this kind may have changed":
  * drop every cached entry of that kind. Stores send it when they cannot know what they missed (the PostgreSQL
  * LISTEN connection came back after a drop).
  */
 export interface StoreChange {
-  kind: 'api_key' | 'integration' | 'connection';
+  kind: 'api_key' | 'integration' | 'connection' | 'tool_set' | 'workspace';
   workspaceId: string;
   id: string;
 }
@@ -166,6 +205,24 @@ export interface Store {
   ping(): Promise<void>;
 
   getWorkspace(id: string): Promise<Workspace | undefined>;
+  /** Every workspace, the default one first, then by creation. */
+  listWorkspaces(): Promise<Workspace[]>;
+  /** Creates a workspace; false (and nothing written) when the id is taken. */
+  createWorkspace(workspace: Workspace): Promise<boolean>;
+  renameWorkspace(id: string, name: string): Promise<boolean>;
+  /** How many records the workspace holds; undefined when there is no such workspace. */
+  workspaceUsage(id: string): Promise<WorkspaceUsage | undefined>;
+  /**
+   * Deletes a workspace and everything it holds (keys, integration settings, connections, tool sets, OAuth states,
+   * audit records) in one transaction; returns what was removed, or undefined when there is no such workspace.
+   */
+  deleteWorkspace(id: string): Promise<WorkspaceUsage | undefined>;
+
+  getToolSet(workspaceId: string, id: string): Promise<ToolSetRecord | undefined>;
+  listToolSets(workspaceId: string): Promise<ToolSetRecord[]>;
+  /** Insert or replace; sets version to the stored version + 1 (1 for a new set) and returns the stored record. */
+  putToolSet(record: Omit<ToolSetRecord, 'version'>): Promise<ToolSetRecord>;
+  deleteToolSet(workspaceId: string, id: string): Promise<boolean>;
 
   createApiKey(record: ApiKeyRecord): Promise<void>;
   findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined>;
@@ -232,7 +289,7 @@ export interface Store {
 
   /**
    * Subscribes to changes made by the write methods (createApiKey, revokeApiKey, putIntegration, putConnection,
-   * swapConnection, deleteConnection; writes that change nothing are not reported; `touchApiKey` never is).
+   * swapConnection, deleteConnection, putToolSet, deleteToolSet, renameWorkspace, deleteWorkspace; writes that change nothing are not reported; `touchApiKey` never is).
    * A write made through this store is reported synchronously, before its promise resolves. Writes made by other
    * processes are reported only by stores that share a database (PostgreSQL: LISTEN/NOTIFY), and only while the
    * listening connection is up: delivery is best effort, so caches must also expire after a bounded time.
