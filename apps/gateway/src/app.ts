@@ -216,8 +216,13 @@ export function createApp(options: AppOptions): GatewayApp {
     const service = ctx.params.service as string;
     ctx.state.service = service;
     const integration = await engine.authorize(ctx.state.principal, service, 'rest');
+    // Only the operations of the key's tool set, when it has one.
+    const allowed = await engine.allowedOperations(ctx.state.principal);
     // The address the gateway serves (the server sets it once listening), unless the operator named a public URL.
-    ctx.body = buildOpenApiDocument(integration, { baseUrl: options.publicUrl ?? engine.publicUrl ?? ctx.origin });
+    ctx.body = buildOpenApiDocument(integration, {
+      baseUrl: options.publicUrl ?? engine.publicUrl ?? ctx.origin,
+      ...(allowed ? { include: (operation) => allowed.has(service, operation.name) } : {}),
+    });
   });
 
   router.all('/api/v1/:service/{*rest}', authenticate, async (ctx) => {

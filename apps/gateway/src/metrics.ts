@@ -190,10 +190,12 @@ interface MetricsContext {
   body: unknown;
 }
 
-/** `GET /metrics` on the main port: an admin key only (the route authenticates first). */
+/** `GET /metrics` on the main port: an operator key only (the route authenticates first). */
 export function metricsRoute(metrics: GatewayMetrics) {
   return async (ctx: MetricsContext): Promise<void> => {
-    if (!ctx.state.principal.scopes.admin) throw new GatewayError('forbidden', 'Metrics are for admin keys (or set PORTICO_METRICS_PORT)');
+    // Gateway-wide counts, every workspace's together: an operator's, not a workspace admin's.
+    if (!ctx.state.principal.scopes.operator)
+      throw new GatewayError('forbidden', 'Metrics are for operator keys (or set PORTICO_METRICS_PORT)');
     ctx.set('cache-control', 'no-store');
     ctx.type = metrics.contentType;
     ctx.body = await metrics.render();

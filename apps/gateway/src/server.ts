@@ -72,14 +72,14 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
     const created = await engine.createApiKey({
       workspaceId: DEFAULT_WORKSPACE,
       name: SANDBOX_KEY_NAME,
-      scopes: { admin: true, services: '*', readOnly: false },
+      scopes: { admin: true, operator: true, services: '*', readOnly: false },
     });
     createdKey = { name: SANDBOX_KEY_NAME, key: created.key };
   } else if ((await store.listApiKeys(DEFAULT_WORKSPACE)).length === 0) {
     const created = await engine.createApiKey({
       workspaceId: DEFAULT_WORKSPACE,
       name: 'initial-admin',
-      scopes: { admin: true, services: '*', readOnly: false },
+      scopes: { admin: true, operator: true, services: '*', readOnly: false },
     });
     createdKey = { name: 'initial-admin', key: created.key };
   }

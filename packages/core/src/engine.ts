@@ -7,6 +7,7 @@ import { OAuthClients } from './connections/oauth-clients.js';
 import { type OAuthCompletion, OAuthFlow, type OAuthStart } from './connections/oauth-flow.js';
 import type { Encryptor } from './crypto.js';
 import { type EgressOptions, EgressPolicy } from './egress.js';
+import { GatewayError } from './errors.js';
 import { type InvokeRequest, type InvokeResult, Pipeline, type Protocol } from './invoke.js';
 import { type Logger, silentLogger } from './logger.js';
 import type { OAuthClient, OAuthClientConfig } from './oauth.js';
@@ -16,10 +17,12 @@ import { createRateLimiter, type RateLimitOptions } from './rate-limit.js';
 import type { RegisteredIntegration, Registry } from './registry.js';
 import { OperationIndex } from './search.js';
 import { IntegrationSettings, type IntegrationState } from './settings.js';
-import type { ConnectionRecord, KeyScopes, Store } from './store/types.js';
+import { type ConnectionRecord, DEFAULT_WORKSPACE, type KeyScopes, type Store } from './store/types.js';
+import { type AllowedOperations, ToolSets } from './tool-sets.js';
 import { DEFAULT_UPSTREAM_OPTIONS, UpstreamClient, type UpstreamClientOptions } from './upstream/client.js';
 import { UpstreamLimiter, type UpstreamLimitOptions } from './upstream/limits.js';
 import { UpstreamSender } from './upstream/send.js';
+import { Workspaces } from './workspaces.js';
 
 // `Principal` lives with the API keys that resolve it; the testing helpers import it from here.
 export type { Principal } from './api-keys.js';
@@ -67,6 +70,10 @@ export class Engine {
   readonly logger: Logger;
   /** Public base URL of the gateway (the OAuth redirect URI derives from it); set once the server knows its address. */
   publicUrl: string | undefined;
+  /** Creating, renaming, listing and deleting workspaces (who may is the caller's to check: operator keys). */
+  readonly workspaces: Workspaces;
+  /** The tool sets of every workspace: saved, listed, deleted, and resolved for the keys bound to them. */
+  readonly toolSets: ToolSets;
   private readonly keys: KeyRing;
   private readonly client: UpstreamClient;
   private readonly apiKeys: ApiKeys;
@@ -90,6 +97,8 @@ export class Engine {
     this.client = new UpstreamClient({ ...DEFAULT_UPSTREAM_OPTIONS, lookup: egress.lookup, ...options.upstream });
     this.audit = new AuditLog(this.store, this.logger, options.auditFlushMs ?? 1_000, this.observers);
     this.apiKeys = new ApiKeys(this.store, this.logger);
+    this.workspaces = new Workspaces(this.store, () => this.flushAudit());
+    this.toolSets = new ToolSets(this.registry, this.store);
     this.settings = new IntegrationSettings(this.registry, this.store, egress);
     this.oauthClients = new OAuthClients(options.oauthClients ?? {}, () => this.publicUrl);
     const { registry, store, logger, keys, client, oauthClients, audit } = this;
@@ -100,6 +109,7 @@ export class Engine {
       store,
       logger,
       settings: this.settings,
+      toolSets: this.toolSets,
       connections: this.connections,
       upstream: observeUpstream(new UpstreamSender(client, logger, egress, new UpstreamLimiter(options.upstreamLimits)), this.observers),
       audit,
@@ -117,14 +127,33 @@ export class Engine {
         this.apiKeys.forget();
         return;
       }
-      const parts = change.kind === 'integration' ? this.settings : this.connections;
-      parts.forget(change.workspaceId, change.id);
+      if (change.kind === 'workspace') {
+        // renamed or deleted: a deleted workspace's keys, settings, connections and tool sets must not outlive it
+        this.apiKeys.forget();
+        for (const part of [this.settings, this.connections, this.toolSets]) part.forget(change.workspaceId, '*');
+        return;
+      }
+      const part = change.kind === 'integration' ? this.settings : change.kind === 'tool_set' ? this.toolSets : this.connections;
+      part.forget(change.workspaceId, change.id);
     });
   }
 
   // ---- API keys -------------------------------------------------------------------------------------------
 
-  createApiKey(input: { workspaceId: string; name: string; scopes: KeyScopes; expiresAt?: string | null }): Promise<CreatedKey> {
+  /**
+   * Issues a key in an existing workspace. An operator key must be an admin key of the default workspace; a tool set
+   * must exist in the key's workspace (`not_found` otherwise, as for any id of another workspace). Whether the caller
+   * may grant these scopes (only an operator grants `operator`) is the caller's to check.
+   */
+  async createApiKey(input: { workspaceId: string; name: string; scopes: KeyScopes; expiresAt?: string | null }): Promise<CreatedKey> {
+    await this.workspaces.require(input.workspaceId);
+    const { operator, toolSet } = input.scopes;
+    if (operator && (!input.scopes.admin || input.workspaceId !== DEFAULT_WORKSPACE)) {
+      throw new GatewayError('bad_request', 'An operator key is an admin key of the default workspace');
+    }
+    if (toolSet && !(await this.store.getToolSet(input.workspaceId, toolSet))) {
+      throw new GatewayError('not_found', `No tool set ${toolSet} in this workspace`);
+    }
     return this.apiKeys.create(input);
   }
 
@@ -211,6 +240,11 @@ export class Engine {
   /** May this principal use this service over this protocol? Throws not_found / forbidden. */
   authorize(principal: Principal, service: string, protocol: Protocol): Promise<RegisteredIntegration> {
     return this.pipeline.authorize(principal, service, protocol);
+  }
+
+  /** The operations this principal's tool set allows; undefined when the key is not bound to one (everything). */
+  async allowedOperations(principal: Principal): Promise<AllowedOperations | undefined> {
+    return this.pipeline.allowedOperations(principal);
   }
 
   /** Integrations this principal may call over `protocol` and that have a connection, in registration order. */

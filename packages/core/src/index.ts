@@ -146,8 +146,20 @@ export {
   type IntegrationSettingsRecord,
   type KeyScopes,
   type Store,
+  type ToolSetRecord,
+  type ToolSetRule,
   type Workspace,
+  type WorkspaceUsage,
 } from './store/types.js';
+export {
+  AllowedOperations,
+  type ResolvedToolSet,
+  resolveRules,
+  TOOL_SET_ID,
+  TOOL_SET_RULE,
+  type ToolSetInput,
+  ToolSets,
+} from './tool-sets.js';
 export { DEFAULT_UPSTREAM_OPTIONS, type UpstreamClientOptions } from './upstream/client.js';
 export { buildDeclarative } from './upstream/declarative.js';
 export {
@@ -176,3 +188,4 @@ export {
   problemList,
   queryParams,
 } from './validation.js';
+export { describeUsage, WORKSPACE_ID, type WorkspaceSummary, Workspaces } from './workspaces.js';

@@ -10,6 +10,7 @@ import type { RateLimiter } from './rate-limit.js';
 import type { RegisteredIntegration, RegisteredOperation, Registry } from './registry.js';
 import type { IntegrationSettings, IntegrationState } from './settings.js';
 import type { Store } from './store/types.js';
+import type { AllowedOperations, ToolSets } from './tool-sets.js';
 import { buildDeclarative } from './upstream/declarative.js';
 import type { UpstreamSender } from './upstream/send.js';
 import { coerceParams, problemList, queryParams } from './validation.js';
@@ -39,6 +40,7 @@ interface PipelineOptions {
   store: Store;
   logger: Logger;
   settings: IntegrationSettings;
+  toolSets: ToolSets;
   connections: Pick<Connections, 'credentialsFor'>;
   upstream: UpstreamSender;
   audit: AuditLog;
@@ -57,6 +59,7 @@ export class Pipeline {
   private readonly store: Store;
   private readonly logger: Logger;
   private readonly settings: IntegrationSettings;
+  private readonly toolSets: ToolSets;
   private readonly connections: Pick<Connections, 'credentialsFor'>;
   private readonly upstream: UpstreamSender;
   private readonly audit: AuditLog;
@@ -68,6 +71,7 @@ export class Pipeline {
     this.store = options.store;
     this.logger = options.logger;
     this.settings = options.settings;
+    this.toolSets = options.toolSets;
     this.connections = options.connections;
     this.upstream = options.upstream;
     this.audit = options.audit;
@@ -77,10 +81,29 @@ export class Pipeline {
 
   /** May this principal use this service over this protocol? Throws not_found / forbidden. */
   async authorize(principal: Principal, service: string, protocol: Protocol): Promise<RegisteredIntegration> {
+    return (await this.check(principal, service, protocol)).integration;
+  }
+
+  /** The operations the principal's tool set allows (resolved once per version, cached); undefined: no tool set. */
+  allowedOperations(principal: Principal): Promise<AllowedOperations | undefined> | AllowedOperations | undefined {
+    const id = principal.scopes.toolSet;
+    if (!id) return undefined;
+    return this.toolSets.cached(principal.workspaceId, id) ?? this.toolSets.allowed(principal.workspaceId, id);
+  }
+
+  private async check(
+    principal: Principal,
+    service: string,
+    protocol: Protocol,
+  ): Promise<{ integration: RegisteredIntegration; allowed: AllowedOperations | undefined }> {
     const integration = requireIntegration(this.registry, service);
     const { services } = principal.scopes;
     if (services !== '*' && !services.includes(service)) {
       throw new GatewayError('forbidden', `This API key may not call ${service}`);
+    }
+    const allowed = await this.allowedOperations(principal);
+    if (allowed && !allowed.hasService(service)) {
+      throw new GatewayError('forbidden', `This API key's tool set (${principal.scopes.toolSet}) has no operation of ${service}`);
     }
     const state = await this.settings.state(principal.workspaceId, service);
     if (protocol === 'rest' && !state.restEnabled) {
@@ -92,16 +115,18 @@ export class Pipeline {
     if (protocol === 'mcp' && !state.mcpEnabled) {
       throw new GatewayError('forbidden', `MCP access to ${service} is disabled for this workspace`);
     }
-    return integration;
+    return { integration, allowed };
   }
 
   /** Integrations this principal may call over `protocol` and that have a connection, in registration order. */
   async visibleIntegrations(principal: Principal, protocol: Protocol): Promise<RegisteredIntegration[]> {
     const connected = new Set((await this.store.listConnections(principal.workspaceId)).map((c) => c.service));
+    const allowed = await this.allowedOperations(principal);
     const out: RegisteredIntegration[] = [];
     for (const integration of this.registry.list()) {
       const { services } = principal.scopes;
       if (services !== '*' && !services.includes(integration.service)) continue;
+      if (allowed && !allowed.hasService(integration.service)) continue;
       if (!connected.has(integration.service)) continue;
       const state = await this.settings.state(principal.workspaceId, integration.service);
       if (protocol === 'mcp' ? state.mcpEnabled : state.restEnabled) out.push(integration);
@@ -119,9 +144,16 @@ export class Pipeline {
       const keyId = request.principal.keyId;
       const limited = keyId === null ? undefined : this.rateLimiter?.admit(keyId);
       if (limited) await limited;
-      const integration = await this.authorize(request.principal, request.service, request.protocol);
+      const { integration, allowed } = await this.check(request.principal, request.service, request.protocol);
       const operation = integration.operations.get(request.operation);
       if (!operation) throw new GatewayError('not_found', `${request.service} has no operation "${request.operation}"`);
+      // The key's tool set, before anything else is done for the call: refused here, it never reaches the upstream.
+      if (allowed && !allowed.has(request.service, request.operation)) {
+        throw new GatewayError(
+          'forbidden',
+          `This API key's tool set (${request.principal.scopes.toolSet}) does not include ${request.service}:${request.operation}`,
+        );
+      }
       if (request.principal.scopes.readOnly && operation.access !== 'read') {
         throw new GatewayError(
           'forbidden',

@@ -31,6 +31,7 @@ import type { Engine, Principal } from './engine.js';
 import { errorBody, GatewayError, toGatewayError } from './errors.js';
 import { parseRequest } from './mcp-requests.js';
 import type { RegisteredIntegration, RegisteredOperation } from './registry.js';
+import type { AllowedOperations } from './tool-sets.js';
 
 /**
  * - `compact` (default): `describe_method`, `search_methods` and one `call_{service}` per integration. The tool list
@@ -80,10 +81,9 @@ export function createMcpServer(engine: Engine, principal: Principal, options: M
           : 'Portico exposes business applications: each tool is one operation of one application, named <service>_<operation>.',
     },
   );
-  const usable = (operation: RegisteredOperation) => !principal.scopes.readOnly || operation.access === 'read';
-
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const integrations = await engine.visibleIntegrations(principal, 'mcp');
+    const usable = usableBy(principal, await engine.allowedOperations(principal));
     if (mode === 'operations') {
       return { tools: integrations.flatMap((i) => [...i.operations.values()].filter(usable).map((op) => operationTool(i, op))) };
     }
@@ -94,6 +94,12 @@ export function createMcpServer(engine: Engine, principal: Principal, options: M
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => runTool(request.params));
 
   return server;
+}
+
+/** Which operations a caller may use: a read-only key only those that read, a key with a tool set only the set's. */
+function usableBy(principal: Principal, allowed: AllowedOperations | undefined): (operation: RegisteredOperation) => boolean {
+  return (operation) =>
+    (!principal.scopes.readOnly || operation.access === 'read') && (!allowed || allowed.has(operation.service, operation.name));
 }
 
 /** Per Server, the schema each handled method's requests are parsed with (recorded as its handlers are set). */
@@ -293,10 +299,10 @@ async function runSearch(engine: Engine, principal: Principal, args: Record<stri
   }
   try {
     const visible = new Set((await engine.visibleIntegrations(principal, 'mcp')).map((i) => i.service));
+    const usable = usableBy(principal, await engine.allowedOperations(principal));
     const results = engine.operationIndex.search(query, {
       limit: (limit as number | undefined) ?? SEARCH_LIMIT_DEFAULT,
-      filter: ({ service: s, operation }) =>
-        visible.has(s) && (service === undefined || s === service) && (!principal.scopes.readOnly || operation.access === 'read'),
+      filter: ({ service: s, operation }) => visible.has(s) && (service === undefined || s === service) && usable(operation),
     });
     return success({ query, results: results.map((hit) => ({ ...hit, tool: `${CALL_PREFIX}${hit.service}` })) });
   } catch (error) {
@@ -313,6 +319,10 @@ async function runDescribe(engine: Engine, principal: Principal, args: Record<st
     const integration = await engine.authorize(principal, service, 'mcp');
     const operation = integration.operations.get(method);
     if (!operation) throw new GatewayError('not_found', `${service} has no operation "${method}"`);
+    const allowed = await engine.allowedOperations(principal);
+    if (allowed && !allowed.has(service, method)) {
+      throw new GatewayError('forbidden', `This API key's tool set (${principal.scopes.toolSet}) does not include ${service}:${method}`);
+    }
     return success(describeOperation(integration, operation));
   } catch (error) {
     return failure(error);

@@ -1,12 +1,14 @@
 import { jsonSchema } from './describe.js';
 import { ERROR_CODES } from './errors.js';
 import { openApiPath } from './operation.js';
-import type { RegisteredIntegration } from './registry.js';
+import type { RegisteredIntegration, RegisteredOperation } from './registry.js';
 import { ruleSentences, rulesWithin, type TSchema } from './schema.js';
 
 export interface OpenApiOptions {
   /** Public base URL of the gateway (`https://gateway.example.com`); the server URL is `<base>/api/v1/<service>`. */
   baseUrl?: string;
+  /** Only the operations for which this is true (a key's tool set); default: every operation. */
+  include?: (operation: RegisteredOperation) => boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -37,6 +39,7 @@ export function buildOpenApiDocument(integration: RegisteredIntegration, options
   const security = plugin.openapi?.security ?? Object.keys(schemes).map((name) => ({ [name]: [] }));
   const paths: Record<string, Json> = {};
   for (const operation of integration.operations.values()) {
+    if (options.include && !options.include(operation)) continue;
     const definition = operation.definition;
     const schema = jsonSchema(definition.params);
     const properties = (schema.properties ?? {}) as Record<string, Json>;
