@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { DEFAULT_WORKSPACE, Encryptor, GatewayError, type KeyScopes } from '@portico/core';
+import { Encryptor, GatewayError, type KeyScopes } from '@portico/core';
 import { publicConnection, publicKey } from './admin.js';
 import { parseAuditQuery, publicAuditPage } from './audit-query.js';
+import { type Io, UsageError, WORKSPACE_OPTION } from './cli-support.js';
+import { toolSetsCommand, WORKSPACE_HELP, workspacesCommand } from './cli-workspaces.js';
 import { ConfigError, ENVIRONMENT, type GatewayConfig, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { addKeyToFile, keyFile, openRuntime, pruneKeyFile, type Runtime } from './runtime.js';
@@ -17,7 +20,11 @@ Usage: portico <command> [options]
 
 Commands:
   serve                         Start the gateway (HTTP: /api/mcp, /api/v1/<service>/…, /api/admin/…, /healthz)
+  workspaces list|create|rename|delete
+                                Manage workspaces (each with its own keys, connections, settings, audit)
   keys create|list|revoke       Manage API keys
+  tool-sets list|show|save|delete
+                                Manage tool sets: named selections of operations a key can be bound to
   integrations list|configure   Show integrations; turn MCP/REST on or off, set base URL and settings
   connect <service>             Store an upstream token for a service (encrypted at rest)
   disconnect <service>          Remove a service's stored credentials
@@ -26,8 +33,9 @@ Commands:
   audit                         List audit records, newest first, with filters
   env                           List the environment variables the gateway reads
 
-Every command reads the same configuration (environment variables, see 'portico env') and works on the
-default workspace. 'portico <command> --help' shows a command's options.`,
+Every command reads the same configuration (environment variables, see 'portico env'). Commands acting on keys,
+integrations, connections, tool sets and the audit trail take --workspace ID (default: default).
+'portico <command> --help' shows a command's options.`,
   serve: `Usage: portico serve [--sandbox] [--port N] [--host ADDR]
 
 Starts the gateway. On the first start without any API key, an admin key is created and printed once.
@@ -40,28 +48,36 @@ Options:
   --host ADDR    Interface (overrides PORTICO_HOST)
   -h, --help     This help`,
   keys: `Usage:
-  portico keys create --name NAME [--admin] [--services a,b] [--read-only] [--expires-in DAYS]
-  portico keys list
-  portico keys revoke <key id>
+  portico keys create --name NAME [--admin] [--operator] [--services a,b] [--read-only] [--tool-set ID]
+                      [--expires-in DAYS] [--workspace ID]
+  portico keys list [--workspace ID]
+  portico keys revoke <key id> [--workspace ID]
 
 create prints the new key once; only its SHA-256 hash is stored.
   --name NAME         What the key is for (required)
-  --admin             May use the admin API (/api/admin)
+  --admin             May use the admin API (/api/admin) of its workspace
+  --operator          Also manages every workspace (with --admin, in the default workspace only)
   --services a,b      Services the key may call (default: all)
   --read-only         Only operations that read may be called
-  --expires-in DAYS   Expire after this many days (default: never)`,
+  --tool-set ID       Only the operations of this tool set of the workspace (see portico tool-sets)
+  --expires-in DAYS   Expire after this many days (default: never)
+  --workspace ID      The workspace of the key (default: default)`,
   integrations: `Usage:
-  portico integrations list
+  portico integrations list [--workspace ID]
   portico integrations configure <service> [--mcp on|off] [--rest on|off] [--base-url URL|default] [--set name=value]…
+                                 [--workspace ID]
 
-A new integration starts with MCP on and REST off.
+A new integration starts with MCP on and REST off. Each workspace has its own toggles and settings.
+  --workspace ID       The workspace (default: default)
   --mcp on|off         MCP access (tools/list and call_<service>)
   --rest on|off        REST access (/api/v1/<service>/… and its OpenAPI document)
   --base-url URL       Upstream base URL for this workspace ('default' clears it); PORTICO_<SERVICE>_BASE_URL wins over it
   --set name=value     A plugin setting (e.g. --set notion_version=2022-06-28); repeatable`,
   connect: `Usage:
-  portico connect <service> --token TOKEN|- [--meta name=value]…
-  portico connect <service> --oauth
+  portico connect <service> --token TOKEN|- [--meta name=value]… [--workspace ID]
+  portico connect <service> --oauth [--workspace ID]
+
+Each workspace has its own connections (its own token, its own account); --workspace names it (default: default).
 
 --token stores a token-type credential for the service (an API key, a bot token, an internal integration token),
 encrypted with AES-256-GCM. '--token -' reads the token from standard input, which keeps it out of shell history.
@@ -82,26 +98,32 @@ PORTICO_ENCRYPTION_PREVIOUS_KEYS on every instance first (restart them), then ru
 connection under the new key; then remove the old keys from PORTICO_ENCRYPTION_PREVIOUS_KEYS.`,
   audit: `Usage: portico audit [--service S] [--operation O] [--protocol rest|mcp|admin|cli] [--status 429|4xx]
                      [--code CODE] [--key KEY_ID] [--since TIME] [--until TIME] [--limit N] [--cursor C] [--json]
+                     [--workspace ID]
 
-Lists the audit records of the default workspace, newest first: every call over REST and MCP, OAuth connects and
+Lists the audit records of a workspace (--workspace, default: default), newest first: every call over REST and MCP, OAuth connects and
 refreshes. Each filter narrows the list; --since (inclusive) and --until (exclusive) take a date (2026-01-31) or a time
 with its zone (2026-01-31T12:00:00Z). --limit is the page size (default 100, at most 1000); when there is more, the
 command names the --cursor of the next page. --json prints { "records": [...], "next_cursor": ... }. Records older
 than PORTICO_AUDIT_RETENTION_DAYS are deleted by the running gateway.`,
-  disconnect: `Usage: portico disconnect <service>
+  ...WORKSPACE_HELP,
+  disconnect: `Usage: portico disconnect <service> [--workspace ID]
 
 Deletes the stored credentials of the service; an OAuth token is first revoked at the provider where it supports that.`,
 };
-
-type Io = { out: (line: string) => void; err: (line: string) => void; stdin: () => string };
 
 const defaultIo: Io = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
   stdin: () => readFileSync(0, 'utf8'),
+  prompt: async (question) => {
+    const terminal = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      return await terminal.question(question);
+    } finally {
+      terminal.close();
+    }
+  },
 };
-
-class UsageError extends Error {}
 
 /** Runs one CLI command; returns the process exit code. `serve` resolves only when the server stops. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: Io = defaultIo): Promise<number> {
@@ -127,6 +149,10 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       case 'env':
         for (const v of ENVIRONMENT) io.out(`${v.name.padEnd(30)} ${v.meaning} (default: ${v.default})`);
         return 0;
+      case 'workspaces':
+        return await withRuntime(env, (runtime) => workspacesCommand(rest, runtime, io));
+      case 'tool-sets':
+        return await withRuntime(env, (runtime) => toolSetsCommand(rest, runtime, io));
       case 'keys':
         return await withRuntime(env, (runtime) => keys(rest, runtime, io));
       case 'integrations':
@@ -234,9 +260,12 @@ async function keys(args: string[], runtime: Runtime, io: Io): Promise<number> {
       options: {
         name: { type: 'string' },
         admin: { type: 'boolean' },
+        operator: { type: 'boolean' },
         services: { type: 'string' },
         'read-only': { type: 'boolean' },
+        'tool-set': { type: 'string' },
         'expires-in': { type: 'string' },
+        ...WORKSPACE_OPTION,
       },
       strict: true,
     });
@@ -257,18 +286,23 @@ async function keys(args: string[], runtime: Runtime, io: Io): Promise<number> {
       expiresAt = new Date(Date.now() + days * 86_400_000).toISOString();
     }
     const scopes: KeyScopes = { admin: Boolean(values.admin), services, readOnly: Boolean(values['read-only']) };
-    const created = await engine.createApiKey({ workspaceId: DEFAULT_WORKSPACE, name: values.name, scopes, expiresAt });
+    if (values.operator) scopes.operator = true;
+    if (values['tool-set']) scopes.toolSet = values['tool-set'];
+    const created = await engine.createApiKey({ workspaceId: values.workspace, name: values.name, scopes, expiresAt });
     io.err(`Created key ${created.record.id} (${values.name}). It is shown only now:`);
     io.out(created.key);
     return 0;
   }
   if (sub === 'list') {
-    const list = (await store.listApiKeys(DEFAULT_WORKSPACE)).map(publicKey);
+    const { values } = parseArgs({ args: rest, options: WORKSPACE_OPTION, strict: true });
+    await engine.workspaces.require(values.workspace);
+    const list = (await store.listApiKeys(values.workspace)).map(publicKey);
     io.out(['ID'.padEnd(22), 'NAME'.padEnd(20), 'PREFIX'.padEnd(14), 'SCOPES'.padEnd(28), 'LAST USED'.padEnd(26), 'STATE'].join(' '));
     for (const k of list) {
       const scopes = [
-        k.admin ? 'admin' : null,
+        k.operator ? 'operator' : k.admin ? 'admin' : null,
         k.read_only ? 'read-only' : null,
+        k.tool_set ? `tool set ${k.tool_set}` : null,
         k.services === '*' ? 'all services' : k.services.join(','),
       ]
         .filter(Boolean)
@@ -288,9 +322,11 @@ async function keys(args: string[], runtime: Runtime, io: Io): Promise<number> {
     return 0;
   }
   if (sub === 'revoke') {
-    const id = rest[0];
+    const { values, positionals } = parseArgs({ args: rest, options: WORKSPACE_OPTION, allowPositionals: true, strict: true });
+    const id = positionals[0];
     if (!id) throw new UsageError('keys revoke needs a key id (see portico keys list)');
-    if (!(await store.revokeApiKey(DEFAULT_WORKSPACE, id, new Date().toISOString()))) throw new UsageError(`no active key ${id}`);
+    await engine.workspaces.require(values.workspace);
+    if (!(await store.revokeApiKey(values.workspace, id, new Date().toISOString()))) throw new UsageError(`no active key ${id}`);
     io.out(`Revoked ${id}`);
     return 0;
   }
@@ -318,10 +354,12 @@ async function integrations(args: string[], runtime: Runtime, io: Io): Promise<n
   const [sub, ...rest] = args;
   const { engine, store } = runtime;
   if (sub === 'list') {
-    const connected = new Map((await store.listConnections(DEFAULT_WORKSPACE)).map((c) => [c.service, c]));
+    const { values } = parseArgs({ args: rest, options: WORKSPACE_OPTION, strict: true });
+    const workspaceId = (await engine.workspaces.require(values.workspace)).id;
+    const connected = new Map((await store.listConnections(workspaceId)).map((c) => [c.service, c]));
     io.out(['SERVICE'.padEnd(12), 'NAME'.padEnd(20), 'OPS'.padEnd(5), 'MCP'.padEnd(5), 'REST'.padEnd(5), 'CONNECTION'].join(' '));
     for (const integration of runtime.registry.list()) {
-      const state = await engine.integrationState(DEFAULT_WORKSPACE, integration.service);
+      const state = await engine.integrationState(workspaceId, integration.service);
       const connection = connected.get(integration.service);
       io.out(
         [
@@ -344,6 +382,7 @@ async function integrations(args: string[], runtime: Runtime, io: Io): Promise<n
         rest: { type: 'string' },
         'base-url': { type: 'string' },
         set: { type: 'string', multiple: true },
+        ...WORKSPACE_OPTION,
       },
       allowPositionals: true,
       strict: true,
@@ -354,7 +393,8 @@ async function integrations(args: string[], runtime: Runtime, io: Io): Promise<n
     const restEnabled = onOff(values.rest, '--rest');
     const settings = pairs(values.set, '--set');
     const baseUrl = values['base-url'];
-    const state = await engine.configureIntegration(DEFAULT_WORKSPACE, service, {
+    await engine.workspaces.require(values.workspace);
+    const state = await engine.configureIntegration(values.workspace, service, {
       ...(mcpEnabled === undefined ? {} : { mcpEnabled }),
       ...(restEnabled === undefined ? {} : { restEnabled }),
       ...(baseUrl === undefined ? {} : { baseUrl: baseUrl === 'default' ? null : baseUrl }),
@@ -372,14 +412,15 @@ async function integrations(args: string[], runtime: Runtime, io: Io): Promise<n
 async function connect(args: string[], runtime: Runtime, io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
-    options: { token: { type: 'string' }, meta: { type: 'string', multiple: true }, oauth: { type: 'boolean' } },
+    options: { token: { type: 'string' }, meta: { type: 'string', multiple: true }, oauth: { type: 'boolean' }, ...WORKSPACE_OPTION },
     allowPositionals: true,
     strict: true,
   });
   const service = positionals[0];
   if (!service) throw new UsageError('connect needs a service');
+  await runtime.engine.workspaces.require(values.workspace);
   if (values.oauth) {
-    const started = await runtime.engine.beginOAuth(DEFAULT_WORKSPACE, service, null);
+    const started = await runtime.engine.beginOAuth(values.workspace, service, null);
     io.err(`Open this URL in a browser and approve access; the provider sends you back to Portico (valid until ${started.expiresAt}):`);
     io.out(started.authorizeUrl);
     return 0;
@@ -387,16 +428,18 @@ async function connect(args: string[], runtime: Runtime, io: Io): Promise<number
   if (values.token === undefined)
     throw new UsageError('connect needs --token TOKEN (or --token - to read it from standard input), or --oauth');
   const token = values.token === '-' ? io.stdin().trim() : values.token;
-  const record = await runtime.engine.connectToken(DEFAULT_WORKSPACE, service, token, pairs(values.meta, '--meta'));
+  const record = await runtime.engine.connectToken(values.workspace, service, token, pairs(values.meta, '--meta'));
   const shown = publicConnection(record);
   io.out(`Connected ${shown.service} (${shown.kind}); the token is stored encrypted.`);
   return 0;
 }
 
 async function disconnect(args: string[], runtime: Runtime, io: Io): Promise<number> {
-  const service = args[0];
+  const { values, positionals } = parseArgs({ args, options: WORKSPACE_OPTION, allowPositionals: true, strict: true });
+  const service = positionals[0];
   if (!service) throw new UsageError('disconnect needs a service');
-  const result = await runtime.engine.disconnect(DEFAULT_WORKSPACE, service);
+  await runtime.engine.workspaces.require(values.workspace);
+  const result = await runtime.engine.disconnect(values.workspace, service);
   if (!result.deleted) throw new UsageError(`${service} is not connected`);
   io.out(`Disconnected ${service}`);
   if (result.revoked === true) io.out('The token was revoked at the provider.');
@@ -460,13 +503,15 @@ async function auditCommand(args: string[], env: NodeJS.ProcessEnv, io: Io): Pro
       limit: text,
       cursor: text,
       json: { type: 'boolean' },
+      ...WORKSPACE_OPTION,
     },
     strict: true,
   });
-  const { key, json, ...filters } = values;
+  const { key, json, workspace, ...filters } = values;
   // the same filters, checked the same way, as GET /api/admin/audit
-  const query = parseAuditQuery(DEFAULT_WORKSPACE, { ...filters, key_id: key });
+  const query = parseAuditQuery(workspace, { ...filters, key_id: key });
   return withRuntime(env, async (runtime) => {
+    await runtime.engine.workspaces.require(workspace);
     const page = await runtime.store.queryAudit(query);
     if (json) {
       io.out(JSON.stringify(publicAuditPage(page), null, 2));
