@@ -96,7 +96,9 @@ function allow(byService: Map<string, Set<string>>, service: string, operation: 
  * unchanged; a change notification (any instance: `forget`) drops it, and SETTINGS_CACHE_MS bounds staleness.
  */
 export class ToolSets {
-  private readonly cache = new Map<string, { version: number; allowed: AllowedOperations; expires: number }>();
+  /** Resolved sets by (workspace, id), with the version they were resolved from (`version@updatedAt`: a set deleted and
+   * made again starts at version 1 again). */
+  private readonly cache = new Map<string, { version: string; allowed: AllowedOperations; expires: number }>();
 
   constructor(
     private readonly registry: Registry,
@@ -116,19 +118,29 @@ export class ToolSets {
     const key = cacheKey(workspaceId, id);
     const record = await this.store.getToolSet(workspaceId, id);
     const previous = this.cache.get(key);
+    const version = record ? `${record.version}@${record.updatedAt}` : '';
     const allowed = !record
       ? NOTHING
-      : previous && previous.version === record.version
+      : previous && previous.version === version
         ? previous.allowed
         : resolveRules(this.registry, record.rules).allowed;
-    this.cache.set(key, { version: record?.version ?? 0, allowed, expires: Date.now() + SETTINGS_CACHE_MS });
+    // Bounded like the key cache: a flood of keys naming sets that do not exist cannot grow it without limit.
+    if (this.cache.size >= 10_000) this.cache.clear();
+    this.cache.set(key, { version, allowed, expires: Date.now() + SETTINGS_CACHE_MS });
     return allowed;
   }
 
-  /** Drops the cached set (`'*'`: every set), after a change notification. */
+  /**
+   * Marks the cached set stale (`'*'`: every set), after a change notification: the next call reads the record again,
+   * and resolves the rules again only if its version moved.
+   */
   forget(workspaceId: string, id: string): void {
-    if (id === '*' || workspaceId === '*') this.cache.clear();
-    else this.cache.delete(cacheKey(workspaceId, id));
+    if (id === '*' || workspaceId === '*') {
+      for (const entry of this.cache.values()) entry.expires = 0;
+    } else {
+      const entry = this.cache.get(cacheKey(workspaceId, id));
+      if (entry) entry.expires = 0;
+    }
   }
 
   async get(workspaceId: string, id: string): Promise<ResolvedToolSet | undefined> {
