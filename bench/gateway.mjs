@@ -3,11 +3,26 @@
 // REST and MCP enabled. Everything else is the gateway's own start-up path (startGateway, the same code `portico serve`
 // runs) with its default configuration: embedded SQLite in a fresh data directory, pino at PORTICO_LOG_LEVEL
 // (default info, one access-log line per request, to stdout, which run.mjs sends to /dev/null).
-// Reports { url, key } over IPC. Stops cleanly on SIGTERM or when the parent goes away, so that --cpu-prof is written.
+// Reports { url, key, toolSetKey } over IPC. Stops cleanly on SIGTERM or when the parent goes away, so that --cpu-prof is written.
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { startExampleGateway } from './example-gateway.mjs';
 
 const { gateway } = await startExampleGateway('bench', process.argv[2]);
+// A second key, bound to a tool set holding both benchmarked operations: the REST target 'rest-toolset' measures the
+// tool-set check's cost against the full key in the same run.
+const { engine } = gateway.runtime;
+await engine.toolSets.save('default', {
+  id: 'bench',
+  rules: [
+    { match: 'example:list_items', readOnly: false },
+    { match: 'example:create_*', readOnly: false },
+  ],
+});
+const toolSetKey = await engine.createApiKey({
+  workspaceId: 'default',
+  name: 'bench-tool-set',
+  scopes: { admin: false, services: '*', readOnly: false, toolSet: 'bench' },
+});
 
 // Bench instrumentation, outside the gateway: event-loop delay and GC pauses between 'stats:reset' and 'stats:read'.
 const loopDelay = monitorEventLoopDelay({ resolution: 5 });
@@ -37,4 +52,4 @@ process.on('message', (message) => {
     });
   }
 });
-process.send?.({ ready: true, url: gateway.url, key: gateway.createdKey.key });
+process.send?.({ ready: true, url: gateway.url, key: gateway.createdKey.key, toolSetKey: toolSetKey.key });

@@ -7,8 +7,8 @@
 // 2. Start-up time (spawn → first 200 from /healthz) and RSS of `portico serve` with all six plugins, with the three
 //    installed, and with one; tools/list and describe_method latency and payload with all six connected.
 // 3. Throughput and latency, every target measured in the same run, at each connection count: direct to the upstream,
-//    a bare node:http keep-alive proxy, a node:http + got hop and a Koa + got hop (references), Portico REST and
-//    Portico MCP tools/call,
+//    a bare node:http keep-alive proxy, a node:http + got hop and a Koa + got hop (references), Portico REST (with a
+//    full key, and with a key bound to a tool set: the tool-set check's overhead) and Portico MCP tools/call,
 //    for a GET with query parameters (list_items) and a POST with a JSON body (create_item).
 // 4. CPU profiles (node --cpu-prof) of the gateway under REST load and under MCP load.
 // Writes docs/performance.md and bench/results/latest.json (+ the .cpuprofile files under bench/results/profiles/).
@@ -402,9 +402,13 @@ function mcpBody(method, params) {
   return JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'call_example', arguments: { method, params } } });
 }
 
-/** The requests of each target for each operation: what the gateway sends upstream is what direct/proxy/got send. */
-function requestsFor(target, op, key) {
-  const auth = { authorization: `Bearer ${key}` };
+/**
+ * The requests of each target for each operation: what the gateway sends upstream is what direct/proxy/got send.
+ * `keys` are the gateway's: `key` (every operation) and `toolSetKey` (bound to a tool set holding both operations).
+ */
+function requestsFor(target, op, keys) {
+  if (target === 'rest-toolset') return requestsFor('rest', op, { key: keys.toolSetKey });
+  const auth = { authorization: `Bearer ${keys.key}` };
   const mcpHeaders = { ...auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   if (target === 'rest') {
     return op === 'GET'
@@ -448,6 +452,7 @@ const TARGETS = [
   { id: 'got', label: 'node:http + got hop (reference)' },
   { id: 'koa', label: 'Koa + got hop (reference)' },
   { id: 'rest', label: 'Portico REST' },
+  { id: 'rest-toolset', label: 'Portico REST, key bound to a tool set' },
   { id: 'mcp', label: 'Portico MCP tools/call' },
 ];
 const OPS = [
@@ -467,13 +472,14 @@ async function measureThroughput() {
     got: { url: gotHop.url, pid: gotHop.pid },
     koa: { url: koaHop.url, pid: koaHop.pid },
     rest: { url: gateway.url, pid: gateway.pid },
+    'rest-toolset': { url: gateway.url, pid: gateway.pid },
     mcp: { url: gateway.url, pid: gateway.pid },
   };
   const responseBytes = {};
   try {
     for (const target of TARGETS) {
       for (const op of OPS) {
-        responseBytes[`${target.id}/${op.id}`] = await probe(endpoints[target.id].url, requestsFor(target.id, op.id, gateway.key));
+        responseBytes[`${target.id}/${op.id}`] = await probe(endpoints[target.id].url, requestsFor(target.id, op.id, gateway));
       }
     }
     closeAgent();
@@ -484,9 +490,9 @@ async function measureThroughput() {
         ['proxy', endpoints.proxy, ['proxy']],
         ['got hop', endpoints.got, ['got']],
         ['Koa + got hop', endpoints.koa, ['koa']],
-        ['gateway', endpoints.rest, ['rest', 'mcp']],
+        ['gateway', endpoints.rest, ['rest', 'rest-toolset', 'mcp']],
       ]) {
-        const requests = targets.flatMap((t) => OPS.map((op) => requestsFor(t, op.id, gateway.key)));
+        const requests = targets.flatMap((t) => OPS.map((op) => requestsFor(t, op.id, gateway)));
         const primed = await runLoad({ url: endpoint.url, requests, connections: high, duration: PRIME });
         log(`primed ${name} for ${PRIME} s (${primed.rps.toFixed(0)} req/s)`);
       }
@@ -498,11 +504,11 @@ async function measureThroughput() {
         for (const op of OPS) {
           for (const target of TARGETS) {
             const endpoint = endpoints[target.id];
-            const requests = [requestsFor(target.id, op.id, gateway.key)];
+            const requests = [requestsFor(target.id, op.id, gateway)];
             const watch = { hop: endpoint.pid, upstream: upstream.pid };
             if (target.id === 'direct') delete watch.hop;
             if (WARMUP > 0) await runLoad({ url: endpoint.url, requests, connections, duration: WARMUP, watch: {} });
-            const isGateway = target.id === 'rest' || target.id === 'mcp';
+            const isGateway = target.id === 'rest' || target.id === 'rest-toolset' || target.id === 'mcp';
             // Other jobs on the machine take CPU from the processes under test: repeat a disturbed scenario (bounded)
             // and keep the least disturbed attempt.
             let run;
@@ -591,7 +597,7 @@ async function profileGateway(profileDir) {
       );
       const connections = Math.max(...CONNECTIONS);
       // Both operations, alternating on every connection.
-      const requests = OPS.map((op) => requestsFor(kind, op.id, gateway.key));
+      const requests = OPS.map((op) => requestsFor(kind, op.id, gateway));
       if (PRIME + WARMUP > 0) await runLoad({ url: gateway.url, requests, connections, duration: PRIME + WARMUP });
       const run = await runLoad({ url: gateway.url, requests, connections, duration: DURATION, watch: { hop: gateway.pid } });
       await stopChild(gateway.child);

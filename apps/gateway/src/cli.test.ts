@@ -12,7 +12,14 @@ function run(argv: string[], env: Record<string, string>, stdin = '', answer?: s
     out: (l: string) => out.push(l),
     err: (l: string) => err.push(l),
     stdin: () => stdin,
-    ...(answer === undefined ? {} : { prompt: async (question: string) => (err.push(question), answer) }),
+    ...(answer === undefined
+      ? {}
+      : {
+          prompt: async (question: string) => {
+            err.push(question);
+            return answer;
+          },
+        }),
   };
   return main(argv, { ...env, PORTICO_LOG_LEVEL: 'silent' }, io).then((code) => ({ code, out: out.join('\n'), err: err.join('\n') }));
 }

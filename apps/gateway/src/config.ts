@@ -211,7 +211,7 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
     name: 'PORTICO_METRICS_PORT',
     default: '(none)',
     meaning:
-      'Serve Prometheus metrics at /metrics on this separate port, without a key (0 picks a free port); unset: /metrics on the main port, for admin keys only',
+      'Serve Prometheus metrics at /metrics on this separate port, without a key (0 picks a free port); unset: /metrics on the main port, for operator keys only',
   },
   { name: 'PORTICO_METRICS_HOST', default: '127.0.0.1', meaning: 'Interface of the metrics port' },
   {

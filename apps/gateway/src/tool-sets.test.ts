@@ -116,13 +116,9 @@ describe('a key bound to a tool set, over MCP', () => {
         return (method?.enum ?? []).map((name) => `${t.name.slice(5)}:${name}`);
       });
     expect(listed.sort()).toEqual([...INTAKE].sort());
-    const describe = tools.find((t) => t.name === 'describe_method');
-    expect(((describe?.inputSchema.properties as Record<string, { enum?: string[] }>).service?.enum ?? []).sort()).toEqual([
-      'clio',
-      'notion',
-      'quickbooks',
-      'slack',
-    ]);
+    const describeTool = tools.find((t) => t.name === 'describe_method');
+    const describeProperties = (describeTool?.inputSchema.properties ?? {}) as Record<string, { enum?: string[] }>;
+    expect((describeProperties.service?.enum ?? []).sort()).toEqual(['clio', 'notion', 'quickbooks', 'slack']);
 
     const boundList = await mcpPost(boundKey, 'tools/list');
     const fullList = await mcpPost(fullKey, 'tools/list');
