@@ -4,7 +4,7 @@ import { InitializeRequestSchema, type JSONRPCMessage } from '@modelcontextproto
 import { afterAll, describe, expect, it } from 'vitest';
 import { Encryptor, generateEncryptionKey, parseEncryptionKey } from './crypto.js';
 import { Engine } from './engine.js';
-import { createMcpServer, METHOD_ENUM_LIMIT, parseRequest } from './mcp.js';
+import { createMcpServer, type McpToolMode, METHOD_ENUM_LIMIT, parseRequest } from './mcp.js';
 import { defineOperation } from './operation.js';
 import { definePlugin } from './plugin.js';
 import { Registry } from './registry.js';
@@ -51,9 +51,13 @@ async function engineWith(operationCount: number) {
 
 const admin = { keyId: null, workspaceId: 'default', scopes: { admin: true, services: '*' as const, readOnly: false } };
 
-async function toolsFor(operationCount: number) {
+async function toolsFor(operationCount: number, options: { toolSet?: string[]; mode?: McpToolMode } = {}) {
   const engine = await engineWith(operationCount);
-  const server = createMcpServer(engine, { keyId: null, workspaceId: 'default', scopes: { admin: true, services: '*', readOnly: false } });
+  if (options.toolSet) {
+    await engine.toolSets.save('default', { id: 'chosen', rules: options.toolSet.map((match) => ({ match, readOnly: false })) });
+  }
+  const scopes = { admin: true, services: '*' as const, readOnly: false, ...(options.toolSet ? { toolSet: 'chosen' } : {}) };
+  const server = createMcpServer(engine, { keyId: null, workspaceId: 'default', scopes }, { mode: options.mode ?? 'compact' });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 't', version: '1' });
@@ -72,6 +76,17 @@ describe('call_{service} for large integrations', () => {
     expect(method.enum).toBeUndefined();
     expect(method.description).toContain('search_methods');
     expect(JSON.stringify(large).length).toBeLessThan(3_000);
+  });
+});
+
+describe('a key bound to a tool set', () => {
+  it('lists only the set’s operations, as an enum even when the integration is large, and in operations mode', async () => {
+    const rules = ['big:get_thing_1', 'big:get_thing_7*'];
+    const compact = (await toolsFor(METHOD_ENUM_LIMIT + 20, { toolSet: rules })).find((t) => t.name === 'call_big');
+    const method = compact?.inputSchema.properties?.method as { enum?: string[] };
+    expect(method.enum).toEqual(['get_thing_1', 'get_thing_7', ...Array.from({ length: 10 }, (_, i) => `get_thing_${70 + i}`)]);
+    const operations = await toolsFor(METHOD_ENUM_LIMIT + 20, { toolSet: rules, mode: 'operations' });
+    expect(operations.map((t) => t.name)).toEqual(method.enum?.map((name) => `big_${name}`));
   });
 });
 
