@@ -89,6 +89,19 @@ await measure('  of which: SQLite query findApiKeyByHash', 'SqliteStore (core/sr
   engine.store.findApiKeyByHash(hash),
 );
 await measure('authorize (cached integration state)', 'Engine.authorize', () => engine.authorize(principal, 'example', 'rest'));
+// The tool-set check a key bound to a set adds to every call: the cached resolved set, then one membership test.
+if (engine.toolSets) {
+  await engine.toolSets.save(ws, { id: 'bench', rules: [{ match: 'example:list_*', readOnly: false }] });
+  const bound = { ...principal, scopes: { ...principal.scopes, toolSet: 'bench' } };
+  await measure(
+    'tool-set check (cached set, one membership test)',
+    'Engine.allowedOperations + AllowedOperations.has (core/src/tool-sets.ts)',
+    async () => {
+      if (!(await engine.allowedOperations(bound)).has('example', 'list_items')) throw new Error('not allowed');
+    },
+    { iterations: 20000, warmup: 2000 },
+  );
+}
 await measure(
   'coerce query strings + validate params',
   'queryParams + coerceParams + compiled TypeBox validator',

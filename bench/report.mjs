@@ -353,7 +353,11 @@ function bounds(results, d) {
           : `${op}: not measured`;
       });
       out.push(
-        `**Tool-set overhead.** The check is one Map and one Set look-up per call on a set resolved once per version (core/src/tool-sets.ts); ` +
+        `**Tool-set overhead.** The check is one Map and one Set look-up per call on a set resolved once per version (core/src/tool-sets.ts)` +
+          (microRow(results, 'tool-set check')
+            ? `, measured alone at ${ms(microRow(results, 'tool-set check').cpuUs, 3)} µs of CPU per call`
+            : '') +
+          '; ' +
           `a difference of a few percent between two runs of the same target is within this machine's run-to-run noise, so compare several rounds (--rounds). ${parts.join('; ')}.`,
       );
     }

@@ -101,7 +101,9 @@ export class Pipeline {
     if (services !== '*' && !services.includes(service)) {
       throw new GatewayError('forbidden', `This API key may not call ${service}`);
     }
-    const allowed = await this.allowedOperations(principal);
+    // No await unless the set must be read: a key without a set, or with its set cached, costs no extra turn.
+    const pending = this.allowedOperations(principal);
+    const allowed = pending instanceof Promise ? await pending : pending;
     if (allowed && !allowed.hasService(service)) {
       throw new GatewayError('forbidden', `This API key's tool set (${principal.scopes.toolSet}) has no operation of ${service}`);
     }
