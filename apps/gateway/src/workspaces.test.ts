@@ -176,6 +176,27 @@ function isolationSuite(name: string, database: () => Record<string, string>, in
       expect(((await call(gateway.key, 'GET', `/api/admin/workspaces/${b.id}`)).body as { name: string }).name).toBe('Firm B');
     });
 
+    it('lets the operator list, rename and create workspaces, with clear refusals', async () => {
+      const listed = (await call(gateway.key, 'GET', '/api/admin/workspaces')).body as {
+        workspaces: Array<{ id: string; name: string; holds: Record<string, number> }>;
+      };
+      expect(listed.workspaces.map((w) => w.id)).toEqual(['default', 'firm-a', 'firm-b']);
+      expect(listed.workspaces[1]?.holds).toMatchObject({ keys: 2, connections: 1, integrations: 1, tool_sets: 1 });
+      const renamed = await call(gateway.key, 'PATCH', '/api/admin/workspaces/firm-a', { name: 'Firm A & Partners' });
+      expect(renamed.status).toBe(200);
+      expect(renamed.body).toMatchObject({ id: 'firm-a', name: 'Firm A & Partners' });
+      expect(((await call(tenants.a.admin, 'GET', '/api/admin/workspaces/firm-a')).body as { name: string }).name).toBe(
+        'Firm A & Partners',
+      );
+      expect((await call(gateway.key, 'POST', '/api/admin/workspaces', { id: 'firm-a' })).status).toBe(409);
+      for (const body of [{ id: 'Firm_C' }, { id: '-c' }, { id: 'c'.repeat(41) }, { id: 'c', name: '' }, { id: 'c', colour: 'red' }]) {
+        const refused = await call(gateway.key, 'POST', '/api/admin/workspaces', body);
+        expect(refused.status, JSON.stringify(body)).toBe(400);
+        expect(refused.code).toBe('bad_request');
+      }
+      expect((await call(gateway.key, 'PATCH', '/api/admin/workspaces/firm-a', { name: 'Firm A' })).status).toBe(200);
+    });
+
     it('keeps workspace admins to their own workspace: no workspace management, no operator keys, no metrics', async () => {
       const { a } = tenants;
       expect((await call(a.admin, 'POST', '/api/admin/workspaces', { id: 'firm-c' })).status).toBe(403);
