@@ -137,6 +137,8 @@ async function serveSandbox(dir: string, bin: string): Promise<Served> {
     cwd: dir,
     env: userEnv(bin, { PORTICO_EXTRA_PLUGINS: TEMPLATE_NAME, PORTICO_LOG_LEVEL: 'warn' }),
     stdio: ['ignore', 'pipe', 'pipe'],
+    // npx runs the gateway as a child of its own: a process group of their own lets stop() end both.
+    detached: true,
   });
   let stdout = '';
   let stderr = '';
@@ -150,16 +152,25 @@ async function serveSandbox(dir: string, bin: string): Promise<Served> {
     if (child.exitCode !== null) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  child.kill('SIGKILL');
+  signal(child, 'SIGKILL');
   throw new Error(`npx portico serve --sandbox did not start:\n${stdout}\n${stderr}`);
 }
 
+/** Signals npx and the gateway it started (their process group). */
+function signal(child: ChildProcess, name: NodeJS.Signals): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, name);
+  } catch {
+    // already gone
+  }
+}
+
 async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
+  if (child.exitCode !== null || child.signalCode !== null) return signal(child, 'SIGKILL');
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
+  signal(child, 'SIGTERM');
   await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
-  if (child.exitCode === null) child.kill('SIGKILL');
+  signal(child, 'SIGKILL');
 }
 
 describe.skipIf(problem !== undefined)(`packed tarballs installed with npm${problem ? ` (skipped: ${problem})` : ''}`, () => {
