@@ -37,9 +37,9 @@ function shortPath(url) {
   return path;
 }
 
-// The packages are bundled (scripts/build-package.mjs): a frame in dist/chunk-….js may be got, koa or Portico's own
-// code. Each bundle has a source map beside it; frames are mapped back to their original file and line through it, so
-// that time is attributed to the package the code came from.
+// Portico's packages are compiled by tsc, one dist/….js per source file with a source map beside it (a build that
+// bundles has one map per bundle, and a frame in it may be got, koa or Portico's own code). Frames are mapped back to
+// their original file and line through the maps, so that time is attributed to the package the code came from.
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const sourceMaps = new Map();
 

@@ -1,9 +1,9 @@
 // Where start-up time and memory go: the gateway's start-up path taken one step at a time in one fresh process (run
 // as a child by run.mjs with --experimental-import-meta-resolve). Each step reports its wall time and the RSS after
-// it. The packages are bundled (scripts/build-package.mjs): @portico/core's one file carries typebox, got and the MCP
-// SDK with zod; @portico/gateway's carries koa, @koa/router and pino. What stays a separate import is loaded first and
-// named on its own. Extra plugin modules (the benchmark's stand-ins) come as arguments, loaded after the installed
-// first-party plugins.
+// it. The packages are unbundled (scripts/build-package.mjs): importing @portico/core loads typebox and the MCP
+// SDK with zod from node_modules; importing @portico/gateway loads koa, @koa/router, pino and prom-client.
+// @libsql/client (a native binding) is loaded first and named on its own. Extra plugin modules (the benchmark's
+// stand-ins) come as arguments, loaded after the installed first-party plugins.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,11 +28,11 @@ const load = async (specifiers, parent) => {
 };
 
 await load(['@libsql/client/sqlite3'], CORE);
-mark('import @libsql/client (native SQLite binding; not bundled)');
+mark('import @libsql/client (native SQLite binding)');
 const core = await import('../packages/core/dist/index.js');
-mark('import @portico/core (one bundle: with typebox, got, MCP SDK + zod)');
+mark('import @portico/core (with typebox, MCP SDK + zod; got on the first upstream call)');
 const gateway = await import('../apps/gateway/dist/index.js');
-mark('import @portico/gateway (one bundle: with koa, @koa/router, pino)');
+mark('import @portico/gateway (with koa, @koa/router, pino, prom-client)');
 const plugins = [];
 // Load the installed plugins one at a time, as loadPlugins would.
 for (const name of gateway.FIRST_PARTY_PLUGINS) {

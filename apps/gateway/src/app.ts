@@ -47,8 +47,8 @@ export interface AppOptions {
 }
 
 /**
- * What `createApp` returns: a request listener for `node:http`'s `createServer`. The app is built with Koa, which the
- * published package bundles; its public type stays off Koa so that a TypeScript user needs no Koa types.
+ * What `createApp` returns: a request listener for `node:http`'s `createServer`. The app is built with Koa (a
+ * dependency); its public type stays off Koa so that a TypeScript user needs no Koa types.
  */
 export interface GatewayApp {
   callback(): RequestListener;

@@ -1,4 +1,3 @@
-import { Value } from 'typebox/value';
 import { cacheKey, SETTINGS_CACHE_MS } from './cache.js';
 import { requireIntegration } from './checks.js';
 import { EgressPolicy } from './egress.js';
@@ -41,7 +40,7 @@ export class IntegrationSettings {
       mcpEnabled: stored?.mcpEnabled ?? true,
       restEnabled: stored?.restEnabled ?? false,
       baseUrl: stored?.baseUrl ?? null,
-      settings: settingsWithDefaults(integration, stored?.settings ?? {}),
+      settings: await settingsWithDefaults(integration, stored?.settings ?? {}),
     };
     this.cache.set(key, { state, expires: Date.now() + SETTINGS_CACHE_MS });
     return state;
@@ -80,7 +79,13 @@ export class IntegrationSettings {
   }
 }
 
-function settingsWithDefaults(integration: RegisteredIntegration, stored: Record<string, unknown>): Record<string, unknown> {
+/** typebox's value module, imported when a plugin with settings is first used rather than at start-up. */
+let valueModule: Promise<typeof import('typebox/value')> | undefined;
+
+async function settingsWithDefaults(integration: RegisteredIntegration, stored: Record<string, unknown>): Promise<Record<string, unknown>> {
   const schema = integration.plugin.settings;
-  return schema ? (Value.Default(schema, structuredClone(stored)) as Record<string, unknown>) : { ...stored };
+  if (!schema) return { ...stored };
+  valueModule ??= import('typebox/value');
+  const { Value } = await valueModule;
+  return Value.Default(schema, structuredClone(stored)) as Record<string, unknown>;
 }

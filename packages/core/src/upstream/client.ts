@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import got, { type Got, RequestError } from 'got';
+import type { Got } from 'got';
 import { EGRESS_REFUSED } from '../egress.js';
 import { GatewayError } from '../errors.js';
 import type { UpstreamRequest, UpstreamResponse } from '../operation.js';
@@ -65,8 +65,16 @@ type Attempt = { response: UpstreamResponse; error?: undefined } | { response?: 
  * one attempt, without redirects, and this class owns the rest: the time budget of the whole call, the retries inside
  * it, and the size cap of the answer.
  */
+/**
+ * got is imported by the first upstream call, not at start-up: unbundled, it is about a hundred files, and a gateway
+ * that has not called an upstream yet does not need it (docs/decisions.md, "Builds and start-up").
+ */
+let gotModule: Promise<typeof import('got')> | undefined;
+/** got's error class, known once got is loaded (the only time a got error can exist). */
+let GotRequestError: typeof import('got')['RequestError'] | undefined;
+
 export class UpstreamClient {
-  private readonly got: Got;
+  private got: Promise<Got> | undefined;
   private readonly maxResponseBytes: number;
   private readonly agents: { http: http.Agent; https: https.Agent };
 
@@ -74,14 +82,24 @@ export class UpstreamClient {
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     const agentOptions = { keepAlive: true, maxSockets: 256, ...(options.lookup ? { lookup: options.lookup } : {}) };
     this.agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
-    this.got = got.extend({
-      agent: this.agents,
-      ...(options.lookup ? { dnsLookup: options.lookup } : {}),
-      followRedirect: false,
-      throwHttpErrors: false,
-      retry: { limit: 0 },
-      headers: { 'user-agent': options.userAgent ?? 'portico-gateway' },
+  }
+
+  /** The got instance of this client, made on the first call. */
+  private client(): Promise<Got> {
+    const { lookup, userAgent } = this.options;
+    gotModule ??= import('got');
+    this.got ??= gotModule.then((module) => {
+      GotRequestError = module.RequestError;
+      return module.default.extend({
+        agent: this.agents,
+        ...(lookup ? { dnsLookup: lookup } : {}),
+        followRedirect: false,
+        throwHttpErrors: false,
+        retry: { limit: 0 },
+        headers: { 'user-agent': userAgent ?? 'portico-gateway' },
+      });
     });
+    return this.got;
   }
 
   /**
@@ -96,9 +114,10 @@ export class UpstreamClient {
     const url = withQuery(request.url, request.query);
     const { headers, body } = encodeBody(request);
     const retriable = RETRY_METHODS.has(request.method);
+    const got = await this.client();
     // Bounded: one attempt plus at most `retryLimit` retries.
     for (let attempt = 0; ; attempt++) {
-      const outcome = await this.attempt(url, request.method, headers, body, deadline - performance.now(), name);
+      const outcome = await this.attempt(got, url, request.method, headers, body, deadline - performance.now(), name);
       const wait = retriable && attempt < retryLimit ? this.retryWait(outcome, attempt) : undefined;
       if (wait === undefined || deadline - performance.now() - wait < timeoutMs * RETRY_MIN_BUDGET_SHARE) {
         if (outcome.error) throw outcome.error;
@@ -129,6 +148,7 @@ export class UpstreamClient {
 
   /** One attempt within `timeoutMs`, its body read up to the size cap. Failures are returned, not thrown. */
   private attempt(
+    got: Got,
     url: string,
     method: string,
     headers: Record<string, string>,
@@ -138,7 +158,7 @@ export class UpstreamClient {
   ): Promise<Attempt> {
     const max = this.maxResponseBytes;
     return new Promise<Attempt>((resolve) => {
-      const stream = this.got.stream(url, {
+      const stream = got.stream(url, {
         method: method as 'GET',
         headers,
         ...(body === undefined ? {} : { body }),
@@ -246,7 +266,7 @@ function toUpstreamResponse(status: number, headers: UpstreamResponse['headers']
 
 /** Network failures never carry got's error text to the caller: it includes URLs and may include headers. */
 function networkFailure(error: unknown, name: string, budgetMs: number): GatewayError {
-  if (error instanceof RequestError) {
+  if (GotRequestError && error instanceof GotRequestError) {
     // the egress policy refused the address a name resolves to: its message names the name, never credentials
     if (error.code === EGRESS_REFUSED) {
       return new GatewayError('upstream_error', `${name} was not contacted: ${error.message}`, { cause: error });
