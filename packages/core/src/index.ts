@@ -139,6 +139,8 @@ export {
   type AuditPruneResult,
   type AuditQuery,
   type AuditRecord,
+  type AuditSeriesPoint,
+  type AuditSeriesQuery,
   type AuditStatusClass,
   type ConnectionRecord,
   type ConnectionStatus,

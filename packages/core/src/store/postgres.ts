@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { auditPage, auditQuerySql } from './audit-sql.js';
+import { auditPage, auditQuerySql, auditSeriesPoints, auditSeriesSql } from './audit-sql.js';
 import { ChangeHub } from './changes.js';
 import { KeyedMutex } from './mutex.js';
 import { loadPg } from './pg.js';
@@ -17,6 +17,8 @@ import type {
   AuditPruneResult,
   AuditQuery,
   AuditRecord,
+  AuditSeriesPoint,
+  AuditSeriesQuery,
   ConnectionRecord,
   IntegrationSettingsRecord,
   OAuthStateRecord,
@@ -348,6 +350,11 @@ export class PostgresStore implements Store {
   async listAudit(workspaceId: string, limit: number): Promise<AuditRecord[]> {
     const rows = await this.all('SELECT * FROM audit WHERE workspace_id = $1 ORDER BY id DESC LIMIT $2', [workspaceId, limit]);
     return rows.map(auditRecord);
+  }
+
+  async auditSeries(query: AuditSeriesQuery): Promise<AuditSeriesPoint[]> {
+    const { sql, args } = auditSeriesSql('postgres', query);
+    return auditSeriesPoints(await this.all(sql, args), query.bucket);
   }
 
   async queryAudit(query: AuditQuery): Promise<AuditPage> {

@@ -1,7 +1,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type Client, createClient, type InValue, type Row } from '@libsql/client/sqlite3'; // local files only: skips the remote (HTTP/WebSocket) clients
-import { auditPage, auditQuerySql, pruneBatchSql, pruneInBatches } from './audit-sql.js';
+import { auditPage, auditQuerySql, auditSeriesPoints, auditSeriesSql, pruneBatchSql, pruneInBatches } from './audit-sql.js';
 import { ChangeHub } from './changes.js';
 import { MIGRATIONS } from './migrations.js';
 import { KeyedMutex } from './mutex.js';
@@ -13,6 +13,8 @@ import {
   type AuditPruneResult,
   type AuditQuery,
   type AuditRecord,
+  type AuditSeriesPoint,
+  type AuditSeriesQuery,
   type ConnectionRecord,
   DEFAULT_WORKSPACE,
   type IntegrationSettingsRecord,
@@ -270,6 +272,11 @@ export class SqliteStore implements Store {
   async listAudit(workspaceId: string, limit: number): Promise<AuditRecord[]> {
     const rows = await this.all('SELECT * FROM audit WHERE workspace_id = ? ORDER BY id DESC LIMIT ?', [workspaceId, limit]);
     return rows.map(auditRecord);
+  }
+
+  async auditSeries(query: AuditSeriesQuery): Promise<AuditSeriesPoint[]> {
+    const { sql, args } = auditSeriesSql('sqlite', query);
+    return auditSeriesPoints(await this.all(sql, args as InValue[]), query.bucket);
   }
 
   async queryAudit(query: AuditQuery): Promise<AuditPage> {
