@@ -22,6 +22,8 @@ import {
 } from '@portico/core';
 import Koa, { type Context, type Next } from 'koa';
 import { mountAdmin } from './admin.js';
+import type { DashboardAssets } from './dashboard/assets.js';
+import { dashboardMiddleware } from './dashboard/routes.js';
 import { edgeAnswered, isClientAbort } from './edge.js';
 import { bearerToken, mcpBodyProblem, parseJson, readBody } from './http.js';
 import { type GatewayMetrics, metricsRoute } from './metrics.js';
@@ -44,6 +46,8 @@ export interface AppOptions {
   /** Counts every answer; with `metricsOnMainPort`, also served at `/metrics` to admin keys. */
   metrics?: GatewayMetrics;
   metricsOnMainPort?: boolean;
+  /** Serve the dashboard at /dashboard with these browser assets (absent: no dashboard). */
+  dashboard?: { assets: DashboardAssets };
 }
 
 /**
@@ -119,6 +123,20 @@ export function createApp(options: AppOptions): GatewayApp {
     }
     await next();
   });
+
+  // The dashboard: one middleware that passes any path outside /dashboard straight on (dashboard/routes.ts).
+  if (options.dashboard) {
+    const allowed = options.allowedHosts;
+    app.use(
+      dashboardMiddleware({
+        engine,
+        logger,
+        assets: options.dashboard.assets,
+        hostAllowed: (host) => allowed === '*' || hostAllowed(host, allowed),
+        publicUrl: options.publicUrl,
+      }),
+    );
+  }
 
   const authenticate = async (ctx: Context, next: Next) => {
     ctx.state.principal = await engine.authenticate(bearerToken(ctx.get('authorization') || undefined));
