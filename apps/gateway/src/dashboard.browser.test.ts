@@ -169,7 +169,7 @@ describe.skipIf(problem)(`dashboard in Chromium${problem ? ` (skipped: ${problem
     await page.getByLabel('Name', { exact: true }).fill('ci-reader');
     await page.getByLabel('Read-only: only operations that read').check();
     await page.getByRole('button', { name: 'Create key' }).click();
-    await page.waitForURL('**/dashboard/keys');
+    await page.getByLabel('The new API key').waitFor();
     const secret = await page.getByLabel('The new API key').inputValue();
     expect(secret).toMatch(/^portico_/);
     await page.getByRole('button', { name: 'Copy key' }).isVisible();
@@ -177,8 +177,8 @@ describe.skipIf(problem)(`dashboard in Chromium${problem ? ` (skipped: ${problem
     expect((await api('/api/v1/notion/users', secret)).status).toBe(200);
     const write = await api('/api/v1/notion/pages', secret, { method: 'POST', body: { parent: { page_id: 'x' }, properties: {} } });
     expect(write.status).toBe(403);
-    // shown once: a reload no longer has it
-    await page.reload();
+    // shown once: the page, opened again, no longer has it
+    await page.goto(`${base}/dashboard/keys`);
     expect(await page.getByLabel('The new API key').count()).toBe(0);
     const row = page.locator('tr', { hasText: 'ci-reader' });
     expect(await row.textContent()).toContain('read-only');

@@ -1,6 +1,9 @@
 import type { DashboardAssets } from './assets.js';
 import { type Html, html } from './html.js';
-import type { DashboardSession } from './session.js';
+import type { DashboardSession, Flash } from './session.js';
+
+/** What a page says above its content, once: a flash message, or a new key's secret (shown only on that answer). */
+export type Notice = Flash | { kind: 'secret'; message: string; secret: string };
 
 export type Section = 'integrations' | 'operations' | 'keys' | 'activity';
 
@@ -16,6 +19,7 @@ export interface PageContext {
   session: DashboardSession;
   keyName: string;
   section: Section;
+  notice?: Notice | undefined;
 }
 
 function head(assets: DashboardAssets, title: string): Html {
@@ -29,9 +33,7 @@ function head(assets: DashboardAssets, title: string): Html {
 
 /** A page of the signed-in dashboard: header with navigation and sign-out, the flash message once, the content. */
 export function page(context: PageContext, title: string, content: Html): string {
-  const { session } = context;
-  const flash = session.flash;
-  session.flash = undefined;
+  const { session, notice: flash } = context;
   return html`<!doctype html>
 <html lang="en">
 <head>${head(context.assets, title)}</head>
@@ -60,13 +62,13 @@ ${content}
 </html>`.text;
 }
 
-function flashMessage(flash: NonNullable<DashboardSession['flash']>): Html {
+function flashMessage(flash: Notice): Html {
   if (flash.kind === 'secret') {
     return html`<section class="flash secret" aria-labelledby="secret-title">
   <h2 id="secret-title">${flash.message}</h2>
   <p>Copy it now: it is shown only this once. Portico keeps only its hash.</p>
   <label for="new-key">The new API key</label>
-  <input id="new-key" type="text" readonly value="${flash.secret ?? ''}" autocomplete="off" spellcheck="false">
+  <input id="new-key" type="text" readonly value="${flash.secret}" autocomplete="off" spellcheck="false">
   <div class="actions">
     <button type="button" data-copy="new-key" hidden>Copy key</button>
     <span id="new-key-status" role="status"></span>

@@ -18,7 +18,7 @@ import type { GatewayState } from '../state.js';
 import { activityPage, buckets, type Range } from './activity.js';
 import type { DashboardAssets } from './assets.js';
 import type { Html } from './html.js';
-import { errorPage, page, type Section, signInPage } from './layout.js';
+import { errorPage, type Notice, page, type Section, signInPage } from './layout.js';
 import { describeOperation, exampleValues, formParams, operationPage, operationsPage, type TryResult } from './operations.js';
 import { configurePage, type IntegrationView, integrationsPage, keysPage, oauthHandOff } from './pages.js';
 import { AttemptLimiter, csrfMatches, type DashboardSession, SessionStore } from './session.js';
@@ -96,7 +96,7 @@ const signInForm = validator(SignIn);
  */
 export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, next: Next) => Promise<void> {
   const { engine, assets } = options;
-  const sessions = options.sessions ?? new SessionStore();
+  const sessions = options.sessions ?? new SessionStore(engine.store.sessions);
   const limiter = options.signInLimiter ?? new AttemptLimiter();
   const routes: Array<{ method: 'GET' | 'POST'; pattern: RegExp; section: Section; handler: Handler }> = [];
   const route = (method: 'GET' | 'POST', path: string, section: Section, handler: Handler) =>
@@ -123,11 +123,13 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
     ctx.redirect(to);
     ctx.status = 303;
   };
-  const show = (r: Request, section: Section, title: string, content: Html) =>
-    send(r.ctx, 200, page({ assets, session: r.session, keyName: r.keyName, section }, title, content));
-  const flash = (r: Request, kind: 'ok' | 'error', message: string) => {
-    r.session.flash = { kind, message };
-  };
+  const show = (r: Request, section: Section, title: string, content: Html, notice?: Notice) =>
+    send(
+      r.ctx,
+      200,
+      page({ assets, session: r.session, keyName: r.keyName, section, notice: notice ?? sessions.takeFlash(r.session) }, title, content),
+    );
+  const flash = (r: Request, kind: 'ok' | 'error', message: string) => sessions.flash(r.session, { kind, message });
 
   /** Is this POST from a page of this gateway? The Origin (or Sec-Fetch-Site) must say so when the browser sends it. */
   const sameOrigin = (ctx: Context) => {
@@ -296,9 +298,14 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
       scopes: { admin: input.access === 'admin', services: '*', readOnly: input.access === 'read_only' },
       expiresAt: days === undefined ? null : new Date(Date.now() + days * 86_400_000).toISOString(),
     });
-    // The secret waits in this session's memory for the next page, shown there once (never in a URL).
-    r.session.flash = { kind: 'secret', message: `Key "${created.record.name}" created`, secret: created.key };
-    redirect(r.ctx, '/dashboard/keys');
+    // The secret is in this answer only: not in a URL, not kept anywhere for a later page (which may be served by
+    // another instance). Reloading would post the form again, and the browser asks first.
+    const keys = await engine.store.listApiKeys(r.principal.workspaceId);
+    show(r, 'keys', 'API keys', keysPage(r.session, keys, r.principal.keyId ?? ''), {
+      kind: 'secret',
+      message: `Key "${created.record.name}" created`,
+      secret: created.key,
+    });
   });
 
   route('POST', '/dashboard/keys/:id/revoke', 'keys', async (r) => {
@@ -308,7 +315,7 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
     const record = await engine.store.getApiKey(r.principal.workspaceId, id);
     const revoked = await engine.store.revokeApiKey(r.principal.workspaceId, id, new Date().toISOString());
     if (!revoked || !record) throw new GatewayError('not_found', 'No active key with this id');
-    sessions.destroyKey(id);
+    await sessions.destroyKey(id);
     flash(r, 'ok', `Key "${record.name}" is revoked.`);
     redirect(r.ctx, '/dashboard/keys');
   });
@@ -457,7 +464,7 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
 
       if (path === '/dashboard/sign-in') {
         if (ctx.method === 'GET') {
-          if (sessions.get(sessionId(ctx))) return redirect(ctx, '/dashboard/integrations');
+          if (await sessions.get(sessionId(ctx))) return redirect(ctx, '/dashboard/integrations');
           const signedOut = ctx.query.signed_out !== undefined;
           const expired = ctx.query.expired !== undefined;
           return send(
@@ -489,20 +496,20 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
         }
         if (!principal?.keyId) return send(ctx, 401, signInPage(assets, { kind: 'error', text: 'This key is not valid.' }));
         if (!principal.scopes.admin) return send(ctx, 403, signInPage(assets, { kind: 'error', text: 'This key is not an admin key.' }));
-        sessions.destroy(sessionId(ctx));
-        const created = sessions.create(principal.keyId, principal.workspaceId);
+        await sessions.destroy(sessionId(ctx));
+        const created = await sessions.create(principal.keyId, principal.workspaceId);
         state.principal = principal;
         cookie(ctx, created.id);
         return redirect(ctx, '/dashboard/integrations');
       }
 
       const id = sessionId(ctx);
-      const session = sessions.get(id);
+      const session = await sessions.get(id);
       if (!session) return redirect(ctx, id ? '/dashboard/sign-in?expired' : '/dashboard/sign-in');
       // The key is read again on every request: a revoked, expired or demoted key ends the session at once.
       const record = await engine.store.getApiKey(session.workspaceId, session.keyId);
       if (!record || record.revokedAt || (record.expiresAt && Date.parse(record.expiresAt) <= Date.now()) || !record.scopes.admin) {
-        sessions.destroy(id);
+        await sessions.destroy(id);
         cookie(ctx, '', 0);
         return redirect(ctx, '/dashboard/sign-in?expired');
       }
@@ -525,7 +532,7 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
           );
         }
         if (path === '/dashboard/sign-out') {
-          sessions.destroy(id);
+          await sessions.destroy(id);
           cookie(ctx, '', 0);
           return redirect(ctx, '/dashboard/sign-in?signed_out');
         }
@@ -544,7 +551,7 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
             options.logger.error({ requestId: state.requestId, err: error }, 'dashboard request failed');
           // A refused form goes back to its page with the reason; a page that cannot be shown gets an error page.
           if (ctx.method === 'POST' && failure.status < 500 && failure.code !== 'not_found') {
-            session.flash = { kind: 'error', message: failure.message };
+            sessions.flash(session, { kind: 'error', message: failure.message });
             return redirect(ctx, backTo(ctx, '/dashboard/integrations'));
           }
           return send(ctx, failure.status, errorPage(assets, failure.status, titleOf(failure.status), failure.message));

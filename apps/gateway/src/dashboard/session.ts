@@ -1,14 +1,20 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { SessionTable } from '@portico/core';
 
 /** A signed-in operator: which admin key signed in (its id, never the key), and the session's CSRF token. */
 export interface DashboardSession {
+  /** SHA-256 of the cookie's id: what the store keeps. */
+  idHash: string;
   keyId: string;
   workspaceId: string;
+  /** The synchronizer token of the session's forms, derived from the cookie's id (not stored). */
   csrf: string;
-  createdAt: number;
-  lastSeenAt: number;
-  /** Shown once on the next page, then dropped (a new key's secret, a confirmation). */
-  flash?: { kind: 'ok' | 'error' | 'secret'; message: string; secret?: string };
+}
+
+/** A message shown once on the next page of a session (kept in this instance's memory only). */
+export interface Flash {
+  kind: 'ok' | 'error';
+  message: string;
 }
 
 export interface SessionOptions {
@@ -16,77 +22,93 @@ export interface SessionOptions {
   idleMs: number;
   /** Ends a session this long after sign-in, used or not (default 12 hours). */
   absoluteMs: number;
-  /** Most sessions kept at once; the oldest goes first (default 10,000). */
-  max: number;
 }
 
-export const DEFAULT_SESSION_OPTIONS: SessionOptions = { idleMs: 30 * 60_000, absoluteMs: 12 * 60 * 60_000, max: 10_000 };
+export const DEFAULT_SESSION_OPTIONS: SessionOptions = { idleMs: 30 * 60_000, absoluteMs: 12 * 60 * 60_000 };
 
-const hashId = (id: string) => createHash('sha256').update(id).digest('hex');
+/** The last-seen time is written at most this often (the idle limit is counted from it). */
+const TOUCH_INTERVAL_MS = 60_000;
+const FLASHES_MAX = 10_000;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest();
 
 /**
- * Dashboard sessions, in this process' memory. The cookie carries a random 256-bit id; only its SHA-256 is kept, so a
- * memory dump does not yield a usable cookie. Sessions end on sign-out, after `idleMs` without a request, `absoluteMs`
- * after sign-in, and when the process restarts (the operator signs in again). Behind a load balancer, the dashboard
- * needs sticky sessions (docs/dashboard.md); the API itself has no such need.
+ * Dashboard sessions, kept in the store (`store.sessions`), so that a session started on one instance works on every
+ * instance sharing the database. The cookie carries a random 256-bit id; the store keeps only its SHA-256, so a copy
+ * of the database yields no usable cookie. The CSRF token is derived from the id, so it is not stored either. Sessions
+ * end on sign-out, after `idleMs` without a request, `absoluteMs` after sign-in, and with their key.
  */
 export class SessionStore {
-  private readonly sessions = new Map<string, DashboardSession>();
+  private readonly flashes = new Map<string, Flash>();
 
   constructor(
+    private readonly table: SessionTable,
     private readonly options: SessionOptions = DEFAULT_SESSION_OPTIONS,
     private readonly now: () => number = Date.now,
   ) {}
 
   /** Starts a session; returns the cookie value (the only copy of the id) and the session. */
-  create(keyId: string, workspaceId: string): { id: string; session: DashboardSession } {
-    this.sweep();
-    while (this.sessions.size >= this.options.max) {
-      const oldest = this.sessions.keys().next().value;
-      if (oldest === undefined) break;
-      this.sessions.delete(oldest);
-    }
-    const id = randomBytes(32).toString('base64url');
+  async create(keyId: string, workspaceId: string): Promise<{ id: string; session: DashboardSession }> {
     const at = this.now();
-    const session: DashboardSession = { keyId, workspaceId, csrf: randomBytes(32).toString('base64url'), createdAt: at, lastSeenAt: at };
-    this.sessions.set(hashId(id), session);
-    return { id, session };
+    await this.table.prune(new Date(at).toISOString(), new Date(at - this.options.idleMs).toISOString());
+    const id = randomBytes(32).toString('base64url');
+    const idHash = sha256(id).toString('hex');
+    await this.table.create({
+      idHash,
+      workspaceId,
+      keyId,
+      createdAt: new Date(at).toISOString(),
+      lastSeenAt: new Date(at).toISOString(),
+      expiresAt: new Date(at + this.options.absoluteMs).toISOString(),
+    });
+    return { id, session: { idHash, keyId, workspaceId, csrf: csrfOf(id) } };
   }
 
   /** The live session of a cookie value (its idle clock restarts), or undefined. */
-  get(id: string | undefined): DashboardSession | undefined {
-    if (!id || id.length > 100) return undefined;
-    const hash = hashId(id);
-    const session = this.sessions.get(hash);
-    if (!session) return undefined;
+  async get(id: string | undefined): Promise<DashboardSession | undefined> {
+    if (!id || !/^[A-Za-z0-9_-]{43}$/.test(id)) return undefined;
+    const idHash = sha256(id).toString('hex');
+    const record = await this.table.get(idHash);
+    if (!record) return undefined;
     const at = this.now();
-    if (at - session.lastSeenAt > this.options.idleMs || at - session.createdAt > this.options.absoluteMs) {
-      this.sessions.delete(hash);
+    const seen = Date.parse(record.lastSeenAt);
+    if (at >= Date.parse(record.expiresAt) || at - seen > this.options.idleMs) {
+      await this.table.delete(idHash);
+      this.flashes.delete(idHash);
       return undefined;
     }
-    session.lastSeenAt = at;
-    return session;
+    if (at - seen >= TOUCH_INTERVAL_MS) await this.table.touch(idHash, new Date(at).toISOString());
+    return { idHash, keyId: record.keyId, workspaceId: record.workspaceId, csrf: csrfOf(id) };
   }
 
-  destroy(id: string | undefined): void {
-    if (id) this.sessions.delete(hashId(id));
+  async destroy(id: string | undefined): Promise<void> {
+    if (!id) return;
+    const idHash = sha256(id).toString('hex');
+    this.flashes.delete(idHash);
+    await this.table.delete(idHash);
   }
 
   /** Ends every session of a key (it was revoked, or is no longer an admin key). */
-  destroyKey(keyId: string): void {
-    for (const [hash, session] of this.sessions) if (session.keyId === keyId) this.sessions.delete(hash);
+  async destroyKey(keyId: string): Promise<void> {
+    await this.table.deleteOfKey(keyId);
   }
 
-  get size(): number {
-    return this.sessions.size;
+  flash(session: DashboardSession, flash: Flash): void {
+    if (this.flashes.size >= FLASHES_MAX) this.flashes.clear();
+    this.flashes.set(session.idHash, flash);
   }
 
-  private sweep(): void {
-    const at = this.now();
-    for (const [hash, session] of this.sessions) {
-      if (at - session.lastSeenAt > this.options.idleMs || at - session.createdAt > this.options.absoluteMs) this.sessions.delete(hash);
-    }
+  /** The session's message, once. */
+  takeFlash(session: DashboardSession): Flash | undefined {
+    const flash = this.flashes.get(session.idHash);
+    this.flashes.delete(session.idHash);
+    return flash;
   }
+}
+
+/** The session's CSRF token: a hash of its id under a label of its own, so that neither gives the other away. */
+function csrfOf(id: string): string {
+  return sha256(`portico dashboard csrf\u0000${id}`).toString('base64url');
 }
 
 /** Constant-time comparison of a submitted CSRF token with the session's. */

@@ -2,6 +2,7 @@ import { afterEach, describe } from 'vitest';
 import { auditContract } from './contract-audit.js';
 import { coordinationContract } from './contract-coordination.js';
 import { recordContract } from './contract-records.js';
+import { sessionContract } from './contract-sessions.js';
 import type { Store } from './types.js';
 
 /**
@@ -26,5 +27,6 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     recordContract(fresh);
     auditContract(fresh);
     coordinationContract(fresh);
+    sessionContract(fresh);
   });
 }

@@ -1,3 +1,5 @@
+import { SESSIONS_TABLE } from './sessions.js';
+
 /**
  * Schema migrations, numbered and applied in order, each once. Written in the subset of SQL that SQLite and
  * PostgreSQL share wherever possible; where dialects differ a migration carries both texts.
@@ -113,5 +115,12 @@ export const MIGRATIONS: readonly Migration[] = [
     // retention (store/audit-sql.ts).
     sqlite: AUDIT_INDEXES,
     postgres: AUDIT_INDEXES,
+  },
+  {
+    version: 5,
+    name: 'dashboard sessions',
+    // Sessions of the dashboard, shared by every instance on one database (store/sessions.ts).
+    sqlite: SESSIONS_TABLE,
+    postgres: SESSIONS_TABLE,
   },
 ];

@@ -10,6 +10,7 @@ import { CHANGE_CHANNEL, ChangeListener, changePayload } from './postgres-notify
 import { leaseTokens } from './postgres-rate.js';
 import { migrate, quoteIdent } from './postgres-schema.js';
 import { apiKey, auditRecord, connection, type DbRow, integration, oauthState } from './rows.js';
+import { SqlSessionTable } from './sessions.js';
 import type {
   ApiKeyRecord,
   AuditPage,
@@ -366,6 +367,11 @@ export class PostgresStore implements Store {
   pruneAudit(before: string, limits: AuditPruneLimits): Promise<AuditPruneResult | null> {
     return pruneAuditOnce(this.pool, this.lockPool, advisoryLockText(this.namespace, 'audit-retention'), before, limits);
   }
+
+  readonly sessions = new SqlSessionTable('postgres', async (sql, args) => {
+    const result = await this.pool.query<DbRow>(sql, args);
+    return { rows: result.rows, changed: result.rowCount ?? 0 };
+  });
 
   private async one(sql: string, args: unknown[]): Promise<DbRow | undefined> {
     return (await this.pool.query<DbRow>(sql, args)).rows[0];

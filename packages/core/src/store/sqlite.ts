@@ -6,6 +6,7 @@ import { ChangeHub } from './changes.js';
 import { MIGRATIONS } from './migrations.js';
 import { KeyedMutex } from './mutex.js';
 import { apiKey, auditRecord, connection, integration, oauthState } from './rows.js';
+import { SqlSessionTable } from './sessions.js';
 import {
   type ApiKeyRecord,
   type AuditPage,
@@ -110,6 +111,11 @@ export class SqliteStore implements Store {
   private changed(kind: StoreChange['kind'], workspaceId: string, id: string): void {
     this.changes.emit({ kind, workspaceId, id });
   }
+
+  readonly sessions = new SqlSessionTable('sqlite', async (sql, args) => {
+    const result = await this.client.execute({ sql, args });
+    return { rows: result.rows, changed: result.rowsAffected };
+  });
 
   private async one(sql: string, args: InValue[]): Promise<Row | undefined> {
     return (await this.client.execute({ sql, args })).rows[0];

@@ -1,3 +1,5 @@
+import type { SessionTable } from './sessions.js';
+
 /**
  * Persistence contract. Core talks to storage only through this interface; the embedded default is SQLite
  * (`SqliteStore`), and a PostgreSQL adapter implements the same interface with the same migrations.
@@ -267,4 +269,7 @@ export interface Store {
    * function.
    */
   onChange(listener: StoreChangeListener): () => void;
+
+  /** Dashboard sessions (store/sessions.ts): in the database, so that every instance sharing it knows them. */
+  readonly sessions: SessionTable;
 }
