@@ -221,12 +221,13 @@ export function createApp(options: AppOptions): GatewayApp {
     try {
       const done = await engine.completeOAuth(service, query);
       const name = engine.registry.get(done.service)?.plugin.displayName ?? done.service;
-      ctx.body = resultPage(`${name} is connected`, `Portico can now call ${name} for this workspace. You can close this window.`);
+      const back = options.dashboard ? `/dashboard/integrations/${done.service}` : undefined;
+      ctx.body = resultPage(`${name} is connected`, `Portico can now call ${name} for this workspace. You can close this window.`, back);
     } catch (error) {
       const failure = toGatewayError(error);
       if (failure.code === 'internal_error') logger.error({ err: error, service }, 'OAuth callback failed');
       ctx.status = failure.status;
-      ctx.body = resultPage('Not connected', failure.message);
+      ctx.body = resultPage('Not connected', failure.message, options.dashboard ? `/dashboard/integrations/${service}` : undefined);
     }
   });
 
@@ -378,9 +379,11 @@ const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 /** The page a person sees at the end of a connect flow: what happened, in one sentence, never a stack trace. */
-function resultPage(title: string, message: string): string {
+function resultPage(title: string, message: string, back?: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)} · Portico</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#1f2328}h1{font-size:1.4rem}</style>
-</head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></body></html>`;
+</head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>${
+    back ? `<p><a href="${escapeHtml(back)}">Back to the dashboard</a></p>` : ''
+  }</body></html>`;
 }
