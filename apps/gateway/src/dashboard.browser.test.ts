@@ -209,6 +209,8 @@ describe.skipIf(problem)(`dashboard in Chromium${problem ? ` (skipped: ${problem
   it('disconnects an integration, then connects it with a token and shows it connected', async () => {
     await page.goto(`${base}/dashboard/integrations/notion`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Configure Notion');
+    // sandbox mode points notion at its emulator by configuration, which the page names
+    expect(await page.locator('section[aria-labelledby="upstream"]').textContent()).toContain(gateway.sandboxes.notion?.url as string);
     await check('configure');
     await page.getByRole('button', { name: 'Disconnect' }).click();
     await page.waitForURL('**/dashboard/integrations/notion');

@@ -261,6 +261,20 @@ describe('dashboard over HTTP', () => {
     expect((await get('/dashboard/assets/app.000000000000.js')).status).toBe(404);
   });
 
+  it('stores a base URL for an integration, and clears it with an empty field; refuses one that is not a URL', async () => {
+    const { cookie, csrf } = await signIn();
+    const state = () => gateway.runtime.engine.integrationState('default', 'notion');
+    const save = (value: string) => post('/dashboard/integrations/notion/base-url', { _csrf: csrf, base_url: value }, { cookie });
+    expect((await save('https://notion.internal.example/v1')).status).toBe(303);
+    expect((await state()).baseUrl).toBe('https://notion.internal.example/v1');
+    const refused = await save('not a url');
+    expect(refused.status).toBe(303); // back to the page, which says why
+    expect(await (await get(refused.headers.get('location') as string, cookie)).text()).toMatch(/class="flash error"/);
+    expect((await state()).baseUrl).toBe('https://notion.internal.example/v1');
+    expect((await save('')).status).toBe(303);
+    expect((await state()).baseUrl).toBeNull();
+  });
+
   it('serves an integration’s OpenAPI document to the signed-in browser (the API’s needs a bearer key)', async () => {
     const { cookie } = await signIn();
     const response = await get('/dashboard/integrations/notion/openapi.json', cookie);

@@ -98,9 +98,9 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
   const { engine, assets } = options;
   const sessions = options.sessions ?? new SessionStore(engine.store.sessions);
   const limiter = options.signInLimiter ?? new AttemptLimiter();
-  const routes: Array<{ method: 'GET' | 'POST'; pattern: RegExp; section: Section; handler: Handler }> = [];
-  const route = (method: 'GET' | 'POST', path: string, section: Section, handler: Handler) =>
-    routes.push({ method, pattern: new RegExp(`^${path.replace(/:\w+/g, '([a-z0-9_.-]{1,100})')}$`, 'i'), section, handler });
+  const routes: Array<{ method: 'GET' | 'POST'; pattern: RegExp; handler: Handler }> = [];
+  const route = (method: 'GET' | 'POST', path: string, handler: Handler) =>
+    routes.push({ method, pattern: new RegExp(`^${path.replace(/:\w+/g, '([a-z0-9_.-]{1,100})')}$`, 'i'), handler });
 
   const secure = (ctx: Context) => ctx.secure || Boolean(options.publicUrl?.startsWith('https:'));
   const cookie = (ctx: Context, value: string, maxAge?: number) =>
@@ -170,13 +170,13 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
     };
   };
 
-  route('GET', '/dashboard/integrations', 'integrations', async (r) => {
+  route('GET', '/dashboard/integrations', async (r) => {
     const views = [];
     for (const integration of engine.registry.list()) views.push(await integrationView(r.principal.workspaceId, integration.service));
     show(r, 'integrations', 'Integrations', integrationsPage(r.session, views));
   });
 
-  route('GET', '/dashboard/integrations/:service', 'integrations', async (r) => {
+  route('GET', '/dashboard/integrations/:service', async (r) => {
     const service = r.params[0] as string;
     const view = await integrationView(r.principal.workspaceId, service);
     const integration = engine.requireIntegration(service);
@@ -198,6 +198,10 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
       .filter((e) => e.status >= 400)
       .sort((a, b) => (a.at < b.at ? 1 : -1));
     const base = integration.plugin.upstream.baseUrl;
+    const meta = view.connection?.meta ?? {};
+    const defaultBaseUrl = typeof base === 'function' ? base(meta) : base;
+    // What the gateway would call without a stored base URL: the plugin's default, or the environment's override.
+    const configured = engine.baseUrlFor(integration, { ...view.state, baseUrl: null }, meta);
     const failure = failures[0];
     show(
       r,
@@ -208,21 +212,21 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
         oauth,
         oauthProblem,
         tokenHelp: integration.plugin.auth.token ? integration.plugin.auth.token.description : undefined,
-        defaultBaseUrl: typeof base === 'function' ? base(view.connection?.meta ?? {}) : base,
-        baseUrlOverride: undefined,
+        defaultBaseUrl,
+        baseUrlOverride: configured === defaultBaseUrl ? undefined : configured,
         lastRefresh: refreshes.find((e) => e.status < 400)?.at,
         lastError: failure ? { at: failure.at, code: failure.code, status: failure.status } : undefined,
       }),
     );
   });
 
-  route('GET', '/dashboard/integrations/:service/openapi.json', 'integrations', async (r) => {
+  route('GET', '/dashboard/integrations/:service/openapi.json', async (r) => {
     const integration = engine.requireIntegration(r.params[0] as string);
     r.ctx.type = 'application/json';
     r.ctx.body = buildOpenApiDocument(integration, { baseUrl: options.publicUrl ?? engine.publicUrl ?? r.ctx.origin });
   });
 
-  route('POST', '/dashboard/integrations/:service/switch', 'integrations', async (r) => {
+  route('POST', '/dashboard/integrations/:service/switch', async (r) => {
     const service = r.params[0] as string;
     const input = toggleForm(r.form);
     const on = input.enabled === 'on';
@@ -235,7 +239,7 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
     redirect(r.ctx, backTo(r.ctx, `/dashboard/integrations/${service}`));
   });
 
-  route('POST', '/dashboard/integrations/:service/token', 'integrations', async (r) => {
+  route('POST', '/dashboard/integrations/:service/token', async (r) => {
     const service = r.params[0] as string;
     const input = tokenForm(r.form);
     const meta: Record<string, string> = {};
@@ -250,7 +254,7 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
     redirect(r.ctx, `/dashboard/integrations/${service}`);
   });
 
-  route('POST', '/dashboard/integrations/:service/oauth', 'integrations', async (r) => {
+  route('POST', '/dashboard/integrations/:service/oauth', async (r) => {
     const service = r.params[0] as string;
     const integration = engine.requireIntegration(service);
     const started = await engine.beginOAuth(r.principal.workspaceId, service, r.principal.keyId);
@@ -263,7 +267,7 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
     );
   });
 
-  route('POST', '/dashboard/integrations/:service/disconnect', 'integrations', async (r) => {
+  route('POST', '/dashboard/integrations/:service/disconnect', async (r) => {
     const service = r.params[0] as string;
     const result = await engine.disconnect(r.principal.workspaceId, service);
     if (!result.deleted) flash(r, 'error', `${service} was not connected.`);
@@ -273,7 +277,7 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
     redirect(r.ctx, `/dashboard/integrations/${service}`);
   });
 
-  route('POST', '/dashboard/integrations/:service/base-url', 'integrations', async (r) => {
+  route('POST', '/dashboard/integrations/:service/base-url', async (r) => {
     const service = r.params[0] as string;
     const input = baseUrlForm(r.form);
     const value = input.base_url.trim();
@@ -284,12 +288,12 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
 
   // ---- API keys ------------------------------------------------------------------------------------------------
 
-  route('GET', '/dashboard/keys', 'keys', async (r) => {
+  route('GET', '/dashboard/keys', async (r) => {
     const keys = await engine.store.listApiKeys(r.principal.workspaceId);
     show(r, 'keys', 'API keys', keysPage(r.session, keys, r.principal.keyId ?? ''));
   });
 
-  route('POST', '/dashboard/keys', 'keys', async (r) => {
+  route('POST', '/dashboard/keys', async (r) => {
     const input = createKeyForm(r.form);
     const days = input.expires === 'never' ? undefined : Number(input.expires);
     const created = await engine.createApiKey({
@@ -308,7 +312,7 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
     });
   });
 
-  route('POST', '/dashboard/keys/:id/revoke', 'keys', async (r) => {
+  route('POST', '/dashboard/keys/:id/revoke', async (r) => {
     const id = r.params[0] as string;
     if (id === r.principal.keyId)
       throw new GatewayError('bad_request', 'This is the key you signed in with: sign in with another admin key to revoke it');
@@ -324,7 +328,7 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
 
   const serviceList = () => engine.registry.list().map((i) => ({ service: i.service, name: i.plugin.displayName }));
 
-  route('GET', '/dashboard/operations', 'operations', async (r) => {
+  route('GET', '/dashboard/operations', async (r) => {
     const q = queryText(r.ctx, 'q', 500);
     const service = queryText(r.ctx, 'service', 100);
     const inScope = (s: string) => r.principal.scopes.services === '*' || r.principal.scopes.services.includes(s);
@@ -355,12 +359,12 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
     return { integration, operation, description: describeOperation(integration, operation) };
   };
 
-  route('GET', '/dashboard/operations/:service/:method', 'operations', async (r) => {
+  route('GET', '/dashboard/operations/:service/:method', async (r) => {
     const { integration, description } = operationOf(r);
     show(r, 'operations', description.method, operationPage(r.session, integration, description, exampleValues(description), undefined));
   });
 
-  route('POST', '/dashboard/operations/:service/:method', 'operations', async (r) => {
+  route('POST', '/dashboard/operations/:service/:method', async (r) => {
     const { integration, description } = operationOf(r);
     const values: Record<string, string> = {};
     for (const [name, value] of Object.entries(r.form)) if (name !== '_csrf') values[name] = value;
@@ -387,7 +391,7 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
 
   // ---- activity ------------------------------------------------------------------------------------------------
 
-  route('GET', '/dashboard/activity', 'activity', async (r) => {
+  route('GET', '/dashboard/activity', async (r) => {
     const range: Range = queryText(r.ctx, 'range', 10) === 'day' ? 'day' : 'hour';
     const service = queryText(r.ctx, 'service', 100);
     const status = queryText(r.ctx, 'status', 10);
