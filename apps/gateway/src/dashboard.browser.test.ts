@@ -293,6 +293,16 @@ describe.skipIf(problem)(`dashboard in Chromium${problem ? ` (skipped: ${problem
     expect(JSON.stringify(keys.body)).not.toContain('sneaky');
   });
 
+  it('answers a page that does not exist with a friendly error page', async () => {
+    const response = await page.goto(`${base}/dashboard/integrations/nosuch`);
+    expect(response?.status()).toBe(404);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Not found');
+    expect(await page.locator('main').textContent()).toContain('nosuch');
+    await check('not-found');
+    await page.getByRole('link', { name: 'Back to the dashboard' }).click();
+    await page.waitForURL('**/dashboard/integrations');
+  });
+
   it('signs out, after which every page sends the browser to sign-in', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL('**/dashboard/sign-in?signed_out');
