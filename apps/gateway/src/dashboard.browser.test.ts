@@ -246,6 +246,7 @@ describe.skipIf(problem)(`dashboard in Chromium${problem ? ` (skipped: ${problem
     await check('operation');
     await page.getByRole('button', { name: 'Run list_users' }).click();
     await page.waitForSelector('[data-answer]');
+    expect(new URL(page.url()).hash).toBe('#answer'); // the browser scrolls to the answer
     expect(await page.locator('#answer h3').textContent()).toContain('200');
     const answer = JSON.parse((await page.locator('[data-answer]').textContent()) as string);
     expect(answer.object).toBe('list');

@@ -89,7 +89,7 @@ export function operationPage(
       ? ''
       : html` <strong>This operation ${description.access === 'delete' ? 'deletes' : 'changes'} data upstream.</strong>`
   }</p>
-  <form method="post" action="/dashboard/operations/${description.service}/${description.method}" id="try-form"${
+  <form method="post" action="/dashboard/operations/${description.service}/${description.method}#answer" id="try-form"${
     description.access === 'read'
       ? ''
       : html` data-confirm="Run ${description.method}? It ${description.access === 'delete' ? 'deletes' : 'changes'} data in ${integration.plugin.displayName}."`
@@ -101,7 +101,7 @@ export function operationPage(
   ${
     result
       ? html`<div class="answer${result.ok ? '' : ' failed'}" id="answer" role="status">
-    <h3>Answer: ${result.status}${result.ok ? ' OK' : ''}</h3>
+    <h3 id="answer-title">Answer: ${result.status}${result.ok ? ' OK' : ''}</h3>
     <pre tabindex="0" aria-label="JSON answer" data-answer>${answerText(result.body)}</pre>
   </div>`
       : ''

@@ -45,7 +45,7 @@ export interface DashboardOptions {
   signInLimiter?: AttemptLimiter;
 }
 
-interface Request {
+interface PageRequest {
   ctx: Context;
   session: DashboardSession;
   principal: Principal;
@@ -54,7 +54,7 @@ interface Request {
   params: string[];
 }
 
-type Handler = (request: Request) => Promise<void>;
+type Handler = (request: PageRequest) => Promise<void>;
 
 const Toggle = Params({
   protocol: Type.Union([Type.Literal('mcp'), Type.Literal('rest')]),
@@ -123,13 +123,13 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
     ctx.redirect(to);
     ctx.status = 303;
   };
-  const show = (r: Request, section: Section, title: string, content: Html, notice?: Notice) =>
+  const show = (r: PageRequest, section: Section, title: string, content: Html, notice?: Notice) =>
     send(
       r.ctx,
       200,
       page({ assets, session: r.session, keyName: r.keyName, section, notice: notice ?? sessions.takeFlash(r.session) }, title, content),
     );
-  const flash = (r: Request, kind: 'ok' | 'error', message: string) => sessions.flash(r.session, { kind, message });
+  const flash = (r: PageRequest, kind: 'ok' | 'error', message: string) => sessions.flash(r.session, { kind, message });
 
   /** Is this POST from a page of this gateway? The Origin (or Sec-Fetch-Site) must say so when the browser sends it. */
   const sameOrigin = (ctx: Context) => {
@@ -352,7 +352,7 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
     show(r, 'operations', 'Operations', operationsPage(q, service, serviceList(), hits, listed));
   });
 
-  const operationOf = (r: Request) => {
+  const operationOf = (r: PageRequest) => {
     const integration = engine.requireIntegration(r.params[0] as string);
     const operation = integration.operations.get(r.params[1] as string);
     if (!operation) throw new GatewayError('not_found', `${integration.service} has no operation "${r.params[1]}"`);
