@@ -85,16 +85,19 @@ describe('dashboard sessions', () => {
     expect(csrfMatches(session, session.csrf.slice(1))).toBe(false);
   });
 
-  it('limits sign-in attempts per address in a sliding minute, and says how long to wait', () => {
+  it('limits failed sign-ins per address in a sliding minute, and says how long to wait', () => {
     let now = 0;
     const limiter = new AttemptLimiter(10, 60_000, () => now);
-    for (let i = 0; i < 10; i++) expect(limiter.attempt('10.0.0.1')).toBe(0);
-    expect(limiter.attempt('10.0.0.1')).toBe(60);
-    expect(limiter.attempt('10.0.0.2')).toBe(0); // another address has its own budget
+    for (let i = 0; i < 10; i++) {
+      expect(limiter.wait('10.0.0.1')).toBe(0);
+      limiter.failed('10.0.0.1');
+    }
+    expect(limiter.wait('10.0.0.1')).toBe(60);
+    expect(limiter.wait('10.0.0.2')).toBe(0); // another address has its own budget
     now = 30_000;
-    expect(limiter.attempt('10.0.0.1')).toBe(30);
+    expect(limiter.wait('10.0.0.1')).toBe(30);
     now = 60_000;
-    expect(limiter.attempt('10.0.0.1')).toBe(0);
+    expect(limiter.wait('10.0.0.1')).toBe(0); // the failures have left the window
   });
 });
 
@@ -261,6 +264,23 @@ describe('dashboard over HTTP', () => {
     expect((await get('/dashboard/assets/app.000000000000.js')).status).toBe(404);
   });
 
+  it('takes hostile field names as plain fields, and refuses a field given twice (400 page)', async () => {
+    const { cookie, csrf } = await signIn();
+    const body = `__proto__=x&constructor=y&toString=z&_csrf=${encodeURIComponent(csrf)}&name=odd-fields&access=read_only&expires=7`;
+    const send = (text: string) =>
+      fetch(`${gateway.url}/dashboard/keys`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+        body: text,
+      });
+    expect((await send(body)).status).toBe(200);
+    const twice = await send(`${body}&name=again`);
+    expect(twice.status).toBe(400);
+    expect(twice.headers.get('content-type')).toContain('text/html');
+    expect(await twice.text()).toContain('given once');
+  });
+
   it('stores a base URL for an integration, and clears it with an empty field; refuses one that is not a URL', async () => {
     const { cookie, csrf } = await signIn();
     const state = () => gateway.runtime.engine.integrationState('default', 'notion');
@@ -304,7 +324,7 @@ describe('dashboard configuration', () => {
     }
   });
 
-  it('marks the cookie Secure behind an https public URL, and rate-limits sign-in per address (429 with Retry-After)', async () => {
+  it('marks the cookie Secure behind an https public URL, and limits failed sign-ins per address (429 with Retry-After)', async () => {
     const gateway = await startTestGateway({ env: { PORTICO_PUBLIC_URL: 'https://portico.example' } });
     try {
       // gateway.url is the public URL: the test reaches the listening port itself
@@ -319,8 +339,9 @@ describe('dashboard configuration', () => {
       const ok = await attempt(gateway.key);
       expect(ok.status).toBe(303);
       expect(ok.headers.get('set-cookie')).toMatch(/; Secure$/);
-      for (let i = 0; i < 9; i++) expect((await attempt('portico_wrong')).status).toBe(401);
-      const limited = await attempt(gateway.key);
+      for (let i = 0; i < 12; i++) expect((await attempt(gateway.key)).status).toBe(303); // successes are not limited
+      for (let i = 0; i < 10; i++) expect((await attempt('portico_wrong')).status).toBe(401);
+      const limited = await attempt(gateway.key); // ten failures: the address waits, whatever key it sends
       expect(limited.status).toBe(429);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     } finally {

@@ -120,11 +120,12 @@ export function csrfMatches(session: DashboardSession, submitted: unknown): bool
 }
 
 /**
- * Sign-in attempts per client address in a sliding window (default 10 a minute). `attempt` answers how many seconds
- * to wait when the address is over its limit, else 0 (and counts the attempt).
+ * Failed sign-ins per client address in a sliding window (default 10 a minute). While an address is at its limit,
+ * every sign-in from it is refused, a right key too, until the oldest failure leaves the window: `wait` answers how
+ * many seconds that is (0: go ahead), `failed` counts a failure. Successful sign-ins cost nothing.
  */
 export class AttemptLimiter {
-  private readonly attempts = new Map<string, number[]>();
+  private readonly failures = new Map<string, number[]>();
 
   constructor(
     private readonly limit = 10,
@@ -132,20 +133,27 @@ export class AttemptLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  attempt(address: string): number {
+  wait(address: string): number {
     const at = this.now();
-    if (this.attempts.size > 10_000) this.prune(at);
-    const recent = (this.attempts.get(address) ?? []).filter((t) => at - t < this.windowMs);
-    if (recent.length >= this.limit) {
-      this.attempts.set(address, recent);
-      return Math.max(1, Math.ceil(((recent[0] ?? at) + this.windowMs - at) / 1000));
-    }
-    recent.push(at);
-    this.attempts.set(address, recent);
-    return 0;
+    const recent = this.recent(address, at);
+    if (recent.length < this.limit) return 0;
+    return Math.max(1, Math.ceil(((recent[0] ?? at) + this.windowMs - at) / 1000));
+  }
+
+  failed(address: string): void {
+    const at = this.now();
+    if (this.failures.size > 10_000) this.prune(at);
+    this.failures.set(address, [...this.recent(address, at), at]);
+  }
+
+  private recent(address: string, at: number): number[] {
+    const recent = (this.failures.get(address) ?? []).filter((t) => at - t < this.windowMs);
+    if (recent.length === 0) this.failures.delete(address);
+    else this.failures.set(address, recent);
+    return recent;
   }
 
   private prune(at: number): void {
-    for (const [address, times] of this.attempts) if (times.every((t) => at - t >= this.windowMs)) this.attempts.delete(address);
+    for (const [address, times] of this.failures) if (times.every((t) => at - t >= this.windowMs)) this.failures.delete(address);
   }
 }
