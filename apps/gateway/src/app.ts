@@ -22,6 +22,8 @@ import {
 } from '@portico/core';
 import Koa, { type Context, type Next } from 'koa';
 import { mountAdmin } from './admin.js';
+import type { DashboardAssets } from './dashboard/assets.js';
+import { dashboardMiddleware } from './dashboard/routes.js';
 import { edgeAnswered, isClientAbort } from './edge.js';
 import { bearerToken, mcpBodyProblem, parseJson, readBody } from './http.js';
 import { type GatewayMetrics, metricsRoute } from './metrics.js';
@@ -44,6 +46,8 @@ export interface AppOptions {
   /** Counts every answer; with `metricsOnMainPort`, also served at `/metrics` to admin keys. */
   metrics?: GatewayMetrics;
   metricsOnMainPort?: boolean;
+  /** Serve the dashboard at /dashboard with these browser assets (absent: no dashboard). */
+  dashboard?: { assets: DashboardAssets };
 }
 
 /**
@@ -119,6 +123,20 @@ export function createApp(options: AppOptions): GatewayApp {
     }
     await next();
   });
+
+  // The dashboard: one middleware that passes any path outside /dashboard straight on (dashboard/routes.ts).
+  if (options.dashboard) {
+    const allowed = options.allowedHosts;
+    app.use(
+      dashboardMiddleware({
+        engine,
+        logger,
+        assets: options.dashboard.assets,
+        hostAllowed: (host) => allowed === '*' || hostAllowed(host, allowed),
+        publicUrl: options.publicUrl,
+      }),
+    );
+  }
 
   const authenticate = async (ctx: Context, next: Next) => {
     ctx.state.principal = await engine.authenticate(bearerToken(ctx.get('authorization') || undefined));
@@ -203,12 +221,13 @@ export function createApp(options: AppOptions): GatewayApp {
     try {
       const done = await engine.completeOAuth(service, query);
       const name = engine.registry.get(done.service)?.plugin.displayName ?? done.service;
-      ctx.body = resultPage(`${name} is connected`, `Portico can now call ${name} for this workspace. You can close this window.`);
+      const back = options.dashboard ? `/dashboard/integrations/${done.service}` : undefined;
+      ctx.body = resultPage(`${name} is connected`, `Portico can now call ${name} for this workspace. You can close this window.`, back);
     } catch (error) {
       const failure = toGatewayError(error);
       if (failure.code === 'internal_error') logger.error({ err: error, service }, 'OAuth callback failed');
       ctx.status = failure.status;
-      ctx.body = resultPage('Not connected', failure.message);
+      ctx.body = resultPage('Not connected', failure.message, options.dashboard ? `/dashboard/integrations/${service}` : undefined);
     }
   });
 
@@ -365,9 +384,11 @@ const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 /** The page a person sees at the end of a connect flow: what happened, in one sentence, never a stack trace. */
-function resultPage(title: string, message: string): string {
+function resultPage(title: string, message: string, back?: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)} · Portico</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#1f2328}h1{font-size:1.4rem}</style>
-</head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></body></html>`;
+</head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>${
+    back ? `<p><a href="${escapeHtml(back)}">Back to the dashboard</a></p>` : ''
+  }</body></html>`;
 }

@@ -4,7 +4,7 @@ import { type AuditEntry, type AuditPage, type AuditQuery, type AuditRecord, ERR
 export const AUDIT_FILTERS = ['service', 'operation', 'protocol', 'status', 'code', 'key_id', 'since', 'until', 'cursor', 'limit'] as const;
 export type AuditFilterName = (typeof AUDIT_FILTERS)[number];
 
-const PROTOCOLS: ReadonlyArray<AuditRecord['protocol']> = ['rest', 'mcp', 'admin', 'cli'];
+const PROTOCOLS: ReadonlyArray<AuditRecord['protocol']> = ['rest', 'mcp', 'dashboard', 'admin', 'cli'];
 export const AUDIT_PAGE_DEFAULT = 100;
 export const AUDIT_PAGE_MAX = 1000;
 /** RFC 3339 with a four-digit year: a day, or a time with seconds optional, fraction optional, and a zone. */

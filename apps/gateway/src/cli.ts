@@ -19,7 +19,7 @@ const HELP: Record<string, string> = {
 Usage: portico <command> [options]
 
 Commands:
-  serve                         Start the gateway (HTTP: /api/mcp, /api/v1/<service>/…, /api/admin/…, /healthz)
+  serve                         Start the gateway (HTTP: /api/mcp, /api/v1/<service>/…, /api/admin/…, /dashboard, /healthz)
   workspaces list|create|rename|delete
                                 Manage workspaces (each with its own keys, connections, settings, audit)
   keys create|list|revoke       Manage API keys
@@ -96,12 +96,12 @@ first time they meet it. Run prune afterwards to retire the old keys. Back the f
 With PORTICO_ENCRYPTION_KEY: set the new key as PORTICO_ENCRYPTION_KEY and the old one(s) in
 PORTICO_ENCRYPTION_PREVIOUS_KEYS on every instance first (restart them), then run rotate, which re-encrypts every
 connection under the new key; then remove the old keys from PORTICO_ENCRYPTION_PREVIOUS_KEYS.`,
-  audit: `Usage: portico audit [--service S] [--operation O] [--protocol rest|mcp|admin|cli] [--status 429|4xx]
+  audit: `Usage: portico audit [--service S] [--operation O] [--protocol rest|mcp|dashboard|admin|cli] [--status 429|4xx]
                      [--code CODE] [--key KEY_ID] [--since TIME] [--until TIME] [--limit N] [--cursor C] [--json]
                      [--workspace ID]
 
-Lists the audit records of a workspace (--workspace, default: default), newest first: every call over REST and MCP, OAuth connects and
-refreshes. Each filter narrows the list; --since (inclusive) and --until (exclusive) take a date (2026-01-31) or a time
+Lists the audit records of a workspace (--workspace, default: default), newest first: every call over REST, MCP and the
+dashboard, OAuth connects and refreshes. Each filter narrows the list; --since (inclusive) and --until (exclusive) take a date (2026-01-31) or a time
 with its zone (2026-01-31T12:00:00Z). --limit is the page size (default 100, at most 1000); when there is more, the
 command names the --cursor of the next page. --json prints { "records": [...], "next_cursor": ... }. Records older
 than PORTICO_AUDIT_RETENTION_DAYS are deleted by the running gateway.`,
@@ -207,7 +207,7 @@ async function serve(args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<nu
   const config: GatewayConfig = loadConfig(overrides);
   const logger = createLogger(config.logLevel);
   const gateway = await startGateway({ config, logger, sandbox: Boolean(values.sandbox) });
-  printBanner(gateway.url, gateway.runtime, gateway.createdKey, Boolean(values.sandbox), io);
+  printBanner(gateway.url, gateway.runtime, gateway.createdKey, Boolean(values.sandbox), config.dashboard, io);
   await new Promise<void>((resolveStop) => {
     const stop = (signal: string) => {
       logger.info({ signal }, 'shutting down');
@@ -222,7 +222,14 @@ async function serve(args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<nu
   return 0;
 }
 
-function printBanner(url: string, runtime: Runtime, createdKey: { name: string; key: string } | undefined, sandbox: boolean, io: Io): void {
+function printBanner(
+  url: string,
+  runtime: Runtime,
+  createdKey: { name: string; key: string } | undefined,
+  sandbox: boolean,
+  dashboard: boolean,
+  io: Io,
+): void {
   const services = runtime.registry.list().map((i) => i.service);
   const key = createdKey?.key ?? '<your API key>';
   const lines = [
@@ -233,6 +240,13 @@ function printBanner(url: string, runtime: Runtime, createdKey: { name: string; 
   ];
   if (createdKey) {
     lines.push(`API key (admin, named "${createdKey.name}", shown only now):`, `  ${createdKey.key}`, '');
+  }
+  if (dashboard) {
+    lines.push(
+      'Dashboard:',
+      `  ${url}/dashboard   sign in with ${createdKey ? 'the admin key above' : 'an admin API key (portico keys create --name NAME --admin)'}`,
+      '',
+    );
   }
   lines.push(
     'MCP (Streamable HTTP, stateless):',

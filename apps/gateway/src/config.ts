@@ -54,6 +54,8 @@ export interface GatewayConfig {
   mcpTools: 'compact' | 'operations';
   /** Serve the legacy HTTP+SSE transport (2024-11-05) at /api/mcp/sse and /api/mcp/messages. */
   mcpLegacySse: boolean;
+  /** Serve the dashboard at /dashboard (PORTICO_DASHBOARD, default on). */
+  dashboard: boolean;
   /** Host names accepted in Host/Origin headers of /api requests (DNS-rebinding protection); undefined: derived. */
   allowedHosts: string[] | undefined;
   /** On SIGTERM/SIGINT, how long in-flight requests may take to finish before their connections are closed. */
@@ -189,6 +191,11 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
     name: 'PORTICO_MCP_LEGACY_SSE',
     default: 'off',
     meaning: 'on: also serve the 2024-11-05 HTTP+SSE transport at /api/mcp/sse (single instance only)',
+  },
+  {
+    name: 'PORTICO_DASHBOARD',
+    default: 'on',
+    meaning: 'on: serve the dashboard at /dashboard (sign in with an admin API key); off: no dashboard routes at all',
   },
   {
     name: 'PORTICO_ALLOWED_HOSTS',
@@ -362,6 +369,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   if (mcpTools !== 'compact' && mcpTools !== 'operations') problems.push('PORTICO_MCP_TOOLS must be compact or operations');
   const legacy = env.PORTICO_MCP_LEGACY_SSE || 'off';
   if (legacy !== 'on' && legacy !== 'off') problems.push('PORTICO_MCP_LEGACY_SSE must be on or off');
+  const dashboard = env.PORTICO_DASHBOARD || 'on';
+  if (dashboard !== 'on' && dashboard !== 'off') problems.push('PORTICO_DASHBOARD must be on or off');
 
   const host = env.PORTICO_HOST || '127.0.0.1';
   const config: GatewayConfig = {
@@ -400,6 +409,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       .filter(Boolean),
     mcpTools,
     mcpLegacySse: legacy === 'on',
+    dashboard: dashboard === 'on',
     allowedHosts: env.PORTICO_ALLOWED_HOSTS
       ? env.PORTICO_ALLOWED_HOSTS.split(',')
           .map((s) => s.trim().toLowerCase())

@@ -45,7 +45,7 @@ function processMetrics(): Registry {
   return processRegistry;
 }
 
-type Door = 'mcp' | 'rest' | 'admin' | 'oauth' | 'health' | 'metrics' | 'other';
+type Door = 'mcp' | 'rest' | 'admin' | 'oauth' | 'dashboard' | 'health' | 'metrics' | 'other';
 
 /** Which door a path belongs to: a handful of values, never the path. */
 export function doorOf(path: string): Door {
@@ -53,6 +53,7 @@ export function doorOf(path: string): Door {
   if (path === '/api/mcp' || path.startsWith('/api/mcp/')) return 'mcp';
   if (path.startsWith('/api/admin/')) return 'admin';
   if (path.startsWith('/api/connect/')) return 'oauth';
+  if (path === '/dashboard' || path.startsWith('/dashboard/')) return 'dashboard';
   if (path === '/healthz') return 'health';
   if (path === '/metrics') return 'metrics';
   return 'other';
@@ -121,7 +122,7 @@ export class GatewayMetrics {
     });
     this.responses = new Counter({
       name: 'portico_http_responses_total',
-      help: 'HTTP answers, by door (rest, mcp, admin, oauth, health, metrics, other) and status; 499: the client went away',
+      help: 'HTTP answers, by door (rest, mcp, admin, oauth, dashboard, health, metrics, other) and status; 499: the client went away',
       labelNames: ['door', 'status'],
       registers,
     });

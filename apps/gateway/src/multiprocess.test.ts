@@ -166,4 +166,43 @@ describe.skipIf(problem !== undefined)(`gateway processes sharing PostgreSQL${pr
     expect(final.record.version).toBe(before.record.version + 1);
     second?.child.kill('SIGKILL');
   });
+  it('a REST switch flipped in one process’s dashboard closes and reopens the REST door of another (the built dashboard)', async () => {
+    const [first, second] = (await Promise.all([spawnGateway(), spawnGateway()])) as [GatewayProcess, GatewayProcess];
+    expect(await call(second)).toBe(200);
+    const signIn = await fetch(`${first.url}/dashboard/sign-in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ key: apiKey }).toString(),
+    });
+    expect(signIn.status).toBe(303);
+    const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    const page = await (await fetch(`${first.url}/dashboard/integrations`, { headers: { cookie } })).text();
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(page)?.[1] as string;
+    // the built gateway serves the bundled browser assets from dist/public
+    const script = /src="(\/dashboard\/assets\/app\.[0-9a-f]{12}\.js)"/.exec(page)?.[1] as string;
+    expect((await fetch(`${first.url}${script}`)).status).toBe(200);
+    const flip = async (enabled: 'on' | 'off') => {
+      const response = await fetch(`${first.url}/dashboard/integrations/example/switch`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+        body: new URLSearchParams({ _csrf: csrf, protocol: 'rest', enabled }).toString(),
+      });
+      expect(response.status).toBe(303);
+    };
+    const until = async (status: number) => {
+      const started = Date.now();
+      while ((await call(second)) !== status) {
+        expect(Date.now() - started).toBeLessThan(3_000);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    await flip('off');
+    await until(403);
+    await flip('on');
+    await until(200);
+    first.child.kill('SIGKILL');
+    second.child.kill('SIGKILL');
+  });
 });

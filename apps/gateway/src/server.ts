@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { DEFAULT_WORKSPACE, type Logger, type Plugin, type SandboxServer } from '@portico/core';
 import { createApp, LOOPBACK_HOSTS } from './app.js';
 import { ConfigError, type GatewayConfig } from './config.js';
+import { loadDashboardAssets } from './dashboard/assets.js';
 import { answerClientError } from './edge.js';
 import { observe } from './observability.js';
 import { loadPlugins } from './plugins.js';
@@ -42,6 +43,7 @@ const SANDBOX_KEY_NAME = 'sandbox';
 export async function startGateway(options: StartOptions): Promise<RunningGateway> {
   const { config, logger } = options;
   const hosts = allowedHosts(config); // before anything starts: a refusal leaves nothing to clean up
+  const dashboardAssets = config.dashboard ? await loadDashboardAssets() : undefined;
   const plugins = options.plugins ?? (await loadPlugins(config.plugins, logger, { extra: config.extraPlugins }));
   const sandboxes: Record<string, SandboxServer> = {};
   if (options.sandbox) {
@@ -86,6 +88,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
 
   const observability = observe(config, runtime, logger); // metrics and audit retention
   const app = createApp({
+    ...(dashboardAssets ? { dashboard: { assets: dashboardAssets } } : {}),
     engine,
     metrics: observability.metrics,
     metricsOnMainPort: observability.onMainPort,

@@ -130,6 +130,7 @@ export { OperationIndex, type SearchHit } from './search.js';
 export type { IntegrationState } from './settings.js';
 export { MIGRATIONS, type Migration } from './store/migrations.js';
 export { openStore, PostgresStore, type PostgresStoreOptions, type StoreChange, type StoreChangeListener } from './store/open.js';
+export type { SessionRecord, SessionTable } from './store/sessions.js';
 export { SqliteStore } from './store/sqlite.js';
 export {
   type ApiKeyRecord,
@@ -139,6 +140,8 @@ export {
   type AuditPruneResult,
   type AuditQuery,
   type AuditRecord,
+  type AuditSeriesPoint,
+  type AuditSeriesQuery,
   type AuditStatusClass,
   type ConnectionRecord,
   type ConnectionStatus,

@@ -15,7 +15,8 @@ import { buildDeclarative } from './upstream/declarative.js';
 import type { UpstreamSender } from './upstream/send.js';
 import { coerceParams, problemList, queryParams } from './validation.js';
 
-export type Protocol = 'mcp' | 'rest';
+/** The door a call came through: an MCP or REST client, or an admin trying an operation in the dashboard. */
+export type Protocol = 'mcp' | 'rest' | 'dashboard';
 
 export interface InvokeRequest {
   principal: Principal;
@@ -117,6 +118,7 @@ export class Pipeline {
     if (protocol === 'mcp' && !state.mcpEnabled) {
       throw new GatewayError('forbidden', `MCP access to ${service} is disabled for this workspace`);
     }
+    // 'dashboard': an admin trying an operation; the MCP and REST switches govern those doors, not the admin's console.
     return { integration, allowed };
   }
 

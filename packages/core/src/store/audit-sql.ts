@@ -1,5 +1,5 @@
 import { auditRecord, type DbRow } from './rows.js';
-import type { AuditEntry, AuditPage, AuditPruneLimits, AuditPruneResult, AuditQuery } from './types.js';
+import type { AuditEntry, AuditPage, AuditPruneLimits, AuditPruneResult, AuditQuery, AuditSeriesPoint, AuditSeriesQuery } from './types.js';
 
 /**
  * The audit query and the retention delete, as SQL both stores share: only the placeholders (`?` / `$n`) and the cast
@@ -40,6 +40,56 @@ export function auditQuerySql(dialect: Dialect, query: AuditQuery): { sql: strin
 export function auditPage(rows: readonly DbRow[], limit: number): AuditPage {
   const records: AuditEntry[] = rows.slice(0, limit).map((row) => ({ id: String(row.id), ...auditRecord(row) }));
   return { records, next: rows.length > limit ? (records.at(-1)?.id ?? null) : null };
+}
+
+/**
+ * The chart's counts: per service, bucket (a prefix of the stored `at`, which both databases cut the same way) and
+ * distinct duration, so that `auditSeriesPoints` can take the exact p95 from the counts. Uses the `(at)` index.
+ */
+export function auditSeriesSql(dialect: Dialect, query: AuditSeriesQuery): { sql: string; args: unknown[] } {
+  const p = (n: number) => (dialect === 'sqlite' ? '?' : `$${n}`);
+  const length = query.bucket === 'minute' ? 16 : 13;
+  const sql = `SELECT service, substr(at, 1, ${length}) AS bucket, duration_ms, COUNT(*) AS calls,
+      SUM(CASE WHEN status >= 400 THEN 1 ELSE 0 END) AS errors
+    FROM audit WHERE at >= ${p(1)} AND workspace_id = ${p(2)} AND protocol IN ('rest', 'mcp', 'dashboard')
+    GROUP BY service, substr(at, 1, ${length}), duration_ms`;
+  return { sql, args: [query.since, query.workspaceId] };
+}
+
+/** Folds the rows of `auditSeriesSql` into points: ordered by bucket, then service. */
+export function auditSeriesPoints(rows: readonly DbRow[], bucket: AuditSeriesQuery['bucket']): AuditSeriesPoint[] {
+  const groups = new Map<string, { service: string; at: string; calls: number; errors: number; durations: Array<[number, number]> }>();
+  for (const row of rows) {
+    const service = String(row.service);
+    const prefix = String(row.bucket);
+    const key = `${prefix}\u0000${service}`;
+    let group = groups.get(key);
+    if (!group) {
+      const at = bucket === 'minute' ? `${prefix}:00.000Z` : `${prefix}:00:00.000Z`;
+      group = { service, at, calls: 0, errors: 0, durations: [] };
+      groups.set(key, group);
+    }
+    const calls = Number(row.calls);
+    group.calls += calls;
+    group.errors += Number(row.errors);
+    group.durations.push([Number(row.duration_ms), calls]);
+  }
+  const points: AuditSeriesPoint[] = [];
+  for (const group of groups.values()) {
+    group.durations.sort((a, b) => a[0] - b[0]);
+    const rank = Math.ceil(0.95 * group.calls);
+    let seen = 0;
+    let p95Ms = 0;
+    for (const [duration, count] of group.durations) {
+      seen += count;
+      if (seen >= rank) {
+        p95Ms = duration;
+        break;
+      }
+    }
+    points.push({ service: group.service, at: group.at, calls: group.calls, errors: group.errors, p95Ms });
+  }
+  return points.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.service.localeCompare(b.service)));
 }
 
 /** Deletes at most `$limit` records older than `$before`, oldest first (through the `at` index). */

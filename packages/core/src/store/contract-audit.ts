@@ -105,6 +105,41 @@ export function auditContract(fresh: () => Promise<Store>): void {
     });
   });
 
+  describe('audit series (the dashboard chart)', () => {
+    it('counts calls, errors and the exact p95 per service and minute or hour, of one workspace, calls only', async () => {
+      const store = await fresh();
+      const at = (minute: number, second = 0) => `2026-01-05T10:${String(minute).padStart(2, '0')}:${String(second).padStart(2, '0')}.000Z`;
+      // notion at 10:01: twenty calls of 1..20 ms, two of them errors: p95 by nearest rank is the 19th value, 19 ms
+      const durations = Array.from({ length: 20 }, (_, i) => i + 1);
+      await store.appendAudit(
+        durations.map((ms, i) =>
+          audit(`n${i}`, { at: at(1, i), durationMs: ms, ...(i < 2 ? { status: 502, code: 'upstream_error' } : {}) }),
+        ),
+      );
+      await store.appendAudit([
+        audit('s1', { at: at(1, 5), service: 'slack', protocol: 'mcp', durationMs: 7 }),
+        audit('s2', { at: at(2), service: 'slack', protocol: 'dashboard', status: 404, code: 'not_found', durationMs: 3 }),
+        audit('old', { at: '2026-01-05T09:59:59.999Z', durationMs: 900 }),
+        audit('event', { at: at(2), protocol: 'admin', durationMs: 0 }),
+        audit('other', { at: at(2), workspaceId: 'other' }),
+      ]);
+      const since = '2026-01-05T10:00:00.000Z';
+      const minutes = await store.auditSeries({ workspaceId: DEFAULT_WORKSPACE, since, bucket: 'minute' });
+      expect(minutes).toEqual([
+        { service: 'notion', at: '2026-01-05T10:01:00.000Z', calls: 20, errors: 2, p95Ms: 19 },
+        { service: 'slack', at: '2026-01-05T10:01:00.000Z', calls: 1, errors: 0, p95Ms: 7 },
+        { service: 'slack', at: '2026-01-05T10:02:00.000Z', calls: 1, errors: 1, p95Ms: 3 },
+      ]);
+      const hours = await store.auditSeries({ workspaceId: DEFAULT_WORKSPACE, since: '2026-01-05T00:00:00.000Z', bucket: 'hour' });
+      expect(hours).toEqual([
+        { service: 'notion', at: '2026-01-05T09:00:00.000Z', calls: 1, errors: 0, p95Ms: 900 },
+        { service: 'notion', at: '2026-01-05T10:00:00.000Z', calls: 20, errors: 2, p95Ms: 19 },
+        { service: 'slack', at: '2026-01-05T10:00:00.000Z', calls: 2, errors: 1, p95Ms: 7 },
+      ]);
+      expect(await store.auditSeries({ workspaceId: 'nobody', since, bucket: 'hour' })).toEqual([]);
+    });
+  });
+
   describe('audit retention', () => {
     const OLD = '2020-01-01T00:00:00.000Z';
     const CUTOFF = '2026-01-01T00:00:00.000Z';

@@ -30,6 +30,14 @@ async function populate(store: Store, id: string): Promise<void> {
     expiresAt: T2,
     usedAt: null,
   });
+  await store.sessions.create({
+    idHash: `session-${id}`,
+    workspaceId: id,
+    keyId: `${id}_key`,
+    createdAt: T1,
+    lastSeenAt: T1,
+    expiresAt: T3,
+  });
 }
 
 const FULL = { keys: 1, connections: 1, integrations: 1, toolSets: 1, auditRecords: 2 };
@@ -68,6 +76,8 @@ export function workspaceContract(fresh: () => Promise<Store>): void {
       expect(await store.listIntegrations('a')).toEqual([]);
       expect(await store.listToolSets('a')).toEqual([]);
       expect((await store.queryAudit({ workspaceId: 'a', limit: 10 })).records).toEqual([]);
+      expect(await store.sessions.get('session-a')).toBeUndefined();
+      expect(await store.sessions.get('session-b')).toBeDefined();
       expect(await store.consumeOAuthState('state-a', T2)).toBeUndefined();
       // b keeps every record
       expect(await store.workspaceUsage('b')).toEqual(FULL);

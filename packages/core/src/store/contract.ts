@@ -2,6 +2,7 @@ import { afterEach, describe } from 'vitest';
 import { auditContract } from './contract-audit.js';
 import { coordinationContract } from './contract-coordination.js';
 import { recordContract } from './contract-records.js';
+import { sessionContract } from './contract-sessions.js';
 import { workspaceContract } from './contract-workspaces.js';
 import type { Store } from './types.js';
 
@@ -28,5 +29,6 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     auditContract(fresh);
     coordinationContract(fresh);
     workspaceContract(fresh);
+    sessionContract(fresh);
   });
 }

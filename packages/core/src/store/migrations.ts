@@ -1,3 +1,5 @@
+import { SESSIONS_TABLE } from './sessions.js';
+
 /**
  * Schema migrations, numbered and applied in order, each once. Written in the subset of SQL that SQLite and
  * PostgreSQL share wherever possible; where dialects differ a migration carries both texts.
@@ -139,5 +141,12 @@ export const MIGRATIONS: readonly Migration[] = [
       `UPDATE api_keys SET scopes = jsonb_set(scopes::jsonb, '{operator}', 'true'::jsonb)::text
        WHERE workspace_id = 'default' AND scopes::jsonb -> 'admin' = 'true'::jsonb`,
     ],
+  },
+  {
+    version: 6,
+    name: 'dashboard sessions',
+    // Sessions of the dashboard, shared by every instance on one database (store/sessions.ts).
+    sqlite: SESSIONS_TABLE,
+    postgres: SESSIONS_TABLE,
   },
 ];

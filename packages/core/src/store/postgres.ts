@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { auditPage, auditQuerySql } from './audit-sql.js';
+import { auditPage, auditQuerySql, auditSeriesPoints, auditSeriesSql } from './audit-sql.js';
 import { ChangeHub } from './changes.js';
 import { KeyedMutex } from './mutex.js';
 import { loadPg } from './pg.js';
@@ -10,6 +10,7 @@ import { CHANGE_CHANNEL, ChangeListener, changePayload } from './postgres-notify
 import { leaseTokens } from './postgres-rate.js';
 import { migrate, quoteIdent } from './postgres-schema.js';
 import { apiKey, auditRecord, connection, type DbRow, integration, oauthState } from './rows.js';
+import { SqlSessionTable } from './sessions.js';
 import type {
   ApiKeyRecord,
   AuditPage,
@@ -17,6 +18,8 @@ import type {
   AuditPruneResult,
   AuditQuery,
   AuditRecord,
+  AuditSeriesPoint,
+  AuditSeriesQuery,
   ConnectionRecord,
   IntegrationSettingsRecord,
   OAuthStateRecord,
@@ -331,6 +334,11 @@ export class PostgresStore extends WorkspaceMethods implements Store {
     return rows.map(auditRecord);
   }
 
+  async auditSeries(query: AuditSeriesQuery): Promise<AuditSeriesPoint[]> {
+    const { sql, args } = auditSeriesSql('postgres', query);
+    return auditSeriesPoints(await this.all(sql, args), query.bucket);
+  }
+
   async queryAudit(query: AuditQuery): Promise<AuditPage> {
     const { sql, args } = auditQuerySql('postgres', query);
     return auditPage(await this.all(sql, args), query.limit);
@@ -340,6 +348,11 @@ export class PostgresStore extends WorkspaceMethods implements Store {
   pruneAudit(before: string, limits: AuditPruneLimits): Promise<AuditPruneResult | null> {
     return pruneAuditOnce(this.pool, this.lockPool, advisoryLockText(this.namespace, 'audit-retention'), before, limits);
   }
+
+  readonly sessions = new SqlSessionTable('postgres', async (sql, args) => {
+    const result = await this.pool.query<DbRow>(sql, args);
+    return { rows: result.rows, changed: result.rowCount ?? 0 };
+  });
 
   private async one(sql: string, args: unknown[]): Promise<DbRow | undefined> {
     return (await this.pool.query<DbRow>(sql, args)).rows[0];

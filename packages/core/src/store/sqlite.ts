@@ -1,11 +1,12 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type Client, createClient, type InValue, type Row } from '@libsql/client/sqlite3'; // local files only: skips the remote (HTTP/WebSocket) clients
-import { auditPage, auditQuerySql, pruneBatchSql, pruneInBatches } from './audit-sql.js';
+import { auditPage, auditQuerySql, auditSeriesPoints, auditSeriesSql, pruneBatchSql, pruneInBatches } from './audit-sql.js';
 import { ChangeHub } from './changes.js';
 import { MIGRATIONS } from './migrations.js';
 import { KeyedMutex } from './mutex.js';
 import { apiKey, auditRecord, connection, type DbRow, integration, oauthState } from './rows.js';
+import { SqlSessionTable } from './sessions.js';
 import {
   type ApiKeyRecord,
   type AuditPage,
@@ -13,6 +14,8 @@ import {
   type AuditPruneResult,
   type AuditQuery,
   type AuditRecord,
+  type AuditSeriesPoint,
+  type AuditSeriesQuery,
   type ConnectionRecord,
   DEFAULT_WORKSPACE,
   type IntegrationSettingsRecord,
@@ -122,6 +125,11 @@ export class SqliteStore extends WorkspaceMethods implements Store {
   private changed(kind: StoreChange['kind'], workspaceId: string, id: string): void {
     this.changes.emit({ kind, workspaceId, id });
   }
+
+  readonly sessions = new SqlSessionTable('sqlite', async (sql, args) => {
+    const result = await this.client.execute({ sql, args });
+    return { rows: result.rows, changed: result.rowsAffected };
+  });
 
   private async one(sql: string, args: InValue[]): Promise<Row | undefined> {
     return (await this.client.execute({ sql, args })).rows[0];
@@ -279,6 +287,11 @@ export class SqliteStore extends WorkspaceMethods implements Store {
   async listAudit(workspaceId: string, limit: number): Promise<AuditRecord[]> {
     const rows = await this.all('SELECT * FROM audit WHERE workspace_id = ? ORDER BY id DESC LIMIT ?', [workspaceId, limit]);
     return rows.map(auditRecord);
+  }
+
+  async auditSeries(query: AuditSeriesQuery): Promise<AuditSeriesPoint[]> {
+    const { sql, args } = auditSeriesSql('sqlite', query);
+    return auditSeriesPoints(await this.all(sql, args as InValue[]), query.bucket);
   }
 
   async queryAudit(query: AuditQuery): Promise<AuditPage> {

@@ -1,3 +1,5 @@
+import type { SessionTable } from './sessions.js';
+
 /**
  * Persistence contract. Core talks to storage only through this interface; the embedded default is SQLite
  * (`SqliteStore`), and a PostgreSQL adapter implements the same interface with the same migrations.
@@ -127,7 +129,7 @@ export interface AuditRecord {
   keyId: string | null;
   service: string;
   operation: string;
-  protocol: 'mcp' | 'rest' | 'admin' | 'cli';
+  protocol: 'mcp' | 'rest' | 'dashboard' | 'admin' | 'cli';
   status: number;
   code: string | null;
   durationMs: number;
@@ -165,6 +167,27 @@ export interface AuditPage {
   records: AuditEntry[];
   /** Where the next page starts (pass it as `before`); null on the last page. */
   next: string | null;
+}
+
+/** The operation calls (REST, MCP, dashboard) of a workspace, counted per service and time bucket, for a chart. */
+export interface AuditSeriesQuery {
+  workspaceId: string;
+  /** At or after this time (the stored form: ISO 8601 UTC with milliseconds). */
+  since: string;
+  /** A bucket per minute (`substr(at, 1, 16)`) or per hour (`substr(at, 1, 13)`), in UTC. */
+  bucket: 'minute' | 'hour';
+}
+
+/** One service's calls in one bucket. */
+export interface AuditSeriesPoint {
+  service: string;
+  /** Start of the bucket, ISO 8601 UTC (`2026-01-31T12:05:00.000Z`). */
+  at: string;
+  calls: number;
+  /** Calls answered with a status of 400 or more. */
+  errors: number;
+  /** The 95th percentile of the calls' durations (nearest rank), whole milliseconds. */
+  p95Ms: number;
 }
 
 export interface AuditPruneLimits {
@@ -214,7 +237,7 @@ export interface Store {
   workspaceUsage(id: string): Promise<WorkspaceUsage | undefined>;
   /**
    * Deletes a workspace and everything it holds (keys, integration settings, connections, tool sets, OAuth states,
-   * audit records) in one transaction; returns what was removed, or undefined when there is no such workspace.
+   * dashboard sessions, audit records) in one transaction; returns what was removed, or undefined when there is no such workspace.
    */
   deleteWorkspace(id: string): Promise<WorkspaceUsage | undefined>;
 
@@ -263,6 +286,12 @@ export interface Store {
    */
   queryAudit(query: AuditQuery): Promise<AuditPage>;
   /**
+   * Calls, errors and p95 latency of a workspace's operation calls (protocols rest, mcp, dashboard; not OAuth events)
+   * since a time, per service and minute or hour, ordered by bucket then service. Counted by the database, per
+   * distinct duration, so that the percentile is exact without reading every record.
+   */
+  auditSeries(query: AuditSeriesQuery): Promise<AuditSeriesPoint[]>;
+  /**
    * Deletes the audit records of every workspace written before `before` (their `at`), in bounded batches (see
    * `AuditPruneLimits`). Resolves null, having deleted nothing, when another process is pruning the same database
    * (PostgreSQL: a try-lock, never a wait), so that several instances take turns instead of doing the work twice.
@@ -297,4 +326,7 @@ export interface Store {
    * function.
    */
   onChange(listener: StoreChangeListener): () => void;
+
+  /** Dashboard sessions (store/sessions.ts): in the database, so that every instance sharing it knows them. */
+  readonly sessions: SessionTable;
 }

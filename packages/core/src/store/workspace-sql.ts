@@ -47,6 +47,7 @@ const OWNED: ReadonlyArray<[table: string, counted: keyof WorkspaceUsage | undef
   ['tool_sets', 'toolSets'],
   ['audit', 'auditRecords'],
   ['oauth_states', undefined],
+  ['dashboard_sessions', undefined],
 ];
 
 /** The workspace and tool-set half of the `Store` interface, in the SQL SQLite and PostgreSQL share. */

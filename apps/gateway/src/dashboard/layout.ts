@@ -1,0 +1,129 @@
+import type { DashboardAssets } from './assets.js';
+import { type Html, html } from './html.js';
+import type { DashboardSession, Flash } from './session.js';
+
+/** What a page says above its content, once: a flash message, or a new key's secret (shown only on that answer). */
+export type Notice = Flash | { kind: 'secret'; message: string; secret: string };
+
+export type Section = 'integrations' | 'operations' | 'keys' | 'activity';
+
+const NAV: ReadonlyArray<[Section, string, string]> = [
+  ['integrations', 'Integrations', '/dashboard/integrations'],
+  ['operations', 'Operations', '/dashboard/operations'],
+  ['keys', 'API keys', '/dashboard/keys'],
+  ['activity', 'Activity', '/dashboard/activity'],
+];
+
+export interface PageContext {
+  assets: DashboardAssets;
+  session: DashboardSession;
+  keyName: string;
+  section: Section;
+  notice?: Notice | undefined;
+}
+
+function head(assets: DashboardAssets, title: string): Html {
+  return html`<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="same-origin">
+<title>${title} · Portico</title>
+<link rel="stylesheet" href="/dashboard/assets/${assets.style.name}">
+<script type="module" src="/dashboard/assets/${assets.script.name}"></script>`;
+}
+
+/** A page of the signed-in dashboard: header with navigation and sign-out, the flash message once, the content. */
+export function page(context: PageContext, title: string, content: Html): string {
+  const { session, notice: flash } = context;
+  return html`<!doctype html>
+<html lang="en">
+<head>${head(context.assets, title)}</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="top">
+  <a class="brand" href="/dashboard/integrations">Portico</a>
+  <nav aria-label="Dashboard">
+    <ul>
+      ${NAV.map(([section, label, href]) => html`<li><a href="${href}"${section === context.section ? html` aria-current="page"` : ''}>${label}</a></li>`)}
+    </ul>
+  </nav>
+  <div class="who">
+    <span>Signed in with <strong>${context.keyName}</strong> · workspace <strong>${session.workspaceId}</strong></span>
+    <form class="inline" method="post" action="/dashboard/sign-out">
+      ${csrfField(session)}
+      <button type="submit" class="secondary">Sign out</button>
+    </form>
+  </div>
+</header>
+<main id="main" tabindex="-1">
+${flash ? flashMessage(flash) : ''}
+${content}
+</main>
+</body>
+</html>`.text;
+}
+
+function flashMessage(flash: Notice): Html {
+  if (flash.kind === 'secret') {
+    return html`<section class="flash secret" aria-labelledby="secret-title">
+  <h2 id="secret-title">${flash.message}</h2>
+  <p>Copy it now: it is shown only this once. Portico keeps only its hash.</p>
+  <label for="new-key">The new API key</label>
+  <input id="new-key" type="text" readonly value="${flash.secret}" autocomplete="off" spellcheck="false">
+  <div class="actions">
+    <button type="button" data-copy="new-key" hidden>Copy key</button>
+    <span id="new-key-status" role="status"></span>
+  </div>
+</section>`;
+  }
+  return html`<div class="flash ${flash.kind}" role="${flash.kind === 'error' ? 'alert' : 'status'}">${flash.message}</div>`;
+}
+
+export const csrfField = (session: DashboardSession): Html => html`<input type="hidden" name="_csrf" value="${session.csrf}">`;
+
+/** The sign-in page (also shown, with a message, after a refused attempt). */
+export function signInPage(assets: DashboardAssets, message?: { text: string; kind: 'error' | 'ok' }): string {
+  return html`<!doctype html>
+<html lang="en">
+<head>${head(assets, 'Sign in')}</head>
+<body>
+<main id="main" class="signin">
+  <div class="panel">
+    <h1>Portico</h1>
+    <p class="lead">Sign in with an admin API key.</p>
+    ${message ? html`<div class="flash ${message.kind}" role="${message.kind === 'error' ? 'alert' : 'status'}">${message.text}</div>` : ''}
+    <form method="post" action="/dashboard/sign-in">
+      <label for="key">Admin API key</label>
+      <span class="hint" id="key-hint">Starts with <code>portico_</code>. <code>pnpm start</code> prints one; <code>portico keys create --admin</code> makes another.</span>
+      <input id="key" name="key" type="password" required autocomplete="current-password" aria-describedby="key-hint" spellcheck="false">
+      <div class="actions"><button type="submit">Sign in</button></div>
+    </form>
+  </div>
+  <p class="hint">The key is sent once to start a session; it is not kept in the browser.</p>
+</main>
+</body>
+</html>`.text;
+}
+
+/** A friendly error page: what happened and where to go, never a stack trace. */
+export function errorPage(assets: DashboardAssets, status: number, title: string, message: string): string {
+  return html`<!doctype html>
+<html lang="en">
+<head>${head(assets, title)}</head>
+<body>
+<main id="main" class="signin">
+  <div class="panel">
+    <h1>${title}</h1>
+    <p>${message}</p>
+    <p class="hint">HTTP ${status}</p>
+    <p><a href="/dashboard/integrations">Back to the dashboard</a></p>
+  </div>
+</main>
+</body>
+</html>`.text;
+}
+
+/** `2026-01-31 12:05:09 UTC` (or a dash). */
+export function when(iso: string | null | undefined): Html {
+  if (!iso) return html`<span aria-label="never">–</span>`;
+  return html`<time datetime="${iso}">${iso.slice(0, 19).replace('T', ' ')} UTC</time>`;
+}
