@@ -102,6 +102,24 @@ if (engine.toolSets) {
     { iterations: 20000, warmup: 2000 },
   );
 }
+// What the dashboard adds to an /api request: its middleware, passing a path outside /dashboard straight on.
+{
+  const { dashboardMiddleware } = await import('../apps/gateway/dist/dashboard/routes.js');
+  const passThrough = dashboardMiddleware({
+    engine,
+    logger: core.silentLogger,
+    assets: { script: null, style: null, byName: new Map() },
+    hostAllowed: () => true,
+  });
+  const ctx = { path: '/api/v1/example/items' };
+  const next = () => Promise.resolve();
+  await measure(
+    'dashboard middleware on an /api request (pass-through)',
+    'dashboardMiddleware (apps/gateway/src/dashboard/routes.ts)',
+    () => passThrough(ctx, next),
+    { iterations: 50000, warmup: 5000 },
+  );
+}
 await measure(
   'coerce query strings + validate params',
   'queryParams + coerceParams + compiled TypeBox validator',

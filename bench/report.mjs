@@ -11,7 +11,8 @@ export const TARGETS = {
   startupMs: 1000, // start-up with all six plugins < 1 s
   rssMB: 150, // RSS after start-up < 150 MB (10^6 bytes)
   toolsListBytes: 8 * 1024, // tools/list payload with all six < 8 KB
-  toolSetOverhead: 0.02, // REST throughput with a key bound to a tool set ≥ (1 − 2 %) × with a full key
+  toolSetOverhead: 0.02, // the tool-set check ≤ 2 % of the gateway's CPU per REST request (so of its throughput)
+  dashboardOverhead: 0.01, // the dashboard's pass-through on an /api request ≤ 1 % of the gateway's CPU per REST or MCP request
 };
 const ALL_PLUGINS = 6;
 
@@ -35,6 +36,8 @@ const TARGET_LABEL = {
   rest: 'Portico REST',
   'rest-toolset': 'Portico REST, key bound to a tool set',
   mcp: 'Portico MCP tools/call',
+  'rest-nodash': 'Portico REST, dashboard off',
+  'mcp-nodash': 'Portico MCP tools/call, dashboard off',
 };
 const OP_LABEL = { GET: 'GET list_items (query params)', POST: 'POST create_item (JSON body)' };
 
@@ -56,6 +59,9 @@ export function derive(results) {
       restVsProxyLow: find(low, op, 'rest').rps / find(low, op, 'proxy').rps,
       // Results from before tool sets have no such target: NaN, and no target row.
       toolSetVsRest: (find(high, op, 'rest-toolset')?.rps ?? Number.NaN) / find(high, op, 'rest').rps,
+      // Results from before the dashboard have no 'dashboard off' targets: NaN, and no target row.
+      restDashVsOff: find(high, op, 'rest').rps / (find(high, op, 'rest-nodash')?.rps ?? Number.NaN),
+      mcpDashVsOff: find(high, op, 'mcp').rps / (find(high, op, 'mcp-nodash')?.rps ?? Number.NaN),
       addedP50: Object.fromEntries(
         ['proxy', 'got', 'koa', 'rest', 'mcp'].map((t) => [t, (find(low, op, t)?.p50 ?? Number.NaN) - find(low, op, 'direct').p50]),
       ),
@@ -140,18 +146,50 @@ export function derive(results) {
       kind: 'mcpVsRest',
       op,
     })),
-    ...ops
-      .filter((op) => Number.isFinite(r[op].toolSetVsRest))
-      .map((op) => ({
-        name: `REST throughput with a key bound to a tool set, overhead ≤ ${pct(TARGETS.toolSetOverhead)} vs a full key (ratio ≥ ${ratio(1 - TARGETS.toolSetOverhead)}), ${high} connections, ${OP_LABEL[op]}`,
-        measured: r[op].toolSetVsRest,
-        show: ratio(r[op].toolSetVsRest),
-        limit: `≥ ${ratio(1 - TARGETS.toolSetOverhead)}`,
-        pass: r[op].toolSetVsRest >= 1 - TARGETS.toolSetOverhead,
-        margin: marginAtLeast(r[op].toolSetVsRest, 1 - TARGETS.toolSetOverhead),
-        kind: 'toolSetOverhead',
-        op,
-      })),
+    // The tool-set check and the dashboard's pass-through cost too little to see in throughput measured one target
+    // after another (the A/B section shows that noise); their cost is their CPU per call measured alone, as a share
+    // of the gateway's CPU per request under load — at 50 connections the gateway is CPU-bound, so this share is
+    // what they take from its throughput.
+    ...ops.flatMap((op) => {
+      const check = microRow(results, 'tool-set check');
+      const rest = find(high, op, 'rest');
+      if (!check || !rest?.hopUsPerRequest) return [];
+      const share = (check.cpuUs ?? check.us) / rest.hopUsPerRequest;
+      return [
+        {
+          name: `Tool-set check ≤ ${pct(TARGETS.toolSetOverhead)} of REST throughput: its CPU per call (measured alone) ÷ the gateway's CPU per REST request, ${high} connections, ${OP_LABEL[op]}`,
+          measured: share,
+          show: pct(share, 2),
+          limit: `≤ ${pct(TARGETS.toolSetOverhead)}`,
+          pass: share <= TARGETS.toolSetOverhead,
+          margin: `${pct(TARGETS.toolSetOverhead - share, 2)} below the limit`,
+          kind: 'toolSetOverhead',
+          op,
+        },
+      ];
+    }),
+    ...ops.flatMap((op) => {
+      const pass = microRow(results, 'dashboard middleware');
+      if (!pass) return [];
+      return [
+        ['REST', 'rest'],
+        ['MCP tools/call', 'mcp'],
+      ]
+        .filter(([, target]) => find(high, op, target)?.hopUsPerRequest)
+        .map(([door, target]) => {
+          const share = (pass.cpuUs ?? pass.us) / find(high, op, target).hopUsPerRequest;
+          return {
+            name: `Dashboard ≤ ${pct(TARGETS.dashboardOverhead)} of ${door} throughput: its middleware's CPU on an /api request (measured alone) ÷ the gateway's CPU per ${door} request, ${high} connections, ${OP_LABEL[op]}`,
+            measured: share,
+            show: pct(share, 2),
+            limit: `≤ ${pct(TARGETS.dashboardOverhead)}`,
+            pass: share <= TARGETS.dashboardOverhead,
+            margin: `${pct(TARGETS.dashboardOverhead - share, 2)} below the limit`,
+            kind: 'dashboardOverhead',
+            op,
+          };
+        });
+    }),
     {
       name: `Start-up < 1 s with all plugins (${who}; slower of first start and restart, median)`,
       measured: startupAll,
@@ -361,6 +399,25 @@ function bounds(results, d) {
           `a difference of a few percent between two runs of the same target is within this machine's run-to-run noise, so compare several rounds (--rounds). ${parts.join('; ')}.`,
       );
     }
+    if (kind === 'dashboardOverhead') {
+      const parts = d.ops.flatMap((op) =>
+        [
+          ['rest', 'rest-nodash', 'REST'],
+          ['mcp', 'mcp-nodash', 'MCP'],
+        ].map(([on, off, door]) => {
+          const a = find(high, op, on);
+          const b = find(high, op, off);
+          return b
+            ? `${op} ${door}: ${int(a.rps)} req/s with the dashboard vs ${int(b.rps)} without, ${int(a.hopUsPerRequest)} vs ${int(b.hopUsPerRequest)} µs of gateway CPU per request`
+            : `${op} ${door}: not measured`;
+        }),
+      );
+      out.push(
+        '**Dashboard.** The same gateway, started a second time with PORTICO_DASHBOARD=off, measured in the same rounds; with the ' +
+          'dashboard on, an /api request meets one path-prefix test before the dashboard passes it on (apps/gateway/src/dashboard/routes.ts). ' +
+          `The limit is this machine's run-to-run noise between two identical targets, not a cost the dashboard is allowed. ${parts.join('; ')}.`,
+      );
+    }
     if (kind === 'mcpVsRest') {
       const parts = d.ops.map((op) => {
         const rest = find(high, op, 'rest');
@@ -467,6 +524,41 @@ export function renderReport(results) {
     ),
     '',
   );
+  if (d.ops.some((op) => d.find(d.high, op, 'rest-toolset') || d.find(d.high, op, 'rest-nodash'))) {
+    const rounds = results.throughput.rounds ?? [];
+    const perRound = (op, a, b) =>
+      rounds
+        .map((runs) => {
+          const x = runs.find((r) => r.connections === d.high && r.op === op && r.target === a);
+          const y = runs.find((r) => r.connections === d.high && r.op === op && r.target === b);
+          return x && y ? ratio(x.rps / y.rps) : '–';
+        })
+        .join(', ');
+    const rows = [];
+    for (const op of d.ops) {
+      for (const [what, a, b] of [
+        ['REST, key bound to a tool set ÷ full key', 'rest-toolset', 'rest'],
+        ['REST, dashboard served ÷ PORTICO_DASHBOARD=off', 'rest', 'rest-nodash'],
+        ['MCP tools/call, dashboard served ÷ PORTICO_DASHBOARD=off', 'mcp', 'mcp-nodash'],
+      ]) {
+        const x = d.find(d.high, op, a);
+        const y = d.find(d.high, op, b);
+        if (!x || !y) continue;
+        rows.push([OP_LABEL[op], what, ratio(x.rps / y.rps), perRound(op, a, b), `${int(x.hopUsPerRequest)} / ${int(y.hopUsPerRequest)}`]);
+      }
+    }
+    L.push(
+      '## Tool sets and the dashboard: A/B throughput in the same run',
+      '',
+      `Each pair measured in the same rounds at ${d.high} connections (the second gateway is the same build started with ` +
+        'PORTICO_DASHBOARD=off; every other round runs the targets in reverse order). Ratios of two identical targets move by ' +
+        'several percent from round to round on this machine, and two processes of one build, started the same way, can differ ' +
+        'by as much, so these ratios bound nothing below that noise; the targets above use the CPU each check costs, measured alone.',
+      '',
+      table(['operation', 'pair', 'ratio of the medians', 'per round', 'gateway CPU µs/request'], rows),
+      '',
+    );
+  }
   L.push('## What bounds the missed targets', '', bounds(results, d), '');
 
   L.push('## Throughput and latency', '');
@@ -486,7 +578,7 @@ export function renderReport(results) {
     L.push(`### ${c} connection${c === 1 ? '' : 's'}`, '');
     const rows = [];
     for (const op of d.ops) {
-      for (const target of ['direct', 'proxy', 'got', 'koa', 'rest', 'rest-toolset', 'mcp']) {
+      for (const target of ['direct', 'proxy', 'got', 'koa', 'rest', 'rest-toolset', 'mcp', 'rest-nodash', 'mcp-nodash']) {
         const x = d.find(c, op, target);
         if (!x) continue;
         rows.push([

@@ -8,7 +8,8 @@
 //    installed, and with one; tools/list and describe_method latency and payload with all six connected.
 // 3. Throughput and latency, every target measured in the same run, at each connection count: direct to the upstream,
 //    a bare node:http keep-alive proxy, a node:http + got hop and a Koa + got hop (references), Portico REST (with a
-//    full key, and with a key bound to a tool set: the tool-set check's overhead) and Portico MCP tools/call,
+//    full key, and with a key bound to a tool set: the tool-set check's overhead) and Portico MCP tools/call, both
+//    also against a second gateway started with PORTICO_DASHBOARD=off (the dashboard's cost to the two doors),
 //    for a GET with query parameters (list_items) and a POST with a JSON body (create_item).
 // 4. CPU profiles (node --cpu-prof) of the gateway under REST load and under MCP load.
 // Writes docs/performance.md and bench/results/latest.json (+ the .cpuprofile files under bench/results/profiles/).
@@ -408,6 +409,9 @@ function mcpBody(method, params) {
  */
 function requestsFor(target, op, keys) {
   if (target === 'rest-toolset') return requestsFor('rest', op, { key: keys.toolSetKey });
+  // The same requests to a second gateway started with PORTICO_DASHBOARD=off (its own keys).
+  if (target === 'rest-nodash') return requestsFor('rest', op, keys);
+  if (target === 'mcp-nodash') return requestsFor('mcp', op, keys);
   const auth = { authorization: `Bearer ${keys.key}` };
   const mcpHeaders = { ...auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   if (target === 'rest') {
@@ -454,6 +458,8 @@ const TARGETS = [
   { id: 'rest', label: 'Portico REST' },
   { id: 'rest-toolset', label: 'Portico REST, key bound to a tool set' },
   { id: 'mcp', label: 'Portico MCP tools/call' },
+  { id: 'rest-nodash', label: 'Portico REST, dashboard off' },
+  { id: 'mcp-nodash', label: 'Portico MCP tools/call, dashboard off' },
 ];
 const OPS = [
   { id: 'GET', label: 'list_items: GET with query params' },
@@ -466,20 +472,26 @@ async function measureThroughput() {
   const gotHop = await startChild(join(BENCH, 'got-hop.mjs'), {}, [], [upstream.url]);
   const koaHop = await startChild(join(BENCH, 'koa-got-hop.mjs'), {}, [], [upstream.url]);
   const gateway = await startChild(join(BENCH, 'gateway.mjs'), {}, [], [upstream.url]);
+  // The same gateway without the dashboard: REST and MCP must not move when the dashboard is present.
+  const gatewayOff = await startChild(join(BENCH, 'gateway.mjs'), { PORTICO_DASHBOARD: 'off' }, [], [upstream.url]);
   const endpoints = {
     direct: { url: upstream.url, pid: upstream.pid },
     proxy: { url: proxy.url, pid: proxy.pid },
     got: { url: gotHop.url, pid: gotHop.pid },
     koa: { url: koaHop.url, pid: koaHop.pid },
-    rest: { url: gateway.url, pid: gateway.pid },
-    'rest-toolset': { url: gateway.url, pid: gateway.pid },
-    mcp: { url: gateway.url, pid: gateway.pid },
+    rest: { url: gateway.url, pid: gateway.pid, gateway },
+    'rest-toolset': { url: gateway.url, pid: gateway.pid, gateway },
+    mcp: { url: gateway.url, pid: gateway.pid, gateway },
+    'rest-nodash': { url: gatewayOff.url, pid: gatewayOff.pid, gateway: gatewayOff },
+    'mcp-nodash': { url: gatewayOff.url, pid: gatewayOff.pid, gateway: gatewayOff },
   };
+  // The keys a target's requests carry: its own gateway's.
+  const keysOf = (id) => endpoints[id].gateway ?? gateway;
   const responseBytes = {};
   try {
     for (const target of TARGETS) {
       for (const op of OPS) {
-        responseBytes[`${target.id}/${op.id}`] = await probe(endpoints[target.id].url, requestsFor(target.id, op.id, gateway));
+        responseBytes[`${target.id}/${op.id}`] = await probe(endpoints[target.id].url, requestsFor(target.id, op.id, keysOf(target.id)));
       }
     }
     closeAgent();
@@ -491,8 +503,9 @@ async function measureThroughput() {
         ['got hop', endpoints.got, ['got']],
         ['Koa + got hop', endpoints.koa, ['koa']],
         ['gateway', endpoints.rest, ['rest', 'rest-toolset', 'mcp']],
+        ['gateway, dashboard off', endpoints['rest-nodash'], ['rest-nodash', 'mcp-nodash']],
       ]) {
-        const requests = targets.flatMap((t) => OPS.map((op) => requestsFor(t, op.id, gateway)));
+        const requests = targets.flatMap((t) => OPS.map((op) => requestsFor(t, op.id, keysOf(t))));
         const primed = await runLoad({ url: endpoint.url, requests, connections: high, duration: PRIME });
         log(`primed ${name} for ${PRIME} s (${primed.rps.toFixed(0)} req/s)`);
       }
@@ -502,20 +515,23 @@ async function measureThroughput() {
       const runs = [];
       for (const connections of CONNECTIONS) {
         for (const op of OPS) {
-          for (const target of TARGETS) {
+          // Every other round in the reverse order, so that no target always runs after the others (the gateways'
+          // audit tables grow as they serve, and the machine warms).
+          for (const target of round % 2 === 0 ? TARGETS : [...TARGETS].reverse()) {
             const endpoint = endpoints[target.id];
-            const requests = [requestsFor(target.id, op.id, gateway)];
+            const requests = [requestsFor(target.id, op.id, keysOf(target.id))];
             const watch = { hop: endpoint.pid, upstream: upstream.pid };
             if (target.id === 'direct') delete watch.hop;
             if (WARMUP > 0) await runLoad({ url: endpoint.url, requests, connections, duration: WARMUP, watch: {} });
-            const isGateway = target.id === 'rest' || target.id === 'rest-toolset' || target.id === 'mcp';
+            const isGateway = endpoint.gateway !== undefined;
+            const child = endpoint.gateway?.child;
             // Other jobs on the machine take CPU from the processes under test: repeat a disturbed scenario (bounded)
             // and keep the least disturbed attempt.
             let run;
             for (let attempt = 1; attempt <= 1 + RETRIES; attempt++) {
-              if (isGateway) await ask(gateway.child, 'stats:reset', 'stats');
+              if (isGateway) await ask(child, 'stats:reset', 'stats');
               const current = await runLoad({ url: endpoint.url, requests, connections, duration: DURATION, watch });
-              if (isGateway) current.gateway = { ...(await ask(gateway.child, 'stats:read', 'stats')), rss: memoryMiB(gateway.pid).rss };
+              if (isGateway) current.gateway = { ...(await ask(child, 'stats:read', 'stats')), rss: memoryMiB(endpoint.pid).rss };
               if (!run || current.foreignCores < run.foreignCores) run = { ...current, attempts: attempt };
               run.attempts = attempt;
               if (current.foreignCores <= FOREIGN_LIMIT) break;
@@ -574,7 +590,7 @@ async function measureThroughput() {
     return { scenarios, rounds, gatewayMemoryAfterLoad: memoryAfterLoad };
   } finally {
     closeAgent();
-    await Promise.all([gateway, koaHop, gotHop, proxy, upstream].map((c) => stopChild(c.child)));
+    await Promise.all([gateway, gatewayOff, koaHop, gotHop, proxy, upstream].map((c) => stopChild(c.child)));
   }
 }
 
