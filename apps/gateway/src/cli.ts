@@ -417,7 +417,7 @@ async function integrations(args: string[], runtime: Runtime, io: Io): Promise<n
     io.out(
       `${service}: MCP ${state.mcpEnabled ? 'on' : 'off'}, REST ${state.restEnabled ? 'on' : 'off'}${state.baseUrl ? `, base URL ${state.baseUrl}` : ''}`,
     );
-    io.err('A running gateway picks this up on its next start.');
+    io.err('Gateways running on this database apply it within 5 seconds (at once on PostgreSQL); no restart is needed.');
     return 0;
   }
   throw new UsageError('integrations takes list or configure (see portico integrations --help)');
