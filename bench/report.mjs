@@ -57,11 +57,6 @@ export function derive(results) {
       mcpVsRestHigh: find(high, op, 'mcp').rps / find(high, op, 'rest').rps,
       mcpVsRestLow: find(low, op, 'mcp').rps / find(low, op, 'rest').rps,
       restVsProxyLow: find(low, op, 'rest').rps / find(low, op, 'proxy').rps,
-      // Results from before tool sets have no such target: NaN, and no target row.
-      toolSetVsRest: (find(high, op, 'rest-toolset')?.rps ?? Number.NaN) / find(high, op, 'rest').rps,
-      // Results from before the dashboard have no 'dashboard off' targets: NaN, and no target row.
-      restDashVsOff: find(high, op, 'rest').rps / (find(high, op, 'rest-nodash')?.rps ?? Number.NaN),
-      mcpDashVsOff: find(high, op, 'mcp').rps / (find(high, op, 'mcp-nodash')?.rps ?? Number.NaN),
       addedP50: Object.fromEntries(
         ['proxy', 'got', 'koa', 'rest', 'mcp'].map((t) => [t, (find(low, op, t)?.p50 ?? Number.NaN) - find(low, op, 'direct').p50]),
       ),
@@ -382,40 +377,16 @@ function bounds(results, d) {
             : ''),
       );
     }
-    if (kind === 'toolSetOverhead') {
-      const parts = d.ops.map((op) => {
-        const rest = find(high, op, 'rest');
-        const bound = find(high, op, 'rest-toolset');
-        return bound
-          ? `${op}: ${int(bound.rps)} req/s with the tool-set key vs ${int(rest.rps)} with the full key, ${int(bound.hopUsPerRequest)} vs ${int(rest.hopUsPerRequest)} µs of gateway CPU per request, ${bound.foreignCores.toFixed(2)} vs ${rest.foreignCores.toFixed(2)} cores used by other processes`
-          : `${op}: not measured`;
-      });
+    if (kind === 'toolSetOverhead' || kind === 'dashboardOverhead') {
+      const [title, prefix, where] =
+        kind === 'toolSetOverhead'
+          ? ['Tool-set check', 'tool-set check', 'core/src/tool-sets.ts']
+          : ['Dashboard', 'dashboard middleware', 'apps/gateway/src/dashboard/routes.ts'];
+      const row = microRow(results, prefix);
       out.push(
-        `**Tool-set overhead.** The check is one Map and one Set look-up per call on a set resolved once per version (core/src/tool-sets.ts)` +
-          (microRow(results, 'tool-set check')
-            ? `, measured alone at ${ms(microRow(results, 'tool-set check').cpuUs, 3)} µs of CPU per call`
-            : '') +
-          '; ' +
-          `a difference of a few percent between two runs of the same target is within this machine's run-to-run noise, so compare several rounds (--rounds). ${parts.join('; ')}.`,
-      );
-    }
-    if (kind === 'dashboardOverhead') {
-      const parts = d.ops.flatMap((op) =>
-        [
-          ['rest', 'rest-nodash', 'REST'],
-          ['mcp', 'mcp-nodash', 'MCP'],
-        ].map(([on, off, door]) => {
-          const a = find(high, op, on);
-          const b = find(high, op, off);
-          return b
-            ? `${op} ${door}: ${int(a.rps)} req/s with the dashboard vs ${int(b.rps)} without, ${int(a.hopUsPerRequest)} vs ${int(b.hopUsPerRequest)} µs of gateway CPU per request`
-            : `${op} ${door}: not measured`;
-        }),
-      );
-      out.push(
-        '**Dashboard.** The same gateway, started a second time with PORTICO_DASHBOARD=off, measured in the same rounds; with the ' +
-          'dashboard on, an /api request meets one path-prefix test before the dashboard passes it on (apps/gateway/src/dashboard/routes.ts). ' +
-          `The limit is this machine's run-to-run noise between two identical targets, not a cost the dashboard is allowed. ${parts.join('; ')}.`,
+        `**${title}.** Measured alone at ${ms(row?.cpuUs ?? row?.us, 3)} µs of CPU per call (${where}), against ` +
+          d.ops.map((op) => `${int(find(high, op, 'rest').hopUsPerRequest)} µs of gateway CPU per REST ${op} request`).join(' and ') +
+          '; the A/B section above has the same pairs as throughput.',
       );
     }
     if (kind === 'mcpVsRest') {
