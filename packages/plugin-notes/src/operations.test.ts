@@ -1,6 +1,6 @@
 import { Registry } from '@portico/core';
-import { createFixtureHarness, type FixtureHarness, type OperationFixture } from '@portico/core/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFixtureHarness, describeFixtures } from '@portico/core/testing';
+import { describe, expect, it } from 'vitest';
 import { blockFixtures } from './fixtures/blocks.js';
 import { catalogTypeFixtures, optionalParamFixtures } from './fixtures/catalog.js';
 import { databaseFixtures } from './fixtures/databases.js';
@@ -11,43 +11,23 @@ import { commentFixtures, userFixtures } from './fixtures/people.js';
 import { notionPlugin } from './index.js';
 import { inspectNotionResponse, notionHeaders } from './upstream.js';
 
-const successFixtures: OperationFixture[] = [
-  ...searchFixtures,
-  ...pageFixtures,
-  ...databaseFixtures,
-  ...blockFixtures,
-  ...userFixtures,
-  ...commentFixtures,
-  ...catalogTypeFixtures,
-];
-
-const label = (fixture: OperationFixture) => fixture.name ?? fixture.operation;
-
-describe('notion operations through the fixture harness', () => {
-  let harness: FixtureHarness;
-  beforeAll(async () => {
-    harness = await createFixtureHarness(notionPlugin, {
-      authHeaders: { authorization: 'Bearer fixture-token' },
-      headers: { 'notion-version': '2022-06-28' },
-    });
-  });
-  afterAll(() => harness.close());
-
-  describe('requests and responses', () => {
-    it.each(successFixtures.map((f) => [label(f), f] as const))('%s', (_, fixture) => harness.check(fixture));
-  });
-
-  describe('upstream errors', () => {
-    it.each(upstreamErrorFixtures.map((f) => [label(f), f] as const))('%s', (_, fixture) => harness.check(fixture));
-  });
-
-  describe('parameters the catalog makes optional reach Notion, whose own validation answers', () => {
-    it.each(optionalParamFixtures.map((f) => [label(f), f] as const))('%s', (_, fixture) => harness.check(fixture));
-  });
-
-  describe('invalid input is refused before any upstream call', () => {
-    it.each(invalidInputFixtures.map((f) => [label(f), f] as const))('%s', (_, fixture) => harness.check(fixture));
-  });
+describeFixtures(notionPlugin, {
+  authHeaders: { authorization: 'Bearer fixture-token' },
+  headers: { 'notion-version': '2022-06-28' },
+  groups: {
+    'requests and responses': [
+      ...searchFixtures,
+      ...pageFixtures,
+      ...databaseFixtures,
+      ...blockFixtures,
+      ...userFixtures,
+      ...commentFixtures,
+      ...catalogTypeFixtures,
+    ],
+    'upstream errors': upstreamErrorFixtures,
+    'parameters the catalog makes optional reach Notion, whose own validation answers': optionalParamFixtures,
+  },
+  refused: invalidInputFixtures,
 });
 
 describe('the notion_version setting', () => {
@@ -61,25 +41,6 @@ describe('the notion_version setting', () => {
   });
 });
 
-describe('fixture coverage', () => {
-  it('has a success fixture for every operation of the plugin', () => {
-    const covered = new Set(successFixtures.filter((f) => 'output' in f.expect).map((f) => f.operation));
-    const missing = notionPlugin.operations.map((o) => o.name).filter((name) => !covered.has(name));
-    expect(missing).toEqual([]);
-  });
-
-  it('has a refused-input fixture for every operation of the plugin', () => {
-    const covered = new Set(invalidInputFixtures.map((f) => f.operation));
-    expect(notionPlugin.operations.map((o) => o.name).filter((name) => !covered.has(name))).toEqual([]);
-  });
-
-  it('names no operation the plugin does not have', () => {
-    const names = new Set(notionPlugin.operations.map((o) => o.name));
-    const all = [...successFixtures, ...upstreamErrorFixtures, ...optionalParamFixtures, ...invalidInputFixtures];
-    expect(all.map((f) => f.operation).filter((name) => !names.has(name))).toEqual([]);
-  });
-});
-
 describe('operation declarations', () => {
   const integration = new Registry().register(notionPlugin);
 
@@ -89,23 +50,6 @@ describe('operation declarations', () => {
     expect(integration.operations.get('create_page')?.access).toBe('write');
     expect(integration.operations.get('delete_block')?.access).toBe('delete');
   });
-
-  it.each(notionPlugin.operations.map((o) => [o.name, o] as const))(
-    '%s has a valid example and documented parameters',
-    (name, operation) => {
-      const registered = integration.operations.get(name);
-      expect(registered).toBeDefined();
-      expect(operation.summary).not.toMatch(/\n/);
-      expect(operation.description.length).toBeGreaterThan(80);
-      expect(operation.example).toBeDefined();
-      expect(registered?.validator.problems(operation.example)).toEqual([]);
-      expect(operation.check?.(operation.example as never)).toBeUndefined();
-      const properties = (operation.params.properties ?? {}) as Record<string, { description?: string }>;
-      for (const [param, schema] of Object.entries(properties)) {
-        expect(schema.description, `${name}.${param} has a description`).toBeTruthy();
-      }
-    },
-  );
 });
 
 describe('upstream settings', () => {

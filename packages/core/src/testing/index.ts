@@ -43,3 +43,4 @@ export {
   type ScriptedResponse,
 } from './fixtures.js';
 export { type SandboxHarness, startSandboxHarness } from './sandbox.js';
+export { describeFixtures, type FixtureSuiteOptions, type SandboxSuiteOptions, useSandbox } from './suites.js';

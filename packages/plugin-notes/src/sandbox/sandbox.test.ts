@@ -1,6 +1,5 @@
-import type { Engine, SandboxServer } from '@portico/core';
-import { type SandboxHarness, startSandboxHarness } from '@portico/core/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { useSandbox } from '@portico/core/testing';
+import { describe, expect, it } from 'vitest';
 import { notionPlugin } from '../index.js';
 import { SEED, taskRow } from './seed.js';
 
@@ -14,9 +13,7 @@ interface ListBody {
 
 const SERVICE = 'notion';
 
-let harness: SandboxHarness;
-let sandbox: SandboxServer;
-let engine: Engine;
+const harness = useSandbox(notionPlugin);
 
 const call = <T = Json>(operation: string, params: Json = {}) => harness.call<T>(operation, params);
 const failure = (operation: string, params: Json = {}) => harness.failure(operation, params);
@@ -45,13 +42,6 @@ const value = (page: Json | undefined, name: string, type: string) =>
 const content = (block: Json | undefined, type: string) => (block?.[type] ?? {}) as Json;
 const countTasks = (predicate: (row: ReturnType<typeof taskRow>) => boolean) =>
   Array.from({ length: SEED.taskCount }, (_, i) => taskRow(i)).filter(predicate).length;
-
-beforeAll(async () => {
-  harness = await startSandboxHarness(notionPlugin);
-  ({ sandbox, engine } = harness);
-});
-afterAll(() => harness?.close());
-beforeEach(() => harness.reset());
 
 describe('reads', () => {
   it('get_me returns the bot of the token, list_users pages through people and bots', async () => {
@@ -366,13 +356,13 @@ describe('upstream errors', () => {
   });
 
   it('a wrong token is upstream_unauthorized', async () => {
-    await engine.connectToken('default', SERVICE, 'secret_wrong');
+    await harness.engine.connectToken('default', SERVICE, 'secret_wrong');
     try {
       const error = await failure('get_me');
       expect(error.code).toBe('upstream_unauthorized');
       expect(error.message).toContain('unauthorized: API token is invalid.');
     } finally {
-      await engine.connectToken('default', SERVICE, sandbox.token);
+      await harness.engine.connectToken('default', SERVICE, harness.sandbox.token);
     }
     expect(await call('get_me')).toMatchObject({ id: SEED.botId });
   });
@@ -394,7 +384,7 @@ describe('upstream errors', () => {
 });
 
 describe('the sandbox’s wire format', () => {
-  const request = (path: string, headers: Record<string, string>) => fetch(`${sandbox.url}${path}`, { headers });
+  const request = (path: string, headers: Record<string, string>) => fetch(`${harness.sandbox.url}${path}`, { headers });
 
   it('answers 401 unauthorized in Notion’s shape for a wrong token', async () => {
     const response = await request('/users/me', { authorization: 'Bearer nope', 'notion-version': '2022-06-28' });
@@ -403,14 +393,18 @@ describe('the sandbox’s wire format', () => {
   });
 
   it('answers 400 missing_version without a Notion-Version header', async () => {
-    const response = await request('/users/me', { authorization: `Bearer ${sandbox.token}` });
+    const response = await request('/users/me', { authorization: `Bearer ${harness.sandbox.token}` });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ object: 'error', code: 'missing_version' });
   });
 
   it('answers 400 invalid_json for a malformed body and validation_error for page_size over 100', async () => {
-    const headers = { authorization: `Bearer ${sandbox.token}`, 'notion-version': '2022-06-28', 'content-type': 'application/json' };
-    const malformed = await fetch(`${sandbox.url}/search`, { method: 'POST', headers, body: '{"query":' });
+    const headers = {
+      authorization: `Bearer ${harness.sandbox.token}`,
+      'notion-version': '2022-06-28',
+      'content-type': 'application/json',
+    };
+    const malformed = await fetch(`${harness.sandbox.url}/search`, { method: 'POST', headers, body: '{"query":' });
     expect(await malformed.json()).toMatchObject({ status: 400, code: 'invalid_json' });
     const tooMany = await request('/users?page_size=101', headers);
     expect(tooMany.status).toBe(400);
