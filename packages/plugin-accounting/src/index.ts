@@ -1,10 +1,68 @@
 import { definePlugin, packageVersion } from '@portico/core';
-import { changeDataCapture, getCompanyInfo, getPreferences } from './operations/company.js';
-import { findOperations } from './operations/finds.js';
+import { findAccounts, findBudgets, findDeposits, findJournalCodes, findJournalEntries, findTransfers } from './operations/accounts.js';
+import { changeDataCapture, findCompanyInfos, findPreferences, getCompanyInfo, getPreferences } from './operations/company.js';
+import { findCompanyCurrencies, findExchangeRates } from './operations/currencies.js';
+import { findEmployees, findTimeActivities } from './operations/employees.js';
+import { findAttachables, findClasses, findDepartments, findItems, findPaymentMethods, findTerms } from './operations/lists.js';
+import { findBillPayments, findBills, findPurchaseOrders, findPurchases, findVendorCredits, findVendors } from './operations/purchases.js';
 import { reportOperations } from './operations/reports.js';
+import {
+  findCreditMemos,
+  findCustomers,
+  findCustomerTypes,
+  findEstimates,
+  findInvoices,
+  findPayments,
+  findRefundReceipts,
+  findSalesReceipts,
+} from './operations/sales.js';
+import { findTaxAgencies, findTaxCodes, findTaxRates } from './operations/taxes.js';
 import { baseUrlFor, inspect, oauth2, settingsSchema } from './upstream.js';
 
 const PLUGIN_VERSION = packageVersion(import.meta.url);
+
+/**
+ * The entity searches. The first 29 are the catalog's (its names, paths and order); the last 6 are the other entities
+ * QuickBooks' query endpoint serves that bookkeeping work needs (company currencies, customer types, transfers, vendors,
+ * vendor credits, exchange rates).
+ */
+const findOperations = [
+  findAccounts,
+  findAttachables,
+  findBills,
+  findBillPayments,
+  findBudgets,
+  findClasses,
+  findCompanyInfos,
+  findCreditMemos,
+  findCustomers,
+  findDepartments,
+  findDeposits,
+  findEmployees,
+  findEstimates,
+  findInvoices,
+  findItems,
+  findJournalCodes,
+  findJournalEntries,
+  findPayments,
+  findPaymentMethods,
+  findPreferences,
+  findPurchases,
+  findPurchaseOrders,
+  findRefundReceipts,
+  findSalesReceipts,
+  findTaxAgencies,
+  findTaxCodes,
+  findTaxRates,
+  findTerms,
+  findTimeActivities,
+  findCompanyCurrencies,
+  findCustomerTypes,
+  findTransfers,
+  findVendors,
+  findVendorCredits,
+  findExchangeRates,
+];
 
 export const quickbooksPlugin = definePlugin({
   service: 'quickbooks',
@@ -37,4 +95,4 @@ export const quickbooksPlugin = definePlugin({
 
 export default quickbooksPlugin;
 
-export { parseWhere, selectStatement, WhereSyntaxError } from './where.js';
+export { parseWhere, selectStatement, WhereSyntaxError } from './operations/kit/where.js';

@@ -1,31 +1,43 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { buildOpenApiDocument, describeOperation, Registry } from '@portico/core';
-import { createFixtureHarness, type FixtureHarness, type OperationFixture } from '@portico/core/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invalidInputFixtures, upstreamErrorFixtures } from './fixtures/failures.js';
-import { fetchAllFixtures } from './fixtures/fetch-all.js';
-import { findFixtures, findVariantFixtures } from './fixtures/finds.js';
-import { companyFixtures, reportFixtures } from './fixtures/reports.js';
+import { describeFixtures } from '@portico/core/testing';
+import { describe, expect, it } from 'vitest';
+import { accountFixtures } from './fixtures/accounts.js';
+import { companyFixtures } from './fixtures/company.js';
+import { currencyFixtures } from './fixtures/currencies.js';
+import { employeeFixtures } from './fixtures/employees.js';
+import { listFixtures } from './fixtures/lists.js';
+import { purchaseFixtures } from './fixtures/purchases.js';
+import { invalidInputFixtures } from './fixtures/refused.js';
+import { reportFixtures } from './fixtures/reports.js';
+import { fetchAllFixtures, salesFixtures } from './fixtures/sales.js';
+import { taxFixtures } from './fixtures/taxes.js';
+import { upstreamErrorFixtures } from './fixtures/upstream-errors.js';
 import { quickbooksPlugin } from './index.js';
 import { baseUrlFor, inspect, oauth2, PRODUCTION_HOST, readFault, SANDBOX_HOST } from './upstream.js';
 
-const label = (f: OperationFixture) => f.name ?? f.operation;
-const each = (fixtures: OperationFixture[]) => fixtures.map((f) => [label(f), f] as const);
+/** The success fixtures, by family (the files of operations/). */
+const families = {
+  accounts: accountFixtures,
+  sales: salesFixtures,
+  purchases: purchaseFixtures,
+  employees: employeeFixtures,
+  lists: listFixtures,
+  taxes: taxFixtures,
+  currencies: currencyFixtures,
+  company: companyFixtures,
+  reports: reportFixtures,
+};
 
-describe('QuickBooks operations against recorded QuickBooks exchanges (MCP and REST)', () => {
-  let harness: FixtureHarness;
-  beforeAll(async () => {
-    harness = await createFixtureHarness(quickbooksPlugin, { authHeaders: { authorization: 'Bearer fixture-token' } });
-  });
-  afterAll(() => harness.close());
-
-  it.each(each(findFixtures))('%s', (_, fixture) => harness.check(fixture));
-  it.each(each(findVariantFixtures))('find: %s', (_, fixture) => harness.check(fixture));
-  it.each(each(reportFixtures))('%s', (_, fixture) => harness.check(fixture));
-  it.each(each(companyFixtures))('%s', (_, fixture) => harness.check(fixture));
-  it.each(each(fetchAllFixtures))('%s', (_, fixture) => harness.check(fixture));
-  it.each(each(upstreamErrorFixtures))('upstream error: %s', (_, fixture) => harness.check(fixture));
-  it.each(each(invalidInputFixtures))('refused before any upstream call: %s', (_, fixture) => harness.check(fixture));
+describeFixtures(quickbooksPlugin, {
+  authHeaders: { authorization: 'Bearer fixture-token' },
+  groups: {
+    ...families,
+    'fetchAll: every page of a search': fetchAllFixtures,
+    'upstream errors': upstreamErrorFixtures,
+    // Not the `refused` option: that asks a refusal of every operation, and these cover the rules, not each operation.
+    'refused before any upstream call': invalidInputFixtures,
+  },
 });
 
 describe('the operation set', () => {
@@ -43,23 +55,17 @@ describe('the operation set', () => {
     for (const operation of operations) expect(operation.method, operation.name).toBe('GET');
   });
 
-  it('has a success fixture for every operation', () => {
-    const all = [...findFixtures, ...reportFixtures, ...companyFixtures];
-    const covered = new Set(all.filter((f) => 'output' in f.expect && f.exchanges.length > 0).map((f) => f.operation));
+  it('has a success fixture for every operation, each reaching QuickBooks', () => {
+    const covered = new Set(
+      Object.values(families)
+        .flat()
+        .filter((f) => 'output' in f.expect && f.exchanges.length > 0)
+        .map((f) => f.operation),
+    );
     expect(operations.map((o) => o.name).filter((name) => !covered.has(name))).toEqual([]);
   });
 
-  it('registers, and every example passes its own validation and checks (describe_method hands them out)', () => {
-    const integration = new Registry().register(quickbooksPlugin);
-    for (const name of integration.operationNames) {
-      const operation = integration.operations.get(name);
-      const example = operation?.definition.example as Record<string, unknown> | undefined;
-      expect(example, `${name} has an example`).toBeDefined();
-      expect(operation?.validator.problems(example), name).toEqual([]);
-      expect(operation?.definition.check?.(example as never), name).toBeUndefined();
-    }
-  });
-
+  // That every example passes its own validation and checks is in describeFixtures' declarations, above.
   it('has a valid OpenAPI document with one GET path per operation, and REST examples', async () => {
     const integration = new Registry().register(quickbooksPlugin);
     const document = buildOpenApiDocument(integration) as { paths: Record<string, Record<string, unknown>> };

@@ -84,6 +84,70 @@ export function filterNeedsValue(params: { filter_by?: string; filter_on?: strin
   return 'filter_by requires filter_on (a value to compare with), unless filter_with is null or not_null';
 }
 
+// ---- body parameters of the writes (Lawmatics' names kept as they are) ---------------------------------------------
+
+export const Text = (description: string, example?: string) =>
+  Type.Optional(Type.String({ description, ...(example !== undefined ? { examples: [example] } : {}) }));
+
+export const OptionalId = (description: string, example?: string) => Type.Optional(BodyId(description, example));
+
+export const Cents = (description: string, example?: number) =>
+  Type.Optional(Type.Integer({ minimum: 0, description, ...(example !== undefined ? { examples: [example] } : {}) }));
+
+export const IdList = (description: string, example: string[]) =>
+  Type.Optional(Type.Array(BodyId('Id'), { description, examples: [example] }));
+
+export const CustomFieldValues = Type.Optional(
+  Type.Array(
+    Type.Object(
+      {
+        id: BodyId('Custom field id (from list_custom_fields)', '4603'),
+        value: Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()], {
+          description: 'The value; null clears it',
+        }),
+      },
+      { additionalProperties: false },
+    ),
+    {
+      description: 'Custom field values to set: [{ id, value }]. A value replaces the current one; null clears it.',
+      examples: [[{ id: '4603', value: 'Bayfront Rideshare Inc.' }]],
+    },
+  ),
+);
+
+export const NotesToAdd = Type.Optional(
+  Type.Array(
+    Type.Object(
+      { name: Type.Optional(Type.String({ description: 'Title' })), body: Type.String({ minLength: 1, description: 'Text' }) },
+      { additionalProperties: false },
+    ),
+    {
+      description: 'Notes to add to the record, each { name, body }.',
+      examples: [
+        [{ name: 'Intake call', body: 'Rideshare ran a red light on Market St; treated at the ER, follow-up with an orthopedist.' }],
+      ],
+    },
+  ),
+);
+
+/** A date or date-time as Lawmatics reads it: ISO 8601, or MM/DD/YYYY as its own examples write dates. */
+export const When = (description: string, example: string) =>
+  Type.String({
+    minLength: 1,
+    description: `${description} ISO 8601 (2025-06-28T15:00:00-07:00) or MM/DD/YYYY.`,
+    examples: [example],
+  });
+
+/** A primary address, as companies and prospects take it. */
+export const AddressFields = {
+  street: Text('Street; sets the primary address', '1200 Harbor Blvd'),
+  street2: Text('Second address line'),
+  city: Text('City', 'San Diego'),
+  state: Text('State', 'CA'),
+  zipcode: Text('ZIP code', '92101'),
+  country: Text('Country'),
+};
+
 // ---- responses (Core Specification, "Legal CRM record envelope") --------------------------------------------------
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -2,9 +2,22 @@ import { readFileSync } from 'node:fs';
 import type { DeclarativeUpstream } from '@portico/core';
 import type { ExpectedRequest, OperationFixture } from '@portico/core/testing';
 import { describe, expect, it } from 'vitest';
-import { invalidInputFixtures, pagingFixtures, upstreamErrorFixtures } from './fixtures/failures.js';
-import { readFixtures } from './fixtures/reads.js';
-import { writeFixtures } from './fixtures/writes.js';
+import { activityFixtures } from './fixtures/activities.js';
+import { billingFixtures } from './fixtures/billing.js';
+import { companyFixtures } from './fixtures/companies.js';
+import { contactInfoFixtures } from './fixtures/contact-info.js';
+import { contactFixtures, pagingFixtures } from './fixtures/contacts.js';
+import { eventFixtures } from './fixtures/events.js';
+import { formFixtures } from './fixtures/forms.js';
+import { marketingFixtures } from './fixtures/marketing.js';
+import { noteFixtures } from './fixtures/notes.js';
+import { pipelineFixtures } from './fixtures/pipeline.js';
+import { prospectFixtures } from './fixtures/prospects.js';
+import { invalidInputFixtures } from './fixtures/refused.js';
+import { tagFixtures } from './fixtures/tags.js';
+import { taskFixtures } from './fixtures/tasks.js';
+import { upstreamErrorFixtures } from './fixtures/upstream-errors.js';
+import { userFixtures } from './fixtures/users.js';
 import { lawmaticsPlugin } from './index.js';
 
 // Every request the plugin makes must be one Lawmatics documents. The facts come from Lawmatics' own OpenAPI document
@@ -56,8 +69,20 @@ function problems(request: ExpectedRequest): string[] {
 }
 
 const fixtures: OperationFixture[] = [
-  ...readFixtures,
-  ...writeFixtures,
+  ...prospectFixtures,
+  ...contactFixtures,
+  ...companyFixtures,
+  ...contactInfoFixtures,
+  ...formFixtures,
+  ...marketingFixtures,
+  ...eventFixtures,
+  ...tagFixtures,
+  ...billingFixtures,
+  ...activityFixtures,
+  ...userFixtures,
+  ...noteFixtures,
+  ...taskFixtures,
+  ...pipelineFixtures,
   ...pagingFixtures,
   ...upstreamErrorFixtures,
   ...invalidInputFixtures,

@@ -1,6 +1,10 @@
 import { CommaList, DateTimeString, defineOperation, FreeObject, Params, Type } from '@portico/core';
 import { CDC_ENTITIES } from '../schemas.js';
 import { companyGet, companyPath } from '../upstream.js';
+import { defineFind } from './kit/find.js';
+
+// The company itself: its information record and preferences (each read directly, or searched like any entity), and
+// change data capture over its books.
 
 export const getCompanyInfo = defineOperation({
   name: 'get_company_info',
@@ -73,4 +77,24 @@ export const changeDataCapture = defineOperation({
   upstream: (params, ctx) =>
     companyGet(ctx.connection, ctx.settings, '/cdc', { entities: params.entities, changedSince: params.changed_since }),
   example: { entities: 'Invoice,Customer', changed_since: '2025-06-01T00:00:00Z' },
+});
+
+export const findCompanyInfos = defineFind({
+  name: 'find_company_infos',
+  path: '/company-infos',
+  entity: 'CompanyInfo',
+  plural: 'company information records',
+  about:
+    'Searches the company information record (there is one): CompanyName, LegalName, addresses, Country, FiscalYearStartMonth. get_company_info reads it directly.',
+  where: "CompanyName LIKE '%'",
+});
+
+export const findPreferences = defineFind({
+  name: 'find_preferences',
+  path: '/preferences',
+  entity: 'Preferences',
+  plural: 'company preferences',
+  about:
+    'Searches the company preferences record (there is one): accounting, sales, vendor, tax, currency and report settings. get_preferences reads it directly.',
+  where: "MetaData.LastUpdatedTime >= '2025-01-01'",
 });

@@ -1,7 +1,6 @@
 import { defineOperation, Params, Type } from '@portico/core';
-import { getOperation, listOperation } from '../define.js';
-import { When } from '../fields.js';
-import { ACTIVITY_FILTERS, BodyId, GenericRecord, One, Paged } from '../schemas.js';
+import { ACTIVITY_FILTERS, BodyId, GenericRecord, One, Paged, When } from '../schemas.js';
+import { getOperation, listOperation } from './kit.js';
 
 // The timeline: what happened on a matter or contact (notes, emails, stage changes…), and interactions logged from
 // outside Lawmatics (calls, meetings).

@@ -1,7 +1,6 @@
 import { atLeastOne, defineOperation, Params, StringEnum, Type, together } from '@portico/core';
-import { getOperation, listOperation } from '../define.js';
-import { OptionalId, Text } from '../fields.js';
-import { BodyId, GenericRecord, One, Paged, RecordId } from '../schemas.js';
+import { BodyId, GenericRecord, One, OptionalId, Paged, RecordId, Text } from '../schemas.js';
+import { getOperation, listOperation } from './kit.js';
 
 // Invoices, expenses, time entries and transactions (payments) of Lawmatics' billing.
 

@@ -1,7 +1,6 @@
 import { atLeastOne, defineOperation, Params, Type } from '@portico/core';
-import { findOperation, getOperation, listOperation } from '../define.js';
-import { AddressFields, namesOf, Text } from '../fields.js';
-import { GenericRecord, One, RecordId, Unstructured } from '../schemas.js';
+import { AddressFields, GenericRecord, One, RecordId, Text, Unstructured } from '../schemas.js';
+import { findOperation, getOperation, listOperation, namesOf } from './kit.js';
 
 const Company = GenericRecord('A company (an organisation as a client or contact)');
 

@@ -1,6 +1,6 @@
 import { defineOperation, Params, StringEnum, Type } from '@portico/core';
-import { getOperation, listOperation } from '../define.js';
 import { GenericRecord, One, Paged } from '../schemas.js';
+import { getOperation, listOperation } from './kit.js';
 
 // Addresses, email addresses and phone numbers are records of their own in Lawmatics, each belonging to a contact, a
 // company, a matter's contact, or the firm.

@@ -1,7 +1,6 @@
 import { atLeastOne, defineOperation, Params } from '@portico/core';
-import { findOperation, getOperation, listOperation } from '../define.js';
-import { CustomFieldValues, NotesToAdd, namesOf, Text } from '../fields.js';
-import { Contact, One, Paged, PersonSummary, RecordId } from '../schemas.js';
+import { Contact, CustomFieldValues, NotesToAdd, One, Paged, PersonSummary, RecordId, Text } from '../schemas.js';
+import { findOperation, getOperation, listOperation, namesOf } from './kit.js';
 
 // A contact is a person. Every matter (prospect), client and company point of contact is built on one, so a change
 // to a contact shows on all of them.

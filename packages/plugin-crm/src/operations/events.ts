@@ -1,7 +1,6 @@
 import { atLeastOne, BooleanString, defineOperation, Params, StringEnum, Type, together } from '@portico/core';
-import { getOperation, listOperation } from '../define.js';
-import { namesOf, OptionalId, optionalAll, Text, When } from '../fields.js';
-import { BodyId, GenericRecord, One, Paged, RecordId, Unstructured } from '../schemas.js';
+import { BodyId, GenericRecord, One, OptionalId, Paged, RecordId, Text, Unstructured, When } from '../schemas.js';
+import { getOperation, listOperation, namesOf, optionalAll } from './kit.js';
 
 // Events are appointments (consultations, signings, court dates) with a matter, a contact or a client.
 

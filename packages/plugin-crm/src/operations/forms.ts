@@ -1,5 +1,5 @@
-import { getOperation, listOperation } from '../define.js';
 import { DataOnly, GenericRecord, One, Paged, RecordId } from '../schemas.js';
+import { getOperation, listOperation } from './kit.js';
 
 export const listCustomFields = listOperation({
   name: 'list_custom_fields',

@@ -1,5 +1,5 @@
-import { getOperation, listOperation } from '../define.js';
 import { GenericRecord, Paged, Unstructured } from '../schemas.js';
+import { getOperation, listOperation } from './kit.js';
 
 // Lawmatics' marketing side: one-off custom emails, email campaigns (marketing, recurring and date-based drips) and
 // their statistics. These answer in Lawmatics' own format (the catalog shows no structured schema), passed through.

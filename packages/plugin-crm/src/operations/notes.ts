@@ -1,7 +1,6 @@
 import { atLeastOne, defineOperation, Params, StringEnum, Type } from '@portico/core';
-import { getOperation, listOperation } from '../define.js';
-import { Text } from '../fields.js';
-import { BodyId, GenericRecord, One, Paged, RecordId } from '../schemas.js';
+import { BodyId, GenericRecord, One, Paged, RecordId, Text } from '../schemas.js';
+import { getOperation, listOperation } from './kit.js';
 
 // Notes: free text on a matter, contact or company — the intake summary, what a caller said.
 

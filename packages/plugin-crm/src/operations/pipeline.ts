@@ -1,6 +1,6 @@
 import { defineOperation, Params } from '@portico/core';
-import { listOperation } from '../define.js';
 import { BodyId, GenericRecord, One, Paged } from '../schemas.js';
+import { listOperation } from './kit.js';
 
 // The firm's own vocabulary for matters — practice areas, pipeline stages, sub statuses — and the people around a
 // matter (relationships: spouse, opposing party, guardian…). Beyond the catalog's table: the ids these lists give are

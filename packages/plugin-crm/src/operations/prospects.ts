@@ -1,7 +1,21 @@
 import { atLeastOne, atMostOne, defineOperation, Params, StringEnum, Type } from '@portico/core';
-import { findOperation, getOperation, listOperation } from '../define.js';
-import { AddressFields, MatterFields, namesOf, OptionalId, PersonFields } from '../fields.js';
-import { One, Paged, PersonSummary, Prospect, ProspectListItem, RecordId, Unstructured } from '../schemas.js';
+import {
+  AddressFields,
+  Cents,
+  CustomFieldValues,
+  IdList,
+  NotesToAdd,
+  One,
+  OptionalId,
+  Paged,
+  PersonSummary,
+  Prospect,
+  ProspectListItem,
+  RecordId,
+  Text,
+  Unstructured,
+} from '../schemas.js';
+import { findOperation, getOperation, listOperation, namesOf } from './kit.js';
 
 // In Lawmatics a prospect is a matter: one legal case of one person (its contact). Lawmatics' paths still say
 // "prospects"; new matters start in status PNC (potential new client), then become hired or lost.
@@ -73,6 +87,61 @@ export const findProspectByName = findOperation({
 });
 
 // ---- writes (beyond the catalog's table) ---------------------------------------------------------------------------
+
+// The person and matter fields of a prospect (Lawmatics' "Supported Matter Fields").
+
+const PersonFields = {
+  first_name: Text('First name', 'Luis'),
+  last_name: Text('Last name', 'Ortega'),
+  middle_name: Text('Middle name'),
+  name_prefix: Text('Name prefix (Mr., Dr.)'),
+  name_suffix: Text('Name suffix (Jr., III)'),
+  informal_name: Text('Name the person goes by'),
+  email: Text('Email address; sets the primary one', 'luis.ortega@example.com'),
+  phone: Text('Phone number; sets the primary one', '(619) 555-0188'),
+  birthdate: Text('Date of birth (YYYY-MM-DD or MM/DD/YYYY)'),
+  gender: Text('Gender'),
+  marital_status: Text('Marital status'),
+  citizenship: Text('Citizenship'),
+  employer: Text('Employer'),
+  occupation: Text('Occupation'),
+  title: Text('Job title'),
+  timezone: Text('Time zone (tz name such as America/Los_Angeles)'),
+  hobbies: Text('Hobbies'),
+  bio: Text('Short biography'),
+  driver_license: Text("Driver's license number"),
+  social_security: Text('Social security number (sensitive: only when the firm collects it)'),
+};
+
+const MatterFields = {
+  case_title: Text('Case title', 'Ortega v. Bayfront Rideshare'),
+  case_number: Text("Case number; replaces Lawmatics' automatic numbering"),
+  case_blurb: Text('Case description: what happened, what the person wants', 'Rear-end collision, seeking compensation'),
+  practice_area_id: OptionalId('Practice area id (list_practice_areas)', '61'),
+  stage_id: OptionalId('Pipeline stage id (list_stages)', '302'),
+  sub_status_id: OptionalId('Sub status id (list_sub_statuses)'),
+  source_id: OptionalId('Marketing source id (list_sources)', '244'),
+  campaign_id: OptionalId('Marketing campaign id'),
+  referrer_id: OptionalId('Id of the contact who referred the case'),
+  estimated_value_cents: Cents('Estimated value of the case, in cents', 2500000),
+  actual_value_cents: Cents('Actual value of the case, in cents'),
+  lead_cost_cents: Cents('What the lead cost, in cents'),
+  owned_by_id: OptionalId('User id of the owner (list_users)'),
+  created_by_id: OptionalId('User id recorded as creator'),
+  salesperson_id: OptionalId('User id of the salesperson'),
+  lead_attorney_id: OptionalId('User id of the lead attorney'),
+  originating_attorney_id: OptionalId('User id of the originating attorney'),
+  assigned_staff_ids: IdList('User ids of the assigned staff; replaces the current list', ['13', '15']),
+  custom_contact_type_id: OptionalId('Custom contact type id (list_custom_contact_types)'),
+  tags: Type.Optional(
+    Type.Array(Type.String({ minLength: 1 }), {
+      description: 'Tag names; a tag that does not exist yet is created',
+      examples: [['Needs Follow-up']],
+    }),
+  ),
+  custom_fields: CustomFieldValues,
+  notes: NotesToAdd,
+};
 
 const createFields = {
   ...PersonFields,

@@ -1,6 +1,6 @@
 import { atLeastOne, atMostOne, defineOperation, Params, Type } from '@portico/core';
-import { getOperation, listOperation } from '../define.js';
 import { BodyId, GenericRecord, One, Paged, Unstructured } from '../schemas.js';
+import { getOperation, listOperation } from './kit.js';
 
 const Tag = GenericRecord('A tag');
 

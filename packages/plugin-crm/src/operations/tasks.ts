@@ -1,7 +1,6 @@
 import { atLeastOne, defineOperation, FreeObject, Params, StringEnum, Type, together } from '@portico/core';
-import { getOperation, listOperation } from '../define.js';
-import { namesOf, OptionalId, optionalAll, When } from '../fields.js';
-import { BodyId, GenericRecord, One, Paged, RecordId } from '../schemas.js';
+import { BodyId, GenericRecord, One, OptionalId, Paged, RecordId, When } from '../schemas.js';
+import { getOperation, listOperation, namesOf, optionalAll } from './kit.js';
 
 // Tasks: follow-ups with a due date, assigned to users, usually on a matter.
 

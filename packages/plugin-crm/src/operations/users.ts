@@ -1,7 +1,7 @@
 import { defineOperation, Params } from '@portico/core';
-import { getOperation, listOperation } from '../define.js';
 import { GenericRecord, One, Paged } from '../schemas.js';
 import { ALL_FIELDS } from '../upstream.js';
+import { getOperation, listOperation } from './kit.js';
 
 const User = GenericRecord('A user of the firm');
 

@@ -1,6 +1,6 @@
 import { GatewayError } from '@portico/core';
 import { describe, expect, it } from 'vitest';
-import { fetchAll, type PageReader } from './operations/find.js';
+import { fetchAll, type PageReader } from './find.js';
 
 /** A company with `total` customers, read in pages, each page taking `pageMs` on a fake clock. */
 function company(total: number, pageMs: number) {

@@ -1,11 +1,12 @@
 import { defineOperation, Params, type TSchema, Type } from '@portico/core';
-import { filterNeedsValue, ListParams, RecordId } from './schemas.js';
-import { getList, getPlain, getRecord } from './upstream.js';
+import { filterNeedsValue, ListParams, RecordId } from '../schemas.js';
+import { getList, getPlain, getRecord } from '../upstream.js';
 
 /**
  * Factories for the three read shapes that make up most of the catalog: a list with the shared list parameters, a
  * record by id, and a fuzzy find by one path value. Each gives a complete operation declaration (params, rules,
- * upstream, response, example); the operation files only add the words.
+ * upstream, response, example); the operation files only add the words. Below them, the two helpers that turn a
+ * create's body fields into an update's.
  */
 
 interface Words {
@@ -84,3 +85,11 @@ export function findOperation(words: Words & { key: FindKey; example: string }) 
     example: { [words.key]: words.example },
   });
 }
+
+/** The same properties, each optional (the fields a create requires become optional on update). */
+export function optionalAll<T extends Record<string, TSchema>>(properties: T): { [K in keyof T]: ReturnType<typeof Type.Optional<T[K]>> } {
+  return Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, Type.Optional(schema)])) as never;
+}
+
+/** The names of a properties object, for atLeastOne over every body field of an update. */
+export const namesOf = (properties: Record<string, TSchema>) => Object.keys(properties);

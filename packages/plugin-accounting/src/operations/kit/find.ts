@@ -9,8 +9,8 @@ import {
   type Static,
   Type,
 } from '@portico/core';
-import { companyGet, fetchAllBudgetMs, fetchAllMaxRows, PAGE_SIZE } from '../upstream.js';
-import { MAX_WHERE_LENGTH, parseWhere, selectStatement, whereProblem } from '../where.js';
+import { companyGet, fetchAllBudgetMs, fetchAllMaxRows, PAGE_SIZE } from '../../upstream.js';
+import { MAX_WHERE_LENGTH, parseWhere, selectStatement, whereProblem } from './where.js';
 
 /** One QuickBooks entity searchable through the query endpoint. */
 export interface FindSpec {
