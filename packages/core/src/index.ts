@@ -1,29 +1,21 @@
-export type { CreatedKey, Principal } from './api-keys.js';
+export type { CreatedKey, Principal } from './access/api-keys.js';
+export type { IntegrationState } from './access/integration-settings.js';
+export { API_KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedApiKey } from './access/key-format.js';
+export {
+  AllowedOperations,
+  type ResolvedToolSet,
+  resolveRules,
+  TOOL_SET_ID,
+  TOOL_SET_RULE,
+  type ToolSetInput,
+  ToolSets,
+} from './access/tool-sets.js';
+export { describeUsage, WORKSPACE_ID, type WorkspaceSummary, Workspaces } from './access/workspaces.js';
 export { connectionAad, REFRESH_MARGIN_MS, type ReencryptionReport } from './connections/credentials.js';
+export { type EncryptionKey, Encryptor, generateEncryptionKey, parseEncryptionKey } from './connections/crypto.js';
 export type { OAuthCompletion, OAuthStart } from './connections/oauth-flow.js';
-export { type EncryptionKey, Encryptor, generateEncryptionKey, parseEncryptionKey } from './crypto.js';
-export { describeOperation, exampleParams, jsonSchema, type OperationDescription } from './describe.js';
-export {
-  EGRESS_REFUSED,
-  type EgressOptions,
-  EgressPolicy,
-  egressHostsProblem,
-  METADATA_ADDRESSES,
-  METADATA_HOSTNAMES,
-  parseEgressAllowance,
-} from './egress.js';
-export { Engine, type EngineOptions } from './engine.js';
-export {
-  codeForUpstreamStatus,
-  ERROR_CODES,
-  ERROR_STATUS,
-  type ErrorBody,
-  type ErrorCode,
-  errorBody,
-  GatewayError,
-  isGatewayError,
-  toGatewayError,
-} from './errors.js';
+export { InvalidGrantError, type OAuthClient, type OAuthClientConfig } from './connections/oauth-protocol.js';
+export { egressHostsProblem } from './contract/egress-hosts.js';
 export {
   assertInput,
   FORBIDDEN_KEYS,
@@ -32,31 +24,7 @@ export {
   inputProblem,
   jsonTextProblem,
   pathSegmentProblem,
-} from './input-limits.js';
-export type { InvokeRequest, InvokeResult, Protocol } from './invoke.js';
-export { API_KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedApiKey } from './keys.js';
-export { type Logger, silentLogger } from './logger.js';
-export {
-  createMcpServer,
-  type McpServerOptions,
-  type McpToolCall,
-  type McpToolMode,
-  METHOD_ENUM_LIMIT,
-  mcpToolCaller,
-} from './mcp.js';
-export {
-  answerMcpPost,
-  type LegacySseTransport,
-  MCP_POST_TIMEOUT_MS,
-  type McpHttpAnswer,
-  type McpHttpOptions,
-  type McpHttpRequest,
-  openLegacySseTransport,
-  pendingMcpPosts,
-} from './mcp-http.js';
-export { InvalidGrantError, type OAuthClient, type OAuthClientConfig } from './oauth.js';
-export type { AuditDetail, EngineObserver, UpstreamObservation } from './observer.js';
-export { buildOpenApiDocument, type OpenApiOptions } from './openapi.js';
+} from './contract/input-limits.js';
 export {
   type Access,
   accessOf,
@@ -74,7 +42,7 @@ export {
   type SecurityRequirement,
   type UpstreamRequest,
   type UpstreamResponse,
-} from './operation.js';
+} from './contract/operation.js';
 export {
   CONTRACT_VERSION,
   type Credentials,
@@ -92,8 +60,7 @@ export {
   type TokenSet,
   type UpstreamFailure,
   type UpstreamSettings,
-} from './plugin.js';
-export { leaseChunk, type RateLimitOptions } from './rate-limit.js';
+} from './contract/plugin.js';
 export {
   type RegisteredIntegration,
   type RegisteredOperation,
@@ -101,8 +68,7 @@ export {
   RegistryError,
   type RouteMatch,
   type RouteMiss,
-} from './registry.js';
-export { queryString, queryValues, type RestCall, type RestInvocation, restCallFor, restInvocation } from './rest.js';
+} from './contract/registry.js';
 export {
   atLeastOne,
   atMostOne,
@@ -125,12 +91,56 @@ export {
   type TSchema,
   Type,
   together,
-} from './schema.js';
-export { OperationIndex, type SearchHit } from './search.js';
-export type { IntegrationState } from './settings.js';
+} from './contract/schema.js';
+export { OperationIndex, type SearchHit } from './contract/search.js';
+export { NO_UPSTREAM_LIMITS, parseUpstreamLimits, type UpstreamLimits, upstreamLimitsProblem } from './contract/upstream-limits.js';
+export {
+  type CompiledParams,
+  coerceParams,
+  compileParams,
+  MAX_LISTED_PROBLEMS,
+  problemList,
+  queryParams,
+} from './contract/validation.js';
+export { describeOperation, exampleParams, jsonSchema, type OperationDescription } from './doors/describe.js';
+export {
+  createMcpServer,
+  type McpServerOptions,
+  type McpToolCall,
+  type McpToolMode,
+  METHOD_ENUM_LIMIT,
+  mcpToolCaller,
+} from './doors/mcp.js';
+export {
+  answerMcpPost,
+  type LegacySseTransport,
+  MCP_POST_TIMEOUT_MS,
+  type McpHttpAnswer,
+  type McpHttpOptions,
+  type McpHttpRequest,
+  openLegacySseTransport,
+  pendingMcpPosts,
+} from './doors/mcp-http.js';
+export { buildOpenApiDocument, type OpenApiOptions } from './doors/openapi.js';
+export { queryString, queryValues, type RestCall, type RestInvocation, restCallFor, restInvocation } from './doors/rest.js';
+export {
+  codeForUpstreamStatus,
+  ERROR_CODES,
+  ERROR_STATUS,
+  type ErrorBody,
+  type ErrorCode,
+  errorBody,
+  GatewayError,
+  isGatewayError,
+  toGatewayError,
+} from './errors.js';
+export { type Logger, silentLogger } from './logger.js';
+export { Engine, type EngineOptions } from './pipeline/engine.js';
+export type { AuditDetail, EngineObserver, UpstreamObservation } from './pipeline/observers.js';
+export type { InvokeRequest, InvokeResult, Protocol } from './pipeline/pipeline.js';
+export { leaseChunk, type RateLimitOptions } from './pipeline/rate-limit.js';
 export { MIGRATIONS, type Migration } from './store/migrations.js';
 export { openStore, PostgresStore, type PostgresStoreOptions, type StoreChange, type StoreChangeListener } from './store/open.js';
-export type { SessionRecord, SessionTable } from './store/sessions.js';
 export { SqliteStore } from './store/sqlite.js';
 export {
   type ApiKeyRecord,
@@ -148,31 +158,24 @@ export {
   DEFAULT_WORKSPACE,
   type IntegrationSettingsRecord,
   type KeyScopes,
+  type SessionRecord,
+  type SessionTable,
   type Store,
   type ToolSetRecord,
   type ToolSetRule,
   type Workspace,
   type WorkspaceUsage,
 } from './store/types.js';
-export {
-  AllowedOperations,
-  type ResolvedToolSet,
-  resolveRules,
-  TOOL_SET_ID,
-  TOOL_SET_RULE,
-  type ToolSetInput,
-  ToolSets,
-} from './tool-sets.js';
 export { DEFAULT_UPSTREAM_OPTIONS, type UpstreamClientOptions } from './upstream/client.js';
 export { buildDeclarative } from './upstream/declarative.js';
 export {
-  DEFAULT_UPSTREAM_LIMIT_OPTIONS,
-  NO_UPSTREAM_LIMITS,
-  parseUpstreamLimits,
-  type UpstreamLimitOptions,
-  type UpstreamLimits,
-  upstreamLimitsProblem,
-} from './upstream/limits.js';
+  EGRESS_REFUSED,
+  type EgressOptions,
+  EgressPolicy,
+  METADATA_ADDRESSES,
+  METADATA_HOSTNAMES,
+  parseEgressAllowance,
+} from './upstream/egress.js';
 export {
   capMessage,
   looksLikeHtml,
@@ -182,13 +185,5 @@ export {
   type UpstreamErrorOptions,
   upstreamErrorMessage,
   upstreamInspector,
-} from './upstream-errors.js';
-export {
-  type CompiledParams,
-  coerceParams,
-  compileParams,
-  MAX_LISTED_PROBLEMS,
-  problemList,
-  queryParams,
-} from './validation.js';
-export { describeUsage, WORKSPACE_ID, type WorkspaceSummary, Workspaces } from './workspaces.js';
+} from './upstream/failures.js';
+export { DEFAULT_UPSTREAM_LIMIT_OPTIONS, type UpstreamLimitOptions } from './upstream/limits.js';

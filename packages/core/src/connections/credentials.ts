@@ -1,16 +1,14 @@
-import type { AuditLog } from '../audit.js';
-import { cacheKey, SETTINGS_CACHE_MS } from '../cache.js';
-import { requireIntegration } from '../checks.js';
-import { Encryptor } from '../crypto.js';
+import type { Credentials, TokenSet } from '../contract/plugin.js';
+import { type RegisteredIntegration, type Registry, requireIntegration } from '../contract/registry.js';
 import { errorSummary, GatewayError, toGatewayError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { InvalidGrantError, requestToken, revokeToken } from '../oauth.js';
-import type { Credentials, TokenSet } from '../plugin.js';
-import type { RegisteredIntegration, Registry } from '../registry.js';
-import type { ConnectionRecord, Store } from '../store/types.js';
+import { cacheKey, SETTINGS_CACHE_MS } from '../store/changes.js';
+import type { AuditRecord, ConnectionRecord, Store } from '../store/types.js';
 import type { UpstreamClient } from '../upstream/client.js';
+import { Encryptor } from './crypto.js';
 import type { KeyRing } from './key-ring.js';
 import type { OAuthClients } from './oauth-clients.js';
+import { InvalidGrantError, requestToken, revokeToken } from './oauth-protocol.js';
 
 export interface ReencryptionReport {
   total: number;
@@ -25,6 +23,22 @@ export const REFRESH_MARGIN_MS = 5 * 60_000;
 
 type Loaded = { credentials: Credentials; record: ConnectionRecord };
 
+/**
+ * Where connection events (an OAuth connect, a token refresh) are audited: the pipeline's audit log, which sits above
+ * connections and is handed in, so that this layer needs only the one method it calls.
+ */
+export interface ConnectionAudit {
+  event(
+    workspaceId: string,
+    keyId: string | null,
+    service: string,
+    operation: string,
+    protocol: AuditRecord['protocol'],
+    status: number,
+    code: string | null,
+  ): void;
+}
+
 interface ConnectionsOptions {
   registry: Registry;
   store: Store;
@@ -32,7 +46,7 @@ interface ConnectionsOptions {
   keys: KeyRing;
   client: UpstreamClient;
   oauthClients: OAuthClients;
-  audit: AuditLog;
+  audit: ConnectionAudit;
 }
 
 /**
@@ -46,7 +60,7 @@ export class Connections {
   private readonly keys: KeyRing;
   private readonly client: UpstreamClient;
   private readonly oauthClients: OAuthClients;
-  private readonly audit: AuditLog;
+  private readonly audit: ConnectionAudit;
   /** In-process single flight: one refresh per connection at a time, however many calls wait for it. */
   private readonly refreshing = new Map<string, Promise<Loaded>>();
   /** Decrypted credentials by connection: dropped on change notifications (`forget`), else after SETTINGS_CACHE_MS. */

@@ -1,4 +1,4 @@
-import { Encryptor } from '../crypto.js';
+import { Encryptor } from './crypto.js';
 
 /**
  * The encryptor of stored secrets (connection credentials, PKCE verifiers). When a ciphertext names a key this

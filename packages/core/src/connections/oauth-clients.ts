@@ -1,6 +1,6 @@
+import type { RegisteredIntegration } from '../contract/registry.js';
 import { GatewayError } from '../errors.js';
-import type { OAuthClient, OAuthClientConfig } from '../oauth.js';
-import type { RegisteredIntegration } from '../registry.js';
+import type { OAuthClient, OAuthClientConfig } from './oauth-protocol.js';
 
 /** The OAuth clients the operator configured, combined with each plugin's endpoints. */
 export class OAuthClients {

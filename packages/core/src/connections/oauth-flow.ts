@@ -1,14 +1,12 @@
-import type { AuditLog } from '../audit.js';
-import { requireIntegration } from '../checks.js';
+import type { TokenSet } from '../contract/plugin.js';
+import { type Registry, requireIntegration } from '../contract/registry.js';
 import { GatewayError, toGatewayError } from '../errors.js';
-import { authorizeUrl, hashState, InvalidGrantError, newState, pkcePair, requestToken } from '../oauth.js';
-import type { TokenSet } from '../plugin.js';
-import type { Registry } from '../registry.js';
 import type { Store } from '../store/types.js';
 import type { UpstreamClient } from '../upstream/client.js';
-import type { Connections } from './credentials.js';
+import type { ConnectionAudit, Connections } from './credentials.js';
 import type { KeyRing } from './key-ring.js';
 import type { OAuthClients } from './oauth-clients.js';
+import { authorizeUrl, hashState, InvalidGrantError, newState, pkcePair, requestToken } from './oauth-protocol.js';
 
 /** How long a started OAuth authorization may take. */
 const OAUTH_STATE_TTL_MS = 10 * 60_000;
@@ -33,7 +31,7 @@ interface OAuthFlowOptions {
   client: UpstreamClient;
   oauthClients: OAuthClients;
   connections: Pick<Connections, 'save'>;
-  audit: AuditLog;
+  audit: ConnectionAudit;
 }
 
 /** The OAuth connect flow: the redirect to the provider, and the callback that stores the tokens. */
@@ -44,7 +42,7 @@ export class OAuthFlow {
   private readonly client: UpstreamClient;
   private readonly oauthClients: OAuthClients;
   private readonly connections: Pick<Connections, 'save'>;
-  private readonly audit: AuditLog;
+  private readonly audit: ConnectionAudit;
 
   constructor(options: OAuthFlowOptions) {
     this.registry = options.registry;

@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { createClient } from '@libsql/client/sqlite3';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { audit, T3 } from './contract-fixtures.js';
 import { PostgresStore } from './postgres.js';
+import { audit, T3 } from './samples.test-support.js';
 import { SqliteStore } from './sqlite.js';
 import { DEFAULT_WORKSPACE } from './types.js';
 
-// The audit query and retention beyond the shared contract (contract-audit.ts): the upgrade of a database from the
+// The audit query and retention beyond the shared contract (contract-audit.test-support.ts): the upgrade of a database from the
 // previous release, the indexes the queries use, and retention taking turns between PostgreSQL instances.
 
 const PG_URL = process.env.PORTICO_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

@@ -3,10 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { storeContract } from './contract.js';
-import { conn, deferred, integration, key, sleep, T1, within } from './contract-fixtures.js';
+import { storeContract } from './contract.test-support.js';
 import { MIGRATIONS } from './migrations.js';
 import { PostgresStore } from './postgres.js';
+import { conn, deferred, integration, key, sleep, T1, within } from './samples.test-support.js';
 import { SqliteStore } from './sqlite.js';
 import { DEFAULT_WORKSPACE, type StoreChange } from './types.js';
 
@@ -247,7 +247,7 @@ if (pgProblem === undefined) {
       const schema = newSchema();
       const [store] = await instances(1, schema);
       if (!store) throw new Error('store expected');
-      const script = fileURLToPath(new URL('./lock-holder.mjs', import.meta.url));
+      const script = fileURLToPath(new URL('./lock-holder.test-support.mjs', import.meta.url));
       const child = spawn(process.execPath, [script, PG_URL, schema, DEFAULT_WORKSPACE, 'notion']);
       children.push(child);
       let output = '';

@@ -1,5 +1,4 @@
 import type pg from 'pg';
-import type { TokenLease } from '../rate-limit.js';
 
 /**
  * The shared token buckets of the rate limits (`rate_buckets`, migration 3), one row per bucket. A lease is one
@@ -23,7 +22,13 @@ const LEASE = `
     updated_ms = GREATEST(b.updated_ms, EXCLUDED.updated_ms)
   RETURNING granted, tokens`;
 
-export async function leaseTokens(pool: pg.Pool, bucket: string, want: number, burst: number, perMs: number): Promise<TokenLease> {
+export async function leaseTokens(
+  pool: pg.Pool,
+  bucket: string,
+  want: number,
+  burst: number,
+  perMs: number,
+): Promise<{ granted: number; left: number }> {
   const result = await pool.query<{ granted: number; tokens: number }>(LEASE, [bucket, want, burst, perMs]);
   const row = result.rows[0];
   if (!row) throw new Error('rate bucket lease returned no row');

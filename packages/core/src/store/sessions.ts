@@ -1,33 +1,6 @@
 import type { Dialect } from './audit-sql.js';
 import type { DbRow } from './rows.js';
-
-/**
- * A dashboard session as the store keeps it: the SHA-256 of the cookie's random id (never the id), whose admin key
- * signed in, and its clocks. Kept in the database so that a session started on one instance works on every instance
- * sharing it.
- */
-export interface SessionRecord {
-  idHash: string;
-  workspaceId: string;
-  keyId: string;
-  createdAt: string;
-  /** Written at most once a minute (see the dashboard's SessionStore). */
-  lastSeenAt: string;
-  /** The absolute end, whatever the use. */
-  expiresAt: string;
-}
-
-export interface SessionTable {
-  create(record: SessionRecord): Promise<void>;
-  get(idHash: string): Promise<SessionRecord | undefined>;
-  touch(idHash: string, at: string): Promise<void>;
-  /** Ends one session; false when there was none. */
-  delete(idHash: string): Promise<boolean>;
-  /** Ends every session of a key; how many there were. */
-  deleteOfKey(keyId: string): Promise<number>;
-  /** Deletes the sessions past their absolute end (`expires_at <= now`) or last seen before `idleBefore`. */
-  prune(now: string, idleBefore: string): Promise<number>;
-}
+import type { SessionRecord, SessionTable } from './types.js';
 
 /** Runs one statement: its rows and how many it changed. */
 export type SessionQuery = (sql: string, args: string[]) => Promise<{ rows: readonly DbRow[]; changed: number }>;

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { conn } from './contract-fixtures.js';
+import { conn } from './samples.test-support.js';
 import { SqliteStore } from './sqlite.js';
 import { DEFAULT_WORKSPACE } from './types.js';
 

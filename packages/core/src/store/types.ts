@@ -1,5 +1,3 @@
-import type { SessionTable } from './sessions.js';
-
 /**
  * Persistence contract. Core talks to storage only through this interface; the embedded default is SQLite
  * (`SqliteStore`), and a PostgreSQL adapter implements the same interface with the same migrations.
@@ -311,7 +309,7 @@ export interface Store {
   /**
    * Stores shared by several processes (PostgreSQL) implement this: takes up to `want` whole tokens from the shared
    * token bucket `bucket` (created full when missing), refilled at `perMs` tokens a millisecond up to `burst` on a
-   * clock every process shares, in one atomic step. The rate limiter leases from it in chunks (rate-limit.ts); a
+   * clock every process shares, in one atomic step. The rate limiter leases from it in chunks (pipeline/rate-limit.ts); a
    * store that serves one process omits it, and the buckets stay in memory.
    */
   leaseTokens?(bucket: string, want: number, burst: number, perMs: number): Promise<{ granted: number; left: number }>;
@@ -327,6 +325,34 @@ export interface Store {
    */
   onChange(listener: StoreChangeListener): () => void;
 
-  /** Dashboard sessions (store/sessions.ts): in the database, so that every instance sharing it knows them. */
+  /** Dashboard sessions (the SQL: store/sessions.ts): in the database, so that every instance sharing it knows them. */
   readonly sessions: SessionTable;
+}
+
+/**
+ * A dashboard session as the store keeps it: the SHA-256 of the cookie's random id (never the id), whose admin key
+ * signed in, and its clocks. Kept in the database so that a session started on one instance works on every instance
+ * sharing it.
+ */
+export interface SessionRecord {
+  idHash: string;
+  workspaceId: string;
+  keyId: string;
+  createdAt: string;
+  /** Written at most once a minute (see the dashboard's SessionStore). */
+  lastSeenAt: string;
+  /** The absolute end, whatever the use. */
+  expiresAt: string;
+}
+
+export interface SessionTable {
+  create(record: SessionRecord): Promise<void>;
+  get(idHash: string): Promise<SessionRecord | undefined>;
+  touch(idHash: string, at: string): Promise<void>;
+  /** Ends one session; false when there was none. */
+  delete(idHash: string): Promise<boolean>;
+  /** Ends every session of a key; how many there were. */
+  deleteOfKey(keyId: string): Promise<number>;
+  /** Deletes the sessions past their absolute end (`expires_at <= now`) or last seen before `idleBefore`. */
+  prune(now: string, idleBefore: string): Promise<number>;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { defineOperation } from '../operation.js';
-import { definePlugin } from '../plugin.js';
-import { CommaList, IntegerString, Params, StringEnum, Type } from '../schema.js';
+import { defineOperation } from '../contract/operation.js';
+import { definePlugin } from '../contract/plugin.js';
+import { CommaList, IntegerString, Params, StringEnum, Type } from '../contract/schema.js';
 import { compareWithCatalog } from './catalog.js';
 
 const plugin = definePlugin({

@@ -1,7 +1,7 @@
-import { jsonSchema } from '../describe.js';
-import type { HttpMethod } from '../operation.js';
-import type { Plugin } from '../plugin.js';
-import { COMMA_LIST } from '../schema.js';
+import type { HttpMethod } from '../contract/operation.js';
+import type { Plugin } from '../contract/plugin.js';
+import { COMMA_LIST } from '../contract/schema.js';
+import { jsonSchema } from '../doors/describe.js';
 
 /** A parameter as the Integration Operation Catalog types it. */
 export interface CatalogParam {

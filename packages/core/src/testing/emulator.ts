@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { SandboxOptions, SandboxServer } from '../plugin.js';
+import type { SandboxOptions, SandboxServer } from '../contract/plugin.js';
 import {
   BodyTooLargeError,
   CONTROL_PREFIX,

@@ -1,6 +1,6 @@
-import { defineOperation } from '../operation.js';
-import { definePlugin } from '../plugin.js';
-import { Params, StringEnum, Type } from '../schema.js';
+import { defineOperation } from '../contract/operation.js';
+import { definePlugin } from '../contract/plugin.js';
+import { Params, StringEnum, Type } from '../contract/schema.js';
 
 /** A small plugin used by core's own tests (and as the smallest example of the contract). */
 export const examplePlugin = definePlugin({

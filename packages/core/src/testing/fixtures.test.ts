@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineOperation } from '../operation.js';
-import { definePlugin } from '../plugin.js';
-import { IntegerString, Params, Type } from '../schema.js';
+import { defineOperation } from '../contract/operation.js';
+import { definePlugin } from '../contract/plugin.js';
+import { IntegerString, Params, Type } from '../contract/schema.js';
 import { createFixtureHarness, type FixtureHarness } from './fixtures.js';
 
 const plugin = definePlugin({

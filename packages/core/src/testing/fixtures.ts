@@ -2,15 +2,15 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Encryptor, parseEncryptionKey } from '../crypto.js';
-import { Engine, type Principal } from '../engine.js';
+import { Encryptor, parseEncryptionKey } from '../connections/crypto.js';
+import type { Plugin } from '../contract/plugin.js';
+import { Registry } from '../contract/registry.js';
+import { NO_UPSTREAM_LIMITS } from '../contract/upstream-limits.js';
+import { queryString, queryValues, restCallFor, restInvocation } from '../doors/rest.js';
 import { type ErrorCode, GatewayError } from '../errors.js';
-import type { Plugin } from '../plugin.js';
-import { Registry } from '../registry.js';
-import { queryString, queryValues, restCallFor, restInvocation } from '../rest.js';
+import { Engine, type Principal } from '../pipeline/engine.js';
 import { SqliteStore } from '../store/sqlite.js';
 import { DEFAULT_WORKSPACE } from '../store/types.js';
-import { NO_UPSTREAM_LIMITS } from '../upstream/limits.js';
 
 /** What the upstream must receive. `path` includes the base URL's own path (`/v1/pages/abc`). */
 export interface ExpectedRequest {

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { Encryptor, parseEncryptionKey } from '../crypto.js';
-import { Engine, type Principal } from '../engine.js';
+import { Encryptor, parseEncryptionKey } from '../connections/crypto.js';
+import type { Plugin, SandboxServer } from '../contract/plugin.js';
+import { Registry } from '../contract/registry.js';
 import { GatewayError } from '../errors.js';
-import type { Plugin, SandboxServer } from '../plugin.js';
-import { Registry } from '../registry.js';
+import { Engine, type Principal } from '../pipeline/engine.js';
 import { SqliteStore } from '../store/sqlite.js';
 import { DEFAULT_WORKSPACE } from '../store/types.js';
 import { FAIL_NEXT_PATH, type FaultSpec, RESET_PATH } from './emulator.js';

@@ -2,8 +2,8 @@
 // its own sandbox started, connected and reset around each test. They import vitest, which a plugin's tests run on;
 // nothing outside a test file imports this module.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Plugin } from '../plugin.js';
-import { Registry } from '../registry.js';
+import type { Plugin } from '../contract/plugin.js';
+import { Registry } from '../contract/registry.js';
 import type { FaultSpec } from './emulator.js';
 import { createFixtureHarness, type FixtureHarness, type FixtureHarnessOptions, type OperationFixture } from './fixtures.js';
 import { type SandboxHarness, startSandboxHarness } from './sandbox.js';

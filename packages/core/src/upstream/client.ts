@@ -3,10 +3,10 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Got } from 'got';
-import { EGRESS_REFUSED } from '../egress.js';
+import type { UpstreamRequest, UpstreamResponse } from '../contract/operation.js';
 import { GatewayError } from '../errors.js';
-import type { UpstreamRequest, UpstreamResponse } from '../operation.js';
-import { retryAfterMs } from '../upstream-errors.js';
+import { EGRESS_REFUSED } from './egress.js';
+import { retryAfterMs } from './failures.js';
 
 export interface UpstreamClientOptions {
   /**

@@ -1,4 +1,4 @@
-import { type DeclarativeUpstream, fillPath, pathTokens, type QueryValue, type UpstreamRequest } from '../operation.js';
+import { type DeclarativeUpstream, fillPath, pathTokens, type QueryValue, type UpstreamRequest } from '../contract/operation.js';
 
 /** Declarative mapping: path tokens from params; the rest to the query (GET, DELETE) or the JSON body. */
 export function buildDeclarative(upstream: DeclarativeUpstream, params: Record<string, unknown>): UpstreamRequest {

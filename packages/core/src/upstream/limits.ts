@@ -1,23 +1,8 @@
+import type { UpstreamResponse } from '../contract/operation.js';
+import type { RegisteredIntegration } from '../contract/registry.js';
+import { type UpstreamLimits, upstreamLimitsProblem, WINDOWS } from '../contract/upstream-limits.js';
 import { GatewayError } from '../errors.js';
-import type { UpstreamResponse } from '../operation.js';
-import type { RegisteredIntegration } from '../registry.js';
 import type { PreparedRequest, UpstreamClient } from './client.js';
-import { upstreamLimitsProblem, WINDOWS } from './limits-config.js';
-
-/**
- * What an upstream allows one connection (a workspace's credentials for a service: one QuickBooks company, one Clio
- * token), declared by its plugin as `upstream.limits`. Every field is optional; 0 means "no such limit".
- */
-export interface UpstreamLimits {
-  /** Requests in flight at once. Default: the gateway's cap for plugins that declare none (32). */
-  concurrency?: number;
-  /** Requests started in any 1 s. */
-  perSecond?: number;
-  /** Requests started in any 60 s (Clio: 50 at peak). */
-  perMinute?: number;
-  /** Requests started in any hour (CallRail: 1,000 per account). */
-  perHour?: number;
-}
 
 export interface UpstreamLimitOptions {
   /** Requests in flight per connection for integrations that declare no `concurrency`; 0: no cap. */
@@ -39,9 +24,6 @@ export const DEFAULT_UPSTREAM_LIMIT_OPTIONS: UpstreamLimitOptions = {
   queueWaitMs: 10_000,
   services: {},
 };
-
-/** No limit at all, not even the default cap (`PORTICO_<SERVICE>_UPSTREAM_LIMITS=none`). */
-export const NO_UPSTREAM_LIMITS: UpstreamLimits = Object.freeze({ concurrency: 0, perSecond: 0, perMinute: 0, perHour: 0 });
 
 /** Share of the time budget a wait for a slot may take: a quarter is always left for the request itself. */
 const MAX_WAIT_SHARE = 0.75;
@@ -351,5 +333,3 @@ export class UpstreamLimiter {
     return limiter ? limiter.send(client, request, this.options.queueWaitMs, connection.callerGone) : client.send(request);
   }
 }
-
-export { MAX_WINDOW_LIMIT, parseUpstreamLimits, upstreamLimitsProblem } from './limits-config.js';

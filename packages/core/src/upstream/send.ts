@@ -1,12 +1,11 @@
-import { assertHttpUrl } from '../checks.js';
-import { EgressPolicy } from '../egress.js';
+import type { UpstreamRequest, UpstreamResponse } from '../contract/operation.js';
+import type { Credentials, UpstreamFailure } from '../contract/plugin.js';
+import type { RegisteredIntegration, RegisteredOperation } from '../contract/registry.js';
 import { codeForUpstreamStatus, type ErrorCode, GatewayError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { UpstreamRequest, UpstreamResponse } from '../operation.js';
-import type { Credentials, UpstreamFailure } from '../plugin.js';
-import type { RegisteredIntegration, RegisteredOperation } from '../registry.js';
-import { readUpstreamFailure, redactSecrets, retryAfterFromHeaders } from '../upstream-errors.js';
 import type { UpstreamClient } from './client.js';
+import { EgressPolicy } from './egress.js';
+import { readUpstreamFailure, redactSecrets, retryAfterFromHeaders } from './failures.js';
 import { type ConnectionCall, UpstreamLimiter } from './limits.js';
 
 const MAX_MESSAGE = 500;
@@ -33,7 +32,7 @@ export class UpstreamSender {
     const upstream = integration.plugin.upstream;
     const absolute = request.url !== undefined;
     // An absolute URL comes from the upstream (an upload address it handed out): if it is unusable, the upstream is at fault.
-    if (absolute) assertHttpUrl(request.url as string, `The address ${integration.plugin.displayName} handed out`, 'upstream_error');
+    if (absolute) assertHttpUrl(request.url as string, `The address ${integration.plugin.displayName} handed out`);
     // The egress policy, before any connection: an allowed base URL; a handed-out address only on an allowed host.
     try {
       this.egress.assertRequest(integration.plugin, request, baseUrl);
@@ -88,4 +87,15 @@ function upstreamMessage(code: ErrorCode, displayName: string, status: number, d
     default:
       return `${displayName} failed (${status})${detail}`;
   }
+}
+
+/** Throws `upstream_error` unless `value` (an address an upstream handed out) is an http or https URL: the upstream is at fault. */
+function assertHttpUrl(value: string, what: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new GatewayError('upstream_error', `${what} is not a valid URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new GatewayError('upstream_error', `${what} is not http or https`);
 }

@@ -1,0 +1,89 @@
+import { GatewayError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { SETTINGS_CACHE_MS } from '../store/changes.js';
+import type { ApiKeyRecord, KeyScopes, Store } from '../store/types.js';
+import { displayPrefix, generateApiKey, hashApiKey, hashesEqual, isWellFormedApiKey, newKeyId } from './key-format.js';
+
+/** Who is calling: resolved from the API key on every request. */
+export interface Principal {
+  keyId: string | null;
+  workspaceId: string;
+  scopes: KeyScopes;
+}
+
+export interface CreatedKey {
+  key: string;
+  record: ApiKeyRecord;
+}
+
+const TOUCH_INTERVAL_MS = 60_000;
+
+/** API keys: issuing them, and resolving a bearer token to a principal on every request. */
+export class ApiKeys {
+  /** API keys by hash: dropped on change notifications (`forget`), else after SETTINGS_CACHE_MS. */
+  private readonly keyCache = new Map<string, { record: ApiKeyRecord | undefined; expires: number }>();
+  private readonly touched = new Map<string, number>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly logger: Logger,
+  ) {}
+
+  async create(input: { workspaceId: string; name: string; scopes: KeyScopes; expiresAt?: string | null }): Promise<CreatedKey> {
+    const key = generateApiKey();
+    const record: ApiKeyRecord = {
+      id: newKeyId(),
+      workspaceId: input.workspaceId,
+      name: input.name,
+      hash: hashApiKey(key),
+      prefix: displayPrefix(key),
+      scopes: input.scopes,
+      createdAt: new Date().toISOString(),
+      lastUsedAt: null,
+      expiresAt: input.expiresAt ?? null,
+      revokedAt: null,
+    };
+    await this.store.createApiKey(record);
+    return { key, record };
+  }
+
+  /** Resolves a bearer token to a principal, or throws `unauthorized` (one message for every failure). */
+  async authenticate(token: string | undefined): Promise<Principal> {
+    const reject = () => new GatewayError('unauthorized', 'A valid API key is required: send Authorization: Bearer <key>');
+    if (!token || !isWellFormedApiKey(token)) throw reject();
+    const hash = hashApiKey(token);
+    const record = await this.lookupKey(hash);
+    if (!record || !hashesEqual(record.hash, hash)) throw reject();
+    if (record.revokedAt) throw reject();
+    if (record.expiresAt && Date.parse(record.expiresAt) <= Date.now()) throw reject();
+    this.touch(record.id);
+    return { keyId: record.id, workspaceId: record.workspaceId, scopes: record.scopes };
+  }
+
+  /** Drops every cached key: keys are cached by hash, which a change notification does not carry. */
+  forget(): void {
+    this.keyCache.clear();
+  }
+
+  private async lookupKey(hash: string): Promise<ApiKeyRecord | undefined> {
+    const now = Date.now();
+    const cached = this.keyCache.get(hash);
+    if (cached && cached.expires > now) return cached.record;
+    const record = await this.store.findApiKeyByHash(hash);
+    // Unknown hashes are cached too (briefly), so that a flood of bad keys does not become a flood of queries;
+    // the cache is bounded so that it cannot grow without limit.
+    if (this.keyCache.size >= 10_000) this.keyCache.clear();
+    this.keyCache.set(hash, { record, expires: now + SETTINGS_CACHE_MS });
+    return record;
+  }
+
+  /** last_used_at is written at most once a minute per key, off the request path. */
+  private touch(id: string): void {
+    const now = Date.now();
+    if ((this.touched.get(id) ?? 0) + TOUCH_INTERVAL_MS > now) return;
+    this.touched.set(id, now);
+    this.store.touchApiKey(id, new Date(now).toISOString()).catch((error) => {
+      this.logger.warn({ err: error, keyId: id }, 'could not record key use');
+    });
+  }
+}

@@ -1,0 +1,90 @@
+import { assertInput } from '../contract/input-limits.js';
+import { type RegisteredIntegration, type Registry, requireIntegration } from '../contract/registry.js';
+import { problemList } from '../contract/validation.js';
+import { GatewayError } from '../errors.js';
+import { cacheKey, SETTINGS_CACHE_MS } from '../store/changes.js';
+import type { IntegrationSettingsRecord, Store } from '../store/types.js';
+import { EgressPolicy } from '../upstream/egress.js';
+
+/** An integration as a workspace has configured it, defaults applied. */
+export interface IntegrationState {
+  service: string;
+  mcpEnabled: boolean;
+  restEnabled: boolean;
+  baseUrl: string | null;
+  settings: Record<string, unknown>;
+}
+
+type IntegrationChange = { mcpEnabled?: boolean; restEnabled?: boolean; baseUrl?: string | null; settings?: Record<string, unknown> };
+
+/** Per-workspace integration settings: protocol toggles, base URL and the plugin's settings, cached. */
+export class IntegrationSettings {
+  private readonly cache = new Map<string, { state: IntegrationState; expires: number }>();
+
+  constructor(
+    private readonly registry: Registry,
+    private readonly store: Store,
+    private readonly egress: EgressPolicy = new EgressPolicy(),
+  ) {}
+
+  async state(workspaceId: string, service: string): Promise<IntegrationState> {
+    const key = cacheKey(workspaceId, service);
+    const cached = this.cache.get(key);
+    if (cached && cached.expires > Date.now()) return cached.state;
+    const integration = requireIntegration(this.registry, service);
+    const stored = await this.store.getIntegration(workspaceId, service);
+    const state: IntegrationState = {
+      service,
+      // A new integration starts with MCP on and REST off (Core Specification, protocol toggles).
+      mcpEnabled: stored?.mcpEnabled ?? true,
+      restEnabled: stored?.restEnabled ?? false,
+      baseUrl: stored?.baseUrl ?? null,
+      settings: await settingsWithDefaults(integration, stored?.settings ?? {}),
+    };
+    this.cache.set(key, { state, expires: Date.now() + SETTINGS_CACHE_MS });
+    return state;
+  }
+
+  async configure(workspaceId: string, service: string, change: IntegrationChange): Promise<IntegrationState> {
+    const integration = requireIntegration(this.registry, service);
+    const current = await this.state(workspaceId, service);
+    // http(s) only, and not link-local or metadata addresses unless the operator allows them (upstream/egress.ts)
+    if (change.baseUrl) this.egress.assertBaseUrl(change.baseUrl, 'The base URL');
+    // The input caps before anything looks at the settings: a deep object would otherwise fail in the store.
+    assertInput(change.settings, 'settings');
+    const settings = { ...current.settings, ...change.settings };
+    if (integration.settingsValidator && !integration.settingsValidator.check(settings)) {
+      const problems = integration.settingsValidator.problems(settings).map((line) => line.replace(/^params\b/, 'settings'));
+      throw new GatewayError('bad_request', `Invalid settings: ${problemList(problems)}`);
+    }
+    const record: IntegrationSettingsRecord = {
+      workspaceId,
+      service,
+      mcpEnabled: change.mcpEnabled ?? current.mcpEnabled,
+      restEnabled: change.restEnabled ?? current.restEnabled,
+      baseUrl: change.baseUrl === undefined ? current.baseUrl : change.baseUrl,
+      settings,
+      updatedAt: new Date().toISOString(),
+    };
+    await this.store.putIntegration(record);
+    this.cache.delete(cacheKey(workspaceId, service));
+    return this.state(workspaceId, service);
+  }
+
+  /** Drops the cached state of one integration, or of all (`'*'`), after a change notification. */
+  forget(workspaceId: string, service: string): void {
+    if (service === '*') this.cache.clear();
+    else this.cache.delete(cacheKey(workspaceId, service));
+  }
+}
+
+/** typebox's value module, imported when a plugin with settings is first used rather than at start-up. */
+let valueModule: Promise<typeof import('typebox/value')> | undefined;
+
+async function settingsWithDefaults(integration: RegisteredIntegration, stored: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const schema = integration.plugin.settings;
+  if (!schema) return { ...stored };
+  valueModule ??= import('typebox/value');
+  const { Value } = await valueModule;
+  return Value.Default(schema, structuredClone(stored)) as Record<string, unknown>;
+}

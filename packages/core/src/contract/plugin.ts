@@ -1,0 +1,162 @@
+import { readFileSync } from 'node:fs';
+import type { OperationDefinition, SecurityRequirement, UpstreamResponse } from './operation.js';
+import type { TObject } from './schema.js';
+import type { UpstreamLimits } from './upstream-limits.js';
+
+/** Version of the plugin contract this core implements. A plugin declares the version it was written for. */
+export const CONTRACT_VERSION = 1;
+export const SUPPORTED_CONTRACT_VERSIONS: readonly number[] = [1];
+export const PLUGIN_BRAND = 'portico.plugin';
+
+/** What a failed upstream answer means, in terms of an equivalent HTTP status. */
+export interface UpstreamFailure {
+  /** The HTTP status the failure is equivalent to (Slack's `ok:false, error:'channel_not_found'` → 404). */
+  status: number;
+  /** Safe to show a caller: never include credentials. */
+  message: string;
+  retryAfter?: number;
+}
+
+/** The credentials of one connection, decrypted, as the plugin sees them. */
+export interface Credentials {
+  accessToken: string;
+  refreshToken?: string;
+  /** ISO timestamp; absent means the token does not expire. */
+  expiresAt?: string;
+}
+
+/** What a token endpoint answered, normalised. */
+export interface TokenSet {
+  accessToken: string;
+  refreshToken?: string;
+  /** Seconds until the access token expires; absent when it does not expire. */
+  expiresIn?: number;
+}
+
+export interface OAuth2Settings {
+  authorizeUrl: string;
+  tokenUrl: string;
+  /** Where tokens are revoked on disconnect, if the provider supports it. */
+  revokeUrl?: string;
+  /** `rfc7009`: POST token=<token> with client authentication; `bearer`: POST with the access token as Bearer (Slack). */
+  revokeStyle?: 'rfc7009' | 'bearer';
+  scopes?: readonly string[];
+  /** How scopes are joined in the authorize URL (Slack uses commas). */
+  scopeSeparator?: string;
+  /** Send a PKCE challenge (S256). */
+  pkce?: boolean;
+  /** How the client authenticates at the token endpoint. Default `basic`. */
+  clientAuth?: 'basic' | 'body';
+  /** How the token request is encoded. Default `form` (RFC 6749); Notion takes JSON. */
+  tokenRequest?: 'form' | 'json';
+  /** Extra query parameters of the authorize URL (Notion: `owner=user`). */
+  authorizeParams?: Readonly<Record<string, string>>;
+  /** Reads a token endpoint answer that is not plain RFC 6749 (Slack answers errors with 200 and ok:false). */
+  parseToken?: (body: unknown) => TokenSet | { error: string; description?: string };
+  /** Non-secret facts to keep with the connection: from the callback query (QuickBooks realmId) and the token answer. */
+  connectionFacts?: (callback: Readonly<Record<string, string>>, tokenBody: unknown) => Record<string, unknown>;
+}
+
+export interface UpstreamSettings {
+  /** Default base URL; an operator may override it per integration (`PORTICO_<SERVICE>_BASE_URL`). */
+  baseUrl: string | ((connection: Readonly<Record<string, unknown>>) => string);
+  /** Headers carrying the credentials. Default: `Authorization: Bearer <access token>`. */
+  authHeaders?: (credentials: Credentials) => Record<string, string>;
+  /** Headers sent on every request (API version pins…). */
+  headers?: (settings: Readonly<Record<string, unknown>>) => Record<string, string>;
+  /**
+   * Reads an upstream answer. Called for every response; returns a failure for error answers (including
+   * 2xx answers that carry an error, as Slack's do) and undefined for success. Default: non-2xx is a failure.
+   */
+  inspect?: (response: UpstreamResponse) => UpstreamFailure | undefined;
+  /**
+   * Hosts the upstream may hand out absolute URLs on (upload URLs, paging links): `files.slack.com`, or `*.slack.com`
+   * for any host below a domain (any port). The base URL's host is always allowed; a URL on another host is not
+   * requested (502 `upstream_error`). Default: the base URL's host only.
+   */
+  egressHosts?: readonly string[];
+  /**
+   * What the upstream allows one connection (one company, one token): requests in flight (`concurrency`) and started
+   * per second, minute or hour. Every upstream request of the connection takes a slot; above them calls wait in a
+   * bounded queue or are refused with 429. Default: the gateway's concurrency cap (32), no rate. Operators override it.
+   */
+  limits?: UpstreamLimits;
+}
+
+export interface PluginDefinition {
+  /** Default service key (`notion`): lowercase, used in `call_{service}` and `/api/v1/{service}`. */
+  service: string;
+  /** Display name of the application (`Notion`). */
+  displayName: string;
+  /** Package version of the plugin. */
+  version: string;
+  /** What the integration is for, one or two sentences (shown to models and in OpenAPI `info`). */
+  description: string;
+  /** Contract version the plugin was written against. */
+  contract: number;
+  upstream: UpstreamSettings;
+  /** How a connection is made: a token pasted by an operator, and/or an OAuth2 authorization code flow. */
+  auth: { token?: { description: string }; oauth2?: OAuth2Settings };
+  /** Integration settings (validated, with defaults), e.g. an API version pin. */
+  settings?: TObject;
+  operations: readonly OperationDefinition[];
+  /** How the plugin's OpenAPI document describes itself, when the defaults do not fit. */
+  openapi?: OpenApiSettings;
+  /** Loads the plugin's sandbox upstream (kept out of the main entry so production never loads it). */
+  sandbox?: () => Promise<SandboxModule>;
+}
+
+/**
+ * A plugin's OpenAPI document settings. Default: `info.version` is the plugin's package version, and every operation
+ * has one scheme, `bearerAuth` (a Portico API key as a Bearer token).
+ */
+export interface OpenApiSettings {
+  /** `info.version` of the document (the legal CRM's is fixed at `1.0.0` by the specification). */
+  version?: string;
+  /** `components.securitySchemes`: replaces the default `bearerAuth`. Every scheme must accept a Portico API key. */
+  securitySchemes?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** Security requirements of every operation (alternatives: any one satisfies). Default: each declared scheme alone. */
+  security?: readonly SecurityRequirement[];
+}
+
+export interface Plugin extends PluginDefinition {
+  readonly brand: typeof PLUGIN_BRAND;
+}
+
+export interface SandboxServer {
+  /** Base URL to point the plugin at. */
+  url: string;
+  /** A credential the sandbox accepts. */
+  token: string;
+  /** Non-secret facts to store with the sandbox's connection (the QuickBooks realm id its seeded company has). */
+  connection?: Readonly<Record<string, unknown>>;
+  /** The limits the sandbox enforces; in sandbox mode they replace the plugin's `upstream.limits`. Default: none. */
+  limits?: UpstreamLimits;
+  close(): Promise<void>;
+}
+
+export interface SandboxOptions {
+  port?: number;
+  host?: string;
+}
+
+export interface SandboxModule {
+  startSandbox(options?: SandboxOptions): Promise<SandboxServer>;
+}
+
+export function definePlugin(definition: PluginDefinition): Plugin {
+  return { ...definition, brand: PLUGIN_BRAND };
+}
+
+export function isPlugin(value: unknown): value is Plugin {
+  return typeof value === 'object' && value !== null && (value as { brand?: unknown }).brand === PLUGIN_BRAND;
+}
+
+/**
+ * The version in the package.json next to a plugin's source or build folder (`import.meta.url` of its entry, in
+ * `src/` or `dist/`), so that the version a plugin reports is the one changesets publishes.
+ */
+export function packageVersion(entryUrl: string): string {
+  const text = readFileSync(new URL('../package.json', entryUrl), 'utf8');
+  return (JSON.parse(text) as { version: string }).version;
+}

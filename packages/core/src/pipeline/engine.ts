@@ -1,0 +1,290 @@
+import { ApiKeys, type CreatedKey, type Principal } from '../access/api-keys.js';
+import { IntegrationSettings, type IntegrationState } from '../access/integration-settings.js';
+import { type AllowedOperations, ToolSets } from '../access/tool-sets.js';
+import { Workspaces } from '../access/workspaces.js';
+import { Connections, type ReencryptionReport } from '../connections/credentials.js';
+import type { Encryptor } from '../connections/crypto.js';
+import { KeyRing } from '../connections/key-ring.js';
+import { OAuthClients } from '../connections/oauth-clients.js';
+import { type OAuthCompletion, OAuthFlow, type OAuthStart } from '../connections/oauth-flow.js';
+import type { OAuthClient, OAuthClientConfig } from '../connections/oauth-protocol.js';
+import type { Credentials } from '../contract/plugin.js';
+import { type RegisteredIntegration, type Registry, requireIntegration } from '../contract/registry.js';
+import { OperationIndex } from '../contract/search.js';
+import { GatewayError } from '../errors.js';
+import { type Logger, silentLogger } from '../logger.js';
+import { type ConnectionRecord, DEFAULT_WORKSPACE, type KeyScopes, type Store } from '../store/types.js';
+import { DEFAULT_UPSTREAM_OPTIONS, UpstreamClient, type UpstreamClientOptions } from '../upstream/client.js';
+import { type EgressOptions, EgressPolicy } from '../upstream/egress.js';
+import { UpstreamLimiter, type UpstreamLimitOptions } from '../upstream/limits.js';
+import { UpstreamSender } from '../upstream/send.js';
+import { AuditLog } from './audit-log.js';
+import { type EngineObserver, Observers, observeUpstream } from './observers.js';
+import { type InvokeRequest, type InvokeResult, Pipeline, type Protocol } from './pipeline.js';
+import { createRateLimiter, type RateLimitOptions } from './rate-limit.js';
+
+// `Principal` lives with the API keys that resolve it; the testing helpers import it from here.
+export type { Principal } from '../access/api-keys.js';
+
+export interface EngineOptions {
+  registry: Registry;
+  store: Store;
+  encryptor: Encryptor;
+  upstream?: Partial<UpstreamClientOptions>;
+  /** Base URLs set by the operator's configuration (environment); they win over stored ones. */
+  baseUrlOverrides?: Readonly<Record<string, string>>;
+  logger?: Logger;
+  /** How often audit records are written (ms). */
+  auditFlushMs?: number;
+  /** OAuth clients configured by the operator, per service. */
+  oauthClients?: Readonly<Record<string, OAuthClientConfig>>;
+  /** Public base URL of the gateway: the default OAuth redirect URI is `<publicUrl>/api/connect/<service>/callback`. */
+  publicUrl?: string;
+  /**
+   * Re-reads the key ring. Called when a ciphertext names a key this process does not know yet: another process
+   * rotated the keys, and this one picks the new key up without a restart.
+   */
+  reloadKeys?: () => Encryptor;
+  /** Where upstream requests may go: link-local and metadata destinations the operator allows (see upstream/egress.ts). */
+  egress?: EgressOptions;
+  /**
+   * Per-key rate limit of operation calls (off when absent or `perMinute` is 0). Shared by every instance when the
+   * store can lease tokens (PostgreSQL), else kept in this process' memory.
+   */
+  rateLimit?: RateLimitOptions;
+  /** Slots per upstream connection: the default cap, the queue's bounds and per-service limits (upstream/limits.ts). */
+  upstreamLimits?: Partial<UpstreamLimitOptions>;
+}
+
+/**
+ * The engine: everything between an authenticated request and an upstream answer. Both protocol adapters
+ * call `invoke`; neither validates, refreshes, retries or maps errors itself.
+ *
+ * A facade: it wires the parts (API keys, integration settings, connections, the OAuth flow, the invoke pipeline,
+ * upstream sending, audit) together and keeps their caches in step with the store's change notifications.
+ */
+export class Engine {
+  readonly registry: Registry;
+  readonly store: Store;
+  readonly logger: Logger;
+  /** Public base URL of the gateway (the OAuth redirect URI derives from it); set once the server knows its address. */
+  publicUrl: string | undefined;
+  /** Creating, renaming, listing and deleting workspaces (who may is the caller's to check: operator keys). */
+  readonly workspaces: Workspaces;
+  /** The tool sets of every workspace: saved, listed, deleted, and resolved for the keys bound to them. */
+  readonly toolSets: ToolSets;
+  private readonly keys: KeyRing;
+  private readonly client: UpstreamClient;
+  private readonly apiKeys: ApiKeys;
+  private readonly settings: IntegrationSettings;
+  private readonly oauthClients: OAuthClients;
+  private readonly connections: Connections;
+  private readonly oauth: OAuthFlow;
+  private readonly pipeline: Pipeline;
+  private readonly audit: AuditLog;
+  private readonly observers = new Observers();
+  private readonly unsubscribe: () => void;
+  private index: OperationIndex | undefined;
+
+  constructor(options: EngineOptions) {
+    this.registry = options.registry;
+    this.store = options.store;
+    this.logger = options.logger ?? silentLogger;
+    this.publicUrl = options.publicUrl;
+    this.keys = new KeyRing(options.encryptor, options.reloadKeys);
+    const egress = new EgressPolicy(options.egress);
+    this.client = new UpstreamClient({ ...DEFAULT_UPSTREAM_OPTIONS, lookup: egress.lookup, ...options.upstream });
+    this.audit = new AuditLog(this.store, this.logger, options.auditFlushMs ?? 1_000, this.observers);
+    this.apiKeys = new ApiKeys(this.store, this.logger);
+    this.workspaces = new Workspaces(this.store, () => this.flushAudit());
+    this.toolSets = new ToolSets(this.registry, this.store);
+    this.settings = new IntegrationSettings(this.registry, this.store, egress);
+    this.oauthClients = new OAuthClients(options.oauthClients ?? {}, () => this.publicUrl);
+    const { registry, store, logger, keys, client, oauthClients, audit } = this;
+    this.connections = new Connections({ registry, store, logger, keys, client, oauthClients, audit });
+    this.oauth = new OAuthFlow({ registry, store, keys, client, oauthClients, connections: this.connections, audit });
+    this.pipeline = new Pipeline({
+      registry,
+      store,
+      logger,
+      settings: this.settings,
+      toolSets: this.toolSets,
+      connections: this.connections,
+      upstream: observeUpstream(new UpstreamSender(client, logger, egress, new UpstreamLimiter(options.upstreamLimits)), this.observers),
+      audit,
+      baseUrlOverrides: options.baseUrlOverrides ?? {},
+      rateLimiter: createRateLimiter(options.rateLimit, {
+        ...(store.leaseTokens ? { leaseTokens: store.leaseTokens.bind(store) } : {}),
+        logger,
+      }),
+    });
+    // Settings changed by this process, another process (PostgreSQL NOTIFY) or the CLI drop the cached copy at once;
+    // the cache lifetime bounds staleness should a notification be missed.
+    this.unsubscribe = this.store.onChange((change) => {
+      if (change.kind === 'api_key') {
+        // keys are cached by hash, which a notification does not carry: any key change drops them all (rare)
+        this.apiKeys.forget();
+        return;
+      }
+      if (change.kind === 'workspace') {
+        // renamed or deleted: a deleted workspace's keys, settings, connections and tool sets must not outlive it
+        this.apiKeys.forget();
+        for (const part of [this.settings, this.connections, this.toolSets]) part.forget(change.workspaceId, '*');
+        return;
+      }
+      const part = change.kind === 'integration' ? this.settings : change.kind === 'tool_set' ? this.toolSets : this.connections;
+      part.forget(change.workspaceId, change.id);
+    });
+  }
+
+  // ---- API keys -------------------------------------------------------------------------------------------
+
+  /**
+   * Issues a key in an existing workspace. An operator key must be an admin key of the default workspace; a tool set
+   * must exist in the key's workspace (`not_found` otherwise, as for any id of another workspace). Whether the caller
+   * may grant these scopes (only an operator grants `operator`) is the caller's to check.
+   */
+  async createApiKey(input: { workspaceId: string; name: string; scopes: KeyScopes; expiresAt?: string | null }): Promise<CreatedKey> {
+    await this.workspaces.require(input.workspaceId);
+    const { operator, toolSet } = input.scopes;
+    if (operator && (!input.scopes.admin || input.workspaceId !== DEFAULT_WORKSPACE)) {
+      throw new GatewayError('bad_request', 'An operator key is an admin key of the default workspace');
+    }
+    if (toolSet && !(await this.store.getToolSet(input.workspaceId, toolSet))) {
+      throw new GatewayError('not_found', `No tool set ${toolSet} in this workspace`);
+    }
+    return this.apiKeys.create(input);
+  }
+
+  /** Resolves a bearer token to a principal, or throws `unauthorized` (one message for every failure). */
+  authenticate(token: string | undefined): Promise<Principal> {
+    return this.apiKeys.authenticate(token);
+  }
+
+  // ---- integration settings --------------------------------------------------------------------------------
+
+  integrationState(workspaceId: string, service: string): Promise<IntegrationState> {
+    return this.settings.state(workspaceId, service);
+  }
+
+  configureIntegration(
+    workspaceId: string,
+    service: string,
+    change: { mcpEnabled?: boolean; restEnabled?: boolean; baseUrl?: string | null; settings?: Record<string, unknown> },
+  ): Promise<IntegrationState> {
+    return this.settings.configure(workspaceId, service, change);
+  }
+
+  // ---- connections ------------------------------------------------------------------------------------------
+
+  /** Stores a token-type credential (an API key or a non-expiring token pasted by an operator). */
+  connectToken(workspaceId: string, service: string, token: string, meta: Record<string, unknown> = {}): Promise<ConnectionRecord> {
+    return this.connections.connectToken(workspaceId, service, token, meta);
+  }
+
+  saveConnection(
+    workspaceId: string,
+    service: string,
+    kind: ConnectionRecord['kind'],
+    credentials: Credentials,
+    meta: Record<string, unknown> = {},
+  ): Promise<ConnectionRecord> {
+    return this.connections.save(workspaceId, service, kind, credentials, meta);
+  }
+
+  /**
+   * Deletes a connection; an OAuth connection's token is revoked upstream first where the provider supports it.
+   * A failed revocation does not keep the credentials here (the operator asked for them to go): it is reported back.
+   */
+  disconnect(workspaceId: string, service: string): Promise<{ deleted: boolean; revoked: boolean | null; revokeError?: string }> {
+    return this.connections.disconnect(workspaceId, service);
+  }
+
+  /** Id of the key that encrypts new credentials. */
+  get activeKeyId(): string {
+    return this.keys.current.activeKeyId;
+  }
+
+  /**
+   * Re-encrypts every connection of every workspace under the active key (after a rotation), while the gateway
+   * keeps serving (see `Connections.reencryptAll`).
+   */
+  reencryptAll(): Promise<ReencryptionReport> {
+    return this.connections.reencryptAll();
+  }
+
+  // ---- OAuth connect flow ----------------------------------------------------------------------------------
+
+  /** The OAuth client of a service: the plugin's endpoints, the operator's credentials and overrides. */
+  oauthClient(integration: RegisteredIntegration): OAuthClient {
+    return this.oauthClients.client(integration);
+  }
+
+  /** Starts an authorization: a single-use state bound to the workspace and the key, PKCE where the provider takes it. */
+  beginOAuth(workspaceId: string, service: string, keyId: string | null): Promise<OAuthStart> {
+    return this.oauth.begin(workspaceId, service, keyId);
+  }
+
+  /** Finishes an authorization from the provider's redirect (see `OAuthFlow.complete`). Every outcome is audited. */
+  completeOAuth(service: string, query: Readonly<Record<string, string>>): Promise<OAuthCompletion> {
+    return this.oauth.complete(service, query);
+  }
+
+  // ---- access -------------------------------------------------------------------------------------------------
+
+  requireIntegration(service: string): RegisteredIntegration {
+    return requireIntegration(this.registry, service);
+  }
+
+  /** May this principal use this service over this protocol? Throws not_found / forbidden. */
+  authorize(principal: Principal, service: string, protocol: Protocol): Promise<RegisteredIntegration> {
+    return this.pipeline.authorize(principal, service, protocol);
+  }
+
+  /** The operations this principal's tool set allows; undefined when the key is not bound to one (everything). */
+  async allowedOperations(principal: Principal): Promise<AllowedOperations | undefined> {
+    return this.pipeline.allowedOperations(principal);
+  }
+
+  /** Integrations this principal may call over `protocol` and that have a connection, in registration order. */
+  visibleIntegrations(principal: Principal, protocol: Protocol): Promise<RegisteredIntegration[]> {
+    return this.pipeline.visibleIntegrations(principal, protocol);
+  }
+
+  /** Keyword index over every registered operation (the registry is fixed once the gateway has started). */
+  get operationIndex(): OperationIndex {
+    this.index ??= new OperationIndex(this.registry.list());
+    return this.index;
+  }
+
+  // ---- the pipeline ---------------------------------------------------------------------------------------
+
+  invoke(request: InvokeRequest): Promise<InvokeResult> {
+    return this.pipeline.invoke(request);
+  }
+
+  baseUrlFor(integration: RegisteredIntegration, state: IntegrationState, meta: Readonly<Record<string, unknown>>): string {
+    return this.pipeline.baseUrlFor(integration, state, meta);
+  }
+
+  // ---- audit and observers -------------------------------------------------------------------------------------
+
+  /**
+   * Subscribes an observer (metrics) to every audited outcome and every upstream call (see `EngineObserver`);
+   * returns the unsubscribe function.
+   */
+  observe(observer: EngineObserver): () => void {
+    return this.observers.add(observer);
+  }
+
+  flushAudit(): Promise<void> {
+    return this.audit.flush();
+  }
+
+  async close(): Promise<void> {
+    this.unsubscribe();
+    this.audit.stop();
+    await this.flushAudit();
+    this.client.close();
+  }
+}

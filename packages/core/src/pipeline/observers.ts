@@ -1,0 +1,101 @@
+import { type ErrorCode, toGatewayError } from '../errors.js';
+import type { AuditRecord } from '../store/types.js';
+import type { UpstreamSender } from '../upstream/send.js';
+
+/** What an audited outcome carries besides its record, for observers only (never stored). */
+export interface AuditDetail {
+  /** The upstream's HTTP status behind a failure, when the failure came from an upstream answer (a 429, a 500…). */
+  upstreamStatus?: number;
+}
+
+/** One upstream call of an operation: every attempt, back-off and `Retry-After` wait of its time budget included. */
+export interface UpstreamObservation {
+  service: string;
+  operation: string;
+  /** `ok`, or the error code the call ended with (`upstream_timeout`, `rate_limited`, `upstream_error`…). */
+  outcome: 'ok' | ErrorCode;
+  /** The status of the last answer; undefined when none came (refused, reset, timed out). */
+  status: number | undefined;
+  durationMs: number;
+}
+
+/**
+ * Listens to the engine without being part of it (metrics: core does not depend on any metrics library). One
+ * observation point per fact: `audited` sees every audit record as it is queued — each invocation over REST and MCP,
+ * and the OAuth events (`oauth_connect`, `oauth_refresh`, protocol `admin`) — and `upstream` every upstream call of
+ * an operation. Both run on the request path: they must cost microseconds, and must not throw (an exception is
+ * dropped, so that an observer cannot fail a call).
+ */
+export interface EngineObserver {
+  audited?(record: AuditRecord, detail: AuditDetail): void;
+  upstream?(observation: UpstreamObservation): void;
+}
+
+const NO_DETAIL: AuditDetail = Object.freeze({});
+
+/** The observers of one engine; delivery is synchronous, each observer isolated from the others and from the call. */
+export class Observers {
+  /** Replaced, never mutated, on (un)subscribe: a delivery in progress keeps the list it started with. */
+  private list: ReadonlyArray<{ observer: EngineObserver }> = [];
+
+  add(observer: EngineObserver): () => void {
+    // A wrapper per subscription: the same observer added twice is two independent subscriptions.
+    const entry = { observer };
+    this.list = [...this.list, entry];
+    return () => {
+      this.list = this.list.filter((e) => e !== entry);
+    };
+  }
+
+  audited(record: AuditRecord, detail: AuditDetail = NO_DETAIL): void {
+    for (const { observer } of this.list) {
+      try {
+        observer.audited?.(record, detail);
+      } catch {
+        // an observer's failure is its own: the call and the other observers go on
+      }
+    }
+  }
+
+  upstream(observation: UpstreamObservation): void {
+    for (const { observer } of this.list) {
+      try {
+        observer.upstream?.(observation);
+      } catch {
+        // as above
+      }
+    }
+  }
+}
+
+/**
+ * Makes `sender` tell `observers` about each upstream call it sends: its duration (the whole time budget, retries
+ * included), its outcome and the status of the last answer. Wraps the instance's `send`; returns the same sender.
+ */
+export function observeUpstream(sender: UpstreamSender, observers: Observers): UpstreamSender {
+  const send = sender.send.bind(sender);
+  sender.send = async (integration, operation, ...rest) => {
+    const started = performance.now();
+    let outcome: UpstreamObservation['outcome'] = 'ok';
+    let status: number | undefined;
+    try {
+      const response = await send(integration, operation, ...rest);
+      status = response.status;
+      return response;
+    } catch (error) {
+      const failure = toGatewayError(error);
+      outcome = failure.code;
+      status = failure.upstreamStatus;
+      throw error;
+    } finally {
+      observers.upstream({
+        service: integration.service,
+        operation: operation.name,
+        outcome,
+        status,
+        durationMs: performance.now() - started,
+      });
+    }
+  };
+  return sender;
+}

@@ -1,0 +1,254 @@
+import type { Principal } from '../access/api-keys.js';
+import type { IntegrationSettings, IntegrationState } from '../access/integration-settings.js';
+import type { AllowedOperations, ToolSets } from '../access/tool-sets.js';
+import type { Connections } from '../connections/credentials.js';
+import { assertInput, pathSegmentProblem } from '../contract/input-limits.js';
+import type { DeclarativeUpstream, OperationContext, UpstreamRequest } from '../contract/operation.js';
+import { type RegisteredIntegration, type RegisteredOperation, type Registry, requireIntegration } from '../contract/registry.js';
+import { coerceParams, problemList, queryParams } from '../contract/validation.js';
+import { GatewayError, toGatewayError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { Store } from '../store/types.js';
+import { buildDeclarative } from '../upstream/declarative.js';
+import type { UpstreamSender } from '../upstream/send.js';
+import type { AuditLog } from './audit-log.js';
+import type { RateLimiter } from './rate-limit.js';
+
+/** The door a call came through: an MCP or REST client, or an admin trying an operation in the dashboard. */
+export type Protocol = 'mcp' | 'rest' | 'dashboard';
+
+export interface InvokeRequest {
+  principal: Principal;
+  protocol: Protocol;
+  service: string;
+  operation: string;
+  /** Typed params (JSON body, MCP arguments, path segments). Coerced by the one rule (`coerceParams`). */
+  params?: Record<string, unknown>;
+  /** Params from a query string (repeated keys as arrays); `params` wins over them. Coerced by the same rule. */
+  stringParams?: Record<string, string | string[]>;
+  /** True once the caller has gone away (REST: its connection closed): a call still waiting for an upstream slot is dropped. */
+  callerGone?: () => boolean;
+}
+
+export interface InvokeResult {
+  /** The upstream's JSON (or the operation's transform of it). `undefined` when the upstream sent no body. */
+  body: unknown;
+}
+
+interface PipelineOptions {
+  registry: Registry;
+  store: Store;
+  logger: Logger;
+  settings: IntegrationSettings;
+  toolSets: ToolSets;
+  connections: Pick<Connections, 'credentialsFor'>;
+  upstream: UpstreamSender;
+  audit: AuditLog;
+  /** Base URLs set by the operator's configuration (environment); they win over stored ones. */
+  baseUrlOverrides: Readonly<Record<string, string>>;
+  /** Per-key rate limit; undefined when it is off. */
+  rateLimiter?: RateLimiter | undefined;
+}
+
+/**
+ * The invoke pipeline: may this principal call this, are the params valid, which credentials, which request,
+ * what came back. Every invocation is audited, whatever its outcome.
+ */
+export class Pipeline {
+  private readonly registry: Registry;
+  private readonly store: Store;
+  private readonly logger: Logger;
+  private readonly settings: IntegrationSettings;
+  private readonly toolSets: ToolSets;
+  private readonly connections: Pick<Connections, 'credentialsFor'>;
+  private readonly upstream: UpstreamSender;
+  private readonly audit: AuditLog;
+  private readonly baseUrlOverrides: Readonly<Record<string, string>>;
+  private readonly rateLimiter: RateLimiter | undefined;
+
+  constructor(options: PipelineOptions) {
+    this.registry = options.registry;
+    this.store = options.store;
+    this.logger = options.logger;
+    this.settings = options.settings;
+    this.toolSets = options.toolSets;
+    this.connections = options.connections;
+    this.upstream = options.upstream;
+    this.audit = options.audit;
+    this.baseUrlOverrides = options.baseUrlOverrides;
+    this.rateLimiter = options.rateLimiter;
+  }
+
+  /** May this principal use this service over this protocol? Throws not_found / forbidden. */
+  async authorize(principal: Principal, service: string, protocol: Protocol): Promise<RegisteredIntegration> {
+    return (await this.check(principal, service, protocol)).integration;
+  }
+
+  /** The operations the principal's tool set allows (resolved once per version, cached); undefined: no tool set. */
+  allowedOperations(principal: Principal): Promise<AllowedOperations | undefined> | AllowedOperations | undefined {
+    const id = principal.scopes.toolSet;
+    if (!id) return undefined;
+    return this.toolSets.cached(principal.workspaceId, id) ?? this.toolSets.allowed(principal.workspaceId, id);
+  }
+
+  private async check(
+    principal: Principal,
+    service: string,
+    protocol: Protocol,
+  ): Promise<{ integration: RegisteredIntegration; allowed: AllowedOperations | undefined }> {
+    const integration = requireIntegration(this.registry, service);
+    const { services } = principal.scopes;
+    if (services !== '*' && !services.includes(service)) {
+      throw new GatewayError('forbidden', `This API key may not call ${service}`);
+    }
+    // No await unless the set must be read: a key without a set, or with its set cached, costs no extra turn.
+    const pending = this.allowedOperations(principal);
+    const allowed = pending instanceof Promise ? await pending : pending;
+    if (allowed && !allowed.hasService(service)) {
+      throw new GatewayError('forbidden', `This API key's tool set (${principal.scopes.toolSet}) has no operation of ${service}`);
+    }
+    const state = await this.settings.state(principal.workspaceId, service);
+    if (protocol === 'rest' && !state.restEnabled) {
+      throw new GatewayError(
+        'forbidden',
+        `REST access to ${service} is disabled for this workspace (enable it with: portico integrations configure ${service} --rest on)`,
+      );
+    }
+    if (protocol === 'mcp' && !state.mcpEnabled) {
+      throw new GatewayError('forbidden', `MCP access to ${service} is disabled for this workspace`);
+    }
+    // 'dashboard': an admin trying an operation; the MCP and REST switches govern those doors, not the admin's console.
+    return { integration, allowed };
+  }
+
+  /** Integrations this principal may call over `protocol` and that have a connection, in registration order. */
+  async visibleIntegrations(principal: Principal, protocol: Protocol): Promise<RegisteredIntegration[]> {
+    const connected = new Set((await this.store.listConnections(principal.workspaceId)).map((c) => c.service));
+    const allowed = await this.allowedOperations(principal);
+    const out: RegisteredIntegration[] = [];
+    for (const integration of this.registry.list()) {
+      const { services } = principal.scopes;
+      if (services !== '*' && !services.includes(integration.service)) continue;
+      if (allowed && !allowed.hasService(integration.service)) continue;
+      if (!connected.has(integration.service)) continue;
+      const state = await this.settings.state(principal.workspaceId, integration.service);
+      if (protocol === 'mcp' ? state.mcpEnabled : state.restEnabled) out.push(integration);
+    }
+    return out;
+  }
+
+  async invoke(request: InvokeRequest): Promise<InvokeResult> {
+    const started = performance.now();
+    let status = 200;
+    let code: string | null = null;
+    let upstreamStatus: number | undefined;
+    try {
+      // The key's rate limit first, for every door: a refused call costs no look-up (rate-limit.ts); audited below.
+      const keyId = request.principal.keyId;
+      const limited = keyId === null ? undefined : this.rateLimiter?.admit(keyId);
+      if (limited) await limited;
+      const { integration, allowed } = await this.check(request.principal, request.service, request.protocol);
+      const operation = integration.operations.get(request.operation);
+      if (!operation) throw new GatewayError('not_found', `${request.service} has no operation "${request.operation}"`);
+      // The key's tool set, before anything else is done for the call: refused here, it never reaches the upstream.
+      if (allowed && !allowed.has(request.service, request.operation)) {
+        throw new GatewayError(
+          'forbidden',
+          `This API key's tool set (${request.principal.scopes.toolSet}) does not include ${request.service}:${request.operation}`,
+        );
+      }
+      if (request.principal.scopes.readOnly && operation.access !== 'read') {
+        throw new GatewayError(
+          'forbidden',
+          `This API key is read-only; ${request.operation} ${operation.access === 'delete' ? 'deletes' : 'writes'} data`,
+        );
+      }
+      const params = this.validate(operation, request);
+      const result = await this.execute(integration, operation, params, request.principal.workspaceId, request.callerGone);
+      return result;
+    } catch (error) {
+      const failure = toGatewayError(error);
+      status = failure.status;
+      code = failure.code;
+      upstreamStatus = failure.upstreamStatus;
+      if (failure.code === 'internal_error') {
+        this.logger.error({ err: error, service: request.service, operation: request.operation }, 'operation failed');
+      }
+      throw failure;
+    } finally {
+      this.audit.request(
+        {
+          at: new Date().toISOString(),
+          workspaceId: request.principal.workspaceId,
+          keyId: request.principal.keyId,
+          service: request.service,
+          operation: request.operation,
+          protocol: request.protocol,
+          status,
+          code,
+          durationMs: performance.now() - started,
+        },
+        upstreamStatus === undefined ? undefined : { upstreamStatus },
+      );
+    }
+  }
+
+  baseUrlFor(integration: RegisteredIntegration, state: IntegrationState, meta: Readonly<Record<string, unknown>>): string {
+    const override = this.baseUrlOverrides[integration.service] ?? state.baseUrl;
+    if (override) return override;
+    const base = integration.plugin.upstream.baseUrl;
+    return typeof base === 'function' ? base(meta) : base;
+  }
+
+  private validate(operation: RegisteredOperation, request: InvokeRequest): Record<string, unknown> {
+    // The input caps and forbidden key names first, for every door: they cost microseconds, and all that follows
+    // (spreading, coercion, validation, its message) grows with the input.
+    assertInput(request.params);
+    assertInput(request.stringParams);
+    // One coercion rule for every door (contract/validation.ts): query values and typed values meet the same schema.
+    const schema = operation.definition.params;
+    const params = coerceParams(schema, { ...(request.stringParams ? queryParams(schema, request.stringParams) : {}), ...request.params });
+    // One path-parameter rule for every plugin, whatever its schema says, before any upstream call.
+    for (const name of operation.pathParams) {
+      const value = params[name];
+      const problem = typeof value === 'string' ? pathSegmentProblem(value) : undefined;
+      if (problem) throw new GatewayError('bad_request', `Invalid params for ${operation.name}: params.${name}: ${problem}`);
+    }
+    if (!operation.validator.check(params)) {
+      const problems = operation.validator.problems(params);
+      throw new GatewayError('bad_request', `Invalid params for ${operation.name}: ${problemList(problems)}`);
+    }
+    const problem = operation.definition.check?.(params as never);
+    if (problem) throw new GatewayError('bad_request', `Invalid params for ${operation.name}: ${problem}`);
+    return params;
+  }
+
+  private async execute(
+    integration: RegisteredIntegration,
+    operation: RegisteredOperation,
+    params: Record<string, unknown>,
+    workspaceId: string,
+    callerGone?: () => boolean,
+  ): Promise<InvokeResult> {
+    const { credentials, record } = await this.connections.credentialsFor(integration, workspaceId);
+    const state = await this.settings.state(workspaceId, integration.service);
+    const context: OperationContext = { settings: state.settings, connection: record.meta };
+    const baseUrl = this.baseUrlFor(integration, state, record.meta);
+    // Every upstream request of the call, each page of a `run` included, takes a slot of the connection (upstream/limits.ts).
+    const connection = { workspaceId, callerGone };
+    const send = (upstream: UpstreamRequest) =>
+      this.upstream.send(integration, operation, upstream, baseUrl, credentials, state.settings, connection);
+    const definition = operation.definition;
+    let body: unknown;
+    if (definition.run) {
+      body = await definition.run(params as never, { ...context, send });
+    } else {
+      const upstream =
+        typeof definition.upstream === 'function'
+          ? definition.upstream(params as never, context)
+          : buildDeclarative(definition.upstream as DeclarativeUpstream, params);
+      body = (await send(upstream)).body;
+    }
+    return { body: definition.transform ? definition.transform(body, params as never) : body };
+  }
+}
