@@ -2,14 +2,14 @@ import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EXAMPLE_IDS } from './example-ids.js';
 import { clioPlugin } from './index.js';
-import { COLLECTIONS, records } from './sandbox/model.js';
+import { SANDBOX_COLLECTIONS, records } from './sandbox/model.js';
 import { seed } from './sandbox/seed.js';
 
 /** What example-ids.ts must hold: per collection, its first seeded record (with its scope) and the last one in that scope. */
 function idsOfSeed() {
   const db = seed();
   const out: Record<string, { first: number; last: number; scope?: Record<string, string> }> = {};
-  for (const collection of COLLECTIONS) {
+  for (const collection of SANDBOX_COLLECTIONS) {
     const stored = records(db, collection);
     const first = stored[0];
     if (!first) continue;

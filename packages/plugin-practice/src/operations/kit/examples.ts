@@ -1,8 +1,8 @@
-import type { OperationDefinition, TSchema } from '@portico/core';
+import type { OperationDefinition } from '@portico/core';
 import { EXAMPLE_IDS } from './example-ids.js';
 
-// Ready-to-run examples for describe_method, written on the sandbox's seeded firm (src/example-ids.ts, generated from
-// src/sandbox/seed.ts and checked against it by examples.test.ts): ids of records that exist there, the `fields` each
+// Ready-to-run examples for describe_method, written on the sandbox's seeded firm (example-ids.ts beside this file, generated
+// from src/sandbox/seed.ts and checked against it by src/examples.test.ts): ids of records that exist there, the `fields` each
 // operation suggests, and a valid value for every required parameter. The gateway's e2e test runs every example over
 // MCP and REST against the sandbox.
 
@@ -120,5 +120,3 @@ export function withExamples(operations: OperationDefinition[]): OperationDefini
       : ({ ...operation, example: exampleOf(operation) as OperationDefinition['example'] } as OperationDefinition),
   );
 }
-
-export type { TSchema };

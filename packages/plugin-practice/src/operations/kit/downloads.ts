@@ -1,5 +1,5 @@
 import { defineOperation, GatewayError, type OperationDefinition, Params, type RunContext, type TSchema, Type } from '@portico/core';
-import { PathId } from './schemas.js';
+import { ClioId } from '../../schemas.js';
 
 // Clio's download endpoints (documents, document versions, document archives, document templates, reports) do not
 // answer with the file: they answer 303 See Other with a short-lived, pre-signed address of the file in Clio's storage.
@@ -17,7 +17,7 @@ export const DownloadAnswer = Type.Object(
   { description: 'Where to fetch the file: Clio answers 303 See Other with this address.' },
 );
 
-interface DownloadSpec {
+export interface DownloadSpec {
   name: string;
   /** Gateway path with `:id`. */
   path: string;
@@ -45,7 +45,7 @@ export async function followDownload(ctx: RunContext, path: string, query?: Reco
   return { download_url: url };
 }
 
-function downloadOperation(spec: DownloadSpec): OperationDefinition {
+export function downloadOperation(spec: DownloadSpec): OperationDefinition {
   const queryNames = Object.keys(spec.query ?? {});
   return defineOperation({
     name: spec.name,
@@ -54,7 +54,7 @@ function downloadOperation(spec: DownloadSpec): OperationDefinition {
     summary: spec.summary,
     description: `${spec.description} ${EXPLAINED}`,
     params: Params({
-      id: PathId(spec.idDescription),
+      id: ClioId(spec.idDescription),
       ...Object.fromEntries(Object.entries(spec.query ?? {}).map(([name, schema]) => [name, Type.Optional(schema)])),
     }),
     response: DownloadAnswer,
@@ -66,49 +66,3 @@ function downloadOperation(spec: DownloadSpec): OperationDefinition {
     },
   });
 }
-
-export const downloadDocument = downloadOperation({
-  name: 'download_document',
-  path: '/documents/:id/download',
-  clio: (id) => `/documents/${id}/download.json`,
-  summary: 'Download a document',
-  description:
-    'Gets the file of a document (id from list_documents or list_folder_contents): its latest version, or the version document_version_id names (ids from list_document_versions).',
-  idDescription: 'Id of the document (from list_documents or list_folder_contents).',
-  query: {
-    document_version_id: Type.String({
-      pattern: '^[0-9]+$',
-      'x-portico-expects': 'a Clio id (digits)',
-      description: 'A version of the document to download instead of the latest (ids from list_document_versions).',
-    }),
-  },
-});
-
-export const downloadDocumentArchive = downloadOperation({
-  name: 'download_document_archive',
-  path: '/document_archives/:id/download',
-  clio: (id) => `/document_archives/${id}/download.json`,
-  summary: 'Download a document archive',
-  description:
-    'Gets the zip file of a document archive (id from create_document_archive); get_document_archive’s state must be completed first.',
-  idDescription: 'Id of the document archive (from create_document_archive).',
-});
-
-export const downloadDocumentTemplate = downloadOperation({
-  name: 'download_document_template',
-  path: '/document_templates/:id/download',
-  clio: (id) => `/document_templates/${id}/download.json`,
-  summary: 'Download a document template',
-  description: 'Gets the file of a document template (id from list_document_templates), e.g. to check it before generating documents.',
-  idDescription: 'Id of the document template (from list_document_templates).',
-});
-
-export const downloadReport = downloadOperation({
-  name: 'download_report',
-  path: '/reports/:id/download',
-  clio: (id) => `/reports/${id}/download.json`,
-  summary: 'Download a report',
-  description:
-    'Gets the file of a generated report (id from list_reports or create_report) in the format it was made in (PDF, CSV …); get_report’s state must be completed first.',
-  idDescription: 'Id of the report (from list_reports or create_report).',
-});
