@@ -67,18 +67,14 @@ const NEWER_THAN_DOCUMENT: readonly CollectionRow[] = [...clioFile.rows, ...bank
   ['clio_file_submissions', 'bank_accounts', 'bank_transactions'].includes(row.key),
 );
 
+type TableEntry = readonly [template: string, verbs: string, query: string, body: string, required: string];
+
 const LETTER = { list: 'L', get: 'G', create: 'C', update: 'U', delete: 'D' } as const;
 const words = (text: string) => text.split(' ').filter(Boolean);
+const templateOf = (row: CollectionRow) => row.clio.replace(/:(\w+)/g, '{$1}');
 
-/** A table entry with what the row declares beyond it (a new entry when the document has none). */
-function withRow(entry: TableEntry | undefined, row: CollectionRow): TableEntry {
-  const [template, verbs, query, body, required] = entry ?? [
-    row.clio.replace(/:(\w+)/g, '{$1}'),
-    '',
-    row.order === null ? '' : '+',
-    '',
-    '',
-  ];
+/** A table entry with what the row declares beyond it; a new entry when the document has none. */
+function withRow([template, verbs, query, body, required]: TableEntry, row: CollectionRow): TableEntry {
   const beyond = (have: string[], names: readonly string[]) => [...have, ...names.filter((name) => !have.includes(name))];
   const letters = row.verbs.map((verb) => LETTER[verb]).filter((letter) => !verbs.includes(letter));
   const filters = beyond(words(query.replace(/^\+/, '')), Object.keys(row.filters ?? {}));
@@ -92,15 +88,12 @@ function withRow(entry: TableEntry | undefined, row: CollectionRow): TableEntry 
   ];
 }
 
-type TableEntry = readonly [template: string, verbs: string, query: string, body: string, required: string];
-
 function tableWithNewer(): TableEntry[] {
   const entries: TableEntry[] = [...TABLE];
   for (const row of NEWER_THAN_DOCUMENT) {
-    const template = row.clio.replace(/:(\w+)/g, '{$1}');
-    const at = entries.findIndex(([t]) => t === template);
-    if (at < 0) entries.push(withRow(undefined, row));
-    else entries[at] = withRow(entries[at], row);
+    const at = entries.findIndex(([template]) => template === templateOf(row));
+    if (at >= 0) entries[at] = withRow(entries[at] as TableEntry, row);
+    else entries.push(withRow([templateOf(row), '', row.order === null ? '' : '+', '', ''], row));
   }
   return entries;
 }

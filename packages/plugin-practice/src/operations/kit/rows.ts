@@ -90,7 +90,7 @@ export function fieldsNote(row: Pick<CollectionRow, 'fields'>): string {
   );
 }
 
-export const PAGING_NOTE =
+const PAGING_NOTE =
   'Paging: up to limit records per page; when the answer has meta.paging.next (the URL of the next page), call again with ' +
   'its page_token value as page_token and the same filters; no meta.paging.next means this was the last page.';
 
@@ -98,7 +98,7 @@ export const PAGING_NOTE =
 export const withFields = (fields: unknown) => (typeof fields === 'string' ? { query: { fields } } : {});
 
 /** "a" or "an", by the sound the word starts with ("an activity", "a user", "a UTBMS code"). */
-export const article = (word: string) => (/^(?:[aeio]|un)/i.test(word) ? 'an' : 'a');
+const article = (word: string) => (/^(?:[aeio]|un)/i.test(word) ? 'an' : 'a');
 
 /** The common list filters, with the collection's order default and limit bounds, less those Clio's list does not take. */
 function commonListFilters(row: CollectionRow, fields: string): Schemas {
@@ -181,7 +181,7 @@ function bodyRequest(
   return { method, path, ...withFields(params.fields), body: { data: dataOf(params, bodyNames) } };
 }
 
-export function nameOf(row: CollectionRow, verb: Verb): string {
+function nameOf(row: CollectionRow, verb: Verb): string {
   return row.names?.[verb] ?? `${verb}_${verb === 'list' ? row.record[1] : row.record[0]}`;
 }
 
