@@ -1,6 +1,6 @@
 import { defineOperation, Params, StringEnum, Type } from '@portico/core';
 import { Bool, Day, Fields, Flag, IdFilter, Int, List, Num, notNull, nullable, Obj, Ref, Text } from '../schemas.js';
-import { family, withFields } from './kit/rows.js';
+import { family, ONLY_ID, withFields } from './kit/rows.js';
 
 // Activities: the time entries and expenses recorded against matters (the billable work), with what prices and
 // describes them — activity rates, activity descriptions, expense categories, the UTBMS codes — and the timer that
@@ -17,8 +17,6 @@ const expenseCategoryBody = {
   utbms_code: Ref('UTBMS expense code'),
   groups: List('Groups that may use it, as [{ "id": <group id> }] (add "_deleted": true to remove one).'),
 };
-
-const ONLY_ID = 'Clio returns only id and etag unless fields names the fields to return';
 
 // ---- the timer: one per user, without an id ------------------------------------------------------------------------
 

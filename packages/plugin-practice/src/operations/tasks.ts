@@ -1,6 +1,6 @@
 import { defineOperation, Params, StringEnum, Type } from '@portico/core';
 import { Bool, ClioId, Day, Fields, Flag, IdFilter, Int, List, Moment, notNull, nullable, Obj, Ref, Text } from '../schemas.js';
-import { dataOf, family, omit, withFields } from './kit/rows.js';
+import { dataOf, family, ONLY_ID, omit, withFields } from './kit/rows.js';
 
 // Tasks: the to-dos with a due date, assigned to users or contacts, usually on a matter; their types, and the task
 // template lists (reusable sets of tasks to apply to matters) with their task templates.
@@ -51,8 +51,6 @@ const taskTemplateBody = {
   ),
   task_template_list: Ref('task template list'),
 };
-
-const ONLY_ID = 'Clio returns only id and etag unless fields names the fields to return';
 
 export const copyTaskTemplateList = defineOperation({
   name: 'copy_task_template_list',

@@ -1,11 +1,9 @@
 import { defineOperation, Params, StringEnum, Type } from '@portico/core';
 import { Fields, Flag, IdFilter, notNull, Text } from '../schemas.js';
-import { family, withFields } from './kit/rows.js';
+import { family, ONLY_ID, withFields } from './kit/rows.js';
 
 // Users: the firm's Clio users (attorneys and staff), the one the connection acts as, the groups they form, and the
 // log of what they viewed and changed.
-
-const ONLY_ID = 'Clio returns only id and etag unless fields names the fields to return';
 
 export const getCurrentUser = defineOperation({
   name: 'get_current_user',

@@ -82,12 +82,12 @@ export interface CollectionRow {
   text: Partial<Record<Verb, string>>;
 }
 
-/** Clio's answers name only `id` and `etag` unless `fields` lists what to return. */
+/** Clio's answers name only `id` and `etag` without `fields`. */
+export const ONLY_ID = 'Clio returns only id and etag unless fields names the fields to return';
+
+/** The note that ends every list and get description: what to ask for in `fields`, with an example. */
 export function fieldsNote(row: Pick<CollectionRow, 'fields'>): string {
-  return (
-    `Clio returns only id and etag unless fields names the fields to return, e.g. fields=${row.fields} ` +
-    '(nested records in braces, passed to Clio as written).'
-  );
+  return `${ONLY_ID}, e.g. fields=${row.fields} (nested records in braces, passed to Clio as written).`;
 }
 
 const PAGING_NOTE =
