@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ExpectedRequest, OperationFixture } from '@portico/core/testing';
 import { describe, expect, it } from 'vitest';
-import { API, invalidInputFixtures, successFixtures, upstreamErrorFixtures } from './fixtures/index.js';
+import { API, everyFixture } from './fixtures/kit.js';
 import { clioPlugin } from './index.js';
 import { API_PATH, baseUrlFor, DEFAULT_API_VERSION, REGIONS } from './upstream.js';
 
@@ -101,7 +101,8 @@ function problems(request: ExpectedRequest): string[] {
   return out;
 }
 
-const fixtures: OperationFixture[] = [...successFixtures, ...upstreamErrorFixtures, ...invalidInputFixtures];
+const fixtures: OperationFixture[] = await everyFixture();
+const successFixtures = fixtures.filter((fixture) => 'output' in fixture.expect);
 const requests = fixtures.flatMap((fixture) =>
   fixture.exchanges.map(
     (exchange) => [`${fixture.name ?? fixture.operation}: ${exchange.request.method} ${exchange.request.path}`, exchange.request] as const,

@@ -83,7 +83,7 @@ export const oauth2: OAuth2Settings = {
  * 409/412 → conflict, 429 → rate_limited with Clio's Retry-After passed on, 5xx → upstream_error).
  */
 export const inspect = upstreamInspector({
-  // Downloads answer 303 See Other with the file's address (src/downloads.ts): that is their success.
+  // Downloads answer 303 See Other with the file's address (src/operations/kit/downloads.ts): that is their success.
   failed: (response) =>
     !((response.status >= 200 && response.status < 300) || (response.status === 303 && Boolean(response.headers.location))),
   message: clioError,

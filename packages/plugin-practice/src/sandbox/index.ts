@@ -6,7 +6,7 @@ import { page, parseFields, render, select } from './query.js';
 import { create, readData, update } from './records.js';
 import { seed } from './seed.js';
 
-export { COLLECTIONS } from './model.js';
+export { SANDBOX_COLLECTIONS } from './model.js';
 export { SEED_EPOCH } from './seed.js';
 
 /** The access token the sandbox accepts, sent as `Authorization: Bearer sandbox-clio-token`. */

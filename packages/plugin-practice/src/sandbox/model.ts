@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { bankAccounts } from '../operations/bank-accounts.js';
+import { clioFile } from '../operations/clio-file.js';
+import type { CollectionRow } from '../operations/kit/rows.js';
 import { TABLE } from './table.js';
 
 /** One collection of the emulator, read from the facts table: `/court_rules/jurisdictions/{jurisdiction_id}/triggers`. */
@@ -53,24 +56,50 @@ export const unprocessable = (message: string) => new ClioError(422, 'Unprocessa
 const escapeRegExp = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
 
 /**
- * What the plugin sends that the saved document predates (the catalog was written from Clio's newer document): the
- * Clio File submissions reports (list and get), `status` on the bank account list, `client` and `matter` on bank
- * accounts, and creating, updating and deleting bank transactions (their body fields are the plugin's reading of the
- * bank transaction record, see the plugin's README).
+ * The collections the plugin reads from Clio's newer document, which the saved one predates (the catalog was written
+ * from the newer one): the Clio File submissions reports (list and get), `status` on the bank account list, `client`
+ * and `matter` on bank accounts, and creating, updating and deleting bank transactions (their body fields are the
+ * plugin's reading of the bank transaction record, see the plugin's README). For these the sandbox takes what the
+ * plugin's rows declare beyond the document — the rows are where that reading is written — and nowhere else: every
+ * other collection answers as the document says, so that a request Clio would refuse is refused here too.
  */
-const EXTRAS: ReadonlyArray<readonly [string, string, string, string, string]> = [
-  ['/clio_file/submissions_reports', 'LG', '+submitted_after submitted_before', '', ''],
-];
-const EXTRA_FIELDS: Record<string, { verbs?: string; filters?: string[]; body?: string[]; required?: string[] }> = {
-  '/bank_accounts': { filters: ['status'], body: ['client', 'matter'] },
-  '/bank_transactions': {
-    verbs: 'CUD',
-    body: ['bank_account_id', 'date', 'amount', 'description', 'source', 'confirmation', 'transaction_type', 'exchange_rate'],
-    required: ['bank_account_id', 'date', 'amount'],
-  },
-};
+const NEWER_THAN_DOCUMENT: readonly CollectionRow[] = [...clioFile.rows, ...bankAccounts.rows].filter((row) =>
+  ['clio_file_submissions', 'bank_accounts', 'bank_transactions'].includes(row.key),
+);
 
-export const COLLECTIONS: Collection[] = [...TABLE, ...EXTRAS].map(([template, verbs, query, body, required]) => {
+type TableEntry = readonly [template: string, verbs: string, query: string, body: string, required: string];
+
+const LETTER = { list: 'L', get: 'G', create: 'C', update: 'U', delete: 'D' } as const;
+const words = (text: string) => text.split(' ').filter(Boolean);
+const templateOf = (row: CollectionRow) => row.clio.replace(/:(\w+)/g, '{$1}');
+
+/** A table entry with what the row declares beyond it; a new entry when the document has none. */
+function withRow([template, verbs, query, body, required]: TableEntry, row: CollectionRow): TableEntry {
+  const beyond = (have: string[], names: readonly string[]) => [...have, ...names.filter((name) => !have.includes(name))];
+  const letters = row.verbs.map((verb) => LETTER[verb]).filter((letter) => !verbs.includes(letter));
+  const filters = beyond(words(query.replace(/^\+/, '')), Object.keys(row.filters ?? {}));
+  const fields = beyond(words(body), [...Object.keys(row.body ?? {}), ...Object.keys(row.updateBody ?? {})]);
+  return [
+    template,
+    `${verbs}${letters.join('')}`,
+    `${query.startsWith('+') ? '+' : ''}${filters.join(' ')}`,
+    fields.join(' '),
+    beyond(words(required), row.required ?? []).join(' '),
+  ];
+}
+
+function tableWithNewer(): TableEntry[] {
+  const entries: TableEntry[] = [...TABLE];
+  for (const row of NEWER_THAN_DOCUMENT) {
+    const at = entries.findIndex(([template]) => template === templateOf(row));
+    if (at >= 0) entries[at] = withRow(entries[at] as TableEntry, row);
+    else entries.push(withRow([templateOf(row), '', row.order === null ? '' : '+', '', ''], row));
+  }
+  return entries;
+}
+
+/** What the sandbox answers: Clio's collections as its document has them, and the newer ones the plugin reads. */
+export const SANDBOX_COLLECTIONS: Collection[] = tableWithNewer().map(([template, verbs, query, body, required]) => {
   const params = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
   const source = template
     .split(/\{\w+\}/)
@@ -80,16 +109,16 @@ export const COLLECTIONS: Collection[] = [...TABLE, ...EXTRAS].map(([template, v
     template,
     params,
     pattern: new RegExp(`^${source}(?:/([0-9]+))?\\.json$`),
-    verbs: new Set(`${verbs}${EXTRA_FIELDS[template]?.verbs ?? ''}`.split('') as Collection['verbs'] extends Set<infer V> ? V[] : never),
+    verbs: new Set(verbs.split('') as Collection['verbs'] extends Set<infer V> ? V[] : never),
     ordered: query.startsWith('+'),
-    filters: [...query.replace(/^\+/, '').split(' ').filter(Boolean), ...(EXTRA_FIELDS[template]?.filters ?? [])],
-    body: new Set([...body.split(' ').filter(Boolean), ...(EXTRA_FIELDS[template]?.body ?? [])]),
-    required: [...required.split(' ').filter(Boolean), ...(EXTRA_FIELDS[template]?.required ?? [])],
+    filters: words(query.replace(/^\+/, '')),
+    body: new Set(words(body)),
+    required: words(required),
     maxLimit: template.endsWith('/triggers') ? 1000 : 200,
   };
 });
 
-export const BY_TEMPLATE = new Map(COLLECTIONS.map((c) => [c.template, c]));
+export const BY_TEMPLATE = new Map(SANDBOX_COLLECTIONS.map((c) => [c.template, c]));
 
 /** The collection a path below `/api/v4` belongs to, the scope values and the record id (when it names one). */
 export function route(path: string): { collection: Collection; scope: Record<string, string>; id?: number } | undefined {
@@ -103,7 +132,7 @@ export function route(path: string): { collection: Collection; scope: Record<str
   }
   return undefined;
 }
-const SORTED = [...COLLECTIONS].sort((a, b) => b.template.length - a.template.length);
+const SORTED = [...SANDBOX_COLLECTIONS].sort((a, b) => b.template.length - a.template.length);
 
 /** The collection of the record a path parameter names: `{jurisdiction_id}` of `/court_rules/jurisdictions/{…}/triggers`. */
 export function parentOf(collection: Collection, param: string): Collection | undefined {

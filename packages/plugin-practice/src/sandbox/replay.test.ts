@@ -1,6 +1,6 @@
 import type { SandboxServer } from '@portico/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { invalidInputFixtures, successFixtures, upstreamErrorFixtures } from '../fixtures/index.js';
+import { everyFixture } from '../fixtures/kit.js';
 import { startSandbox } from './index.js';
 
 // Every upstream request of the plugin's fixtures, replayed against the sandbox: each is one the emulator knows
@@ -15,7 +15,7 @@ beforeEach(async () => {
   await fetch(`${new URL(sandbox.url).origin}/__sandbox/reset`, { method: 'POST' });
 });
 
-const requests = [...successFixtures, ...upstreamErrorFixtures, ...invalidInputFixtures].flatMap((fixture) =>
+const requests = (await everyFixture()).flatMap((fixture) =>
   fixture.exchanges.map((exchange) => ({ operation: fixture.operation, ...exchange.request })),
 );
 

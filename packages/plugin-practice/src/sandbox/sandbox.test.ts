@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { SandboxServer } from '@portico/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { COLLECTIONS, startSandbox } from './index.js';
+import { SANDBOX_COLLECTIONS, startSandbox } from './index.js';
 import { TABLE } from './table.js';
 
 type Data = Record<string, unknown> & { id: number; etag: string };
@@ -64,7 +64,7 @@ describe('the table', () => {
   });
 
   it('answers a list for every listable collection, each seeded', async () => {
-    for (const collection of COLLECTIONS.filter((c) => c.verbs.has('L') && c.template !== '/users/who_am_i')) {
+    for (const collection of SANDBOX_COLLECTIONS.filter((c) => c.verbs.has('L') && c.template !== '/users/who_am_i')) {
       const path = collection.template.replace(/\{\w+\}/g, () => '0');
       const scoped = collection.params.length === 0 ? path : undefined;
       if (!scoped) continue;

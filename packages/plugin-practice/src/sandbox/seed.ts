@@ -1,4 +1,4 @@
-import { COLLECTIONS, type Db, insert, parentOf, records } from './model.js';
+import { type Db, insert, parentOf, records, SANDBOX_COLLECTIONS } from './model.js';
 
 /**
  * The seeded firm, Harlow & Pike LLP (four users, clients, matters and their work), written with fixed ids and a fixed
@@ -351,7 +351,7 @@ export function seed(): Db {
  * plugin's delete examples do) leaves the other for the examples that read or change it.
  */
 function spareForDelete(db: Db): void {
-  for (const collection of COLLECTIONS) {
+  for (const collection of SANDBOX_COLLECTIONS) {
     if (!collection.verbs.has('D')) continue;
     const stored = records(db, collection);
     const first = stored[0];
@@ -363,7 +363,7 @@ function spareForDelete(db: Db): void {
 
 /** Three generic records in every collection the firm above leaves empty (two per parent in nested ones). */
 function generic(db: Db): void {
-  for (const collection of COLLECTIONS) {
+  for (const collection of SANDBOX_COLLECTIONS) {
     if (records(db, collection).length > 0) continue;
     const word = collection.template
       .replace(/\{\w+\}\//g, '')
@@ -383,7 +383,7 @@ function generic(db: Db): void {
 }
 
 /** The scopes to seed a nested collection under: the first two records of each parent collection. */
-function scopesOf(db: Db, collection: (typeof COLLECTIONS)[number]): Array<Record<string, string>> {
+function scopesOf(db: Db, collection: (typeof SANDBOX_COLLECTIONS)[number]): Array<Record<string, string>> {
   let scopes: Array<Record<string, string>> = [{}];
   for (const param of collection.params) {
     const parent = parentOf(collection, param);

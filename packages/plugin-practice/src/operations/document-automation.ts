@@ -1,0 +1,72 @@
+import { StringEnum, Type } from '@portico/core';
+import { Obj, Ref, Text } from '../schemas.js';
+import { downloadOperation } from './kit/downloads.js';
+import { family } from './kit/rows.js';
+
+// Document automation: documents generated from templates with a matter's data, and the templates they are filled
+// from.
+
+const templateBody = {
+  file: Text('The template file (a Word document), BASE64-encoded.'),
+  filename: Text('Name of the file (needed with file).'),
+  document_category: Ref('document category', 'ids from list_document_categories'),
+};
+
+export const downloadDocumentTemplate = downloadOperation({
+  name: 'download_document_template',
+  path: '/document_templates/:id/download',
+  clio: (id) => `/document_templates/${id}/download.json`,
+  summary: 'Download a document template',
+  description: 'Gets the file of a document template (id from list_document_templates), e.g. to check it before generating documents.',
+  idDescription: 'Id of the document template (from list_document_templates).',
+});
+
+export const documentAutomation = family(
+  [
+    {
+      key: 'document_templates',
+      path: '/document_templates',
+      clio: '/document_templates',
+      record: ['document_template', 'document_templates'],
+      verbs: ['list', 'get', 'create', 'update', 'delete'],
+      about: 'Templates that document automations fill with a matter’s data.',
+      fields: 'id,filename,size,content_type,created_at,updated_at',
+      order: 'id(asc)',
+      body: templateBody,
+      required: ['file'],
+      text: {
+        list: 'Lists document templates (the files create_document_automation fills with a matter’s data).',
+        get: 'Returns one document template’s details; the id comes from list_document_templates.',
+        create: 'Uploads a document template: file (BASE64-encoded) is required, with its filename.',
+        update: 'Replaces a template’s file or changes its category (id from list_document_templates).',
+        delete: 'Deletes a document template (id from list_document_templates). Answers 204 with no body.',
+      },
+    },
+    {
+      key: 'document_automations',
+      path: '/document_automations',
+      clio: '/document_automations',
+      record: ['document_automation', 'document_automations'],
+      verbs: ['list', 'get', 'create'],
+      about: 'Documents generated from templates with a matter’s data.',
+      fields: 'id,state,filename,export_formats,created_at',
+      order: 'id(asc)',
+      body: {
+        document_template: Ref('document template', 'ids from list_document_templates'),
+        matter: Obj('The matter whose data fills the template, as { "id": <matter id> }.'),
+        filename: Text('Name of the generated document.'),
+        formats: Type.Array(StringEnum(['pdf', 'original']), {
+          description: 'Formats to generate: pdf and/or original (the template’s own type).',
+        }),
+      },
+      required: ['document_template', 'matter', 'filename', 'formats'],
+      text: {
+        list: 'Lists document automations (documents generated from templates) with their state.',
+        get: 'Returns one document automation and its state; the id comes from list_document_automations or create_document_automation.',
+        create:
+          'Generates a document from a template with a matter’s data: document_template, matter, filename and formats are required; the document appears in the matter’s documents when the state is completed.',
+      },
+    },
+  ],
+  downloadDocumentTemplate,
+);

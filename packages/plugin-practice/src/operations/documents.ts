@@ -1,0 +1,283 @@
+import { defineOperation, Params, StringEnum, Type } from '@portico/core';
+import {
+  Bool,
+  ClioId,
+  EXTERNAL_FILTERS,
+  EXTERNAL_RULES,
+  Fields,
+  Flag,
+  IdFilter,
+  Int,
+  List,
+  Moment,
+  notNull,
+  nullable,
+  Obj,
+  Ref,
+  Text,
+} from '../schemas.js';
+import { downloadOperation } from './kit/downloads.js';
+import { dataOf, family, omit, optional, withFields } from './kit/rows.js';
+
+// Documents: the files stored in Clio (with their versions), the folders that hold them per matter or contact, the
+// comments on them, their categories, and the zip archives Clio builds of them. Documents generated from templates
+// are in document-automation.ts.
+
+/** Filters shared by list_documents, list_folders and list_folder_contents. */
+const itemFilters = (what: string) => ({
+  contact_id: IdFilter(`Only ${what} of this contact.`, nullable),
+  document_category_id: IdFilter(`Only ${what} in this document category (ids from list_document_categories).`, nullable),
+  matter_id: IdFilter(`Only ${what} of this matter.`, nullable),
+  include_deleted: Flag(`Include ${what} in the trash.`),
+  query: Text('Wildcard search in the name.'),
+  scope: StringEnum(['children', 'descendants'], {
+    description: 'With parent_id: only the direct children of the folder, or everything below it.',
+  }),
+  ...EXTERNAL_FILTERS,
+});
+
+const documentParent = (what: string) => Obj(`The folder or matter ${what} belongs in, as { "id": <id>, "type": "Folder" | "Matter" }.`);
+
+/** Body fields create_document and update_document share. */
+const documentBody = {
+  name: Text('Name of the document.'),
+  parent: documentParent('the document'),
+  document_category: Ref('document category', 'ids from list_document_categories'),
+  communication_id: Int('Communication the document came with (ids from list_communications).'),
+  received_at: Moment('When the document was received'),
+  external_properties: List('External properties, as [{ "name": "…", "value": "…" }]; on update add "id", or "_destroy": true.'),
+  multiparts: List('Upload parts to request, as [{ "part_number": 1, "content_length": <bytes>, "content_md5": "…" }].'),
+};
+
+// ---- special operations -------------------------------------------------------------------------------------------------
+
+const COPY_FIELDS = 'id,name,parent{id,type},latest_document_version{id}';
+const copyBody = {
+  parent: Obj('The folder or matter the copy goes into, as { "id": <id>, "type": "Folder" | "Matter" }.'),
+  name: Text('Name of the copy (default: the original’s).'),
+  filename: Text('File name of the copy.'),
+  document_category: Ref('document category', 'ids from list_document_categories'),
+  communication_id: Int('Communication the copy belongs to.'),
+  received_at: Moment('When the document was received'),
+  external_properties: List('External properties of the copy, as [{ "name": "…", "value": "…" }].'),
+};
+
+export const copyDocument = defineOperation({
+  name: 'copy_document',
+  method: 'POST',
+  path: '/documents/:id/copy',
+  summary: 'Copy a document',
+  description:
+    'Copies a document (id from list_documents) with its latest version into a folder or matter: parent ({"id", "type": "Folder" | "Matter"}) is required. Answers with the new document as data (only id and etag unless fields, sent in the query string, names more, e.g. fields=' +
+    `${COPY_FIELDS}).`,
+  params: Params({
+    id: ClioId('Id of the document to copy (from list_documents).'),
+    parent: copyBody.parent,
+    ...optional(omit(copyBody, 'parent')),
+    fields: Type.Optional(Fields(COPY_FIELDS)),
+  }),
+  locations: { fields: 'query' },
+  upstream: (p) => {
+    const values = p as Record<string, unknown>;
+    return {
+      method: 'POST',
+      path: `/documents/${encodeURIComponent(String(values.id))}/copy.json`,
+      ...withFields(values.fields),
+      body: { data: dataOf(values, Object.keys(copyBody)) },
+    };
+  },
+});
+
+export const downloadDocument = downloadOperation({
+  name: 'download_document',
+  path: '/documents/:id/download',
+  clio: (id) => `/documents/${id}/download.json`,
+  summary: 'Download a document',
+  description:
+    'Gets the file of a document (id from list_documents or list_folder_contents): its latest version, or the version document_version_id names (ids from list_document_versions).',
+  idDescription: 'Id of the document (from list_documents or list_folder_contents).',
+  query: {
+    document_version_id: ClioId('A version of the document to download instead of the latest (ids from list_document_versions).'),
+  },
+});
+
+export const downloadDocumentArchive = downloadOperation({
+  name: 'download_document_archive',
+  path: '/document_archives/:id/download',
+  clio: (id) => `/document_archives/${id}/download.json`,
+  summary: 'Download a document archive',
+  description:
+    'Gets the zip file of a document archive (id from create_document_archive); get_document_archive’s state must be completed first.',
+  idDescription: 'Id of the document archive (from create_document_archive).',
+});
+
+export const documents = family(
+  [
+    {
+      key: 'documents',
+      path: '/documents',
+      clio: '/documents',
+      record: ['document', 'documents'],
+      verbs: ['list', 'get', 'create', 'update', 'delete'],
+      about: 'Documents stored in Clio, in matter and contact folders.',
+      fields:
+        'id,name,filename,content_type,size,created_at,parent{id,type},matter{id,display_number},latest_document_version{id,fully_uploaded}',
+      order: 'id(asc)',
+      filters: {
+        ...itemFilters('documents'),
+        parent_id: IdFilter('Only documents in this folder (ids from list_folders).', nullable),
+        locked: Flag('Only locked documents.'),
+        show_uncompleted: Flag('Include documents whose upload has not finished.'),
+      },
+      listRules: EXTERNAL_RULES,
+      body: {
+        ...documentBody,
+        filename: Text('Name of the file.'),
+        content_type: Text('MIME type of the file (application/pdf).'),
+      },
+      // An update finishes an upload (uuid, fully_uploaded), starts a new version or restores the document.
+      updateBody: {
+        ...documentBody,
+        uuid: Text('UUID of the uploaded version (from the create or update answer), given with fully_uploaded.'),
+        fully_uploaded: Bool('Mark the upload of the version finished.'),
+        copy_version: Bool('Start the new version from a copy of the latest one.'),
+        restore: Bool('Restore the document from the trash.'),
+      },
+      required: ['name', 'parent'],
+      text: {
+        list: 'Lists documents by matter, contact, folder (parent_id, with scope children or descendants), category or name search; show_uncompleted and include_deleted add unfinished uploads and trashed documents.',
+        get: 'Returns one document’s details (not its content); the id comes from list_documents or list_folder_contents.',
+        create:
+          'Creates a document and its first version: name and parent ({"id", "type": "Folder" | "Matter"}) are required. Ask for latest_document_version{uuid,put_url,put_headers} in fields, upload the file to put_url, then update_document with uuid and fully_uploaded=true.',
+        update:
+          'Changes a document (id from list_documents): rename, move (parent), recategorize or restore it; with multiparts it starts a new version (upload to its put_url), finished by uuid and fully_uploaded=true.',
+        delete: 'Moves a document to the trash (id from list_documents). Answers 204 with no body.',
+      },
+    },
+    {
+      key: 'document_versions',
+      path: '/documents/:id/versions',
+      clio: '/documents/:id/versions',
+      record: ['document_version', 'document_versions'],
+      verbs: ['list'],
+      about: 'The versions of one document.',
+      fields: 'id,version_number,filename,size,content_type,fully_uploaded,created_at',
+      order: null,
+      filters: { fully_uploaded: Flag('Only versions whose upload finished (true) or not (false).') },
+      without: ['created_since', 'updated_since', 'ids[]'],
+      tokens: { id: 'Id of the document whose versions to list (from list_documents).' },
+      text: {
+        list: 'Lists the versions of one document (its id from list_documents), newest uploads included; fully_uploaded=true leaves out unfinished uploads.',
+      },
+    },
+    {
+      key: 'folders',
+      path: '/folders',
+      clio: '/folders',
+      record: ['folder', 'folders'],
+      verbs: ['list', 'get', 'create', 'update', 'delete'],
+      about: 'Folders that hold documents, per matter or contact.',
+      fields: 'id,name,parent{id,name},matter{id,display_number},created_at,root',
+      order: 'id(asc)',
+      filters: { ...itemFilters('folders'), parent_id: IdFilter('Only folders in this folder.', notNull) },
+      listRules: EXTERNAL_RULES,
+      body: {
+        name: Text('Name of the folder.'),
+        parent: documentParent('the folder'),
+        document_category: Ref('document category', 'ids from list_document_categories'),
+        external_properties: List('External properties, as [{ "name": "…", "value": "…" }].'),
+        restore: Bool('Restore the folder from the trash.'),
+      },
+      required: ['name', 'parent'],
+      text: {
+        list: 'Lists folders by matter, contact, parent folder (parent_id, with scope children or descendants), category or name; list_folder_contents gives folders and documents together.',
+        get: 'Returns one folder; the id comes from list_folders or list_folder_contents.',
+        create: 'Creates a folder: name and parent ({"id", "type": "Folder" | "Matter"}) are required.',
+        update: 'Renames, moves (parent), recategorizes or restores a folder (id from list_folders).',
+        delete: 'Moves a folder and its contents to the trash (id from list_folders). Answers 204 with no body.',
+      },
+    },
+    {
+      key: 'folder_contents',
+      path: '/folders/list',
+      clio: '/folders/list',
+      record: ['folder_content', 'folder_contents'],
+      verbs: ['list'],
+      about: 'The folders and documents inside a folder, together.',
+      fields: 'id,name,type,created_at,updated_at,parent{id}',
+      order: 'id(asc)',
+      filters: {
+        ...itemFilters('items'),
+        parent_id: IdFilter('The folder whose contents to list (ids from list_folders); without it the root folder.', notNull),
+        show_uncompleted: Flag('Include documents whose upload has not finished.'),
+      },
+      listRules: EXTERNAL_RULES,
+      text: {
+        list: 'Lists what is in a folder — its folders and documents in one list, each with its type — like a file browser; parent_id is the folder (from list_folders).',
+      },
+    },
+    {
+      key: 'comments',
+      path: '/comments',
+      clio: '/comments',
+      record: ['comment', 'comments'],
+      verbs: ['list', 'get', 'create', 'update', 'delete'],
+      about: 'Comments on documents and folders.',
+      fields: 'id,message,created_at,updated_at',
+      order: null,
+      filters: { item_id: IdFilter('Only comments on this document or folder (ids from list_documents or list_folders).', notNull) },
+      body: {
+        item: Obj('The document or folder commented on, as { "id": <id> } (ids from list_documents or list_folders).'),
+        message: Text('Text of the comment.'),
+      },
+      required: ['item', 'message'],
+      without: ['ids[]'],
+      text: {
+        list: 'Lists comments left on documents and folders; item_id narrows them to one document or folder.',
+        get: 'Returns one comment; the id comes from list_comments.',
+        create: 'Comments on a document or folder: item ({"id": <document or folder id>}) and message are required.',
+        update: 'Changes the text of a comment (id from list_comments).',
+        delete: 'Deletes a comment (id from list_comments). Answers 204 with no body.',
+      },
+    },
+    {
+      key: 'document_categories',
+      path: '/document_categories',
+      clio: '/document_categories',
+      record: ['document_category', 'document_categories'],
+      verbs: ['list', 'get', 'create', 'update', 'delete'],
+      about: 'Categories for documents and folders.',
+      fields: 'id,name,created_at',
+      order: 'id(asc)',
+      filters: { query: Text('Wildcard search in the name.') },
+      body: { name: Text('Name of the category.') },
+      required: ['name'],
+      text: {
+        list: 'Lists document categories; their ids go into document_category of documents, folders and templates and filter list_documents.',
+        get: 'Returns one document category; the id comes from list_document_categories.',
+        create: 'Creates a document category; name is required.',
+        update: 'Renames a document category (id from list_document_categories).',
+        delete: 'Deletes a document category (id from list_document_categories). Answers 204 with no body.',
+      },
+    },
+    {
+      key: 'document_archives',
+      path: '/document_archives',
+      clio: '/document_archives',
+      record: ['document_archive', 'document_archives'],
+      verbs: ['create', 'get'],
+      about: 'Zip archives of documents and folders, built by Clio for download.',
+      fields: 'id,state,progress,size,message',
+      body: { items: List('What to put in the archive, as [{ "id": <id>, "type": "Document" | "Folder" }].') },
+      required: ['items'],
+      text: {
+        create:
+          'Asks Clio to build a zip archive of documents and folders (items is required); ask for state in fields and follow it with get_document_archive.',
+        get: 'Returns one document archive with its build state; the id comes from create_document_archive.',
+      },
+    },
+  ],
+  copyDocument,
+  downloadDocument,
+  downloadDocumentArchive,
+);

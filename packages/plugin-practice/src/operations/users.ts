@@ -1,0 +1,85 @@
+import { defineOperation, Params, StringEnum, Type } from '@portico/core';
+import { Fields, Flag, IdFilter, notNull, Text } from '../schemas.js';
+import { family, ONLY_ID, withFields } from './kit/rows.js';
+
+// Users: the firm's Clio users (attorneys and staff), the one the connection acts as, the groups they form, and the
+// log of what they viewed and changed.
+
+export const getCurrentUser = defineOperation({
+  name: 'get_current_user',
+  method: 'GET',
+  path: '/users/who_am_i',
+  summary: 'Get the connected user',
+  description: `Returns the Clio user the connection acts as (who_am_i): its id is the user_id of the caller’s own records. ${ONLY_ID}, e.g. fields=id,name,email,roles.`,
+  params: Params({ fields: Type.Optional(Fields('id,name,email,roles')) }),
+  upstream: (p) => ({ method: 'GET', path: '/users/who_am_i.json', ...withFields(p.fields) }),
+});
+
+export const users = family(
+  [
+    {
+      key: 'users',
+      path: '/users',
+      clio: '/users',
+      record: ['user', 'users'],
+      verbs: ['list', 'get'],
+      about: 'The firm’s Clio users (attorneys and staff).',
+      fields: 'id,name,email,enabled,roles,subscription_type,rate',
+      order: 'id(asc)',
+      limit: { maximum: 2000, default: '2000' },
+      filters: {
+        enabled: Flag('Only enabled (true) or disabled (false) users.'),
+        include_co_counsel: Flag('Also list co-counsel users.'),
+        name: Text('Only users with this name.'),
+        pending_setup: Flag('Only users who have (false) or have not yet (true) finished setting up their account.'),
+        role: StringEnum(['admin', 'accounts', 'billing', 'reports'], { description: 'Only users with this role.' }),
+        subscription_type: StringEnum(['attorney', 'nonattorney'], { description: 'Only attorneys or only non-attorney users.' }),
+      },
+      text: {
+        list: 'Lists the firm’s users (attorneys and staff) by name, role, subscription type or enabled state; their ids are the user_id and attorney ids elsewhere.',
+        get: 'Returns one user; the id comes from list_users (or get_current_user for the connected user).',
+      },
+    },
+    {
+      key: 'groups',
+      path: '/groups',
+      clio: '/groups',
+      record: ['group', 'groups'],
+      verbs: ['list', 'get', 'create', 'update', 'delete'],
+      about: 'Groups of users (teams) that share access and rates.',
+      fields: 'id,name,type,archived',
+      order: 'id(asc)',
+      filters: {
+        archived: Flag('Only archived (true) or active (false) groups.'),
+        name: Text('Only groups with this name.'),
+        query: Text('Wildcard search in name.'),
+        type: StringEnum(['AccountGroup', 'AdhocGroup', 'UserGroup'], { description: 'Only groups with this type.' }),
+        user_id: IdFilter('Only groups this user belongs to.', notNull),
+      },
+      body: {
+        name: Text('Name.'),
+      },
+      text: {
+        list: 'Lists groups of users by name, type, archived state or member (user_id); query searches the name.',
+        get: 'Returns one group; the id comes from list_groups.',
+        create: 'Creates a group of users; give it a name.',
+        update: 'Renames a group (id from list_groups).',
+        delete: 'Deletes a group (id from list_groups). Answers 204 with no body.',
+      },
+    },
+    {
+      key: 'log_entries',
+      path: '/log_entries',
+      clio: '/log_entries',
+      record: ['log_entry', 'log_entries'],
+      verbs: ['list'],
+      about: 'The account’s activity log (who viewed or changed what).',
+      fields: 'id,type,accessed_at,user{id,name},item{id,type}',
+      order: 'id(asc)',
+      text: {
+        list: 'Lists log entries — the account’s audit trail of records viewed and changed, newest first when ordered by accessed_at(desc).',
+      },
+    },
+  ],
+  getCurrentUser,
+);
