@@ -43,6 +43,29 @@ describe('portico CLI', () => {
     expect((await run(['frobnicate'], {})).code).toBe(2);
   });
 
+  it('answers --help for every command the top-level help lists', async () => {
+    const top = (await run(['--help'], {})).out;
+    const section = top.slice(top.indexOf('Commands:'), top.indexOf('\n\n', top.indexOf('Commands:')));
+    const listed = [...section.matchAll(/^ {2}([a-z][a-z-]+)/gm)].map((m) => m[1] as string);
+    expect(listed).toEqual([
+      'serve',
+      'workspaces',
+      'keys',
+      'tool-sets',
+      'integrations',
+      'connect',
+      'disconnect',
+      'encryption',
+      'audit',
+      'env',
+    ]);
+    for (const command of listed) {
+      const result = await run([command, '--help'], {});
+      expect({ command, code: result.code, err: result.err }).toEqual({ command, code: 0, err: '' });
+      expect(result.out).toMatch(new RegExp(`^Usage:[\\s\\S]*portico ${command}`));
+    }
+  });
+
   it('creates, lists and revokes keys; the key is printed once and stored hashed', async () => {
     const env = freshEnv();
     const created = await run(['keys', 'create', '--name', 'ci-bot', '--services', 'notion', '--read-only'], env);

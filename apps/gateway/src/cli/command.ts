@@ -20,8 +20,7 @@ export const WORKSPACE_OPTION = { workspace: { type: 'string', default: 'default
 
 /** One `portico` command: the text of `portico <command> --help` beside what the command does. */
 export interface Command {
-  /** Absent: `--help` answers as for an unknown command. */
-  help?: string;
+  help: string;
   /** Runs the command with the arguments after its name; resolves to the process exit code. */
   run(args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<number>;
 }

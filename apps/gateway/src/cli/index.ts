@@ -80,7 +80,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
     }
     const command = COMMANDS.get(name);
     if (rest.includes('--help') || rest.includes('-h')) {
-      if (!command?.help) throw new UsageError(`unknown command "${name}"`);
+      if (!command) throw new UsageError(`unknown command "${name}"`);
       io.out(command.help);
       return 0;
     }
