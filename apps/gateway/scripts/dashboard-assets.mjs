@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The dashboard's browser assets: one ES module (src/dashboard/client.ts with uPlot, minified) and one stylesheet
-// (src/dashboard/style.css with uPlot's), bundled by esbuild. `pnpm build` writes them to dist/public/; a gateway
+// The dashboard's browser assets: one ES module (src/routes/dashboard/client.ts with uPlot, minified) and one stylesheet
+// (src/routes/dashboard/style.css with uPlot's), bundled by esbuild. `pnpm build` writes them to dist/public/; a gateway
 // running from source (tests) bundles them in memory at start-up through `bundleDashboard`.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -16,7 +16,7 @@ export async function bundleDashboard() {
   const notice = '/*! Includes uPlot (https://github.com/leeoniya/uPlot), MIT License, Copyright (c) Leon Sorokin */';
   const js = await build({
     ...common,
-    entryPoints: [join(root, 'src/dashboard/client.ts')],
+    entryPoints: [join(root, 'src/routes/dashboard/client.ts')],
     format: 'esm',
     platform: 'browser',
     target: 'es2022',
@@ -26,7 +26,7 @@ export async function bundleDashboard() {
     ...common,
     stdin: {
       contents: "@import 'uplot/dist/uPlot.min.css';\n@import './style.css';\n",
-      resolveDir: join(root, 'src/dashboard'),
+      resolveDir: join(root, 'src/routes/dashboard'),
       loader: 'css',
     },
     target: 'chrome100',

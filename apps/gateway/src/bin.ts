@@ -6,7 +6,7 @@ import * as nodeModule from 'node:module';
 // file at a time, and with the cache a restart skips compiling them (measured in docs/decisions.md, "Builds and
 // start-up"). Node 20 has no such cache and starts without it. The rest of the CLI is imported after this line so that it is cached too.
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-const { main } = await import('./cli.js');
+const { main } = await import('./cli/index.js');
 
 /** After a command (or a graceful `serve` shutdown) is done, how long a stray handle may keep the process alive. */
 const EXIT_BACKSTOP_MS = 2_000;

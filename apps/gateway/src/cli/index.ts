@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline/promises';
+import { GatewayError } from '@portico/core';
+import { ConfigError } from '../config/load.js';
+import { VERSION } from '../version.js';
+import { auditCommand } from './audit.js';
+import { type Command, type Io, UsageError } from './command.js';
+import { connectCommand } from './connect.js';
+import { disconnectCommand } from './disconnect.js';
+import { encryptionCommand } from './encryption.js';
+import { envCommand } from './env.js';
+import { integrationsCommand } from './integrations.js';
+import { keysCommand } from './keys.js';
+import { serveCommand } from './serve.js';
+import { toolSetsCommand } from './tool-sets.js';
+import { workspacesCommand } from './workspaces.js';
+
+const HELP = `portico ${VERSION} — an integration gateway serving business applications over MCP and REST
+
+Usage: portico <command> [options]
+
+Commands:
+  serve                         Start the gateway (HTTP: /api/mcp, /api/v1/<service>/…, /api/admin/…, /dashboard, /healthz)
+  workspaces list|create|rename|delete
+                                Manage workspaces (each with its own keys, connections, settings, audit)
+  keys create|list|revoke       Manage API keys
+  tool-sets list|show|save|delete
+                                Manage tool sets: named selections of operations a key can be bound to
+  integrations list|configure   Show integrations; turn MCP/REST on or off, set base URL and settings
+  connect <service>             Store an upstream token for a service (encrypted at rest)
+  disconnect <service>          Remove a service's stored credentials
+  encryption rotate|status|prune
+                                Rotate the key encrypting upstream credentials, while gateways keep serving
+  audit                         List audit records, newest first, with filters
+  env                           List the environment variables the gateway reads
+
+Every command reads the same configuration (environment variables, see 'portico env'). Commands acting on keys,
+integrations, connections, tool sets and the audit trail take --workspace ID (default: default).
+'portico <command> --help' shows a command's options.`;
+
+/** Every command, by the name typed after `portico`; each file holds its help beside its handler. */
+const COMMANDS: ReadonlyMap<string, Command> = new Map([
+  ['serve', serveCommand],
+  ['workspaces', workspacesCommand],
+  ['keys', keysCommand],
+  ['tool-sets', toolSetsCommand],
+  ['integrations', integrationsCommand],
+  ['connect', connectCommand],
+  ['disconnect', disconnectCommand],
+  ['encryption', encryptionCommand],
+  ['audit', auditCommand],
+  ['env', envCommand],
+]);
+
+const defaultIo: Io = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+  stdin: () => readFileSync(0, 'utf8'),
+  prompt: async (question) => {
+    const terminal = createInterface({ input: process.stdin, output: process.stderr });
+    try {
+      return await terminal.question(question);
+    } finally {
+      terminal.close();
+    }
+  },
+};
+
+/** Runs one CLI command; returns the process exit code. `serve` resolves only when the server stops. */
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env, io: Io = defaultIo): Promise<number> {
+  const [name, ...rest] = argv;
+  try {
+    if (!name || name === '-h' || name === '--help' || name === 'help') {
+      io.out(HELP);
+      return name ? 0 : 1;
+    }
+    if (name === '--version' || name === '-v') {
+      io.out(VERSION);
+      return 0;
+    }
+    const command = COMMANDS.get(name);
+    if (rest.includes('--help') || rest.includes('-h')) {
+      if (!command) throw new UsageError(`unknown command "${name}"`);
+      io.out(command.help);
+      return 0;
+    }
+    if (!command) throw new UsageError(`unknown command "${name}" (see portico --help)`);
+    return await command.run(rest, env, io);
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof ConfigError || error instanceof GatewayError) {
+      io.err(`portico: ${error.message}`);
+      return 2;
+    }
+    if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      io.err(`portico: ${(error as Error).message}`);
+      return 2;
+    }
+    io.err(`portico: ${(error as Error).message ?? error}`);
+    return 1;
+  }
+}

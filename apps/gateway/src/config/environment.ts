@@ -1,0 +1,159 @@
+/** Every environment variable the gateway reads, with its meaning and default: the source of the docs table. */
+export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning: string }> = [
+  { name: 'PORTICO_HOST', default: '127.0.0.1', meaning: 'Interface to listen on (0.0.0.0 to accept remote clients)' },
+  { name: 'PORTICO_PORT', default: '8787', meaning: 'TCP port' },
+  { name: 'PORTICO_PUBLIC_URL', default: 'http://<host>:<port>', meaning: 'Base URL clients use; appears in OpenAPI servers' },
+  { name: 'PORTICO_DATA_DIR', default: './data', meaning: 'Directory of the embedded database and the generated encryption key' },
+  {
+    name: 'PORTICO_DATABASE_URL',
+    default: 'file:<data dir>/portico.db',
+    meaning: 'Database: file:<path> for embedded SQLite, postgres://user:pass@host/db for PostgreSQL (several instances)',
+  },
+  {
+    name: 'PORTICO_DATABASE_SCHEMA',
+    default: 'public',
+    meaning: 'PostgreSQL only: the schema holding Portico’s tables (created if missing)',
+  },
+  {
+    name: 'PORTICO_PLUGINS',
+    default: 'all installed first-party plugins',
+    meaning: 'Comma-separated plugin packages (or short names: notes, chat, calls…); replaces the first-party list',
+  },
+  {
+    name: 'PORTICO_EXTRA_PLUGINS',
+    default: '(none)',
+    meaning:
+      'Comma-separated plugin packages loaded in addition to PORTICO_PLUGINS (or to the first-party ones): third-party plugins, installed in the project or beside the gateway',
+  },
+  { name: 'PORTICO_SERVICE_RENAMES', default: '(none)', meaning: 'Rename service keys: notion=notes,slack=chat' },
+  {
+    name: 'PORTICO_<SERVICE>_BASE_URL',
+    default: "the plugin's upstream",
+    meaning: 'Upstream base URL override for one service, e.g. PORTICO_NOTION_BASE_URL',
+  },
+  {
+    name: 'PORTICO_EGRESS_ALLOW_PRIVATE',
+    default: 'off',
+    meaning:
+      'Base URLs on link-local (169.254.0.0/16, fe80::/10) or cloud metadata addresses and names, and names resolving to them, are refused; on allows them all, or list the host names, addresses and CIDR ranges to allow. Loopback and private ranges are always allowed',
+  },
+  {
+    name: 'PORTICO_<SERVICE>_CLIENT_ID',
+    default: '(none)',
+    meaning: 'OAuth client id of one service (with PORTICO_<SERVICE>_CLIENT_SECRET): enables its connect flow',
+  },
+  { name: 'PORTICO_<SERVICE>_CLIENT_SECRET', default: '(none)', meaning: 'OAuth client secret of one service' },
+  {
+    name: 'PORTICO_<SERVICE>_REDIRECT_URL',
+    default: '<public URL>/api/connect/<service>/callback',
+    meaning: 'OAuth redirect URL registered with the provider',
+  },
+  {
+    name: 'PORTICO_<SERVICE>_OAUTH_AUTHORIZE_URL',
+    default: "the plugin's",
+    meaning: 'Override of the provider’s authorize endpoint (also _OAUTH_TOKEN_URL, _OAUTH_REVOKE_URL): regions, sandboxes',
+  },
+  {
+    name: 'PORTICO_UPSTREAM_TIMEOUT_MS',
+    default: '30000',
+    meaning: 'Time budget of one upstream call, its retries and their waits included (504 past it)',
+  },
+  {
+    name: 'PORTICO_UPSTREAM_MAX_RESPONSE_BYTES',
+    default: '10485760',
+    meaning: 'Largest upstream answer body; a larger one is cut off and answered 502',
+  },
+  {
+    name: 'PORTICO_UPSTREAM_RETRIES',
+    default: '2',
+    meaning: 'Retries of idempotent upstream calls on network errors, 429, 502, 503, 504 (0–5)',
+  },
+  {
+    name: 'PORTICO_UPSTREAM_MAX_CONCURRENCY',
+    default: '32',
+    meaning: 'Requests in flight at once per upstream connection (workspace + service) for plugins that declare no limit; 0: no cap',
+  },
+  {
+    name: 'PORTICO_UPSTREAM_QUEUE_LENGTH',
+    default: '200',
+    meaning: 'Calls that may wait for a slot of one upstream connection; one more is answered 429 rate_limited with Retry-After',
+  },
+  {
+    name: 'PORTICO_UPSTREAM_QUEUE_WAIT_MS',
+    default: '10000',
+    meaning: 'Longest wait for a slot of an upstream connection (part of the upstream time budget, at most three quarters of it); then 429',
+  },
+  {
+    name: 'PORTICO_<SERVICE>_UPSTREAM_LIMITS',
+    default: "the plugin's",
+    meaning:
+      'Override of one service’s upstream limits per connection, e.g. PORTICO_CLIO_UPSTREAM_LIMITS=concurrency=8,per_minute=40 (also per_second, per_hour; 0 removes one), or none',
+  },
+  {
+    name: 'PORTICO_RETRY_AFTER_CAP_MS',
+    default: '10000',
+    meaning: 'Longest Retry-After the gateway waits out itself; longer ones are returned as 429',
+  },
+  { name: 'PORTICO_BODY_LIMIT_BYTES', default: '8388608', meaning: 'Largest accepted request body (413 above it)' },
+  { name: 'PORTICO_LOG_LEVEL', default: 'info', meaning: 'fatal, error, warn, info, debug, trace or silent' },
+  {
+    name: 'PORTICO_ENCRYPTION_PREVIOUS_KEYS',
+    default: '(none)',
+    meaning: 'Comma-separated older keys that still decrypt during a rotation (with PORTICO_ENCRYPTION_KEY)',
+  },
+  {
+    name: 'PORTICO_MCP_TOOLS',
+    default: 'compact',
+    meaning: 'compact: describe_method, search_methods and call_<service>; operations: one tool per operation (<service>_<operation>)',
+  },
+  {
+    name: 'PORTICO_MCP_LEGACY_SSE',
+    default: 'off',
+    meaning: 'on: also serve the 2024-11-05 HTTP+SSE transport at /api/mcp/sse (single instance only)',
+  },
+  {
+    name: 'PORTICO_DASHBOARD',
+    default: 'on',
+    meaning: 'on: serve the dashboard at /dashboard (sign in with an admin API key); off: no dashboard routes at all',
+  },
+  {
+    name: 'PORTICO_ALLOWED_HOSTS',
+    default: "loopback names and the public URL's host",
+    meaning:
+      'Host names accepted in the Host and Origin headers of /api requests (DNS-rebinding protection); * for any. On an interface other than loopback, this or PORTICO_PUBLIC_URL is required',
+  },
+  {
+    name: 'PORTICO_RATE_LIMIT_PER_MINUTE',
+    default: '600',
+    meaning:
+      'Calls of operations (REST and MCP) each API key may make a minute; above it 429 rate_limited with Retry-After. Shared by all instances on one PostgreSQL. 0 turns it off',
+  },
+  {
+    name: 'PORTICO_RATE_LIMIT_BURST',
+    default: '60',
+    meaning: 'Calls an API key may make at once after being idle (the token bucket’s size), on top of which the per-minute rate refills',
+  },
+  {
+    name: 'PORTICO_METRICS_PORT',
+    default: '(none)',
+    meaning:
+      'Serve Prometheus metrics at /metrics on this separate port, without a key (0 picks a free port); unset: /metrics on the main port, for operator keys only',
+  },
+  { name: 'PORTICO_METRICS_HOST', default: '127.0.0.1', meaning: 'Interface of the metrics port' },
+  {
+    name: 'PORTICO_AUDIT_RETENTION_DAYS',
+    default: '90',
+    meaning:
+      'Audit records older than this many days are deleted in the background (at start, then every 10 minutes); 0 keeps them forever',
+  },
+  {
+    name: 'PORTICO_SHUTDOWN_GRACE_MS',
+    default: '10000',
+    meaning: 'On SIGTERM or SIGINT: how long in-flight requests may take to finish before their connections are closed',
+  },
+  {
+    name: 'PORTICO_ENCRYPTION_KEY',
+    default: '<data dir>/encryption.key',
+    meaning: '32-byte key (base64 or hex) encrypting upstream credentials at rest',
+  },
+];

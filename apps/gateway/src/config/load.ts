@@ -1,0 +1,275 @@
+import { resolve } from 'node:path';
+import {
+  EgressPolicy,
+  type OAuthClientConfig,
+  parseEgressAllowance,
+  parseEncryptionKey,
+  parseUpstreamLimits,
+  type UpstreamLimits,
+} from '@portico/core';
+
+/** The gateway's configuration: read from the environment once, validated, typed. */
+export interface GatewayConfig {
+  host: string;
+  port: number;
+  /** How clients reach this gateway (used in OpenAPI `servers` and the start-up banner). */
+  publicUrl: string | undefined;
+  dataDir: string;
+  /** `file:<path>` (embedded SQLite), `:memory:`, or `postgres://…` (PostgreSQL, for several instances). */
+  databaseUrl: string;
+  /** PostgreSQL schema to keep Portico's tables in (created if missing); undefined: the server's default (public). */
+  databaseSchema: string | undefined;
+  /** Plugin packages to load; undefined means every first-party plugin that is installed. */
+  plugins: string[] | undefined;
+  /** Plugin packages loaded on top of `plugins` (or of the first-party ones): third-party plugins. */
+  extraPlugins: string[];
+  /** Operator renames of service keys, `{ notion: 'notes' }`. */
+  serviceRenames: Record<string, string>;
+  /** OAuth clients per service from `PORTICO_<SERVICE>_CLIENT_ID` / `_CLIENT_SECRET` (+ optional redirect and endpoints). */
+  oauthClients: Record<string, OAuthClientConfig>;
+  /** Per-service upstream base URL overrides from `PORTICO_<SERVICE>_BASE_URL`. */
+  baseUrls: Record<string, string>;
+  /** Link-local and metadata destinations allowed anyway (`PORTICO_EGRESS_ALLOW_PRIVATE`): all, a list, or none. */
+  egressAllowPrivate: 'all' | string[] | undefined;
+  upstreamTimeoutMs: number;
+  upstreamRetries: number;
+  retryAfterCapMs: number;
+  /** Requests in flight per upstream connection for plugins that declare no concurrency (0: no cap). */
+  upstreamMaxConcurrency: number;
+  /** Calls that may wait for a slot per upstream connection. */
+  upstreamQueueLength: number;
+  /** Longest wait for a slot, ms (within the upstream time budget). */
+  upstreamQueueWaitMs: number;
+  /** Per-service overrides of the plugins' upstream limits from `PORTICO_<SERVICE>_UPSTREAM_LIMITS`. */
+  upstreamLimits: Record<string, UpstreamLimits>;
+  /** Largest upstream answer body, bytes (502 above it). */
+  upstreamMaxResponseBytes: number;
+  bodyLimitBytes: number;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** 32-byte key, base64 or hex; when absent a key file in the data directory is used (created on first run). */
+  encryptionKey: string | undefined;
+  /** Older keys, for decryption only, during a rotation (with PORTICO_ENCRYPTION_KEY). */
+  previousEncryptionKeys: string[];
+  /** MCP tool surface: compact (describe/search/call per service) or one tool per operation. */
+  mcpTools: 'compact' | 'operations';
+  /** Serve the legacy HTTP+SSE transport (2024-11-05) at /api/mcp/sse and /api/mcp/messages. */
+  mcpLegacySse: boolean;
+  /** Serve the dashboard at /dashboard (PORTICO_DASHBOARD, default on). */
+  dashboard: boolean;
+  /** Host names accepted in Host/Origin headers of /api requests (DNS-rebinding protection); undefined: derived. */
+  allowedHosts: string[] | undefined;
+  /** On SIGTERM/SIGINT, how long in-flight requests may take to finish before their connections are closed. */
+  shutdownGraceMs: number;
+  /** Port of a separate, keyless `/metrics` listener; undefined: `/metrics` on the main port, for admin keys. */
+  metricsPort: number | undefined;
+  /** Interface of the metrics listener. */
+  metricsHost: string;
+  /** Audit records older than this many days are deleted in the background; 0 keeps them forever. */
+  auditRetentionDays: number;
+  /** Calls of operations a minute per API key (the token bucket's refill rate); 0 turns the rate limit off. */
+  rateLimitPerMinute: number;
+  /** Calls a key may make at once after being idle (the token bucket's size). */
+  rateLimitBurst: number;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const problems: string[] = [];
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  };
+  const url = (name: string, raw: string | undefined): string | undefined => {
+    if (raw === undefined || raw === '') return undefined;
+    try {
+      const parsed = new URL(raw);
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('scheme');
+      return raw.replace(/\/+$/, '');
+    } catch {
+      problems.push(`${name} must be an http(s) URL (got "${raw}")`);
+      return undefined;
+    }
+  };
+
+  const dataDir = resolve(env.PORTICO_DATA_DIR || './data');
+  const databaseUrl = env.PORTICO_DATABASE_URL || `file:${resolve(dataDir, 'portico.db')}`;
+  if (!databaseUrl.startsWith('file:') && databaseUrl !== ':memory:' && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    // only the scheme is echoed: the rest of a database URL may hold a password
+    problems.push(`PORTICO_DATABASE_URL must be file:<path>, :memory: or postgres://… (got a "${databaseUrl.split(':')[0]}:" URL)`);
+  }
+
+  const databaseSchema = env.PORTICO_DATABASE_SCHEMA || undefined;
+  if (databaseSchema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
+    problems.push('PORTICO_DATABASE_SCHEMA must be a lowercase identifier (letters, digits, underscores)');
+  }
+
+  const logLevel = (env.PORTICO_LOG_LEVEL || 'info') as GatewayConfig['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`PORTICO_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+
+  const serviceRenames: Record<string, string> = {};
+  for (const pair of (env.PORTICO_SERVICE_RENAMES ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const [from, to] = pair.split('=').map((s) => s.trim());
+    if (!from || !to || !/^[a-z][a-z0-9]{1,31}$/.test(to)) problems.push(`PORTICO_SERVICE_RENAMES: "${pair}" must look like notion=notes`);
+    else serviceRenames[from] = to;
+  }
+
+  const oauthClients: Record<string, OAuthClientConfig> = {};
+  for (const [name, value] of Object.entries(env)) {
+    const match = /^PORTICO_([A-Z0-9]+)_CLIENT_ID$/.exec(name);
+    if (!match || !value) continue;
+    const prefix = `PORTICO_${match[1]}`;
+    const secret = env[`${prefix}_CLIENT_SECRET`];
+    if (!secret) {
+      problems.push(`${prefix}_CLIENT_ID is set but ${prefix}_CLIENT_SECRET is not`);
+      continue;
+    }
+    const optional = (suffix: string) => url(`${prefix}_${suffix}`, env[`${prefix}_${suffix}`]);
+    const redirectUri = optional('REDIRECT_URL');
+    const authorizeUrl = optional('OAUTH_AUTHORIZE_URL');
+    const tokenUrl = optional('OAUTH_TOKEN_URL');
+    const revokeUrl = optional('OAUTH_REVOKE_URL');
+    oauthClients[(match[1] as string).toLowerCase()] = {
+      clientId: value,
+      clientSecret: secret,
+      ...(redirectUri ? { redirectUri } : {}),
+      ...(authorizeUrl ? { authorizeUrl } : {}),
+      ...(tokenUrl ? { tokenUrl } : {}),
+      ...(revokeUrl ? { revokeUrl } : {}),
+    };
+  }
+
+  let egressAllowPrivate: GatewayConfig['egressAllowPrivate'];
+  try {
+    egressAllowPrivate = parseEgressAllowance(env.PORTICO_EGRESS_ALLOW_PRIVATE);
+  } catch (error) {
+    problems.push(`PORTICO_EGRESS_ALLOW_PRIVATE: ${(error as Error).message}`);
+  }
+  const egress = new EgressPolicy(egressAllowPrivate ? { allowPrivate: egressAllowPrivate } : {});
+  const baseUrls: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    const match = /^PORTICO_([A-Z0-9]+)_BASE_URL$/.exec(name);
+    if (!match) continue;
+    const parsed = url(name, value);
+    // link-local and metadata addresses are refused unless PORTICO_EGRESS_ALLOW_PRIVATE allows them
+    const problem = parsed === undefined ? undefined : egress.baseUrlProblem(parsed, name);
+    if (problem) problems.push(problem);
+    else if (parsed) baseUrls[(match[1] as string).toLowerCase()] = parsed;
+  }
+  // The OAuth endpoint overrides are held to the same rule (a literal address never goes through the DNS guard).
+  for (const [service, client] of Object.entries(oauthClients)) {
+    for (const [suffix, value] of [
+      ['OAUTH_AUTHORIZE_URL', client.authorizeUrl],
+      ['OAUTH_TOKEN_URL', client.tokenUrl],
+      ['OAUTH_REVOKE_URL', client.revokeUrl],
+    ] as const) {
+      const problem = value === undefined ? undefined : egress.baseUrlProblem(value, `PORTICO_${service.toUpperCase()}_${suffix}`);
+      if (problem) problems.push(problem);
+    }
+  }
+
+  const upstreamLimits: Record<string, UpstreamLimits> = {};
+  for (const [name, value] of Object.entries(env)) {
+    const match = /^PORTICO_([A-Z0-9]+)_UPSTREAM_LIMITS$/.exec(name);
+    if (!match || value === undefined || value === '') continue;
+    try {
+      upstreamLimits[(match[1] as string).toLowerCase()] = parseUpstreamLimits(value);
+    } catch (error) {
+      problems.push(`${name}: ${(error as Error).message}`);
+    }
+  }
+
+  const plugins = env.PORTICO_PLUGINS
+    ? env.PORTICO_PLUGINS.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : undefined;
+  const extraPlugins = (env.PORTICO_EXTRA_PLUGINS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+  const mcpTools = (env.PORTICO_MCP_TOOLS || 'compact') as GatewayConfig['mcpTools'];
+  if (mcpTools !== 'compact' && mcpTools !== 'operations') problems.push('PORTICO_MCP_TOOLS must be compact or operations');
+  const legacy = env.PORTICO_MCP_LEGACY_SSE || 'off';
+  if (legacy !== 'on' && legacy !== 'off') problems.push('PORTICO_MCP_LEGACY_SSE must be on or off');
+  const dashboard = env.PORTICO_DASHBOARD || 'on';
+  if (dashboard !== 'on' && dashboard !== 'off') problems.push('PORTICO_DASHBOARD must be on or off');
+
+  const host = env.PORTICO_HOST || '127.0.0.1';
+  const config: GatewayConfig = {
+    host,
+    port: int('PORTICO_PORT', 8787, 0, 65535),
+    publicUrl: url('PORTICO_PUBLIC_URL', env.PORTICO_PUBLIC_URL),
+    dataDir,
+    databaseUrl,
+    databaseSchema,
+    plugins,
+    extraPlugins,
+    serviceRenames,
+    oauthClients,
+    baseUrls,
+    egressAllowPrivate,
+    upstreamTimeoutMs: int('PORTICO_UPSTREAM_TIMEOUT_MS', 30_000, 100, 600_000),
+    upstreamRetries: int('PORTICO_UPSTREAM_RETRIES', 2, 0, 5),
+    retryAfterCapMs: int('PORTICO_RETRY_AFTER_CAP_MS', 10_000, 0, 600_000),
+    upstreamMaxConcurrency: int('PORTICO_UPSTREAM_MAX_CONCURRENCY', 32, 0, 100_000),
+    upstreamQueueLength: int('PORTICO_UPSTREAM_QUEUE_LENGTH', 200, 0, 100_000),
+    upstreamQueueWaitMs: int('PORTICO_UPSTREAM_QUEUE_WAIT_MS', 10_000, 0, 600_000),
+    upstreamLimits,
+    upstreamMaxResponseBytes: int('PORTICO_UPSTREAM_MAX_RESPONSE_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    bodyLimitBytes: int('PORTICO_BODY_LIMIT_BYTES', 8 * 1024 * 1024, 1024, 256 * 1024 * 1024),
+    shutdownGraceMs: int('PORTICO_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    metricsPort: env.PORTICO_METRICS_PORT ? int('PORTICO_METRICS_PORT', 0, 0, 65535) : undefined,
+    metricsHost: env.PORTICO_METRICS_HOST || '127.0.0.1',
+    auditRetentionDays: int('PORTICO_AUDIT_RETENTION_DAYS', 90, 0, 36_500),
+    rateLimitPerMinute: int('PORTICO_RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000_000),
+    rateLimitBurst: int('PORTICO_RATE_LIMIT_BURST', 60, 1, 1_000_000_000),
+    logLevel,
+    encryptionKey: env.PORTICO_ENCRYPTION_KEY || undefined,
+    previousEncryptionKeys: (env.PORTICO_ENCRYPTION_PREVIOUS_KEYS ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean),
+    mcpTools,
+    mcpLegacySse: legacy === 'on',
+    dashboard: dashboard === 'on',
+    allowedHosts: env.PORTICO_ALLOWED_HOSTS
+      ? env.PORTICO_ALLOWED_HOSTS.split(',')
+          .map((s) => s.trim().toLowerCase())
+          .filter(Boolean)
+      : undefined,
+  };
+  for (const [name, value] of [
+    ['PORTICO_ENCRYPTION_KEY', config.encryptionKey],
+    ...config.previousEncryptionKeys.map((k) => ['PORTICO_ENCRYPTION_PREVIOUS_KEYS', k] as const),
+  ] as const) {
+    if (value === undefined) continue;
+    try {
+      parseEncryptionKey(value);
+    } catch {
+      problems.push(`${name} must hold 32-byte keys, base64 (44 characters) or hex (64 characters)`);
+    }
+  }
+  if (config.previousEncryptionKeys.length > 0 && !config.encryptionKey) {
+    problems.push('PORTICO_ENCRYPTION_PREVIOUS_KEYS needs PORTICO_ENCRYPTION_KEY');
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  return config;
+}

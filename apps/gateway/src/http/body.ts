@@ -1,0 +1,73 @@
+import type { IncomingMessage } from 'node:http';
+import { assertInput, GatewayError, INPUT_LIMITS, jsonTextProblem } from '@portico/core';
+import type { Context } from 'koa';
+
+/**
+ * Reads a request body with a hard size limit: a declared Content-Length over the limit is refused before reading,
+ * and a chunked body is cut off as soon as it passes the limit.
+ */
+export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    throw tooLarge(limit);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) {
+      req.resume();
+      throw tooLarge(limit);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function tooLarge(limit: number): GatewayError {
+  return new GatewayError('payload_too_large', `The request body is larger than the limit of ${limit} bytes`);
+}
+
+/** A body's top level is not a call's parameters (an admin body; REST params are counted by invoke): keys, not params. */
+const BODY_LIMITS = { ...INPUT_LIMITS, maxParams: INPUT_LIMITS.maxKeys };
+
+/**
+ * Parses a JSON body; an empty body is `undefined`. The input caps (core's INPUT_LIMITS: keys per object, depth,
+ * number of values) are read from the text before it is parsed, and forbidden key names from the parsed value, so that
+ * every JSON body the gateway reads (REST calls, admin requests) is refused cheaply when it is too wide or too deep.
+ */
+export function parseJson(raw: Buffer, contentType: string | undefined): unknown {
+  if (raw.length === 0) return undefined;
+  if (contentType && !/^application\/([\w.+-]+\+)?json\b/i.test(contentType)) {
+    throw new GatewayError('bad_request', `Content-Type must be application/json (got ${contentType.split(';')[0]})`);
+  }
+  const tooBig = jsonTextProblem(raw);
+  if (tooBig) throw new GatewayError('bad_request', tooBig);
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.toString('utf8'));
+  } catch (error) {
+    throw new GatewayError('bad_request', `The request body is not valid JSON: ${(error as Error).message}`);
+  }
+  assertInput(value, 'body', BODY_LIMITS);
+  return value;
+}
+
+/**
+ * What an MCP POST's text is held to before it is parsed: a backstop, not the call's caps. A message may hold as many
+ * values as one call (100,000) and nest at most 1,024 levels; within that, a call's arguments meet the caps of
+ * INPUT_LIMITS in invoke, which answers with the error body as the tool's result, as for any other invalid call.
+ * Above it the message is refused as a whole (HTTP 400, JSON-RPC -32600), in microseconds: parsing it would cost more.
+ */
+const MCP_MESSAGE_LIMITS = { ...INPUT_LIMITS, maxKeys: INPUT_LIMITS.maxNodes, maxDepth: 1_024 };
+
+/** The MCP backstop read from a POST's text (see {@link jsonTextProblem}); undefined when the message is within. */
+export function mcpBodyProblem(raw: Buffer): string | undefined {
+  return jsonTextProblem(raw, 'the request', { limits: MCP_MESSAGE_LIMITS });
+}
+
+/** Reads a request's JSON body within `limit` bytes (see {@link parseJson}): the REST and admin doors' reader. */
+export function jsonBody(limit: number): (ctx: Context) => Promise<unknown> {
+  return async (ctx) => parseJson(await readBody(ctx.req, limit), ctx.get('content-type') || undefined);
+}

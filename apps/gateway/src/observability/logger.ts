@@ -1,0 +1,33 @@
+import { pino } from 'pino';
+import type { GatewayConfig } from '../config/load.js';
+
+/** Structured JSON logs. Anything that could carry a secret is redacted by path, whatever logged it. */
+export function createLogger(level: GatewayConfig['logLevel'], destination?: NodeJS.WritableStream) {
+  return pino(
+    {
+      level,
+      base: { app: 'portico' },
+      redact: {
+        paths: [
+          'authorization',
+          '*.authorization',
+          'headers.authorization',
+          '*.headers.authorization',
+          'token',
+          '*.token',
+          'key',
+          '*.key',
+          'accessToken',
+          '*.accessToken',
+          'refreshToken',
+          '*.refreshToken',
+          'secret',
+          '*.secret',
+          'err.options',
+        ],
+        censor: '[redacted]',
+      },
+    },
+    destination ?? pino.destination({ sync: false }),
+  );
+}

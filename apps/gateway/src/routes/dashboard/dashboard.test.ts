@@ -1,0 +1,378 @@
+import { createHash } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { SqliteStore } from '@portico/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from '../../gateway.test-support.js';
+import { html, jsonScript } from './html.js';
+import { DASHBOARD_CSP } from './index.js';
+import { formParams } from './operations.js';
+import { AttemptLimiter, csrfMatches, SessionStore } from './session.js';
+
+describe('dashboard sessions', () => {
+  const options = { idleMs: 120_000, absoluteMs: 600_000 };
+  const stores: SqliteStore[] = [];
+  afterAll(async () => {
+    for (const store of stores) await store.close();
+  });
+  async function table() {
+    const store = new SqliteStore(':memory:');
+    stores.push(store);
+    await store.migrate();
+    return store.sessions;
+  }
+
+  it('finds a session by its cookie value only, stores no id, and ends it after idle or absolute time', async () => {
+    const sessionTable = await table();
+    let now = Date.parse('2026-01-01T00:00:00.000Z');
+    const sessions = new SessionStore(sessionTable, options, () => now);
+    const { id, session } = await sessions.create('key_1', 'default');
+    expect(id).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(session.idHash).toBe(createHash('sha256').update(id).digest('hex'));
+    expect(JSON.stringify(await sessionTable.get(session.idHash))).not.toContain(id); // only the hash is stored
+    expect(await sessions.get(id)).toEqual(session);
+    expect(await sessions.get(`${id.slice(0, -1)}${id.endsWith('A') ? 'B' : 'A'}`)).toBeUndefined();
+    expect(await sessions.get(undefined)).toBeUndefined();
+    now += 100_000;
+    expect(await sessions.get(id)).toBeDefined(); // used: the idle clock starts again (written once a minute)
+    now += 100_000;
+    expect(await sessions.get(id)).toBeDefined();
+    now += 120_001;
+    expect(await sessions.get(id)).toBeUndefined(); // idle for more than two minutes
+    expect(await sessionTable.get(session.idHash)).toBeUndefined();
+
+    const long = await sessions.create('key_1', 'default');
+    const start = now;
+    for (; now < start + 600_000; now += 60_000) expect(await sessions.get(long.id)).toBeDefined();
+    now = start + 600_000;
+    expect(await sessions.get(long.id)).toBeUndefined(); // the absolute limit, however busy
+  });
+
+  it('knows a session made by another instance on the same database (each has its own SessionStore)', async () => {
+    const sessionTable = await table();
+    const one = new SessionStore(sessionTable, options);
+    const other = new SessionStore(sessionTable, options);
+    const { id, session } = await one.create('key_1', 'default');
+    expect((await other.get(id))?.csrf).toBe(session.csrf);
+    await other.destroy(id);
+    expect(await one.get(id)).toBeUndefined();
+  });
+
+  it('ends a session on sign-out, and every session of a revoked key; flash messages are shown once', async () => {
+    const sessions = new SessionStore(await table(), options);
+    const a = await sessions.create('key_1', 'default');
+    const b = await sessions.create('key_2', 'default');
+    const c = await sessions.create('key_2', 'default');
+    await sessions.destroy(a.id);
+    expect(await sessions.get(a.id)).toBeUndefined();
+    await sessions.destroyKey('key_2');
+    expect(await sessions.get(b.id)).toBeUndefined();
+    expect(await sessions.get(c.id)).toBeUndefined();
+    const d = await sessions.create('key_3', 'default');
+    sessions.flash(d.session, { kind: 'ok', message: 'saved' });
+    expect(sessions.takeFlash(d.session)).toEqual({ kind: 'ok', message: 'saved' });
+    expect(sessions.takeFlash(d.session)).toBeUndefined();
+  });
+
+  it('accepts only the session’s own CSRF token', async () => {
+    const sessions = new SessionStore(await table(), options);
+    const { session } = await sessions.create('key_1', 'default');
+    const other = (await sessions.create('key_1', 'default')).session;
+    expect(session.csrf).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(csrfMatches(session, session.csrf)).toBe(true);
+    expect(csrfMatches(session, other.csrf)).toBe(false);
+    expect(csrfMatches(session, '')).toBe(false);
+    expect(csrfMatches(session, undefined)).toBe(false);
+    expect(csrfMatches(session, session.csrf.slice(1))).toBe(false);
+  });
+
+  it('limits failed sign-ins per address in a sliding minute, and says how long to wait', () => {
+    let now = 0;
+    const limiter = new AttemptLimiter(10, 60_000, () => now);
+    for (let i = 0; i < 10; i++) {
+      expect(limiter.wait('10.0.0.1')).toBe(0);
+      limiter.failed('10.0.0.1');
+    }
+    expect(limiter.wait('10.0.0.1')).toBe(60);
+    expect(limiter.wait('10.0.0.2')).toBe(0); // another address has its own budget
+    now = 30_000;
+    expect(limiter.wait('10.0.0.1')).toBe(30);
+    now = 60_000;
+    expect(limiter.wait('10.0.0.1')).toBe(0); // the failures have left the window
+  });
+});
+
+describe('dashboard templates', () => {
+  it('escapes every interpolated value, nested lists included, and keeps JSON from closing its script element', () => {
+    const name = '<img src=x onerror=alert(1)> & "quotes" \'too\'';
+    expect(html`<p title="${name}">${[name, html`<b>${name}</b>`]}</p>`.text).toBe(
+      '<p title="&lt;img src=x onerror=alert(1)&gt; &amp; &quot;quotes&quot; &#39;too&#39;">&lt;img src=x onerror=alert(1)&gt; &amp; &quot;quotes&quot; &#39;too&#39;<b>&lt;img src=x onerror=alert(1)&gt; &amp; &quot;quotes&quot; &#39;too&#39;</b></p>',
+    );
+    expect(html`${null}${undefined}${false}${0}`.text).toBe('0');
+    const script = jsonScript('data', { text: '</script><script>alert(1)</script>' }).text;
+    expect(script).not.toContain('</script><script>');
+    expect(JSON.parse(script.replace(/^<script[^>]*>/, '').replace(/<\/script>$/, ''))).toEqual({
+      text: '</script><script>alert(1)</script>',
+    });
+  });
+
+  it('reads a try-it form by the schema: numbers, booleans and JSON converted, empty fields left out', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        query: { type: 'string' },
+        limit: { type: 'integer' },
+        archived: { type: 'boolean' },
+        filter: { type: 'object' },
+        sort: { type: 'string', enum: ['asc', 'desc'] },
+      },
+    };
+    expect(formParams(schema, { query: 'tasks', limit: '5', archived: 'false', filter: '{"a":1}', sort: '' })).toEqual({
+      params: { query: 'tasks', limit: 5, archived: false, filter: { a: 1 } },
+    });
+    expect(formParams(schema, { filter: '{nope' }).problem).toBe('filter must be JSON (object)');
+  });
+});
+
+describe('dashboard over HTTP', () => {
+  let gateway: TestGateway;
+  beforeAll(async () => {
+    gateway = await startTestGateway();
+  });
+  afterAll(async () => {
+    await gateway?.close();
+  });
+
+  const get = (path: string, cookie?: string) => fetch(`${gateway.url}${path}`, { redirect: 'manual', headers: cookie ? { cookie } : {} });
+  const post = (path: string, form: Record<string, string>, headers: Record<string, string> = {}) =>
+    fetch(`${gateway.url}${path}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: new URLSearchParams(form).toString(),
+    });
+  async function signIn(key = gateway.key): Promise<{ cookie: string; csrf: string }> {
+    const response = await post('/dashboard/sign-in', { key });
+    expect(response.status).toBe(303);
+    const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    const page = await (await get('/dashboard/keys', cookie)).text();
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(page)?.[1] as string;
+    expect(csrf).toBeDefined();
+    return { cookie, csrf };
+  }
+
+  it('answers every page with the strict CSP, no inline script or style, and sends a signed-out browser to sign-in', async () => {
+    const page = await get('/dashboard/integrations');
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toBe('/dashboard/sign-in');
+    expect(page.headers.get('content-security-policy')).toBe(DASHBOARD_CSP);
+    expect(DASHBOARD_CSP).toContain("script-src 'self'");
+    expect(DASHBOARD_CSP).toContain("frame-ancestors 'none'");
+    expect(DASHBOARD_CSP).not.toContain('unsafe-inline');
+    const signIn = await get('/dashboard/sign-in');
+    expect(signIn.status).toBe(200);
+    expect(signIn.headers.get('content-security-policy')).toBe(DASHBOARD_CSP);
+    expect(signIn.headers.get('x-frame-options')).toBe('DENY');
+    expect(signIn.headers.get('cache-control')).toBe('no-store');
+    const text = await signIn.text();
+    expect(text).not.toMatch(/<script(?![^>]*\bsrc=)(?![^>]*application\/json)/);
+    expect(text).not.toMatch(/\sstyle=|<style/);
+    expect(text).not.toMatch(/\son[a-z]+=/);
+  });
+
+  it('signs in with an admin key into an HttpOnly, SameSite=Strict cookie scoped to /dashboard, which holds no key', async () => {
+    const response = await post('/dashboard/sign-in', { key: gateway.key });
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/dashboard/integrations');
+    const cookie = response.headers.get('set-cookie') as string;
+    expect(cookie).toMatch(/^portico_session=[A-Za-z0-9_-]{43}; Path=\/dashboard; HttpOnly; SameSite=Strict$/); // no Secure on plain http
+    expect(cookie).not.toContain(gateway.key);
+    const page = await get('/dashboard/integrations', cookie.split(';')[0]);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<h1>Integrations</h1>');
+  });
+
+  it('refuses a wrong key (401), a key that is not an admin key (403), and a sign-in posted from another site', async () => {
+    expect((await post('/dashboard/sign-in', { key: 'portico_wrong' })).status).toBe(401);
+    const reader = await gateway.rest('POST', '/api/admin/keys', { body: { name: 'reader', read_only: true } });
+    const refused = await post('/dashboard/sign-in', { key: (reader.body as { key: string }).key });
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain('not an admin key');
+    expect((await post('/dashboard/sign-in', { key: gateway.key }, { origin: 'https://evil.example' })).status).toBe(403);
+  });
+
+  it('refuses a change without the session’s CSRF token or from another origin (403), and makes it with both', async () => {
+    const { cookie, csrf } = await signIn();
+    const form = { name: 'from-a-form', access: 'full', expires: 'never' };
+    expect((await post('/dashboard/keys', form, { cookie })).status).toBe(403);
+    expect((await post('/dashboard/keys', { ...form, _csrf: 'wrong' }, { cookie })).status).toBe(403);
+    expect((await post('/dashboard/keys', { ...form, _csrf: csrf }, { cookie, origin: 'https://evil.example' })).status).toBe(403);
+    const names = async () =>
+      ((await gateway.rest('GET', '/api/admin/keys')).body as { keys: Array<{ name: string }> }).keys.map((k) => k.name);
+    expect(await names()).not.toContain('from-a-form');
+    const made = await post('/dashboard/keys', { ...form, _csrf: csrf }, { cookie, origin: gateway.url });
+    const madeText = await made.text();
+    expect(made.status, madeText.slice(0, 2000)).toBe(200);
+    expect(await names()).toContain('from-a-form');
+    // the secret is in that answer only, and works; no later page has it
+    const secret = /id="new-key" type="text" readonly value="(portico_[A-Za-z0-9_-]+)"/.exec(madeText)?.[1] as string;
+    // a full key, not an admin key: it authenticates (403, where an unknown key gets 401)
+    expect((await gateway.rest('GET', '/api/admin/keys', { key: secret })).status).toBe(403);
+    expect(await (await get('/dashboard/keys', cookie)).text()).not.toContain(secret);
+  });
+
+  it('ends the session when its admin key is revoked, and on sign-out', async () => {
+    const created = await gateway.rest('POST', '/api/admin/keys', { body: { name: 'second-admin', admin: true } });
+    const { key, id } = created.body as { key: string; id: string };
+    const session = await signIn(key);
+    expect((await get('/dashboard/integrations', session.cookie)).status).toBe(200);
+    await gateway.rest('DELETE', `/api/admin/keys/${id}`);
+    const after = await get('/dashboard/integrations', session.cookie);
+    expect(after.status).toBe(303);
+    expect(after.headers.get('location')).toBe('/dashboard/sign-in?expired');
+
+    const mine = await signIn();
+    const out = await post('/dashboard/sign-out', { _csrf: mine.csrf }, { cookie: mine.cookie });
+    expect(out.status).toBe(303);
+    expect(out.headers.get('set-cookie')).toContain('Max-Age=0');
+    expect((await get('/dashboard/keys', mine.cookie)).headers.get('location')).toBe('/dashboard/sign-in?expired');
+  });
+
+  it('runs a try-it call through the invoke pipeline, audited with protocol dashboard', async () => {
+    const { cookie, csrf } = await signIn();
+    const answer = await post('/dashboard/operations/notion/list_users', { _csrf: csrf }, { cookie });
+    expect(answer.status).toBe(200);
+    expect(await answer.text()).toContain('not_connected'); // no credential in this gateway: the pipeline's answer
+    const audit = await gateway.rest('GET', '/api/admin/audit?protocol=dashboard');
+    expect((audit.body as { records: Array<{ operation: string; status: number }> }).records[0]).toMatchObject({
+      operation: 'list_users',
+      status: 424,
+    });
+  });
+
+  it('shows a key bound to a tool set only the set’s operations, in search, in lists and on an operation’s page', async () => {
+    const saved = await gateway.rest('PUT', '/api/admin/tool-sets/dash-readers', {
+      body: { name: 'Readers', rules: [{ match: 'notion:list_*' }] },
+    });
+    expect(saved.status).toBe(201);
+    const inSet = (saved.body as { operations: string[] }).operations;
+    expect(inSet.length).toBeGreaterThan(0);
+    const created = await gateway.rest('POST', '/api/admin/keys', { body: { name: 'set-admin', admin: true, tool_set: 'dash-readers' } });
+    expect(created.status).toBe(201);
+    const bound = await signIn((created.body as { key: string }).key);
+    const full = await signIn();
+    const methods = async (cookie: string, query: string) =>
+      [
+        ...(await (await get(`/dashboard/operations?${query}`, cookie)).text()).matchAll(
+          /href="\/dashboard\/operations\/([a-z]+)\/([a-z_]+)"/g,
+        ),
+      ].map((m) => `${m[1]}:${m[2]}`);
+    const boundList = await methods(bound.cookie, 'service=notion');
+    expect(boundList.sort()).toEqual([...inSet].sort());
+    expect((await methods(full.cookie, 'service=notion')).length).toBeGreaterThan(boundList.length);
+    const boundSearch = await methods(bound.cookie, 'q=create+a+page');
+    expect(boundSearch.every((m) => inSet.includes(m))).toBe(true);
+    expect(await methods(full.cookie, 'q=create+a+page')).toContain('notion:create_page');
+    expect((await get('/dashboard/operations/notion/create_page', bound.cookie)).status).toBe(403);
+    expect((await get('/dashboard/operations/notion/create_page', full.cookie)).status).toBe(200);
+  });
+
+  it('serves its assets under content-hashed names, gzipped, cached for a year, with an ETag', async () => {
+    const page = await (await get('/dashboard/sign-in')).text();
+    const script = /src="(\/dashboard\/assets\/app\.[0-9a-f]{12}\.js)"/.exec(page)?.[1] as string;
+    const style = /href="(\/dashboard\/assets\/style\.[0-9a-f]{12}\.css)"/.exec(page)?.[1] as string;
+    for (const path of [script, style]) {
+      const response = await fetch(`${gateway.url}${path}`, { headers: { 'accept-encoding': 'gzip' } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(response.headers.get('content-encoding')).toBe('gzip');
+      const etag = response.headers.get('etag') as string;
+      expect((await fetch(`${gateway.url}${path}`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    }
+    expect((await get('/dashboard/assets/app.000000000000.js')).status).toBe(404);
+  });
+
+  it('takes hostile field names as plain fields, and refuses a field given twice (400 page)', async () => {
+    const { cookie, csrf } = await signIn();
+    const body = `__proto__=x&constructor=y&toString=z&_csrf=${encodeURIComponent(csrf)}&name=odd-fields&access=read_only&expires=7`;
+    const send = (text: string) =>
+      fetch(`${gateway.url}/dashboard/keys`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+        body: text,
+      });
+    expect((await send(body)).status).toBe(200);
+    const twice = await send(`${body}&name=again`);
+    expect(twice.status).toBe(400);
+    expect(twice.headers.get('content-type')).toContain('text/html');
+    expect(await twice.text()).toContain('given once');
+  });
+
+  it('stores a base URL for an integration, and clears it with an empty field; refuses one that is not a URL', async () => {
+    const { cookie, csrf } = await signIn();
+    const state = () => gateway.runtime.engine.integrationState('default', 'notion');
+    const save = (value: string) => post('/dashboard/integrations/notion/base-url', { _csrf: csrf, base_url: value }, { cookie });
+    expect((await save('https://notion.internal.example/v1')).status).toBe(303);
+    expect((await state()).baseUrl).toBe('https://notion.internal.example/v1');
+    const refused = await save('not a url');
+    expect(refused.status).toBe(303); // back to the page, which says why
+    expect(await (await get(refused.headers.get('location') as string, cookie)).text()).toMatch(/class="flash error"/);
+    expect((await state()).baseUrl).toBe('https://notion.internal.example/v1');
+    expect((await save('')).status).toBe(303);
+    expect((await state()).baseUrl).toBeNull();
+  });
+
+  it('serves an integration’s OpenAPI document to the signed-in browser (the API’s needs a bearer key)', async () => {
+    const { cookie } = await signIn();
+    const response = await get('/dashboard/integrations/notion/openapi.json', cookie);
+    expect(response.status).toBe(200);
+    const document = (await response.json()) as { openapi: string; paths: Record<string, unknown> };
+    expect(document.openapi).toMatch(/^3\./);
+    expect(Object.keys(document.paths)).toContain('/users');
+  });
+
+  it('leaves /api as it was: the session cookie does not authenticate an API call', async () => {
+    const { cookie } = await signIn();
+    const response = await fetch(`${gateway.url}/api/admin/keys`, { headers: { cookie } });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ error: true, code: 'unauthorized' });
+  });
+});
+
+describe('dashboard configuration', () => {
+  it('PORTICO_DASHBOARD=off serves no dashboard at all', async () => {
+    const gateway = await startTestGateway({ env: { PORTICO_DASHBOARD: 'off' } });
+    try {
+      const response = await fetch(`${gateway.url}/dashboard/sign-in`);
+      expect(response.status).toBe(404);
+      expect(await response.json()).toMatchObject({ error: true, code: 'not_found' });
+    } finally {
+      await gateway.close();
+    }
+  });
+
+  it('marks the cookie Secure behind an https public URL, and limits failed sign-ins per address (429 with Retry-After)', async () => {
+    const gateway = await startTestGateway({ env: { PORTICO_PUBLIC_URL: 'https://portico.example' } });
+    try {
+      // gateway.url is the public URL: the test reaches the listening port itself
+      const local = `http://127.0.0.1:${(gateway.server.address() as AddressInfo).port}`;
+      const attempt = (key: string) =>
+        fetch(`${local}/dashboard/sign-in`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://portico.example' },
+          body: new URLSearchParams({ key }).toString(),
+        });
+      const ok = await attempt(gateway.key);
+      expect(ok.status).toBe(303);
+      expect(ok.headers.get('set-cookie')).toMatch(/; Secure$/);
+      for (let i = 0; i < 12; i++) expect((await attempt(gateway.key)).status).toBe(303); // successes are not limited
+      for (let i = 0; i < 10; i++) expect((await attempt('portico_wrong')).status).toBe(401);
+      const limited = await attempt(gateway.key); // ten failures: the address waits, whatever key it sends
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await gateway.close();
+    }
+  });
+});

@@ -1,0 +1,271 @@
+import { type Engine, GatewayError, type Logger, Params, type Principal, Type, toGatewayError } from '@portico/core';
+import type { Context, Next } from 'koa';
+import { readBody } from '../../http/body.js';
+import type { GatewayState } from '../../http/state.js';
+import type { DashboardAssets } from './assets.js';
+import { backTo, type Handler, mountPages, type PageRequest, validator } from './handlers.js';
+import type { Html } from './html.js';
+import { errorPage, type Notice, page, type Section, signInPage } from './layout.js';
+import { AttemptLimiter, csrfMatches, SessionStore } from './session.js';
+
+export const DASHBOARD_PREFIX = '/dashboard';
+const COOKIE = 'portico_session';
+const FORM_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * The Content-Security-Policy of every dashboard answer: nothing but the gateway's own files, no inline script or style,
+ * no framing, forms only to the gateway. `img-src data:` is for the browser's own form controls.
+ */
+export const DASHBOARD_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'; object-src 'none'";
+
+export interface DashboardOptions {
+  engine: Engine;
+  logger: Logger;
+  assets: DashboardAssets;
+  /** Host names accepted in Host/Origin (as for /api); '*' accepts any. */
+  hostAllowed: (host: string) => boolean;
+  publicUrl?: string | undefined;
+  sessions?: SessionStore;
+  signInLimiter?: AttemptLimiter;
+}
+
+const SignIn = Params({ key: Type.String({ minLength: 1, maxLength: 400 }) });
+const signInForm = validator(SignIn);
+
+/**
+ * The dashboard: server-rendered pages under /dashboard, plain forms (POST → redirect → GET), one session cookie.
+ * Mounted as one middleware that returns at once for any other path, so that /api requests pay one string
+ * comparison. Everything it changes goes through the engine and the store, as the admin API and the CLI do.
+ */
+export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, next: Next) => Promise<void> {
+  const { engine, assets } = options;
+  const sessions = options.sessions ?? new SessionStore(engine.store.sessions);
+  const limiter = options.signInLimiter ?? new AttemptLimiter();
+  const routes: Array<{ method: 'GET' | 'POST'; pattern: RegExp; handler: Handler }> = [];
+  const route = (method: 'GET' | 'POST', path: string, handler: Handler) =>
+    routes.push({ method, pattern: new RegExp(`^${path.replace(/:\w+/g, '([a-z0-9_.-]{1,100})')}$`, 'i'), handler });
+
+  const secure = (ctx: Context) => ctx.secure || Boolean(options.publicUrl?.startsWith('https:'));
+  const cookie = (ctx: Context, value: string, maxAge?: number) =>
+    ctx.set(
+      'set-cookie',
+      `${COOKIE}=${value}; Path=${DASHBOARD_PREFIX}; HttpOnly; SameSite=Strict${secure(ctx) ? '; Secure' : ''}${maxAge === undefined ? '' : `; Max-Age=${maxAge}`}`,
+    );
+  const sessionId = (ctx: Context) => {
+    const header = ctx.get('cookie');
+    const match = new RegExp(`(?:^|;\\s*)${COOKIE}=([A-Za-z0-9_-]+)`).exec(header);
+    return match?.[1];
+  };
+  const send = (ctx: Context, status: number, body: string) => {
+    ctx.status = status;
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.body = body;
+  };
+  /** 303 See Other: the browser follows with a GET (POST → redirect → GET). `to` is always a path of the dashboard. */
+  const redirect = (ctx: Context, to: string) => {
+    ctx.redirect(to);
+    ctx.status = 303;
+  };
+  const show = (r: PageRequest, section: Section, title: string, content: Html, notice?: Notice) =>
+    send(
+      r.ctx,
+      200,
+      page({ assets, session: r.session, keyName: r.keyName, section, notice: notice ?? sessions.takeFlash(r.session) }, title, content),
+    );
+  const flash = (r: PageRequest, kind: 'ok' | 'error', message: string) => sessions.flash(r.session, { kind, message });
+
+  /** Is this POST from a page of this gateway? The Origin (or Sec-Fetch-Site) must say so when the browser sends it. */
+  const sameOrigin = (ctx: Context) => {
+    const origin = ctx.get('origin');
+    if (origin) {
+      const own = [`${ctx.protocol}://${ctx.host}`.toLowerCase(), options.publicUrl ? new URL(options.publicUrl).origin.toLowerCase() : ''];
+      return own.includes(origin.toLowerCase());
+    }
+    const site = ctx.get('sec-fetch-site');
+    return !site || site === 'same-origin' || site === 'none';
+  };
+
+  const readForm = async (ctx: Context): Promise<Record<string, string>> => {
+    const type = ctx.get('content-type');
+    if (!/^application\/x-www-form-urlencoded\b/i.test(type))
+      throw new GatewayError('bad_request', 'Send the form as application/x-www-form-urlencoded');
+    const raw = await readBody(ctx.req, FORM_LIMIT_BYTES);
+    // a map without a prototype: a field named __proto__ or constructor is only a field
+    const form: Record<string, string> = Object.create(null);
+    let fields = 0;
+    for (const [name, value] of new URLSearchParams(raw.toString('utf8'))) {
+      if (Object.hasOwn(form, name) || ++fields > 200)
+        throw new GatewayError('bad_request', 'Each form field may be given once, 200 at most');
+      form[name] = value;
+    }
+    return form;
+  };
+
+  // The pages (handlers.ts) register their routes here.
+  mountPages({ engine, sessions, publicUrl: options.publicUrl, route, show, flash, redirect });
+
+  // ---- the middleware -------------------------------------------------------------------------------------------
+
+  return async (ctx: Context, next: Next) => {
+    const path = ctx.path;
+    if (path !== DASHBOARD_PREFIX && !path.startsWith('/dashboard/')) return next();
+    const state = ctx.state as GatewayState;
+    ctx.set('content-security-policy', DASHBOARD_CSP);
+    ctx.set('x-content-type-options', 'nosniff');
+    ctx.set('x-frame-options', 'DENY');
+    ctx.set('referrer-policy', 'same-origin');
+    ctx.set('cross-origin-opener-policy', 'same-origin');
+    ctx.set('cross-origin-resource-policy', 'same-origin');
+
+    if (path.startsWith('/dashboard/assets/')) {
+      const asset = assets.byName.get(path.slice('/dashboard/assets/'.length));
+      if (!asset || (ctx.method !== 'GET' && ctx.method !== 'HEAD'))
+        return send(ctx, 404, errorPage(assets, 404, 'Not found', 'No such file.'));
+      ctx.set('cache-control', 'public, max-age=31536000, immutable');
+      ctx.set('etag', `"${asset.name}"`);
+      ctx.set('vary', 'accept-encoding');
+      ctx.type = asset.type;
+      if (ctx.get('if-none-match') === `"${asset.name}"`) {
+        ctx.status = 304;
+        return;
+      }
+      const gzip = /\bgzip\b/.test(ctx.get('accept-encoding'));
+      if (gzip) ctx.set('content-encoding', 'gzip');
+      ctx.body = gzip ? asset.gzip : asset.body;
+      return;
+    }
+
+    ctx.set('cache-control', 'no-store');
+    try {
+      if (!options.hostAllowed(ctx.get('host'))) {
+        return send(
+          ctx,
+          403,
+          errorPage(assets, 403, 'Host not allowed', 'This gateway does not answer under this host name (see PORTICO_ALLOWED_HOSTS).'),
+        );
+      }
+      if (path === DASHBOARD_PREFIX || path === '/dashboard/') return redirect(ctx, '/dashboard/integrations');
+
+      if (path === '/dashboard/sign-in') {
+        if (ctx.method === 'GET') {
+          if (await sessions.get(sessionId(ctx))) return redirect(ctx, '/dashboard/integrations');
+          const signedOut = ctx.query.signed_out !== undefined;
+          const expired = ctx.query.expired !== undefined;
+          return send(
+            ctx,
+            200,
+            signInPage(
+              assets,
+              signedOut
+                ? { kind: 'ok', text: 'You are signed out.' }
+                : expired
+                  ? { kind: 'error', text: 'Your session ended; sign in again.' }
+                  : undefined,
+            ),
+          );
+        }
+        if (ctx.method !== 'POST') return send(ctx, 405, errorPage(assets, 405, 'Method not allowed', 'Use the sign-in form.'));
+        if (!sameOrigin(ctx)) return send(ctx, 403, errorPage(assets, 403, 'Refused', 'The sign-in form was sent from another site.'));
+        const address = ctx.req.socket.remoteAddress ?? 'unknown';
+        const wait = limiter.wait(address);
+        if (wait > 0) {
+          ctx.set('retry-after', String(wait));
+          return send(ctx, 429, signInPage(assets, { kind: 'error', text: `Too many sign-in attempts; try again in ${wait} seconds.` }));
+        }
+        let principal: Principal | undefined;
+        try {
+          const { key } = signInForm(await readForm(ctx));
+          principal = await engine.authenticate(key.trim());
+        } catch (error) {
+          if (toGatewayError(error).code !== 'unauthorized' && toGatewayError(error).code !== 'bad_request') throw error;
+        }
+        if (!principal?.keyId) {
+          limiter.failed(address);
+          return send(ctx, 401, signInPage(assets, { kind: 'error', text: 'This key is not valid.' }));
+        }
+        if (!principal.scopes.admin) {
+          limiter.failed(address);
+          return send(ctx, 403, signInPage(assets, { kind: 'error', text: 'This key is not an admin key.' }));
+        }
+        await sessions.destroy(sessionId(ctx));
+        const created = await sessions.create(principal.keyId, principal.workspaceId);
+        state.principal = principal;
+        cookie(ctx, created.id);
+        return redirect(ctx, '/dashboard/integrations');
+      }
+
+      const id = sessionId(ctx);
+      const session = await sessions.get(id);
+      if (!session) return redirect(ctx, id ? '/dashboard/sign-in?expired' : '/dashboard/sign-in');
+      // The key is read again on every request: a revoked, expired or demoted key ends the session at once.
+      const record = await engine.store.getApiKey(session.workspaceId, session.keyId);
+      if (!record || record.revokedAt || (record.expiresAt && Date.parse(record.expiresAt) <= Date.now()) || !record.scopes.admin) {
+        await sessions.destroy(id);
+        cookie(ctx, '', 0);
+        return redirect(ctx, '/dashboard/sign-in?expired');
+      }
+      const principal: Principal = { keyId: record.id, workspaceId: record.workspaceId, scopes: record.scopes };
+      state.principal = principal;
+
+      let form: Record<string, string> = {};
+      if (ctx.method === 'POST') {
+        form = await readForm(ctx);
+        if (!sameOrigin(ctx) || !csrfMatches(session, form._csrf)) {
+          return send(
+            ctx,
+            403,
+            errorPage(
+              assets,
+              403,
+              'Refused',
+              'This form is out of date or came from another site. Go back, reload the page and try again.',
+            ),
+          );
+        }
+        if (path === '/dashboard/sign-out') {
+          await sessions.destroy(id);
+          cookie(ctx, '', 0);
+          return redirect(ctx, '/dashboard/sign-in?signed_out');
+        }
+      }
+
+      for (const candidate of routes) {
+        const match = candidate.pattern.exec(path);
+        if (!match || candidate.method !== ctx.method) continue;
+        const params = match.slice(1);
+        if (params[0] && engine.registry.get(params[0])) state.service = params[0];
+        try {
+          await candidate.handler({ ctx, session, principal, keyName: record.name, form, params });
+        } catch (error) {
+          const failure = toGatewayError(error);
+          if (failure.code === 'internal_error')
+            options.logger.error({ requestId: state.requestId, err: error }, 'dashboard request failed');
+          // A refused form goes back to its page with the reason; a page that cannot be shown gets an error page.
+          if (ctx.method === 'POST' && failure.status < 500 && failure.code !== 'not_found') {
+            sessions.flash(session, { kind: 'error', message: failure.message });
+            return redirect(ctx, backTo(ctx, '/dashboard/integrations'));
+          }
+          return send(ctx, failure.status, errorPage(assets, failure.status, titleOf(failure.status), failure.message));
+        }
+        return;
+      }
+      return send(ctx, 404, errorPage(assets, 404, 'Not found', 'There is no dashboard page here.'));
+    } catch (error) {
+      const failure = toGatewayError(error);
+      if (failure.code === 'internal_error') options.logger.error({ requestId: state.requestId, err: error }, 'dashboard request failed');
+      return send(ctx, failure.status, errorPage(assets, failure.status, titleOf(failure.status), failure.message));
+    }
+  };
+}
+
+const titleOf = (status: number) =>
+  status === 404
+    ? 'Not found'
+    : status === 403
+      ? 'Refused'
+      : status === 400
+        ? 'Not valid'
+        : status >= 500
+          ? 'Something went wrong'
+          : 'Not possible';

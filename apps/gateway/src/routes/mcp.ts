@@ -1,0 +1,81 @@
+import type Router from '@koa/router';
+import {
+  answerMcpPost,
+  createMcpServer,
+  type Engine,
+  GatewayError,
+  MCP_POST_TIMEOUT_MS,
+  type McpToolMode,
+  mcpToolCaller,
+} from '@portico/core';
+import type { Context, Next } from 'koa';
+import { mcpBodyProblem, readBody } from '../http/body.js';
+import type { GatewayState } from '../http/state.js';
+
+/** What the MCP door needs of the gateway's options. */
+export interface McpRouteOptions {
+  engine: Engine;
+  version: string;
+  mcpTools?: McpToolMode;
+  bodyLimitBytes: number;
+  /** The upstream budget: an MCP POST is answered at the latest 10 s after it (and never before MCP_POST_TIMEOUT_MS). */
+  upstreamTimeoutMs?: number;
+}
+
+/** How the gateway introduces itself to an MCP client, and which tools it lists. */
+export const mcpServerOptions = (options: McpRouteOptions) =>
+  ({ name: 'portico', version: options.version, mode: options.mcpTools ?? 'compact' }) as const;
+
+/** MCP, Streamable HTTP, stateless: every POST carries one JSON-RPC message (or batch) and gets a JSON answer. */
+export function mountMcp(
+  router: Router<GatewayState>,
+  options: McpRouteOptions,
+  authenticate: (ctx: Context, next: Next) => Promise<void>,
+): void {
+  const { engine } = options;
+  router.post('/api/mcp', authenticate, async (ctx) => {
+    const raw = await readBody(ctx.req, options.bodyLimitBytes);
+    // The input caps, read from the text before it is parsed: 400,000 argument keys are refused in microseconds.
+    const tooBig = mcpBodyProblem(raw);
+    if (tooBig) {
+      ctx.status = 400;
+      ctx.body = { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: ${tooBig}` } };
+      return;
+    }
+    let message: unknown;
+    try {
+      message = JSON.parse(raw.toString('utf8'));
+    } catch {
+      ctx.status = 400;
+      ctx.body = { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not valid JSON' } };
+      return;
+    }
+    const principal = ctx.state.principal;
+    const serverOptions = mcpServerOptions(options);
+    const answer = await answerMcpPost(
+      () => createMcpServer(engine, principal, serverOptions),
+      {
+        accept: ctx.get('accept') || undefined,
+        contentType: ctx.get('content-type') || undefined,
+        protocolVersion: ctx.get('mcp-protocol-version') || undefined,
+        body: message,
+      },
+      mcpToolCaller(engine, principal, serverOptions),
+      { timeoutMs: Math.max(MCP_POST_TIMEOUT_MS, (options.upstreamTimeoutMs ?? 0) + 10_000) },
+    );
+    if (answer.body === undefined) {
+      ctx.body = null; // an explicit empty body: Koa would otherwise send the status text
+      ctx.status = answer.status;
+    } else {
+      ctx.status = answer.status;
+      ctx.body = answer.body;
+    }
+  });
+
+  const mcpMethodNotAllowed = async (ctx: Context) => {
+    ctx.set('allow', 'POST');
+    throw new GatewayError('method_not_allowed', 'This MCP endpoint is stateless: send JSON-RPC messages with POST');
+  };
+  router.get('/api/mcp', mcpMethodNotAllowed);
+  router.delete('/api/mcp', mcpMethodNotAllowed);
+}

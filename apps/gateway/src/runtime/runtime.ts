@@ -1,0 +1,72 @@
+import { Engine, type Logger, openStore, type Plugin, Registry, SqliteStore, type Store, type UpstreamLimits } from '@portico/core';
+import type { GatewayConfig } from '../config/load.js';
+import { loadPlugins } from '../plugins/load.js';
+import { keepDataDirPrivate, keyFile, loadEncryptor, readKeyFile } from './key-file.js';
+import { upstreamLimitOptions } from './upstream-limits.js';
+
+export interface Runtime {
+  config: GatewayConfig;
+  store: Store;
+  registry: Registry;
+  engine: Engine;
+  plugins: Plugin[];
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  /** Plugins to register instead of loading packages (tests, embedding). */
+  plugins?: Plugin[];
+  /** Extra base URL overrides (sandbox mode), on top of the configuration's. */
+  baseUrls?: Record<string, string>;
+  /** Sandbox mode: each sandbox's own upstream limits, replacing its plugin's (upstream-limits.ts). */
+  sandboxLimits?: Record<string, UpstreamLimits | undefined>;
+}
+
+/** Opens the database, loads and registers the plugins, and builds the engine: shared by `serve` and every CLI command. */
+export async function openRuntime(config: GatewayConfig, logger: Logger, options: RuntimeOptions = {}): Promise<Runtime> {
+  const plugins = options.plugins ?? (await loadPlugins(config.plugins, logger, { extra: config.extraPlugins }));
+  const registry = new Registry();
+  for (const plugin of plugins) {
+    const rename = config.serviceRenames[plugin.service];
+    registry.register(plugin, rename ? { service: rename } : {});
+  }
+  const tightened = keepDataDirPrivate(config);
+  const store = openStore(config.databaseUrl, config.databaseSchema ? { schema: config.databaseSchema } : {});
+  if (store instanceof SqliteStore) tightened.push(...store.tightenedFiles);
+  if (tightened.length > 0) logger.warn({ files: tightened }, 'other users could read these files: made them owner-only (0700/0600)');
+  await store.migrate();
+  const engine = new Engine({
+    registry,
+    store,
+    encryptor: loadEncryptor(config, logger),
+    // With a key file, a rotation made by another process is picked up when a ciphertext names the new key.
+    ...(config.encryptionKey ? {} : { reloadKeys: () => readKeyFile(keyFile(config)) }),
+    logger,
+    baseUrlOverrides: { ...config.baseUrls, ...options.baseUrls },
+    egress: config.egressAllowPrivate ? { allowPrivate: config.egressAllowPrivate } : {},
+    oauthClients: config.oauthClients,
+    // Without PORTICO_PUBLIC_URL, the address the gateway will listen on (the server corrects it once listening).
+    publicUrl: config.publicUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`,
+    upstream: {
+      timeoutMs: config.upstreamTimeoutMs,
+      retryLimit: config.upstreamRetries,
+      retryAfterCapMs: config.retryAfterCapMs,
+      maxResponseBytes: config.upstreamMaxResponseBytes,
+    },
+    rateLimit: { perMinute: config.rateLimitPerMinute, burst: config.rateLimitBurst },
+    upstreamLimits: upstreamLimitOptions(registry, config, logger, options.sandboxLimits),
+  });
+  return {
+    config,
+    store,
+    registry,
+    engine,
+    plugins,
+    logger,
+    async close() {
+      await engine.close();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import { errorBody, GatewayError, type Logger, toGatewayError } from '@portico/core';
+import type { Context, Next } from 'koa';
+import type { GatewayMetrics } from '../observability/metrics.js';
+import { edgeAnswered, isClientAbort } from './edge.js';
+import { hostAllowed, originHost } from './hosts.js';
+
+/** Logged status of a request whose client went away before it was answered (nothing is sent). */
+const CLIENT_CLOSED = 499;
+
+const errorCode = (error: unknown) => (error as { code?: unknown } | null)?.code ?? (error as Error | null)?.message;
+
+/**
+ * Errors Koa reports outside the middleware chain (a response stream failing, a socket error after the answer):
+ * logged here instead of Koa's default, which prints stacks to stderr. A client going away is not a fault.
+ */
+export function reportResponseError(logger: Logger): (error: unknown, ctx?: Context) => void {
+  return (error, ctx) => {
+    const requestId = ctx?.state?.requestId;
+    if (isClientAbort(error)) logger.debug({ requestId, code: errorCode(error) }, 'client closed the connection');
+    else logger.error({ requestId, err: error }, 'response failed');
+  };
+}
+
+/**
+ * The first middleware: gives each request an id, turns any failure below into the error body (and an unknown path
+ * into `not_found`), counts the answer and writes the access-log line.
+ */
+export function requestLog(logger: Logger, metrics: GatewayMetrics | undefined): (ctx: Context, next: Next) => Promise<void> {
+  return async (ctx, next) => {
+    const started = performance.now();
+    ctx.state.requestId = randomUUID();
+    ctx.set('x-request-id', ctx.state.requestId);
+    let clientClosed = false;
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined && ctx.respond !== false) {
+        throw new GatewayError('not_found', `No route for ${ctx.method} ${ctx.path}`);
+      }
+    } catch (error) {
+      clientClosed = sendError(ctx, error, logger);
+    } finally {
+      // 499 (as nginx logs it): the client closed the connection before an answer; or what the edge answered (408).
+      const status = clientClosed
+        ? (edgeAnswered(ctx.req.socket) ?? CLIENT_CLOSED)
+        : ctx.respond === false
+          ? ctx.res.statusCode
+          : ctx.status;
+      metrics?.response(ctx.path, status);
+      logger.info(
+        {
+          requestId: ctx.state.requestId,
+          method: ctx.method,
+          path: ctx.path,
+          status,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+          keyId: ctx.state.principal?.keyId,
+          service: ctx.state.service,
+          operation: ctx.state.operation,
+        },
+        'request',
+      );
+    }
+  };
+}
+
+/** DNS rebinding: a web page must not reach a gateway on loopback through a host name it controls. */
+export function hostGuard(allowed: readonly string[] | '*'): (ctx: Context, next: Next) => Promise<void> {
+  return async (ctx, next) => {
+    if (allowed !== '*' && ctx.path.startsWith('/api/')) {
+      const origin = ctx.get('origin');
+      if (!hostAllowed(ctx.get('host'), allowed) || (origin && !hostAllowed(originHost(origin), allowed))) {
+        throw new GatewayError('forbidden', 'Host or Origin not allowed (see PORTICO_ALLOWED_HOSTS)');
+      }
+    }
+    await next();
+  };
+}
+
+/** Turns any failure into the error body; returns true when the client had gone away (nothing to answer, not a fault). */
+function sendError(ctx: Context, error: unknown, logger: Logger): boolean {
+  const socket = ctx.req.socket as Context['req']['socket'] | null;
+  if (isClientAbort(error) && (ctx.req.destroyed || !socket || socket.destroyed)) {
+    logger.info({ requestId: ctx.state.requestId, code: errorCode(error) }, 'client closed the connection');
+    return true;
+  }
+  const failure = toGatewayError(error);
+  if (failure.code === 'internal_error') {
+    logger.error({ requestId: ctx.state.requestId, err: error }, 'unhandled error');
+  }
+  if (ctx.respond === false && ctx.res.headersSent) return false;
+  ctx.respond = true;
+  ctx.status = failure.status;
+  ctx.body = errorBody(failure);
+  if (failure.code === 'unauthorized') ctx.set('www-authenticate', 'Bearer realm="portico"');
+  if (failure.retryAfter !== undefined) ctx.set('retry-after', String(failure.retryAfter));
+  return false;
+}

@@ -1,0 +1,202 @@
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DEFAULT_WORKSPACE, type Logger, type Plugin, type SandboxServer } from '@portico/core';
+import type { GatewayConfig } from '../config/load.js';
+import { observe } from '../observability/observe.js';
+import { loadPlugins } from '../plugins/load.js';
+import { loadDashboardAssets } from '../routes/dashboard/assets.js';
+import { openRuntime, type Runtime } from '../runtime/runtime.js';
+import { VERSION } from '../version.js';
+import { createApp } from './app.js';
+import { answerClientError } from './edge.js';
+import { allowedHosts } from './hosts.js';
+
+export interface StartOptions {
+  config: GatewayConfig;
+  logger: Logger;
+  /** Start each plugin's sandbox upstream, connect the plugin to it and enable REST for it. */
+  sandbox?: boolean;
+  /** Plugins to serve instead of loading packages. */
+  plugins?: Plugin[];
+  /** Node's HTTP timers (tests shorten them); defaults: Node's (request 300 s, headers 60 s, checked every 30 s). */
+  http?: { requestTimeoutMs?: number; headersTimeoutMs?: number; checkIntervalMs?: number };
+}
+
+export interface RunningGateway {
+  url: string;
+  runtime: Runtime;
+  server: Server;
+  sandboxes: Record<string, SandboxServer>;
+  /** Base URL of the metrics port (PORTICO_METRICS_PORT); undefined when /metrics is on the main port. */
+  metricsUrl?: string;
+  /** A key created at this start (first start, or every sandbox start), shown once. */
+  createdKey?: { name: string; key: string };
+  /**
+   * Graceful stop: stops accepting connections at once, lets requests in flight finish for up to `graceMs` (default
+   * PORTICO_SHUTDOWN_GRACE_MS; past it their connections are closed), then flushes the audit log and closes the
+   * database. Calling it again returns the same stop.
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+const SANDBOX_KEY_NAME = 'sandbox';
+
+export async function startGateway(options: StartOptions): Promise<RunningGateway> {
+  const { config, logger } = options;
+  const hosts = allowedHosts(config); // before anything starts: a refusal leaves nothing to clean up
+  const dashboardAssets = config.dashboard ? await loadDashboardAssets() : undefined;
+  const plugins = options.plugins ?? (await loadPlugins(config.plugins, logger, { extra: config.extraPlugins }));
+  const sandboxes: Record<string, SandboxServer> = {};
+  if (options.sandbox) {
+    for (const plugin of plugins) {
+      if (!plugin.sandbox) {
+        logger.warn({ plugin: plugin.service }, 'plugin has no sandbox; it stays pointed at its real upstream');
+        continue;
+      }
+      const service = config.serviceRenames[plugin.service] ?? plugin.service;
+      sandboxes[service] = await (await plugin.sandbox()).startSandbox();
+    }
+  }
+  const baseUrls = Object.fromEntries(Object.entries(sandboxes).map(([service, s]) => [service, s.url]));
+  const sandboxLimits = Object.fromEntries(Object.entries(sandboxes).map(([service, s]) => [service, s.limits]));
+  const runtime = await openRuntime(config, logger, { plugins, baseUrls, sandboxLimits });
+  const { engine, store } = runtime;
+
+  let createdKey: RunningGateway['createdKey'];
+  if (options.sandbox) {
+    for (const [service, sandbox] of Object.entries(sandboxes)) {
+      await engine.connectToken(DEFAULT_WORKSPACE, service, sandbox.token, { ...sandbox.connection, sandbox: true });
+      await engine.configureIntegration(DEFAULT_WORKSPACE, service, { restEnabled: true, mcpEnabled: true });
+    }
+    // One sandbox key at a time: the previous one is revoked, so demo keys do not pile up.
+    for (const key of await store.listApiKeys(DEFAULT_WORKSPACE)) {
+      if (key.name === SANDBOX_KEY_NAME && !key.revokedAt) await store.revokeApiKey(DEFAULT_WORKSPACE, key.id, new Date().toISOString());
+    }
+    const created = await engine.createApiKey({
+      workspaceId: DEFAULT_WORKSPACE,
+      name: SANDBOX_KEY_NAME,
+      scopes: { admin: true, operator: true, services: '*', readOnly: false },
+    });
+    createdKey = { name: SANDBOX_KEY_NAME, key: created.key };
+  } else if ((await store.listApiKeys(DEFAULT_WORKSPACE)).length === 0) {
+    const created = await engine.createApiKey({
+      workspaceId: DEFAULT_WORKSPACE,
+      name: 'initial-admin',
+      scopes: { admin: true, operator: true, services: '*', readOnly: false },
+    });
+    createdKey = { name: 'initial-admin', key: created.key };
+  }
+
+  const observability = observe(config, runtime, logger); // metrics and audit retention
+  const app = createApp({
+    ...(dashboardAssets ? { dashboard: { assets: dashboardAssets } } : {}),
+    engine,
+    metrics: observability.metrics,
+    metricsOnMainPort: observability.onMainPort,
+    allowedHosts: hosts,
+    mcpTools: config.mcpTools,
+    mcpLegacySse: config.mcpLegacySse,
+    logger,
+    bodyLimitBytes: config.bodyLimitBytes,
+    upstreamTimeoutMs: config.upstreamTimeoutMs,
+    version: VERSION,
+    ...(config.publicUrl ? { publicUrl: config.publicUrl } : {}),
+  });
+  const server = createServer(
+    options.http?.checkIntervalMs === undefined ? {} : { connectionsCheckingInterval: options.http.checkIntervalMs },
+    app.callback(),
+  );
+  server.keepAliveTimeout = 65_000;
+  if (options.http?.requestTimeoutMs !== undefined) server.requestTimeout = options.http.requestTimeoutMs;
+  if (options.http?.headersTimeoutMs !== undefined) server.headersTimeout = options.http.headersTimeoutMs;
+  // Requests Node refuses itself (malformed, oversized head, timeout) get the documented body, not an empty answer.
+  server.on('clientError', (error: Error & { code?: string }, socket) => answerClientError(error, socket, logger));
+  // During shutdown, every response still to be written closes its connection (the client reconnects elsewhere).
+  let stopping = false;
+  const unanswered = new Set<ServerResponse>();
+  server.on('request', (_request, response: ServerResponse) => {
+    if (stopping) {
+      response.shouldKeepAlive = false;
+      return;
+    }
+    unanswered.add(response);
+    response.once('close', () => unanswered.delete(response));
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    await observability.start();
+  } catch (error) {
+    if (server.listening) server.close();
+    await observability.close();
+    await runtime.close();
+    for (const sandbox of Object.values(sandboxes)) await sandbox.close();
+    throw error;
+  }
+  // After listening, a server error (e.g. EMFILE on accept) is logged; it must not end the process.
+  server.on('error', (error) => logger.error({ err: error }, 'server error'));
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = config.publicUrl ?? `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
+  engine.publicUrl = url;
+  logger.info({ url, integrations: runtime.registry.list().map((i) => i.service), sandbox: Boolean(options.sandbox) }, 'gateway listening');
+
+  let closing: Promise<void> | undefined;
+  const stop = async (graceMs: number) => {
+    stopping = true;
+    for (const response of unanswered) if (!response.headersSent) response.shouldKeepAlive = false;
+    unanswered.clear();
+    const started = performance.now();
+    const forced = await drain(server, graceMs);
+    logger.info(
+      { ms: Math.round(performance.now() - started), ...(forced ? { closedConnections: forced } : {}) },
+      forced ? 'shutdown grace over: closed the remaining connections' : 'all requests finished',
+    );
+    await observability.close();
+    await runtime.close(); // flushes the audit log, then closes the database
+    for (const sandbox of Object.values(sandboxes)) await sandbox.close();
+  };
+  return {
+    url,
+    runtime,
+    server,
+    sandboxes,
+    ...(observability.metricsUrl ? { metricsUrl: observability.metricsUrl } : {}),
+    ...(createdKey ? { createdKey } : {}),
+    close(graceMs = config.shutdownGraceMs) {
+      closing ??= stop(graceMs);
+      return closing;
+    },
+  };
+}
+
+/** How often idle keep-alive connections are closed while draining. */
+const DRAIN_SWEEP_MS = 50;
+
+/**
+ * Stops listening (new connections are refused), closes idle connections as they become idle, and waits for the
+ * busy ones to finish for up to `graceMs`; then closes whatever is left. Resolves with how many were closed by force.
+ */
+function drain(server: Server, graceMs: number): Promise<number> {
+  return new Promise((resolve) => {
+    let forced = 0;
+    const sweep = setInterval(() => server.closeIdleConnections(), DRAIN_SWEEP_MS);
+    const deadline = setTimeout(() => {
+      server.getConnections((_error, count) => {
+        forced = count;
+        server.closeAllConnections();
+      });
+    }, graceMs);
+    server.close(() => {
+      clearInterval(sweep);
+      clearTimeout(deadline);
+      resolve(forced);
+    });
+    server.closeIdleConnections();
+  });
+}
