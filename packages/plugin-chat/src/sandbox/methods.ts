@@ -1,5 +1,5 @@
 import { Buffer } from 'node:buffer';
-import { compareTs, tsKey } from '../ts.js';
+import { compareTs, tsKey } from '../schemas.js';
 import {
   BOT_ID,
   BOT_USER_ID,
