@@ -1,4 +1,4 @@
-import type { AccountRec, CallRec, FormRec, LeadStatus, SandboxData, ThreadRec } from './data.js';
+import type { AccountRec, CallRec, FormRec, LeadStatus, SandboxData, ThreadRec } from './records.js';
 import { callSummary, callTimeSeries, formSummary } from './reports.js';
 import {
   badRequest,
