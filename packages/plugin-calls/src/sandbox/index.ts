@@ -10,7 +10,7 @@ import {
 } from '@portico/core/testing/emulator';
 import type { SandboxData } from './records.js';
 import { HttpError } from './request.js';
-import { ROUTES } from './routes.js';
+import { ROUTES } from './routes/index.js';
 import { seed } from './seed/index.js';
 import type { Origin } from './views.js';
 
