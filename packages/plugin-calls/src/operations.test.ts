@@ -1,26 +1,46 @@
 import { buildOpenApiDocument, describeOperation, Registry } from '@portico/core';
-import { createFixtureHarness, type FixtureHarness, type OperationFixture } from '@portico/core/testing';
+import { createFixtureHarness, describeFixtures, type FixtureHarness } from '@portico/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invalidInputFixtures, upstreamErrorFixtures } from './fixtures/failures.js';
-import { catalogTypeFixtures, readFixtures } from './fixtures/reads.js';
+import { accountFixtures } from './fixtures/accounts.js';
+import { alertFixtures } from './fixtures/alerts.js';
+import { callerIdFixtures } from './fixtures/caller-ids.js';
+import { callFixtures } from './fixtures/calls.js';
+import { companyFixtures } from './fixtures/companies.js';
+import { formFixtures } from './fixtures/forms.js';
+import { integrationFixtures } from './fixtures/integrations.js';
+import { messagingFixtures } from './fixtures/messaging.js';
+import { peopleFixtures } from './fixtures/people.js';
+import { refusedFixtures } from './fixtures/refused.js';
+import { tagFixtures } from './fixtures/tags.js';
+import { upstreamErrorFixtures } from './fixtures/upstream-errors.js';
 import { callrailPlugin } from './index.js';
 import { authHeaders, inspect } from './upstream.js';
 
-const label = (f: OperationFixture) => f.name ?? f.operation;
+const families = {
+  accounts: accountFixtures,
+  calls: callFixtures,
+  tags: tagFixtures,
+  companies: companyFixtures,
+  forms: formFixtures,
+  integrations: integrationFixtures,
+  alerts: alertFixtures,
+  'caller ids': callerIdFixtures,
+  messaging: messagingFixtures,
+  people: peopleFixtures,
+};
 
-describe('CallRail operations against recorded CallRail exchanges', () => {
+describeFixtures(callrailPlugin, {
+  authHeaders: { authorization: 'Token token="fixture-token"' },
+  groups: { ...families, 'upstream errors': upstreamErrorFixtures },
+  refused: refusedFixtures,
+});
+
+describe('the Request-From setting', () => {
   let harness: FixtureHarness;
   beforeAll(async () => {
     harness = await createFixtureHarness(callrailPlugin, { authHeaders: { authorization: 'Token token="fixture-token"' } });
   });
   afterAll(() => harness.close());
-
-  it.each(readFixtures.map((f) => [label(f), f] as const))('%s', (_, fixture) => harness.check(fixture));
-  it.each(catalogTypeFixtures.map((f) => [label(f), f] as const))('catalog types: %s', (_, fixture) => harness.check(fixture));
-  it.each(upstreamErrorFixtures.map((f) => [label(f), f] as const))('upstream error: %s', (_, fixture) => harness.check(fixture));
-  it.each(invalidInputFixtures.map((f) => [label(f), f] as const))('refused before any upstream call: %s', (_, fixture) =>
-    harness.check(fixture),
-  );
 
   it('sends the Request-From header when the integration setting is set', () =>
     harness.check({
@@ -51,21 +71,11 @@ describe('the operation set', () => {
     expect(new Set(operations.map((o) => o.name)).size).toBe(32);
   });
 
-  it('has a success fixture for every operation', () => {
-    const covered = new Set(readFixtures.filter((f) => 'output' in f.expect && f.exchanges.length > 0).map((f) => f.operation));
+  it('has a success fixture that reaches CallRail for every operation', () => {
+    const success = Object.values(families).flat();
+    const covered = new Set(success.filter((f) => 'output' in f.expect && f.exchanges.length > 0).map((f) => f.operation));
     const missing = operations.map((o) => o.name).filter((name) => !covered.has(name));
     expect(missing).toEqual([]);
-  });
-
-  it('registers, and every example passes its own validation (describe_method hands them out)', () => {
-    const integration = new Registry().register(callrailPlugin);
-    for (const name of integration.operationNames) {
-      const operation = integration.operations.get(name);
-      const example = operation?.definition.example as Record<string, unknown> | undefined;
-      expect(example, `${name} has an example`).toBeDefined();
-      expect(operation?.validator.problems(example), name).toEqual([]);
-      expect(operation?.definition.check?.(example as never), name).toBeUndefined();
-    }
   });
 
   it('states the one-way rules in the schema: order needs sort, append_tags needs tags, not the other way round', () => {

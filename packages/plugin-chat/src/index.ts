@@ -1,12 +1,11 @@
 import { definePlugin, packageVersion } from '@portico/core';
-import { inspectSlackResponse } from './errors.js';
-import { parseSlackToken } from './oauth.js';
 import { archiveChannel, createChannel, getChannelInfo, inviteToChannel, listChannels } from './operations/channels.js';
 import { uploadFile } from './operations/files.js';
 import { readMessages, readThread, sendMessage } from './operations/messages.js';
 import { addPin, listPins, removePin } from './operations/pins.js';
 import { addReaction, getReactions, removeReaction } from './operations/reactions.js';
 import { getUserInfo, listUsers, lookupUserByEmail } from './operations/users.js';
+import { inspectSlackResponse, parseSlackToken } from './upstream.js';
 
 /** Bot scopes the 18 operations need (see the README's table). */
 const BOT_SCOPES = [

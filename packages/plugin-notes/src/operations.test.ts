@@ -2,12 +2,13 @@ import { Registry } from '@portico/core';
 import { createFixtureHarness, describeFixtures } from '@portico/core/testing';
 import { describe, expect, it } from 'vitest';
 import { blockFixtures } from './fixtures/blocks.js';
-import { catalogTypeFixtures, optionalParamFixtures } from './fixtures/catalog.js';
+import { commentFixtures } from './fixtures/comments.js';
 import { databaseFixtures } from './fixtures/databases.js';
-import { upstreamErrorFixtures } from './fixtures/errors.js';
-import { invalidInputFixtures } from './fixtures/invalid.js';
-import { pageFixtures, searchFixtures, versionFixture } from './fixtures/pages.js';
-import { commentFixtures, userFixtures } from './fixtures/people.js';
+import { pageFixtures, versionFixture } from './fixtures/pages.js';
+import { refusedFixtures } from './fixtures/refused.js';
+import { searchFixtures } from './fixtures/search.js';
+import { upstreamErrorFixtures } from './fixtures/upstream-errors.js';
+import { userFixtures } from './fixtures/users.js';
 import { notionPlugin } from './index.js';
 import { inspectNotionResponse, notionHeaders } from './upstream.js';
 
@@ -15,19 +16,15 @@ describeFixtures(notionPlugin, {
   authHeaders: { authorization: 'Bearer fixture-token' },
   headers: { 'notion-version': '2022-06-28' },
   groups: {
-    'requests and responses': [
-      ...searchFixtures,
-      ...pageFixtures,
-      ...databaseFixtures,
-      ...blockFixtures,
-      ...userFixtures,
-      ...commentFixtures,
-      ...catalogTypeFixtures,
-    ],
+    search: searchFixtures,
+    pages: pageFixtures,
+    databases: databaseFixtures,
+    blocks: blockFixtures,
+    users: userFixtures,
+    comments: commentFixtures,
     'upstream errors': upstreamErrorFixtures,
-    'parameters the catalog makes optional reach Notion, whose own validation answers': optionalParamFixtures,
   },
-  refused: invalidInputFixtures,
+  refused: refusedFixtures,
 });
 
 describe('the notion_version setting', () => {

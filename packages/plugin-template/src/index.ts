@@ -1,82 +1,10 @@
 // The Portico plugin template: a fictional task-list API, "Acme Tasks" (https://api.tasks.example/v1), with three
 // operations (a paged list, a get, a create). Copy this package and rename it: see README.md.
-import {
-  DateString,
-  defineOperation,
-  definePlugin,
-  IntegerString,
-  Params,
-  packageVersion,
-  StringEnum,
-  Type,
-  upstreamInspector,
-} from '@portico/core';
+import { definePlugin, packageVersion } from '@portico/core';
+import { createTask, getTask, listTasks } from './operations/tasks.js';
+import { upstream } from './upstream.js';
 
-/** One task, as the upstream returns it (used as the response schema of get_task and create_task). */
-const Task = Type.Object({
-  id: Type.String(),
-  title: Type.String(),
-  status: StringEnum(['open', 'done'] as const),
-  due_on: Type.Union([Type.String(), Type.Null()]),
-  created_at: Type.String(),
-});
-
-/** The upstream wraps single objects as `{ "data": … }`; the gateway answers with the object itself. */
-const unwrap = (body: unknown): unknown => (body as { data?: unknown }).data;
-
-export const listTasks = defineOperation({
-  name: 'list_tasks',
-  method: 'GET',
-  path: '/tasks',
-  summary: 'List tasks, newest first',
-  description:
-    'Lists the tasks of the account, newest first, one page at a time. Results are paged: pass page (1, 2, …) and per_page (at most 100); has_more is true while another page follows. Filter with status.',
-  params: Params({
-    page: Type.Optional(IntegerString({ minimum: 1, default: '1', description: 'Page number, from 1.' })),
-    per_page: Type.Optional(IntegerString({ minimum: 1, maximum: 100, default: '25', description: 'Tasks per page.' })),
-    status: Type.Optional(StringEnum(['open', 'done'] as const, { description: 'Only tasks with this status.' })),
-  }),
-  example: { status: 'open', per_page: '10' },
-  // Declarative: the params go to the upstream query string (GET), unchanged.
-  upstream: { method: 'GET', path: '/tasks' },
-});
-
-export const getTask = defineOperation({
-  name: 'get_task',
-  method: 'GET',
-  path: '/tasks/:task_id',
-  summary: 'Retrieve one task',
-  description: 'Returns one task by its id (the id field of list_tasks or create_task results).',
-  params: Params({ task_id: Type.String({ minLength: 1, description: 'Task id, e.g. tsk_1.' }) }),
-  response: Task,
-  example: { task_id: 'tsk_1' },
-  upstream: { method: 'GET', path: '/tasks/:task_id' },
-  transform: unwrap,
-});
-
-export const createTask = defineOperation({
-  name: 'create_task',
-  method: 'POST',
-  path: '/tasks',
-  summary: 'Create a task',
-  description: 'Creates an open task with a title and, optionally, a due date. Returns the new task with its id.',
-  params: Params({
-    title: Type.String({ minLength: 1, maxLength: 200, description: 'What is to be done.' }),
-    due_on: Type.Optional(DateString({ description: 'Due date, YYYY-MM-DD.' })),
-  }),
-  response: Task,
-  example: { title: 'Call the landlord', due_on: '2026-07-01' },
-  // A function: the upstream wants the fields inside a `task` object.
-  upstream: (params) => ({ method: 'POST', path: '/tasks', body: { task: { title: params.title, due_on: params.due_on } } }),
-  transform: unwrap,
-});
-
-/** Acme Tasks answers errors with `{ "error": { "code": "not_found", "message": "…" } }`. */
-function acmeMessage(body: unknown): string | undefined {
-  const error = (body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
-  if (typeof error?.message !== 'string') return undefined;
-  return typeof error.code === 'string' ? `${error.code}: ${error.message}` : error.message;
-}
+export { createTask, getTask, listTasks } from './operations/tasks.js';
 
 export const acmeTasksPlugin = definePlugin({
   service: 'acmetasks', // 2-32 lowercase letters or digits: call_acmetasks over MCP, /api/v1/acmetasks over REST
@@ -84,12 +12,7 @@ export const acmeTasksPlugin = definePlugin({
   version: packageVersion(import.meta.url), // the version in this package's package.json
   description: 'Acme Tasks, a to-do list: list, read and create tasks.',
   contract: 1,
-  upstream: {
-    baseUrl: 'https://api.tasks.example/v1', // operators override it with PORTICO_ACMETASKS_BASE_URL
-    // authHeaders is omitted: the token is sent as `Authorization: Bearer <token>`.
-    inspect: upstreamInspector({ message: acmeMessage }), // status, message, Retry-After of a 429 or 503,
-    limits: { perMinute: 120 }, // what the (fictional) API documents per token; declare only documented limits
-  },
+  upstream,
   auth: { token: { description: 'An Acme Tasks API token (Settings → API tokens).' } },
   operations: [listTasks, getTask, createTask],
   sandbox: () => import('./sandbox/index.js'),

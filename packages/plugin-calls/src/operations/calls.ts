@@ -1,5 +1,4 @@
 import { atLeastOne, defineOperation, Params, requires, StringEnum, Type } from '@portico/core';
-import { checks, datesInOrder, durationRange } from '../checks.js';
 import {
   AccountId,
   ANSWER_STATUSES,
@@ -34,6 +33,7 @@ import {
   UPDATE_LEAD_STATUSES,
 } from '../schemas.js';
 import { callrailGet } from '../upstream.js';
+import { checks, datesInOrder, durationRange } from './kit.js';
 
 const CallId = idParam('CallRail call id (starts with CAL), from list_calls.', 'CAL0c8e4d2a6f1b4e7c9a3d5f8b2e6c1a47');
 const EXAMPLE_ACCOUNT = 'ACC1f4c9a2e7b3d4c5f8a6e0b9d2c7f1a3e';

@@ -1,5 +1,4 @@
 import { BooleanString, defineOperation, Params, requires, StringEnum, Type } from '@portico/core';
-import { datesInOrder } from '../checks.js';
 import {
   AccountId,
   AnyRecord,
@@ -23,6 +22,7 @@ import {
   TagIds,
 } from '../schemas.js';
 import { callrailGet } from '../upstream.js';
+import { datesInOrder } from './kit.js';
 
 const EXAMPLE_ACCOUNT = 'ACC1f4c9a2e7b3d4c5f8a6e0b9d2c7f1a3e';
 const FORM_FIELD_EXAMPLES = ['source', 'campaign', 'keywords', 'lead_status', 'tags'];

@@ -1,5 +1,4 @@
 import { defineOperation, Params, Type } from '@portico/core';
-import { datesInOrder } from '../checks.js';
 import {
   AccountId,
   AnyRecord,
@@ -13,6 +12,7 @@ import {
   SMS_THREAD_PER_PAGE,
 } from '../schemas.js';
 import { callrailGet } from '../upstream.js';
+import { datesInOrder } from './kit.js';
 
 const EXAMPLE_ACCOUNT = 'ACC1f4c9a2e7b3d4c5f8a6e0b9d2c7f1a3e';
 const EXAMPLE_THREAD = 'SMT9d4a7c2e5b8f4a1d6c3e9b7f2a5d8c16';

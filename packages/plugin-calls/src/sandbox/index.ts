@@ -8,9 +8,10 @@ import {
   jsonReply,
   startEmulator,
 } from '@portico/core/testing/emulator';
-import { type SandboxData, seed } from './data.js';
+import type { SandboxData } from './records.js';
 import { HttpError } from './request.js';
-import { ROUTES } from './routes.js';
+import { ROUTES } from './routes/index.js';
+import { seed } from './seed/index.js';
 import type { Origin } from './views.js';
 
 /** The API key the sandbox accepts, sent as `Authorization: Token token="sandbox-callrail-key"`. */

@@ -1,5 +1,5 @@
 import { addDays, type DateWindow, localDate, TODAY, weekStart } from './clock.js';
-import type { CallRec, CompanyRec, FormRec, SandboxData } from './data.js';
+import type { CallRec, CompanyRec, FormRec, SandboxData } from './records.js';
 import {
   badRequest,
   boolParam,

@@ -1,5 +1,5 @@
 import { type DateWindow, localDate, namedRange, RETENTION_START, TODAY } from './clock.js';
-import type { SandboxData } from './data.js';
+import type { SandboxData } from './records.js';
 import type { Origin } from './views.js';
 
 /** An answer in CallRail's error style: the status and `{ "error": "..." }`. */

@@ -1,8 +1,8 @@
-import type { Engine, GatewayError, Principal, SandboxServer } from '@portico/core';
-import { type SandboxHarness, startSandboxHarness } from '@portico/core/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GatewayError, Principal } from '@portico/core';
+import { useSandbox } from '@portico/core/testing';
+import { describe, expect, it } from 'vitest';
 import { callrailPlugin } from '../index.js';
-import { IDS } from './data.js';
+import { IDS } from './seed/ids.js';
 
 const SERVICE = 'callrail';
 const ACC = IDS.harbor;
@@ -25,24 +25,15 @@ interface Summary {
 }
 type Call = Record<string, unknown> & { id: string };
 
-let harness: SandboxHarness;
-let sandbox: SandboxServer;
-let engine: Engine;
+const harness = useSandbox(callrailPlugin);
 
 async function call<T = Record<string, unknown>>(operation: string, params: Record<string, unknown> = {}): Promise<T> {
-  return (await engine.invoke({ principal, protocol: 'rest', service: SERVICE, operation, params })).body as T;
+  return (await harness.engine.invoke({ principal, protocol: 'rest', service: SERVICE, operation, params })).body as T;
 }
 
 async function failure(operation: string, params: Record<string, unknown>): Promise<GatewayError> {
   return harness.failure(operation, params);
 }
-
-beforeAll(async () => {
-  harness = await startSandboxHarness(callrailPlugin);
-  ({ sandbox, engine } = harness);
-});
-
-afterAll(() => harness?.close());
 
 describe('CallRail sandbox through the gateway pipeline', () => {
   it('lists the two seeded accounts and filters them', async () => {
@@ -73,7 +64,7 @@ describe('CallRail sandbox through the gateway pipeline', () => {
     do {
       // REST query strings arrive as strings: the pipeline coerces them to the declared integers.
       const body = (
-        await engine.invoke({
+        await harness.engine.invoke({
           principal,
           protocol: 'rest',
           service: SERVICE,
@@ -95,7 +86,7 @@ describe('CallRail sandbox through the gateway pipeline', () => {
 
   it('reads REST query strings the CallRail way: fields=a,b and tags[]=id', async () => {
     const body = (
-      await engine.invoke({
+      await harness.engine.invoke({
         principal,
         protocol: 'rest',
         service: SERVICE,
@@ -288,7 +279,7 @@ describe('CallRail sandbox through the gateway pipeline', () => {
   });
 
   it('maps a wrong API key to upstream_unauthorized', async () => {
-    await engine.connectToken('default', SERVICE, 'not-the-sandbox-key');
+    await harness.engine.connectToken('default', SERVICE, 'not-the-sandbox-key');
     try {
       const error = await failure('list_accounts', {});
       expect(error.code).toBe('upstream_unauthorized');
@@ -296,7 +287,7 @@ describe('CallRail sandbox through the gateway pipeline', () => {
       expect(error.message).toContain('HTTP Token: Access denied.');
       expect(error.message).not.toContain('not-the-sandbox-key');
     } finally {
-      await engine.connectToken('default', SERVICE, sandbox.token);
+      await harness.engine.connectToken('default', SERVICE, harness.sandbox.token);
     }
     expect((await call<Paged>('list_accounts')).total_records).toBe(2);
   });

@@ -16,8 +16,8 @@ import type {
   TrackerRec,
   TriggerRec,
   UserRec,
-} from './data.js';
-import { IDS } from './data.js';
+} from './records.js';
+import { IDS } from './seed/ids.js';
 
 /** Where the sandbox is reachable, for URLs it hands out (recordings). */
 export interface Origin {

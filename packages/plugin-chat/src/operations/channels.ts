@@ -10,7 +10,7 @@ import {
   OkResponse,
   UserIdList,
 } from '../schemas.js';
-import { pageQuery } from './paging.js';
+import { pageQuery } from './kit.js';
 
 export const listChannels = defineOperation({
   name: 'list_channels',

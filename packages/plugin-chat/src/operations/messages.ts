@@ -1,7 +1,16 @@
 import { defineOperation, Params, Type } from '@portico/core';
-import { ChannelId, Cursor, Limit, MAX_TEXT_LENGTH, MessagesResponse, MessageTs, SendMessageResponse, TimeBound } from '../schemas.js';
-import { compareTs } from '../ts.js';
-import { pageQuery } from './paging.js';
+import {
+  ChannelId,
+  Cursor,
+  compareTs,
+  Limit,
+  MAX_TEXT_LENGTH,
+  MessagesResponse,
+  MessageTs,
+  SendMessageResponse,
+  TimeBound,
+} from '../schemas.js';
+import { pageQuery } from './kit.js';
 
 export const sendMessage = defineOperation({
   name: 'send_message',

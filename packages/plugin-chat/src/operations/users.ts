@@ -1,6 +1,6 @@
 import { defineOperation, Params, Type } from '@portico/core';
 import { Cursor, Limit, MembersResponse, UserId, UserResponse } from '../schemas.js';
-import { pageQuery } from './paging.js';
+import { pageQuery } from './kit.js';
 
 export const listUsers = defineOperation({
   name: 'list_users',

@@ -11,7 +11,8 @@ import {
   textReply,
 } from '@portico/core/testing/emulator';
 import { type SandboxState, seedState } from './data.js';
-import { type Args, METHODS, type MethodContext, SlackError } from './methods.js';
+import { METHODS } from './methods/index.js';
+import { type Args, type MethodContext, SlackError } from './web-api.js';
 
 /** The bot token the sandbox accepts. */
 export const SANDBOX_TOKEN = 'xoxb-sandbox-token';

@@ -1,7 +1,6 @@
 import { Buffer } from 'node:buffer';
-import type { Engine, SandboxServer } from '@portico/core';
-import { type SandboxHarness, startSandboxHarness } from '@portico/core/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { useSandbox } from '@portico/core/testing';
+import { describe, expect, it } from 'vitest';
 import { slackPlugin } from '../index.js';
 
 const SERVICE = 'slack';
@@ -15,16 +14,7 @@ interface Page extends Body {
   response_metadata: { next_cursor: string };
 }
 
-let harness: SandboxHarness;
-let sandbox: SandboxServer;
-let engine: Engine;
-
-beforeAll(async () => {
-  harness = await startSandboxHarness(slackPlugin);
-  ({ sandbox, engine } = harness);
-});
-afterAll(() => harness?.close());
-beforeEach(() => harness.reset());
+const harness = useSandbox(slackPlugin);
 
 const call = <T = Body>(operation: string, params: Body = {}) => harness.call<T>(operation, params);
 /** The GatewayError an operation fails with (fails the test when it succeeds). */
@@ -212,7 +202,7 @@ describe('files', () => {
     expect(files).toHaveLength(1);
     expect(files[0]).toMatchObject({ title: 'chart.png', size: bytes.length, mimetype: 'image/png' });
 
-    const origin = new URL(sandbox.url).origin;
+    const origin = new URL(harness.sandbox.url).origin;
     const stored = Buffer.from(await (await fetch(`${origin}/__sandbox/files/${files[0]?.id}`)).arrayBuffer());
     expect(stored.equals(bytes)).toBe(true);
 
@@ -225,7 +215,7 @@ describe('files', () => {
     const result = await call('upload_file', { content: text });
     const file = (result.files as Array<{ id: string; title: string; size: number; channels: string[] }>)[0];
     expect(file).toMatchObject({ title: 'upload.txt', size: Buffer.byteLength(text), channels: [] });
-    const origin = new URL(sandbox.url).origin;
+    const origin = new URL(harness.sandbox.url).origin;
     expect(await (await fetch(`${origin}/__sandbox/files/${file?.id}`)).text()).toBe(text);
   });
 
@@ -270,14 +260,14 @@ describe('upstream errors', () => {
   });
 
   it('maps a wrong token to upstream_unauthorized', async () => {
-    await engine.connectToken(WORKSPACE, SERVICE, 'xoxb-wrong-token');
+    await harness.engine.connectToken(WORKSPACE, SERVICE, 'xoxb-wrong-token');
     try {
       const error = await failure('list_channels');
       expect(error.code).toBe('upstream_unauthorized');
       expect(error.status).toBe(502);
       expect(error.message).toContain('invalid_auth');
     } finally {
-      await engine.connectToken(WORKSPACE, SERVICE, sandbox.token);
+      await harness.engine.connectToken(WORKSPACE, SERVICE, harness.sandbox.token);
     }
   });
 
@@ -309,11 +299,11 @@ describe('upstream errors', () => {
 
 describe('sandbox wire format', () => {
   it('answers Slack-style errors for a missing token and for a JSON body on files.getUploadURLExternal', async () => {
-    const anonymous = await fetch(`${sandbox.url}/users.list`);
+    const anonymous = await fetch(`${harness.sandbox.url}/users.list`);
     expect(await anonymous.json()).toEqual({ ok: false, error: 'not_authed' });
-    const json = await fetch(`${sandbox.url}/files.getUploadURLExternal`, {
+    const json = await fetch(`${harness.sandbox.url}/files.getUploadURLExternal`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${sandbox.token}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${harness.sandbox.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ filename: 'a.txt', length: 2 }),
     });
     expect(await json.json()).toMatchObject({ ok: false, error: 'invalid_arguments' });

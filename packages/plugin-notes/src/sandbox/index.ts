@@ -2,9 +2,9 @@ import type { SandboxOptions, SandboxServer } from '@portico/core';
 import { type EmulatorReply, type EmulatorRequest, type FaultWriter, jsonReply, startEmulator } from '@portico/core/testing/emulator';
 import { defaultCode, defaultMessage, NotionError, show, validationError } from './errors.js';
 import { deterministicId } from './ids.js';
+import { isObject, type Json } from './json.js';
 import { seedWorkspace } from './seed.js';
-import { isObject, type Json } from './values.js';
-import { type Paging, Workspace } from './workspace.js';
+import { type Paging, Workspace } from './workspace/index.js';
 
 /** The only credential the sandbox accepts. */
 export const SANDBOX_TOKEN = 'sandbox-notion-token';

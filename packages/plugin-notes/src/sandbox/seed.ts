@@ -1,7 +1,7 @@
 import { EXAMPLE_BLOCK_ID, EXAMPLE_DATABASE_ID, EXAMPLE_DISCUSSION_ID, EXAMPLE_PAGE_ID, EXAMPLE_USER_ID } from '../schemas.js';
 import { deterministicId } from './ids.js';
-import type { Json } from './values.js';
-import type { Workspace } from './workspace.js';
+import type { Json } from './json.js';
+import type { Workspace } from './workspace/index.js';
 
 /*
  * The sandbox's seeded workspace. The ids that the operations' examples use (EXAMPLE_*) are real objects here, so

@@ -1,7 +1,7 @@
 // The sandbox behind a real engine: what `portico serve --sandbox` serves, and a check that the plugin and its
 // emulator agree (paths, auth, paging, errors).
-import { type SandboxHarness, startSandboxHarness } from '@portico/core/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { useSandbox } from '@portico/core/testing';
+import { describe, expect, it } from 'vitest';
 import { acmeTasksPlugin } from '../index.js';
 
 interface Page {
@@ -11,12 +11,8 @@ interface Page {
   has_more: boolean;
 }
 
-let harness: SandboxHarness;
-beforeAll(async () => {
-  harness = await startSandboxHarness(acmeTasksPlugin);
-});
-afterAll(() => harness?.close());
-beforeEach(() => harness.reset());
+// Started before the tests of this file, connected to a real engine, its seed restored before each test.
+const harness = useSandbox(acmeTasksPlugin);
 
 describe('the Acme Tasks sandbox', () => {
   it('pages through the tasks, newest first', async () => {

@@ -1,0 +1,73 @@
+import { addDays, TODAY } from '../clock.js';
+import type { CompanyRec, FormRec, LeadStatus } from '../records.js';
+import type { AccountSetup } from './accounts.js';
+import { IDS } from './ids.js';
+import { ATTRIBUTION, FIRST_NAMES, LAST_NAMES, MARKETS, type Market } from './markets.js';
+import { between, hexId, pad, pick, type Random, stamp } from './random.js';
+
+/** Form submissions: 14 for the dental group, 5 for the roofer. */
+export function seedForms(random: Random, { companies, tags }: AccountSetup): FormRec[] {
+  const forms: FormRec[] = [];
+  const formPlan: Array<{ account: string; count: number }> = [
+    { account: IDS.harbor, count: 14 },
+    { account: IDS.summit, count: 5 },
+  ];
+  for (const { account, count } of formPlan) {
+    const accountCompanies = companies.filter((c) => c.account_id === account && c.status === 'active');
+    const accountTags = tags.filter((t) => t.account_id === account && t.status === 'enabled');
+    const market = MARKETS[account] as Market;
+    const emailsSeen = new Set<string>();
+    for (let i = 0; i < count; i++) {
+      const company = accountCompanies[i % accountCompanies.length] as CompanyRec;
+      const first = FIRST_NAMES[(i * 3 + 5) % FIRST_NAMES.length] as string;
+      const last = LAST_NAMES[(i * 5 + 2) % LAST_NAMES.length] as string;
+      const email = `${first.toLowerCase()}.${last.toLowerCase()}@mail.example`;
+      const source = pick(['Google Ads', 'Organic', 'Facebook', 'Direct'], random);
+      const attribution = ATTRIBUTION[source] as (typeof ATTRIBUTION)[string];
+      const booking = i % 3 !== 2;
+      const formPath = booking ? '/book-appointment' : '/contact';
+      const date = addDays(TODAY, -Math.floor((i * 75) / count) - 1);
+      const submitted = stamp(date, between(7 * 3600, 22 * 3600, random), company.offset);
+      const leadRoll = random();
+      const lead_status: LeadStatus = leadRoll < 0.5 ? 'good_lead' : leadRoll < 0.7 ? 'not_a_lead' : null;
+      const phone = `+1${market.area}555${pad(6000 + i * 41, 4)}`;
+      forms.push({
+        account_id: account,
+        company_id: company.id,
+        id: account === IDS.harbor && i === 0 ? IDS.firstForm : hexId('FOR', `form-${account}-${i}`),
+        person_id: lead_status === 'good_lead' || i % 4 === 0 ? hexId('PER', `person-${account}-${i}`) : null,
+        custom_form_id: account === IDS.harbor ? (booking ? 7731 : 7732) : booking ? 8801 : 8802,
+        form_name: booking ? (account === IDS.harbor ? 'Book an Appointment' : 'Request an Estimate') : 'Contact Us',
+        form_url: `https://www.${company.domain}${formPath}`,
+        landing_page_url: `https://www.${company.domain}${pick(['/', '/offers', '/services'], random)}`,
+        referrer: attribution.referrer,
+        submitted_at: submitted,
+        created_at: submitted,
+        first_form: !emailsSeen.has(email),
+        customer_name: `${first} ${last}`,
+        customer_phone_number: phone,
+        customer_email: email,
+        form_data: {
+          name: `${first} ${last}`,
+          email,
+          phone,
+          message: booking
+            ? account === IDS.harbor
+              ? 'I would like a cleaning and check-up.'
+              : 'Hail damage on the north side of the roof.'
+            : 'Do you take Delta Dental?',
+        },
+        source,
+        medium: attribution.medium,
+        campaign: pick(attribution.campaigns, random),
+        keywords: pick(attribution.keywords, random),
+        lead_status,
+        previously_good_lead: lead_status === 'not_a_lead' && i % 2 === 0,
+        tag_ids: random() < 0.35 ? [pick(accountTags, random).id] : [],
+      });
+      emailsSeen.add(email);
+    }
+  }
+
+  return forms;
+}
