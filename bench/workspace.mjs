@@ -25,7 +25,8 @@ export const importCoreTesting = () => import(href('packages/core/dist/testing/i
 export const importGateway = () => import(href('apps/gateway/dist/index.js'));
 /**
  * The dashboard's middleware, which the gateway does not export: the building blocks measure it from its module.
- * @returns {Promise<typeof import('../apps/gateway/src/dashboard/routes.js')>} */
+ * @returns {Promise<typeof import('../apps/gateway/src/dashboard/routes.js')>}
+ */
 export const importDashboardRoutes = () => import(href('apps/gateway/dist/dashboard/routes.js'));
 
 /** @typedef {import('../packages/core/node_modules/got/dist/source/index.js').Method} GotMethod */
@@ -34,7 +35,8 @@ export const importDashboardRoutes = () => import(href('apps/gateway/dist/dashbo
 export const importGot = () => import('../packages/core/node_modules/got/dist/source/index.js');
 /**
  * The Koa the gateway runs on (its CommonJS entry).
- * @returns {Promise<{ default: typeof import('../apps/gateway/node_modules/@types/koa/index.js') }>} */
+ * @returns {Promise<{ default: typeof import('../apps/gateway/node_modules/@types/koa/index.js') }>}
+ */
 export const importKoa = () => import(href('apps/gateway/node_modules/koa/lib/application.js'));
 
 // Packages resolved as core or the gateway resolves them (through their "exports"): needs
@@ -46,7 +48,8 @@ const resolved = (specifier, parent) => import(import.meta.resolve(specifier, pa
 
 /**
  * The native SQLite binding core opens (the first step of the start-up breakdown).
- * @returns {Promise<unknown>} */
+ * @returns {Promise<unknown>}
+ */
 export const importSqliteBinding = () => resolved('@libsql/client/sqlite3', CORE_PACKAGE);
 /** @returns {Promise<typeof import('../packages/core/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js')>} */
 export const importSdkTypes = () => resolved('@modelcontextprotocol/sdk/types.js', CORE_PACKAGE);
@@ -56,7 +59,8 @@ export const importSdkServer = () => resolved('@modelcontextprotocol/sdk/server/
 export const importSdkAjv = () => resolved('@modelcontextprotocol/sdk/validation/ajv', CORE_PACKAGE);
 /**
  * The MCP transport, as the gateway resolves it.
- * @returns {Promise<typeof import('../packages/core/node_modules/@modelcontextprotocol/sdk/dist/esm/server/streamableHttp.js')>} */
+ * @returns {Promise<typeof import('../packages/core/node_modules/@modelcontextprotocol/sdk/dist/esm/server/streamableHttp.js')>}
+ */
 export const importSdkTransport = () => resolved('@modelcontextprotocol/sdk/server/streamableHttp.js', GATEWAY_PACKAGE);
 
 /** The six first-party plugins, by the short name of their package (plugin-<name>). */

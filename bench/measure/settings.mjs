@@ -27,24 +27,7 @@ export const USAGE = `node bench/run.mjs [--smoke | --quick] [--duration S] [--w
  * @returns {Settings}
  */
 export function readSettings(argv) {
-  const { values: args } = parseArgs({
-    args: argv,
-    options: {
-      smoke: { type: 'boolean', default: false },
-      quick: { type: 'boolean', default: false },
-      duration: { type: 'string' },
-      warmup: { type: 'string' },
-      prime: { type: 'string' },
-      'wait-quiet': { type: 'string' },
-      retries: { type: 'string' },
-      rounds: { type: 'string', default: '1' },
-      connections: { type: 'string', default: '1,50' },
-      'no-profile': { type: 'boolean', default: false },
-      'log-level': { type: 'string', default: 'info' },
-      out: { type: 'string' },
-    },
-    strict: true,
-  });
+  const { values: args } = parse(argv);
   // --smoke proves that everything runs and the report renders, in about a minute: its figures mean nothing.
   const mode = args.smoke ? 'smoke' : args.quick ? 'quick' : 'full';
   /** @param {string | undefined} value @param {Record<typeof mode, number>} byMode */
@@ -67,4 +50,30 @@ export function readSettings(argv) {
     openapiRuns: { full: 100, quick: 30, smoke: 5 }[mode],
     out: args.out ?? (mode === 'smoke' ? 'bench/results/smoke.md' : 'docs/performance.md'),
   };
+}
+
+/** @param {string[]} argv */
+function parse(argv) {
+  try {
+    return parseArgs({
+      args: argv,
+      options: {
+        smoke: { type: 'boolean', default: false },
+        quick: { type: 'boolean', default: false },
+        duration: { type: 'string' },
+        warmup: { type: 'string' },
+        prime: { type: 'string' },
+        'wait-quiet': { type: 'string' },
+        retries: { type: 'string' },
+        rounds: { type: 'string', default: '1' },
+        connections: { type: 'string', default: '1,50' },
+        'no-profile': { type: 'boolean', default: false },
+        'log-level': { type: 'string', default: 'info' },
+        out: { type: 'string' },
+      },
+      strict: true,
+    });
+  } catch (error) {
+    throw new Error(`${error instanceof Error ? error.message : error}\nusage: ${USAGE}`);
+  }
 }
