@@ -15,7 +15,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { memoryMiB, percentile } from './lib.mjs';
+import { memoryMiB } from './harness/machine.mjs';
+import { percentile } from './harness/stats.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -32,12 +33,15 @@ const RATE = Number(args.rate);
 const PEAK = Number(args.peak);
 const FAULT_RATE = Number(args['fault-rate']);
 const BUDGET_MS = 1_000;
+/** @param {string} line */
 const log = (line) => process.stderr.write(`[soak] ${line}\n`);
 
 // ---- the upstream: the example plugin's routes, 5 % faults, each counted ------------------------------------------
 
+/** @typedef {'500' | '503' | '429' | 'reset' | 'hang'} Fault */
+/** @type {Record<Fault, number>} */
 const injected = { 500: 0, 503: 0, 429: 0, reset: 0, hang: 0 };
-const KINDS = Object.keys(injected);
+const KINDS = /** @type {Fault[]} */ (Object.keys(injected));
 let served = 0;
 let faultTick = 0;
 const LIST = JSON.stringify({
@@ -50,7 +54,7 @@ const upstream = createServer((req, res) => {
     served++;
     // Deterministic: every (1 / FAULT_RATE)-th request fails, the kinds in turn.
     if (FAULT_RATE > 0 && served % Math.round(1 / FAULT_RATE) === 0) {
-      const kind = KINDS[faultTick++ % KINDS.length];
+      const kind = /** @type {Fault} */ (KINDS[faultTick++ % KINDS.length]);
       injected[kind]++;
       if (kind === 'reset') return req.socket.destroy();
       if (kind === 'hang') return setTimeout(() => res.destroy(), BUDGET_MS * 3);
@@ -62,32 +66,42 @@ const upstream = createServer((req, res) => {
     res.end(req.method === 'POST' ? JSON.stringify({ id: 'itm_0042', name: 'soak' }) : LIST);
   });
 });
-await new Promise((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-const upstreamUrl = `http://127.0.0.1:${upstream.address().port}`;
+await new Promise((resolve) => upstream.listen(0, '127.0.0.1', () => resolve(undefined)));
+const upstreamUrl = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (upstream.address()).port}`;
 
 // ---- the gateway ---------------------------------------------------------------------------------------------------
 
-const child = fork(join(HERE, 'soak-gateway.mjs'), [upstreamUrl], {
+const child = fork(join(HERE, 'processes', 'soak-gateway.mjs'), [upstreamUrl], {
   env: { ...process.env, PORTICO_LOG_LEVEL: 'warn', PORTICO_UPSTREAM_TIMEOUT_MS: String(BUDGET_MS), PORTICO_UPSTREAM_RETRIES: '0' },
   stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   execArgv: ['--expose-gc'],
 });
+/** @type {{ url: string, key: string }} */
 const ready = await new Promise((resolve, reject) => {
   child.once('message', resolve);
   child.once('exit', (code) => reject(new Error(`soak gateway exited with ${code}`)));
 });
 const { url, key } = ready;
+const pid = /** @type {number} */ (child.pid);
+/**
+ * Sends a message to the soak gateway and resolves with its next answer.
+ * @template Answer
+ * @param {string} message
+ * @returns {Promise<Answer>}
+ */
 const ask = (message) =>
   new Promise((resolve) => {
-    child.once('message', resolve);
+    child.once('message', (answer) => resolve(/** @type {Answer} */ (answer)));
     child.send(message);
   });
+/** @type {import('./processes/soak-gateway.mjs').SoakMemory} */
 const memoryStart = await ask('memory');
-const rssStart = memoryMiB(child.pid).rss;
+const rssStart = memoryMiB(pid).rss;
 log(`gateway ${url}, upstream ${upstreamUrl}, RSS ${rssStart.toFixed(1)} MiB`);
 
 // ---- /healthz while the load runs ----------------------------------------------------------------------------------
 
+/** @type {number[]} */
 const health = [];
 let probing = true;
 const probe = (async () => {
@@ -102,9 +116,16 @@ const probe = (async () => {
 
 // ---- load: a steady rate, connections 50 → PEAK → 50 over three phases -------------------------------------------
 
+/** @type {Map<number, number>} */
 const statuses = new Map();
+/** @type {number[]} */
 const rssSamples = [];
-const rssTimer = setInterval(() => rssSamples.push(memoryMiB(child.pid).rss), 1_000);
+const rssTimer = setInterval(() => rssSamples.push(memoryMiB(pid).rss), 1_000);
+/**
+ * @param {number} connections
+ * @param {number} seconds
+ * @returns {Promise<import('autocannon').Result>}
+ */
 const phase = (connections, seconds) =>
   new Promise((resolve, reject) => {
     const instance = autocannon(
@@ -130,11 +151,11 @@ const phase = (connections, seconds) =>
   });
 const third = Math.max(1, Math.round(SECONDS / 3));
 const phases = [];
-for (const [connections, seconds] of [
+for (const [connections, seconds] of /** @type {[number, number][]} */ ([
   [50, third],
   [PEAK, third],
   [50, SECONDS - 2 * third],
-]) {
+])) {
   log(`${connections} connections for ${seconds} s at ${RATE} req/s`);
   const result = await phase(connections, seconds);
   phases.push({ connections, seconds, requests: result.requests.total, errors: result.errors, timeouts: result.timeouts });
@@ -146,13 +167,16 @@ await probe;
 // ---- what the gateway recorded --------------------------------------------------------------------------------------
 
 const answered = [...statuses.values()].reduce((a, b) => a + b, 0);
+/** @type {{ count: number }} */
 const audit = await ask('audit:count');
-const rssEnd = memoryMiB(child.pid).rss;
+const rssEnd = memoryMiB(pid).rss;
+/** @type {import('./processes/soak-gateway.mjs').SoakMemory} */
 const memoryEnd = await ask('memory');
 child.send('stop');
 await new Promise((resolve) => child.once('exit', resolve));
 upstream.close();
 
+/** @param {(status: number) => boolean} predicate */
 const count = (predicate) => [...statuses].filter(([s]) => predicate(s)).reduce((a, [, n]) => a + n, 0);
 const fives = count((s) => s >= 500);
 const explained = injected[500] + injected[503] + injected.reset + injected.hang;

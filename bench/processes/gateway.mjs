@@ -3,12 +3,28 @@
 // REST and MCP enabled. Everything else is the gateway's own start-up path (startGateway, the same code `portico serve`
 // runs) with its default configuration: embedded SQLite in a fresh data directory, pino at PORTICO_LOG_LEVEL
 // (default info, one access-log line per request, to stdout, which run.mjs sends to /dev/null).
-// Reports { url, key, toolSetKey } over IPC. Stops cleanly on SIGTERM or when the parent goes away, so that --cpu-prof is written.
+// Reports a GatewayReady over IPC. Stops cleanly on SIGTERM or when the parent goes away, so that --cpu-prof is written.
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { startExampleGateway } from './example-gateway.mjs';
 
-const { gateway } = await startExampleGateway('bench', process.argv[2]);
-// A second key, bound to a tool set holding both benchmarked operations: the REST target 'rest-toolset' measures the
+/**
+ * @typedef {object} GatewayReady
+ * @property {string} url
+ * @property {string} key the admin key: every operation
+ * @property {string} toolSetKey a key bound to a tool set holding both benchmarked operations
+ */
+
+/**
+ * What the gateway process measured between 'stats:reset' and 'stats:read' (ms).
+ * @typedef {object} GatewayStats
+ * @property {number} loopDelayP50
+ * @property {number} loopDelayP99
+ * @property {number} loopDelayMax
+ * @property {{ count: number, ms: number, maxMs: number }} gc
+ */
+
+const { gateway, key } = await startExampleGateway('bench', process.argv[2] ?? '');
+// A second key, bound to a tool set holding both benchmarked operations: the REST path 'rest-toolset' measures the
 // tool-set check's cost against the full key in the same run.
 const { engine } = gateway.runtime;
 await engine.toolSets.save('default', {
@@ -35,21 +51,24 @@ new PerformanceObserver((list) => {
     gc.maxMs = Math.max(gc.maxMs, entry.duration);
   }
 }).observe({ entryTypes: ['gc'] });
+/** @param {number} ns */
+const ms = (ns) => ns / 1e6;
 process.on('message', (message) => {
   if (message === 'stats:reset') {
     loopDelay.reset();
     gc = { count: 0, ms: 0, maxMs: 0 };
-    process.send({ stats: 'reset' });
+    process.send?.({ stats: 'reset' });
   } else if (message === 'stats:read') {
-    const ms = (ns) => ns / 1e6;
-    process.send({
-      stats: {
-        loopDelayP50: ms(loopDelay.percentile(50)),
-        loopDelayP99: ms(loopDelay.percentile(99)),
-        loopDelayMax: ms(loopDelay.max),
-        gc,
-      },
-    });
+    /** @type {GatewayStats} */
+    const stats = {
+      loopDelayP50: ms(loopDelay.percentile(50)),
+      loopDelayP99: ms(loopDelay.percentile(99)),
+      loopDelayMax: ms(loopDelay.max),
+      gc,
+    };
+    process.send?.({ stats });
   }
 });
-process.send?.({ ready: true, url: gateway.url, key: gateway.createdKey.key, toolSetKey: toolSetKey.key });
+/** @type {GatewayReady & { ready: true }} */
+const ready = { ready: true, url: gateway.url, key, toolSetKey: toolSetKey.key };
+process.send?.(ready);

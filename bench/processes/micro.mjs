@@ -1,24 +1,43 @@
 // Per-request building blocks, measured one at a time in-process (no profiler, so nothing is distorted): what each
 // step of a REST or MCP request costs on its own, as wall time per call (calls made one after another) and as CPU
-// time of this process per call (for steps that wait on the upstream or a thread, the two differ). Run as a child by run.mjs (with --experimental-import-meta-resolve)
-// with the upstream URL as its argument; reports the rows over IPC. A step whose export no longer exists is skipped.
+// time of this process per call (for steps that wait on the upstream or a thread, the two differ). Run as a child by
+// run.mjs (with --experimental-import-meta-resolve) with the upstream URL as its argument; reports its MicroRow list
+// over IPC. A step whose export no longer exists is skipped.
 
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { createLogger, loadConfig, startGateway } from '../apps/gateway/dist/index.js';
-import * as core from '../packages/core/dist/index.js';
-import { examplePlugin } from '../packages/core/dist/testing/index.js';
+import {
+  importCore,
+  importCoreTesting,
+  importDashboardRoutes,
+  importGateway,
+  importGot,
+  importSdkAjv,
+  importSdkServer,
+  importSdkTransport,
+  importSdkTypes,
+} from '../workspace.mjs';
 
-const CORE = pathToFileURL(join(new URL('..', import.meta.url).pathname, 'packages/core/package.json')).href;
-const GATEWAY = pathToFileURL(join(new URL('..', import.meta.url).pathname, 'apps/gateway/package.json')).href;
-const sdk = (path, parent = CORE) => import(import.meta.resolve(`@modelcontextprotocol/sdk/${path}`, parent));
-const { default: got } = await import(import.meta.resolve('got', CORE));
+/**
+ * One step: wall and CPU µs per call, or why it was skipped (`us` null).
+ * @typedef {object} MicroRow
+ * @property {string} step what was measured; a leading two-space indent marks a part of the step above
+ * @property {string} where the code it runs
+ * @property {number | null} us wall time per call
+ * @property {number} [cpuUs] CPU time of the process per call
+ * @property {number} [iterations]
+ * @property {string} [skipped]
+ */
 
-const upstream = process.argv[2];
+const { createLogger, loadConfig, startGateway } = await importGateway();
+const core = await importCore();
+const { examplePlugin } = await importCoreTesting();
+const { default: got } = await importGot();
+
+const upstream = process.argv[2] ?? '';
 const dataDir = mkdtempSync(join(tmpdir(), 'portico-bench-micro-'));
 const config = loadConfig({
   PORTICO_DATA_DIR: dataDir,
@@ -33,12 +52,23 @@ const { engine } = gateway.runtime;
 const ws = core.DEFAULT_WORKSPACE;
 await engine.connectToken(ws, 'example', 'bench-upstream-token');
 await engine.configureIntegration(ws, 'example', { restEnabled: true, mcpEnabled: true });
-const key = gateway.createdKey.key;
+const key = gateway.createdKey?.key;
+if (!key) throw new Error('the gateway created no admin key');
 const principal = await engine.authenticate(key);
-const operation = engine.registry.get('example').operations.get('list_items');
+const operation = engine.registry.get('example')?.operations.get('list_items');
+if (!operation) throw new Error('the example plugin has no list_items');
 const stringParams = { limit: '5', status: 'open', tags: ['a', 'b'] };
 
+/** @type {MicroRow[]} */
 const rows = [];
+/** @param {unknown} error */
+const reason = (error) => String(error instanceof Error ? error.message : error).slice(0, 200);
+
+/**
+ * @param {string} step
+ * @param {string} where
+ * @param {() => unknown} fn
+ */
 async function measure(step, where, fn, { iterations = 2000, warmup = 500 } = {}) {
   try {
     for (let i = 0; i < warmup; i++) await fn();
@@ -49,17 +79,18 @@ async function measure(step, where, fn, { iterations = 2000, warmup = 500 } = {}
     const used = process.cpuUsage(cpu);
     rows.push({ step, where, us: wall, cpuUs: (used.user + used.system) / iterations, iterations });
   } catch (error) {
-    rows.push({ step, where, us: null, skipped: String(error?.message ?? error).slice(0, 200) });
+    rows.push({ step, where, us: null, skipped: reason(error) });
   }
 }
 
 // ---- floors: one upstream round trip -------------------------------------------------------------------------
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+/** @returns {Promise<void>} */
 const rawGet = () =>
   new Promise((resolve, reject) => {
     request(`${upstream}/api/items?limit=5&status=open&tags=a&tags=b`, { agent }, (res) => {
       res.resume();
-      res.on('end', resolve);
+      res.on('end', () => resolve());
     })
       .on('error', reject)
       .end();
@@ -97,21 +128,23 @@ if (engine.toolSets) {
     'tool-set check (cached set, one membership test)',
     'Engine.allowedOperations + AllowedOperations.has (core/src/tool-sets.ts)',
     async () => {
-      if (!(await engine.allowedOperations(bound)).has('example', 'list_items')) throw new Error('not allowed');
+      if (!(await engine.allowedOperations(bound))?.has('example', 'list_items')) throw new Error('not allowed');
     },
     { iterations: 20000, warmup: 2000 },
   );
 }
 // What the dashboard adds to an /api request: its middleware, passing a path outside /dashboard straight on.
 {
-  const { dashboardMiddleware } = await import('../apps/gateway/dist/dashboard/routes.js');
+  const { dashboardMiddleware } = await importDashboardRoutes();
+  // Neither the assets nor more of the request than its path are read on the way through.
+  const none = { name: 'none', type: 'text/plain', body: Buffer.alloc(0), gzip: Buffer.alloc(0) };
   const passThrough = dashboardMiddleware({
     engine,
     logger: core.silentLogger,
-    assets: { script: null, style: null, byName: new Map() },
+    assets: { script: none, style: none, byName: new Map() },
     hostAllowed: () => true,
   });
-  const ctx = { path: '/api/v1/example/items' };
+  const ctx = /** @type {Parameters<typeof passThrough>[0]} */ (/** @type {unknown} */ ({ path: '/api/v1/example/items' }));
   const next = () => Promise.resolve();
   await measure(
     'dashboard middleware on an /api request (pass-through)',
@@ -174,7 +207,7 @@ await measure(
   { iterations: 300, warmup: 100 },
 );
 try {
-  const { AjvJsonSchemaValidator } = await sdk('validation/ajv');
+  const { AjvJsonSchemaValidator } = await importSdkAjv();
   await measure(
     '  of which: new AjvJsonSchemaValidator() (the SDK Server default)',
     '@modelcontextprotocol/sdk Server constructor',
@@ -185,11 +218,11 @@ try {
     },
   );
 } catch (error) {
-  rows.push({ step: 'new AjvJsonSchemaValidator()', where: 'sdk', us: null, skipped: String(error.message) });
+  rows.push({ step: 'new AjvJsonSchemaValidator()', where: 'sdk', us: null, skipped: reason(error) });
 }
 try {
-  const { Server } = await sdk('server/index.js');
-  const { AjvJsonSchemaValidator } = await sdk('validation/ajv');
+  const { Server } = await importSdkServer();
+  const { AjvJsonSchemaValidator } = await importSdkAjv();
   const shared = new AjvJsonSchemaValidator();
   await measure(
     '  for comparison: new SDK Server with a shared jsonSchemaValidator',
@@ -198,10 +231,10 @@ try {
     { iterations: 2000, warmup: 300 },
   );
 } catch (error) {
-  rows.push({ step: 'new Server (shared validator)', where: 'sdk', us: null, skipped: String(error.message) });
+  rows.push({ step: 'new Server (shared validator)', where: 'sdk', us: null, skipped: reason(error) });
 }
 try {
-  const { StreamableHTTPServerTransport } = await sdk('server/streamableHttp.js', GATEWAY);
+  const { StreamableHTTPServerTransport } = await importSdkTransport();
   const server = core.createMcpServer(engine, principal, { name: 'portico', version: 'bench' });
   await measure(
     'new StreamableHTTPServerTransport + server.connect + close',
@@ -214,10 +247,10 @@ try {
     { iterations: 1000, warmup: 200 },
   );
 } catch (error) {
-  rows.push({ step: 'transport connect', where: 'sdk', us: null, skipped: String(error.message) });
+  rows.push({ step: 'transport connect', where: 'sdk', us: null, skipped: reason(error) });
 }
 try {
-  const { CallToolRequestSchema, JSONRPCMessageSchema } = await sdk('types.js');
+  const { CallToolRequestSchema, JSONRPCMessageSchema, McpError, ErrorCode } = await importSdkTypes();
   const message = {
     jsonrpc: '2.0',
     id: 1,
@@ -233,7 +266,6 @@ try {
     },
     { iterations: 5000, warmup: 1000 },
   );
-  const { McpError, ErrorCode } = await sdk('types.js');
   await measure(
     'McpError "Connection closed" created on every transport close',
     'sdk shared/protocol.js _onclose',
@@ -244,7 +276,7 @@ try {
     },
   );
 } catch (error) {
-  rows.push({ step: 'zod parse', where: 'sdk', us: null, skipped: String(error.message) });
+  rows.push({ step: 'zod parse', where: 'sdk', us: null, skipped: reason(error) });
 }
 
 await gateway.close();

@@ -3,6 +3,7 @@
 // its URL over IPC. The answers are precomputed so the upstream costs as little as possible per request.
 import { createServer } from 'node:http';
 
+/** @param {number} n */
 const item = (n) => ({
   id: `itm_${String(n).padStart(4, '0')}`,
   name: `Item ${n}`,
@@ -15,13 +16,18 @@ const CREATED = Buffer.from(JSON.stringify({ ...item(42), name: 'bench', notifie
 const ONE = Buffer.from(JSON.stringify(item(1)));
 const NOT_FOUND = Buffer.from(JSON.stringify({ message: 'no such route' }));
 
+/**
+ * @param {import('node:http').ServerResponse} res
+ * @param {number} status
+ * @param {Buffer} body
+ */
 function reply(res, status, body) {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': body.length });
   res.end(body);
 }
 
 const server = createServer((req, res) => {
-  const path = req.url.split('?', 1)[0];
+  const path = (req.url ?? '').split('?', 1)[0] ?? '';
   // Read (and drop) the request body before answering, as a real upstream would.
   req.resume();
   req.on('end', () => {
@@ -34,7 +40,7 @@ const server = createServer((req, res) => {
 });
 server.keepAliveTimeout = 65_000;
 server.listen(0, '127.0.0.1', () => {
-  process.send?.({ ready: true, url: `http://127.0.0.1:${server.address().port}` });
+  process.send?.({ ready: true, url: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}` });
 });
 process.on('disconnect', () => process.exit(0));
 process.on('SIGTERM', () => process.exit(0));

@@ -2,37 +2,38 @@
 // as a child by run.mjs with --experimental-import-meta-resolve). Each step reports its wall time and the RSS after
 // it. The packages are unbundled (scripts/build-package.mjs): importing @portico/core loads typebox and the MCP
 // SDK with zod from node_modules; importing @portico/gateway loads koa, @koa/router, pino and prom-client.
-// @libsql/client (a native binding) is loaded first and named on its own. Extra plugin modules (the benchmark's
-// stand-ins) come as arguments, loaded after the installed first-party plugins.
+// @libsql/client (a native binding) is loaded first and named on its own.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { importCore, importGateway, importSqliteBinding } from '../workspace.mjs';
 
-const root = new URL('..', import.meta.url);
-const CORE = pathToFileURL(join(root.pathname, 'packages/core', 'package.json')).href;
+/**
+ * @typedef {object} StartupStep
+ * @property {string} step
+ * @property {number} ms wall time of the step
+ * @property {number} rssMiB RSS after it
+ */
 
+/** @type {StartupStep[]} */
 const steps = [];
+// Node's own start-up, up to the first line of this module.
+steps.push({ step: 'node process start-up (until user code runs)', ms: performance.now(), rssMiB: process.memoryUsage().rss / 2 ** 20 });
 let last = performance.now();
+/** @param {string} name */
 const mark = (name) => {
   const now = performance.now();
   steps.push({ step: name, ms: now - last, rssMiB: process.memoryUsage().rss / 2 ** 20 });
   last = performance.now();
 };
-// Node's own start-up, up to the first line of this module.
-steps.push({ step: 'node process start-up (until user code runs)', ms: performance.now(), rssMiB: process.memoryUsage().rss / 2 ** 20 });
-last = performance.now();
 
-const load = async (specifiers, parent) => {
-  for (const s of specifiers) await import(import.meta.resolve(s, parent));
-};
-
-await load(['@libsql/client/sqlite3'], CORE);
+await importSqliteBinding();
 mark('import @libsql/client (native SQLite binding)');
-const core = await import('../packages/core/dist/index.js');
+const core = await importCore();
 mark('import @portico/core (with typebox, MCP SDK + zod; got on the first upstream call)');
-const gateway = await import('../apps/gateway/dist/index.js');
+const gateway = await importGateway();
 mark('import @portico/gateway (with koa, @koa/router, pino, prom-client)');
+/** @type {Awaited<ReturnType<typeof gateway.loadPlugins>>} */
 const plugins = [];
 // Load the installed plugins one at a time, as loadPlugins would.
 for (const name of gateway.FIRST_PARTY_PLUGINS) {
@@ -42,13 +43,9 @@ for (const name of gateway.FIRST_PARTY_PLUGINS) {
   } catch {
     continue; // not installed
   }
+  if (!plugin) continue;
   plugins.push(plugin);
   mark(`import ${name}`);
-}
-for (const file of process.argv.slice(2)) {
-  const [plugin] = await gateway.loadPlugins([file], core.silentLogger);
-  plugins.push(plugin);
-  mark(`import ${plugin.service} stand-in (${plugin.displayName})`);
 }
 const registry = new core.Registry();
 for (const plugin of plugins) registry.register(plugin);

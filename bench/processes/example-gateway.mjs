@@ -1,14 +1,21 @@
 // The built gateway serving core's example plugin against a benchmark upstream, for the child processes of the
 // benchmark (gateway.mjs) and the soak test (soak-gateway.mjs): the gateway's own start-up path (startGateway, the code
 // `portico serve` runs) on embedded SQLite in a fresh data directory, connected, REST and MCP enabled. `stop()` closes
-// it, removes the data directory and exits; it runs once, on SIGTERM or when the parent goes away.
+// it, removes the data directory and exits; it runs once, on SIGTERM or when the parent goes away. `key` is the admin
+// key the first start creates.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger, loadConfig, startGateway } from '../apps/gateway/dist/index.js';
-import { DEFAULT_WORKSPACE } from '../packages/core/dist/index.js';
-import { examplePlugin } from '../packages/core/dist/testing/index.js';
+import { importCore, importCoreTesting, importGateway } from '../workspace.mjs';
 
+const { createLogger, loadConfig, startGateway } = await importGateway();
+const { DEFAULT_WORKSPACE } = await importCore();
+const { examplePlugin } = await importCoreTesting();
+
+/**
+ * @param {string} name names the data directory and the upstream token
+ * @param {string} upstreamUrl
+ */
 export async function startExampleGateway(name, upstreamUrl) {
   const dataDir = mkdtempSync(join(tmpdir(), `portico-${name}-`));
   const config = loadConfig({
@@ -24,6 +31,8 @@ export async function startExampleGateway(name, upstreamUrl) {
   });
   const logger = createLogger(config.logLevel);
   const gateway = await startGateway({ config, logger, plugins: [examplePlugin] });
+  const key = gateway.createdKey?.key;
+  if (!key) throw new Error(`the gateway created no admin key in ${dataDir}`);
   await gateway.runtime.engine.connectToken(DEFAULT_WORKSPACE, 'example', `${name}-upstream-token`);
   await gateway.runtime.engine.configureIntegration(DEFAULT_WORKSPACE, 'example', { restEnabled: true, mcpEnabled: true });
   let stopping = false;
@@ -37,5 +46,5 @@ export async function startExampleGateway(name, upstreamUrl) {
   };
   process.on('SIGTERM', stop);
   process.on('disconnect', stop);
-  return { gateway, stop };
+  return { gateway, key, stop };
 }

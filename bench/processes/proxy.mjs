@@ -3,14 +3,14 @@
 // Run as a child process by run.mjs with the upstream URL as its argument; reports its URL over IPC.
 import { Agent, createServer, request } from 'node:http';
 
-const target = new URL(process.argv[2]);
+const target = new URL(process.argv[2] ?? '');
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
 
 const server = createServer((req, res) => {
   const upstream = request(
     { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host }, agent },
     (upstreamRes) => {
-      res.writeHead(upstreamRes.statusCode, upstreamRes.headers);
+      res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
       upstreamRes.pipe(res);
     },
   );
@@ -22,7 +22,7 @@ const server = createServer((req, res) => {
 });
 server.keepAliveTimeout = 65_000;
 server.listen(0, '127.0.0.1', () => {
-  process.send?.({ ready: true, url: `http://127.0.0.1:${server.address().port}` });
+  process.send?.({ ready: true, url: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}` });
 });
 process.on('disconnect', () => process.exit(0));
 process.on('SIGTERM', () => process.exit(0));

@@ -1,0 +1,79 @@
+// The options of run.mjs and the settings they give every measurement.
+import { parseArgs } from 'node:util';
+
+export const USAGE = `node bench/run.mjs [--smoke | --quick] [--duration S] [--warmup S] [--prime S] [--rounds N]
+                   [--connections 1,50] [--retries N] [--no-profile] [--log-level info] [--wait-quiet S] [--out FILE]`;
+
+/**
+ * @typedef {object} Settings
+ * @property {'full' | 'quick' | 'smoke'} mode
+ * @property {number} duration seconds of load per scenario
+ * @property {number} warmup seconds of load before each scenario, not measured
+ * @property {number} prime seconds of load on every process before anything is measured (JIT warm-up)
+ * @property {number} retries repeats of a scenario disturbed by other processes
+ * @property {number} rounds rounds of every scenario (the report keeps the median)
+ * @property {number[]} connections connection counts, each a set of scenarios
+ * @property {string} logLevel the gateways' PORTICO_LOG_LEVEL
+ * @property {number} waitQuietMs total budget for waiting for an idle machine
+ * @property {boolean} profile whether to take the CPU profiles
+ * @property {number} starts start-ups measured per configuration
+ * @property {number} samples tools/list and describe_method calls measured
+ * @property {number} openapiRuns OpenAPI documents built per plugin after the first
+ * @property {string} out the Markdown file whose bench block is rewritten
+ */
+
+/**
+ * @param {string[]} argv
+ * @returns {Settings}
+ */
+export function readSettings(argv) {
+  const { values: args } = parse(argv);
+  // --smoke proves that everything runs and the report renders, in about a minute: its figures mean nothing.
+  const mode = args.smoke ? 'smoke' : args.quick ? 'quick' : 'full';
+  /** @param {string | undefined} value @param {Record<typeof mode, number>} byMode */
+  const number = (value, byMode) => (value === undefined ? byMode[mode] : Number(value));
+  return {
+    mode,
+    duration: number(args.duration, { full: 5, quick: 2, smoke: 1 }),
+    warmup: number(args.warmup, { full: 1, quick: 1, smoke: 0 }),
+    // The gateway needs several seconds of load before its throughput settles (measured: ~2× between the first and
+    // the fifth second).
+    prime: number(args.prime, { full: 6, quick: 3, smoke: 0 }),
+    retries: number(args.retries, { full: 2, quick: 2, smoke: 0 }),
+    rounds: Number(args.rounds),
+    connections: args.connections.split(',').map(Number),
+    logLevel: args['log-level'],
+    waitQuietMs: number(args['wait-quiet'], { full: 180, quick: 180, smoke: 0 }) * 1000,
+    profile: !args['no-profile'],
+    starts: { full: 5, quick: 3, smoke: 1 }[mode],
+    samples: { full: 300, quick: 100, smoke: 20 }[mode],
+    openapiRuns: { full: 100, quick: 30, smoke: 5 }[mode],
+    out: args.out ?? (mode === 'smoke' ? 'bench/results/smoke.md' : 'docs/performance.md'),
+  };
+}
+
+/** @param {string[]} argv */
+function parse(argv) {
+  try {
+    return parseArgs({
+      args: argv,
+      options: {
+        smoke: { type: 'boolean', default: false },
+        quick: { type: 'boolean', default: false },
+        duration: { type: 'string' },
+        warmup: { type: 'string' },
+        prime: { type: 'string' },
+        'wait-quiet': { type: 'string' },
+        retries: { type: 'string' },
+        rounds: { type: 'string', default: '1' },
+        connections: { type: 'string', default: '1,50' },
+        'no-profile': { type: 'boolean', default: false },
+        'log-level': { type: 'string', default: 'info' },
+        out: { type: 'string' },
+      },
+      strict: true,
+    });
+  } catch (error) {
+    throw new Error(`${error instanceof Error ? error.message : error}\nusage: ${USAGE}`);
+  }
+}
