@@ -25,9 +25,9 @@ export const importCoreTesting = () => import(href('packages/core/dist/testing/i
 export const importGateway = () => import(href('apps/gateway/dist/index.js'));
 /**
  * The dashboard's middleware, which the gateway does not export: the building blocks measure it from its module.
- * @returns {Promise<typeof import('../apps/gateway/src/dashboard/routes.js')>}
+ * @returns {Promise<typeof import('../apps/gateway/src/routes/dashboard/index.js')>}
  */
-export const importDashboardRoutes = () => import(href('apps/gateway/dist/dashboard/routes.js'));
+export const importDashboardRoutes = () => import(href('apps/gateway/dist/routes/dashboard/index.js'));
 
 /** @typedef {import('../packages/core/node_modules/got/dist/source/index.js').Method} GotMethod */
 

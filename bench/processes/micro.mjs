@@ -111,8 +111,8 @@ await measure(
 );
 
 // ---- the REST pipeline, step by step --------------------------------------------------------------------------
-await measure('request id (randomUUID)', 'apps/gateway/src/app.ts', () => randomUUID(), { iterations: 20000, warmup: 2000 });
-await measure('authenticate: key checks + SHA-256 + SQLite look-up by hash', 'Engine.authenticate (core/src/engine.ts)', () =>
+await measure('request id (randomUUID)', 'apps/gateway/src/server/middleware.ts', () => randomUUID(), { iterations: 20000, warmup: 2000 });
+await measure('authenticate: key checks + SHA-256 + SQLite look-up by hash', 'Engine.authenticate (core/src/pipeline/engine.ts, access/api-keys.ts)', () =>
   engine.authenticate(key),
 );
 const hash = core.hashApiKey(key);
@@ -126,7 +126,7 @@ if (engine.toolSets) {
   const bound = { ...principal, scopes: { ...principal.scopes, toolSet: 'bench' } };
   await measure(
     'tool-set check (cached set, one membership test)',
-    'Engine.allowedOperations + AllowedOperations.has (core/src/tool-sets.ts)',
+    'Engine.allowedOperations + AllowedOperations.has (core/src/access/tool-sets.ts)',
     async () => {
       if (!(await engine.allowedOperations(bound))?.has('example', 'list_items')) throw new Error('not allowed');
     },
@@ -148,7 +148,7 @@ if (engine.toolSets) {
   const next = () => Promise.resolve();
   await measure(
     'dashboard middleware on an /api request (pass-through)',
-    'dashboardMiddleware (apps/gateway/src/dashboard/routes.ts)',
+    'dashboardMiddleware (apps/gateway/src/routes/dashboard/index.ts)',
     () => passThrough(ctx, next),
     { iterations: 50000, warmup: 5000 },
   );
@@ -170,7 +170,7 @@ await measure('credentials: SQLite query getConnection', 'SqliteStore.getConnect
   const secret = encryptor.encrypt(JSON.stringify({ accessToken: 'bench-upstream-token' }), aad);
   await measure(
     'credentials: AES-256-GCM decrypt + JSON.parse',
-    'Encryptor.decrypt (core/src/crypto.ts)',
+    'Encryptor.decrypt (core/src/connections/crypto.ts)',
     () => JSON.parse(encryptor.decrypt(secret, aad)),
     { iterations: 20000, warmup: 2000 },
   );
@@ -193,7 +193,7 @@ await measure(
     service: 'example',
     operation: 'list_items',
   };
-  await measure('access-log line (pino, redaction on)', 'apps/gateway/src/logger.ts', () => logger.info(line, 'request'), {
+  await measure('access-log line (pino, redaction on)', 'apps/gateway/src/observability/logger.ts', () => logger.info(line, 'request'), {
     iterations: 20000,
     warmup: 2000,
   });
@@ -202,7 +202,7 @@ await measure(
 // ---- the MCP door ------------------------------------------------------------------------------------------------
 await measure(
   'createMcpServer (new SDK Server + handlers), per request',
-  'core/src/mcp.ts',
+  'core/src/doors/mcp.ts',
   () => core.createMcpServer(engine, principal, { name: 'portico', version: 'bench' }),
   { iterations: 300, warmup: 100 },
 );
@@ -238,7 +238,7 @@ try {
   const server = core.createMcpServer(engine, principal, { name: 'portico', version: 'bench' });
   await measure(
     'new StreamableHTTPServerTransport + server.connect + close',
-    'apps/gateway/src/app.ts MCP route',
+    'apps/gateway/src/routes/mcp.ts',
     async () => {
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await server.connect(transport);
