@@ -24,7 +24,7 @@ function chromiumProblem(): string | undefined {
 
 const problem = chromiumProblem();
 const require = createRequire(import.meta.url);
-const SHOTS = join(import.meta.dirname, '..', '.screenshots');
+const SHOTS = join(import.meta.dirname, '..', '..', '..', '.screenshots');
 const SIZES = [
   { name: 'desktop', width: 1280, height: 800 },
   { name: 'phone', width: 375, height: 812 },
