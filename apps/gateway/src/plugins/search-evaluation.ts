@@ -37,7 +37,8 @@ export function evaluateSearch(index: OperationIndex, tasks: readonly SearchTask
   for (const { task, expect } of tasks) {
     const got = index.search(task, { limit: 3 }).map((hit) => `${hit.service}.${hit.method}`);
     const service = (expect[0] ?? '').split('.')[0] ?? '';
-    const score = (byService[service] ??= { tasks: 0, top1: 0, top3: 0 });
+    const score = byService[service] ?? { tasks: 0, top1: 0, top3: 0 };
+    byService[service] = score;
     const first = got[0] !== undefined && expect.includes(got[0]);
     const inTop3 = got.some((name) => expect.includes(name));
     for (const s of [overall, score]) {
