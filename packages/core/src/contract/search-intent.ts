@@ -14,12 +14,30 @@ const verbs = (action: Action, generic: boolean, list: string) => {
 };
 verbs('read', true, 'show list find look get see view open pull check fetch display retrieve browse give');
 verbs('read', false, 'search read count download preview listen play query lookup');
-verbs('create', true, 'add create make enter put set-up');
+verbs('create', true, 'add create make enter put');
 verbs('create', false, 'log record book schedule write jot save upload send post tell reply invite attach tag pin append assign ask request start copy duplicate leave share draft notify react generate bill');
 verbs('update', true, 'update change edit modify fix correct');
 verbs('update', false, 'rename move mark reschedule push raise reduce lower approve close reopen archive complete replace');
 verbs('delete', true, 'delete remove erase');
 verbs('delete', false, 'void dismiss drop cancel unpin untag detach stop take');
+
+/** Verbs of two words, as the one word they mean. */
+const PHRASAL_VERBS: Record<string, string> = {
+  'call off': 'cancel',
+  'turn off': 'delete',
+  'take off': 'remove',
+  'take back': 'remove',
+  'look up': 'find',
+  'pull up': 'get',
+  'set up': 'create',
+  'check off': 'complete',
+  'sign up': 'create',
+  'get rid of': 'delete',
+};
+const PHRASAL = new RegExp(`\\b(${Object.keys(PHRASAL_VERBS).join('|')})\\b`, 'g');
+
+/** Verbs that ask to act without saying how ("set a reminder", "set the status"): no intent read from them. */
+const NEUTRAL_VERBS = new Set(['set', 'run', 'handle', 'do']);
 
 /** Words that open a question: what follows asks to read. */
 const QUESTION = new Set('who what which when where how is are was were do does did any has have whose'.split(' '));
@@ -79,16 +97,22 @@ export function stem(word: string): string {
   if (word.length > 6 && word.endsWith('ings')) return word.slice(0, -4);
   if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
   if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
+  if (word.length > 4 && word.endsWith('ied')) return `${word.slice(0, -3)}y`;
   if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith('es') && /(ch|sh|x|s)es$/.test(word)) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
-  return word;
+  if (word.length > 3 && /(ch|sh|x|ss)es$/.test(word)) return word.slice(0, -2);
+  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us')) return dropE(word.slice(0, -1));
+  return dropE(word);
 }
+
+/** "close" and "closed", "file" and "filed", "case" and "cases" as one word. */
+const dropE = (word: string) => (word.length > 3 && word.endsWith('e') ? word.slice(0, -1) : word);
 
 /** Lowercase, possessives dropped, the accountants' abbreviations spelled out. */
 export function normalize(text: string): string {
   return text
+    .replace(/\b(called|named) (?=[A-Z])/g, 'name ')
     .toLowerCase()
+    .replace(PHRASAL, (phrase) => PHRASAL_VERBS[phrase] ?? phrase)
     .replace(/[’`]/g, "'")
     .replace(/'s\b/g, '')
     .replace(/\ba\/r\b/g, 'receivable')
@@ -136,7 +160,7 @@ const SYNONYM_WEIGHT = 0.7;
  * a "matter", Clio's trust requests as "bank" operations), and the more services share the index, the less a word
  * would tell them apart.
  */
-export function readQuery(text: string): QueryReading {
+export function readQuery(text: string, brands: ReadonlySet<string> = new Set()): QueryReading {
   const normalized = normalize(text);
   const clauses = normalized.split(/[,.;:!?]|\bthen\b/);
   let action: Action | undefined;
@@ -152,11 +176,13 @@ export function readQuery(text: string): QueryReading {
       const previous = tokens[i - 1];
       if (i === 0 && raw.length === 0 && QUESTION.has(token)) question = true;
       const verb = VERBS[token];
-      if (verb && action === undefined && (i === 0 || (previous !== undefined && BEFORE_VERB.has(previous)))) {
+      if (NEUTRAL_VERBS.has(token) && i === 0) return;
+      if (verb && action === undefined && (i === 0 || (previous !== undefined && (BEFORE_VERB.has(previous) || previous.endsWith('ly'))))) {
         action = verb[0];
-        if (verb[1]) actionWords.add(token);
-        else if (token === 'take') actionWords.add(token);
-        return;
+        if (verb[1] || token === 'take') {
+          actionWords.add(token);
+          return;
+        }
       }
       if (ONE.has(token) || /^\d/.test(token)) one = true;
       if (token === 'new' && tokens[i + 1] && !isPlural(tokens[i + 1] ?? '')) newOne = true;
@@ -171,10 +197,17 @@ export function readQuery(text: string): QueryReading {
     .flatMap((token) => token.split('-'))
     .filter((word) => word && !STOP.has(word))
     .map(stem);
-  for (const { phrase, adds } of PHRASE_TERMS) if (phrase.test(normalized)) given.push(...adds);
-  const present = new Set(given);
+  const implied: string[] = [];
+  for (const { phrase, adds } of PHRASE_TERMS) if (phrase.test(normalized)) implied.push(...adds);
+  // What the values in a query are: an email address, a phone number, a name ("the lead named Kevin Brooks").
+  if (/\S@\S/.test(text)) implied.push('email');
+  if (/\b\d{3}[-. ]\d{3,4}\b/.test(text)) implied.push('phone');
+  const names = [...text.matchAll(/(?<=\S\s+)[A-Z][a-z]+/g)].map(([word]) => stem(word.toLowerCase()));
+  if (names.some((name) => !brands.has(name) && !STOP.has(name))) implied.push('name');
+  const present = new Set([...given, ...implied]);
   const terms = new Map<string, number>();
   const add = (term: string, weight: number) => terms.set(term, Math.max(terms.get(term) ?? 0, weight));
+  for (const term of implied) add(term, SYNONYM_WEIGHT);
   for (const base of given) {
     const canonicals = canonicalsOf(base);
     const qualifies = canonicals.some((canonical) => present.has(canonical));

@@ -8,7 +8,11 @@ export const STOP = new Set(
   (
     'a an the of for to in on at by with and or from into my our your me i we us is are be been was were it its this that ' +
     'these those all any some how do does did can could would should please want need s t there here so as about up ' +
-    'out off has have had just also then them they their his her he she you yet still if when whose'
+    'out off has have had just also then them they their his her he she you yet still if when whose who what which ' +
+    'where why whom ' +
+    // when, not what: dates are the filters of a call, not words that tell operations apart
+    'today yesterday tomorrow last next week month year quarter morning afternoon monday tuesday wednesday thursday ' +
+    'friday saturday sunday since ago recently recent currently now'
   ).split(' '),
 );
 
@@ -28,7 +32,7 @@ export const SYNONYMS: Record<string, string[]> = {
   attorney: ['lawyer', 'solicitor'],
   relationship: ['related', 'involved', 'spouse', 'witness', 'guardian', 'parent', 'opposing', 'expert'],
   // time and money
-  activity: ['time', 'hour', 'expense', 'timesheet', 'timekeeping', 'cost', 'disbursement', 'unbilled'],
+  activity: ['time', 'hour', 'minute', 'expense', 'timesheet', 'timekeeping', 'cost', 'disbursement', 'unbilled'],
   rate: ['hourly', 'price', 'charge'],
   bill: ['invoice', 'billed', 'unbilled', 'owe', 'owed', 'owing'],
   invoice: ['bill', 'unpaid', 'billed'],
@@ -52,6 +56,7 @@ export const SYNONYMS: Record<string, string[]> = {
   // calendar and work
   calendar: ['diary', 'schedule', 'agenda'],
   event: ['appointment', 'consultation', 'meeting', 'consult', 'booked', 'book'],
+  time: ['hour', 'minute', 'timesheet'],
   entry: ['hearing', 'appointment', 'deposition', 'meeting', 'consultation', 'trial', 'mediation', 'court', 'date', 'timesheet'],
   task: ['todo', 'assign', 'chase', 'follow', 'followup', 'checklist', 'due'],
   template: ['checklist', 'workflow', 'standard'],
@@ -82,7 +87,6 @@ export const SYNONYMS: Record<string, string[]> = {
   thread: ['replies', 'reply'],
   comment: ['discussion', 'remark'],
   sms: ['text', 'texting', 'texts'],
-  email: ['mail'],
   form: ['questionnaire', 'survey'],
   submission: ['entry', 'entries', 'filled', 'submitted'],
   tracker: ['tracking', 'billboard', 'ad', 'ads'],
@@ -116,6 +120,7 @@ export const PHRASES: Array<[string, string]> = [
   ['time entries', 'activity time'],
   ['billing rate', 'activity rate'],
   ['potential client', 'prospect'],
+  ['case type', 'practice area'],
   ['prospective client', 'prospect'],
   ['new client', 'prospect contact'],
   ['court date', 'calendar entry'],

@@ -73,10 +73,13 @@ export class OperationIndex {
   private readonly documentFrequency = new Map<string, number>();
   private readonly averageLength: number;
   private readonly services = new Map<string, { names: Set<string>; kinds: Set<string> }>();
+  private readonly brands = new Set<string>();
 
   constructor(integrations: readonly RegisteredIntegration[]) {
     for (const integration of integrations) {
-      this.services.set(integration.service, serviceWords(integration));
+      const service = serviceWords(integration);
+      this.services.set(integration.service, service);
+      for (const name of service.names) this.brands.add(name);
       for (const operation of integration.operations.values()) {
         const { definition } = operation;
         const weights = new Map<string, number>();
@@ -111,7 +114,7 @@ export class OperationIndex {
     query: string,
     options: { limit: number; filter?: (doc: { service: string; operation: RegisteredOperation }) => boolean },
   ): SearchHit[] {
-    const reading = readQuery(query);
+    const reading = readQuery(query, this.brands);
     const named = new Map<string, number>();
     for (const [service, { names, kinds }] of this.services) {
       for (const term of reading.terms.keys()) {
