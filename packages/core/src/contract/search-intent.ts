@@ -36,8 +36,15 @@ const PHRASAL_VERBS: Record<string, string> = {
 };
 const PHRASAL = new RegExp(`\\b(${Object.keys(PHRASAL_VERBS).join('|')})\\b`, 'g');
 
+/** The verbs that say only the action, as stems: "created" and "added" in a question are filters, not topics. */
+const GENERIC_STEMS = new Set('show list find see look get retrieve fetch display browse add create make update change modify edit delete remove erase'.split(' ').map(stem));
+
 /** Verbs that ask to act without saying how ("set a reminder", "set the status"): no intent read from them. */
 const NEUTRAL_VERBS = new Set(['set', 'run', 'handle', 'do']);
+
+/** Words after which the rest of a clause qualifies its head ("time entries on a matter", "invoices for a client"). */
+const QUALIFYING = new Set('about for on in with from at by regarding under into against across inside including before after like such to'.split(' '));
+const QUALIFIER_WEIGHT = 0.7;
 
 /** Words that open a question: what follows asks to read. */
 const QUESTION = new Set('who what which when where how is are was were do does did any has have whose'.split(' '));
@@ -105,7 +112,9 @@ export function stem(word: string): string {
 }
 
 /** "close" and "closed", "file" and "filed", "case" and "cases" as one word. */
-const dropE = (word: string) => (word.length > 3 && word.endsWith('e') ? word.slice(0, -1) : word);
+function dropE(word: string): string {
+  return word.length > 3 && word.endsWith('e') ? word.slice(0, -1) : word;
+}
 
 /** Lowercase, possessives dropped, the accountants' abbreviations spelled out. */
 export function normalize(text: string): string {
@@ -165,14 +174,16 @@ export function readQuery(text: string, brands: ReadonlySet<string> = new Set())
   const clauses = normalized.split(/[,.;:!?]|\bthen\b/);
   let action: Action | undefined;
   const actionWords = new Set<string>();
-  const raw: string[] = [];
+  const raw: Array<{ token: string; weight: number }> = [];
   let question = false;
   let plural = false;
   let one = false;
   let newOne = false;
   for (const clause of clauses) {
     const tokens = clause.split(/[^a-z0-9-]+/).filter(Boolean);
+    let weight = 1;
     tokens.forEach((token, i) => {
+      if (QUALIFYING.has(token) && raw.length > 0) weight = QUALIFIER_WEIGHT;
       const previous = tokens[i - 1];
       if (i === 0 && raw.length === 0 && QUESTION.has(token)) question = true;
       const verb = VERBS[token];
@@ -187,16 +198,18 @@ export function readQuery(text: string, brands: ReadonlySet<string> = new Set())
       if (ONE.has(token) || /^\d/.test(token)) one = true;
       if (token === 'new' && tokens[i + 1] && !isPlural(tokens[i + 1] ?? '')) newOne = true;
       if (!STOP.has(token) && isPlural(token) && !ONE.has(token)) plural = true;
-      raw.push(token);
+      if (!GENERIC_STEMS.has(stem(token)) && token !== 'new') raw.push({ token, weight });
     });
   }
   // "open a new matter", "a new matter for a client": a new record asked for by itself is one to create.
   if (newOne && (action === undefined || action === 'read') && !question) action = 'create';
   if (action === undefined) action = 'read';
-  const given = raw
-    .flatMap((token) => token.split('-'))
-    .filter((word) => word && !STOP.has(word))
-    .map(stem);
+  const given = raw.flatMap(({ token, weight }) =>
+    token
+      .split('-')
+      .filter((word) => word && !STOP.has(word))
+      .map((word) => ({ term: stem(word), weight })),
+  );
   const implied: string[] = [];
   for (const { phrase, adds } of PHRASE_TERMS) if (phrase.test(normalized)) implied.push(...adds);
   // What the values in a query are: an email address, a phone number, a name ("the lead named Kevin Brooks").
@@ -204,15 +217,15 @@ export function readQuery(text: string, brands: ReadonlySet<string> = new Set())
   if (/\b\d{3}[-. ]\d{3,4}\b/.test(text)) implied.push('phone');
   const names = [...text.matchAll(/(?<=\S\s+)[A-Z][a-z]+/g)].map(([word]) => stem(word.toLowerCase()));
   if (names.some((name) => !brands.has(name) && !STOP.has(name))) implied.push('name');
-  const present = new Set([...given, ...implied]);
+  const present = new Set([...given.map(({ term }) => term), ...implied]);
   const terms = new Map<string, number>();
   const add = (term: string, weight: number) => terms.set(term, Math.max(terms.get(term) ?? 0, weight));
   for (const term of implied) add(term, SYNONYM_WEIGHT);
-  for (const base of given) {
+  for (const { term: base, weight } of given) {
     const canonicals = canonicalsOf(base);
     const qualifies = canonicals.some((canonical) => present.has(canonical));
-    if (!qualifies) add(base, 1);
-    for (const canonical of canonicals) add(canonical, qualifies ? 1 : SYNONYM_WEIGHT);
+    if (!qualifies) add(base, weight);
+    for (const canonical of canonicals) add(canonical, (qualifies ? 1 : SYNONYM_WEIGHT) * weight);
   }
   for (const word of actionWords) terms.delete(stem(word));
   return { terms, action, many: plural ? true : one ? false : undefined };
