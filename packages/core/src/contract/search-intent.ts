@@ -124,6 +124,7 @@ export function normalize(text: string): string {
     .replace(PHRASAL, (phrase) => PHRASAL_VERBS[phrase] ?? phrase)
     .replace(/[’`]/g, "'")
     .replace(/'s\b/g, '')
+    .replace(/n't\b/g, ' not')
     .replace(/\ba\/r\b/g, 'receivable')
     .replace(/\ba\/p\b/g, 'payable');
 }
@@ -158,6 +159,7 @@ export interface QueryReading {
 }
 
 const SYNONYM_WEIGHT = 0.7;
+const OWN_WORD_FACTOR = 0.5;
 
 /**
  * Reads a query: its action, whether it is about one record or several, and its terms. A word standing for another
@@ -169,7 +171,7 @@ const SYNONYM_WEIGHT = 0.7;
  * a "matter", Clio's trust requests as "bank" operations), and the more services share the index, the less a word
  * would tell them apart.
  */
-export function readQuery(text: string, brands: ReadonlySet<string> = new Set()): QueryReading {
+export function readQuery(text: string, brands: ReadonlySet<string> = new Set(), appWords: ReadonlySet<string> = new Set()): QueryReading {
   const normalized = normalize(text);
   const clauses = normalized.split(/[,.;:!?]|\bthen\b/);
   let action: Action | undefined;
@@ -225,7 +227,9 @@ export function readQuery(text: string, brands: ReadonlySet<string> = new Set())
     const canonicals = canonicalsOf(base);
     const qualifies = canonicals.some((canonical) => present.has(canonical));
     if (!qualifies) add(base, weight);
-    for (const canonical of canonicals) add(canonical, (qualifies ? 1 : SYNONYM_WEIGHT) * weight);
+    // A word the applications use themselves ("call") stands for others ("communication") only faintly.
+    const own = appWords.has(base) ? OWN_WORD_FACTOR : 1;
+    for (const canonical of canonicals) add(canonical, (qualifies ? 1 : SYNONYM_WEIGHT * own) * weight);
   }
   for (const word of actionWords) terms.delete(stem(word));
   return { terms, action, many: plural ? true : one ? false : undefined };

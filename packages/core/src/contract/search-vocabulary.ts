@@ -7,8 +7,8 @@
 export const STOP = new Set(
   (
     'a an the of for to in on at by with and or from into my our your me i we us is are be been was were it its this that ' +
-    'these those all any some how do does did can could would should please want need s t there here so as about up ' +
-    'out off has have had just also then them they their his her he she you yet still if when whose who what which ' +
+    'these those all any some how do does did can could would should please want need s t there here so as about up not ' +
+    'out off has have had just also then them they their his her he she you yet still if when whose what which ' +
     'where why whom ' +
     // when, not what: dates are the filters of a call, not words that tell operations apart
     'today yesterday tomorrow last next week month year quarter morning afternoon monday tuesday wednesday thursday ' +
@@ -22,7 +22,7 @@ export const STOP = new Set(
  */
 export const SYNONYMS: Record<string, string[]> = {
   // who and what
-  user: ['person', 'people', 'member', 'teammate', 'colleague', 'employee', 'staff', 'lawyer', 'attorney', 'paralegal', 'associate', 'login', 'everyone', 'works'],
+  user: ['who', 'person', 'people', 'member', 'teammate', 'colleague', 'employee', 'staff', 'lawyer', 'attorney', 'paralegal', 'associate', 'login', 'everyone', 'works'],
   contact: ['client', 'person', 'people', 'individual', 'customer'],
   customer: ['client'],
   company: ['organization', 'organisation', 'business', 'firm', 'insurer', 'corporation'],
@@ -40,7 +40,7 @@ export const SYNONYMS: Record<string, string[]> = {
   receivable: ['owe', 'owed', 'owing', 'late'],
   payable: ['supplier'],
   aged: ['aging', 'ageing', 'overdue', 'late', 'age'],
-  payment: ['paid', 'pay', 'card'],
+  payment: ['paid', 'pay', 'card', 'online'],
   transaction: ['ledger', 'deposit', 'withdrawal'],
   bank: ['trust', 'iolta', 'checking', 'operating'],
   sale: ['revenue', 'turnover', 'income'],
@@ -52,7 +52,12 @@ export const SYNONYMS: Record<string, string[]> = {
   term: ['net'],
   department: ['location', 'office'],
   class: ['group'],
-  item: ['product', 'service'],
+  item: ['product', 'service', 'charge'],
+  line: ['charge'],
+  billable: ['unbilled'],
+  theme: ['layout', 'design', 'logo', 'look'],
+  allocation: ['allocated', 'applied', 'split'],
+  visibility: ['see', 'visible', 'access', 'share'],
   // calendar and work
   calendar: ['diary', 'schedule', 'agenda'],
   event: ['appointment', 'consultation', 'meeting', 'consult', 'booked', 'book'],
@@ -147,11 +152,10 @@ export const PHRASES: Array<[string, string]> = [
   ['phone number', 'phone number'],
   ['thumbs up', 'reaction'],
   ['client portal', 'conversation'],
-  ['payment link', 'clio payments link'],
-  ['pay online', 'clio payments'],
-  ['online payment', 'clio payments'],
-  ['e-filing', 'clio file submission'],
-  ['electronic filing', 'clio file submission'],
+  ['look like', 'preview'],
+  ['not been billed', 'unbilled billable'],
+  ['not billed', 'unbilled billable'],
+  ['not yet billed', 'unbilled billable'],
   ['custom field', 'custom field'],
   ['text message', 'sms text message'],
   ['related contact', 'relationship'],

@@ -74,6 +74,8 @@ export class OperationIndex {
   private readonly averageLength: number;
   private readonly services = new Map<string, { names: Set<string>; kinds: Set<string> }>();
   private readonly brands = new Set<string>();
+  /** The words of the operations' names: the applications' own words. */
+  private readonly nameWords = new Set<string>();
 
   constructor(integrations: readonly RegisteredIntegration[]) {
     for (const integration of integrations) {
@@ -101,6 +103,7 @@ export class OperationIndex {
         add(params.names, 0.4, false);
         add(params.details, 0.2, false);
         const nameWords = words(operation.name);
+        for (const word of nameWords) this.nameWords.add(word);
         const nameTerms = new Set(nameWords.filter((term, i) => i > 0 || !GENERIC_OPERATION_VERBS.has(term)));
         const { action, many } = operationIntent(operation.name);
         this.docs.push({ integration, operation, weights, length, nameTerms, action, many });
@@ -114,7 +117,7 @@ export class OperationIndex {
     query: string,
     options: { limit: number; filter?: (doc: { service: string; operation: RegisteredOperation }) => boolean },
   ): SearchHit[] {
-    const reading = readQuery(query, this.brands);
+    const reading = readQuery(query, this.brands, this.nameWords);
     const named = new Map<string, number>();
     for (const [service, { names, kinds }] of this.services) {
       for (const term of reading.terms.keys()) {
