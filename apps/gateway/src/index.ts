@@ -5,6 +5,7 @@ export type { GatewayState } from './http/state.js';
 export { createLogger } from './observability/logger.js';
 export { FIRST_PARTY_PLUGINS, loadPlugins } from './plugins/load.js';
 export { renderOperationList, withOperationList } from './plugins/operation-list.js';
+export { evaluateSearch, formatScore, type SearchEvaluation, type SearchScore, type SearchTask } from './plugins/search-evaluation.js';
 export { openRuntime, type Runtime, type RuntimeOptions } from './runtime/runtime.js';
 export { type AppOptions, createApp, type GatewayApp } from './server/app.js';
 export { type RunningGateway, type StartOptions, startGateway } from './server/start.js';

@@ -12,7 +12,7 @@ export const notionPlugin = definePlugin({
   displayName: 'Notion',
   version: packageVersion(import.meta.url),
   description:
-    'Notion workspace: search pages and databases, read and write pages, database rows and their content blocks, list users, and read or add comments.',
+    "Notion workspace, the firm's notes and wiki: search pages and databases, read and write pages, database rows and their content blocks, list users, and read or add comments.",
   contract: 1,
   upstream: {
     baseUrl: 'https://api.notion.com/v1',

@@ -11,7 +11,7 @@ export const clioFile = family([
     path: '/clio_file/submissions_reports',
     clio: '/clio_file/submissions_reports',
     record: ['clio_file_submission', 'clio_file_submissions'],
-    words: ['Clio File submission', 'Clio File submissions'],
+    words: ['Clio File submission (court e-filing)', 'Clio File submissions (court e-filings)'],
     verbs: ['list', 'get'],
     about: 'Court e-filing submissions made through Clio File.',
     fields: 'id,status,submitted_at,matter{id,display_number}',

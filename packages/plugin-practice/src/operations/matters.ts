@@ -157,6 +157,7 @@ export const matters = family(
       path: '/relationships',
       clio: '/relationships',
       record: ['relationship', 'relationships'],
+      words: ['relationship (person involved in a matter)', 'relationships (people involved in matters)'],
       verbs: ['list', 'get', 'create', 'update', 'delete'],
       about: 'Relationships: contacts tied to a matter in a role (opposing counsel, witness …).',
       fields: 'id,description,contact{id,name},matter{id,display_number}',

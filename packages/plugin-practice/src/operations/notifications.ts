@@ -24,6 +24,7 @@ export const notifications = family(
       path: '/internal_notifications/my_events',
       clio: '/internal_notifications/my_events',
       record: ['my_event', 'my_events'],
+      words: ['notification', 'notifications'],
       summaries: { update: 'Update one of my events', delete: 'Delete one of my events' },
       verbs: ['list', 'update', 'delete'],
       about: 'The connected user’s in-app notification events.',

@@ -1,0 +1,240 @@
+import { PHRASES, STOP, SYNONYMS } from './search-vocabulary.js';
+
+/**
+ * What a query asks for: to read what exists, or to create, change or delete something. A question, or words naming
+ * records ("new leads created today", "overdue invoices"), asks to read: "new", "created" and "added" there are
+ * filters. A verb at the head of a clause ("add a line", "…, call off the consultation") asks to act.
+ */
+export type Action = 'read' | 'create' | 'update' | 'delete';
+
+/** The verbs people use, by the action they ask for. `true`: the verb says nothing else (it is not a topic word). */
+const VERBS: Record<string, [Action, boolean]> = {};
+const verbs = (action: Action, generic: boolean, list: string) => {
+  for (const word of list.split(' ')) VERBS[word] = [action, generic];
+};
+verbs('read', true, 'show list find look get see view open pull check fetch display retrieve browse give');
+verbs('read', false, 'search read count download preview listen play query lookup');
+verbs('create', true, 'add create make enter put');
+verbs('create', false, 'log record book schedule write jot save upload send post tell reply invite attach tag pin append assign ask request start copy duplicate leave share draft notify react generate bill');
+verbs('update', true, 'update change edit modify fix correct');
+verbs('update', false, 'rename move mark reschedule push raise reduce lower approve close reopen archive complete replace');
+verbs('delete', true, 'delete remove erase');
+verbs('delete', false, 'void dismiss drop cancel unpin untag detach stop take');
+
+/** Verbs of two words, as the one word they mean. */
+const PHRASAL_VERBS: Record<string, string> = {
+  'call off': 'cancel',
+  'turn off': 'delete',
+  'take off': 'remove',
+  'take back': 'remove',
+  'look up': 'find',
+  'pull up': 'get',
+  'set up': 'create',
+  'check off': 'complete',
+  'sign up': 'create',
+  'get rid of': 'delete',
+};
+const PHRASAL = new RegExp(`\\b(${Object.keys(PHRASAL_VERBS).join('|')})\\b`, 'g');
+
+/** The verbs that say only the action, as stems: "created" and "added" in a question are filters, not topics. */
+const GENERIC_STEMS = new Set('show list find see look get retrieve fetch display browse add create make update change modify edit delete remove erase'.split(' ').map(stem));
+
+/** Verbs that ask to act without saying how ("set a reminder", "set the status"): no intent read from them. */
+const NEUTRAL_VERBS = new Set(['set', 'run', 'handle', 'do']);
+
+/** Words after which the rest of a clause qualifies its head ("time entries on a matter", "invoices for a client"). */
+const QUALIFYING = new Set('about for on in with from at by regarding under into against across inside including before after like such to'.split(' '));
+const QUALIFIER_WEIGHT = 0.7;
+
+/** Words that open a question: what follows asks to read. */
+const QUESTION = new Set('who what which when where how is are was were do does did any has have whose'.split(' '));
+/** Words after which a verb is a request ("can you add", "I need to log", "let me see"). */
+const BEFORE_VERB = new Set('please to you i we me just also then and let lets quickly now'.split(' '));
+/** Words that point at one record ("this invoice", "details of the call"). */
+const ONE = new Set('one this that single details detail specific particular'.split(' '));
+/** Operation verbs that read many records; the other reading verbs (get, lookup) read one. */
+const MANY_VERBS = new Set(['list', 'find', 'search', 'query', 'summarize', 'report']);
+
+export const OPERATION_ACTIONS: Record<string, Action> = {
+  list: 'read',
+  get: 'read',
+  find: 'read',
+  search: 'read',
+  query: 'read',
+  read: 'read',
+  lookup: 'read',
+  summarize: 'read',
+  report: 'read',
+  preview: 'read',
+  download: 'read',
+  create: 'create',
+  add: 'create',
+  append: 'create',
+  attach: 'create',
+  upload: 'create',
+  send: 'create',
+  start: 'create',
+  copy: 'create',
+  invite: 'create',
+  generate: 'create',
+  update: 'update',
+  archive: 'update',
+  change: 'read', // change_data_capture lists changes
+  delete: 'delete',
+  remove: 'delete',
+  detach: 'delete',
+  stop: 'delete',
+  cancel: 'delete',
+};
+
+/** The verbs of operation names that say only the action: a query word matching them is not a topic word. */
+export const GENERIC_OPERATION_VERBS = new Set(['list', 'get', 'find', 'create', 'update', 'delete', 'add', 'remove', 'retrieve']);
+
+/** What an operation does and whether it reads one record or many, from its name ("list_bills", "get_bill"). */
+export function operationIntent(name: string): { action: Action | undefined; many: boolean } {
+  const parts = name.split('_');
+  const verb = parts[0] ?? '';
+  const last = parts[parts.length - 1] ?? '';
+  const plural = last.length > 3 && last.endsWith('s') && !last.endsWith('ss');
+  return { action: OPERATION_ACTIONS[verb], many: MANY_VERBS.has(verb) || plural };
+}
+
+export function stem(word: string): string {
+  // "hearings" as "hearing" (→ "hear"), not as a word of its own.
+  if (word.length > 6 && word.endsWith('ings')) return word.slice(0, -4);
+  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
+  if (word.length > 4 && word.endsWith('ied')) return `${word.slice(0, -3)}y`;
+  if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2);
+  if (word.length > 3 && /(ch|sh|x|ss)es$/.test(word)) return word.slice(0, -2);
+  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us')) return dropE(word.slice(0, -1));
+  return dropE(word);
+}
+
+/** "close" and "closed", "file" and "filed", "case" and "cases" as one word. */
+function dropE(word: string): string {
+  return word.length > 3 && word.endsWith('e') ? word.slice(0, -1) : word;
+}
+
+/** Lowercase, possessives dropped, the accountants' abbreviations spelled out. */
+export function normalize(text: string): string {
+  return text
+    .replace(/\b(called|named) (?=[A-Z])/g, 'name ')
+    .toLowerCase()
+    .replace(PHRASAL, (phrase) => PHRASAL_VERBS[phrase] ?? phrase)
+    .replace(/[’`]/g, "'")
+    .replace(/'s\b/g, '')
+    .replace(/n't\b/g, ' not')
+    .replace(/\ba\/r\b/g, 'receivable')
+    .replace(/\ba\/p\b/g, 'payable');
+}
+
+/** Lowercase words (snake_case split), stop words dropped, stemmed. */
+export function words(text: string): string[] {
+  return normalize(text)
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word && !STOP.has(word))
+    .map(stem);
+}
+
+/** stemmed alternative → the stemmed words it may stand for ("show" may mean get or list). */
+const CANONICAL = new Map<string, string[]>();
+for (const [word, alternatives] of Object.entries(SYNONYMS)) {
+  for (const alternative of alternatives) {
+    const key = stem(alternative);
+    const known = CANONICAL.get(key) ?? [];
+    if (!known.includes(stem(word))) CANONICAL.set(key, [...known, stem(word)]);
+  }
+}
+const PHRASE_TERMS = PHRASES.map(([phrase, adds]) => ({ phrase: new RegExp(`\\b${phrase}\\b`), adds: words(adds) }));
+
+const canonicalsOf = (base: string) => (CANONICAL.get(base) ?? []).filter((canonical) => canonical !== base);
+
+export interface QueryReading {
+  /** term → weight: the query's own words 1, the words they stand for less. */
+  terms: Map<string, number>;
+  action: Action | undefined;
+  /** true: asks about several records; false: about one; undefined: cannot tell. */
+  many: boolean | undefined;
+}
+
+const SYNONYM_WEIGHT = 0.7;
+const OWN_WORD_FACTOR = 0.5;
+
+/**
+ * Reads a query: its action, whether it is about one record or several, and its terms. A word standing for another
+ * word of the same query only qualifies it: in "phone call" or "text message" it counts as that word ("call",
+ * "message"), not as a term of its own that would find other things (an operation on phone numbers).
+ *
+ * Synonyms are read in the query only. The operations' texts keep their own words: were they expanded too, every
+ * text using an alternative would count as using the word it may stand for (Slack's upload_file as an operation on
+ * a "matter", Clio's trust requests as "bank" operations), and the more services share the index, the less a word
+ * would tell them apart.
+ */
+export function readQuery(text: string, brands: ReadonlySet<string> = new Set(), appWords: ReadonlySet<string> = new Set()): QueryReading {
+  const normalized = normalize(text);
+  const clauses = normalized.split(/[,.;:!?]|\bthen\b/);
+  let action: Action | undefined;
+  const actionWords = new Set<string>();
+  const raw: Array<{ token: string; weight: number }> = [];
+  let question = false;
+  let plural = false;
+  let one = false;
+  let newOne = false;
+  for (const clause of clauses) {
+    const tokens = clause.split(/[^a-z0-9-]+/).filter(Boolean);
+    let weight = 1;
+    tokens.forEach((token, i) => {
+      if (QUALIFYING.has(token) && raw.length > 0) weight = QUALIFIER_WEIGHT;
+      const previous = tokens[i - 1];
+      if (i === 0 && raw.length === 0 && QUESTION.has(token)) question = true;
+      const verb = VERBS[token];
+      if (NEUTRAL_VERBS.has(token) && i === 0) return;
+      if (verb && action === undefined && (i === 0 || (previous !== undefined && (BEFORE_VERB.has(previous) || previous.endsWith('ly'))))) {
+        action = verb[0];
+        if (verb[1] || token === 'take') {
+          actionWords.add(token);
+          return;
+        }
+      }
+      if (ONE.has(token) || /^\d/.test(token)) one = true;
+      if (token === 'new' && tokens[i + 1] && !isPlural(tokens[i + 1] ?? '')) newOne = true;
+      if (!STOP.has(token) && isPlural(token) && !ONE.has(token)) plural = true;
+      if (!GENERIC_STEMS.has(stem(token)) && token !== 'new') raw.push({ token, weight });
+    });
+  }
+  // "open a new matter", "a new matter for a client": a new record asked for by itself is one to create.
+  if (newOne && (action === undefined || action === 'read') && !question) action = 'create';
+  if (action === undefined) action = 'read';
+  const given = raw.flatMap(({ token, weight }) =>
+    token
+      .split('-')
+      .filter((word) => word && !STOP.has(word))
+      .map((word) => ({ term: stem(word), weight })),
+  );
+  const implied: string[] = [];
+  for (const { phrase, adds } of PHRASE_TERMS) if (phrase.test(normalized)) implied.push(...adds);
+  // What the values in a query are: an email address, a phone number, a name ("the lead named Kevin Brooks").
+  if (/\S@\S/.test(text)) implied.push('email');
+  if (/\b\d{3}[-. ]\d{3,4}\b/.test(text)) implied.push('phone');
+  const names = [...text.matchAll(/(?<=\S\s+)[A-Z][a-z]+/g)].map(([word]) => stem(word.toLowerCase()));
+  if (names.some((name) => !brands.has(name) && !STOP.has(name))) implied.push('name');
+  const present = new Set([...given.map(({ term }) => term), ...implied]);
+  const terms = new Map<string, number>();
+  const add = (term: string, weight: number) => terms.set(term, Math.max(terms.get(term) ?? 0, weight));
+  for (const term of implied) add(term, SYNONYM_WEIGHT);
+  for (const { term: base, weight } of given) {
+    const canonicals = canonicalsOf(base);
+    const qualifies = canonicals.some((canonical) => present.has(canonical));
+    if (!qualifies) add(base, weight);
+    // A word the applications use themselves ("call") stands for others ("communication") only faintly.
+    const own = appWords.has(base) ? OWN_WORD_FACTOR : 1;
+    for (const canonical of canonicals) add(canonical, (qualifies ? 1 : SYNONYM_WEIGHT * own) * weight);
+  }
+  for (const word of actionWords) terms.delete(stem(word));
+  return { terms, action, many: plural ? true : one ? false : undefined };
+}
+
+function isPlural(token: string): boolean {
+  return token.length > 3 && token.endsWith('s') && !token.endsWith('ss') && !token.endsWith('us') && !token.endsWith('is');
+}

@@ -1,0 +1,182 @@
+/**
+ * The words of search_methods: how the people who ask (a paralegal, a bookkeeper, an intake coordinator) say what the
+ * operations' texts say in the applications' words. Generic vocabulary only: no entry names one operation.
+ */
+
+/** Words too common to tell operations apart. */
+export const STOP = new Set(
+  (
+    'a an the of for to in on at by with and or from into my our your me i we us is are be been was were it its this that ' +
+    'these those all any some how do does did can could would should please want need s t there here so as about up not ' +
+    'out off has have had just also then them they their his her he she you yet still if when whose what which ' +
+    'where why whom ' +
+    // when, not what: dates are the filters of a call, not words that tell operations apart
+    'today yesterday tomorrow last next week month year quarter morning afternoon monday tuesday wednesday thursday ' +
+    'friday saturday sunday since ago recently recent currently now'
+  ).split(' '),
+);
+
+/**
+ * word of the applications → the words people use for it. Read in the query only: a query word stands for each word
+ * it is listed under (see queryTerms in search-intent.ts). Verbs of intent are not here: search-intent.ts reads them.
+ */
+export const SYNONYMS: Record<string, string[]> = {
+  // who and what
+  user: ['who', 'person', 'people', 'member', 'teammate', 'colleague', 'employee', 'staff', 'lawyer', 'attorney', 'paralegal', 'associate', 'login', 'everyone', 'works'],
+  contact: ['client', 'person', 'people', 'individual', 'customer'],
+  customer: ['client'],
+  company: ['organization', 'organisation', 'business', 'firm', 'insurer', 'corporation'],
+  prospect: ['lead', 'inquiry', 'enquiry', 'intake', 'pnc', 'potential', 'prospective'],
+  vendor: ['supplier', 'payee', 'contractor'],
+  matter: ['case', 'file'],
+  attorney: ['lawyer', 'solicitor'],
+  relationship: ['related', 'involved', 'spouse', 'witness', 'guardian', 'parent', 'opposing', 'expert'],
+  // time and money
+  activity: ['time', 'hour', 'minute', 'expense', 'timesheet', 'timekeeping', 'cost', 'disbursement', 'unbilled'],
+  rate: ['hourly', 'price', 'charge'],
+  bill: ['invoice', 'billed', 'unbilled', 'owe', 'owed', 'owing'],
+  invoice: ['bill', 'unpaid', 'billed'],
+  balance: ['owe', 'owed', 'owing', 'outstanding', 'receivable', 'unpaid'],
+  receivable: ['owe', 'owed', 'owing', 'late'],
+  payable: ['supplier'],
+  aged: ['aging', 'ageing', 'overdue', 'late', 'age'],
+  payment: ['paid', 'pay', 'card', 'online'],
+  transaction: ['ledger', 'deposit', 'withdrawal'],
+  bank: ['trust', 'iolta', 'checking', 'operating'],
+  sale: ['revenue', 'turnover', 'income'],
+  profit: ['profitable', 'income', 'earn', 'earned', 'made'],
+  expense: ['spend', 'spent', 'spending', 'cost'],
+  purchase: ['check', 'card', 'expense', 'spent'],
+  estimate: ['quote'],
+  credit: ['refund'],
+  term: ['net'],
+  department: ['location', 'office'],
+  class: ['group'],
+  item: ['product', 'service', 'charge'],
+  line: ['charge'],
+  billable: ['unbilled'],
+  theme: ['layout', 'design', 'logo', 'look'],
+  allocation: ['allocated', 'applied', 'split'],
+  visibility: ['see', 'visible', 'access', 'share'],
+  // calendar and work
+  calendar: ['diary', 'schedule', 'agenda'],
+  event: ['appointment', 'consultation', 'meeting', 'consult', 'booked', 'book'],
+  time: ['hour', 'minute', 'timesheet'],
+  entry: ['hearing', 'appointment', 'deposition', 'meeting', 'consultation', 'trial', 'mediation', 'court', 'date', 'timesheet'],
+  task: ['todo', 'assign', 'chase', 'follow', 'followup', 'checklist', 'due'],
+  template: ['checklist', 'workflow', 'standard'],
+  reminder: ['remind', 'alert'],
+  timer: ['stopwatch', 'timing', 'clock'],
+  docket: ['deadline'],
+  trigger: ['deadline'],
+  jurisdiction: ['court', 'rule'],
+  stage: ['step', 'phase', 'pipeline'],
+  status: ['stage'],
+  note: ['jot', 'memo'],
+  // messages and content
+  channel: ['room', 'conversation'],
+  call: ['phone', 'caller', 'calls', 'rang'],
+  communication: ['email', 'emailed', 'called', 'phone', 'logged', 'correspondence'],
+  conversation: ['portal', 'secure'],
+  page: ['document', 'doc', 'wiki', 'handbook', 'policy', 'article', 'row', 'item', 'knowledge'],
+  block: ['paragraph', 'line', 'content', 'text', 'bullet', 'heading', 'typo', 'written', 'bottom', 'end'],
+  database: ['table', 'db', 'tracker'],
+  property: ['column', 'value'],
+  message: ['chat', 'post', 'text', 'said', 'announcement'],
+  file: ['upload', 'attachment', 'document', 'pdf', 'spreadsheet'],
+  document: ['pdf', 'letter', 'agreement', 'retainer', 'contract', 'draft', 'report'],
+  archive: ['zip'],
+  folder: ['directory'],
+  reaction: ['emoji', 'react', 'thumb', 'reacted', 'checkmark'],
+  pin: ['pinned', 'bookmark'],
+  thread: ['replies', 'reply'],
+  comment: ['discussion', 'remark'],
+  sms: ['text', 'texting', 'texts'],
+  form: ['questionnaire', 'survey'],
+  submission: ['entry', 'entries', 'filled', 'submitted'],
+  tracker: ['tracking', 'billboard', 'ad', 'ads'],
+  recording: ['listen', 'audio', 'play'],
+  notification: ['alert', 'alerted', 'unread'],
+  timeseries: ['trend', 'daily', 'weekly', 'monthly', 'hourly', 'over', 'time', 'chart', 'per'],
+  summarize: ['summary', 'total', 'count', 'aggregate', 'breakdown', 'statistic', 'many', 'number'],
+  tag: ['flag', 'label', 'tagged'],
+  source: ['marketing', 'referral', 'channel'],
+  campaign: ['drip', 'newsletter', 'blast'],
+  webhook: ['notify', 'callback'],
+  log: ['audit', 'viewed'],
+  snippet: ['shortcut', 'reusable', 'boilerplate'],
+  me: ['am', 'myself', 'logged'],
+  current: ['am', 'myself', 'logged'],
+  change: ['changed', 'modified', 'since', 'sync'],
+  capture: ['changed', 'modified', 'sync'],
+  grant: ['funding', 'funded', 'grantor'],
+  damage: ['damages', 'injury', 'claim', 'claiming'],
+  medical: ['hospital', 'doctor', 'clinic', 'injury'],
+  area: ['type'],
+  practice: ['type', 'area'],
+};
+
+/**
+ * Phrases read before single words: "time entry" is Clio's activity, "potential client" a prospect. The phrase's own
+ * words still count; these add the words the applications use.
+ */
+export const PHRASES: Array<[string, string]> = [
+  ['time entry', 'activity time'],
+  ['time entries', 'activity time'],
+  ['billing rate', 'activity rate'],
+  ['potential client', 'prospect'],
+  ['case type', 'practice area'],
+  ['prospective client', 'prospect'],
+  ['new client', 'prospect contact'],
+  ['court date', 'calendar entry'],
+  ['court rule', 'jurisdiction'],
+  ['court deadline', 'docket'],
+  ['trust account', 'bank account'],
+  ['trust ledger', 'bank transaction'],
+  ['accounts receivable', 'receivable balance'],
+  ['past due', 'overdue aged'],
+  ['profit and loss', 'profit loss'],
+  ['income statement', 'profit loss'],
+  ['cash flow', 'cash flow'],
+  ['general ledger', 'general ledger'],
+  ['chart of accounts', 'account'],
+  ['knowledge base', 'page search'],
+  ['to do', 'todo'],
+  ['to-do', 'todo'],
+  ['follow up', 'task'],
+  ['who am i', 'me current'],
+  ['connected as', 'me current'],
+  ['logged in', 'me current'],
+  ['caller id', 'outbound caller'],
+  ['tracking number', 'tracker'],
+  ['phone number', 'phone number'],
+  ['thumbs up', 'reaction'],
+  ['client portal', 'conversation'],
+  ['look like', 'preview'],
+  ['not been billed', 'unbilled billable'],
+  ['not billed', 'unbilled billable'],
+  ['not yet billed', 'unbilled billable'],
+  ['custom field', 'custom field'],
+  ['text message', 'sms text message'],
+  ['related contact', 'relationship'],
+  ['opposing counsel', 'relationship'],
+  ['line item', 'line item'],
+  ['sales tax', 'tax'],
+];
+
+/**
+ * What a service is, in the words people use for the kind of application: the head of a plugin's description ("legal
+ * CRM", "accounting", "practice management", "team chat", "call tracking") plus these everyday words for the same
+ * kinds. A query naming a service's kind, or the service itself, prefers that service's operations.
+ */
+export const SERVICE_KINDS: Record<string, string[]> = {
+  crm: ['crm', 'intake'],
+  accounting: ['accounting', 'books', 'bookkeeping', 'bookkeeper', 'accountant', 'ledger'],
+  management: ['management', 'manage'],
+  wiki: ['wiki', 'knowledge', 'handbook'],
+  chat: ['chat'],
+  tracking: ['tracking'],
+};
+
+/** Words of a plugin description's head that say nothing about its kind. */
+export const SERVICE_HEAD_STOP = new Set(['api', 'v1', 'v2', 'v3', 'v4', 'online', 'read', 'only', 'legal', 'law', 'firm', 'team', 'workspace', 'call', 'practice']);

@@ -1,0 +1,48 @@
+// Evaluates search_methods' ranking on the committed task set (`pnpm eval:search`): top-1 and top-3, overall and per
+// service, for the development part and the held-out part, and the tasks missed. `--split dev` (or `held-out`) reports
+// one part only: tune on the development part, never on the held-out one.
+import { readFileSync } from 'node:fs';
+import { evaluateSearch, formatScore, loadPlugins } from '../apps/gateway/dist/index.js';
+import { OperationIndex, Registry, silentLogger } from '../packages/core/dist/index.js';
+
+const SPLITS = ['dev', 'held-out'];
+const args = process.argv.slice(2);
+const at = args.indexOf('--split');
+const only = at >= 0 ? args[at + 1] : undefined;
+if ((at >= 0 && !SPLITS.includes(only ?? '')) || args.some((arg, i) => arg !== '--split' && i !== at + 1)) {
+  console.error('usage: node scripts/eval-search.mjs [--split dev|held-out]');
+  process.exit(2);
+}
+
+const registry = new Registry();
+for (const plugin of await loadPlugins(undefined, silentLogger)) registry.register(plugin);
+const index = new OperationIndex(registry.list());
+const services = registry.list().map((integration) => `${integration.service} ${integration.operations.size}`);
+console.log(`${services.join(', ')} operations`);
+
+for (const split of only ? [only] : SPLITS) {
+  const tasks = JSON.parse(readFileSync(new URL(`../apps/gateway/src/fixtures/search-eval/${split}.json`, import.meta.url), 'utf8'));
+  const result = evaluateSearch(index, tasks);
+  console.log(`\n${split}: ${tasks.length} tasks, ${formatScore(result.overall)}`);
+  for (const [service, score] of Object.entries(result.byService).sort()) console.log(`  ${service.padEnd(11)} ${formatScore(score)}`);
+  if (result.misses.length > 0) console.log(`  not in the top 3:`);
+  for (const miss of result.misses)
+    console.log(`    "${miss.task}": wanted ${miss.expect.join(' or ')}, got ${miss.got.join(', ') || 'nothing'}`);
+}
+
+// The ranking runs on every search_methods call: its cost per query, over every task of the set, five rounds.
+const all = SPLITS.flatMap((split) =>
+  JSON.parse(readFileSync(new URL(`../apps/gateway/src/fixtures/search-eval/${split}.json`, import.meta.url), 'utf8')),
+);
+const times = [];
+for (let round = 0; round < 5; round++) {
+  for (const { task } of all) {
+    const start = performance.now();
+    index.search(task, { limit: 10 });
+    times.push(performance.now() - start);
+  }
+}
+times.sort((a, b) => a - b);
+const mean = times.reduce((sum, t) => sum + t, 0) / times.length;
+const p95 = times[Math.floor(times.length * 0.95)];
+console.log(`\nlatency per query (${times.length} searches): mean ${mean.toFixed(3)} ms, p95 ${p95.toFixed(3)} ms`);
