@@ -187,3 +187,4 @@ export {
   upstreamInspector,
 } from './upstream/failures.js';
 export { DEFAULT_UPSTREAM_LIMIT_OPTIONS, type UpstreamLimitOptions } from './upstream/limits.js';
+export { parseWorkspaceHosts, WorkspaceBaseUrls, type WorkspaceHosts } from './upstream/workspace-base-urls.js';
