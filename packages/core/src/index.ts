@@ -2,6 +2,14 @@ export type { CreatedKey, Principal } from './access/api-keys.js';
 export type { IntegrationState } from './access/integration-settings.js';
 export { API_KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedApiKey } from './access/key-format.js';
 export {
+  assertKeyWithin,
+  assertMayChangeService,
+  assertMayEditToolSets,
+  scopesWithin,
+  serviceChangeProblem,
+  widerThan,
+} from './access/powers.js';
+export {
   AllowedOperations,
   type ResolvedToolSet,
   resolveRules,
