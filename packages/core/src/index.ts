@@ -2,6 +2,14 @@ export type { CreatedKey, Principal } from './access/api-keys.js';
 export type { IntegrationState } from './access/integration-settings.js';
 export { API_KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedApiKey } from './access/key-format.js';
 export {
+  assertKeyWithin,
+  assertMayChangeService,
+  assertMayEditToolSets,
+  scopesWithin,
+  serviceChangeProblem,
+  widerThan,
+} from './access/powers.js';
+export {
   AllowedOperations,
   type ResolvedToolSet,
   resolveRules,
@@ -187,3 +195,4 @@ export {
   upstreamInspector,
 } from './upstream/failures.js';
 export { DEFAULT_UPSTREAM_LIMIT_OPTIONS, type UpstreamLimitOptions } from './upstream/limits.js';
+export { parseWorkspaceHosts, WorkspaceBaseUrls, type WorkspaceHosts } from './upstream/workspace-base-urls.js';

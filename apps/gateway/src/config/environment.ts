@@ -38,6 +38,12 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
       'Base URLs on link-local (169.254.0.0/16, fe80::/10) or cloud metadata addresses and names, and names resolving to them, are refused; on allows them all, or list the host names, addresses and CIDR ranges to allow. Loopback and private ranges are always allowed',
   },
   {
+    name: 'PORTICO_WORKSPACE_UPSTREAM_HOSTS',
+    default: '(none)',
+    meaning:
+      "Hosts a workspace admin may point an integration's base URL at besides the plugin's own: host names, *.domain, IP addresses, CIDR ranges, or any. Without it, workspace base URLs on loopback, private or other hosts, with userinfo, ? or # are refused",
+  },
+  {
     name: 'PORTICO_<SERVICE>_CLIENT_ID',
     default: '(none)',
     meaning: 'OAuth client id of one service (with PORTICO_<SERVICE>_CLIENT_SECRET): enables its connect flow',

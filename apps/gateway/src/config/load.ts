@@ -5,6 +5,7 @@ import {
   parseEgressAllowance,
   parseEncryptionKey,
   parseUpstreamLimits,
+  parseWorkspaceHosts,
   type UpstreamLimits,
 } from '@portico/core';
 
@@ -31,6 +32,8 @@ export interface GatewayConfig {
   baseUrls: Record<string, string>;
   /** Link-local and metadata destinations allowed anyway (`PORTICO_EGRESS_ALLOW_PRIVATE`): all, a list, or none. */
   egressAllowPrivate: 'all' | string[] | undefined;
+  /** Hosts a workspace may point a stored base URL at besides the plugin's own (`PORTICO_WORKSPACE_UPSTREAM_HOSTS`). */
+  workspaceUpstreamHosts: 'any' | string[] | undefined;
   upstreamTimeoutMs: number;
   upstreamRetries: number;
   retryAfterCapMs: number;
@@ -161,6 +164,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   } catch (error) {
     problems.push(`PORTICO_EGRESS_ALLOW_PRIVATE: ${(error as Error).message}`);
   }
+  let workspaceUpstreamHosts: GatewayConfig['workspaceUpstreamHosts'];
+  try {
+    workspaceUpstreamHosts = parseWorkspaceHosts(env.PORTICO_WORKSPACE_UPSTREAM_HOSTS);
+  } catch (error) {
+    problems.push(`PORTICO_WORKSPACE_UPSTREAM_HOSTS: ${(error as Error).message}`);
+  }
   const egress = new EgressPolicy(egressAllowPrivate ? { allowPrivate: egressAllowPrivate } : {});
   const baseUrls: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
@@ -226,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     oauthClients,
     baseUrls,
     egressAllowPrivate,
+    workspaceUpstreamHosts,
     upstreamTimeoutMs: int('PORTICO_UPSTREAM_TIMEOUT_MS', 30_000, 100, 600_000),
     upstreamRetries: int('PORTICO_UPSTREAM_RETRIES', 2, 0, 5),
     retryAfterCapMs: int('PORTICO_RETRY_AFTER_CAP_MS', 10_000, 0, 600_000),

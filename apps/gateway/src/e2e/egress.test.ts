@@ -95,9 +95,12 @@ describe('portico integrations configure --base-url', () => {
       expect(result.code, url).toBe(2);
       expect(result.err, url).toContain(`The base URL ${reason.replace('must be an http(s) URL', 'is not http or https')}`);
     }
-    expect((await run(['integrations', 'configure', 'notion', '--base-url', 'http://10.0.0.5/v1'], env)).code).toBe(0);
+    // a private address needs the operator's approval for workspace base URLs (PORTICO_WORKSPACE_UPSTREAM_HOSTS)
+    expect((await run(['integrations', 'configure', 'notion', '--base-url', 'http://10.0.0.5/v1'], env)).code).toBe(2);
+    const approved = { ...env, PORTICO_WORKSPACE_UPSTREAM_HOSTS: '10.0.0.0/8,169.254.169.254' };
+    expect((await run(['integrations', 'configure', 'notion', '--base-url', 'http://10.0.0.5/v1'], approved)).code).toBe(0);
     const allowed = await run(['integrations', 'configure', 'notion', '--base-url', 'http://169.254.169.254/'], {
-      ...env,
+      ...approved,
       PORTICO_EGRESS_ALLOW_PRIVATE: 'on',
     });
     expect(allowed.code).toBe(0);
@@ -126,7 +129,10 @@ describe('PATCH /api/admin/integrations/{service} with base_url', () => {
     const listed = await gateway.rest('GET', '/api/admin/integrations');
     expect(JSON.stringify(listed.body)).not.toContain('169.254');
 
-    const allowing = await startTestGateway({ plugins: [examplePlugin], env: { PORTICO_EGRESS_ALLOW_PRIVATE: '1' } });
+    const allowing = await startTestGateway({
+      plugins: [examplePlugin],
+      env: { PORTICO_EGRESS_ALLOW_PRIVATE: '1', PORTICO_WORKSPACE_UPSTREAM_HOSTS: 'fe80::/10' },
+    });
     gateways.push(allowing);
     const res = await allowing.rest('PATCH', '/api/admin/integrations/example', { body: { base_url: 'http://[fe80::1]/' } });
     expect(res.status).toBe(200);

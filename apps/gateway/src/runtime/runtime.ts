@@ -44,7 +44,10 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
     ...(config.encryptionKey ? {} : { reloadKeys: () => readKeyFile(keyFile(config)) }),
     logger,
     baseUrlOverrides: { ...config.baseUrls, ...options.baseUrls },
-    egress: config.egressAllowPrivate ? { allowPrivate: config.egressAllowPrivate } : {},
+    egress: {
+      ...(config.egressAllowPrivate ? { allowPrivate: config.egressAllowPrivate } : {}),
+      ...(config.workspaceUpstreamHosts ? { workspaceHosts: config.workspaceUpstreamHosts } : {}),
+    },
     oauthClients: config.oauthClients,
     // Without PORTICO_PUBLIC_URL, the address the gateway will listen on (the server corrects it once listening).
     publicUrl: config.publicUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`,

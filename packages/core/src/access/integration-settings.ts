@@ -5,6 +5,7 @@ import { GatewayError } from '../errors.js';
 import { cacheKey, SETTINGS_CACHE_MS } from '../store/changes.js';
 import type { IntegrationSettingsRecord, Store } from '../store/types.js';
 import { EgressPolicy } from '../upstream/egress.js';
+import { WorkspaceBaseUrls } from '../upstream/workspace-base-urls.js';
 
 /** An integration as a workspace has configured it, defaults applied. */
 export interface IntegrationState {
@@ -24,7 +25,7 @@ export class IntegrationSettings {
   constructor(
     private readonly registry: Registry,
     private readonly store: Store,
-    private readonly egress: EgressPolicy = new EgressPolicy(),
+    private readonly baseUrls: WorkspaceBaseUrls = new WorkspaceBaseUrls(new EgressPolicy(), undefined),
   ) {}
 
   async state(workspaceId: string, service: string): Promise<IntegrationState> {
@@ -48,8 +49,8 @@ export class IntegrationSettings {
   async configure(workspaceId: string, service: string, change: IntegrationChange): Promise<IntegrationState> {
     const integration = requireIntegration(this.registry, service);
     const current = await this.state(workspaceId, service);
-    // http(s) only, and not link-local or metadata addresses unless the operator allows them (upstream/egress.ts)
-    if (change.baseUrl) this.egress.assertBaseUrl(change.baseUrl, 'The base URL');
+    // http(s) only, on the plugin's own hosts or ones the operator approves (upstream/workspace-base-urls.ts)
+    if (change.baseUrl) this.baseUrls.assert(integration.plugin, change.baseUrl, 'The base URL', 'bad_request');
     // The input caps before anything looks at the settings: a deep object would otherwise fail in the store.
     assertInput(change.settings, 'settings');
     const settings = { ...current.settings, ...change.settings };

@@ -3,6 +3,7 @@ import { type Registry, requireIntegration } from '../contract/registry.js';
 import { GatewayError, toGatewayError } from '../errors.js';
 import type { Store } from '../store/types.js';
 import type { UpstreamClient } from '../upstream/client.js';
+import { redactSecrets, redactValues } from '../upstream/failures.js';
 import type { ConnectionAudit, Connections } from './credentials.js';
 import type { KeyRing } from './key-ring.js';
 import type { OAuthClients } from './oauth-clients.js';
@@ -118,7 +119,7 @@ export class OAuthFlow {
         record.keyId,
         new GatewayError(
           'bad_request',
-          `Not connected: ${reason}${query.error_description ? ` (${query.error_description.slice(0, 200)})` : ''}`,
+          `Not connected: ${reason}${query.error_description ? ` (${redactSecrets(query.error_description.slice(0, 200))})` : ''}`,
         ),
       );
     }
@@ -174,7 +175,7 @@ const MAX_FAILURE_MESSAGE = 300;
  */
 function redacted(error: GatewayError, secrets: readonly string[]): GatewayError {
   let message = error.message;
-  for (const secret of secrets) if (secret.length >= 4) message = message.split(secret).join('[redacted]');
+  message = redactValues(message, secrets); // as sent, URL-encoded, base64; and any Bearer, Basic or secret-named value
   if (message.length > MAX_FAILURE_MESSAGE) message = `${message.slice(0, MAX_FAILURE_MESSAGE - 1)}…`;
   if (message === error.message) return error;
   return new GatewayError(error.code, message, {

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { OAuth2Settings, TokenSet } from '../contract/plugin.js';
 import { GatewayError } from '../errors.js';
 import type { UpstreamClient } from '../upstream/client.js';
+import { redactValues } from '../upstream/failures.js';
 
 /** An OAuth client as the operator configured it for one integration (endpoints already overridden where set). */
 export interface OAuthClient {
@@ -83,16 +84,24 @@ export async function requestToken(
   });
   const parsed = settings.parseToken ? settings.parseToken(response.body) : parseStandard(response.body);
   if ('error' in parsed) {
+    // The provider's words may echo what it was sent (the Basic value, the client secret, the refresh token or code):
+    // blanked out in any encoding before they reach a message (a callback page, a REST or MCP error, a log).
+    const sent = [
+      client.clientSecret,
+      `${client.clientId}:${client.clientSecret}`,
+      `${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`,
+      ...Object.entries(grant)
+        .filter(([name]) => name !== 'grant_type' && name !== 'redirect_uri')
+        .map(([, value]) => value),
+    ];
+    const error = redactValues(parsed.error, sent).slice(0, 100);
+    const description = parsed.description === undefined ? undefined : redactValues(parsed.description, sent).slice(0, 300);
     // RFC 6749 §5.2: invalid_grant means the code or refresh token is no good any more; nothing but a new authorization helps.
-    if (parsed.error === 'invalid_grant') throw new InvalidGrantError(parsed.description ?? parsed.error);
+    if (parsed.error === 'invalid_grant') throw new InvalidGrantError(description ?? error);
     const status = response.status >= 500 ? 'upstream_error' : 'upstream_unauthorized';
-    throw new GatewayError(
-      status,
-      `The token endpoint refused the request: ${parsed.error}${parsed.description ? ` (${parsed.description})` : ''}`,
-      {
-        upstreamStatus: response.status,
-      },
-    );
+    throw new GatewayError(status, `The token endpoint refused the request: ${error}${description ? ` (${description})` : ''}`, {
+      upstreamStatus: response.status,
+    });
   }
   if (response.status >= 400)
     throw new GatewayError('upstream_error', `The token endpoint failed (${response.status})`, { upstreamStatus: response.status });

@@ -18,6 +18,7 @@ import { DEFAULT_UPSTREAM_OPTIONS, UpstreamClient, type UpstreamClientOptions } 
 import { type EgressOptions, EgressPolicy } from '../upstream/egress.js';
 import { UpstreamLimiter, type UpstreamLimitOptions } from '../upstream/limits.js';
 import { UpstreamSender } from '../upstream/send.js';
+import { WorkspaceBaseUrls } from '../upstream/workspace-base-urls.js';
 import { AuditLog } from './audit-log.js';
 import { type EngineObserver, Observers, observeUpstream } from './observers.js';
 import { type InvokeRequest, type InvokeResult, Pipeline, type Protocol } from './pipeline.js';
@@ -98,7 +99,8 @@ export class Engine {
     this.apiKeys = new ApiKeys(this.store, this.logger);
     this.workspaces = new Workspaces(this.store, () => this.flushAudit());
     this.toolSets = new ToolSets(this.registry, this.store);
-    this.settings = new IntegrationSettings(this.registry, this.store, egress);
+    const workspaceBaseUrls = new WorkspaceBaseUrls(egress, options.egress?.workspaceHosts);
+    this.settings = new IntegrationSettings(this.registry, this.store, workspaceBaseUrls);
     this.oauthClients = new OAuthClients(options.oauthClients ?? {}, () => this.publicUrl);
     const { registry, store, logger, keys, client, oauthClients, audit } = this;
     this.connections = new Connections({ registry, store, logger, keys, client, oauthClients, audit });
@@ -113,6 +115,7 @@ export class Engine {
       upstream: observeUpstream(new UpstreamSender(client, logger, egress, new UpstreamLimiter(options.upstreamLimits)), this.observers),
       audit,
       baseUrlOverrides: options.baseUrlOverrides ?? {},
+      workspaceBaseUrls,
       rateLimiter: createRateLimiter(options.rateLimit, {
         ...(store.leaseTokens ? { leaseTokens: store.leaseTokens.bind(store) } : {}),
         logger,

@@ -11,6 +11,7 @@ import type { Logger } from '../logger.js';
 import type { Store } from '../store/types.js';
 import { buildDeclarative } from '../upstream/declarative.js';
 import type { UpstreamSender } from '../upstream/send.js';
+import type { WorkspaceBaseUrls } from '../upstream/workspace-base-urls.js';
 import type { AuditLog } from './audit-log.js';
 import type { RateLimiter } from './rate-limit.js';
 
@@ -46,6 +47,8 @@ interface PipelineOptions {
   audit: AuditLog;
   /** Base URLs set by the operator's configuration (environment); they win over stored ones. */
   baseUrlOverrides: Readonly<Record<string, string>>;
+  /** The rule a workspace's stored base URL meets, checked again before it is used (upstream/workspace-base-urls.ts). */
+  workspaceBaseUrls?: WorkspaceBaseUrls;
   /** Per-key rate limit; undefined when it is off. */
   rateLimiter?: RateLimiter | undefined;
 }
@@ -65,6 +68,7 @@ export class Pipeline {
   private readonly audit: AuditLog;
   private readonly baseUrlOverrides: Readonly<Record<string, string>>;
   private readonly rateLimiter: RateLimiter | undefined;
+  private readonly workspaceBaseUrls: WorkspaceBaseUrls | undefined;
 
   constructor(options: PipelineOptions) {
     this.registry = options.registry;
@@ -77,6 +81,7 @@ export class Pipeline {
     this.audit = options.audit;
     this.baseUrlOverrides = options.baseUrlOverrides;
     this.rateLimiter = options.rateLimiter;
+    this.workspaceBaseUrls = options.workspaceBaseUrls;
   }
 
   /** May this principal use this service over this protocol? Throws not_found / forbidden. */
@@ -194,8 +199,18 @@ export class Pipeline {
   }
 
   baseUrlFor(integration: RegisteredIntegration, state: IntegrationState, meta: Readonly<Record<string, unknown>>): string {
-    const override = this.baseUrlOverrides[integration.service] ?? state.baseUrl;
-    if (override) return override;
+    const operator = this.baseUrlOverrides[integration.service];
+    if (operator) return operator;
+    if (state.baseUrl) {
+      // stored by a workspace: held to the workspace rule again (a value stored before it, or into the database)
+      this.workspaceBaseUrls?.assert(
+        integration.plugin,
+        state.baseUrl,
+        `The base URL of ${integration.plugin.displayName}`,
+        'upstream_error',
+      );
+      return state.baseUrl;
+    }
     const base = integration.plugin.upstream.baseUrl;
     return typeof base === 'function' ? base(meta) : base;
   }

@@ -126,6 +126,8 @@ export async function createFixtureHarness(plugin: Plugin, options: FixtureHarne
     store,
     encryptor: new Encryptor(parseEncryptionKey(randomBytes(32).toString('base64'))),
     upstream: { retryLimit: 0, timeoutMs: 5_000 },
+    // The recorder/sandbox listens on loopback: approved as the operator would (PORTICO_WORKSPACE_UPSTREAM_HOSTS).
+    egress: { workspaceHosts: ['127.0.0.1'] },
     // The recorder is not the application: its limits (Clio's 50 a minute) would refuse fixtures, not test them.
     upstreamLimits: { services: { [service]: NO_UPSTREAM_LIMITS } },
   });

@@ -42,6 +42,8 @@ export async function startSandboxHarness(plugin: Plugin): Promise<SandboxHarnes
     store,
     encryptor: new Encryptor(parseEncryptionKey(randomBytes(32).toString('base64'))),
     upstream: { retryLimit: 0 },
+    // The recorder/sandbox listens on loopback: approved as the operator would (PORTICO_WORKSPACE_UPSTREAM_HOSTS).
+    egress: { workspaceHosts: ['127.0.0.1'] },
     // The sandbox's own limits, as in sandbox mode (it is not the application, whose limits the plugin declares).
     upstreamLimits: { services: { [service]: sandbox.limits ?? {} } },
   });

@@ -69,6 +69,7 @@ async function engineWith(upstream: Partial<UpstreamClientOptions>): Promise<Eng
     store,
     encryptor: new Encryptor(parseEncryptionKey(randomBytes(32).toString('base64'))),
     upstream,
+    egress: { workspaceHosts: ['127.0.0.1'] }, // the stubs listen on loopback: approved as an operator would
   });
   for (const service of ['example', 'links']) {
     await engine.connectToken(DEFAULT_WORKSPACE, service, 'secret-upstream-token');

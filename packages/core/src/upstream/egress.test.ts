@@ -97,7 +97,13 @@ async function engineWith(egress: EgressOptions = {}, baseUrl = `http://127.0.0.
   const registry = new Registry();
   registry.register(listed);
   registry.register(strict);
-  const engine = new Engine({ registry, store, encryptor: new Encryptor(parseEncryptionKey(randomBytes(32).toString('base64'))), egress });
+  const engine = new Engine({
+    registry,
+    store,
+    encryptor: new Encryptor(parseEncryptionKey(randomBytes(32).toString('base64'))),
+    // the stubs listen on loopback: approved for workspace base URLs as an operator would (workspace-base-urls.ts)
+    egress: { workspaceHosts: ['127.0.0.1'], ...egress },
+  });
   for (const service of ['listed', 'strict']) {
     await engine.connectToken(DEFAULT_WORKSPACE, service, 'secret-upstream-token');
     await engine.configureIntegration(DEFAULT_WORKSPACE, service, { baseUrl, restEnabled: true });
@@ -301,7 +307,7 @@ describe('a base URL', () => {
       await expect(refused, url).rejects.toMatchObject({ code: 'bad_request', status: 400, message: expect.stringMatching(message) });
     }
     expect((await engine.integrationState(DEFAULT_WORKSPACE, 'strict')).baseUrl).toBe(`http://127.0.0.1:${base.port}/api`);
-    const allowing = await engineWith({ allowPrivate: 'all' });
+    const allowing = await engineWith({ allowPrivate: 'all', workspaceHosts: ['127.0.0.1', '169.254.169.254'] });
     const state = await allowing.configureIntegration(DEFAULT_WORKSPACE, 'strict', { baseUrl: 'http://169.254.169.254/' });
     expect(state.baseUrl).toBe('http://169.254.169.254/');
   });
@@ -389,14 +395,14 @@ describe('the connection-time guard (lookup)', () => {
   });
 
   it('is what the upstream client connects with: a name resolving to 169.254.169.254 is 502 and never connected', async () => {
-    const ok = await engineWith({ resolve }, `http://ok.test:${base.port}/api`);
+    const ok = await engineWith({ resolve, workspaceHosts: ['ok.test'] }, `http://ok.test:${base.port}/api`);
     uploadUrl = `http://ok.test:${base.port}/upload/F5`;
     // ok.test exists only in the injected resolver: reaching the loopback stub proves the agents use it
     expect(await call(ok, 'strict')).toEqual({ status: 200, body: { ok: true } });
     expect(base.requests).toEqual(['GET /api/ticket', 'POST /upload/F5']);
 
     base.requests = [];
-    const rebind = await engineWith({ resolve }, `http://rebind.test:${base.port}/api`);
+    const rebind = await engineWith({ resolve, workspaceHosts: ['rebind.test'] }, `http://rebind.test:${base.port}/api`);
     expect(await call(rebind, 'strict')).toEqual({
       status: 502,
       body: {

@@ -22,6 +22,12 @@ export interface EgressOptions {
    * host names, IP addresses and CIDR ranges (`169.254.10.0/24`). Default: none.
    */
   allowPrivate?: 'all' | readonly string[];
+  /**
+   * Hosts a workspace may point an integration's stored base URL at besides the plugin's own
+   * (`PORTICO_WORKSPACE_UPSTREAM_HOSTS`): `'any'`, or names, `*.domain`, addresses and CIDR ranges. Default: none
+   * (workspace-base-urls.ts).
+   */
+  workspaceHosts?: 'any' | readonly string[];
   /** Resolves a host name to all its addresses at connection time. Default: `dns.lookup`. Tests inject one. */
   resolve?: Resolver;
 }

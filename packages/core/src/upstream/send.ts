@@ -46,7 +46,7 @@ export class UpstreamSender {
       ...(withAuth ? (upstream.authHeaders?.(credentials) ?? { authorization: `Bearer ${credentials.accessToken}` }) : {}),
       ...request.headers,
     };
-    const url = request.url ?? `${baseUrl.replace(/\/+$/, '')}${request.path ?? ''}`;
+    const url = request.url ?? joinPath(baseUrl, request.path ?? '');
     const prepared = { ...request, url, headers, upstreamName: integration.plugin.displayName };
     const response = await this.limits.send(this.client, integration, prepared, connection);
     const failure = upstream.inspect ? upstream.inspect(response) : readUpstreamFailure(response, { maxLength: MAX_MESSAGE });
@@ -87,6 +87,19 @@ function upstreamMessage(code: ErrorCode, displayName: string, status: number, d
     default:
       return `${displayName} failed (${status})${detail}`;
   }
+}
+
+/**
+ * The operation's path below the base URL, always as a path: a `?` or `#` in the base URL (an operator's, as a
+ * workspace's may not have them) is dropped rather than left to swallow the path, and one in the path is
+ * percent-encoded. The query goes in `request.query`.
+ */
+export function joinPath(baseUrl: string, path: string): string {
+  const base = new URL(baseUrl); // an http(s) URL: the egress policy said so
+  base.search = '';
+  base.hash = '';
+  const safePath = path.replace(/[?#]/g, (c) => encodeURIComponent(c));
+  return `${base.href.replace(/\/+$/, '')}${safePath}`;
 }
 
 /** Throws `upstream_error` unless `value` (an address an upstream handed out) is an http or https URL: the upstream is at fault. */

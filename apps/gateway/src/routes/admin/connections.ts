@@ -1,4 +1,4 @@
-import { GatewayError, Params, Type } from '@portico/core';
+import { assertMayChangeService, GatewayError, Params, Type } from '@portico/core';
 import { publicConnection } from '../../records/connections.js';
 import { validator, type WorkspaceRoutes } from './guards.js';
 
@@ -24,6 +24,7 @@ export function mountConnectionRoutes({ router, prefix, workspaceOf, engine, bod
   router.put(`${prefix}/connections/:service`, async (ctx) => {
     const workspaceId = await workspaceOf(ctx);
     const input = connectBody(await body(ctx));
+    assertMayChangeService(ctx.state.principal, engine.requireIntegration(ctx.params.service as string).service);
     const record = await engine.connectToken(workspaceId, ctx.params.service as string, input.token, input.meta ?? {});
     ctx.body = publicConnection(record);
   });
@@ -31,12 +32,14 @@ export function mountConnectionRoutes({ router, prefix, workspaceOf, engine, bod
   // Starts an OAuth connection: open the returned URL in a browser; the provider sends it back to the callback.
   router.post(`${prefix}/connections/:service/authorize`, async (ctx) => {
     const workspaceId = await workspaceOf(ctx);
+    assertMayChangeService(ctx.state.principal, engine.requireIntegration(ctx.params.service as string).service);
     const started = await engine.beginOAuth(workspaceId, ctx.params.service as string, ctx.state.principal.keyId);
     ctx.body = { authorize_url: started.authorizeUrl, expires_at: started.expiresAt };
   });
 
   router.delete(`${prefix}/connections/:service`, async (ctx) => {
     const workspaceId = await workspaceOf(ctx);
+    assertMayChangeService(ctx.state.principal, engine.requireIntegration(ctx.params.service as string).service);
     const result = await engine.disconnect(workspaceId, ctx.params.service as string);
     if (!result.deleted) throw new GatewayError('not_found', `${ctx.params.service} is not connected`);
     ctx.body = {

@@ -1,4 +1,4 @@
-import { Params, Type } from '@portico/core';
+import { assertMayChangeService, Params, Type } from '@portico/core';
 import { publicIntegration } from '../../records/integrations.js';
 import { validator, type WorkspaceRoutes } from './guards.js';
 
@@ -36,6 +36,7 @@ export function mountIntegrationRoutes({ router, prefix, workspaceOf, engine, bo
     const input = configureBody(await body(ctx));
     const service = ctx.params.service as string;
     const integration = engine.requireIntegration(service);
+    assertMayChangeService(ctx.state.principal, service);
     const state = await engine.configureIntegration(workspaceId, service, {
       ...(input.mcp_enabled === undefined ? {} : { mcpEnabled: input.mcp_enabled }),
       ...(input.rest_enabled === undefined ? {} : { restEnabled: input.rest_enabled }),

@@ -1,4 +1,4 @@
-import { GatewayError, type KeyScopes, Params, TOOL_SET_ID, Type } from '@portico/core';
+import { assertKeyWithin, GatewayError, Params, scopesWithin, TOOL_SET_ID, Type } from '@portico/core';
 import { publicKey } from '../../records/keys.js';
 import { validator, type WorkspaceRoutes } from './guards.js';
 
@@ -34,9 +34,14 @@ export function mountKeyRoutes({ router, prefix, workspaceOf, engine, body }: Wo
     if (input.operator && !ctx.state.principal.scopes.operator) {
       throw new GatewayError('forbidden', 'Only an operator key may create operator keys');
     }
-    const scopes: KeyScopes = { admin: input.admin ?? false, services: input.services ?? '*', readOnly: input.read_only ?? false };
-    if (input.operator) scopes.operator = true;
-    if (input.tool_set) scopes.toolSet = input.tool_set;
+    // Nothing wider than the creating key (access/powers.ts): what the body leaves out is inherited from it.
+    const scopes = scopesWithin(ctx.state.principal, {
+      ...(input.admin === undefined ? {} : { admin: input.admin }),
+      ...(input.operator === undefined ? {} : { operator: input.operator }),
+      ...(input.services === undefined ? {} : { services: input.services }),
+      ...(input.read_only === undefined ? {} : { readOnly: input.read_only }),
+      ...(input.tool_set === undefined ? {} : { toolSet: input.tool_set }),
+    });
     const created = await engine.createApiKey({ workspaceId, name: input.name, scopes, expiresAt: input.expires_at ?? null });
     ctx.status = 201;
     ctx.body = { ...publicKey(created.record), key: created.key };
@@ -49,6 +54,7 @@ export function mountKeyRoutes({ router, prefix, workspaceOf, engine, body }: Wo
     if (record?.scopes.operator && !ctx.state.principal.scopes.operator) {
       throw new GatewayError('forbidden', 'Only an operator key may revoke an operator key');
     }
+    if (record) assertKeyWithin(ctx.state.principal, record.scopes, 'revoke');
     const revoked = record ? await engine.store.revokeApiKey(workspaceId, id, new Date().toISOString()) : false;
     if (!revoked) throw new GatewayError('not_found', `No active key ${id}`);
     ctx.status = 204;

@@ -1,4 +1,4 @@
-import { GatewayError, Params, type ToolSetRule, Type } from '@portico/core';
+import { assertMayEditToolSets, GatewayError, Params, type ToolSetRule, Type } from '@portico/core';
 import { publicToolSet } from '../../records/tool-sets.js';
 import { validator, type WorkspaceRoutes } from './guards.js';
 
@@ -34,6 +34,7 @@ export function mountToolSetRoutes({ router, prefix, workspaceOf, engine, body }
   router.put(`${prefix}/tool-sets/:id`, async (ctx) => {
     const workspaceId = await workspaceOf(ctx);
     const input = toolSetBody(await body(ctx));
+    assertMayEditToolSets(ctx.state.principal);
     const rules: ToolSetRule[] = input.rules.map((rule) =>
       typeof rule === 'string' ? { match: rule, readOnly: false } : { match: rule.match, readOnly: rule.read_only ?? false },
     );
@@ -47,7 +48,9 @@ export function mountToolSetRoutes({ router, prefix, workspaceOf, engine, body }
   });
 
   router.delete(`${prefix}/tool-sets/:id`, async (ctx) => {
-    if (!(await engine.toolSets.delete(await workspaceOf(ctx), ctx.params.id as string))) {
+    const workspaceId = await workspaceOf(ctx);
+    assertMayEditToolSets(ctx.state.principal);
+    if (!(await engine.toolSets.delete(workspaceId, ctx.params.id as string))) {
       throw new GatewayError('not_found', `No tool set ${ctx.params.id}`);
     }
     ctx.status = 204;

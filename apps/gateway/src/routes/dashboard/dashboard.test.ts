@@ -312,12 +312,12 @@ describe('dashboard over HTTP', () => {
     const { cookie, csrf } = await signIn();
     const state = () => gateway.runtime.engine.integrationState('default', 'notion');
     const save = (value: string) => post('/dashboard/integrations/notion/base-url', { _csrf: csrf, base_url: value }, { cookie });
-    expect((await save('https://notion.internal.example/v1')).status).toBe(303);
-    expect((await state()).baseUrl).toBe('https://notion.internal.example/v1');
+    expect((await save('https://api.notion.com/v2')).status).toBe(303);
+    expect((await state()).baseUrl).toBe('https://api.notion.com/v2');
     const refused = await save('not a url');
     expect(refused.status).toBe(303); // back to the page, which says why
     expect(await (await get(refused.headers.get('location') as string, cookie)).text()).toMatch(/class="flash error"/);
-    expect((await state()).baseUrl).toBe('https://notion.internal.example/v1');
+    expect((await state()).baseUrl).toBe('https://api.notion.com/v2');
     expect((await save('')).status).toBe(303);
     expect((await state()).baseUrl).toBeNull();
   });

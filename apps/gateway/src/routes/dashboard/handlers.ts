@@ -1,4 +1,6 @@
 import {
+  assertKeyWithin,
+  assertMayChangeService,
   buildOpenApiDocument,
   compileParams,
   type Engine,
@@ -7,9 +9,11 @@ import {
   type Principal,
   problemList,
   type Static,
+  scopesWithin,
   type TObject,
   Type,
   toGatewayError,
+  widerThan,
 } from '@portico/core';
 import type { Context } from 'koa';
 import { activityPage, buckets, type Range } from './activity.js';
@@ -154,6 +158,7 @@ export function mountPages(kit: PageKit): void {
 
   route('POST', '/dashboard/integrations/:service/switch', async (r) => {
     const service = r.params[0] as string;
+    assertMayChangeService(r.principal, engine.requireIntegration(service).service); // access/powers.ts
     const input = toggleForm(r.form);
     const on = input.enabled === 'on';
     await engine.configureIntegration(
@@ -167,6 +172,7 @@ export function mountPages(kit: PageKit): void {
 
   route('POST', '/dashboard/integrations/:service/token', async (r) => {
     const service = r.params[0] as string;
+    assertMayChangeService(r.principal, engine.requireIntegration(service).service); // access/powers.ts
     const input = tokenForm(r.form);
     const meta: Record<string, string> = {};
     for (const line of (input.meta ?? '').split(/\r?\n/)) {
@@ -182,6 +188,7 @@ export function mountPages(kit: PageKit): void {
 
   route('POST', '/dashboard/integrations/:service/oauth', async (r) => {
     const service = r.params[0] as string;
+    assertMayChangeService(r.principal, engine.requireIntegration(service).service); // access/powers.ts
     const integration = engine.requireIntegration(service);
     const started = await engine.beginOAuth(r.principal.workspaceId, service, r.principal.keyId);
     // A hand-off page, not a redirect: CSP form-action 'self' would stop a form's redirect to the provider.
@@ -195,6 +202,7 @@ export function mountPages(kit: PageKit): void {
 
   route('POST', '/dashboard/integrations/:service/disconnect', async (r) => {
     const service = r.params[0] as string;
+    assertMayChangeService(r.principal, engine.requireIntegration(service).service); // access/powers.ts
     const result = await engine.disconnect(r.principal.workspaceId, service);
     if (!result.deleted) flash(r, 'error', `${service} was not connected.`);
     else if (result.revokeError)
@@ -205,6 +213,7 @@ export function mountPages(kit: PageKit): void {
 
   route('POST', '/dashboard/integrations/:service/base-url', async (r) => {
     const service = r.params[0] as string;
+    assertMayChangeService(r.principal, engine.requireIntegration(service).service); // access/powers.ts
     const input = baseUrlForm(r.form);
     const value = input.base_url.trim();
     await engine.configureIntegration(r.principal.workspaceId, service, { baseUrl: value === '' ? null : value });
@@ -216,7 +225,12 @@ export function mountPages(kit: PageKit): void {
 
   route('GET', '/dashboard/keys', async (r) => {
     const keys = await engine.store.listApiKeys(r.principal.workspaceId);
-    show(r, 'keys', 'API keys', keysPage(r.session, keys, r.principal.keyId ?? ''));
+    show(
+      r,
+      'keys',
+      'API keys',
+      keysPage(r.session, keys, r.principal.keyId ?? '', (k) => !widerThan(r.principal, k.scopes)),
+    );
   });
 
   route('POST', '/dashboard/keys', async (r) => {
@@ -225,17 +239,24 @@ export function mountPages(kit: PageKit): void {
     const created = await engine.createApiKey({
       workspaceId: r.principal.workspaceId,
       name: input.name.trim() || input.name,
-      scopes: { admin: input.access === 'admin', services: '*', readOnly: input.access === 'read_only' },
+      // nothing wider than the signed-in key (access/powers.ts): its services and tool set are inherited
+      scopes: scopesWithin(r.principal, { admin: input.access === 'admin', readOnly: input.access === 'read_only' }),
       expiresAt: days === undefined ? null : new Date(Date.now() + days * 86_400_000).toISOString(),
     });
     // The secret is in this answer only: not in a URL, not kept anywhere for a later page (which may be served by
     // another instance). Reloading would post the form again, and the browser asks first.
     const keys = await engine.store.listApiKeys(r.principal.workspaceId);
-    show(r, 'keys', 'API keys', keysPage(r.session, keys, r.principal.keyId ?? ''), {
-      kind: 'secret',
-      message: `Key "${created.record.name}" created`,
-      secret: created.key,
-    });
+    show(
+      r,
+      'keys',
+      'API keys',
+      keysPage(r.session, keys, r.principal.keyId ?? '', (k) => !widerThan(r.principal, k.scopes)),
+      {
+        kind: 'secret',
+        message: `Key "${created.record.name}" created`,
+        secret: created.key,
+      },
+    );
   });
 
   route('POST', '/dashboard/keys/:id/revoke', async (r) => {
@@ -243,6 +264,11 @@ export function mountPages(kit: PageKit): void {
     if (id === r.principal.keyId)
       throw new GatewayError('bad_request', 'This is the key you signed in with: sign in with another admin key to revoke it');
     const record = await engine.store.getApiKey(r.principal.workspaceId, id);
+    // as on the admin API: only an operator revokes an operator key, and no key revokes one wider than itself
+    if (record?.scopes.operator && !r.principal.scopes.operator) {
+      throw new GatewayError('forbidden', 'Only an operator key may revoke an operator key');
+    }
+    if (record) assertKeyWithin(r.principal, record.scopes, 'revoke');
     const revoked = await engine.store.revokeApiKey(r.principal.workspaceId, id, new Date().toISOString());
     if (!revoked || !record) throw new GatewayError('not_found', 'No active key with this id');
     await sessions.destroyKey(id);

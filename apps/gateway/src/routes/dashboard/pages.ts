@@ -144,12 +144,19 @@ export function oauthHandOff(name: string, url: string): Html {
 }
 
 export function keyScope(record: ApiKeyRecord): string {
-  const access = record.scopes.admin ? 'admin' : record.scopes.readOnly ? 'read-only' : 'full';
+  const access = record.scopes.operator ? 'operator' : record.scopes.admin ? 'admin' : record.scopes.readOnly ? 'read-only' : 'full';
   const services = record.scopes.services === '*' ? 'all services' : record.scopes.services.join(', ');
-  return `${access} · ${services}`;
+  const toolSet = record.scopes.toolSet ? ` · tool set ${record.scopes.toolSet}` : '';
+  return `${access} · ${services}${toolSet}`;
 }
 
-export function keysPage(session: DashboardSession, keys: ApiKeyRecord[], currentKeyId: string): Html {
+/** `mayRevoke`: whether the signed-in key may revoke a key (not one wider than itself, access/powers.ts). */
+export function keysPage(
+  session: DashboardSession,
+  keys: ApiKeyRecord[],
+  currentKeyId: string,
+  mayRevoke: (key: ApiKeyRecord) => boolean = () => true,
+): Html {
   const now = Date.now();
   const state = (k: ApiKeyRecord) =>
     k.revokedAt
@@ -201,7 +208,9 @@ export function keysPage(session: DashboardSession, keys: ApiKeyRecord[], curren
         ? ''
         : k.id === currentKeyId
           ? html`<span class="hint">signed in with it</span>`
-          : html`<form class="inline" method="post" action="/dashboard/keys/${k.id}/revoke" data-confirm="Revoke the key ${k.name}? Clients using it are refused at once.">
+          : !mayRevoke(k)
+            ? html`<span class="hint">${k.scopes.operator ? 'operator key: only an operator may revoke it' : 'wider than your key'}</span>`
+            : html`<form class="inline" method="post" action="/dashboard/keys/${k.id}/revoke" data-confirm="Revoke the key ${k.name}? Clients using it are refused at once.">
       ${csrfField(session)}<button type="submit" class="danger">Revoke<span class="sr-only"> ${k.name}</span></button></form>`
     }</td>
   </tr>`,
