@@ -105,6 +105,18 @@ describe('each class of mistake inside a tool call is a tool result with isError
     expect(missing.body.message).toContain('page_id');
   });
 
+  it('a Slack channel given by name says to take its id from list_channels, over MCP and REST', async () => {
+    for (const channel of ['#intake', 'general']) {
+      const result = await call('call_slack', { method: 'send_message', params: { channel, text: 'New lead from the website' } });
+      expect(result).toMatchObject({ isError: true, body: { code: 'bad_request' } });
+      expect(result.body.message).toContain('take the id from list_channels');
+    }
+    await gateway.runtime.engine.configureIntegration(DEFAULT_WORKSPACE, 'slack', { restEnabled: true });
+    const rest = await gateway.rest('POST', `/api/v1/slack/channels/${encodeURIComponent('#intake')}/messages`, { body: { text: 'hi' } });
+    expect(rest.status).toBe(400);
+    expect((rest.body as { message: string }).message).toContain('take the id from list_channels');
+  });
+
   it('an upstream error is a tool result with the mapped code, and REST keeps its status', async () => {
     const origin = new URL(gateway.sandboxes.clio?.url as string).origin;
     const arm = () =>
