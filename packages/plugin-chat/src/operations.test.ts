@@ -53,6 +53,21 @@ describe('plugin declaration', () => {
     expect(send.rest_example).toMatchObject({ method: 'POST', url: '/api/v1/slack/channels/C05GENERAL1/messages' });
   });
 
+  it('send_message takes a conversation id only, as its description says, and says where to take one', () => {
+    const integration = new Registry().register(slackPlugin);
+    const send = integration.operations.get('send_message');
+    if (!send) throw new Error('send_message is not registered');
+    const channel = (describeOperation(integration, send).params.properties as Record<string, { description: string }>).channel;
+    expect(channel?.description).toContain('list_channels');
+    expect(channel?.description).not.toMatch(/#name (also )?works?/);
+    for (const id of ['C05GENERAL1', 'G05PRIVATE1', 'D05ALICEDM1'])
+      expect(send.validator.problems({ channel: id, text: 'hi' })).toEqual([]);
+    for (const name of ['#intake', 'general', 'c05general1']) {
+      const [problem] = send.validator.problems({ channel: name, text: 'hi' });
+      expect(problem).toContain('take the id from list_channels');
+    }
+  });
+
   it("states upload_file's one-way rule in the schema: thread_ts needs channel_id, channel_id alone is fine", () => {
     const integration = new Registry().register(slackPlugin);
     const upload = integration.operations.get('upload_file');

@@ -19,6 +19,9 @@ const TS_PATTERN = '^\\d+(\\.\\d+)?$';
 
 // ---- parameters ------------------------------------------------------------------------------------------------
 
+/** A Slack conversation id: C (channel), G (private channel or group DM) or D (DM), then capital letters and digits. */
+export const CONVERSATION_ID_PATTERN = '^[CGD][A-Z0-9]{2,}$';
+
 export const ChannelId = Type.String({
   minLength: 1,
   description: 'Conversation id (starts with C, G or D), as returned by list_channels or create_channel.',

@@ -116,12 +116,13 @@ describe('call_quickbooks in tools/list', () => {
     expect(method.description).toContain('search_methods');
     expect(tool?.annotations?.readOnlyHint).toBe(true);
     const before = await stats();
-    // An operation name that does not exist is an invalid-params error of the tool call (JSON-RPC -32602).
-    await expect(mcp('find_invoice', {})).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('"find_invoice"') });
+    // An operation name that does not exist is a tool result with isError, naming the closest operations.
+    const unknown = await client.callTool({ name: 'call_quickbooks', arguments: { method: 'find_invoice', params: {} } });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.structuredContent).toMatchObject({ code: 'not_found', message: expect.stringContaining('"find_invoice"') });
+    expect(unknown.structuredContent).toMatchObject({ message: expect.stringContaining('Closest: find_invoices (') });
     // with no enum to point to, the error names the tools that find the operation's name
-    await expect(mcp('find_invoice', {})).rejects.toMatchObject({
-      message: expect.stringContaining('search_methods (service "quickbooks")'),
-    });
+    expect(unknown.structuredContent).toMatchObject({ message: expect.stringContaining('search_methods') });
     expect(await stats()).toEqual(before);
   });
 });

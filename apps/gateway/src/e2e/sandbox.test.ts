@@ -142,6 +142,9 @@ describe('search_methods over MCP', () => {
     const scopedResults = (scoped.structuredContent as { results: Array<{ service: string }> }).results;
     expect(scopedResults.length).toBeGreaterThan(0);
     expect(new Set(scopedResults.map((r) => r.service))).toEqual(new Set(['notion']));
-    await expect(client.callTool({ name: 'search_methods', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    expect(await client.callTool({ name: 'search_methods', arguments: {} })).toMatchObject({
+      isError: true,
+      structuredContent: { code: 'bad_request' },
+    });
   });
 });

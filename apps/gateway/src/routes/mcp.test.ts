@@ -71,13 +71,13 @@ describe('MCP over Streamable HTTP (official SDK client)', () => {
     await client.close();
   });
 
-  it('answers an unknown tool and malformed arguments with JSON-RPC errors', async () => {
+  it('answers an unknown tool with a JSON-RPC error, an unknown operation or malformed arguments with isError results', async () => {
     const client = await connectClient(gateway.key);
     await expect(client.callTool({ name: 'call_nosuch', arguments: {} })).rejects.toMatchObject({ code: -32602 });
-    await expect(client.callTool({ name: 'call_example', arguments: { method: 'fly_away' } })).rejects.toMatchObject({ code: -32602 });
-    await expect(client.callTool({ name: 'call_example', arguments: { method: 'list_items', params: 'x' } })).rejects.toMatchObject({
-      code: -32602,
-    });
+    const unknown = await client.callTool({ name: 'call_example', arguments: { method: 'fly_away' } });
+    expect(unknown).toMatchObject({ isError: true, structuredContent: { error: true, code: 'not_found' } });
+    const malformed = await client.callTool({ name: 'call_example', arguments: { method: 'list_items', params: 'x' } });
+    expect(malformed).toMatchObject({ isError: true, structuredContent: { error: true, code: 'bad_request' } });
     await client.close();
   });
 

@@ -32,6 +32,7 @@ import { errorBody, GatewayError, toGatewayError } from '../errors.js';
 import type { Engine, Principal } from '../pipeline/engine.js';
 import { describeOperation, jsonSchema } from './describe.js';
 import { parseRequest } from './mcp-requests.js';
+import { closestOperations } from './suggest.js';
 
 /**
  * - `compact` (default): `describe_method`, `search_methods` and one `call_{service}` per integration. The tool list
@@ -64,9 +65,9 @@ const SEARCH_LIMIT_MAX = 25;
 /**
  * The MCP surface for one authenticated caller. Tools exist only for integrations the caller may use over MCP and
  * that are connected; a read-only key sees only operations that read. Built on the SDK's low-level Server so that
- * tools carry the JSON Schemas TypeBox produces. Protocol problems (unknown tool, arguments not of the tool's shape)
- * are JSON-RPC errors; anything that fails while running a tool is a result with `isError: true` carrying the
- * gateway's error body.
+ * tools carry the JSON Schemas TypeBox produces. Protocol problems (unknown tool, a request not of tools/call's shape)
+ * are JSON-RPC errors; every mistake inside a tool call (an unknown operation, bad arguments) and anything that fails
+ * while running a tool is a result with `isError: true` carrying the gateway's error body, which the model reads.
  */
 export function createMcpServer(engine: Engine, principal: Principal, options: McpServerOptions = {}): Server {
   const mode = options.mode ?? 'compact';
@@ -152,7 +153,8 @@ export interface McpToolCall {
 /**
  * Runs the tools of one caller's MCP surface: the `tools/call` handler of `createMcpServer`, also usable without a
  * Server (the stateless HTTP endpoint answers single tool calls with it directly; see answerMcpPost). Unknown tools
- * throw an McpError (a JSON-RPC error); failures while running a tool are results with `isError: true`.
+ * throw an McpError (a JSON-RPC error); mistakes in a tool's arguments and failures while running it are results
+ * with `isError: true`.
  */
 export function mcpToolCaller(
   engine: Engine,
@@ -290,14 +292,18 @@ function invalidArguments(message: string): McpError {
 
 async function runSearch(engine: Engine, principal: Principal, args: Record<string, unknown>): Promise<CallToolResult> {
   const { query, service, limit } = args;
-  if (typeof query !== 'string' || query.trim() === '' || query.length > 500) {
-    throw invalidArguments('search_methods takes { query: string (1-500 characters), service?: string, limit?: integer }');
-  }
-  if (service !== undefined && typeof service !== 'string') throw invalidArguments('search_methods: service must be a string');
-  if (limit !== undefined && (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > SEARCH_LIMIT_MAX)) {
-    throw invalidArguments(`search_methods: limit must be an integer from 1 to ${SEARCH_LIMIT_MAX}`);
-  }
   try {
+    if (typeof query !== 'string' || query.trim() === '' || query.length > 500) {
+      throw new GatewayError(
+        'bad_request',
+        'search_methods takes { query: string (1-500 characters), service?: string, limit?: integer }: query says what you want to do, in a few words',
+      );
+    }
+    if (service !== undefined && typeof service !== 'string')
+      throw new GatewayError('bad_request', 'search_methods: service must be a string');
+    if (limit !== undefined && (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > SEARCH_LIMIT_MAX)) {
+      throw new GatewayError('bad_request', `search_methods: limit must be an integer from 1 to ${SEARCH_LIMIT_MAX}`);
+    }
     const visible = new Set((await engine.visibleIntegrations(principal, 'mcp')).map((i) => i.service));
     const usable = usableBy(principal, await engine.allowedOperations(principal));
     const results = engine.operationIndex.search(query, {
@@ -312,13 +318,16 @@ async function runSearch(engine: Engine, principal: Principal, args: Record<stri
 
 async function runDescribe(engine: Engine, principal: Principal, args: Record<string, unknown>): Promise<CallToolResult> {
   const { service, method } = args;
-  if (typeof service !== 'string' || typeof method !== 'string') {
-    throw invalidArguments('describe_method takes { service: string, method: string }');
-  }
   try {
+    if (typeof service !== 'string' || typeof method !== 'string') {
+      throw new GatewayError(
+        'bad_request',
+        'describe_method takes { service: string, method: string }: the service key (the part after call_ in a tool name) and the operation name',
+      );
+    }
     const integration = await engine.authorize(principal, service, 'mcp');
     const operation = integration.operations.get(method);
-    if (!operation) throw new GatewayError('not_found', `${service} has no operation "${method}"`);
+    if (!operation) throw new GatewayError('not_found', await unknownOperationMessage(engine, principal, integration, method));
     const allowed = await engine.allowedOperations(principal);
     if (allowed && !allowed.has(service, method)) {
       throw new GatewayError('forbidden', `This API key's tool set (${principal.scopes.toolSet}) does not include ${service}:${method}`);
@@ -332,18 +341,61 @@ async function runDescribe(engine: Engine, principal: Principal, args: Record<st
 async function runCall(engine: Engine, principal: Principal, service: string, args: Record<string, unknown>): Promise<CallToolResult> {
   const { method, params } = args;
   const integration = engine.registry.get(service) as RegisteredIntegration;
-  if (typeof method !== 'string' || !integration.operations.has(method)) {
-    // Above METHOD_ENUM_LIMIT the tool lists no enum: point to the tools that find the name instead.
-    const where =
-      integration.operations.size <= METHOD_ENUM_LIMIT
-        ? "see the tool's enum"
-        : `find it with search_methods (service "${service}") or describe_method`;
-    throw invalidArguments(`call_${service} needs method set to one of its operations (${where}); got ${JSON.stringify(method)}`);
+  try {
+    if (typeof method !== 'string' || method === '') {
+      throw new GatewayError(
+        'bad_request',
+        `call_${service} needs method: the name of one of its operations (find it with search_methods, service "${service}"), and params: its parameters by name`,
+      );
+    }
+    if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) {
+      throw new GatewayError(
+        'bad_request',
+        `call_${service}: params must be an object of the operation's parameters by name, e.g. {"method": "${method}", "params": {}}`,
+      );
+    }
+  } catch (error) {
+    return failure(error);
   }
-  if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) {
-    throw invalidArguments(`call_${service}: params must be an object`);
-  }
+  if (!integration.operations.has(method)) return unknownOperation(engine, principal, integration, method);
   return invokeTool(engine, principal, service, method, (params ?? {}) as Record<string, unknown>);
+}
+
+/**
+ * A name that is none of the service's operations: refused by the pipeline (the key's access is checked first and the
+ * refusal is audited like any other), and answered with the closest operations the key may use.
+ */
+async function unknownOperation(
+  engine: Engine,
+  principal: Principal,
+  integration: RegisteredIntegration,
+  method: string,
+): Promise<CallToolResult> {
+  try {
+    await engine.invoke({ principal, protocol: 'mcp', service: integration.service, operation: method, params: {} });
+    throw new GatewayError('internal_error', 'Internal error');
+  } catch (error) {
+    const refusal = toGatewayError(error);
+    if (refusal.code !== 'not_found') return failure(refusal);
+    return failure(new GatewayError('not_found', await unknownOperationMessage(engine, principal, integration, method)));
+  }
+}
+
+async function unknownOperationMessage(
+  engine: Engine,
+  principal: Principal,
+  integration: RegisteredIntegration,
+  method: string,
+): Promise<string> {
+  const { service } = integration;
+  const usable = usableBy(principal, await engine.allowedOperations(principal));
+  const closest = closestOperations([...integration.operations.values()].filter(usable), method);
+  const named = closest.map((op) => `${op.name} (${op.definition.summary})`).join(', ');
+  return (
+    `${service} has no operation "${method}". ` +
+    (closest.length > 0 ? `Closest: ${named}. ` : '') +
+    `Next: describe_method with service "${service}" and one of these as method shows its parameters; search_methods with what you want to do finds others.`
+  );
 }
 
 async function invokeTool(

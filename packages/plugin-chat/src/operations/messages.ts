@@ -1,6 +1,7 @@
-import { defineOperation, Params, Type } from '@portico/core';
+import { defineOperation, EXPECTS, Params, Type } from '@portico/core';
 import {
   ChannelId,
+  CONVERSATION_ID_PATTERN,
   Cursor,
   compareTs,
   Limit,
@@ -18,11 +19,13 @@ export const sendMessage = defineOperation({
   path: '/channels/:channel/messages',
   summary: 'Post a message to a channel or thread',
   description:
-    'Posts a message as the connected bot to a channel, private channel or DM. Get the channel id from list_channels (the bot must be a member of the channel; invite it first if Slack answers not_in_channel). To reply in a thread, pass thread_ts = the ts of the thread’s parent message (from read_messages), never the ts of a reply. Text uses Slack mrkdwn (*bold*, _italic_, <https://example.com|links>, <@U123> mentions). Returns ok, channel, ts (the new message’s id, usable with add_reaction, add_pin or as a thread_ts) and the stored message.',
+    'Posts a message as the connected bot to a channel, private channel or DM. channel is the conversation id from list_channels, never a #name (the bot must be a member of the channel; invite it first if Slack answers not_in_channel). To reply in a thread, pass thread_ts = the ts of the thread’s parent message (from read_messages), never the ts of a reply. Text uses Slack mrkdwn (*bold*, _italic_, <https://example.com|links>, <@U123> mentions). Returns ok, channel, ts (the new message’s id, usable with add_reaction, add_pin or as a thread_ts) and the stored message.',
   params: Params({
     channel: Type.String({
-      minLength: 1,
-      description: 'Conversation id from list_channels (a DM id or a #name also work for Slack here, but ids are unambiguous).',
+      pattern: CONVERSATION_ID_PATTERN,
+      [EXPECTS]: 'a conversation id (C…, G… or D…, e.g. C05GENERAL1), not a #name or a channel name: take the id from list_channels',
+      description:
+        'Conversation id (starts with C, G or D) of a channel, private channel or DM: take it from list_channels (or create_channel). A #name or a bare channel name is refused: names change and are not unique over time, ids are.',
       examples: ['C05GENERAL1'],
     }),
     // Optional as in the catalog; Slack needs it (this operation has no blocks), and its no_text answers a 400.

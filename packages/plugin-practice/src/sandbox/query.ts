@@ -101,6 +101,20 @@ function timestamp(query: URLSearchParams, name: string): number | undefined {
   return time;
 }
 
+/**
+ * The value a filter compares, for a record: its field of that name, or what Clio derives for a filter its records do
+ * not hold as such — an activity's billing status (billed, on a draft bill, non-billable or unbilled), which the
+ * gateway's list_activities documents and sends as status.
+ */
+function fieldFor(row: Row, filter: string): unknown {
+  if (filter === 'status' && 'billed' in row && 'non_billable' in row) {
+    if (row.billed) return 'billed';
+    if (row.non_billable) return 'non_billable';
+    return row.bill ? 'draft' : 'unbilled';
+  }
+  return row[filter];
+}
+
 /** The records a list answers before paging: common filters, the collection's own filters, then `order`. */
 export function select(collection: Collection, stored: Stored[], query: URLSearchParams): Row[] {
   let rows = stored.map((s) => s.row);
@@ -127,10 +141,13 @@ export function select(collection: Collection, stored: Stored[], query: URLSearc
         if (value === 'null') return held === null || held === undefined || (Array.isArray(held) && held.length === 0);
         return Array.isArray(held) ? held.includes(Number(value)) : String(held) === value;
       });
+    } else if ((filter === 'start_date' || filter === 'end_date') && rows.some((r) => typeof r.date === 'string')) {
+      // Activities from start_date to end_date, both included, on their date.
+      rows = rows.filter((r) => (filter === 'start_date' ? String(r.date) >= value : String(r.date) <= value));
     } else if (/^\w+$/.test(filter)) {
       // Other filters apply where the records carry the field (status, type, name …); booleans are true/false.
-      if (!rows.some((r) => filter in r)) continue;
-      rows = rows.filter((r) => String(r[filter]).toLowerCase() === value.toLowerCase());
+      if (!rows.some((r) => fieldFor(r, filter) !== undefined)) continue;
+      rows = rows.filter((r) => String(fieldFor(r, filter)).toLowerCase() === value.toLowerCase());
     }
   }
   return sort(collection, rows, query.get('order'));
