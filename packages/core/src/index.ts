@@ -139,6 +139,13 @@ export { Engine, type EngineOptions } from './pipeline/engine.js';
 export type { AuditDetail, EngineObserver, UpstreamObservation } from './pipeline/observers.js';
 export type { InvokeRequest, InvokeResult, Protocol } from './pipeline/pipeline.js';
 export { leaseChunk, type RateLimitOptions } from './pipeline/rate-limit.js';
+export type {
+  AuthorizationCodeRecord,
+  AuthorizationTables,
+  GrantRecord,
+  OAuthClientRecord,
+  OAuthTokenRecord,
+} from './store/authorization-types.js';
 export { MIGRATIONS, type Migration } from './store/migrations.js';
 export { openStore, PostgresStore, type PostgresStoreOptions, type StoreChange, type StoreChangeListener } from './store/open.js';
 export { SqliteStore } from './store/sqlite.js';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { auditPage, auditQuerySql, auditSeriesPoints, auditSeriesSql } from './audit-sql.js';
+import { SqlAuthorizationTables } from './authorization-sql.js';
 import { ChangeHub } from './changes.js';
 import { KeyedMutex } from './mutex.js';
 import { loadPg } from './pg.js';
@@ -348,6 +349,11 @@ export class PostgresStore extends WorkspaceMethods implements Store {
   pruneAudit(before: string, limits: AuditPruneLimits): Promise<AuditPruneResult | null> {
     return pruneAuditOnce(this.pool, this.lockPool, advisoryLockText(this.namespace, 'audit-retention'), before, limits);
   }
+
+  readonly authorization = new SqlAuthorizationTables('postgres', async (sql, args) => {
+    const result = await this.pool.query<DbRow>(sql, args);
+    return { rows: result.rows, changed: result.rowCount ?? 0 };
+  });
 
   readonly sessions = new SqlSessionTable('postgres', async (sql, args) => {
     const result = await this.pool.query<DbRow>(sql, args);
