@@ -11,6 +11,11 @@ export {
   ToolSets,
 } from './access/tool-sets.js';
 export { describeUsage, WORKSPACE_ID, type WorkspaceSummary, Workspaces } from './access/workspaces.js';
+export type { AuthorizeCheck, AuthorizeRequest, Consent } from './authorization/authorize.js';
+export type { AuthorizationOptions } from './authorization/options.js';
+export { OAuthError as AuthorizationError } from './authorization/protocol.js';
+export { AUTHORIZATION_PATHS, AuthorizationServer, type ResourcePath } from './authorization/server.js';
+export type { TokenResponse } from './authorization/tokens.js';
 export { connectionAad, REFRESH_MARGIN_MS, type ReencryptionReport } from './connections/credentials.js';
 export { type EncryptionKey, Encryptor, generateEncryptionKey, parseEncryptionKey } from './connections/crypto.js';
 export type { OAuthCompletion, OAuthStart } from './connections/oauth-flow.js';
