@@ -19,6 +19,11 @@ export {
   ToolSets,
 } from './access/tool-sets.js';
 export { describeUsage, WORKSPACE_ID, type WorkspaceSummary, Workspaces } from './access/workspaces.js';
+export type { AuthorizeCheck, AuthorizeRequest, Consent } from './authorization/authorize.js';
+export type { AuthorizationOptions } from './authorization/options.js';
+export { OAuthError as AuthorizationError } from './authorization/protocol.js';
+export { AUTHORIZATION_PATHS, AuthorizationServer, type ResourcePath } from './authorization/server.js';
+export type { TokenResponse } from './authorization/tokens.js';
 export { connectionAad, REFRESH_MARGIN_MS, type ReencryptionReport } from './connections/credentials.js';
 export { type EncryptionKey, Encryptor, generateEncryptionKey, parseEncryptionKey } from './connections/crypto.js';
 export type { OAuthCompletion, OAuthStart } from './connections/oauth-flow.js';
@@ -147,6 +152,13 @@ export { Engine, type EngineOptions } from './pipeline/engine.js';
 export type { AuditDetail, EngineObserver, UpstreamObservation } from './pipeline/observers.js';
 export type { InvokeRequest, InvokeResult, Protocol } from './pipeline/pipeline.js';
 export { leaseChunk, type RateLimitOptions } from './pipeline/rate-limit.js';
+export type {
+  AuthorizationCodeRecord,
+  AuthorizationTables,
+  GrantRecord,
+  OAuthClientRecord,
+  OAuthTokenRecord,
+} from './store/authorization-types.js';
 export { MIGRATIONS, type Migration } from './store/migrations.js';
 export { openStore, PostgresStore, type PostgresStoreOptions, type StoreChange, type StoreChangeListener } from './store/open.js';
 export { SqliteStore } from './store/sqlite.js';

@@ -15,9 +15,10 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
   upstream: ['contract'],
   access: ['contract', 'store', 'upstream'],
   connections: ['contract', 'store', 'upstream'],
-  pipeline: ['contract', 'store', 'upstream', 'access', 'connections'],
-  doors: ['contract', 'store', 'upstream', 'access', 'connections', 'pipeline'],
-  testing: ['contract', 'store', 'upstream', 'access', 'connections', 'pipeline', 'doors'],
+  authorization: ['contract', 'store', 'upstream', 'access'],
+  pipeline: ['contract', 'store', 'upstream', 'access', 'connections', 'authorization'],
+  doors: ['contract', 'store', 'upstream', 'access', 'connections', 'authorization', 'pipeline'],
+  testing: ['contract', 'store', 'upstream', 'access', 'connections', 'authorization', 'pipeline', 'doors'],
 };
 
 /** Modules at the top of src/: the shared ones every layer may import, and the public entry (every layer but testing). */

@@ -2,6 +2,9 @@ import { ApiKeys, type CreatedKey, type Principal } from '../access/api-keys.js'
 import { IntegrationSettings, type IntegrationState } from '../access/integration-settings.js';
 import { type AllowedOperations, ToolSets } from '../access/tool-sets.js';
 import { Workspaces } from '../access/workspaces.js';
+import type { AuthorizationOptions } from '../authorization/options.js';
+import { AuthorizationServer } from '../authorization/server.js';
+import { Tokens } from '../authorization/tokens.js';
 import { Connections, type ReencryptionReport } from '../connections/credentials.js';
 import type { Encryptor } from '../connections/crypto.js';
 import { KeyRing } from '../connections/key-ring.js';
@@ -55,6 +58,8 @@ export interface EngineOptions {
   rateLimit?: RateLimitOptions;
   /** Slots per upstream connection: the default cap, the queue's bounds and per-service limits (upstream/limits.ts). */
   upstreamLimits?: Partial<UpstreamLimitOptions>;
+  /** Lifetimes and limits of the built-in OAuth authorization server of the MCP and REST doors. */
+  authorization?: AuthorizationOptions;
 }
 
 /**
@@ -74,6 +79,8 @@ export class Engine {
   readonly workspaces: Workspaces;
   /** The tool sets of every workspace: saved, listed, deleted, and resolved for the keys bound to them. */
   readonly toolSets: ToolSets;
+  /** The built-in OAuth 2.1 authorization server whose access tokens both doors take (authorization/). */
+  readonly authorization: AuthorizationServer;
   private readonly keys: KeyRing;
   private readonly client: UpstreamClient;
   private readonly apiKeys: ApiKeys;
@@ -97,6 +104,7 @@ export class Engine {
     this.client = new UpstreamClient({ ...DEFAULT_UPSTREAM_OPTIONS, lookup: egress.lookup, ...options.upstream });
     this.audit = new AuditLog(this.store, this.logger, options.auditFlushMs ?? 1_000, this.observers);
     this.apiKeys = new ApiKeys(this.store, this.logger);
+    this.authorization = new AuthorizationServer(this.store, this.logger, options.authorization);
     this.workspaces = new Workspaces(this.store, () => this.flushAudit());
     this.toolSets = new ToolSets(this.registry, this.store);
     const workspaceBaseUrls = new WorkspaceBaseUrls(egress, options.egress?.workspaceHosts);
@@ -159,8 +167,12 @@ export class Engine {
     return this.apiKeys.create(input);
   }
 
-  /** Resolves a bearer token to a principal, or throws `unauthorized` (one message for every failure). */
+  /**
+   * Resolves a bearer token (an API key, or an access token of the built-in authorization server) to a principal, or
+   * throws `unauthorized` (one message for every failure).
+   */
   authenticate(token: string | undefined): Promise<Principal> {
+    if (token && Tokens.isAccessToken(token)) return this.authorization.authenticate(token, this.publicUrl);
     return this.apiKeys.authenticate(token);
   }
 

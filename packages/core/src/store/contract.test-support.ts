@@ -1,5 +1,6 @@
 import { afterEach, describe } from 'vitest';
 import { auditContract } from './contract-audit.test-support.js';
+import { authorizationContract } from './contract-authorization.test-support.js';
 import { coordinationContract } from './contract-coordination.test-support.js';
 import { recordContract } from './contract-records.test-support.js';
 import { sessionContract } from './contract-sessions.test-support.js';
@@ -30,5 +31,6 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     coordinationContract(fresh);
     workspaceContract(fresh);
     sessionContract(fresh);
+    authorizationContract(fresh);
   });
 }

@@ -1,3 +1,4 @@
+import { AUTHORIZATION_TABLES } from './authorization-sql.js';
 import { SESSIONS_TABLE } from './sessions.js';
 
 /**
@@ -148,5 +149,12 @@ export const MIGRATIONS: readonly Migration[] = [
     // Sessions of the dashboard, shared by every instance on one database (store/sessions.ts).
     sqlite: SESSIONS_TABLE,
     postgres: SESSIONS_TABLE,
+  },
+  {
+    version: 7,
+    name: 'OAuth clients, grants, codes and tokens',
+    // The built-in authorization server of the MCP and REST doors (store/authorization-sql.ts, docs/mcp-authorization.md).
+    sqlite: AUTHORIZATION_TABLES,
+    postgres: AUTHORIZATION_TABLES,
   },
 ];

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { auditPage, auditQuerySql, auditSeriesPoints, auditSeriesSql } from './audit-sql.js';
+import { SqlAuthorizationTables } from './authorization-sql.js';
 import { ChangeHub } from './changes.js';
 import { KeyedMutex } from './mutex.js';
 import { loadPg } from './pg.js';
@@ -349,10 +350,12 @@ export class PostgresStore extends WorkspaceMethods implements Store {
     return pruneAuditOnce(this.pool, this.lockPool, advisoryLockText(this.namespace, 'audit-retention'), before, limits);
   }
 
-  readonly sessions = new SqlSessionTable('postgres', async (sql, args) => {
-    const result = await this.pool.query<DbRow>(sql, args);
-    return { rows: result.rows, changed: result.rowCount ?? 0 };
-  });
+  /** One statement of the session and authorization tables: its rows and how many it changed. */
+  private readonly statement = (sql: string, args: unknown[]) =>
+    this.pool.query<DbRow>(sql, args).then((result) => ({ rows: result.rows, changed: result.rowCount ?? 0 }));
+
+  readonly authorization = new SqlAuthorizationTables('postgres', this.statement);
+  readonly sessions = new SqlSessionTable('postgres', this.statement);
 
   private async one(sql: string, args: unknown[]): Promise<DbRow | undefined> {
     return (await this.pool.query<DbRow>(sql, args)).rows[0];

@@ -2,6 +2,7 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 
 import { dirname } from 'node:path';
 import { type Client, createClient, type InValue, type Row } from '@libsql/client/sqlite3'; // local files only: skips the remote (HTTP/WebSocket) clients
 import { auditPage, auditQuerySql, auditSeriesPoints, auditSeriesSql, pruneBatchSql, pruneInBatches } from './audit-sql.js';
+import { SqlAuthorizationTables } from './authorization-sql.js';
 import { ChangeHub } from './changes.js';
 import { MIGRATIONS } from './migrations.js';
 import { KeyedMutex } from './mutex.js';
@@ -125,6 +126,11 @@ export class SqliteStore extends WorkspaceMethods implements Store {
   private changed(kind: StoreChange['kind'], workspaceId: string, id: string): void {
     this.changes.emit({ kind, workspaceId, id });
   }
+
+  readonly authorization = new SqlAuthorizationTables('sqlite', async (sql, args) => {
+    const result = await this.client.execute({ sql, args });
+    return { rows: result.rows, changed: result.rowsAffected };
+  });
 
   readonly sessions = new SqlSessionTable('sqlite', async (sql, args) => {
     const result = await this.client.execute({ sql, args });

@@ -1,3 +1,6 @@
+import type { AuthorizationTables } from './authorization-types.js';
+import type { KeyScopes } from './scopes.js';
+
 /**
  * Persistence contract. Core talks to storage only through this interface; the embedded default is SQLite
  * (`SqliteStore`), and a PostgreSQL adapter implements the same interface with the same migrations.
@@ -12,21 +15,7 @@ export interface Workspace {
   createdAt: string;
 }
 
-export interface KeyScopes {
-  /** May use the admin API (of the key's own workspace). */
-  admin: boolean;
-  /**
-   * May manage every workspace: create, rename and delete them, and reach any workspace's admin API
-   * (`/api/admin/workspaces/{id}/…`). Only admin keys of the default workspace are operators. Absent: false.
-   */
-  operator?: boolean;
-  /** The tool set (id, in the key's workspace) that narrows what the key may call; absent or null: no tool set. */
-  toolSet?: string | null;
-  /** Services this key may call: `'*'` for all. */
-  services: '*' | string[];
-  /** Only operations that read (GET-like) may be called. */
-  readOnly: boolean;
-}
+export type { KeyScopes } from './scopes.js';
 
 export interface ApiKeyRecord {
   id: string;
@@ -327,6 +316,9 @@ export interface Store {
 
   /** Dashboard sessions (the SQL: store/sessions.ts): in the database, so that every instance sharing it knows them. */
   readonly sessions: SessionTable;
+
+  /** The built-in OAuth authorization server's clients, grants, codes and tokens (store/authorization-sql.ts). */
+  readonly authorization: AuthorizationTables;
 }
 
 /**

@@ -48,6 +48,9 @@ const OWNED: ReadonlyArray<[table: string, counted: keyof WorkspaceUsage | undef
   ['audit', 'auditRecords'],
   ['oauth_states', undefined],
   ['dashboard_sessions', undefined],
+  ['oauth_tokens', undefined],
+  ['oauth_codes', undefined],
+  ['oauth_grants', undefined],
 ];
 
 /** The workspace and tool-set half of the `Store` interface, in the SQL SQLite and PostgreSQL share. */

@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import type { OAuthClientRecord } from '../store/authorization-types.js';
+import type { Store } from '../store/types.js';
+import type { AUTHORIZATION_DEFAULTS } from './options.js';
+import { isAcceptableRedirectUri, OAuthError } from './protocol.js';
+
+/** What a registration answers (RFC 7591 §3.2.1): the client's id and the metadata as accepted. */
+export interface RegisteredClient {
+  client_id: string;
+  client_id_issued_at: number;
+  client_name: string;
+  redirect_uris: string[];
+  grant_types: string[];
+  response_types: string[];
+  token_endpoint_auth_method: 'none';
+}
+
+const MAX_REDIRECT_URIS = 10;
+const MAX_URI_LENGTH = 2_000;
+const MAX_NAME_LENGTH = 100;
+
+/**
+ * Dynamic Client Registration (RFC 7591), public clients only: a client that asks for a secret-based token endpoint
+ * authentication is refused, since a desktop or browser client cannot keep one. A registration gives no access by
+ * itself (an admin still consents); one nobody consented to is deleted after a day.
+ */
+export class ClientRegistry {
+  private readonly recent = new Map<string, number[]>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly options: typeof AUTHORIZATION_DEFAULTS,
+  ) {}
+
+  async register(body: unknown, caller: string, now = Date.now()): Promise<RegisteredClient> {
+    this.limit(caller, now);
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalidMetadata('The registration must be a JSON object');
+    const meta = body as Record<string, unknown>;
+    const uris = meta.redirect_uris;
+    if (!Array.isArray(uris) || uris.length === 0 || uris.length > MAX_REDIRECT_URIS) {
+      throw new OAuthError('invalid_redirect_uri', `redirect_uris must list 1 to ${MAX_REDIRECT_URIS} URIs`);
+    }
+    for (const uri of uris) {
+      if (typeof uri !== 'string' || uri.length > MAX_URI_LENGTH || !isAcceptableRedirectUri(uri)) {
+        throw new OAuthError(
+          'invalid_redirect_uri',
+          'Each redirect URI must be https, http on loopback, or a private-use scheme, without a fragment or user information',
+        );
+      }
+    }
+    const method = meta.token_endpoint_auth_method ?? 'none';
+    if (method !== 'none') throw invalidMetadata('Only public clients register here: token_endpoint_auth_method must be none');
+    for (const [field, allowed] of [
+      ['grant_types', ['authorization_code', 'refresh_token']],
+      ['response_types', ['code']],
+    ] as const) {
+      const value = meta[field];
+      if (value !== undefined && (!Array.isArray(value) || value.some((v) => !(allowed as readonly unknown[]).includes(v)))) {
+        throw invalidMetadata(`${field} may name only ${allowed.join(', ')}`);
+      }
+    }
+    const rawName = typeof meta.client_name === 'string' ? meta.client_name.trim() : '';
+    const name = rawName ? rawName.slice(0, MAX_NAME_LENGTH) : 'Unnamed client';
+    const record: OAuthClientRecord = {
+      clientId: `client_${randomUUID().replaceAll('-', '')}`,
+      kind: 'dcr',
+      name,
+      redirectUris: uris as string[],
+      createdAt: new Date(now).toISOString(),
+      lastUsedAt: null,
+      expiresAt: new Date(now + this.options.unusedClientTtlMs).toISOString(),
+    };
+    await this.store.authorization.pruneClients(record.createdAt);
+    await this.store.authorization.putClient(record);
+    return {
+      client_id: record.clientId,
+      client_id_issued_at: Math.floor(now / 1000),
+      client_name: name,
+      redirect_uris: record.redirectUris,
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
+  }
+
+  /** A client by id; expired registrations nobody used are unknown. */
+  async find(clientId: string, now = Date.now()): Promise<OAuthClientRecord | undefined> {
+    if (clientId.length > MAX_URI_LENGTH) return undefined;
+    const client = await this.store.authorization.getClient(clientId);
+    if (!client) return undefined;
+    if (client.expiresAt && client.lastUsedAt === null && Date.parse(client.expiresAt) <= now) return undefined;
+    return client;
+  }
+
+  /** A fixed window per caller: registrations are cheap to ask for and each one is a row. */
+  private limit(caller: string, now: number): void {
+    const since = now - 60_000;
+    const times = (this.recent.get(caller) ?? []).filter((t) => t > since);
+    if (times.length >= this.options.registrationsPerMinute) {
+      throw new OAuthError('too_many_registrations', 'Too many registrations from this address; try again in a minute', 429);
+    }
+    times.push(now);
+    if (this.recent.size >= 10_000) this.recent.clear();
+    this.recent.set(caller, times);
+  }
+}
+
+const invalidMetadata = (message: string) => new OAuthError('invalid_client_metadata', message);

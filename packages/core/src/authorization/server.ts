@@ -1,0 +1,81 @@
+import type { Principal } from '../access/api-keys.js';
+import type { Logger } from '../logger.js';
+import type { Store } from '../store/types.js';
+import { Authorizer } from './authorize.js';
+import { ClientRegistry } from './clients.js';
+import { AUTHORIZATION_DEFAULTS, type AuthorizationOptions } from './options.js';
+import { Tokens } from './tokens.js';
+
+/** Where the server's endpoints are, below the gateway's public URL. */
+export const AUTHORIZATION_PATHS = {
+  authorize: '/oauth/authorize',
+  token: '/oauth/token',
+  register: '/oauth/register',
+  revoke: '/oauth/revoke',
+} as const;
+
+/** The doors a protected-resource metadata document can describe: the gateway, its MCP door, its REST door. */
+export type ResourcePath = '' | '/api/mcp' | '/api/v1';
+
+/**
+ * The built-in OAuth 2.1 authorization server of the MCP and REST doors, as the MCP authorization specification
+ * describes it: metadata (RFC 8414, RFC 9728), Dynamic Client Registration for public clients, the authorization
+ * code grant with PKCE S256 only, rotating refresh tokens, revocation. Framework-free: the gateway's routes translate
+ * HTTP to these calls. The issuer is the gateway's public URL.
+ */
+export class AuthorizationServer {
+  readonly options: typeof AUTHORIZATION_DEFAULTS;
+  readonly clients: ClientRegistry;
+  readonly authorizer: Authorizer;
+  readonly tokens: Tokens;
+
+  constructor(store: Store, logger: Logger, options: AuthorizationOptions = {}) {
+    this.options = { ...AUTHORIZATION_DEFAULTS, ...dropUndefined(options) };
+    this.clients = new ClientRegistry(store, this.options);
+    this.authorizer = new Authorizer(store, this.clients, this.options);
+    this.tokens = new Tokens(store, logger, this.options);
+  }
+
+  /** RFC 8414 metadata. */
+  metadata(publicUrl: string): Record<string, unknown> {
+    const issuer = trim(publicUrl);
+    return {
+      issuer,
+      authorization_endpoint: issuer + AUTHORIZATION_PATHS.authorize,
+      token_endpoint: issuer + AUTHORIZATION_PATHS.token,
+      registration_endpoint: issuer + AUTHORIZATION_PATHS.register,
+      revocation_endpoint: issuer + AUTHORIZATION_PATHS.revoke,
+      response_types_supported: ['code'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      code_challenge_methods_supported: ['S256'],
+      token_endpoint_auth_methods_supported: ['none'],
+      revocation_endpoint_auth_methods_supported: ['none'],
+    };
+  }
+
+  /** RFC 9728 protected-resource metadata of one door (or of the whole gateway). */
+  resourceMetadata(publicUrl: string, path: ResourcePath): Record<string, unknown> {
+    const issuer = trim(publicUrl);
+    return {
+      resource: issuer + path,
+      authorization_servers: [issuer],
+      bearer_methods_supported: ['header'],
+      resource_name: 'Portico',
+    };
+  }
+
+  /** The URL of a door's protected-resource metadata, as a 401's `WWW-Authenticate` names it. */
+  static resourceMetadataUrl(publicUrl: string, path: ResourcePath): string {
+    return `${trim(publicUrl)}/.well-known/oauth-protected-resource${path}`;
+  }
+
+  authenticate(token: string, publicUrl: string | undefined): Promise<Principal> {
+    return this.tokens.authenticate(token, publicUrl);
+  }
+}
+
+const trim = (url: string) => url.replace(/\/+$/, '');
+
+function dropUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
