@@ -74,6 +74,29 @@ const ACTIVITY_IDS = [
   'task_id',
   'user_id',
 ];
+/** The colours Clio's document allows for calendars and calendar entry event types. */
+const CLIO_COLORS = [
+  '#367B9C',
+  '#FFA5A4',
+  '#83D17F',
+  '#FFAC7B',
+  '#8E3F64',
+  '#C75300',
+  '#009CEC',
+  '#62D6B1',
+  '#9EEDCB',
+  '#F9A2C4',
+  '#616161',
+  '#BBDA81',
+  '#DFD3F8',
+  '#D6C4A5',
+  '#FFD478',
+  '#6AC9DE',
+  '#EABBB0',
+  '#BFC2E1',
+  '#DADADA',
+  '#CDE2F5',
+] as const;
 const SOURCE: CatalogParam = { type: 'string', enum: ['mobile', 'web'] };
 
 const CATALOG: CatalogOperation[] = [
@@ -323,35 +346,56 @@ const CATALOG: CatalogOperation[] = [
   list('list_custom_fields', '/custom_fields', strings('deleted', 'field_type', 'parent_type', 'query', 'visible_and_required')),
 ];
 
-const NO_ORDER =
-  'Clio’s document has no order parameter for this list (it answers in its own order), so the gateway does not offer one that Clio would not take';
-const ENUM_NOT_OBJECT =
-  'the catalog types it object, but Clio’s document types it as a string from a fixed set of values (sent as such, an object would be refused by Clio); declared as that enumerated string';
+/**
+ * The fourteen body fields the catalog types as object that Clio's document (../shared/upstream-specs/practice) types
+ * as a string from a fixed set: decided one by one against the document, each declared as that enumerated string (an
+ * object would be refused by Clio). The values are Clio's; the test below checks that the plugin offers exactly them.
+ */
+const STRING_NOT_OBJECT: Record<string, readonly string[]> = {
+  'create_activity.type': ['TimeEntry', 'ExpenseEntry', 'HardCostEntry', 'SoftCostEntry'],
+  'update_activity.type': ['TimeEntry', 'ExpenseEntry', 'HardCostEntry', 'SoftCostEntry'],
+  'create_activity.tax_setting': ['no_tax', 'tax_1_only', 'tax_2_only', 'tax_1_and_tax_2'],
+  'update_activity.tax_setting': ['no_tax', 'tax_1_only', 'tax_2_only', 'tax_1_and_tax_2'],
+  'create_bank_account.type': ['Operating', 'Trust'],
+  'update_bill.state': ['draft', 'awaiting_approval', 'awaiting_payment', 'paid', 'void', 'deleted'],
+  'create_calendar_entry._deleted': ['single', 'future'],
+  'update_calendar_entry._deleted': ['single', 'future'],
+  'create_calendar_entry_event_type.color': CLIO_COLORS,
+  'update_calendar_entry_event_type.color': CLIO_COLORS,
+  'create_calendar.color': CLIO_COLORS,
+  'update_calendar.color': CLIO_COLORS,
+  'create_calendar.source': ['web', 'mobile'],
+  'update_calendar.source': ['web', 'mobile'],
+};
+const stringNotObject = (key: string) =>
+  `the catalog types it object; Clio’s document types it as a string, one of ${(STRING_NOT_OBJECT[key] ?? []).join(', ')}: declared as that enumerated string`;
 
 /** Intended differences from the catalog (key → reason). */
 const DIFFERENCES: CatalogDifferences = {
-  'list_activity_rates.order:param': NO_ORDER,
-  'list_activity_descriptions.order:param': NO_ORDER,
-  'list_calendar_entries.order:param': NO_ORDER,
-  'list_calendar_entry_event_types.order:param': NO_ORDER,
-  'list_clio_payments_links.order:param': NO_ORDER,
-  'list_currencies.order:param': NO_ORDER,
+  'list_conversation_messages.conversation_id:required':
+    'the catalog marks it optional; Clio’s document requires it (a list of messages is of one conversation), so the gateway asks for it before calling',
+  ...Object.fromEntries(
+    ['jurisdiction[id]', 'service_type[id]', 'trigger[id]', 'start_date', 'start_time'].map((name) => [
+      `preview_matter_docket.${name}:required`,
+      'the catalog marks it optional; Clio’s document requires all five of jurisdiction[id], service_type[id], trigger[id], start_date and start_time, so the gateway asks for them before calling',
+    ]),
+  ),
   'list_bills.custom_field_values:param':
     'a filter cut from the catalog’s row; Clio names it per custom field (custom_field_values[<custom field id>]=<operator><value>), which a fixed parameter cannot carry; left for a later increment',
-  'create_activity.type:type': ENUM_NOT_OBJECT,
-  'update_activity.type:type': ENUM_NOT_OBJECT,
-  'create_activity.tax_setting:type': ENUM_NOT_OBJECT,
-  'update_activity.tax_setting:type': ENUM_NOT_OBJECT,
-  'create_bank_account.type:type': ENUM_NOT_OBJECT,
-  'update_bill.state:type': ENUM_NOT_OBJECT,
-  'create_calendar_entry._deleted:type': ENUM_NOT_OBJECT,
-  'update_calendar_entry._deleted:type': ENUM_NOT_OBJECT,
-  'create_calendar_entry_event_type.color:type': ENUM_NOT_OBJECT,
-  'update_calendar_entry_event_type.color:type': ENUM_NOT_OBJECT,
-  'create_calendar.color:type': ENUM_NOT_OBJECT,
-  'update_calendar.color:type': ENUM_NOT_OBJECT,
-  'create_calendar.source:type': ENUM_NOT_OBJECT,
-  'update_calendar.source:type': ENUM_NOT_OBJECT,
+  'create_activity.type:type': stringNotObject('create_activity.type'),
+  'update_activity.type:type': stringNotObject('update_activity.type'),
+  'create_activity.tax_setting:type': stringNotObject('create_activity.tax_setting'),
+  'update_activity.tax_setting:type': stringNotObject('update_activity.tax_setting'),
+  'create_bank_account.type:type': stringNotObject('create_bank_account.type'),
+  'update_bill.state:type': stringNotObject('update_bill.state'),
+  'create_calendar_entry._deleted:type': stringNotObject('create_calendar_entry._deleted'),
+  'update_calendar_entry._deleted:type': stringNotObject('update_calendar_entry._deleted'),
+  'create_calendar_entry_event_type.color:type': stringNotObject('create_calendar_entry_event_type.color'),
+  'update_calendar_entry_event_type.color:type': stringNotObject('update_calendar_entry_event_type.color'),
+  'create_calendar.color:type': stringNotObject('create_calendar.color'),
+  'update_calendar.color:type': stringNotObject('update_calendar.color'),
+  'create_calendar.source:type': stringNotObject('create_calendar.source'),
+  'update_calendar.source:type': stringNotObject('update_calendar.source'),
 };
 
 describe('the catalog’s practice-management tables', () => {
@@ -374,6 +418,20 @@ describe('the catalog’s practice-management tables', () => {
     expect(Object.keys(compareWithCatalog(clioPlugin, wrong)).filter((key) => !(key in DIFFERENCES))).toEqual([
       'list_jurisdictions_to_triggers.limit:default',
     ]);
+  });
+
+  it('offers each field the catalog types object and Clio types string as Clio’s enumerated string', () => {
+    expect(Object.keys(STRING_NOT_OBJECT)).toHaveLength(14);
+    for (const [key, values] of Object.entries(STRING_NOT_OBJECT)) {
+      const [name, field] = key.split('.') as [string, string];
+      const operation = clioPlugin.operations.find((o) => o.name === name);
+      const schema = (operation?.params as { properties: Record<string, { type?: string; enum?: string[] }> } | undefined)?.properties[
+        field
+      ];
+      expect(schema?.type, key).toBe('string');
+      expect([...(schema?.enum ?? [])].sort(), key).toEqual([...values].sort());
+      expect(DIFFERENCES[`${key}:type`], key).toContain(values[0]);
+    }
   });
 
   it('has a reason for every intended difference', () => {

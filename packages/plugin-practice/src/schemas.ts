@@ -1,4 +1,4 @@
-import { BooleanString, DateString, DateTimeString, EXPECTS, FreeObject, requires, type TSchema, Type } from '@portico/core';
+import { BooleanString, DateString, DateTimeString, EXPECTS, FreeObject, requires, StringEnum, type TSchema, Type } from '@portico/core';
 
 // Shapes and constants shared by several families of operations. The catalog types every query value as a string
 // ("query values are strings unless marked"), so ids, flags and dates in a query are strings with a pattern; body
@@ -53,6 +53,28 @@ export const Obj = (description: string) => FreeObject({ description });
 /** A reference to another Clio record, `{ "id": <id> }` (plus the few extra keys some references take). */
 export const Ref = (what: string, extra = '') =>
   FreeObject({ description: `The ${what}, as { "id": <${what} id> }${extra ? `; ${extra}` : ''}.` });
+
+/**
+ * A reference Clio resolves by kind as well as id, `{ "id": <id>, "type": <kind> }` (a task's assignee, a document's
+ * parent): Clio's document requires both keys, so the gateway does too. `types` are Clio's values, the likeliest first.
+ */
+export const PolyRef = (description: string, types: readonly [string, ...string[]]) =>
+  Type.Object(
+    {
+      id: Type.Integer({ minimum: 1, description: 'Id of the record.' }),
+      type: StringEnum(types, { description: `Which kind of record the id names: ${types.join(', ')}.` }),
+    },
+    { description, additionalProperties: false },
+  );
+
+/** An IANA time zone name as Clio takes them (`America/New_York`, `UTC`); Clio's document lists 598. */
+export const TimeZone = (description: string) =>
+  Type.String({
+    pattern: '^(UTC|[A-Z][A-Za-z]+(/[A-Z][A-Za-z0-9_+-]+){1,2})$',
+    [EXPECTS]: 'an IANA time zone name such as America/New_York',
+    examples: ['America/New_York'],
+    description,
+  });
 
 /** `fields`: Clio answers only id and etag unless it names what to return. */
 export const Fields = (example: string) =>

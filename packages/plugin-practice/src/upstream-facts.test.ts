@@ -31,7 +31,15 @@ const facts = JSON.parse(readFileSync(new URL('./upstream-facts.json', import.me
  * What the saved document (Clio's spec as of 2025-07, 277 operations) does not have, each with its reason. The
  * catalog was written from Clio's newer 282-operation document, which is not saved here.
  */
+const ORDER_FROM_CATALOG =
+  'order: the catalog (from Clio’s newer document) gives every Clio list an order parameter; the saved document omits it for this list';
 const KNOWN_EXCEPTIONS: Record<string, string> = {
+  'GET /activity_rates.json query order': ORDER_FROM_CATALOG,
+  'GET /activity_descriptions.json query order': ORDER_FROM_CATALOG,
+  'GET /calendar_entries.json query order': ORDER_FROM_CATALOG,
+  'GET /calendar_entry_event_types.json query order': ORDER_FROM_CATALOG,
+  'GET /clio_payments/links.json query order': ORDER_FROM_CATALOG,
+  'GET /currencies.json query order': ORDER_FROM_CATALOG,
   'GET /clio_file/submissions_reports.json':
     'list_clio_file_submissions: one of the 5 operations newer than the saved document (tag "Clio File/Submissions"); the catalog settles its path',
   'GET /bank_accounts.json query status': 'list_bank_accounts: the catalog lists status; the saved document predates it',
@@ -158,7 +166,7 @@ describe("every upstream request of the fixtures is in Clio's OpenAPI document",
 
   it('and the checker itself refuses what the document does not have', () => {
     expect(problems({ method: 'GET', path: `${API}/matters` })).not.toEqual([]);
-    expect(problems({ method: 'GET', path: `${API}/activity_rates.json`, query: { order: 'id(asc)' } })).not.toEqual([]);
+    expect(problems({ method: 'GET', path: `${API}/activity_rates.json`, query: { sort: 'id' } })).not.toEqual([]);
     expect(problems({ method: 'POST', path: `${API}/calendars.json`, body: { name: 'x' } })).not.toEqual([]);
     expect(problems({ method: 'POST', path: `${API}/calendars.json`, body: { data: { title: 'x', name: 'y' } } })).not.toEqual([]);
     expect(problems({ method: 'POST', path: `${API}/calendars.json`, body: { data: {} } })).not.toEqual([]);

@@ -130,7 +130,6 @@ export const activities = family(
       verbs: ['list', 'get', 'create', 'update', 'delete'],
       about: 'Billing rates for a user, group or co-counsel contact.',
       fields: 'id,rate,flat_rate,contact{id,name},co_counsel_contact{id,name}',
-      order: null,
       filters: {
         co_counsel_contact_id: IdFilter('Only rates of this co-counsel contact.', notNull),
         contact_id: IdFilter('Only rates of this contact.', notNull),
@@ -157,7 +156,6 @@ export const activities = family(
       verbs: ['list', 'get', 'create', 'update', 'delete'],
       about: 'Reusable descriptions (with rates) for time entries and expenses, including UTBMS codes.',
       fields: 'id,name,type,visible_to_co_counsel,rate{amount,type}',
-      order: null,
       filters: {
         flat_rate: Flag('Only descriptions with (true) or without (false) a flat rate.'),
         'rate_for[matter_id]': IdFilter('Matter to calculate the rate for.', notNull),

@@ -1,5 +1,5 @@
 import { requires, StringEnum } from '@portico/core';
-import { Bool, Flag, IdFilter, Int, List, Moment, notNull, nullable, Obj, Ref, Text } from '../schemas.js';
+import { Bool, Flag, IdFilter, Int, List, Moment, notNull, nullable, Obj, PolyRef, Ref, Text } from '../schemas.js';
 import { family, omit } from './kit/rows.js';
 
 // Calendar: the calendars (a user's, the firm's, ad-hoc ones), their entries (appointments, court dates, deadlines),
@@ -34,7 +34,7 @@ const reminderBody = {
   duration_unit: StringEnum(['weeks', 'days', 'hours', 'minutes'], { description: 'Unit of duration_value.' }),
   duration_value: Int('How long before the task or entry the reminder goes out, in duration_unit.'),
   notification_method: Ref('notification method'),
-  subject: Obj('Subject, as { "id": <id>, "type": "CalendarEntry" | "Task" }.'),
+  subject: PolyRef('Subject, as { "id": <id>, "type": "Task" | "CalendarEntry" }.', ['Task', 'CalendarEntry']),
 };
 
 export const calendar = family([
@@ -47,7 +47,6 @@ export const calendar = family([
     verbs: ['list', 'get', 'create', 'update', 'delete'],
     about: 'Events in Clio calendars: appointments, court dates, deadlines.',
     fields: 'id,summary,start_at,end_at,all_day,location,matter{id,display_number},calendar_owner{id,name}',
-    order: null,
     filters: {
       calendar_id: IdFilter('Only entries of this calendar (ids from list_calendars).', notNull),
       expanded: Flag('One record per occurrence of a recurring event.'),
@@ -101,7 +100,6 @@ export const calendar = family([
     verbs: ['list', 'get', 'create', 'update', 'delete'],
     about: 'Categories (name and colour) for calendar entries.',
     fields: 'id,name,color',
-    order: null,
     body: {
       color: StringEnum(COLORS, { description: 'Colour, one of Clio’s 20.' }),
       name: Text('Name of the event type.'),

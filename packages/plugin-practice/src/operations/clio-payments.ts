@@ -1,5 +1,5 @@
 import { StringEnum } from '@portico/core';
-import { Bool, Flag, IdFilter, Int, Num, notNull, Obj, Text } from '../schemas.js';
+import { Bool, Flag, IdFilter, Int, Num, notNull, Obj, PolyRef, Text } from '../schemas.js';
 import { family } from './kit/rows.js';
 
 // Clio Payments: the links clients pay online with, and the payments received through them.
@@ -19,13 +19,13 @@ export const clioPayments = family([
       create: 'id,url,amount,currency,description,expires_at,active',
       update: 'id,url,expires_at,active',
     },
-    order: null,
     filters: {
       active: Flag('Only links that have not expired (true) or only expired ones (false).'),
     },
     body: {
-      subject: Obj(
+      subject: PolyRef(
         'What is paid, as { "id": <id>, "type": "Bill" | "Contact" | "BankAccount" }: a bill, a contact’s outstanding bills, or a direct payment into a bank account.',
+        ['Bill', 'Contact', 'BankAccount'],
       ),
       destination_account: Obj('The bank account the money goes to, as { "id": <bank account id> } (ids from list_bank_accounts).'),
       destination_contact: Obj('The contact paying a direct payment, as { "id": <contact id> }.'),

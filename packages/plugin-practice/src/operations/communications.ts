@@ -110,7 +110,7 @@ export const communications = family([
     fields: 'id,subject,body,created_at,sender{id,name},conversation{id}',
     order: 'id(asc)',
     filters: {
-      conversation_id: IdFilter('Only messages of this conversation (ids from list_conversations).', nullable),
+      conversation_id: IdFilter('The conversation whose messages to list (ids from list_conversations); Clio requires it.', notNull),
       query: Text('Wildcard search in the message body.'),
     },
     body: {
@@ -122,6 +122,7 @@ export const communications = family([
       matter: Ref('matter'),
     },
     required: ['body', 'subject', 'receivers'],
+    listRequired: ['conversation_id'],
     text: {
       list: 'Lists messages of conversations (Clio’s secure client messaging); created_since and updated_since refer to the message’s conversation.',
       get: 'Returns one message; the id comes from list_conversation_messages.',

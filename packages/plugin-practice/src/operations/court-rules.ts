@@ -18,15 +18,16 @@ export const previewMatterDocket = defineOperation({
     'Computes the court deadlines a matter docket would put on the calendar from a triggering event (a trial date, a ' +
     'service), without creating them: give the jurisdiction (jurisdiction[id] from list_jurisdictions), the trigger ' +
     '(trigger[id] from list_jurisdictions_to_triggers), the service type when the trigger is served (service_type[id] from ' +
-    'list_service_types) and the start date (and start_time for triggers that need one). The answer is Clio’s JSON as it ' +
+    'list_service_types), the start date and the start time — Clio requires all five. The answer is Clio’s JSON as it ' +
     'comes. Then create_matter_docket with the same values creates the docket.',
   params: Params({
     event_prefix: Type.Optional(Text('Prefix added to the title of every event.')),
-    'jurisdiction[id]': Type.Optional(IdFilter('Jurisdiction (ids from list_jurisdictions).', notNull)),
-    'service_type[id]': Type.Optional(IdFilter('Service type (ids from list_service_types).', notNull)),
-    'trigger[id]': Type.Optional(IdFilter('Trigger (ids from list_jurisdictions_to_triggers).', notNull)),
-    start_date: Type.Optional(Day('Date of the triggering event')),
-    start_time: Type.Optional(Moment('Time of the triggering event')),
+    // Clio's document requires all five.
+    'jurisdiction[id]': IdFilter('Jurisdiction (ids from list_jurisdictions).', notNull),
+    'service_type[id]': IdFilter('Service type (ids from list_service_types).', notNull),
+    'trigger[id]': IdFilter('Trigger (ids from list_jurisdictions_to_triggers).', notNull),
+    start_date: Day('Date of the triggering event'),
+    start_time: Moment('Time of the triggering event'),
   }),
   upstream: (params) => {
     const query = Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined)) as Record<string, string>;

@@ -13,6 +13,7 @@ import {
   notNull,
   nullable,
   Obj,
+  PolyRef,
   Ref,
   Text,
 } from '../schemas.js';
@@ -36,12 +37,14 @@ const itemFilters = (what: string) => ({
   ...EXTERNAL_FILTERS,
 });
 
-const documentParent = (what: string) => Obj(`The folder or matter ${what} belongs in, as { "id": <id>, "type": "Folder" | "Matter" }.`);
+/** Where a document or folder goes; Clio also takes a contact's files, and a document as parent (a new version of it). */
+const documentParent = (what: string, types: readonly [string, ...string[]]) =>
+  PolyRef(`Where ${what} belongs, as { "id": <id>, "type": ${types.map((t) => `"${t}"`).join(' | ')} }.`, types);
 
 /** Body fields create_document and update_document share. */
 const documentBody = {
   name: Text('Name of the document.'),
-  parent: documentParent('the document'),
+  parent: documentParent('the document', ['Folder', 'Matter', 'Contact', 'Document']),
   document_category: Ref('document category', 'ids from list_document_categories'),
   communication_id: Int('Communication the document came with (ids from list_communications).'),
   received_at: Moment('When the document was received'),
@@ -53,7 +56,7 @@ const documentBody = {
 
 const COPY_FIELDS = 'id,name,parent{id,type},latest_document_version{id}';
 const copyBody = {
-  parent: Obj('The folder or matter the copy goes into, as { "id": <id>, "type": "Folder" | "Matter" }.'),
+  parent: documentParent('the copy', ['Folder', 'Matter', 'Contact', 'Document']),
   name: Text('Name of the copy (default: the original’s).'),
   filename: Text('File name of the copy.'),
   document_category: Ref('document category', 'ids from list_document_categories'),
@@ -166,6 +169,8 @@ export const documents = family(
       filters: { fully_uploaded: Flag('Only versions whose upload finished (true) or not (false).') },
       without: ['created_since', 'updated_since', 'ids[]'],
       tokens: { id: 'Id of the document whose versions to list (from list_documents).' },
+      // Clio's document requires the id in the query as well as in the path.
+      clioQuery: (query, values) => ({ ...query, id: String(values.id) }),
       text: {
         list: 'Lists the versions of one document (its id from list_documents), newest uploads included; fully_uploaded=true leaves out unfinished uploads.',
       },
@@ -183,7 +188,7 @@ export const documents = family(
       listRules: EXTERNAL_RULES,
       body: {
         name: Text('Name of the folder.'),
-        parent: documentParent('the folder'),
+        parent: documentParent('the folder', ['Folder', 'Matter', 'Contact']),
         document_category: Ref('document category', 'ids from list_document_categories'),
         external_properties: List('External properties, as [{ "name": "…", "value": "…" }].'),
         restore: Bool('Restore the folder from the trash.'),

@@ -1,5 +1,5 @@
 import { defineOperation, Params, StringEnum, Type } from '@portico/core';
-import { ClioId, Day, Flag, Int, Moment, Ref, Text } from '../schemas.js';
+import { ClioId, Day, Flag, Int, Moment, Ref, Text, TimeZone } from '../schemas.js';
 import { downloadOperation } from './kit/downloads.js';
 import { family } from './kit/rows.js';
 
@@ -166,7 +166,7 @@ export const reports = family(
         frequency: StringEnum(['daily', 'weekly', 'monthly'], { description: 'Frequency.' }),
         report_preset_id: Int('The preset to generate (ids from list_report_presets).'),
         time_of_day: Moment('Time of day'),
-        time_zone: Text('Time zone, one of Clio’s 598 values (e.g. Africa/Abidjan).'),
+        time_zone: TimeZone('Time zone the schedule runs in, an IANA name (e.g. America/New_York), one of Clio’s 598 values.'),
       },
       required: ['frequency', 'report_preset_id', 'time_of_day', 'time_zone'],
       text: {

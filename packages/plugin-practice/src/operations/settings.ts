@@ -34,7 +34,6 @@ export const settings = family(
       verbs: ['list'],
       about: 'The currencies of the account.',
       fields: 'id,code,sign',
-      order: null,
       text: {
         list: 'Lists the currencies the account can use; their ids go into currency_id and currency fields.',
       },

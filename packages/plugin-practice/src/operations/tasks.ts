@@ -1,12 +1,12 @@
 import { defineOperation, Params, StringEnum, Type } from '@portico/core';
-import { Bool, ClioId, Day, Fields, Flag, IdFilter, Int, List, Moment, notNull, nullable, Obj, Ref, Text } from '../schemas.js';
+import { Bool, ClioId, Day, Fields, Flag, IdFilter, Int, List, Moment, notNull, nullable, PolyRef, Ref, Text } from '../schemas.js';
 import { dataOf, family, ONLY_ID, omit, withFields } from './kit/rows.js';
 
 // Tasks: the to-dos with a due date, assigned to users or contacts, usually on a matter; their types, and the task
 // template lists (reusable sets of tasks to apply to matters) with their task templates.
 
 const taskBody = {
-  assignee: Obj('Assignee, as { "id": <id>, "type": "User" | "Contact" }.'),
+  assignee: PolyRef('Assignee, as { "id": <id>, "type": "User" | "Contact" }.', ['User', 'Contact']),
   cascading: Bool('Derive the due date from another task (cascading_source).'),
   cascading_offset: Int('How far from the source task’s due date, in cascading_offset_polarity units.'),
   cascading_offset_polarity: StringEnum(['CalendarDays', 'CalendarWeeks', 'CalendarMonths', 'CalendarYears', 'BusinessDays'], {

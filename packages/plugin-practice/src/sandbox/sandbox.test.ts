@@ -136,6 +136,21 @@ describe('lists', () => {
     expect((await list('/bills.json?order=total')).status).toBe(400);
   });
 
+  it('order on the six lists whose order the catalog gives (the saved document omits it)', async () => {
+    for (const path of [
+      'activity_rates',
+      'activity_descriptions',
+      'calendar_entries',
+      'calendar_entry_event_types',
+      'clio_payments/links',
+      'currencies',
+    ]) {
+      const ascending = ids(await list(`/${path}.json?order=id(asc)`));
+      expect(ascending.length, path).toBeGreaterThan(1);
+      expect(ids(await list(`/${path}.json?order=id(desc)`)), path).toEqual([...ascending].reverse());
+    }
+  });
+
   it('serve nested collections under their parent, triggers up to limit 1000', async () => {
     const triggers = await list('/court_rules/jurisdictions/9601/triggers.json?fields=id,description&limit=1000');
     expect(ids(triggers)).toEqual([9701, 9702, 9703, 9704]);

@@ -54,6 +54,13 @@ function sample(name: string, schema: Json): unknown {
   const values = (schema.enum as unknown[] | undefined) ?? (schema.anyOf as Json[] | undefined)?.map((s) => s.const);
   if (values && values.length > 0 && values[0] !== undefined) return values[0];
   if (schema.default !== undefined) return schema.default;
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
+  // A polymorphic reference ({ id, type }): a seeded record of the first kind Clio takes there.
+  const kinds = ((schema.properties as Record<string, Json> | undefined)?.type?.enum as string[] | undefined) ?? [];
+  if (schema.type === 'object' && kinds[0]) {
+    const kind = kinds[0].replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase();
+    return { id: IDS[`/${plural(kind)}`]?.first ?? 1, type: kinds[0] };
+  }
   const pattern = typeof schema.pattern === 'string' ? schema.pattern : '';
   const moment = name.startsWith('end') ? '2024-02-01T10:00:00Z' : '2024-02-01T09:00:00Z';
   if (schema.format === 'date-time') return moment;

@@ -66,6 +66,8 @@ export interface CollectionRow {
   without?: readonly CommonFilter[];
   /** Cross-field rules among the list filters (`external_property_value` requires `external_property_name`). */
   listRules?: readonly ParamRule[];
+  /** List filters Clio requires (`conversation_id` of list_conversation_messages). */
+  listRequired?: readonly string[];
   /** Descriptions of path tokens that say more than "Id of the <token>." (`/documents/:id/versions`). */
   tokens?: Record<string, string>;
   /** Extra query parameters of the get operation (get_bill's navigation ids). */
@@ -77,7 +79,7 @@ export interface CollectionRow {
   /** The body fields required on create (on update every field is optional). */
   required?: readonly string[];
   /** Maps a list's query to Clio's values where the gateway's differ (list_activities' `non-billable`). */
-  clioQuery?: (query: Record<string, QueryValue>) => Record<string, QueryValue>;
+  clioQuery?: (query: Record<string, QueryValue>, values: Record<string, unknown>) => Record<string, QueryValue>;
   /** Per-operation text: what it returns or does, where the ids come from. The factory adds fields and paging notes. */
   text: Partial<Record<Verb, string>>;
 }
@@ -216,7 +218,12 @@ export function collectionOperations(row: CollectionRow): OperationDefinition[] 
     const fields = fieldsOf(verb);
     if (verb === 'list') {
       const params = Params(
-        { ...parents, ...optional(row.filters), ...optional(commonListFilters(row, fields)) },
+        {
+          ...parents,
+          ...optional(omit(row.filters ?? {}, ...(row.listRequired ?? []))),
+          ...pick(row.filters ?? {}, ...(row.listRequired ?? [])),
+          ...optional(commonListFilters(row, fields)),
+        },
         row.listRules ? { rules: row.listRules } : {},
       );
       out.push(
@@ -230,7 +237,7 @@ export function collectionOperations(row: CollectionRow): OperationDefinition[] 
           upstream: (p) => {
             const values = p as Record<string, unknown>;
             const query = queryOf(values, parentNames);
-            return { method: 'GET', path: clioPath(row.clio, values), query: row.clioQuery ? row.clioQuery(query) : query };
+            return { method: 'GET', path: clioPath(row.clio, values), query: row.clioQuery ? row.clioQuery(query, values) : query };
           },
         }),
       );
