@@ -20,7 +20,7 @@ const HELP = `portico ${VERSION} — an integration gateway serving business app
 Usage: portico <command> [options]
 
 Commands:
-  serve                         Start the gateway (HTTP: /api/mcp, /api/v1/<service>/…, /api/admin/…, /dashboard, /healthz)
+  serve                         Start the gateway (HTTP: /api/mcp, /api/v1/<service>/…, /api/admin/…, /dashboard, /healthz, /readyz)
   workspaces list|create|rename|delete
                                 Manage workspaces (each with its own keys, connections, settings, audit)
   keys create|list|revoke       Manage API keys

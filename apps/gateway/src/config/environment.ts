@@ -158,6 +158,12 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
     meaning: 'On SIGTERM or SIGINT: how long in-flight requests may take to finish before their connections are closed',
   },
   {
+    name: 'PORTICO_DRAIN_SECONDS',
+    default: '0',
+    meaning:
+      'On SIGTERM or SIGINT, before the grace period: seconds the instance keeps serving with /readyz answering 503 and Connection: close on every answer, so a balancer moves away without a dropped call. Set it above the balancer’s health-check interval × fall count',
+  },
+  {
     name: 'PORTICO_ENCRYPTION_KEY',
     default: '<data dir>/encryption.key',
     meaning: '32-byte key (base64 or hex) encrypting upstream credentials at rest',

@@ -63,6 +63,11 @@ export interface GatewayConfig {
   allowedHosts: string[] | undefined;
   /** On SIGTERM/SIGINT, how long in-flight requests may take to finish before their connections are closed. */
   shutdownGraceMs: number;
+  /**
+   * On SIGTERM/SIGINT, how long the instance keeps serving (readiness 503, `Connection: close` on every answer) before
+   * it stops listening, so that balancers move away without a dropped call.
+   */
+  drainSeconds: number;
   /** Port of a separate, keyless `/metrics` listener; undefined: `/metrics` on the main port, for admin keys. */
   metricsPort: number | undefined;
   /** Interface of the metrics listener. */
@@ -246,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     upstreamMaxResponseBytes: int('PORTICO_UPSTREAM_MAX_RESPONSE_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     bodyLimitBytes: int('PORTICO_BODY_LIMIT_BYTES', 8 * 1024 * 1024, 1024, 256 * 1024 * 1024),
     shutdownGraceMs: int('PORTICO_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    drainSeconds: int('PORTICO_DRAIN_SECONDS', 0, 0, 3_600),
     metricsPort: env.PORTICO_METRICS_PORT ? int('PORTICO_METRICS_PORT', 0, 0, 65535) : undefined,
     metricsHost: env.PORTICO_METRICS_HOST || '127.0.0.1',
     auditRetentionDays: int('PORTICO_AUDIT_RETENTION_DAYS', 90, 0, 36_500),

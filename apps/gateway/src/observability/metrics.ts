@@ -54,7 +54,7 @@ export function doorOf(path: string): Door {
   if (path.startsWith('/api/admin/')) return 'admin';
   if (path.startsWith('/api/connect/')) return 'oauth';
   if (path === '/dashboard' || path.startsWith('/dashboard/')) return 'dashboard';
-  if (path === '/healthz') return 'health';
+  if (path === '/healthz' || path === '/readyz') return 'health';
   if (path === '/metrics') return 'metrics';
   return 'other';
 }

@@ -6,6 +6,7 @@ import { authenticator } from '../http/auth.js';
 import { jsonBody } from '../http/body.js';
 import type { GatewayState } from '../http/state.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
+import type { Readiness } from '../observability/readiness.js';
 import { mountAdmin } from '../routes/admin/index.js';
 import { mountConnect } from '../routes/connect.js';
 import type { DashboardAssets } from '../routes/dashboard/assets.js';
@@ -34,6 +35,8 @@ export interface AppOptions {
   /** Counts every answer; with `metricsOnMainPort`, also served at `/metrics` to admin keys. */
   metrics?: GatewayMetrics;
   metricsOnMainPort?: boolean;
+  /** What `/readyz` checks; `startGateway` passes the one it turns to draining on shutdown. */
+  readiness?: Readiness;
   /** Serve the dashboard at /dashboard with these browser assets (absent: no dashboard). */
   dashboard?: { assets: DashboardAssets };
 }

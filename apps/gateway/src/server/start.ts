@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { DEFAULT_WORKSPACE, type Logger, type Plugin, type SandboxServer } from '@portico/core';
 import type { GatewayConfig } from '../config/load.js';
 import { observe } from '../observability/observe.js';
+import { Readiness } from '../observability/readiness.js';
 import { loadPlugins } from '../plugins/load.js';
 import { loadDashboardAssets } from '../routes/dashboard/assets.js';
 import { openRuntime, type Runtime } from '../runtime/runtime.js';
@@ -32,11 +33,12 @@ export interface RunningGateway {
   /** A key created at this start (first start, or every sandbox start), shown once. */
   createdKey?: { name: string; key: string };
   /**
-   * Graceful stop: stops accepting connections at once, lets requests in flight finish for up to `graceMs` (default
-   * PORTICO_SHUTDOWN_GRACE_MS; past it their connections are closed), then flushes the audit log and closes the
-   * database. Calling it again returns the same stop.
+   * Graceful stop: `/readyz` answers 503 at once; for `drainMs` (default PORTICO_DRAIN_SECONDS) the instance keeps
+   * serving with `Connection: close` on every answer; then it stops accepting connections, lets requests in flight
+   * finish for up to `graceMs` (default PORTICO_SHUTDOWN_GRACE_MS; past it their connections are closed), flushes the
+   * audit log and closes the database. Calling it again returns the same stop.
    */
-  close(graceMs?: number): Promise<void>;
+  close(graceMs?: number, drainMs?: number): Promise<void>;
 }
 
 const SANDBOX_KEY_NAME = 'sandbox';
@@ -88,11 +90,13 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
   }
 
   const observability = observe(config, runtime, logger); // metrics and audit retention
+  const readiness = new Readiness(store);
   const app = createApp({
     ...(dashboardAssets ? { dashboard: { assets: dashboardAssets } } : {}),
     engine,
     metrics: observability.metrics,
     metricsOnMainPort: observability.onMainPort,
+    readiness,
     allowedHosts: hosts,
     mcpTools: config.mcpTools,
     mcpLegacySse: config.mcpLegacySse,
@@ -147,10 +151,17 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
   logger.info({ url, integrations: runtime.registry.list().map((i) => i.service), sandbox: Boolean(options.sandbox) }, 'gateway listening');
 
   let closing: Promise<void> | undefined;
-  const stop = async (graceMs: number) => {
+  const stop = async (graceMs: number, drainMs: number) => {
+    readiness.startDraining();
     stopping = true;
     for (const response of unanswered) if (!response.headersSent) response.shouldKeepAlive = false;
     unanswered.clear();
+    if (drainMs > 0) {
+      // Still listening: a balancer that sends on a kept-alive connection is answered (and told to close it) while its
+      // health checks see /readyz fail and take the instance out.
+      logger.info({ drainSeconds: drainMs / 1000 }, 'draining: readiness answers 503, every answer closes its connection');
+      await new Promise((resolve) => setTimeout(resolve, drainMs));
+    }
     const started = performance.now();
     const forced = await drain(server, graceMs);
     logger.info(
@@ -168,8 +179,8 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
     sandboxes,
     ...(observability.metricsUrl ? { metricsUrl: observability.metricsUrl } : {}),
     ...(createdKey ? { createdKey } : {}),
-    close(graceMs = config.shutdownGraceMs) {
-      closing ??= stop(graceMs);
+    close(graceMs = config.shutdownGraceMs, drainMs = config.drainSeconds * 1000) {
+      closing ??= stop(graceMs, drainMs);
       return closing;
     },
   };

@@ -61,6 +61,11 @@ export class ChangeListener {
     void this.connect();
   }
 
+  /** Whether the LISTEN connection is up now (false before it first opened, while it reconnects, once closed). */
+  get up(): boolean {
+    return this.listening;
+  }
+
   /** Resolves once the LISTEN connection is up (starting it if needed). */
   whenListening(): Promise<void> {
     if (this.closed) return Promise.reject(new Error('store is closed'));

@@ -122,6 +122,8 @@ export class PostgresStore extends WorkspaceMethods implements Store {
     await this.pool.query('SELECT 1');
   }
 
+  readonly listening = (): boolean => this.listener.up;
+
   leaseTokens(bucket: string, want: number, burst: number, perMs: number): Promise<{ granted: number; left: number }> {
     return leaseTokens(this.pool, bucket, want, burst, perMs);
   }

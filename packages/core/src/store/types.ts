@@ -213,6 +213,11 @@ export interface Store {
   close(): Promise<void>;
   /** Cheap round trip for health checks. */
   ping(): Promise<void>;
+  /**
+   * Stores shared by several processes (PostgreSQL) implement this: whether the connection that hears other
+   * processes' changes is up. A readiness probe reports an instance whose caches may be stale as not ready.
+   */
+  listening?(): boolean;
 
   getWorkspace(id: string): Promise<Workspace | undefined>;
   /** Every workspace, the default one first, then by creation. */
