@@ -95,6 +95,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
     metricsOnMainPort: observability.onMainPort,
     allowedHosts: hosts,
     mcpTools: config.mcpTools,
+    mcpResultBudget: config.mcpResultBudget,
     mcpLegacySse: config.mcpLegacySse,
     logger,
     bodyLimitBytes: config.bodyLimitBytes,
