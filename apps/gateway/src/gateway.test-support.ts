@@ -163,7 +163,7 @@ export function bothDoors(
     if (viaRest.status >= 300) throw new Error(`${method} over REST: ${viaRest.status} ${JSON.stringify(viaRest.body)}`);
     const viaMcp = await mcp(method, params);
     if (viaMcp.isError) throw new Error(`${method} over MCP: ${JSON.stringify(viaMcp.body)}`);
-    if (!isDeepStrictEqual(viaMcp.body, viaRest.body)) {
+    if (!isDeepStrictEqual(restoreShortened(viaMcp.body, viaRest.body), viaRest.body)) {
       throw new Error(`${method}: MCP answered ${JSON.stringify(viaMcp.body)}, REST ${JSON.stringify(viaRest.body)}`);
     }
     return viaRest.body as T;
@@ -229,4 +229,33 @@ export async function startOAuthGateway(
   });
   await gateway.runtime.engine.configureIntegration(DEFAULT_WORKSPACE, plugin.service, { restEnabled: true });
   return { sandbox, gateway, client: await connectMcp(gateway.url, gateway.key) };
+}
+
+/**
+ * An MCP answer shortened to the result budget (`portico_truncated`), with the records it left out put back from the
+ * REST answer of the same call — only where the shortening is faithful: each cut list is the first records of the REST
+ * list, of the total the note names. Otherwise (or when texts were cut) the MCP answer as it is, so that a comparison
+ * with the REST answer fails. Answers that were not shortened are returned unchanged.
+ */
+export function restoreShortened(mcp: unknown, rest: unknown): unknown {
+  if (typeof mcp !== 'object' || mcp === null || !('portico_truncated' in mcp)) return mcp;
+  const { portico_truncated: note, ...body } = mcp as {
+    portico_truncated: { arrays: Array<{ path: string; kept: number; total: number }>; strings: string[] };
+  };
+  if (note.strings.length > 0) return mcp;
+  const restWrapped = typeof rest === 'object' && rest !== null && !Array.isArray(rest) ? rest : { result: rest };
+  const restored = structuredClone(body) as Record<string, unknown>;
+  for (const { path, kept, total } of note.arrays) {
+    const steps = [...path.matchAll(/[^.[\]]+/g)].map((m) => m[0]);
+    const last = steps.pop() as string;
+    const holder = steps.reduce<unknown>((node, step) => (node as Record<string, unknown> | undefined)?.[step], restored) as
+      | Record<string, unknown>
+      | undefined;
+    const full = [...steps, last].reduce<unknown>((node, step) => (node as Record<string, unknown> | undefined)?.[step], restWrapped);
+    const cut = holder?.[last];
+    if (!holder || !Array.isArray(full) || !Array.isArray(cut) || full.length !== total || cut.length !== kept) return mcp;
+    if (!isDeepStrictEqual(cut, full.slice(0, kept))) return mcp;
+    holder[last] = full;
+  }
+  return restWrapped === rest ? restored : restored.result;
 }

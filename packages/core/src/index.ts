@@ -115,6 +115,7 @@ export {
   problemList,
   queryParams,
 } from './contract/validation.js';
+export { type ConnectionOverview, connectionsOverview } from './doors/connections-overview.js';
 export { describeOperation, exampleParams, jsonSchema, type OperationDescription } from './doors/describe.js';
 export {
   createMcpServer,
@@ -136,6 +137,7 @@ export {
 } from './doors/mcp-http.js';
 export { buildOpenApiDocument, type OpenApiOptions } from './doors/openapi.js';
 export { queryString, queryValues, type RestCall, type RestInvocation, restCallFor, restInvocation } from './doors/rest.js';
+export { type BudgetHints, DEFAULT_MCP_RESULT_BUDGET, fitToBudget, type TruncationNote } from './doors/result-budget.js';
 export {
   codeForUpstreamStatus,
   ERROR_CODES,

@@ -70,6 +70,7 @@ describe('the Lawmatics OpenAPI document', () => {
       'query:filter_on',
       'query:filter_with',
       'query:page',
+      'query:fields',
     ]);
     expect(parameters(paths['/events/{id}']?.delete)).toEqual(['path:id', 'query:notify_attendees']);
     const requestBody = at('/interactions', 'post').requestBody as { content: Record<string, { schema: Json }> };

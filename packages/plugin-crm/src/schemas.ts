@@ -1,4 +1,4 @@
-import { FreeObject, IntegerString, Params, requires, StringEnum, type TSchema, Type } from '@portico/core';
+import { EXPECTS, FreeObject, IntegerString, Params, requires, StringEnum, type TSchema, Type } from '@portico/core';
 
 // ---- value sets (Core Specification, "Enumerated values") ------------------------------------------------------
 
@@ -55,6 +55,15 @@ const filterBy = Type.String({
  * The shared list parameters of every list operation (catalog: "List operations share these query parameters").
  * `filterByValues` narrows filter_by to a fixed set (list_activities); `pathParams` come first (list_form_entries).
  */
+/** Lawmatics' `fields` (its Param Guide): which attributes each record of a list carries. */
+const fields = Type.String({
+  pattern: '^(all|[a-z][a-z0-9_]*(,[a-z][a-z0-9_]*){0,49})$',
+  [EXPECTS]: 'attribute names separated by commas (e.g. first_name,last_name,email), or all',
+  description:
+    'Only these attributes of each record, comma-separated (e.g. first_name,last_name,email), or all for every attribute; without it Lawmatics sends its light default set. Attribute names are those of the records (get_x shows them all).',
+  examples: ['first_name,last_name,email,created_at'],
+});
+
 export function ListParams(filterByValues?: readonly string[], pathParams: Record<string, TSchema> = {}) {
   return Params(
     {
@@ -69,6 +78,7 @@ export function ListParams(filterByValues?: readonly string[], pathParams: Recor
       filter_on: Type.Optional(filterOn),
       filter_with: Type.Optional(filterWith),
       page: Type.Optional(page),
+      fields: Type.Optional(fields),
     },
     { rules: [requires('filter_on', 'filter_by'), requires('filter_with', 'filter_by')] },
   );

@@ -113,6 +113,11 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
     meaning: 'compact: describe_method, search_methods and call_<service>; operations: one tool per operation (<service>_<operation>)',
   },
   {
+    name: 'PORTICO_MCP_RESULT_BUDGET',
+    default: '32768',
+    meaning: 'Largest MCP tool result in bytes; a larger one is shortened to valid JSON saying what was left out and how to page or narrow',
+  },
+  {
     name: 'PORTICO_MCP_LEGACY_SSE',
     default: 'off',
     meaning: 'on: also serve the 2024-11-05 HTTP+SSE transport at /api/mcp/sse (single instance only)',

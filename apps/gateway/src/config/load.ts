@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import {
+  DEFAULT_MCP_RESULT_BUDGET,
   EgressPolicy,
   type OAuthClientConfig,
   parseEgressAllowance,
@@ -55,6 +56,8 @@ export interface GatewayConfig {
   previousEncryptionKeys: string[];
   /** MCP tool surface: compact (describe/search/call per service) or one tool per operation. */
   mcpTools: 'compact' | 'operations';
+  /** Largest MCP tool result in bytes before it is shortened. */
+  mcpResultBudget: number;
   /** Serve the legacy HTTP+SSE transport (2024-11-05) at /api/mcp/sse and /api/mcp/messages. */
   mcpLegacySse: boolean;
   /** Serve the dashboard at /dashboard (PORTICO_DASHBOARD, default on). */
@@ -250,6 +253,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     upstreamLimits,
     upstreamMaxResponseBytes: int('PORTICO_UPSTREAM_MAX_RESPONSE_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     bodyLimitBytes: int('PORTICO_BODY_LIMIT_BYTES', 8 * 1024 * 1024, 1024, 256 * 1024 * 1024),
+    mcpResultBudget: int('PORTICO_MCP_RESULT_BUDGET', DEFAULT_MCP_RESULT_BUDGET, 2048, 64 * 1024 * 1024),
     shutdownGraceMs: int('PORTICO_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     drainSeconds: int('PORTICO_DRAIN_SECONDS', 0, 0, 3_600),
     metricsPort: env.PORTICO_METRICS_PORT ? int('PORTICO_METRICS_PORT', 0, 0, 65535) : undefined,

@@ -107,6 +107,7 @@ describe('a key bound to a tool set, over MCP', () => {
       'call_quickbooks',
       'call_slack',
       'describe_method',
+      'list_connections',
       'search_methods',
     ]);
     const listed = tools
@@ -122,7 +123,7 @@ describe('a key bound to a tool set, over MCP', () => {
 
     const boundList = await mcpPost(boundKey, 'tools/list');
     const fullList = await mcpPost(fullKey, 'tools/list');
-    expect((fullList.body.result as { tools: unknown[] }).tools).toHaveLength(2 + SERVICES.length);
+    expect((fullList.body.result as { tools: unknown[] }).tools).toHaveLength(3 + SERVICES.length); // describe_method, search_methods, list_connections
     console.info(`tools/list: ${boundList.bytes} bytes for a key bound to a 12-operation tool set, ${fullList.bytes} bytes for a full key`);
     expect(boundList.bytes).toBeLessThan(fullList.bytes);
   });

@@ -28,8 +28,8 @@ describe('MCP over Streamable HTTP (official SDK client)', () => {
   it('lists describe_method and one call tool per connected integration', async () => {
     const client = await connectClient(gateway.key);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['describe_method', 'search_methods', 'call_example']);
-    const call = tools[2];
+    expect(tools.map((t) => t.name)).toEqual(['describe_method', 'search_methods', 'list_connections', 'call_example']);
+    const call = tools[3];
     expect(call?.inputSchema.properties?.method).toMatchObject({
       enum: ['list_items', 'get_item', 'get_current_item', 'create_item', 'delete_item'],
     });
@@ -88,11 +88,11 @@ describe('MCP over Streamable HTTP (official SDK client)', () => {
       scopes: { admin: false, services: ['notion'], readOnly: false },
     });
     let client = await connectClient(scoped.key);
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['describe_method', 'search_methods']);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['describe_method', 'search_methods', 'list_connections']);
     await client.close();
     await gateway.runtime.engine.configureIntegration(DEFAULT_WORKSPACE, 'example', { mcpEnabled: false });
     client = await connectClient(gateway.key);
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['describe_method', 'search_methods']);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['describe_method', 'search_methods', 'list_connections']);
     const refused = await client.callTool({ name: 'call_example', arguments: { method: 'list_items' } });
     expect(refused.structuredContent).toMatchObject({ code: 'forbidden' });
     await client.close();

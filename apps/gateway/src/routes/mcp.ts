@@ -17,6 +17,7 @@ export interface McpRouteOptions {
   engine: Engine;
   version: string;
   mcpTools?: McpToolMode;
+  mcpResultBudget?: number;
   bodyLimitBytes: number;
   /** The upstream budget: an MCP POST is answered at the latest 10 s after it (and never before MCP_POST_TIMEOUT_MS). */
   upstreamTimeoutMs?: number;
@@ -24,7 +25,12 @@ export interface McpRouteOptions {
 
 /** How the gateway introduces itself to an MCP client, and which tools it lists. */
 export const mcpServerOptions = (options: McpRouteOptions) =>
-  ({ name: 'portico', version: options.version, mode: options.mcpTools ?? 'compact' }) as const;
+  ({
+    name: 'portico',
+    version: options.version,
+    mode: options.mcpTools ?? 'compact',
+    ...(options.mcpResultBudget === undefined ? {} : { resultBudget: options.mcpResultBudget }),
+  }) as const;
 
 /** MCP, Streamable HTTP, stateless: every POST carries one JSON-RPC message (or batch) and gets a JSON answer. */
 export function mountMcp(

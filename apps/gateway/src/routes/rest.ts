@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import {
   buildOpenApiDocument,
+  connectionsOverview,
   type Engine,
   GatewayError,
   type HttpMethod,
@@ -30,6 +31,11 @@ export function mountRest(
   readJson: (ctx: Context) => Promise<unknown>,
 ): void {
   const { engine } = options;
+  // The connections overview (the MCP tool list_connections): the services this key may use and their state.
+  router.get('/api/v1/connections', authenticate, async (ctx) => {
+    ctx.body = await connectionsOverview(engine, ctx.state.principal);
+  });
+
   router.get('/api/v1/:service/openapi.json', authenticate, async (ctx) => {
     const service = ctx.params.service as string;
     ctx.state.service = service;

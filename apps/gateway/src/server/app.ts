@@ -25,6 +25,8 @@ export interface AppOptions {
   /** Public base URL, for OpenAPI `servers`. */
   publicUrl?: string;
   mcpTools?: McpToolMode;
+  /** Largest MCP tool result in bytes before it is shortened (default DEFAULT_MCP_RESULT_BUDGET). */
+  mcpResultBudget?: number;
   /** Also serve the 2024-11-05 HTTP+SSE transport (sessions live in this process). */
   mcpLegacySse?: boolean;
   /** Host names accepted in Host/Origin headers of /api requests; '*' accepts any. */

@@ -99,6 +99,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
     readiness,
     allowedHosts: hosts,
     mcpTools: config.mcpTools,
+    mcpResultBudget: config.mcpResultBudget,
     mcpLegacySse: config.mcpLegacySse,
     logger,
     bodyLimitBytes: config.bodyLimitBytes,

@@ -26,13 +26,23 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import type { AllowedOperations } from '../access/tool-sets.js';
 import type { RegisteredIntegration, RegisteredOperation } from '../contract/registry.js';
-import { errorBody, GatewayError, toGatewayError } from '../errors.js';
 import type { Engine, Principal } from '../pipeline/engine.js';
-import { describeOperation, jsonSchema } from './describe.js';
+import { jsonSchema } from './describe.js';
+import {
+  CALL_PREFIX,
+  CONNECTIONS_TOOL,
+  invokeTool,
+  runCall,
+  runConnections,
+  runDescribe,
+  runSearch,
+  SEARCH_LIMIT_DEFAULT,
+  SEARCH_LIMIT_MAX,
+  usableBy,
+} from './mcp-calls.js';
 import { parseRequest } from './mcp-requests.js';
-import { closestOperations } from './suggest.js';
+import { DEFAULT_MCP_RESULT_BUDGET } from './result-budget.js';
 
 /**
  * - `compact` (default): `describe_method`, `search_methods` and one `call_{service}` per integration. The tool list
@@ -46,9 +56,9 @@ export interface McpServerOptions {
   name?: string;
   version?: string;
   mode?: McpToolMode;
+  /** Largest tool result in bytes before it is shortened (see result-budget.ts); DEFAULT_MCP_RESULT_BUDGET if unset. */
+  resultBudget?: number;
 }
-
-const CALL_PREFIX = 'call_';
 
 /**
  * One validator for every per-request Server: the SDK otherwise builds a fresh Ajv instance for each Server, which
@@ -59,8 +69,6 @@ const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 /** Above this many operations, call_{service} names its operations in the description of search/describe instead
  * of an enum, so that tools/list stays small with large integrations (the server still checks the name). */
 export const METHOD_ENUM_LIMIT = 60;
-const SEARCH_LIMIT_DEFAULT = 5;
-const SEARCH_LIMIT_MAX = 25;
 
 /**
  * The MCP surface for one authenticated caller. Tools exist only for integrations the caller may use over MCP and
@@ -88,19 +96,13 @@ export function createMcpServer(engine: Engine, principal: Principal, options: M
     if (mode === 'operations') {
       return { tools: integrations.flatMap((i) => [...i.operations.values()].filter(usable).map((op) => operationTool(i, op))) };
     }
-    return { tools: [describeTool(integrations), searchTool(), ...integrations.map((i) => callTool(i, usable))] };
+    return { tools: [describeTool(integrations), searchTool(), CONNECTIONS_TOOL, ...integrations.map((i) => callTool(i, usable))] };
   });
 
   const runTool = mcpToolCaller(engine, principal, options);
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => runTool(request.params));
 
   return server;
-}
-
-/** Which operations a caller may use: a read-only key only those that read, a key with a tool set only the set's. */
-function usableBy(principal: Principal, allowed: AllowedOperations | undefined): (operation: RegisteredOperation) => boolean {
-  return (operation) =>
-    (!principal.scopes.readOnly || operation.access === 'read') && (!allowed || allowed.has(operation.service, operation.name));
 }
 
 /** Per Server, the schema each handled method's requests are parsed with (recorded as its handlers are set). */
@@ -162,18 +164,20 @@ export function mcpToolCaller(
   options: McpServerOptions = {},
 ): (call: McpToolCall) => Promise<CallToolResult> {
   const mode = options.mode ?? 'compact';
+  const budget = options.resultBudget ?? DEFAULT_MCP_RESULT_BUDGET;
   return async ({ name, arguments: given }) => {
     const args = (given ?? {}) as Record<string, unknown>;
     if (mode === 'compact') {
       if (name === 'describe_method') return runDescribe(engine, principal, args);
       if (name === 'search_methods') return runSearch(engine, principal, args);
+      if (name === CONNECTIONS_TOOL.name) return runConnections(engine, principal);
       const service = name.startsWith(CALL_PREFIX) ? name.slice(CALL_PREFIX.length) : '';
-      if (engine.registry.get(service)) return runCall(engine, principal, service, args);
+      if (engine.registry.get(service)) return runCall(engine, principal, service, args, budget);
     } else {
       const target = operationForTool(engine, name);
       if (target) {
         const typed = Boolean(engine.registry.operation(target.service, target.operation)?.definition.response);
-        return invokeTool(engine, principal, target.service, target.operation, args, typed);
+        return invokeTool(engine, principal, target.service, target.operation, args, budget, typed);
       }
     }
     throw invalidArguments(`Unknown tool: ${name}`);
@@ -205,7 +209,7 @@ function describeTool(integrations: RegisteredIntegration[]): Tool {
     name: 'describe_method',
     title: 'Describe an operation',
     description:
-      'Returns how to call one operation of a connected service: what it does, its HTTP method and path, the JSON Schema of its params, the response schema when known, and a ready-to-use example call. Use it before calling an operation for the first time.',
+      'How to call one operation: what it does, its HTTP method and path, the JSON Schema of its params, the response schema when known, a ready-to-use example call. Use it before a first call.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -288,143 +292,6 @@ function operationForTool(engine: Engine, name: string): { service: string; oper
 /** -32602 with the message as given: McpError would prefix "MCP error -32602: ", and clients add that themselves. */
 function invalidArguments(message: string): McpError {
   return Object.assign(new McpError(RpcErrorCode.InvalidParams, ''), { message });
-}
-
-async function runSearch(engine: Engine, principal: Principal, args: Record<string, unknown>): Promise<CallToolResult> {
-  const { query, service, limit } = args;
-  try {
-    if (typeof query !== 'string' || query.trim() === '' || query.length > 500) {
-      throw new GatewayError(
-        'bad_request',
-        'search_methods takes { query: string (1-500 characters), service?: string, limit?: integer }: query says what you want to do, in a few words',
-      );
-    }
-    if (service !== undefined && typeof service !== 'string')
-      throw new GatewayError('bad_request', 'search_methods: service must be a string');
-    if (limit !== undefined && (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > SEARCH_LIMIT_MAX)) {
-      throw new GatewayError('bad_request', `search_methods: limit must be an integer from 1 to ${SEARCH_LIMIT_MAX}`);
-    }
-    const visible = new Set((await engine.visibleIntegrations(principal, 'mcp')).map((i) => i.service));
-    const usable = usableBy(principal, await engine.allowedOperations(principal));
-    const results = engine.operationIndex.search(query, {
-      limit: (limit as number | undefined) ?? SEARCH_LIMIT_DEFAULT,
-      filter: ({ service: s, operation }) => visible.has(s) && (service === undefined || s === service) && usable(operation),
-    });
-    return success({ query, results: results.map((hit) => ({ ...hit, tool: `${CALL_PREFIX}${hit.service}` })) });
-  } catch (error) {
-    return failure(error);
-  }
-}
-
-async function runDescribe(engine: Engine, principal: Principal, args: Record<string, unknown>): Promise<CallToolResult> {
-  const { service, method } = args;
-  try {
-    if (typeof service !== 'string' || typeof method !== 'string') {
-      throw new GatewayError(
-        'bad_request',
-        'describe_method takes { service: string, method: string }: the service key (the part after call_ in a tool name) and the operation name',
-      );
-    }
-    const integration = await engine.authorize(principal, service, 'mcp');
-    const operation = integration.operations.get(method);
-    if (!operation) throw new GatewayError('not_found', await unknownOperationMessage(engine, principal, integration, method));
-    const allowed = await engine.allowedOperations(principal);
-    if (allowed && !allowed.has(service, method)) {
-      throw new GatewayError('forbidden', `This API key's tool set (${principal.scopes.toolSet}) does not include ${service}:${method}`);
-    }
-    return success(describeOperation(integration, operation));
-  } catch (error) {
-    return failure(error);
-  }
-}
-
-async function runCall(engine: Engine, principal: Principal, service: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  const { method, params } = args;
-  const integration = engine.registry.get(service) as RegisteredIntegration;
-  try {
-    if (typeof method !== 'string' || method === '') {
-      throw new GatewayError(
-        'bad_request',
-        `call_${service} needs method: the name of one of its operations (find it with search_methods, service "${service}"), and params: its parameters by name`,
-      );
-    }
-    if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) {
-      throw new GatewayError(
-        'bad_request',
-        `call_${service}: params must be an object of the operation's parameters by name, e.g. {"method": "${method}", "params": {}}`,
-      );
-    }
-  } catch (error) {
-    return failure(error);
-  }
-  if (!integration.operations.has(method)) return unknownOperation(engine, principal, integration, method);
-  return invokeTool(engine, principal, service, method, (params ?? {}) as Record<string, unknown>);
-}
-
-/**
- * A name that is none of the service's operations: refused by the pipeline (the key's access is checked first and the
- * refusal is audited like any other), and answered with the closest operations the key may use.
- */
-async function unknownOperation(
-  engine: Engine,
-  principal: Principal,
-  integration: RegisteredIntegration,
-  method: string,
-): Promise<CallToolResult> {
-  try {
-    await engine.invoke({ principal, protocol: 'mcp', service: integration.service, operation: method, params: {} });
-    throw new GatewayError('internal_error', 'Internal error');
-  } catch (error) {
-    const refusal = toGatewayError(error);
-    if (refusal.code !== 'not_found') return failure(refusal);
-    return failure(new GatewayError('not_found', await unknownOperationMessage(engine, principal, integration, method)));
-  }
-}
-
-async function unknownOperationMessage(
-  engine: Engine,
-  principal: Principal,
-  integration: RegisteredIntegration,
-  method: string,
-): Promise<string> {
-  const { service } = integration;
-  const usable = usableBy(principal, await engine.allowedOperations(principal));
-  const closest = closestOperations([...integration.operations.values()].filter(usable), method);
-  const named = closest.map((op) => `${op.name} (${op.definition.summary})`).join(', ');
-  return (
-    `${service} has no operation "${method}". ` +
-    (closest.length > 0 ? `Closest: ${named}. ` : '') +
-    `Next: describe_method with service "${service}" and one of these as method shows its parameters; search_methods with what you want to do finds others.`
-  );
-}
-
-async function invokeTool(
-  engine: Engine,
-  principal: Principal,
-  service: string,
-  operation: string,
-  params: Record<string, unknown>,
-  /** The tool declares an output schema: an error body must not be sent as structured content it would fail. */
-  typed = false,
-): Promise<CallToolResult> {
-  try {
-    const result = await engine.invoke({ principal, protocol: 'mcp', service, operation, params });
-    return success(result.body);
-  } catch (error) {
-    return failure(error, typed);
-  }
-}
-
-function success(body: unknown): CallToolResult {
-  const structured =
-    typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : { result: body ?? null };
-  return { content: [{ type: 'text', text: JSON.stringify(body ?? null) }], structuredContent: structured };
-}
-
-function failure(error: unknown, typed = false): CallToolResult {
-  const body = errorBody(toGatewayError(error));
-  const content: CallToolResult['content'] = [{ type: 'text', text: JSON.stringify(body) }];
-  return typed ? { isError: true, content } : { isError: true, content, structuredContent: { ...body } };
 }
 
 export { parseRequest } from './mcp-requests.js';

@@ -23,7 +23,7 @@ interface Words {
 const LIST_HELP =
   ' Paged (page from 1; meta.total_pages says how many); sort with sort_by and sort_order (default newest first); one ' +
   'filter per request: filter_by names the field, filter_on the value, filter_with the operator (=, !=, <, <=, >, >=, ' +
-  'like, ilike, null, not_null).';
+  'like, ilike, null, not_null). fields names the attributes to return (e.g. first_name,last_name,email), which keeps a large answer small.';
 
 export function listOperation(
   words: Words & { filterBy?: readonly string[]; pathParams?: Record<string, TSchema>; example?: Record<string, unknown> },

@@ -1,6 +1,7 @@
 import {
   BooleanString,
   defineOperation,
+  EXPECTS,
   FreeObject,
   GatewayError,
   IntegerString,
@@ -10,7 +11,7 @@ import {
   Type,
 } from '@portico/core';
 import { companyGet, fetchAllBudgetMs, fetchAllMaxRows, PAGE_SIZE } from '../../upstream.js';
-import { MAX_WHERE_LENGTH, parseWhere, selectStatement, whereProblem } from './where.js';
+import { MAX_WHERE_LENGTH, parseWhere, SELECT_PATTERN, selectColumns, selectStatement, whereProblem } from './where.js';
 
 /** One QuickBooks entity searchable through the query endpoint. */
 export interface FindSpec {
@@ -26,9 +27,15 @@ export interface FindSpec {
   about: string;
   /** An example filter that reads (shown by describe_method). */
   where: string;
+  /** Example columns for `select` (default `Id,MetaData`… per entity: see SELECT_DEFAULTS). */
+  select?: string;
 }
 
-function findParams(spec: FindSpec) {
+function findParams(given: FindSpec) {
+  const spec = {
+    ...given,
+    select: given.select ?? `Id,${given.entity === 'Invoice' ? 'DocNumber,CustomerRef,Balance,DueDate' : 'MetaData'}`,
+  };
   return Params({
     where: Type.Optional(
       Type.String({
@@ -38,6 +45,16 @@ function findParams(spec: FindSpec) {
           "('%' wildcard), IN ('a', 'b'); values in single quotes (\\' for a quote), numbers, true/false; optionally ORDERBY field " +
           `[ASC|DESC] at the end. Dotted fields such as MetaData.LastUpdatedTime work. Example: ${spec.where}`,
         examples: [spec.where],
+      }),
+    ),
+    select: Type.Optional(
+      Type.String({
+        pattern: SELECT_PATTERN,
+        [EXPECTS]: 'QuickBooks field names separated by commas, e.g. Id,DocNumber,Balance',
+        description:
+          `Only these fields of each record (QuickBooks SELECT columns), comma-separated, e.g. ${spec.select}; without it every field. ` +
+          'Field names are QuickBooks’ own, as the records show them; include Id to act on a record afterwards.',
+        examples: [spec.select],
       }),
     ),
     limit: Type.Optional(
@@ -93,7 +110,8 @@ export function defineFind(spec: FindSpec) {
       `${spec.about} Runs SELECT * FROM ${spec.entity} with the where filter you give (field comparisons joined by AND, LIKE, IN, ` +
       'optional ORDERBY). Returns QuickBooks’ JSON unchanged: QueryResponse.' +
       `${spec.entity} is the array (absent when nothing matches). Paging: limit (default 1000) and offset (records to skip, from 0); ` +
-      'fetchAll "true" collects every page (up to the configured ceiling, 10000 rows by default).',
+      'fetchAll "true" collects every page (up to the configured ceiling, 10000 rows by default). ' +
+      'select names the fields to return (SELECT columns), which keeps a large answer small.',
     params: findParams(spec),
     // What a schema cannot say: the where filter must parse, and fetchAll reads in pages of 1000 whatever limit says.
     check: (params) => whereProblem(params.where) ?? fetchAllLimitProblem(params),
@@ -111,8 +129,11 @@ function fetchAllLimitProblem(params: FindParams): string | undefined {
 async function runFind(entity: string, params: FindParams, ctx: RunContext): Promise<unknown> {
   const clause = parseWhere(params.where ?? '');
   const start = Number(params.offset ?? '0') + 1;
+  const columns = selectColumns(params.select);
   const page = (startPosition: number, maxResults: number) =>
-    ctx.send(companyGet(ctx.connection, ctx.settings, '/query', { query: selectStatement(entity, clause, startPosition, maxResults) }));
+    ctx.send(
+      companyGet(ctx.connection, ctx.settings, '/query', { query: selectStatement(entity, clause, startPosition, maxResults, columns) }),
+    );
   if (params.fetchAll !== 'true') return (await page(start, Number(params.limit ?? PAGE_SIZE))).body;
   return fetchAll(entity, start, fetchAllMaxRows(ctx.settings), page, { ms: fetchAllBudgetMs(ctx.settings) });
 }

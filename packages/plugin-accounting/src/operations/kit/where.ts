@@ -395,9 +395,34 @@ export function renderClauses(clause: WhereClause): string {
 }
 
 /** The whole statement: the entity and the paging are the gateway's, the filter comes from the tree. */
-export function selectStatement(entity: string, clause: WhereClause, startPosition: number, maxResults: number): string {
+export function selectStatement(
+  entity: string,
+  clause: WhereClause,
+  startPosition: number,
+  maxResults: number,
+  columns: readonly string[] = [],
+): string {
   if (!/^[A-Za-z]+$/.test(entity)) throw new Error(`bad entity name ${entity}`);
   if (!Number.isSafeInteger(startPosition) || startPosition < 1) throw new Error(`bad start position ${startPosition}`);
   if (!Number.isSafeInteger(maxResults) || maxResults < 1 || maxResults > 1000) throw new Error(`bad page size ${maxResults}`);
-  return `SELECT * FROM ${entity}${renderClauses(clause)} STARTPOSITION ${startPosition} MAXRESULTS ${maxResults}`;
+  if (columns.some((column) => !COLUMN.test(column))) throw new Error('bad column name');
+  const projection = columns.length > 0 ? columns.join(', ') : '*';
+  return `SELECT ${projection} FROM ${entity}${renderClauses(clause)} STARTPOSITION ${startPosition} MAXRESULTS ${maxResults}`;
+}
+
+/** A column of a SELECT: a plain field name (QuickBooks selects top-level fields). */
+const COLUMN = /^[A-Za-z][A-Za-z0-9]*$/;
+/** The `select` parameter: up to 50 field names, comma-separated. */
+export const SELECT_PATTERN = '^[A-Za-z][A-Za-z0-9]*(\\s*,\\s*[A-Za-z][A-Za-z0-9]*){0,49}$';
+
+/** The field names of a `select` parameter, in order, each once. */
+export function selectColumns(select: string | undefined): string[] {
+  return [
+    ...new Set(
+      (select ?? '')
+        .split(',')
+        .map((column) => column.trim())
+        .filter(Boolean),
+    ),
+  ];
 }

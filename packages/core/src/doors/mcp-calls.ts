@@ -1,0 +1,197 @@
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { AllowedOperations } from '../access/tool-sets.js';
+import type { RegisteredIntegration, RegisteredOperation } from '../contract/registry.js';
+import { errorBody, GatewayError, toGatewayError } from '../errors.js';
+import type { Engine, Principal } from '../pipeline/engine.js';
+import { connectionsOverview } from './connections-overview.js';
+import { describeOperation, jsonSchema } from './describe.js';
+import { type BudgetHints, fitToBudget } from './result-budget.js';
+import { closestOperations } from './suggest.js';
+
+/**
+ * What the compact tools do once called: search_methods, describe_method and call_{service}. Every mistake in their
+ * arguments and everything that fails while they run is a result with `isError: true` and the gateway's error body
+ * (the model reads it and corrects its call); a successful answer is kept within the result budget.
+ */
+
+export const CALL_PREFIX = 'call_';
+export const SEARCH_LIMIT_DEFAULT = 5;
+export const SEARCH_LIMIT_MAX = 25;
+
+/** The connections overview: few words, since every byte of it is in every tools/list (under 8 KB in all). */
+export const CONNECTIONS_TOOL: Tool = {
+  name: 'list_connections',
+  description: 'The services you may use: connected or not, account, token health.',
+  inputSchema: { type: 'object', properties: {} },
+  annotations: { readOnlyHint: true },
+};
+
+export async function runConnections(engine: Engine, principal: Principal): Promise<CallToolResult> {
+  try {
+    return success(await connectionsOverview(engine, principal));
+  } catch (error) {
+    return failure(error);
+  }
+}
+
+/** Which operations a caller may use: a read-only key only those that read, a key with a tool set only the set's. */
+export function usableBy(principal: Principal, allowed: AllowedOperations | undefined): (operation: RegisteredOperation) => boolean {
+  return (operation) =>
+    (!principal.scopes.readOnly || operation.access === 'read') && (!allowed || allowed.has(operation.service, operation.name));
+}
+
+export async function runSearch(engine: Engine, principal: Principal, args: Record<string, unknown>): Promise<CallToolResult> {
+  const { query, service, limit } = args;
+  try {
+    if (typeof query !== 'string' || query.trim() === '' || query.length > 500) {
+      throw new GatewayError(
+        'bad_request',
+        'search_methods takes { query: string (1-500 characters), service?: string, limit?: integer }: query says what you want to do, in a few words',
+      );
+    }
+    if (service !== undefined && typeof service !== 'string')
+      throw new GatewayError('bad_request', 'search_methods: service must be a string');
+    if (limit !== undefined && (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > SEARCH_LIMIT_MAX)) {
+      throw new GatewayError('bad_request', `search_methods: limit must be an integer from 1 to ${SEARCH_LIMIT_MAX}`);
+    }
+    const visible = new Set((await engine.visibleIntegrations(principal, 'mcp')).map((i) => i.service));
+    const usable = usableBy(principal, await engine.allowedOperations(principal));
+    const results = engine.operationIndex.search(query, {
+      limit: (limit as number | undefined) ?? SEARCH_LIMIT_DEFAULT,
+      filter: ({ service: s, operation }) => visible.has(s) && (service === undefined || s === service) && usable(operation),
+    });
+    return success({ query, results: results.map((hit) => ({ ...hit, tool: `${CALL_PREFIX}${hit.service}` })) });
+  } catch (error) {
+    return failure(error);
+  }
+}
+
+export async function runDescribe(engine: Engine, principal: Principal, args: Record<string, unknown>): Promise<CallToolResult> {
+  const { service, method } = args;
+  try {
+    if (typeof service !== 'string' || typeof method !== 'string') {
+      throw new GatewayError(
+        'bad_request',
+        'describe_method takes { service: string, method: string }: the service key (the part after call_ in a tool name) and the operation name',
+      );
+    }
+    const integration = await engine.authorize(principal, service, 'mcp');
+    const operation = integration.operations.get(method);
+    if (!operation) throw new GatewayError('not_found', await unknownOperationMessage(engine, principal, integration, method));
+    const allowed = await engine.allowedOperations(principal);
+    if (allowed && !allowed.has(service, method)) {
+      throw new GatewayError('forbidden', `This API key's tool set (${principal.scopes.toolSet}) does not include ${service}:${method}`);
+    }
+    return success(describeOperation(integration, operation));
+  } catch (error) {
+    return failure(error);
+  }
+}
+
+export async function runCall(
+  engine: Engine,
+  principal: Principal,
+  service: string,
+  args: Record<string, unknown>,
+  budget: number,
+): Promise<CallToolResult> {
+  const { method, params } = args;
+  const integration = engine.registry.get(service) as RegisteredIntegration;
+  try {
+    if (typeof method !== 'string' || method === '') {
+      throw new GatewayError(
+        'bad_request',
+        `call_${service} needs method: the name of one of its operations (find it with search_methods, service "${service}"), and params: its parameters by name`,
+      );
+    }
+    if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) {
+      throw new GatewayError(
+        'bad_request',
+        `call_${service}: params must be an object of the operation's parameters by name, e.g. {"method": "${method}", "params": {}}`,
+      );
+    }
+  } catch (error) {
+    return failure(error);
+  }
+  if (!integration.operations.has(method)) return unknownOperation(engine, principal, integration, method);
+  return invokeTool(engine, principal, service, method, (params ?? {}) as Record<string, unknown>, budget);
+}
+
+/**
+ * A name that is none of the service's operations: refused by the pipeline (the key's access is checked first and the
+ * refusal is audited like any other), and answered with the closest operations the key may use.
+ */
+async function unknownOperation(
+  engine: Engine,
+  principal: Principal,
+  integration: RegisteredIntegration,
+  method: string,
+): Promise<CallToolResult> {
+  try {
+    await engine.invoke({ principal, protocol: 'mcp', service: integration.service, operation: method, params: {} });
+    throw new GatewayError('internal_error', 'Internal error');
+  } catch (error) {
+    const refusal = toGatewayError(error);
+    if (refusal.code !== 'not_found') return failure(refusal);
+    return failure(new GatewayError('not_found', await unknownOperationMessage(engine, principal, integration, method)));
+  }
+}
+
+async function unknownOperationMessage(
+  engine: Engine,
+  principal: Principal,
+  integration: RegisteredIntegration,
+  method: string,
+): Promise<string> {
+  const { service } = integration;
+  const usable = usableBy(principal, await engine.allowedOperations(principal));
+  const closest = closestOperations([...integration.operations.values()].filter(usable), method);
+  const named = closest.map((op) => `${op.name} (${op.definition.summary})`).join(', ');
+  return (
+    `${service} has no operation "${method}". ` +
+    (closest.length > 0 ? `Closest: ${named}. ` : '') +
+    `Next: describe_method with service "${service}" and one of these as method shows its parameters; search_methods with what you want to do finds others.`
+  );
+}
+
+export async function invokeTool(
+  engine: Engine,
+  principal: Principal,
+  service: string,
+  operation: string,
+  params: Record<string, unknown>,
+  budget: number,
+  /** The tool declares an output schema: an error body must not be sent as structured content it would fail. */
+  typed = false,
+): Promise<CallToolResult> {
+  try {
+    const result = await engine.invoke({ principal, protocol: 'mcp', service, operation, params });
+    // Serialized once: the text block is this JSON, and its size decides whether the answer must be shortened.
+    const text = JSON.stringify(result.body ?? null);
+    if (Buffer.byteLength(text) <= budget) return success(result.body, text);
+    const registered = engine.registry.operation(service, operation);
+    return success(fitToBudget(result.body, budget, registered ? budgetHints(registered) : {}).body);
+  } catch (error) {
+    return failure(error, typed);
+  }
+}
+
+/** The parameters a shortened answer's advice names: how to ask for fewer records, and for fewer fields. */
+function budgetHints(operation: RegisteredOperation): BudgetHints {
+  const properties = Object.keys((jsonSchema(operation.definition.params).properties ?? {}) as object);
+  const pageSize = ['limit', 'page_size', 'per_page', 'max_results'].find((name) => properties.includes(name));
+  const fields = ['fields', 'select'].find((name) => properties.includes(name));
+  return { ...(pageSize ? { pageSize } : {}), ...(fields ? { fields } : {}) };
+}
+
+function success(body: unknown, text = JSON.stringify(body ?? null)): CallToolResult {
+  const structured =
+    typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : { result: body ?? null };
+  return { content: [{ type: 'text', text }], structuredContent: structured };
+}
+
+function failure(error: unknown, typed = false): CallToolResult {
+  const body = errorBody(toGatewayError(error));
+  const content: CallToolResult['content'] = [{ type: 'text', text: JSON.stringify(body) }];
+  return typed ? { isError: true, content } : { isError: true, content, structuredContent: { ...body } };
+}
