@@ -64,10 +64,13 @@ export function requestLog(logger: Logger, metrics: GatewayMetrics | undefined):
   };
 }
 
+const GUARDED_PROBES = new Set(['/healthz', '/metrics']);
+
 /** DNS rebinding: a web page must not reach a gateway on loopback through a host name it controls. */
 export function hostGuard(allowed: readonly string[] | '*'): (ctx: Context, next: Next) => Promise<void> {
   return async (ctx, next) => {
-    if (allowed !== '*' && ctx.path.startsWith('/api/')) {
+    // the probes too: /healthz names the version and the integrations
+    if (allowed !== '*' && (ctx.path.startsWith('/api/') || GUARDED_PROBES.has(ctx.path))) {
       const origin = ctx.get('origin');
       if (!hostAllowed(ctx.get('host'), allowed) || (origin && !hostAllowed(originHost(origin), allowed))) {
         throw new GatewayError('forbidden', 'Host or Origin not allowed (see PORTICO_ALLOWED_HOSTS)');
