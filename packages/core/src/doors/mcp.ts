@@ -318,10 +318,14 @@ async function runDescribe(engine: Engine, principal: Principal, args: Record<st
   try {
     const integration = await engine.authorize(principal, service, 'mcp');
     const operation = integration.operations.get(method);
-    if (!operation) throw new GatewayError('not_found', `${service} has no operation "${method}"`);
+    if (!operation) throw new GatewayError('not_found', `${service} has no operation ${echo(method)}`);
     const allowed = await engine.allowedOperations(principal);
     if (allowed && !allowed.has(service, method)) {
       throw new GatewayError('forbidden', `This API key's tool set (${principal.scopes.toolSet}) does not include ${service}:${method}`);
+    }
+    // as search_methods and the tool list: a read-only key is not shown what it may not call
+    if (principal.scopes.readOnly && operation.access !== 'read') {
+      throw new GatewayError('forbidden', `This API key is read-only; ${service}:${method} is not a read operation`);
     }
     return success(describeOperation(integration, operation));
   } catch (error) {
@@ -338,7 +342,7 @@ async function runCall(engine: Engine, principal: Principal, service: string, ar
       integration.operations.size <= METHOD_ENUM_LIMIT
         ? "see the tool's enum"
         : `find it with search_methods (service "${service}") or describe_method`;
-    throw invalidArguments(`call_${service} needs method set to one of its operations (${where}); got ${JSON.stringify(method)}`);
+    throw invalidArguments(`call_${service} needs method set to one of its operations (${where}); got ${echo(method)}`);
   }
   if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) {
     throw invalidArguments(`call_${service}: params must be an object`);
@@ -376,3 +380,9 @@ function failure(error: unknown, typed = false): CallToolResult {
 }
 
 export { parseRequest } from './mcp-requests.js';
+
+/** A caller's value as a message quotes it: JSON, cut to 80 characters (a 2 MB method name is not sent back). */
+function echo(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
