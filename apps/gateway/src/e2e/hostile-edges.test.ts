@@ -125,3 +125,24 @@ describe('/healthz (finding 7)', () => {
     expect(JSON.parse(own.body)).toMatchObject({ status: 'ok' });
   });
 });
+
+describe('the Origin check (minor point)', () => {
+  it('refuses an Origin on another port of an allowed name, and accepts the gateway’s own', async () => {
+    const url = new URL(gateway.url);
+    const send = (origin: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpRequest(
+          { host: url.hostname, port: url.port, path: '/api/admin/keys', headers: { authorization: `Bearer ${gateway.key}`, origin } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+    expect(await send(`http://127.0.0.1:${Number(url.port) === 1 ? 2 : 1}`)).toBe(403);
+    expect(await send('http://localhost:3000')).toBe(403);
+    expect(await send(`http://127.0.0.1:${url.port}`)).toBe(200);
+  });
+});
