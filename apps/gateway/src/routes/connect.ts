@@ -36,6 +36,14 @@ export function mountConnect(
     const service = ctx.params.service as string;
     ctx.state.service = service;
     ctx.set('cache-control', 'no-store');
+    // the page shows the provider's words: no script, no framing, no referrer carrying the code onwards
+    ctx.set(
+      'content-security-policy',
+      "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    );
+    ctx.set('x-frame-options', 'DENY');
+    ctx.set('referrer-policy', 'no-referrer');
+    ctx.set('x-content-type-options', 'nosniff');
     ctx.type = 'html';
     const query: Record<string, string> = {};
     for (const [key, value] of new URLSearchParams(ctx.querystring)) query[key] = value;

@@ -40,12 +40,15 @@ export function mountRest(
     const service = ctx.params.service as string;
     ctx.state.service = service;
     const integration = await engine.authorize(ctx.state.principal, service, 'rest');
-    // Only the operations of the key's tool set, when it has one.
+    // Only the operations of the key's tool set, when it has one, and only reads for a read-only key.
     const allowed = await engine.allowedOperations(ctx.state.principal);
+    const { readOnly } = ctx.state.principal.scopes;
     // The address the gateway serves (the server sets it once listening), unless the operator named a public URL.
     ctx.body = buildOpenApiDocument(integration, {
       baseUrl: options.publicUrl ?? engine.publicUrl ?? ctx.origin,
-      ...(allowed ? { include: (operation) => allowed.has(service, operation.name) } : {}),
+      ...(allowed || readOnly
+        ? { include: (operation) => (!allowed || allowed.has(service, operation.name)) && (!readOnly || operation.access === 'read') }
+        : {}),
     });
   });
 

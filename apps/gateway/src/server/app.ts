@@ -62,7 +62,7 @@ export function createApp(options: AppOptions): GatewayApp {
   app.proxy = false;
   app.on('error', reportResponseError(logger));
   app.use(requestLog(logger, options.metrics));
-  app.use(hostGuard(options.allowedHosts));
+  app.use(hostGuard(options.allowedHosts, options.publicUrl));
 
   // The dashboard: one middleware that passes any path outside /dashboard straight on (routes/dashboard/index.ts).
   if (options.dashboard) {

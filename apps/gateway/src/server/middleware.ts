@@ -64,12 +64,19 @@ export function requestLog(logger: Logger, metrics: GatewayMetrics | undefined):
   };
 }
 
+const GUARDED_PROBES = new Set(['/healthz', '/metrics']);
+
 /** DNS rebinding: a web page must not reach a gateway on loopback through a host name it controls. */
-export function hostGuard(allowed: readonly string[] | '*'): (ctx: Context, next: Next) => Promise<void> {
+export function hostGuard(allowed: readonly string[] | '*', publicUrl?: string): (ctx: Context, next: Next) => Promise<void> {
+  const publicHost = publicUrl ? new URL(publicUrl).host.toLowerCase() : undefined;
   return async (ctx, next) => {
-    if (allowed !== '*' && ctx.path.startsWith('/api/')) {
+    // the probes too: /healthz names the version and the integrations
+    if (allowed !== '*' && (ctx.path.startsWith('/api/') || GUARDED_PROBES.has(ctx.path))) {
       const origin = ctx.get('origin');
-      if (!hostAllowed(ctx.get('host'), allowed) || (origin && !hostAllowed(originHost(origin), allowed))) {
+      // an Origin names a port too: a page on another port of an allowed name is another site
+      const from = origin ? originHost(origin).toLowerCase() : undefined;
+      const ownOrigin = from === undefined || from === ctx.get('host').toLowerCase() || from === publicHost;
+      if (!hostAllowed(ctx.get('host'), allowed) || (origin && (!hostAllowed(originHost(origin), allowed) || !ownOrigin))) {
         throw new GatewayError('forbidden', 'Host or Origin not allowed (see PORTICO_ALLOWED_HOSTS)');
       }
     }

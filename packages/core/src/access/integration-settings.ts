@@ -53,6 +53,16 @@ export class IntegrationSettings {
     if (change.baseUrl) this.baseUrls.assert(integration.plugin, change.baseUrl, 'The base URL', 'bad_request');
     // The input caps before anything looks at the settings: a deep object would otherwise fail in the store.
     assertInput(change.settings, 'settings');
+    // Only the settings the plugin declares: an unknown key would be stored and shown, never used.
+    const declared = Object.keys((integration.plugin.settings?.properties ?? {}) as Record<string, unknown>);
+    const unknown = Object.keys(change.settings ?? {}).filter((name) => !declared.includes(name));
+    if (unknown.length > 0) {
+      const names = unknown.slice(0, 5).map((name) => JSON.stringify(name.slice(0, 40)));
+      throw new GatewayError(
+        'bad_request',
+        `Invalid settings: ${names.join(', ')}${unknown.length > 5 ? '…' : ''} ${unknown.length === 1 ? 'is' : 'are'} not a setting of ${integration.plugin.displayName} (${declared.join(', ') || 'it has none'})`,
+      );
+    }
     const settings = { ...current.settings, ...change.settings };
     if (integration.settingsValidator && !integration.settingsValidator.check(settings)) {
       const problems = integration.settingsValidator.problems(settings).map((line) => line.replace(/^params\b/, 'settings'));

@@ -82,6 +82,10 @@ export async function runDescribe(engine: Engine, principal: Principal, args: Re
     if (allowed && !allowed.has(service, method)) {
       throw new GatewayError('forbidden', `This API key's tool set (${principal.scopes.toolSet}) does not include ${service}:${method}`);
     }
+    // as search_methods and the tool list: a read-only key is not shown what it may not call
+    if (principal.scopes.readOnly && operation.access !== 'read') {
+      throw new GatewayError('forbidden', `This API key is read-only; ${service}:${method} is not a read operation`);
+    }
     return success(describeOperation(integration, operation));
   } catch (error) {
     return failure(error);
@@ -107,7 +111,7 @@ export async function runCall(
     if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) {
       throw new GatewayError(
         'bad_request',
-        `call_${service}: params must be an object of the operation's parameters by name, e.g. {"method": "${method}", "params": {}}`,
+        `call_${service}: params must be an object of the operation's parameters by name, e.g. {"method": ${echo(method)}, "params": {}}`,
       );
     }
   } catch (error) {
@@ -148,7 +152,7 @@ async function unknownOperationMessage(
   const closest = closestOperations([...integration.operations.values()].filter(usable), method);
   const named = closest.map((op) => `${op.name} (${op.definition.summary})`).join(', ');
   return (
-    `${service} has no operation "${method}". ` +
+    `${service} has no operation ${echo(method)}. ` +
     (closest.length > 0 ? `Closest: ${named}. ` : '') +
     `Next: describe_method with service "${service}" and one of these as method shows its parameters; search_methods with what you want to do finds others.`
   );
@@ -194,4 +198,10 @@ function failure(error: unknown, typed = false): CallToolResult {
   const body = errorBody(toGatewayError(error));
   const content: CallToolResult['content'] = [{ type: 'text', text: JSON.stringify(body) }];
   return typed ? { isError: true, content } : { isError: true, content, structuredContent: { ...body } };
+}
+
+/** A caller's text repeated in a message: quoted, and cut at 80 characters (a 2 MB name is not echoed back). */
+function echo(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
 }

@@ -81,6 +81,8 @@ export async function answerMcpPost(
     return rpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
   }
   const raw = request.body;
+  // JSON-RPC 2.0: an empty array is an invalid request, answered with one error (not a 202 with nothing)
+  if (Array.isArray(raw) && raw.length === 0) return rpcError(400, -32600, 'Invalid Request: an empty batch');
   if (Array.isArray(raw) && raw.length > MAX_BATCH)
     return rpcError(400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH} messages`);
   let messages: JSONRPCMessage[];

@@ -10,8 +10,12 @@ import type { RegisteredOperation } from '../contract/registry.js';
  *   service (so "time entries" finds the operation whose description says it lists time entries),
  * - the edit distance between the two names (typos, singular for plural).
  */
+/** The longest name worth suggesting for: no operation name comes near it. */
+const MAX_NAME_LENGTH = 100;
+
 export function closestOperations(operations: readonly RegisteredOperation[], wrong: string, limit = 3): RegisteredOperation[] {
-  if (operations.length === 0) return [];
+  // Past an operation name's length there is no mistake to guess at, and the edit distance grows with the input.
+  if (operations.length === 0 || wrong.length > MAX_NAME_LENGTH) return [];
   if (words(wrong).length === 0) return [];
   const texts = operations.map((op) => new Set(words(`${op.definition.summary} ${op.definition.description}`)));
   const rarity = (word: string) => Math.log((operations.length + 1) / (1 + texts.filter((t) => t.has(word)).length));

@@ -152,8 +152,16 @@ export function mountPages(kit: PageKit): void {
 
   route('GET', '/dashboard/integrations/:service/openapi.json', async (r) => {
     const integration = engine.requireIntegration(r.params[0] as string);
+    const service = integration.service;
+    // what the key may call, as the API's openapi.json: its services, its tool set, reads only for a read-only key
+    const { services, readOnly } = r.principal.scopes;
+    if (services !== '*' && !services.includes(service)) throw new GatewayError('forbidden', `This API key may not use ${service}`);
+    const allowed = await engine.allowedOperations(r.principal);
     r.ctx.type = 'application/json';
-    r.ctx.body = buildOpenApiDocument(integration, { baseUrl: options.publicUrl ?? engine.publicUrl ?? r.ctx.origin });
+    r.ctx.body = buildOpenApiDocument(integration, {
+      baseUrl: options.publicUrl ?? engine.publicUrl ?? r.ctx.origin,
+      include: (operation) => (!allowed || allowed.has(service, operation.name)) && (!readOnly || operation.access === 'read'),
+    });
   });
 
   route('POST', '/dashboard/integrations/:service/switch', async (r) => {

@@ -168,7 +168,8 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
         if (ctx.method !== 'POST') return send(ctx, 405, errorPage(assets, 405, 'Method not allowed', 'Use the sign-in form.'));
         if (!sameOrigin(ctx)) return send(ctx, 403, errorPage(assets, 403, 'Refused', 'The sign-in form was sent from another site.'));
         const address = ctx.req.socket.remoteAddress ?? 'unknown';
-        const wait = limiter.wait(address);
+        // reserved before the key is checked: sign-ins sent at once are counted as they arrive, not after
+        const { wait, succeeded } = limiter.reserve(address);
         if (wait > 0) {
           ctx.set('retry-after', String(wait));
           return send(ctx, 429, signInPage(assets, { kind: 'error', text: `Too many sign-in attempts; try again in ${wait} seconds.` }));
@@ -181,13 +182,12 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
           if (toGatewayError(error).code !== 'unauthorized' && toGatewayError(error).code !== 'bad_request') throw error;
         }
         if (!principal?.keyId) {
-          limiter.failed(address);
           return send(ctx, 401, signInPage(assets, { kind: 'error', text: 'This key is not valid.' }));
         }
         if (!principal.scopes.admin) {
-          limiter.failed(address);
           return send(ctx, 403, signInPage(assets, { kind: 'error', text: 'This key is not an admin key.' }));
         }
+        succeeded();
         await sessions.destroy(sessionId(ctx));
         const created = await sessions.create(principal.keyId, principal.workspaceId);
         state.principal = principal;

@@ -140,10 +140,31 @@ export class AttemptLimiter {
     return Math.max(1, Math.ceil(((recent[0] ?? at) + this.windowMs - at) / 1000));
   }
 
-  failed(address: string): void {
+  /**
+   * Counts an attempt before its key is checked, so that attempts sent at once cannot all be checked: `wait` > 0 (seconds)
+   * when the address is over the limit (nothing is checked), else the attempt is held against it until `succeeded`
+   * takes it back (a failure stays counted).
+   */
+  reserve(address: string): { wait: number; succeeded: () => void } {
+    const wait = this.wait(address);
+    if (wait > 0) return { wait, succeeded: () => {} };
+    const at = this.failed(address);
+    return {
+      wait: 0,
+      succeeded: () => {
+        const times = this.failures.get(address) ?? [];
+        const index = times.lastIndexOf(at);
+        if (index >= 0) times.splice(index, 1);
+        if (times.length === 0) this.failures.delete(address);
+      },
+    };
+  }
+
+  failed(address: string): number {
     const at = this.now();
     if (this.failures.size > 10_000) this.prune(at);
     this.failures.set(address, [...this.recent(address, at), at]);
+    return at;
   }
 
   private recent(address: string, at: number): number[] {
