@@ -151,7 +151,7 @@ export {
 } from './errors.js';
 export { type Logger, silentLogger } from './logger.js';
 export { Engine, type EngineOptions } from './pipeline/engine.js';
-export type { AuditDetail, EngineObserver, UpstreamObservation } from './pipeline/observers.js';
+export type { AuditDetail, AuditTrailCounts, EngineObserver, UpstreamObservation } from './pipeline/observers.js';
 export type { InvokeRequest, InvokeResult, Protocol } from './pipeline/pipeline.js';
 export { leaseChunk, type RateLimitOptions } from './pipeline/rate-limit.js';
 export type {

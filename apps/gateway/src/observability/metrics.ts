@@ -70,11 +70,17 @@ export class GatewayMetrics {
   private readonly connects: Counter<'service' | 'outcome'>;
   private readonly responses: Counter<'door' | 'status'>;
   private readonly pruned: Counter;
+  private readonly auditTrail: Counter<'outcome'>;
 
   /** Subscribe it with `engine.observe(metrics.observer)`. */
   readonly observer: EngineObserver = {
     audited: (record, detail) => this.audited(record, detail),
     upstream: (observation) => this.upstreamCall(observation),
+    auditTrail: ({ held = 0, written = 0, dropped = 0 }) => {
+      if (held > 0) this.auditTrail.inc({ outcome: 'held' }, held);
+      if (written > 0) this.auditTrail.inc({ outcome: 'written' }, written);
+      if (dropped > 0) this.auditTrail.inc({ outcome: 'dropped' }, dropped);
+    },
   };
 
   constructor(
@@ -129,6 +135,12 @@ export class GatewayMetrics {
     this.pruned = new Counter({
       name: 'portico_audit_pruned_total',
       help: 'Audit records deleted by retention (PORTICO_AUDIT_RETENTION_DAYS)',
+      registers,
+    });
+    this.auditTrail = new Counter({
+      name: 'portico_audit_records_total',
+      help: 'Audit records by outcome: written to the database, held after a failed write (written again later), dropped (the hold was full)',
+      labelNames: ['outcome'],
       registers,
     });
     new Gauge({ name: 'portico_build_info', help: 'The running version (always 1)', labelNames: ['version'], registers }).set(

@@ -29,7 +29,9 @@ export function reportResponseError(logger: Logger): (error: unknown, ctx?: Cont
 export function requestLog(logger: Logger, metrics: GatewayMetrics | undefined): (ctx: Context, next: Next) => Promise<void> {
   return async (ctx, next) => {
     const started = performance.now();
-    ctx.state.requestId = randomUUID();
+    // An inbound X-Request-Id (a balancer's or the caller's) is kept when it is 1–128 safe characters; else a new one.
+    const inbound = ctx.get('x-request-id');
+    ctx.state.requestId = REQUEST_ID.test(inbound) ? inbound : randomUUID();
     ctx.set('x-request-id', ctx.state.requestId);
     let clientClosed = false;
     try {
@@ -65,6 +67,9 @@ export function requestLog(logger: Logger, metrics: GatewayMetrics | undefined):
 }
 
 const GUARDED_PROBES = new Set(['/healthz', '/metrics']);
+
+/** What an inbound request id may be: letters, digits and `-_.:/+=@`, 1 to 128 of them (no spaces, no control). */
+const REQUEST_ID = /^[A-Za-z0-9._:/+=@-]{1,128}$/;
 
 /** DNS rebinding: a web page must not reach a gateway on loopback through a host name it controls. */
 export function hostGuard(allowed: readonly string[] | '*', publicUrl?: string): (ctx: Context, next: Next) => Promise<void> {

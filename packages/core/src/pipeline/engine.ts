@@ -300,6 +300,7 @@ export class Engine {
     this.unsubscribe();
     this.audit.stop();
     await this.flushAudit();
+    this.audit.abandonHeld();
     this.client.close();
   }
 }

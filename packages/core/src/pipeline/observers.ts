@@ -26,8 +26,16 @@ export interface UpstreamObservation {
  * an operation. Both run on the request path: they must cost microseconds, and must not throw (an exception is
  * dropped, so that an observer cannot fail a call).
  */
+/** Audit records that a write failed for and are held, that reached the store, or that were dropped (hold full). */
+export interface AuditTrailCounts {
+  held?: number;
+  written?: number;
+  dropped?: number;
+}
+
 export interface EngineObserver {
   audited?(record: AuditRecord, detail: AuditDetail): void;
+  auditTrail?(counts: AuditTrailCounts): void;
   upstream?(observation: UpstreamObservation): void;
 }
 
@@ -53,6 +61,16 @@ export class Observers {
         observer.audited?.(record, detail);
       } catch {
         // an observer's failure is its own: the call and the other observers go on
+      }
+    }
+  }
+
+  auditTrail(counts: AuditTrailCounts): void {
+    for (const { observer } of this.list) {
+      try {
+        observer.auditTrail?.(counts);
+      } catch {
+        // as above
       }
     }
   }
