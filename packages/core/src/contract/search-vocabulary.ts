@@ -170,7 +170,7 @@ export const PHRASES: Array<[string, string]> = [
  * kinds. A query naming a service's kind, or the service itself, prefers that service's operations.
  */
 export const SERVICE_KINDS: Record<string, string[]> = {
-  crm: ['crm', 'intake'],
+  crm: ['crm'],
   accounting: ['accounting', 'books', 'bookkeeping', 'bookkeeper', 'accountant', 'ledger'],
   management: ['management', 'manage'],
   wiki: ['wiki', 'knowledge', 'handbook'],

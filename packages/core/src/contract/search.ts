@@ -126,7 +126,7 @@ export class OperationIndex {
       }
     }
     const n = this.docs.length;
-    const k1 = 1.2;
+    const k1 = 3;
     const b = 0.5;
     const hits: SearchHit[] = [];
     for (const doc of this.docs) {
