@@ -133,6 +133,7 @@ export const PHRASES: Array<[string, string]> = [
   ['court deadline', 'docket'],
   ['trust account', 'bank account'],
   ['trust ledger', 'bank transaction'],
+  ['in trust', 'bank transaction'],
   ['accounts receivable', 'receivable balance'],
   ['past due', 'overdue aged'],
   ['profit and loss', 'profit loss'],
