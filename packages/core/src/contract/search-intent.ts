@@ -15,7 +15,11 @@ const verbs = (action: Action, generic: boolean, list: string) => {
 verbs('read', true, 'show list find look get see view open pull check fetch display retrieve browse give');
 verbs('read', false, 'search read count download preview listen play query lookup');
 verbs('create', true, 'add create make enter put');
-verbs('create', false, 'log record book schedule write jot save upload send post tell reply invite attach tag pin append assign ask request start copy duplicate leave share draft notify react generate bill flag label remind');
+verbs(
+  'create',
+  false,
+  'log record book schedule write jot save upload send post tell reply invite attach tag pin append assign ask request start copy duplicate leave share draft notify react generate bill flag label remind',
+);
 verbs('update', true, 'update change edit modify fix correct');
 verbs('update', false, 'rename move mark reschedule push raise reduce lower approve close reopen archive complete replace');
 verbs('delete', true, 'delete remove erase');
@@ -37,13 +41,19 @@ const PHRASAL_VERBS: Record<string, string> = {
 const PHRASAL = new RegExp(`\\b(${Object.keys(PHRASAL_VERBS).join('|')})\\b`, 'g');
 
 /** The verbs that say only the action, as stems: "created" and "added" in a question are filters, not topics. */
-const GENERIC_STEMS = new Set('show list find see look get retrieve fetch display browse add create make update change modify edit delete remove erase'.split(' ').map(stem));
+const GENERIC_STEMS = new Set(
+  'show list find see look get retrieve fetch display browse add create make update change modify edit delete remove erase'
+    .split(' ')
+    .map(stem),
+);
 
 /** Verbs that ask to act without saying how ("set a reminder", "set the status"): no intent read from them. */
 const NEUTRAL_VERBS = new Set(['set', 'run', 'handle', 'do']);
 
 /** Words after which the rest of a clause qualifies its head ("time entries on a matter", "invoices for a client"). */
-const QUALIFYING = new Set('about for on in with from at by regarding under into against across inside including before after like such to'.split(' '));
+const QUALIFYING = new Set(
+  'about for on in with from at by regarding under into against across inside including before after like such to'.split(' '),
+);
 const QUALIFIER_WEIGHT = 0.7;
 
 /** Verbs that open one record ("open the Smith file", "pull up the lead"). */

@@ -50,7 +50,10 @@ function serviceWords(integration: RegisteredIntegration): { names: Set<string>;
 
 /** Text of the parameters: their names, the first clause of their descriptions, their allowed values. */
 function paramText(params: RegisteredOperation['definition']['params']): { names: string; details: string } {
-  const properties = (params.properties ?? {}) as Record<string, { description?: string; enum?: unknown[]; anyOf?: Array<{ const?: unknown }> }>;
+  const properties = (params.properties ?? {}) as Record<
+    string,
+    { description?: string; enum?: unknown[]; anyOf?: Array<{ const?: unknown }> }
+  >;
   const names: string[] = [];
   const details: string[] = [];
   for (const [name, schema] of Object.entries(properties)) {
