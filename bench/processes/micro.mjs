@@ -112,8 +112,10 @@ await measure(
 
 // ---- the REST pipeline, step by step --------------------------------------------------------------------------
 await measure('request id (randomUUID)', 'apps/gateway/src/server/middleware.ts', () => randomUUID(), { iterations: 20000, warmup: 2000 });
-await measure('authenticate: key checks + SHA-256 + SQLite look-up by hash', 'Engine.authenticate (core/src/pipeline/engine.ts, access/api-keys.ts)', () =>
-  engine.authenticate(key),
+await measure(
+  'authenticate: key checks + SHA-256 + SQLite look-up by hash',
+  'Engine.authenticate (core/src/pipeline/engine.ts, access/api-keys.ts)',
+  () => engine.authenticate(key),
 );
 const hash = core.hashApiKey(key);
 await measure('  of which: SQLite query findApiKeyByHash', 'SqliteStore (core/src/store/sqlite.ts)', () =>
