@@ -15,7 +15,11 @@ const verbs = (action: Action, generic: boolean, list: string) => {
 verbs('read', true, 'show list find look get see view open pull check fetch display retrieve browse give');
 verbs('read', false, 'search read count download preview listen play query lookup');
 verbs('create', true, 'add create make enter put');
-verbs('create', false, 'log record book schedule write jot save upload send post tell reply invite attach tag pin append assign ask request start copy duplicate leave share draft notify react generate bill');
+verbs(
+  'create',
+  false,
+  'log record book schedule write jot save upload send post tell reply invite attach tag pin append assign ask request start copy duplicate leave share draft notify react generate bill flag label remind',
+);
 verbs('update', true, 'update change edit modify fix correct');
 verbs('update', false, 'rename move mark reschedule push raise reduce lower approve close reopen archive complete replace');
 verbs('delete', true, 'delete remove erase');
@@ -37,14 +41,23 @@ const PHRASAL_VERBS: Record<string, string> = {
 const PHRASAL = new RegExp(`\\b(${Object.keys(PHRASAL_VERBS).join('|')})\\b`, 'g');
 
 /** The verbs that say only the action, as stems: "created" and "added" in a question are filters, not topics. */
-const GENERIC_STEMS = new Set('show list find see look get retrieve fetch display browse add create make update change modify edit delete remove erase'.split(' ').map(stem));
+const GENERIC_STEMS = new Set(
+  'show list find see look get retrieve fetch display browse add create make update change modify edit delete remove erase'
+    .split(' ')
+    .map(stem),
+);
 
 /** Verbs that ask to act without saying how ("set a reminder", "set the status"): no intent read from them. */
 const NEUTRAL_VERBS = new Set(['set', 'run', 'handle', 'do']);
 
 /** Words after which the rest of a clause qualifies its head ("time entries on a matter", "invoices for a client"). */
-const QUALIFYING = new Set('about for on in with from at by regarding under into against across inside including before after like such to'.split(' '));
+const QUALIFYING = new Set(
+  'about for on in with from at by regarding under into against across inside including before after like such to'.split(' '),
+);
 const QUALIFIER_WEIGHT = 0.7;
+
+/** Verbs that open one record ("open the Smith file", "pull up the lead"). */
+const OPENING = new Set(['open', 'pull', 'view']);
 
 /** Words that open a question: what follows asks to read. */
 const QUESTION = new Set('who what which when where how is are was were do does did any has have whose'.split(' '));
@@ -146,7 +159,11 @@ for (const [word, alternatives] of Object.entries(SYNONYMS)) {
     if (!known.includes(stem(word))) CANONICAL.set(key, [...known, stem(word)]);
   }
 }
-const PHRASE_TERMS = PHRASES.map(([phrase, adds]) => ({ phrase: new RegExp(`\\b${phrase}\\b`), adds: words(adds) }));
+const PHRASE_TERMS = PHRASES.map(([phrase, adds]) => ({ phrase: new RegExp(`\\b${phrase}\\b`), adds: words(adds), own: words(phrase) }));
+
+/** Whether a word is one of the vocabulary's common words ("file", "call"), not a name of its own. */
+export const isCommonWord = (word: string) => CANONICAL.has(word) || CANONICAL_WORDS.has(word);
+const CANONICAL_WORDS = new Set(Object.keys(SYNONYMS).map(stem));
 
 const canonicalsOf = (base: string) => (CANONICAL.get(base) ?? []).filter((canonical) => canonical !== base);
 
@@ -159,7 +176,7 @@ export interface QueryReading {
 }
 
 const SYNONYM_WEIGHT = 0.7;
-const OWN_WORD_FACTOR = 0.5;
+const OWN_WORD_FACTOR = 1;
 
 /**
  * Reads a query: its action, whether it is about one record or several, and its terms. A word standing for another
@@ -192,6 +209,7 @@ export function readQuery(text: string, brands: ReadonlySet<string> = new Set(),
       if (NEUTRAL_VERBS.has(token) && i === 0) return;
       if (verb && action === undefined && (i === 0 || (previous !== undefined && (BEFORE_VERB.has(previous) || previous.endsWith('ly'))))) {
         action = verb[0];
+        if (OPENING.has(token)) one = true;
         if (verb[1] || token === 'take') {
           actionWords.add(token);
           return;
@@ -213,7 +231,13 @@ export function readQuery(text: string, brands: ReadonlySet<string> = new Set(),
       .map((word) => ({ term: stem(word), weight })),
   );
   const implied: string[] = [];
-  for (const { phrase, adds } of PHRASE_TERMS) if (phrase.test(normalized)) implied.push(...adds);
+  // A word of a phrase means what the phrase means: the phone of "phone number" is no phone call.
+  const fixed = new Set<string>();
+  for (const { phrase, adds, own } of PHRASE_TERMS) {
+    if (!phrase.test(normalized)) continue;
+    implied.push(...adds);
+    for (const word of own) fixed.add(word);
+  }
   // What the values in a query are: an email address, a phone number, a name ("the lead named Kevin Brooks").
   if (/\S@\S/.test(text)) implied.push('email');
   if (/\b\d{3}[-. ]\d{3,4}\b/.test(text)) implied.push('phone');
@@ -223,8 +247,10 @@ export function readQuery(text: string, brands: ReadonlySet<string> = new Set(),
   const terms = new Map<string, number>();
   const add = (term: string, weight: number) => terms.set(term, Math.max(terms.get(term) ?? 0, weight));
   for (const term of implied) add(term, SYNONYM_WEIGHT);
+  // Opening one record is what the operations named get_… do.
+  if (one && [...OPENING].some((verb) => actionWords.has(verb))) add('get', SYNONYM_WEIGHT);
   for (const { term: base, weight } of given) {
-    const canonicals = canonicalsOf(base);
+    const canonicals = fixed.has(base) ? [] : canonicalsOf(base);
     const qualifies = canonicals.some((canonical) => present.has(canonical));
     if (!qualifies) add(base, weight);
     // A word the applications use themselves ("call") stands for others ("communication") only faintly.
@@ -232,6 +258,8 @@ export function readQuery(text: string, brands: ReadonlySet<string> = new Set(),
     for (const canonical of canonicals) add(canonical, (qualifies ? 1 : SYNONYM_WEIGHT * own) * weight);
   }
   for (const word of actionWords) terms.delete(stem(word));
+  // A query of verbs alone ("list") still searches with them.
+  if (terms.size === 0) for (const word of words(text)) terms.set(word, 1);
   return { terms, action, many: plural ? true : one ? false : undefined };
 }
 

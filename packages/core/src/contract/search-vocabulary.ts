@@ -22,7 +22,23 @@ export const STOP = new Set(
  */
 export const SYNONYMS: Record<string, string[]> = {
   // who and what
-  user: ['who', 'person', 'people', 'member', 'teammate', 'colleague', 'employee', 'staff', 'lawyer', 'attorney', 'paralegal', 'associate', 'login', 'everyone', 'works'],
+  user: [
+    'who',
+    'person',
+    'people',
+    'member',
+    'teammate',
+    'colleague',
+    'employee',
+    'staff',
+    'lawyer',
+    'attorney',
+    'paralegal',
+    'associate',
+    'login',
+    'everyone',
+    'works',
+  ],
   contact: ['client', 'person', 'people', 'individual', 'customer'],
   customer: ['client'],
   company: ['organization', 'organisation', 'business', 'firm', 'insurer', 'corporation'],
@@ -133,6 +149,7 @@ export const PHRASES: Array<[string, string]> = [
   ['court deadline', 'docket'],
   ['trust account', 'bank account'],
   ['trust ledger', 'bank transaction'],
+  ['in trust', 'bank transaction'],
   ['accounts receivable', 'receivable balance'],
   ['past due', 'overdue aged'],
   ['profit and loss', 'profit loss'],
@@ -170,7 +187,7 @@ export const PHRASES: Array<[string, string]> = [
  * kinds. A query naming a service's kind, or the service itself, prefers that service's operations.
  */
 export const SERVICE_KINDS: Record<string, string[]> = {
-  crm: ['crm', 'intake'],
+  crm: ['crm'],
   accounting: ['accounting', 'books', 'bookkeeping', 'bookkeeper', 'accountant', 'ledger'],
   management: ['management', 'manage'],
   wiki: ['wiki', 'knowledge', 'handbook'],
@@ -179,4 +196,20 @@ export const SERVICE_KINDS: Record<string, string[]> = {
 };
 
 /** Words of a plugin description's head that say nothing about its kind. */
-export const SERVICE_HEAD_STOP = new Set(['api', 'v1', 'v2', 'v3', 'v4', 'online', 'read', 'only', 'legal', 'law', 'firm', 'team', 'workspace', 'call', 'practice']);
+export const SERVICE_HEAD_STOP = new Set([
+  'api',
+  'v1',
+  'v2',
+  'v3',
+  'v4',
+  'online',
+  'read',
+  'only',
+  'legal',
+  'law',
+  'firm',
+  'team',
+  'workspace',
+  'call',
+  'practice',
+]);

@@ -1,5 +1,5 @@
 import type { RegisteredIntegration, RegisteredOperation } from './registry.js';
-import { type Action, GENERIC_OPERATION_VERBS, operationIntent, readQuery, words } from './search-intent.js';
+import { type Action, GENERIC_OPERATION_VERBS, isCommonWord, operationIntent, readQuery, words } from './search-intent.js';
 import { SERVICE_HEAD_STOP, SERVICE_KINDS } from './search-vocabulary.js';
 
 export interface SearchHit {
@@ -30,13 +30,14 @@ const SERVICE_OF_KIND = 1.6;
 function actionFactor(asked: Action | undefined, does: Action | undefined): number {
   if (asked === undefined || asked === does) return 1;
   if (does === undefined) return 0.7;
-  if (asked === 'read' || does === 'read') return 0.3;
+  if (asked === 'read' || does === 'read') return 0.2;
   return 0.5;
 }
 
 /** The words a query may use for a service: its name, its display name, and the kind of application it is. */
 function serviceWords(integration: RegisteredIntegration): { names: Set<string>; kinds: Set<string> } {
-  const names = new Set([...words(integration.service), ...words(integration.plugin.displayName)]);
+  // A service named by a common word ("files") is not named by that word in a query ("the Smith file").
+  const names = new Set([...words(integration.service), ...words(integration.plugin.displayName)].filter((word) => !isCommonWord(word)));
   const head = (integration.plugin.description.split(':')[0] ?? '').replace(/\([^)]*\)/g, ' ');
   const kinds = new Set<string>();
   for (const word of words(head)) {
@@ -49,7 +50,10 @@ function serviceWords(integration: RegisteredIntegration): { names: Set<string>;
 
 /** Text of the parameters: their names, the first clause of their descriptions, their allowed values. */
 function paramText(params: RegisteredOperation['definition']['params']): { names: string; details: string } {
-  const properties = (params.properties ?? {}) as Record<string, { description?: string; enum?: unknown[]; anyOf?: Array<{ const?: unknown }> }>;
+  const properties = (params.properties ?? {}) as Record<
+    string,
+    { description?: string; enum?: unknown[]; anyOf?: Array<{ const?: unknown }> }
+  >;
   const names: string[] = [];
   const details: string[] = [];
   for (const [name, schema] of Object.entries(properties)) {
@@ -126,7 +130,7 @@ export class OperationIndex {
       }
     }
     const n = this.docs.length;
-    const k1 = 1.2;
+    const k1 = 3;
     const b = 0.5;
     const hits: SearchHit[] = [];
     for (const doc of this.docs) {
