@@ -3,6 +3,8 @@ import type { Context, Next } from 'koa';
 import { readBody } from '../../http/body.js';
 import type { GatewayState } from '../../http/state.js';
 import type { DashboardAssets } from './assets.js';
+import { mountConsent } from './consent.js';
+import { DASHBOARD_CSP } from './csp.js';
 import { backTo, type Handler, mountPages, type PageRequest, validator } from './handlers.js';
 import type { Html } from './html.js';
 import { errorPage, type Notice, page, type Section, signInPage } from './layout.js';
@@ -12,12 +14,7 @@ export const DASHBOARD_PREFIX = '/dashboard';
 const COOKIE = 'portico_session';
 const FORM_LIMIT_BYTES = 64 * 1024;
 
-/**
- * The Content-Security-Policy of every dashboard answer: nothing but the gateway's own files, no inline script or style,
- * no framing, forms only to the gateway. `img-src data:` is for the browser's own form controls.
- */
-export const DASHBOARD_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'; object-src 'none'";
+export { DASHBOARD_CSP } from './csp.js';
 
 export interface DashboardOptions {
   engine: Engine;
@@ -103,7 +100,10 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
   };
 
   // The pages (handlers.ts) register their routes here.
-  mountPages({ engine, sessions, publicUrl: options.publicUrl, route, show, flash, redirect });
+  const kit = { engine, sessions, publicUrl: options.publicUrl, route, show, flash, redirect };
+  mountPages(kit);
+  // The authorize endpoint of the built-in OAuth server: a consent page of the dashboard (consent.ts).
+  mountConsent(kit);
 
   // ---- the middleware -------------------------------------------------------------------------------------------
 
