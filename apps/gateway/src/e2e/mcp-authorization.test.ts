@@ -44,6 +44,10 @@ class MemoryProvider implements OAuthClientProvider {
     this.verifier = verifier;
   };
   codeVerifier = () => this.verifier;
+  invalidateCredentials = (scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery') => {
+    if (scope === 'all' || scope === 'tokens') this.saved = undefined;
+    if (scope === 'all' || scope === 'client') this.client = undefined;
+  };
 }
 
 let gateway: TestGateway;
@@ -162,6 +166,31 @@ describe('connecting with the MCP SDK client’s own OAuth support', () => {
     const after = await gateway.rest('GET', '/api/v1/clio/matters', { key: renewed });
     expect(after.status).toBe(401);
     expect(after.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    await client.close();
+  });
+
+  it('a grant is listed in the dashboard; revoking it there ends the client’s access at once, and it can be authorized again', async () => {
+    const provider = new MemoryProvider();
+    const client = await authorizedClient(provider, { service_clio: 'on', access: 'full', expires: '7' });
+    expect((await client.callTool({ name: 'call_clio', arguments: { method: 'list_matters', params: {} } })).isError).toBeFalsy();
+    const cookie = await signIn();
+    const list = await (await fetch(`${gateway.url}/dashboard/grants`, { headers: { cookie } })).text();
+    const row = /<tr data-grant="(grant_[a-z0-9]+)">\s*<td data-label="Client"><strong>SDK test client<\/strong>/.exec(list);
+    expect(row).not.toBeNull();
+    expect(list).toContain('clio');
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(list)?.[1] as string;
+    const revoked = await form(`/dashboard/grants/${row?.[1]}/revoke`, { _csrf: csrf }, cookie);
+    expect(revoked.status).toBe(303);
+
+    const token = provider.saved?.access_token as string;
+    expect((await gateway.rest('GET', '/api/v1/clio/matters', { key: token })).status).toBe(401);
+    // The SDK meets the 401, its refresh is refused (the grant is gone), and it starts a new authorization.
+    provider.authorizationUrl = undefined;
+    await expect(client.listTools()).rejects.toThrow(/Unauthorized/);
+    expect(provider.authorizationUrl).toBeDefined();
+    const again = await authorizedClient(provider, { service_clio: 'on', access: 'read_only', expires: '1' });
+    expect((await again.listTools()).tools.map((t) => t.name)).toContain('call_clio');
+    await again.close();
     await client.close();
   });
 

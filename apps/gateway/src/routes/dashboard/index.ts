@@ -5,6 +5,7 @@ import type { GatewayState } from '../../http/state.js';
 import type { DashboardAssets } from './assets.js';
 import { mountConsent } from './consent.js';
 import { DASHBOARD_CSP } from './csp.js';
+import { mountGrants } from './grants.js';
 import { backTo, type Handler, mountPages, type PageRequest, validator } from './handlers.js';
 import type { Html } from './html.js';
 import { errorPage, type Notice, page, type Section, signInPage } from './layout.js';
@@ -104,6 +105,7 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
   mountPages(kit);
   // The authorize endpoint of the built-in OAuth server: a consent page of the dashboard (consent.ts).
   mountConsent(kit);
+  mountGrants(kit);
 
   // ---- the middleware -------------------------------------------------------------------------------------------
 
