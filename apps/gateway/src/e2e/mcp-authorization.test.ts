@@ -194,6 +194,24 @@ describe('connecting with the MCP SDK client’s own OAuth support', () => {
     await client.close();
   });
 
+  it('a signed-out browser is sent to sign in, and back to the consent page afterwards', async () => {
+    const provider = new MemoryProvider();
+    const transport = new StreamableHTTPClientTransport(new URL(`${gateway.url}/api/mcp`), { authProvider: provider });
+    await expect(new Client({ name: 'x', version: '1' }).connect(transport)).rejects.toThrow(/Unauthorized/);
+    const url = provider.authorizationUrl as URL;
+    const signedOut = await fetch(url, { redirect: 'manual' });
+    expect(signedOut.status).toBe(303);
+    const signInAt = signedOut.headers.get('location') as string;
+    const next = new URL(signInAt, gateway.url).searchParams.get('next') as string;
+    expect(next).toBe(url.pathname + url.search);
+    const page = await (await fetch(new URL(signInAt, gateway.url))).text();
+    expect(page).toContain('name="next"');
+    const signedIn = await form('/dashboard/sign-in', { key: gateway.key, next });
+    expect(signedIn.headers.get('location')).toBe(next);
+    const evil = await form('/dashboard/sign-in', { key: gateway.key, next: 'https://evil.example/' });
+    expect(evil.headers.get('location')).toBe('/dashboard/integrations');
+  });
+
   it('a denied request goes back to the client with access_denied and its state', async () => {
     const provider = new MemoryProvider();
     const transport = new StreamableHTTPClientTransport(new URL(`${gateway.url}/api/mcp`), { authProvider: provider });
