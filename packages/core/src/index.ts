@@ -163,6 +163,7 @@ export type {
 } from './store/authorization-types.js';
 export { MIGRATIONS, type Migration } from './store/migrations.js';
 export { openStore, PostgresStore, type PostgresStoreOptions, type StoreChange, type StoreChangeListener } from './store/open.js';
+export type { KeyScopes } from './store/scopes.js';
 export { SqliteStore } from './store/sqlite.js';
 export {
   type ApiKeyRecord,
@@ -179,7 +180,6 @@ export {
   type ConnectionStatus,
   DEFAULT_WORKSPACE,
   type IntegrationSettingsRecord,
-  type KeyScopes,
   type SessionRecord,
   type SessionTable,
   type Store,

@@ -145,6 +145,16 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
     meaning: 'Calls an API key may make at once after being idle (the token bucket’s size), on top of which the per-minute rate refills',
   },
   {
+    name: 'PORTICO_OAUTH_ACCESS_TOKEN_SECONDS',
+    default: '3600',
+    meaning: 'Lifetime of the access tokens the built-in authorization server issues to MCP and REST clients (docs/mcp-authorization.md)',
+  },
+  {
+    name: 'PORTICO_OAUTH_REFRESH_TOKEN_DAYS',
+    default: '30',
+    meaning: 'How long an unused refresh token of the built-in authorization server stays valid; each use rotates it',
+  },
+  {
     name: 'PORTICO_METRICS_PORT',
     default: '(none)',
     meaning:

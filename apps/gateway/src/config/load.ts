@@ -81,6 +81,9 @@ export interface GatewayConfig {
   rateLimitPerMinute: number;
   /** Calls a key may make at once after being idle (the token bucket's size). */
   rateLimitBurst: number;
+  /** Lifetimes of the built-in authorization server's tokens, seconds. */
+  oauthAccessTokenSeconds: number;
+  oauthRefreshTokenDays: number;
 }
 
 export class ConfigError extends Error {
@@ -261,6 +264,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     auditRetentionDays: int('PORTICO_AUDIT_RETENTION_DAYS', 90, 0, 36_500),
     rateLimitPerMinute: int('PORTICO_RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000_000),
     rateLimitBurst: int('PORTICO_RATE_LIMIT_BURST', 60, 1, 1_000_000_000),
+    oauthAccessTokenSeconds: int('PORTICO_OAUTH_ACCESS_TOKEN_SECONDS', 3600, 1, 86_400),
+    oauthRefreshTokenDays: int('PORTICO_OAUTH_REFRESH_TOKEN_DAYS', 30, 1, 365),
     logLevel,
     encryptionKey: env.PORTICO_ENCRYPTION_KEY || undefined,
     previousEncryptionKeys: (env.PORTICO_ENCRYPTION_PREVIOUS_KEYS ?? '')

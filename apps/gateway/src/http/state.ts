@@ -6,4 +6,6 @@ export interface GatewayState {
   requestId: string;
   service?: string;
   operation?: string;
+  /** The `WWW-Authenticate` value of a refusal with this code, where the path has one (routes/authorization.ts). */
+  challenge?: (code: string) => string | undefined;
 }

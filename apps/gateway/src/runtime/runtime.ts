@@ -58,6 +58,10 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
       maxResponseBytes: config.upstreamMaxResponseBytes,
     },
     rateLimit: { perMinute: config.rateLimitPerMinute, burst: config.rateLimitBurst },
+    authorization: {
+      accessTokenTtlMs: config.oauthAccessTokenSeconds * 1000,
+      refreshTokenTtlMs: config.oauthRefreshTokenDays * 24 * 60 * 60_000,
+    },
     upstreamLimits: upstreamLimitOptions(registry, config, logger, options.sandboxLimits),
   });
   return {

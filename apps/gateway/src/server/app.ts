@@ -8,6 +8,7 @@ import type { GatewayState } from '../http/state.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
 import type { Readiness } from '../observability/readiness.js';
 import { mountAdmin } from '../routes/admin/index.js';
+import { bearerChallenge, mountAuthorization } from '../routes/authorization.js';
 import { mountConnect } from '../routes/connect.js';
 import type { DashboardAssets } from '../routes/dashboard/assets.js';
 import { dashboardMiddleware } from '../routes/dashboard/index.js';
@@ -63,6 +64,7 @@ export function createApp(options: AppOptions): GatewayApp {
   app.on('error', reportResponseError(logger));
   app.use(requestLog(logger, options.metrics));
   app.use(hostGuard(options.allowedHosts, options.publicUrl));
+  app.use(bearerChallenge(engine));
 
   // The dashboard: one middleware that passes any path outside /dashboard straight on (routes/dashboard/index.ts).
   if (options.dashboard) {
@@ -83,6 +85,7 @@ export function createApp(options: AppOptions): GatewayApp {
   // Order matters where two routes match one request: openapi.json is served before the REST catch-all.
   const router = new Router<GatewayState>();
   mountHealth(router, options, authenticate);
+  mountAuthorization(router, engine);
   mountMcp(router, options, authenticate);
   if (options.mcpLegacySse) mountLegacySse(router, options, authenticate);
   mountConnect(router, options, authenticate);

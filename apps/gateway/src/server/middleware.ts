@@ -104,7 +104,9 @@ function sendError(ctx: Context, error: unknown, logger: Logger): boolean {
   ctx.respond = true;
   ctx.status = failure.status;
   ctx.body = errorBody(failure);
-  if (failure.code === 'unauthorized') ctx.set('www-authenticate', 'Bearer realm="portico"');
+  const challenge = (ctx.state.challenge as ((code: string) => string | undefined) | undefined)?.(failure.code);
+  if (challenge) ctx.set('www-authenticate', challenge);
+  else if (failure.code === 'unauthorized') ctx.set('www-authenticate', 'Bearer realm="portico"');
   if (failure.retryAfter !== undefined) ctx.set('retry-after', String(failure.retryAfter));
   return false;
 }

@@ -8,7 +8,8 @@ import { Tokens } from './tokens.js';
 
 /** Where the server's endpoints are, below the gateway's public URL. */
 export const AUTHORIZATION_PATHS = {
-  authorize: '/oauth/authorize',
+  /** A page of the dashboard: consent needs the admin's session (apps/gateway's routes/dashboard/consent.ts). */
+  authorize: '/dashboard/authorize',
   token: '/oauth/token',
   register: '/oauth/register',
   revoke: '/oauth/revoke',

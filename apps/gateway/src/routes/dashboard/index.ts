@@ -3,6 +3,9 @@ import type { Context, Next } from 'koa';
 import { readBody } from '../../http/body.js';
 import type { GatewayState } from '../../http/state.js';
 import type { DashboardAssets } from './assets.js';
+import { mountConsent } from './consent.js';
+import { DASHBOARD_CSP } from './csp.js';
+import { mountGrants } from './grants.js';
 import { backTo, type Handler, mountPages, type PageRequest, validator } from './handlers.js';
 import type { Html } from './html.js';
 import { errorPage, type Notice, page, type Section, signInPage } from './layout.js';
@@ -12,12 +15,7 @@ export const DASHBOARD_PREFIX = '/dashboard';
 const COOKIE = 'portico_session';
 const FORM_LIMIT_BYTES = 64 * 1024;
 
-/**
- * The Content-Security-Policy of every dashboard answer: nothing but the gateway's own files, no inline script or style,
- * no framing, forms only to the gateway. `img-src data:` is for the browser's own form controls.
- */
-export const DASHBOARD_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'; object-src 'none'";
+export { DASHBOARD_CSP } from './csp.js';
 
 export interface DashboardOptions {
   engine: Engine;
@@ -103,7 +101,11 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
   };
 
   // The pages (handlers.ts) register their routes here.
-  mountPages({ engine, sessions, publicUrl: options.publicUrl, route, show, flash, redirect });
+  const kit = { engine, sessions, publicUrl: options.publicUrl, route, show, flash, redirect };
+  mountPages(kit);
+  // The authorize endpoint of the built-in OAuth server: a consent page of the dashboard (consent.ts).
+  mountConsent(kit);
+  mountGrants(kit);
 
   // ---- the middleware -------------------------------------------------------------------------------------------
 
@@ -148,6 +150,9 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
       if (path === DASHBOARD_PREFIX || path === '/dashboard/') return redirect(ctx, '/dashboard/integrations');
 
       if (path === '/dashboard/sign-in') {
+        // An OAuth client's authorization request that met a signed-out browser resumes after the sign-in.
+        const nextOf = (value: unknown) =>
+          typeof value === 'string' && value.startsWith('/dashboard/authorize?') && value.length <= 8192 ? value : undefined;
         if (ctx.method === 'GET') {
           if (await sessions.get(sessionId(ctx))) return redirect(ctx, '/dashboard/integrations');
           const signedOut = ctx.query.signed_out !== undefined;
@@ -162,6 +167,7 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
                 : expired
                   ? { kind: 'error', text: 'Your session ended; sign in again.' }
                   : undefined,
+              nextOf(ctx.query.next),
             ),
           );
         }
@@ -175,29 +181,37 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
           return send(ctx, 429, signInPage(assets, { kind: 'error', text: `Too many sign-in attempts; try again in ${wait} seconds.` }));
         }
         let principal: Principal | undefined;
+        let next: string | undefined;
         try {
-          const { key } = signInForm(await readForm(ctx));
+          const submitted = await readForm(ctx);
+          next = nextOf(submitted.next);
+          const { key } = signInForm(submitted);
           principal = await engine.authenticate(key.trim());
         } catch (error) {
           if (toGatewayError(error).code !== 'unauthorized' && toGatewayError(error).code !== 'bad_request') throw error;
         }
         if (!principal?.keyId) {
-          return send(ctx, 401, signInPage(assets, { kind: 'error', text: 'This key is not valid.' }));
+          return send(ctx, 401, signInPage(assets, { kind: 'error', text: 'This key is not valid.' }, next));
         }
         if (!principal.scopes.admin) {
-          return send(ctx, 403, signInPage(assets, { kind: 'error', text: 'This key is not an admin key.' }));
+          return send(ctx, 403, signInPage(assets, { kind: 'error', text: 'This key is not an admin key.' }, next));
         }
         succeeded();
         await sessions.destroy(sessionId(ctx));
         const created = await sessions.create(principal.keyId, principal.workspaceId);
         state.principal = principal;
         cookie(ctx, created.id);
-        return redirect(ctx, '/dashboard/integrations');
+        return redirect(ctx, next ?? '/dashboard/integrations');
       }
 
       const id = sessionId(ctx);
       const session = await sessions.get(id);
-      if (!session) return redirect(ctx, id ? '/dashboard/sign-in?expired' : '/dashboard/sign-in');
+      if (!session) {
+        if (path === '/dashboard/authorize' && ctx.method === 'GET') {
+          return redirect(ctx, `/dashboard/sign-in?next=${encodeURIComponent(ctx.url)}`);
+        }
+        return redirect(ctx, id ? '/dashboard/sign-in?expired' : '/dashboard/sign-in');
+      }
       // The key is read again on every request: a revoked, expired or demoted key ends the session at once.
       const record = await engine.store.getApiKey(session.workspaceId, session.keyId);
       if (!record || record.revokedAt || (record.expiresAt && Date.parse(record.expiresAt) <= Date.now()) || !record.scopes.admin) {

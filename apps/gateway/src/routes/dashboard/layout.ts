@@ -81,7 +81,7 @@ function flashMessage(flash: Notice): Html {
 export const csrfField = (session: DashboardSession): Html => html`<input type="hidden" name="_csrf" value="${session.csrf}">`;
 
 /** The sign-in page (also shown, with a message, after a refused attempt). */
-export function signInPage(assets: DashboardAssets, message?: { text: string; kind: 'error' | 'ok' }): string {
+export function signInPage(assets: DashboardAssets, message?: { text: string; kind: 'error' | 'ok' }, next?: string): string {
   return html`<!doctype html>
 <html lang="en">
 <head>${head(assets, 'Sign in')}</head>
@@ -92,6 +92,7 @@ export function signInPage(assets: DashboardAssets, message?: { text: string; ki
     <p class="lead">Sign in with an admin API key.</p>
     ${message ? html`<div class="flash ${message.kind}" role="${message.kind === 'error' ? 'alert' : 'status'}">${message.text}</div>` : ''}
     <form method="post" action="/dashboard/sign-in">
+      ${next ? html`<input type="hidden" name="next" value="${next}">` : ''}
       <label for="key">Admin API key</label>
       <span class="hint" id="key-hint">Starts with <code>portico_</code>. <code>pnpm start</code> prints one; <code>portico keys create --admin</code> makes another.</span>
       <input id="key" name="key" type="password" required autocomplete="current-password" aria-describedby="key-hint" spellcheck="false">

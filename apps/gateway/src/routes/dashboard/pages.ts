@@ -165,7 +165,7 @@ export function keysPage(
         ? html`<span class="badge warn">Expired</span>`
         : html`<span class="badge ok">Active</span>`;
   return html`<h1>API keys</h1>
-<p class="lead">Keys of this workspace. A key is shown once when it is made; Portico keeps only its hash.</p>
+<p class="lead">Keys of this workspace. A key is shown once when it is made; Portico keeps only its hash. Clients connected by OAuth are under <a href="/dashboard/grants">Connected clients</a>.</p>
 <section class="panel" aria-labelledby="new">
   <h2 id="new">Create a key</h2>
   <form method="post" action="/dashboard/keys" autocomplete="off">

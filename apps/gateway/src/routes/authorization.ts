@@ -1,0 +1,129 @@
+import type Router from '@koa/router';
+import { AUTHORIZATION_PATHS, AuthorizationError, AuthorizationServer, type Engine, GatewayError, type ResourcePath } from '@portico/core';
+import type { Context, Next } from 'koa';
+import { readBody } from '../http/body.js';
+import type { GatewayState } from '../http/state.js';
+
+const FORM_LIMIT_BYTES = 16 * 1024;
+
+/** The gateway's public URL: the issuer of the built-in authorization server and the base of its resources. */
+const gatewayUrl = (engine: Engine, ctx: Context) => (engine.publicUrl ?? ctx.origin).replace(/\/+$/, '');
+
+/** Which door a path belongs to, for its protected-resource metadata. */
+function doorOf(path: string): ResourcePath {
+  if (path === '/api/mcp' || path.startsWith('/api/mcp/')) return '/api/mcp';
+  if (path.startsWith('/api/v1/')) return '/api/v1';
+  return '';
+}
+
+/**
+ * What a 401 or 403 of the doors says in `WWW-Authenticate` (RFC 6750 §3, RFC 9728 §5.1): where the protected-resource
+ * metadata is, so that an OAuth client can discover the authorization server from the refusal alone; `invalid_token`
+ * when a token was sent and refused; `insufficient_scope` when a known principal asked for more than it may.
+ */
+export function bearerChallenge(engine: Engine): (ctx: Context, next: Next) => Promise<void> {
+  return async (ctx, next) => {
+    if (ctx.path.startsWith('/api/')) {
+      (ctx.state as GatewayState).challenge = (code) => {
+        const metadata = AuthorizationServer.resourceMetadataUrl(gatewayUrl(engine, ctx), doorOf(ctx.path));
+        if (code === 'unauthorized') {
+          const invalid = ctx.get('authorization') ? ', error="invalid_token"' : '';
+          return `Bearer realm="portico", resource_metadata="${metadata}"${invalid}`;
+        }
+        if (code === 'forbidden' && (ctx.state as Partial<GatewayState>).principal) {
+          return `Bearer realm="portico", resource_metadata="${metadata}", error="insufficient_scope"`;
+        }
+        return undefined;
+      };
+    }
+    await next();
+  };
+}
+
+async function readForm(ctx: Context): Promise<Record<string, string>> {
+  if (!/^application\/x-www-form-urlencoded\b/i.test(ctx.get('content-type'))) {
+    throw new AuthorizationError('invalid_request', 'Send the form as application/x-www-form-urlencoded');
+  }
+  const raw = await readBody(ctx.req, FORM_LIMIT_BYTES);
+  const form: Record<string, string> = Object.create(null);
+  for (const [name, value] of new URLSearchParams(raw.toString('utf8'))) {
+    if (Object.hasOwn(form, name)) throw new AuthorizationError('invalid_request', `${name} is repeated`);
+    form[name] = value;
+  }
+  return form;
+}
+
+/** Answers an OAuth endpoint's failure in OAuth's form (`{ error, error_description }`), which OAuth clients parse. */
+async function oauthAnswer(ctx: Context, work: () => Promise<unknown>, status = 200): Promise<void> {
+  ctx.set('cache-control', 'no-store');
+  try {
+    const body = await work();
+    ctx.status = status;
+    ctx.body = body ?? {};
+  } catch (error) {
+    if (!(error instanceof AuthorizationError)) throw error;
+    ctx.status = error.status;
+    ctx.body = error.body();
+    if (error.status === 429) ctx.set('retry-after', '60');
+  }
+}
+
+/** Metadata and the OAuth endpoints are for any client, browser-based ones (MCP Inspector) too. */
+async function cors(ctx: Context, next: Next): Promise<void> {
+  ctx.set('access-control-allow-origin', '*');
+  ctx.set('access-control-allow-headers', 'authorization, content-type, mcp-protocol-version');
+  ctx.set('access-control-allow-methods', 'GET, POST, OPTIONS');
+  if (ctx.method === 'OPTIONS') {
+    ctx.status = 204;
+    return;
+  }
+  await next();
+}
+
+/**
+ * The built-in authorization server's HTTP face: metadata (RFC 8414, RFC 9728), token exchange and refresh,
+ * Dynamic Client Registration and revocation. The authorize endpoint is a dashboard page (routes/dashboard/consent.ts).
+ */
+export function mountAuthorization(router: Router<GatewayState>, engine: Engine): void {
+  const server = engine.authorization;
+  router.all('/.well-known/oauth-authorization-server', cors, async (ctx) => {
+    if (ctx.method !== 'GET') throw new GatewayError('method_not_allowed', 'Use GET');
+    ctx.body = server.metadata(gatewayUrl(engine, ctx));
+  });
+  for (const path of ['', '/api/mcp', '/api/v1'] as const) {
+    router.all(`/.well-known/oauth-protected-resource${path}`, cors, async (ctx) => {
+      if (ctx.method !== 'GET') throw new GatewayError('method_not_allowed', 'Use GET');
+      ctx.body = server.resourceMetadata(gatewayUrl(engine, ctx), path);
+    });
+  }
+  router.all(AUTHORIZATION_PATHS.token, cors, async (ctx) => {
+    if (ctx.method !== 'POST') throw new GatewayError('method_not_allowed', 'Use POST');
+    await oauthAnswer(ctx, async () => server.tokens.exchange(await readForm(ctx), gatewayUrl(engine, ctx)));
+  });
+  router.all(AUTHORIZATION_PATHS.revoke, cors, async (ctx) => {
+    if (ctx.method !== 'POST') throw new GatewayError('method_not_allowed', 'Use POST');
+    await oauthAnswer(ctx, async () => {
+      await server.tokens.revoke(await readForm(ctx));
+      return {};
+    });
+  });
+  router.all(AUTHORIZATION_PATHS.register, cors, async (ctx) => {
+    if (ctx.method !== 'POST') throw new GatewayError('method_not_allowed', 'Use POST');
+    await oauthAnswer(
+      ctx,
+      async () => {
+        if (!/^application\/json\b/i.test(ctx.get('content-type'))) {
+          throw new AuthorizationError('invalid_client_metadata', 'Send the registration as application/json');
+        }
+        let body: unknown;
+        try {
+          body = JSON.parse((await readBody(ctx.req, FORM_LIMIT_BYTES)).toString('utf8'));
+        } catch {
+          throw new AuthorizationError('invalid_client_metadata', 'The registration is not valid JSON');
+        }
+        return server.clients.register(body, ctx.req.socket.remoteAddress ?? 'unknown');
+      },
+      201,
+    );
+  });
+}
