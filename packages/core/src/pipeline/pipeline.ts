@@ -223,18 +223,18 @@ export class Pipeline {
     // One coercion rule for every door (contract/validation.ts): query values and typed values meet the same schema.
     const schema = operation.definition.params;
     const params = coerceParams(schema, { ...(request.stringParams ? queryParams(schema, request.stringParams) : {}), ...request.params });
-    // The schema first: where it says what a value must be (a Slack channel id from list_channels), that is what the
-    // caller needs to read, rather than the path rule's character list.
-    if (!operation.validator.check(params)) {
-      const problems = operation.validator.problems(params);
-      throw new GatewayError('bad_request', `Invalid params for ${operation.name}: ${problemList(problems)}`);
-    }
-    // One path-parameter rule for every plugin, whatever its schema says, before any upstream call.
+    const valid = operation.validator.check(params);
+    const problems = valid ? [] : operation.validator.problems(params);
+    // One path-parameter rule for every plugin, whatever its schema says, before any upstream call. Where the schema
+    // itself refuses that value (a Slack channel id, to be taken from list_channels), its words serve the caller better
+    // than the rule's character list, so the schema's message is given instead.
     for (const name of operation.pathParams) {
       const value = params[name];
       const problem = typeof value === 'string' ? pathSegmentProblem(value) : undefined;
-      if (problem) throw new GatewayError('bad_request', `Invalid params for ${operation.name}: params.${name}: ${problem}`);
+      const schemaSays = problems.some((p) => p.startsWith(`params.${name}:`) || p.startsWith(`params.${name} `));
+      if (problem && !schemaSays) throw new GatewayError('bad_request', `Invalid params for ${operation.name}: params.${name}: ${problem}`);
     }
+    if (!valid) throw new GatewayError('bad_request', `Invalid params for ${operation.name}: ${problemList(problems)}`);
     const problem = operation.definition.check?.(params as never);
     if (problem) throw new GatewayError('bad_request', `Invalid params for ${operation.name}: ${problem}`);
     return params;

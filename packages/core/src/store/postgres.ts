@@ -31,10 +31,7 @@ import type {
 import { numberPlaceholders, type Statement, WorkspaceMethods, WorkspaceRecords } from './workspace-sql.js';
 
 export interface PostgresStoreOptions {
-  /**
-   * Schema for Portico's tables, created by `migrate()` if missing and put on every pooled connection's
-   * `search_path`. Default: the role's own `search_path` (normally `public`).
-   */
+  /** Schema for the tables, made by `migrate()` if missing, on every connection's `search_path` (default: the role's). */
   schema?: string;
   /**
    * Connections for queries (default 10). Connection locks use a second pool of the same size, so that callers
