@@ -134,9 +134,15 @@ export async function startRecordingProxy(target: string, stripPrefix = ''): Pro
             const violations = answer.headers['sl-violations'];
             if (!exchange.refusal && typeof violations === 'string') {
               // Only what is wrong with the request: Prism also checks the answer it made up against the spec.
-              const errors = (JSON.parse(violations) as Array<{ severity?: string; location?: string[]; message?: string }>).filter(
-                (v) => v.severity === 'Error' && v.location?.[0] === 'request',
-              );
+              // Past a number of them Prism sends a plain "Too many violations…" instead of the list, which says nothing of
+              // where they are: the answer's own refusal (above) is then all there is to read.
+              let listed: Array<{ severity?: string; location?: string[]; message?: string }> = [];
+              try {
+                listed = JSON.parse(violations) as typeof listed;
+              } catch {
+                listed = [];
+              }
+              const errors = (Array.isArray(listed) ? listed : []).filter((v) => v.severity === 'Error' && v.location?.[0] === 'request');
               if (errors.length > 0) exchange.refusal = `VIOLATIONS: ${errors.map((v) => v.message ?? '').join('; ')}`;
             }
             // Prism sends both Content-Length and Transfer-Encoding on some answers: pass the body on with its length alone.
