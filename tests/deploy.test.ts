@@ -1,0 +1,275 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENVIRONMENT } from '../apps/gateway/src/config/environment.js';
+// @ts-expect-error: a script of ours without declarations (its JSDoc types are checked by its own run)
+import { stageContext } from '../scripts/image.mjs';
+
+/**
+ * What docs/deploy.md gives an operator, tried: the files in deploy/ hold together (HAProxy accepts its configuration;
+ * every PORTICO_ variable they set is one the gateway reads), the image's context is staged as `pnpm image` stages it
+ * and the staged gateway starts, and — where a container engine can be had — the image is built from a base made of
+ * Debian's packages (no registry image can be pulled here) and started read-only as a non-root user, answering
+ * /healthz and its own HEALTHCHECK.
+ *
+ * Needs: `pnpm build` and the npm registry (staging), HAProxy (the configuration check), podman + runc + debootstrap
+ * (the image). Each part skips, saying why, without them; CI makes them mandatory (PORTICO_REQUIRE_HAPROXY=1,
+ * PORTICO_REQUIRE_IMAGE=1, CI=true for staging).
+ */
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const run = promisify(execFile);
+const env = process.env;
+const HAPROXY = env.PORTICO_HAPROXY ?? '/usr/sbin/haproxy';
+
+function skipOrFail(requiredBy: string | undefined, problem: string): string {
+  if (requiredBy) throw new Error(`${problem}, and ${requiredBy} makes this test mandatory`);
+  console.warn(`skipping: ${problem}`);
+  return problem;
+}
+
+const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
+
+describe('deploy/: the files an operator starts from', () => {
+  it('sets only variables the gateway reads', () => {
+    const known = new Set(ENVIRONMENT.map((entry) => entry.name));
+    for (const file of ['deploy/compose.yaml', 'deploy/Dockerfile']) {
+      const used = [...read(file).matchAll(/\bPORTICO_[A-Z0-9_]+\b/g)].map((m) => m[0]).filter((name) => name !== 'PORTICO_IMAGE');
+      expect(used.length, file).toBeGreaterThan(0);
+      for (const name of used) expect(known.has(name), `${file} sets ${name}, which the gateway does not read`).toBe(true);
+    }
+  });
+
+  it('balances the gateways the compose file runs, on the port the image exposes', () => {
+    const compose = read('deploy/compose.yaml');
+    const haproxy = read('deploy/haproxy.cfg');
+    const port = /EXPOSE (\d+)/.exec(read('deploy/Dockerfile'))?.[1];
+    const servers = [...haproxy.matchAll(/^\s*server (\S+) (\S+):(\d+)/gm)].map((m) => ({ name: m[1], host: m[2], port: m[3] }));
+    expect(servers.length).toBe(2);
+    for (const server of servers) {
+      expect(compose, `compose defines the service ${server.host}`).toMatch(new RegExp(`^  ${server.host}:`, 'm'));
+      expect(server.port).toBe(port);
+    }
+    expect(haproxy).toMatch(/uri \/readyz/);
+  });
+
+  const haproxyProblem = existsSync(HAPROXY)
+    ? undefined
+    : skipOrFail(
+        env.PORTICO_REQUIRE_HAPROXY === '1' ? 'PORTICO_REQUIRE_HAPROXY=1' : undefined,
+        `no HAProxy at ${HAPROXY} (apt-get install haproxy)`,
+      );
+  it.skipIf(haproxyProblem)('has a configuration HAProxy accepts', async () => {
+    const { stdout, stderr } = await run(HAPROXY, ['-c', '-f', join(ROOT, 'deploy/haproxy.cfg')]);
+    expect(`${stdout}${stderr}`).toContain('Configuration file is valid');
+  });
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+async function waitHealthy(url: string, timeoutMs: number, output: () => string): Promise<unknown> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const response = await fetch(`${url}/healthz`);
+      if (response.status === 200) return response.json();
+    } catch {}
+    if (Date.now() > until) throw new Error(`no /healthz answer at ${url} within ${timeoutMs} ms:\n${output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+const STAGE_REQUIRED = env.CI === 'true' || env.PORTICO_REQUIRE_IMAGE === '1';
+
+async function stagingProblem(): Promise<string | undefined> {
+  const requiredBy = STAGE_REQUIRED ? 'CI (CI=true or PORTICO_REQUIRE_IMAGE=1)' : undefined;
+  if (!existsSync(join(ROOT, 'apps/gateway/dist/bin.js'))) return skipOrFail(requiredBy, 'the packages are not built (run pnpm build)');
+  try {
+    await run('npm', ['ping'], { timeout: 30_000 });
+  } catch {
+    return skipOrFail(requiredBy, 'the npm registry cannot be reached');
+  }
+  return undefined;
+}
+
+async function engineProblem(): Promise<string | undefined> {
+  const requiredBy = env.PORTICO_REQUIRE_IMAGE === '1' ? 'PORTICO_REQUIRE_IMAGE=1' : undefined;
+  for (const [tool, args] of [
+    ['podman', ['--version']],
+    ['/usr/sbin/runc', ['--version']],
+    ['/usr/sbin/debootstrap', ['--version']],
+  ] as const) {
+    try {
+      await run(tool, [...args]);
+    } catch {
+      return skipOrFail(requiredBy, `${tool} is not installed (apt-get install podman runc debootstrap)`);
+    }
+  }
+  if (process.getuid?.() !== 0) return skipOrFail(requiredBy, 'building the Debian base image with debootstrap needs root');
+  return undefined;
+}
+
+const staging = await stagingProblem();
+const engine = staging ?? (await engineProblem());
+
+describe.skipIf(staging)('the image', () => {
+  let work = '';
+  let stage = '';
+  const children: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'portico-image-test-'));
+    stage = await stageContext(join(work, 'stage'));
+  }, 600_000);
+
+  afterAll(() => {
+    for (const child of children) child.kill('SIGKILL');
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('is staged with production dependencies only and no test helper', () => {
+    const modules = join(stage, 'app/node_modules');
+    expect(readdirSync(join(modules, '@portico')).sort()).toEqual([
+      'core',
+      'gateway',
+      'plugin-accounting',
+      'plugin-calls',
+      'plugin-chat',
+      'plugin-crm',
+      'plugin-notes',
+      'plugin-practice',
+    ]);
+    for (const dev of ['vitest', 'typescript', '@biomejs/biome', 'turbo']) expect(existsSync(join(modules, dev)), dev).toBe(false);
+    const dist = join(modules, '@portico/gateway/dist');
+    const files = readdirSync(dist, { recursive: true }).map(String);
+    expect(files.some((file) => /test-support|\.test\./.test(file))).toBe(false);
+    expect(existsSync(join(stage, 'Dockerfile'))).toBe(true);
+  });
+
+  it('starts from the staged tree as the image starts it, with all six integrations', async () => {
+    const port = await freePort();
+    const data = join(work, 'data');
+    mkdirSync(data);
+    const child = spawn(process.execPath, [join(stage, 'app/node_modules/@portico/gateway/dist/bin.js'), 'serve'], {
+      cwd: join(stage, 'app'),
+      env: { PATH: process.env.PATH, NODE_ENV: 'production', PORTICO_PORT: String(port), PORTICO_DATA_DIR: data },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const health = (await waitHealthy(`http://127.0.0.1:${port}`, 30_000, () => output)) as { integrations: string[] };
+    expect(health.integrations.sort()).toEqual(['callrail', 'clio', 'lawmatics', 'notion', 'quickbooks', 'slack']);
+    child.kill('SIGTERM');
+  }, 60_000);
+
+  describe.skipIf(engine)('built and run with podman', () => {
+    const name = `portico-image-test-${process.pid}`;
+    const volume = `${name}-data`;
+    let podman: (args: string[], timeout?: number) => Promise<{ stdout: string; stderr: string }>;
+
+    beforeAll(async () => {
+      // This machine's cgroup layout and ulimits need these settings (TOOLCHAIN notes, docs/deploy.md).
+      const conf = join(work, 'containers.conf');
+      writeFileSync(conf, '[containers]\ndefault_ulimits = []\n[engine]\ncgroup_manager = "cgroupfs"\n');
+      const env = { ...process.env, CONTAINERS_CONF: conf };
+      podman = (args, timeout = 300_000) =>
+        run('podman', ['--runtime', '/usr/sbin/runc', ...args], { env, timeout, maxBuffer: 64 * 1024 * 1024 });
+      await buildBase(work, podman);
+      await podman(
+        ['build', '--format', 'docker', '--isolation', 'chroot', '--build-arg', `BASE_IMAGE=${BASE}`, '-t', `${name}:test`, stage],
+        600_000,
+      );
+    }, 900_000);
+
+    afterAll(async () => {
+      await podman?.(['rm', '-f', name]).catch(() => {});
+      await podman?.(['volume', 'rm', '-f', volume]).catch(() => {});
+      await podman?.(['rmi', '-f', `${name}:test`]).catch(() => {});
+    }, 60_000);
+
+    it('runs read-only as a non-root user and answers /healthz and its HEALTHCHECK', async () => {
+      const port = await freePort();
+      await podman([
+        'run',
+        '-d',
+        '--name',
+        name,
+        '--network',
+        'host',
+        '--read-only',
+        '--tmpfs',
+        '/tmp',
+        '-v',
+        `${volume}:/data`,
+        '-e',
+        `PORTICO_PORT=${port}`,
+        '-e',
+        `PORTICO_PUBLIC_URL=http://127.0.0.1:${port}`,
+        `${name}:test`,
+      ]);
+      const logs = async () => (await podman(['logs', name]).catch((error: Error) => ({ stdout: error.message, stderr: '' }))).stdout;
+      let seen = '';
+      await waitHealthy(`http://127.0.0.1:${port}`, 60_000, () => seen).catch(async (error: Error) => {
+        seen = await logs();
+        throw new Error(`${error.message}\n${seen}`);
+      });
+      expect((await podman(['exec', name, 'id', '-u'])).stdout.trim()).toBe('10001');
+      // The root filesystem is read-only: only /data (the volume) and /tmp take writes.
+      await expect(podman(['exec', name, 'touch', '/opt/portico/x'])).rejects.toThrow(/Read-only file system/);
+      const inspect = JSON.parse((await podman(['image', 'inspect', `${name}:test`])).stdout)[0];
+      expect(inspect.Config.User ?? inspect.User).toBe('10001:10001');
+      expect(JSON.stringify(inspect.Healthcheck ?? inspect.Config.Healthcheck)).toContain('/healthz');
+      await podman(['healthcheck', 'run', name]);
+      // A stop is a SIGTERM: the gateway exits by itself, well within the engine's grace period.
+      await podman(['stop', '-t', '20', name], 60_000);
+      const state = JSON.parse((await podman(['inspect', name])).stdout)[0].State;
+      expect(state.ExitCode).toBe(0);
+    }, 120_000);
+  });
+});
+
+const BASE = 'localhost/portico-node-base:20';
+
+/**
+ * A base image with this machine's Node on a minimal Debian (debootstrap from the machine's apt mirror), made once and
+ * kept by the engine: no registry image can be pulled here.
+ */
+async function buildBase(work: string, podman: (args: string[], timeout?: number) => Promise<unknown>): Promise<void> {
+  const exists = await podman(['image', 'exists', BASE]).then(
+    () => true,
+    () => false,
+  );
+  if (exists) return;
+  const rootfs = join(work, 'rootfs');
+  const sources = existsSync('/etc/apt/sources.list.d/debian.sources')
+    ? readFileSync('/etc/apt/sources.list.d/debian.sources', 'utf8')
+    : '';
+  const mirror = /^URIs:\s*(\S+)/m.exec(sources)?.[1] ?? 'http://deb.debian.org/debian';
+  await run('/usr/sbin/debootstrap', ['--variant=minbase', 'bookworm', rootfs, mirror], { timeout: 600_000, maxBuffer: 64 * 1024 * 1024 });
+  await run('sh', ['-c', `tar -C '${rootfs}' -c . | podman --runtime /usr/sbin/runc import - localhost/debian-min:bookworm`], {
+    env: { ...process.env, CONTAINERS_CONF: join(work, 'containers.conf') },
+    timeout: 300_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  rmSync(rootfs, { recursive: true, force: true });
+  const context = join(work, 'base');
+  mkdirSync(context);
+  await run('cp', [process.execPath, join(context, 'node')]);
+  writeFileSync(join(context, 'Containerfile'), 'FROM localhost/debian-min:bookworm\nCOPY node /usr/local/bin/node\nRUN node --version\n');
+  await podman(['build', '--isolation', 'chroot', '-t', BASE, context], 300_000);
+}
