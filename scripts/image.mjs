@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// pnpm image: stages the gateway as an operator installs it (the packed packages installed with npm, production
+// pnpm image [options]: stages the gateway as an operator installs it (the packed packages installed with npm, production
 // dependencies only) and builds deploy/Dockerfile on it with podman or docker. See docs/deploy.md.
 //
 //   node scripts/image.mjs [--engine podman|docker] [--base IMAGE] [--tag NAME] [--stage DIR] [--stage-only]
@@ -28,7 +28,7 @@ export const IMAGE_PACKAGES = [
   'packages/plugin-calls',
 ];
 
-const HELP = `Usage: node scripts/image.mjs [options]   (pnpm image -- [options])
+const HELP = `Usage: node scripts/image.mjs [options]   (pnpm image [options])
 
 Builds the Portico gateway image from deploy/Dockerfile, after staging its context: the packages packed with
 pnpm pack and installed with npm (production dependencies only) into <stage>/app. Needs pnpm build first.
@@ -97,7 +97,10 @@ async function defaultEngine() {
 }
 
 async function main() {
+  // `pnpm image -- --tag x` hands the script a leading `--`: the options follow it.
+  const argv = process.argv.slice(2);
   const { values } = parseArgs({
+    args: argv[0] === '--' ? argv.slice(1) : argv,
     options: {
       engine: { type: 'string' },
       base: { type: 'string' },
