@@ -150,6 +150,7 @@ export {
   toGatewayError,
 } from './errors.js';
 export { type Logger, silentLogger } from './logger.js';
+export type { AuditSpoolOptions } from './pipeline/audit-spool.js';
 export { Engine, type EngineOptions } from './pipeline/engine.js';
 export type { AuditDetail, AuditTrailCounts, EngineObserver, UpstreamObservation } from './pipeline/observers.js';
 export type { InvokeRequest, InvokeResult, Protocol } from './pipeline/pipeline.js';

@@ -168,6 +168,24 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
       'Audit records older than this many days are deleted in the background (at start, then every 10 minutes); 0 keeps them forever',
   },
   {
+    name: 'PORTICO_AUDIT_SPOOL_DIR',
+    default: '<data dir>/audit-spool',
+    meaning:
+      'Where audit records wait on disk while the database refuses them, written when it returns (also by the next start); off: in memory only (up to 100,000, lost at a stop). One folder per host',
+  },
+  {
+    name: 'PORTICO_AUDIT_SPOOL_MAX_MB',
+    default: '256',
+    meaning:
+      'Size the audit spool may reach; records past it are dropped, counted in portico_audit_records_total and said in an error line',
+  },
+  {
+    name: 'PORTICO_AUDIT_EXPORT',
+    default: 'off',
+    meaning:
+      'Every audit record also as a JSON line, as it is recorded (even while the database is down): stdout (a log line with msg "audit") or file:<path> (appended), for a log shipper or SIEM',
+  },
+  {
     name: 'PORTICO_SHUTDOWN_GRACE_MS',
     default: '10000',
     meaning: 'On SIGTERM or SIGINT: how long in-flight requests may take to finish before their connections are closed',

@@ -77,6 +77,12 @@ export interface GatewayConfig {
   metricsHost: string;
   /** Audit records older than this many days are deleted in the background; 0 keeps them forever. */
   auditRetentionDays: number;
+  /** Where audit records wait on disk while the database refuses them; undefined: in memory (lost at a stop). */
+  auditSpoolDir: string | undefined;
+  /** How much the audit spool may hold, bytes. */
+  auditSpoolMaxBytes: number;
+  /** Each audit record as it is recorded, as a JSON line: into the log (stdout) or appended to a file. */
+  auditExport: { to: 'log' } | { to: 'file'; path: string } | undefined;
   /** Calls of operations a minute per API key (the token bucket's refill rate); 0 turns the rate limit off. */
   rateLimitPerMinute: number;
   /** Calls a key may make at once after being idle (the token bucket's size). */
@@ -262,6 +268,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     metricsPort: env.PORTICO_METRICS_PORT ? int('PORTICO_METRICS_PORT', 0, 0, 65535) : undefined,
     metricsHost: env.PORTICO_METRICS_HOST || '127.0.0.1',
     auditRetentionDays: int('PORTICO_AUDIT_RETENTION_DAYS', 90, 0, 36_500),
+    auditSpoolDir: auditSpoolDir(env.PORTICO_AUDIT_SPOOL_DIR, dataDir),
+    auditSpoolMaxBytes: int('PORTICO_AUDIT_SPOOL_MAX_MB', 256, 1, 1_048_576) * 1024 * 1024,
+    auditExport: auditExport(env.PORTICO_AUDIT_EXPORT, problems),
     rateLimitPerMinute: int('PORTICO_RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000_000),
     rateLimitBurst: int('PORTICO_RATE_LIMIT_BURST', 60, 1, 1_000_000_000),
     oauthAccessTokenSeconds: int('PORTICO_OAUTH_ACCESS_TOKEN_SECONDS', 3600, 1, 86_400),
@@ -297,4 +306,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;
+}
+
+/** `off` keeps held audit records in memory only; unset: a folder of the data directory. */
+function auditSpoolDir(value: string | undefined, dataDir: string): string | undefined {
+  if (value === 'off') return undefined;
+  return resolve(value || resolve(dataDir, 'audit-spool'));
+}
+
+function auditExport(value: string | undefined, problems: string[]): GatewayConfig['auditExport'] {
+  if (!value || value === 'off') return undefined;
+  if (value === 'stdout') return { to: 'log' };
+  if (value.startsWith('file:') && value.length > 'file:'.length) return { to: 'file', path: resolve(value.slice('file:'.length)) };
+  problems.push('PORTICO_AUDIT_EXPORT must be off, stdout or file:<path>');
+  return undefined;
 }

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { DEFAULT_WORKSPACE } from '@portico/core';
 import { examplePlugin } from '@portico/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -143,5 +143,55 @@ describe.skipIf(problem !== undefined)(`the audit trail across a database outage
     expect(count('held')).toBeGreaterThanOrEqual(during.filter((s) => s === 200).length);
     expect(count('dropped')).toBe(0);
     expect(count('written')).toBeGreaterThanOrEqual(records.length);
+  });
+  it('keeps the records on disk when the gateway stops during the outage; the next start writes each one once, and the export saw them all', {
+    timeout: 90_000,
+  }, async () => {
+    const spool = mkdtempSync(join(tmpdir(), 'portico-spool-'));
+    const exportFile = join(spool, 'export', 'audit.jsonl');
+    mkdirSync(dirname(exportFile));
+    const env = {
+      PORTICO_DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      PORTICO_EXAMPLE_BASE_URL: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+      PORTICO_AUDIT_SPOOL_DIR: spool,
+      PORTICO_AUDIT_EXPORT: `file:${exportFile}`,
+      // A schema of its own: a fresh database for this gateway (and its own first operator key).
+      PORTICO_DATABASE_SCHEMA: 'spool_test',
+    };
+    const first = await startTestGateway({ plugins: [examplePlugin], env });
+    await first.runtime.engine.connectToken(DEFAULT_WORKSPACE, 'example', 'upstream-token');
+    await first.runtime.engine.configureIntegration(DEFAULT_WORKSPACE, 'example', { restEnabled: true });
+    const before = (await first.runtime.store.listAudit(DEFAULT_WORKSPACE, 10_000)).length;
+    expect((await first.rest('GET', '/api/v1/example/items')).status).toBe(200);
+    await first.runtime.engine.flushAudit();
+
+    stopPostgres();
+    let answered = 0;
+    for (let i = 0; i < 8; i++) if ((await first.rest('GET', '/api/v1/example/items')).status === 200) answered += 1;
+    expect(answered).toBeGreaterThan(0);
+    await first.close(0, 0); // stops during the outage: the held records stay in the spool
+    const onDisk = readdirSync(spool).filter((name) => name.endsWith('.jsonl'));
+    expect(onDisk.length).toBe(1);
+
+    startPostgres();
+    const second = await startTestGateway({ plugins: [examplePlugin], env });
+    try {
+      await second.runtime.engine.flushAudit(); // nothing new: the spool is tried at the first flush
+      const records = await second.runtime.store.listAudit(DEFAULT_WORKSPACE, 10_000);
+      const calls = records.filter((r) => r.service === 'example' && r.operation === 'list_items' && r.status === 200);
+      expect(calls.length).toBe(1 + answered);
+      expect(records.length - before).toBeGreaterThanOrEqual(1 + answered);
+      expect(readdirSync(spool).filter((name) => name.endsWith('.jsonl'))).toEqual([]);
+      // The export received every call as it happened, including those made while the database was down.
+      const exported = readFileSync(exportFile, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      expect(exported.filter((r) => r.operation === 'list_items' && r.status === 200).length).toBe(1 + answered);
+      expect(readFileSync(exportFile, 'utf8')).not.toContain('upstream-token');
+    } finally {
+      await second.close(0, 0);
+      rmSync(spool, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { Engine, type Logger, openStore, type Plugin, Registry, SqliteStore, type Store, type UpstreamLimits } from '@portico/core';
 import type { GatewayConfig } from '../config/load.js';
 import { loadPlugins } from '../plugins/load.js';
+import { openAuditExport } from './audit-export.js';
 import { keepDataDirPrivate, keyFile, loadEncryptor, readKeyFile } from './key-file.js';
 import { upstreamLimitOptions } from './upstream-limits.js';
 
@@ -36,6 +37,7 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
   if (store instanceof SqliteStore) tightened.push(...store.tightenedFiles);
   if (tightened.length > 0) logger.warn({ files: tightened }, 'other users could read these files: made them owner-only (0700/0600)');
   await store.migrate();
+  const auditExport = config.auditExport ? openAuditExport(config.auditExport, logger) : undefined;
   const engine = new Engine({
     registry,
     store,
@@ -63,6 +65,8 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
       refreshTokenTtlMs: config.oauthRefreshTokenDays * 24 * 60 * 60_000,
     },
     upstreamLimits: upstreamLimitOptions(registry, config, logger, options.sandboxLimits),
+    ...(config.auditSpoolDir ? { auditSpool: { dir: config.auditSpoolDir, maxBytes: config.auditSpoolMaxBytes } } : {}),
+    ...(auditExport ? { auditExporter: auditExport.write } : {}),
   });
   return {
     config,
@@ -73,6 +77,7 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
     logger,
     async close() {
       await engine.close();
+      await auditExport?.close();
       await store.close();
     },
   };

@@ -16,13 +16,14 @@ import { type RegisteredIntegration, type Registry, requireIntegration } from '.
 import { OperationIndex } from '../contract/search.js';
 import { GatewayError } from '../errors.js';
 import { type Logger, silentLogger } from '../logger.js';
-import { type ConnectionRecord, DEFAULT_WORKSPACE, type KeyScopes, type Store } from '../store/types.js';
+import { type AuditRecord, type ConnectionRecord, DEFAULT_WORKSPACE, type KeyScopes, type Store } from '../store/types.js';
 import { DEFAULT_UPSTREAM_OPTIONS, UpstreamClient, type UpstreamClientOptions } from '../upstream/client.js';
 import { type EgressOptions, EgressPolicy } from '../upstream/egress.js';
 import { UpstreamLimiter, type UpstreamLimitOptions } from '../upstream/limits.js';
 import { UpstreamSender } from '../upstream/send.js';
 import { WorkspaceBaseUrls } from '../upstream/workspace-base-urls.js';
 import { AuditLog } from './audit-log.js';
+import { AuditSpool, type AuditSpoolOptions } from './audit-spool.js';
 import { type EngineObserver, Observers, observeUpstream } from './observers.js';
 import { type InvokeRequest, type InvokeResult, Pipeline, type Protocol } from './pipeline.js';
 import { createRateLimiter, type RateLimitOptions } from './rate-limit.js';
@@ -40,6 +41,10 @@ export interface EngineOptions {
   logger?: Logger;
   /** How often audit records are written (ms). */
   auditFlushMs?: number;
+  /** Where audit records wait on disk while the database refuses them (else in memory, lost at a stop). */
+  auditSpool?: AuditSpoolOptions;
+  /** Told of every audit record as it is recorded (an export for a SIEM); must not throw. */
+  auditExporter?: (record: AuditRecord) => void;
   /** OAuth clients configured by the operator, per service. */
   oauthClients?: Readonly<Record<string, OAuthClientConfig>>;
   /** Public base URL of the gateway: the default OAuth redirect URI is `<publicUrl>/api/connect/<service>/callback`. */
@@ -102,7 +107,10 @@ export class Engine {
     this.keys = new KeyRing(options.encryptor, options.reloadKeys);
     const egress = new EgressPolicy(options.egress);
     this.client = new UpstreamClient({ ...DEFAULT_UPSTREAM_OPTIONS, lookup: egress.lookup, ...options.upstream });
-    this.audit = new AuditLog(this.store, this.logger, options.auditFlushMs ?? 1_000, this.observers);
+    this.audit = new AuditLog(this.store, this.logger, options.auditFlushMs ?? 1_000, this.observers, {
+      ...(options.auditSpool ? { spool: new AuditSpool(options.auditSpool) } : {}),
+      ...(options.auditExporter ? { exporter: options.auditExporter } : {}),
+    });
     this.apiKeys = new ApiKeys(this.store, this.logger);
     this.authorization = new AuthorizationServer(this.store, this.logger, options.authorization);
     this.workspaces = new Workspaces(this.store, () => this.flushAudit());
@@ -300,7 +308,7 @@ export class Engine {
     this.unsubscribe();
     this.audit.stop();
     await this.flushAudit();
-    this.audit.abandonHeld();
+    await this.audit.abandonHeld();
     this.client.close();
   }
 }
