@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
@@ -21,6 +22,7 @@ if (problem && process.env.PORTICO_REQUIRE_CHROMIUM === '1')
   throw new Error(`${problem}, and PORTICO_REQUIRE_CHROMIUM=1 makes these tests mandatory`);
 
 const ACCESS_TOKEN_SECONDS = 2;
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 type Access = 'Read-only' | 'Read and write';
 
 describe.skipIf(problem)(`the MCP SDK client authorized in Chromium${problem ? ` (skipped: ${problem})` : ''}`, () => {
@@ -73,7 +75,7 @@ describe.skipIf(problem)(`the MCP SDK client authorized in Chromium${problem ? `
    * The person's part: the browser opens the authorization URL (signing in first when the dashboard asks), reads the
    * consent page, ticks Clio, picks the access, clicks Allow, and lands on the client's callback with the code.
    */
-  async function consentInBrowser(url: URL, name: string, access: Access): Promise<string> {
+  async function consentInBrowser(url: URL, name: string, access: Access, publisher?: string): Promise<string> {
     const before = callback.received.length;
     await page.goto(url.href);
     if (new URL(page.url()).pathname === '/dashboard/sign-in') {
@@ -82,7 +84,18 @@ describe.skipIf(problem)(`the MCP SDK client authorized in Chromium${problem ? `
       await page.waitForURL((at) => at.pathname === '/dashboard/authorize');
     }
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`Allow ${name} to use this gateway?`);
-    expect(await page.locator('.lead').textContent()).toContain(new URL(callback.url).host);
+    const lead = await page.locator('.lead').textContent();
+    expect(lead).toContain(`sent back to ${new URL(callback.url).host}`);
+    if (publisher) expect(lead).toContain(`published by ${new URL(publisher).host}`);
+    else expect(lead).not.toContain('published by');
+    // The consent page is one a person reads and answers: no serious or critical accessibility violation (axe-core).
+    if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+    const violations = await page.evaluate(async () => {
+      type Rule = { id: string; impact: string };
+      const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: Rule[] }> } }).axe;
+      return (await axe.run(document)).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
+    });
+    expect(violations).toEqual([]);
     await page.getByRole('checkbox', { name: 'Clio' }).check();
     await page.getByRole('radio', { name: new RegExp(`^${access}`) }).check();
     await page.getByRole('button', { name: 'Allow' }).click();
@@ -99,7 +112,7 @@ describe.skipIf(problem)(`the MCP SDK client authorized in Chromium${problem ? `
     if (first) await expect(first.listTools()).rejects.toThrow(/Unauthorized/);
     else await expect(new Client({ name: 'assistant', version: '1.0.0' }).connect(transport)).rejects.toThrow(/Unauthorized/);
     const opened = provider.opened();
-    const code = await consentInBrowser(opened, provider.clientMetadata.client_name as string, access);
+    const code = await consentInBrowser(opened, provider.clientMetadata.client_name as string, access, provider.clientMetadataUrl);
     await transport.finishAuth(code);
     const client = new Client({ name: 'assistant', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(mcpUrl(), { authProvider: provider }));
@@ -145,6 +158,7 @@ describe.skipIf(problem)(`the MCP SDK client authorized in Chromium${problem ? `
     const client = await authorize(provider, 'Read-only');
     expect(provider.client?.client_id).toBe(documentHost.clientId);
     expect(documentHost.fetched).toBeGreaterThan(0);
+    expect(await gateway.runtime.store.authorization.getClient(documentHost.clientId)).toMatchObject({ kind: 'cimd' });
     expect(await page.title()).toBe('Done');
     await works(client, provider);
     const write = await client.callTool({
