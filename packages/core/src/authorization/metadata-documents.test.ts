@@ -143,6 +143,10 @@ describe('Client ID Metadata Documents', () => {
       ]) {
         expect(await refusedBy(id)).toMatch(/must have a path/);
       }
+      // Loopback written as a decimal or octal number: the URL parser reads it as 127.0.0.1, which is not how it was written.
+      for (const id of [`https://2130706433:${host.port}/client.json`, `https://0177.0.0.1:${host.port}/client.json`]) {
+        expect(await refusedBy(id)).toMatch(/canonical form/);
+      }
       expect(host.requests).toEqual([]);
     });
   });

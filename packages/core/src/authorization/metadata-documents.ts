@@ -93,7 +93,8 @@ export class ClientMetadataDocuments {
     const client = clientOf(clientId, body, now, this.authorization.unusedClientTtlMs);
     await this.store.authorization.putClient(client);
     if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
-    this.cache.set(clientId, { client, until: now + maxAgeMs });
+    // Never longer than the stored client lives unused, so the cache cannot outlast the row grants name.
+    this.cache.set(clientId, { client, until: now + Math.min(maxAgeMs, this.authorization.unusedClientTtlMs) });
     return client;
   }
 
