@@ -155,6 +155,17 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
     meaning: 'How long an unused refresh token of the built-in authorization server stays valid; each use rotates it',
   },
   {
+    name: 'PORTICO_OAUTH_CIMD_ALLOW_HOSTS',
+    default: '(none)',
+    meaning:
+      'Comma-separated hosts (names or IP addresses) a Client ID Metadata Document may be fetched from although they are not public (loopback, private): for a client on the firm’s own network, and for tests. Documents are fetched over https only',
+  },
+  {
+    name: 'PORTICO_OAUTH_CIMD_CA_FILE',
+    default: '(none)',
+    meaning: 'A PEM file of certificate authorities trusted, besides the public ones, when fetching Client ID Metadata Documents',
+  },
+  {
     name: 'PORTICO_METRICS_PORT',
     default: '(none)',
     meaning:

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   DEFAULT_MCP_RESULT_BUDGET,
@@ -90,6 +91,10 @@ export interface GatewayConfig {
   /** Lifetimes of the built-in authorization server's tokens, seconds. */
   oauthAccessTokenSeconds: number;
   oauthRefreshTokenDays: number;
+  /** Hosts a Client ID Metadata Document may be fetched from although not public (`PORTICO_OAUTH_CIMD_ALLOW_HOSTS`). */
+  oauthCimdAllowHosts: string[];
+  /** Extra certificate authorities (PEM) trusted for those fetches (`PORTICO_OAUTH_CIMD_CA_FILE`, read at start). */
+  oauthCimdCa: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -173,6 +178,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       ...(tokenUrl ? { tokenUrl } : {}),
       ...(revokeUrl ? { revokeUrl } : {}),
     };
+  }
+
+  const oauthCimdAllowHosts = (env.PORTICO_OAUTH_CIMD_ALLOW_HOSTS ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  for (const entry of oauthCimdAllowHosts) {
+    if (!/^(\[[0-9a-f:.]+\]|[a-z0-9_.:-]+)$/.test(entry))
+      problems.push(`PORTICO_OAUTH_CIMD_ALLOW_HOSTS: "${entry}" is not a host name or IP address`);
+  }
+  let oauthCimdCa: string | undefined;
+  if (env.PORTICO_OAUTH_CIMD_CA_FILE) {
+    try {
+      oauthCimdCa = readFileSync(env.PORTICO_OAUTH_CIMD_CA_FILE, 'utf8');
+      if (!oauthCimdCa.includes('-----BEGIN CERTIFICATE-----')) throw new Error('it holds no PEM certificate');
+    } catch (error) {
+      problems.push(`PORTICO_OAUTH_CIMD_CA_FILE: ${(error as Error).message}`);
+    }
   }
 
   let egressAllowPrivate: GatewayConfig['egressAllowPrivate'];
@@ -275,6 +298,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     rateLimitBurst: int('PORTICO_RATE_LIMIT_BURST', 60, 1, 1_000_000_000),
     oauthAccessTokenSeconds: int('PORTICO_OAUTH_ACCESS_TOKEN_SECONDS', 3600, 1, 86_400),
     oauthRefreshTokenDays: int('PORTICO_OAUTH_REFRESH_TOKEN_DAYS', 30, 1, 365),
+    oauthCimdAllowHosts,
+    oauthCimdCa,
     logLevel,
     encryptionKey: env.PORTICO_ENCRYPTION_KEY || undefined,
     previousEncryptionKeys: (env.PORTICO_ENCRYPTION_PREVIOUS_KEYS ?? '')

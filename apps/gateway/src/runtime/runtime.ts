@@ -64,6 +64,7 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
       accessTokenTtlMs: config.oauthAccessTokenSeconds * 1000,
       refreshTokenTtlMs: config.oauthRefreshTokenDays * 24 * 60 * 60_000,
     },
+    clientMetadataDocuments: { allowHosts: config.oauthCimdAllowHosts, ...(config.oauthCimdCa ? { ca: config.oauthCimdCa } : {}) },
     upstreamLimits: upstreamLimitOptions(registry, config, logger, options.sandboxLimits),
     ...(config.auditSpoolDir ? { auditSpool: { dir: config.auditSpoolDir, maxBytes: config.auditSpoolMaxBytes } } : {}),
     ...(auditExport ? { auditExporter: auditExport.write } : {}),

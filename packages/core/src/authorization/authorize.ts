@@ -63,8 +63,9 @@ export class Authorizer {
     };
     const clientId = one('client_id');
     if (!clientId) return { kind: 'show', message: 'The request names no client (client_id).' };
-    const client = await this.clients.find(clientId);
-    if (!client) return { kind: 'show', message: 'This client is not registered here, or its registration expired.' };
+    const found = await this.clients.resolve(clientId);
+    if (typeof found === 'string') return { kind: 'show', message: found };
+    const client = found;
     const redirectUri = one('redirect_uri');
     // Exact string comparison: no normalisation of case, port, path, trailing slash or user information.
     if (!redirectUri || !client.redirectUris.includes(redirectUri)) {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { OAuthClientRecord } from '../store/authorization-types.js';
 import type { Store } from '../store/types.js';
+import { type ClientMetadataDocuments, isMetadataDocumentId, MetadataDocumentRefused } from './metadata-documents.js';
 import type { AUTHORIZATION_DEFAULTS } from './options.js';
 import { isAcceptableRedirectUri, OAuthError } from './protocol.js';
 
@@ -30,6 +31,7 @@ export class ClientRegistry {
   constructor(
     private readonly store: Store,
     private readonly options: typeof AUTHORIZATION_DEFAULTS,
+    private readonly documents: ClientMetadataDocuments,
   ) {}
 
   async register(body: unknown, caller: string, now = Date.now()): Promise<RegisteredClient> {
@@ -81,6 +83,23 @@ export class ClientRegistry {
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
     };
+  }
+
+  /**
+   * The client an authorization request names: a URL is a Client ID Metadata Document, fetched (or taken from the
+   * cache) and checked; anything else a registration. Answers why not, for the person at the consent page, when there
+   * is no usable client.
+   */
+  async resolve(clientId: string, now = Date.now()): Promise<OAuthClientRecord | string> {
+    if (isMetadataDocumentId(clientId)) {
+      try {
+        return await this.documents.client(clientId, now);
+      } catch (error) {
+        if (error instanceof MetadataDocumentRefused) return `The client’s metadata document was refused: ${error.message}.`;
+        throw error;
+      }
+    }
+    return (await this.find(clientId, now)) ?? 'This client is not registered here, or its registration expired.';
   }
 
   /** A client by id; expired registrations nobody used are unknown. */

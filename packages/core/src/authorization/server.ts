@@ -1,8 +1,10 @@
 import type { Principal } from '../access/api-keys.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/types.js';
+import type { EgressPolicy } from '../upstream/egress.js';
 import { Authorizer } from './authorize.js';
 import { ClientRegistry } from './clients.js';
+import { type ClientMetadataDocumentOptions, ClientMetadataDocuments } from './metadata-documents.js';
 import { AUTHORIZATION_DEFAULTS, type AuthorizationOptions } from './options.js';
 import { Tokens } from './tokens.js';
 
@@ -20,8 +22,8 @@ export type ResourcePath = '' | '/api/mcp' | '/api/v1';
 
 /**
  * The built-in OAuth 2.1 authorization server of the MCP and REST doors, as the MCP authorization specification
- * describes it: metadata (RFC 8414, RFC 9728), Dynamic Client Registration for public clients, the authorization
- * code grant with PKCE S256 only, rotating refresh tokens, revocation. Framework-free: the gateway's routes translate
+ * describes it: metadata (RFC 8414, RFC 9728), clients by Client ID Metadata Document or by Dynamic Client Registration
+ * (public clients only), the authorization code grant with PKCE S256 only, rotating refresh tokens, revocation. Framework-free: the gateway's routes translate
  * HTTP to these calls. The issuer is the gateway's public URL.
  */
 export class AuthorizationServer {
@@ -30,9 +32,15 @@ export class AuthorizationServer {
   readonly authorizer: Authorizer;
   readonly tokens: Tokens;
 
-  constructor(store: Store, logger: Logger, options: AuthorizationOptions = {}) {
+  constructor(
+    store: Store,
+    logger: Logger,
+    options: AuthorizationOptions = {},
+    documents: ClientMetadataDocumentOptions = {},
+    egress?: EgressPolicy,
+  ) {
     this.options = { ...AUTHORIZATION_DEFAULTS, ...dropUndefined(options) };
-    this.clients = new ClientRegistry(store, this.options);
+    this.clients = new ClientRegistry(store, this.options, new ClientMetadataDocuments(store, this.options, documents, egress));
     this.authorizer = new Authorizer(store, this.clients, this.options);
     this.tokens = new Tokens(store, logger, this.options);
   }
@@ -51,6 +59,7 @@ export class AuthorizationServer {
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: ['none'],
       revocation_endpoint_auth_methods_supported: ['none'],
+      client_id_metadata_document_supported: true,
     };
   }
 

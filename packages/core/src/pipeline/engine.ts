@@ -2,6 +2,7 @@ import { ApiKeys, type CreatedKey, type Principal } from '../access/api-keys.js'
 import { IntegrationSettings, type IntegrationState } from '../access/integration-settings.js';
 import { type AllowedOperations, ToolSets } from '../access/tool-sets.js';
 import { Workspaces } from '../access/workspaces.js';
+import type { ClientMetadataDocumentOptions } from '../authorization/metadata-documents.js';
 import type { AuthorizationOptions } from '../authorization/options.js';
 import { AuthorizationServer } from '../authorization/server.js';
 import { Tokens } from '../authorization/tokens.js';
@@ -65,6 +66,8 @@ export interface EngineOptions {
   upstreamLimits?: Partial<UpstreamLimitOptions>;
   /** Lifetimes and limits of the built-in OAuth authorization server of the MCP and REST doors. */
   authorization?: AuthorizationOptions;
+  /** Fetching Client ID Metadata Documents: hosts allowed although not public, an extra CA, caps. */
+  clientMetadataDocuments?: ClientMetadataDocumentOptions;
 }
 
 /**
@@ -112,7 +115,7 @@ export class Engine {
       ...(options.auditExporter ? { exporter: options.auditExporter } : {}),
     });
     this.apiKeys = new ApiKeys(this.store, this.logger);
-    this.authorization = new AuthorizationServer(this.store, this.logger, options.authorization);
+    this.authorization = new AuthorizationServer(this.store, this.logger, options.authorization, options.clientMetadataDocuments, egress);
     this.workspaces = new Workspaces(this.store, () => this.flushAudit());
     this.toolSets = new ToolSets(this.registry, this.store);
     const workspaceBaseUrls = new WorkspaceBaseUrls(egress, options.egress?.workspaceHosts);

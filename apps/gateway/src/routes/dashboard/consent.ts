@@ -21,7 +21,12 @@ function consentPage(session: DashboardSession, request: AuthorizeRequest, param
   return html`<h1>Allow ${request.client.name} to use this gateway?</h1>
 <p class="lead"><strong>${request.client.name}</strong> asks to call operations of workspace <strong>${session.workspaceId}</strong> for you.
 After you allow it, you are sent back to <strong>${redirectHost(request.redirectUri)}</strong>.
-Choose what it may do: the least is chosen for you.</p>
+${
+  request.client.kind === 'cimd'
+    ? html`Its description is published by <strong>${new URL(request.client.clientId).host}</strong>.
+`
+    : ''
+}Choose what it may do: the least is chosen for you.</p>
 <section class="panel" aria-labelledby="scope">
   <h2 id="scope">What it may do</h2>
   <form method="post" action="/dashboard/authorize" autocomplete="off">
@@ -74,8 +79,8 @@ export function mountConsent(kit: PageKit): void {
     }
     const check = await engine.authorization.authorizer.check(source, gateway());
     if (check.kind === 'show') {
-      r.ctx.status = 400;
       show(r, 'keys', 'Authorization refused', html`<h1>This authorization request is not valid</h1><p class="lead">${check.message}</p>`);
+      r.ctx.status = 400; // after show(), which answers 200
       return undefined;
     }
     if (check.kind === 'redirect') {
