@@ -62,7 +62,7 @@ export const activities = family(
       summaries: {
         list: 'List time entries and expenses (activities) logged on matters',
         get: 'Get a time entry or expense (activity) by its id',
-        create: 'Record a time entry or expense (activity) on a matter',
+        create: 'Log a time entry (hours worked) or an expense on a matter (activity)',
         update: 'Change a time entry or expense (activity)',
         delete: 'Delete a time entry or expense (activity)',
       },
@@ -136,7 +136,7 @@ export const activities = family(
       clio: '/activity_rates',
       record: ['activity_rate', 'activity_rates'],
       summaries: {
-        list: 'List hourly and flat billing rates (activity rates) of timekeepers',
+        list: 'List the hourly and flat rates charged for lawyers and co-counsel (activity rates)',
         get: 'Get an hourly or flat billing rate (activity rate)',
         create: 'Set a billing rate (activity rate) for a contact or co-counsel',
         update: 'Change an hourly or flat billing rate (activity rate)',
@@ -203,7 +203,7 @@ export const activities = family(
           'Creates an activity description, a standard wording with a rate that users pick when they record time entries; name is required.',
         update: 'Changes the wording, rate or visibility of an activity description (id from list_activity_descriptions).',
         delete:
-          'Deletes an activity description (id from list_activity_descriptions), a standard wording no longer offered for time entries. Answers 204 with no body.',
+          'Deletes an activity description (id from list_activity_descriptions), one of the standard wordings offered when recording time entries. Answers 204 with no body.',
       },
     },
     {
@@ -235,7 +235,7 @@ export const activities = family(
         create: 'Creates an expense category for recording costs; name is required, rate and entry_type (hard_cost, soft_cost) optional.',
         update: 'Changes the name, default rate or entry type of an expense category (id from list_expense_categories).',
         delete:
-          'Deletes an expense category (id from list_expense_categories), a kind of cost no longer used for expense entries. Answers 204 with no body.',
+          'Deletes an expense category (id from list_expense_categories), one of the kinds of cost offered when recording expense entries. Answers 204 with no body.',
       },
     },
     {

@@ -140,7 +140,7 @@ export const bills = family(
         update:
           'Changes a charge on a bill that is still a draft (id from list_line_items): description, quantity, price, discount; update_original_record=true changes the time entry or expense behind it too.',
         delete:
-          'Removes a charge from a draft bill (id from list_line_items); the time entry or expense behind it stays. Answers 204 with no body.',
+          'Removes a charge from a bill that is still a draft (id from list_line_items); issued bills keep their lines. Answers 204 with no body.',
       },
     },
     {

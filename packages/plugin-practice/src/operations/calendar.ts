@@ -47,7 +47,7 @@ export const calendar = family([
       list: 'List calendar entries: appointments, court dates, meetings and deadlines',
       get: 'Get a calendar entry (appointment, court date or meeting)',
       create: 'Schedule an appointment, court date or meeting on a calendar',
-      update: 'Reschedule or change a calendar entry (appointment or court date)',
+      update: 'Reschedule or move a calendar entry (appointment, hearing or court date)',
       delete: 'Cancel a calendar entry (appointment, court date or meeting)',
     },
     verbs: ['list', 'get', 'create', 'update', 'delete'],
@@ -125,7 +125,7 @@ export const calendar = family([
       create: 'Creates a category for calendar entries; color (one of Clio’s 20) and name are required.',
       update: 'Changes the name or colour of a calendar event type (id from list_calendar_entry_event_types).',
       delete:
-        'Deletes a calendar event type (id from list_calendar_entry_event_types); entries of that category stay on the calendar. Answers 204 with no body.',
+        'Deletes a calendar event type (id from list_calendar_entry_event_types), one of the colour categories offered for calendar entries. Answers 204 with no body.',
     },
   },
   {
@@ -134,11 +134,11 @@ export const calendar = family([
     clio: '/calendars',
     record: ['calendar', 'calendars'],
     summaries: {
-      list: 'List the firm’s calendars (personal, firm-wide and shared)',
+      list: 'List the firm’s calendars (personal, firm-wide and ad-hoc)',
       get: 'Get a calendar by its id',
-      create: 'Create a shared (ad-hoc) calendar',
+      create: 'Create an ad-hoc calendar beside the users’ own',
       update: 'Rename or recolour a calendar',
-      delete: 'Delete a calendar (personal or shared)',
+      delete: 'Delete a calendar (personal or ad-hoc)',
     },
     verbs: ['list', 'get', 'create', 'update', 'delete'],
     about: 'User, firm-wide and ad-hoc calendars.',
@@ -160,9 +160,9 @@ export const calendar = family([
     },
     required: ['name'],
     text: {
-      list: 'Lists calendars, the users’ personal calendars, the firm-wide calendar and shared ad-hoc ones; the events on them are list_calendar_entries. Their ids address calendar entries (calendar_owner, calendar_id); filter by type, owner, visible or writeable.',
+      list: 'Lists calendars, the users’ personal calendars, the firm-wide calendar and ad-hoc ones; the events on them are list_calendar_entries. Their ids address calendar entries (calendar_owner, calendar_id); filter by type, owner, visible or writeable.',
       get: 'Returns one calendar with its name, colour, owner and type; the id comes from list_calendars.',
-      create: 'Creates an ad-hoc calendar, shared by whoever is given access; name is required.',
+      create: 'Creates an ad-hoc calendar, one beside the users’ own calendars and the firm-wide one; name is required.',
       update: 'Changes a calendar’s name, colour or visibility (id from list_calendars).',
       delete:
         'Deletes a calendar (id from list_calendars); to hide someone’s calendar from your view instead, use update_calendar_visibility. Answers 204 with no body.',

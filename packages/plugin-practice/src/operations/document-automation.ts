@@ -50,7 +50,7 @@ export const documentAutomation = family(
           'Uploads a document template, a file with merge fields for document automation: file (BASE64-encoded) is required, with its filename.',
         update: 'Replaces a template’s file or changes its category (id from list_document_templates).',
         delete:
-          'Deletes a document template (id from list_document_templates); documents generated from it stay. Answers 204 with no body.',
+          'Deletes a document template (id from list_document_templates), one of the files document automation fills. Answers 204 with no body.',
       },
     },
     {

@@ -299,7 +299,8 @@ export const documents = family(
         get: 'Returns one document category (a label for documents and folders); the id comes from list_document_categories.',
         create: 'Creates a document category, a label for documents and folders; name is required.',
         update: 'Renames a document category (id from list_document_categories).',
-        delete: 'Deletes a document category (id from list_document_categories); the documents it labelled stay. Answers 204 with no body.',
+        delete:
+          'Deletes a document category (id from list_document_categories), one of the labels offered for documents and folders. Answers 204 with no body.',
       },
     },
     {
@@ -308,8 +309,8 @@ export const documents = family(
       clio: '/document_archives',
       record: ['document_archive', 'document_archives'],
       summaries: {
-        create: 'Create a zip archive of documents and folders to download',
-        get: 'Check whether a zip archive of documents is ready',
+        create: 'Create a zip archive of a matter’s documents and folders to download',
+        get: 'Check whether a document archive is ready to download',
       },
       verbs: ['create', 'get'],
       about: 'Zip archives of documents and folders, built by Clio for download.',

@@ -148,7 +148,7 @@ export const legalAid = family([
       create: 'Creates a grant that matters and activities can be charged to; give it a name.',
       update: 'Changes the name of a legal aid grant (id from list_grants).',
       delete:
-        'Deletes a legal aid grant (id from list_grants) that matters and time entries are no longer charged to. Answers 204 with no body.',
+        'Deletes a legal aid grant (id from list_grants), the funding that matters and time entries were charged to. Answers 204 with no body.',
     },
   },
   {

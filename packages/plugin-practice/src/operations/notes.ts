@@ -23,7 +23,7 @@ export const notes = family([
     record: ['note', 'notes'],
     summaries: {
       list: 'List notes written on matters or contacts',
-      get: 'Get a matter or contact note',
+      get: 'Read a note written on a matter or contact',
       create: 'Write a note on a matter or contact',
       update: 'Edit a matter or contact note',
       delete: 'Delete a matter or contact note',

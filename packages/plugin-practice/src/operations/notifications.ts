@@ -38,7 +38,7 @@ export const notifications = family(
       },
       without: ['created_since', 'updated_since', 'ids[]'],
       text: {
-        list: 'Lists the connected user’s in-app notifications (events such as a task assigned or a document shared). For only the count of unread ones, use list_event_metrics.',
+        list: 'Lists the connected user’s in-app notifications, the events Clio tells them about, read or unread. For only the count of unread ones, use list_event_metrics.',
         update: 'Marks one of the connected user’s notifications read or unread with marked_as_read (id from list_my_events).',
         delete: 'Dismisses one of the connected user’s notifications (id from list_my_events). Answers 204 with no body.',
       },

@@ -81,7 +81,7 @@ export const reports = family(
       clio: '/reports',
       record: ['report', 'reports'],
       summaries: {
-        list: 'List generated reports (billing, productivity, trust and others)',
+        list: 'List the reports already generated and ready to download',
         get: 'Get a report and whether it is ready to download',
         create: 'Run a report, such as billing, productivity or trust',
       },

@@ -196,7 +196,8 @@ export const tasks = family(
         create:
           'Creates a task template list, a reusable checklist of tasks: name and description are required; its tasks are added with create_task_template, and copy_task_template_list starts from an existing one.',
         update: 'Changes the name, description or practice area of a task template list (id from list_task_template_lists).',
-        delete: 'Deletes a task template list (id from list_task_template_lists) with its task templates. Answers 204 with no body.',
+        delete:
+          'Deletes a task template list, one of the workflow checklists applied to new matters (id from list_task_template_lists). Answers 204 with no body.',
       },
     },
     {

@@ -65,7 +65,7 @@ export const webhooks = family(
       clio: '/webhooks',
       record: ['webhook', 'webhooks'],
       summaries: {
-        list: 'List the webhooks this app registered with Clio',
+        list: 'List the webhooks (change notifications to other apps) registered with Clio',
         get: 'Get a webhook registered with Clio',
         delete: 'Delete a webhook (stop Clio’s calls to its URL)',
       },

@@ -34,7 +34,7 @@ export interface DownloadSpec {
 
 /** The sentence on the answer, naming what it fetches. */
 const explained = (file: string) =>
-  `Answers { "download_url": "<address>" }, the short-lived pre-signed address of ${file} Clio answers with (303); fetch it with a plain GET (no Authorization header) within minutes, before it expires.`;
+  `Answers { "download_url": "<address>" }: where to fetch ${file}, a short-lived pre-signed address Clio redirects to (303); fetch it with a plain GET (no Authorization header) within minutes, before it expires.`;
 
 /** The 303's Location, or a 502 that says Clio did not give one (a 200 with a body passes through as it came). */
 export async function followDownload(ctx: RunContext, path: string, query?: Record<string, string>): Promise<unknown> {
