@@ -157,10 +157,10 @@ export const documents = family(
       },
       required: ['name', 'parent'],
       text: {
-        list: 'Lists documents, the files stored on matters and contacts (letters, pleadings, scans, emails saved as files). Filter by matter_id, contact_id, parent_id (a folder, with scope children or descendants), document_category_id or query (name); show_uncompleted and include_deleted add unfinished uploads and trashed documents.',
+        list: 'Lists documents, the files stored on matters and contacts (letters, pleadings, scans, emails saved as files). Filter by matter_id, contact_id, parent_id (a folder, with scope children or descendants), document_category_id or query (name); show_uncompleted and include_deleted add unfinished uploads and trashed documents, while the folders are list_folders and the templates list_document_templates.',
         get: 'Returns one document’s details (name, folder, category, size, latest version), not its content; the id comes from list_documents or list_folder_contents. To get the file itself, use download_document.',
         create:
-          'Creates a document and its first version: name and parent ({"id", "type": "Folder" | "Matter"}) are required. Ask for latest_document_version{uuid,put_url,put_headers} in fields, upload the file to put_url, then update_document with uuid and fully_uploaded=true.',
+          'Uploads a new document (a letter, pleading, contract or scan) with its first version: name and parent ({"id", "type": "Folder" | "Matter"}) are required. Ask for latest_document_version{uuid,put_url,put_headers} in fields, upload the file to put_url, then update_document with uuid and fully_uploaded=true.',
         update:
           'Changes a document (id from list_documents): rename, move (parent), recategorize or restore it. With multiparts it starts a new version (upload to its put_url), finished by uuid and fully_uploaded=true.',
         delete:
