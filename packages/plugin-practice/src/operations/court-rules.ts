@@ -55,7 +55,7 @@ export const courtRules = family(
         query: Text('Wildcard search in the description.'),
       },
       text: {
-        list: 'Lists court-rule jurisdictions, the courts (state, federal) whose procedural rules Clio computes deadlines from; for_current_account=true keeps those the firm has set up. Their triggers are list_jurisdictions_to_triggers.',
+        list: 'Lists court-rule jurisdictions, the courts (state, federal) whose procedural rules Clio computes deadlines from; for_current_account=true keeps those the firm has set up and query searches them. Their triggers are list_jurisdictions_to_triggers.',
         get: 'Returns one court-rule jurisdiction (a court and its rule set); the id comes from list_jurisdictions.',
       },
     },

@@ -295,7 +295,7 @@ export const documents = family(
       body: { name: Text('Name of the category.') },
       required: ['name'],
       text: {
-        list: 'Lists document categories, the labels (such as Correspondence or Pleadings) put on documents, folders and templates. Their ids go into document_category and filter list_documents by document_category_id.',
+        list: 'Lists document categories, the labels (such as Correspondence or Pleadings) put on documents, folders and templates. query searches the names; their ids go into document_category and filter list_documents by document_category_id.',
         get: 'Returns one document category (a label for documents and folders); the id comes from list_document_categories.',
         create: 'Creates a document category, a label for documents and folders; name is required.',
         update: 'Renames a document category (id from list_document_categories).',

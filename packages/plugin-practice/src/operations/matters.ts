@@ -119,7 +119,7 @@ export const matters = family(
       },
       required: ['client', 'description'],
       text: {
-        list: 'Lists matters, the cases and files the firm works on, each with its client, status (open, pending, closed), practice area and attorneys. Filter by client_id, status, responsible_attorney_id, practice_area_id, open_date[]/close_date[] (an operator and a date, such as >=2026-01-01, repeatable) or query (display number and description).',
+        list: 'Lists matters, the cases and files the firm works on, each with its client, status (open, pending, closed), practice area and attorneys. Filter by client_id, status, responsible_attorney_id, originating_attorney_id, practice_area_id, open_date[]/close_date[] (an operator and a date, such as >=2026-01-01, repeatable) or query (display number and description).',
         get: 'Returns one matter (case) with its client, status, practice area, responsible attorney and dates; the id comes from list_matters or create_matter. custom_field_ids[] limits the custom field values returned.',
         create:
           'Opens a new matter (case file) for a client: client ({"id": <contact id>} from list_contacts or create_contact) and description are required. practice_area, responsible_attorney ({"id": <user id>}) and status (open, pending, closed) are the usual extras.',
