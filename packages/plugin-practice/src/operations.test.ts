@@ -27,8 +27,10 @@ const SPECIAL = [
   'list_event_metrics',
 ];
 
-/** Words that start with a vowel letter but a consonant sound ("a user"), and the names written as Clio writes them. */
-const CONSONANT_SOUND = /^(?:one|once|UTBMS|us(?:er|ual)|uni(?!n))/;
+/** Words that start with a vowel letter but a consonant sound ("a user"), or the reverse ("an hourly rate"). */
+const CONSONANT_SOUND = /^(?:one|once|UTBMS|URL|us(?:er|ual)|uni(?!n))/;
+const VOWEL_SOUND = /^(?:hour|honest|heir)/;
+/** The names written as Clio writes them. */
 const PROPER = ['clio', 'utbms', 'lauk', 'ledes'];
 
 /** What reads wrong in a summary: a/an against the sound of the next word, an article before a determiner, … */
@@ -37,8 +39,9 @@ function summarySlips(summary: string): string[] {
   const words = summary.split(' ');
   words.forEach((word, i) => {
     const next = words[i + 1] ?? '';
-    if (word === 'a' && /^[aeiou]/i.test(next) && !CONSONANT_SOUND.test(next)) slips.push(`"a" before "${next}"`);
-    if (word === 'an' && (!/^[aeiou]/i.test(next) || CONSONANT_SOUND.test(next))) slips.push(`"an" before "${next}"`);
+    const vowel = (/^[aeiou]/i.test(next) && !CONSONANT_SOUND.test(next)) || VOWEL_SOUND.test(next);
+    if (word === 'a' && vowel) slips.push(`"a" before "${next}"`);
+    if (word === 'an' && !vowel) slips.push(`"an" before "${next}"`);
     if ((word === 'a' || word === 'an') && /^(?:my|the|a|an|one|this|its)$/.test(next)) slips.push(`an article before "${next}"`);
     if (word === 'one' && /[^s]s$/.test(next)) slips.push(`"one" before the plural "${next}"`);
     if (PROPER.includes(word)) slips.push(`"${word}" written in lower case`);
@@ -161,6 +164,9 @@ describe('the operation set', () => {
     expect(summarySlips('List clio payments links')).toEqual(['"clio" written in lower case']);
     expect(summarySlips('list bills.')).toEqual(['starts in lower case', 'ends with a full stop']);
     expect(summarySlips('Create an expense category')).toEqual([]);
+    expect(summarySlips('Get a hourly rate')).toEqual(['"a" before "hourly"']);
+    expect(summarySlips('Send an URL')).toEqual(['"an" before "URL"']);
+    expect(summarySlips('Get an hourly rate for a URL')).toEqual([]);
   });
 });
 

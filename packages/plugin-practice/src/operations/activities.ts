@@ -24,8 +24,8 @@ export const getTimer = defineOperation({
   name: 'get_timer',
   method: 'GET',
   path: '/timer',
-  summary: 'Get the running timer',
-  description: `Returns the connected user’s running timer and the time entry it counts for (Clio answers 404 when no timer runs). ${ONLY_ID}, e.g. fields=id,start_time,elapsed_time,activity{id,note}.`,
+  summary: 'Get my running timer and the time entry it counts',
+  description: `Returns the connected user’s running stopwatch timer and the time entry (activity) it counts for; Clio answers 404 when no timer runs. ${ONLY_ID}, for example fields=id,start_time,elapsed_time,activity{id,note}.`,
   params: Params({ fields: Type.Optional(Fields('id,start_time,elapsed_time,activity{id,note}')) }),
   upstream: (p) => ({ method: 'GET', path: '/timer.json', ...withFields(p.fields) }),
 });
@@ -34,8 +34,8 @@ export const startTimer = defineOperation({
   name: 'start_timer',
   method: 'POST',
   path: '/timer',
-  summary: 'Start a timer',
-  description: `Starts the connected user’s timer on a time entry: activity ({"id": <activity id>} from list_activities or create_activity) is required; a running timer stops. Answers with the timer as data (${ONLY_ID}, sent in the query string, e.g. fields=id,start_time).`,
+  summary: 'Start the timer on a time entry',
+  description: `Starts the connected user’s stopwatch timer counting time on a time entry; activity ({"id": <activity id>} from list_activities or create_activity) is required; a running timer stops. Answers with the timer as data (${ONLY_ID}, sent in the query string, for example fields=id,start_time).`,
   params: Params({ activity: Ref('time entry to time', 'ids from list_activities'), fields: Type.Optional(Fields('id,start_time')) }),
   locations: { fields: 'query' },
   upstream: (p) => ({ method: 'POST', path: '/timer.json', ...withFields(p.fields), body: { data: { activity: p.activity } } }),
@@ -45,8 +45,9 @@ export const stopTimer = defineOperation({
   name: 'stop_timer',
   method: 'DELETE',
   path: '/timer',
-  summary: 'Stop the running timer',
-  description: 'Stops the connected user’s running timer; the time counted stays on its time entry. Answers 204 with no body.',
+  summary: 'Stop my running timer',
+  description:
+    'Stops the connected user’s running stopwatch timer; the time counted stays on its time entry (see get_activity). Answers 204 with no body.',
   params: Params({}),
   upstream: () => ({ method: 'DELETE', path: '/timer.json' }),
 });
@@ -58,7 +59,13 @@ export const activities = family(
       path: '/activities',
       clio: '/activities',
       record: ['activity', 'activities'],
-      words: ['activity (time entry or expense)', 'activities (time entries and expenses)'],
+      summaries: {
+        list: 'List time entries and expenses (activities) logged on matters',
+        get: 'Get a time entry or expense (activity) by its id',
+        create: 'Log a time entry (hours worked) or an expense on a matter (activity)',
+        update: 'Change a time entry or expense (activity)',
+        delete: 'Delete a time entry or expense (activity)',
+      },
       verbs: ['list', 'get', 'create', 'update', 'delete'],
       about: 'Time entries and expenses recorded against matters (billable work).',
       fields: 'id,date,type,quantity,price,total,note,matter{id,display_number},user{id,name}',
@@ -113,12 +120,14 @@ export const activities = family(
       },
       required: ['date', 'type'],
       text: {
-        list: 'Lists activities — time entries and expenses — narrowed by matter, user, dates, billing status or type.',
-        get: 'Returns one activity (time entry or expense); the id comes from list_activities or create_activity.',
+        list: 'Lists activities — the time entries (hours worked) and expense entries (disbursements, costs) logged on matters — with date, quantity, rate, total, note and billing status. Filter by matter_id, user_id, start_date and end_date, status (unbilled, billed, draft, non-billable), type (TimeEntry, ExpenseEntry) or query; for billing rates use list_activity_rates, for the reusable descriptions list_activity_descriptions.',
+        get: 'Returns one activity: a single time entry or expense entry with its date, hours (quantity, in seconds), rate, total, note, matter and user. The id comes from list_activities or create_activity.',
         create:
-          'Records a time entry or an expense. date and type are required; link it with matter: {"id": <matter id>} and user: {"id": <user id>}; quantity of a time entry is in seconds.',
-        update: 'Changes an activity (id from list_activities); billed activities can no longer be changed.',
-        delete: 'Deletes an activity (id from list_activities); billed activities cannot be deleted. Answers 204 with no body.',
+          'Records time worked or an expense (disbursement, cost) on a matter as an activity; date and type (TimeEntry or ExpenseEntry) are required. Link it with matter: {"id": <matter id>} and user: {"id": <user id>}; quantity of a time entry is in seconds, and start_timer: true starts the timer on it.',
+        update:
+          'Changes a time entry or expense entry (id from list_activities): its date, hours, rate, note, matter or whether it is billable. Billed activities can no longer be changed.',
+        delete:
+          'Deletes a time entry or expense entry (id from list_activities), for example one logged twice by mistake; billed activities cannot be deleted. Answers 204 with no body.',
       },
     },
     {
@@ -126,7 +135,13 @@ export const activities = family(
       path: '/activity_rates',
       clio: '/activity_rates',
       record: ['activity_rate', 'activity_rates'],
-      words: ['activity rate (hourly or flat billing rate)', 'activity rates (hourly and flat billing rates)'],
+      summaries: {
+        list: 'List the hourly and flat rates charged for lawyers and co-counsel (activity rates)',
+        get: 'Get an hourly or flat billing rate (activity rate)',
+        create: 'Set a billing rate (activity rate) for a contact or co-counsel',
+        update: 'Change an hourly or flat billing rate (activity rate)',
+        delete: 'Remove a billing rate (activity rate)',
+      },
       verbs: ['list', 'get', 'create', 'update', 'delete'],
       about: 'Billing rates for a user, group or co-counsel contact.',
       fields: 'id,rate,flat_rate,contact{id,name},co_counsel_contact{id,name}',
@@ -141,11 +156,13 @@ export const activities = family(
         flat_rate: Bool('Whether the rate is a flat amount rather than hourly.'),
       },
       text: {
-        list: 'Lists activity rates — the hourly or flat rates that apply to users, groups and co-counsel contacts.',
-        get: 'Returns one activity rate; the id comes from list_activity_rates.',
-        create: 'Creates an activity rate for a contact or co-counsel contact (contact ids from the contacts operations).',
-        update: 'Changes an activity rate (id from list_activity_rates).',
-        delete: 'Deletes an activity rate (id from list_activity_rates). Answers 204 with no body.',
+        list: 'Lists activity rates: the hourly or flat billing rates charged for a lawyer, group or co-counsel contact. Filter by contact_id or co_counsel_contact_id; to see what a time entry was priced at, read the entry with get_activity instead.',
+        get: 'Returns one activity rate (hourly or flat rate) and who it applies to; the id comes from list_activity_rates.',
+        create:
+          'Creates an activity rate, the hourly (or, with flat_rate, fixed) amount billed for a contact or co-counsel contact; contact ids come from list_contacts.',
+        update: 'Changes the amount of an activity rate or whether it is flat (id from list_activity_rates).',
+        delete:
+          'Deletes an activity rate (id from list_activity_rates); to change its amount instead, use update_activity_rate. Answers 204 with no body.',
       },
     },
     {
@@ -153,6 +170,13 @@ export const activities = family(
       path: '/activity_descriptions',
       clio: '/activity_descriptions',
       record: ['activity_description', 'activity_descriptions'],
+      summaries: {
+        list: 'List activity descriptions (standard time entry descriptions and codes)',
+        get: 'Get an activity description with its rate',
+        create: 'Add a standard activity description for time entries',
+        update: 'Change an activity description or its rate',
+        delete: 'Delete an activity description',
+      },
       verbs: ['list', 'get', 'create', 'update', 'delete'],
       about: 'Reusable descriptions (with rates) for time entries and expenses, including UTBMS codes.',
       fields: 'id,name,type,visible_to_co_counsel,rate{amount,type}',
@@ -173,11 +197,13 @@ export const activities = family(
       },
       required: ['name'],
       text: {
-        list: 'Lists activity descriptions (the firm’s own and UTBMS codes); rate_for[matter_id] and rate_for[user_id] make the answer’s rate the one that applies there.',
-        get: 'Returns one activity description; the id comes from list_activity_descriptions.',
-        create: 'Creates an activity description; name is required.',
-        update: 'Changes an activity description (id from list_activity_descriptions).',
-        delete: 'Deletes an activity description (id from list_activity_descriptions). Answers 204 with no body.',
+        list: 'Lists activity descriptions: the firm’s standard, reusable descriptions of work (“Phone call with client”) and UTBMS task codes chosen when recording a time entry, each with its rate. Filter by type (clio or utbms) or user_id; rate_for[matter_id] and rate_for[user_id] make each rate the one that applies on that matter for that user.',
+        get: 'Returns one activity description (a standard description of work for time entries) and its rate; the id comes from list_activity_descriptions.',
+        create:
+          'Creates an activity description, a standard wording with a rate that users pick when they record time entries; name is required.',
+        update: 'Changes the wording, rate or visibility of an activity description (id from list_activity_descriptions).',
+        delete:
+          'Deletes an activity description (id from list_activity_descriptions), one of the standard wordings offered when recording time entries. Answers 204 with no body.',
       },
     },
     {
@@ -185,6 +211,13 @@ export const activities = family(
       path: '/expense_categories',
       clio: '/expense_categories',
       record: ['expense_category', 'expense_categories'],
+      summaries: {
+        list: 'List expense categories (kinds of costs and disbursements)',
+        get: 'Get an expense category and its default rate',
+        create: 'Create an expense category for costs and disbursements',
+        update: 'Change an expense category or its default rate',
+        delete: 'Delete an expense category',
+      },
       verbs: ['list', 'get', 'create', 'update', 'delete'],
       about: 'Categories (with default rates) for expenses.',
       fields: 'id,name,rate,entry_type,currency,tax_setting',
@@ -197,11 +230,12 @@ export const activities = family(
       required: ['name'],
       without: ['ids[]'],
       text: {
-        list: 'Lists expense categories (with their default rates); their ids go into create_activity’s expense_category.',
-        get: 'Returns one expense category; the id comes from list_expense_categories.',
-        create: 'Creates an expense category; name is required, rate and entry_type optional.',
-        update: 'Changes an expense category (id from list_expense_categories).',
-        delete: 'Deletes an expense category (id from list_expense_categories). Answers 204 with no body.',
+        list: 'Lists expense categories, the kinds of costs and disbursements (filing fees, mileage, copies) with their default rates. Their ids go into create_activity’s expense_category; filter by entry_type or query.',
+        get: 'Returns one expense category with its default rate and entry type (hard cost or soft cost); the id comes from list_expense_categories.',
+        create: 'Creates an expense category for recording costs; name is required, rate and entry_type (hard_cost, soft_cost) optional.',
+        update: 'Changes the name, default rate or entry type of an expense category (id from list_expense_categories).',
+        delete:
+          'Deletes an expense category (id from list_expense_categories), one of the kinds of cost offered when recording expense entries. Answers 204 with no body.',
       },
     },
     {
@@ -209,7 +243,10 @@ export const activities = family(
       path: '/utbms/codes',
       clio: '/utbms/codes',
       record: ['utbms_code', 'utbms_codes'],
-      words: ['UTBMS code', 'UTBMS codes'],
+      summaries: {
+        list: 'List UTBMS task, activity and expense codes for LEDES billing',
+        get: 'Get a UTBMS code',
+      },
       verbs: ['list', 'get'],
       about: 'UTBMS codes (standard task, activity and expense codes).',
       fields: 'id,code,name,type,utbms_set{id,name}',
@@ -219,8 +256,8 @@ export const activities = family(
         utbms_set_id: IdFilter('Only utbms codes of this utbms set.', nullable),
       },
       text: {
-        list: 'Lists UTBMS codes by type (task, activity or expense) or set (utbms_set_id from list_utbms_sets).',
-        get: 'Returns one UTBMS code; the id comes from list_utbms_codes.',
+        list: 'Lists UTBMS codes, the standard task, activity and expense codes used on LEDES (e-billing) invoices. Filter by type (UtbmsTask, UtbmsActivity, UtbmsExpense) or utbms_set_id from list_utbms_sets.',
+        get: 'Returns one UTBMS code (its code, name, type and set); the id comes from list_utbms_codes.',
       },
     },
     {
@@ -228,13 +265,15 @@ export const activities = family(
       path: '/utbms/sets',
       clio: '/utbms/sets',
       record: ['utbms_set', 'utbms_sets'],
-      words: ['UTBMS set', 'UTBMS sets'],
+      summaries: {
+        list: 'List the UTBMS code sets enabled for the firm',
+      },
       verbs: ['list'],
       about: 'UTBMS code sets (standard billing code sets).',
       fields: 'id,name',
       order: 'id(asc)',
       text: {
-        list: 'Lists the UTBMS code sets (standard task and activity code sets) available to the account.',
+        list: 'Lists the UTBMS code sets (such as the litigation code set) enabled for the account. Pass a set’s id as utbms_set_id to list_utbms_codes to see its codes.',
       },
     },
   ],

@@ -29,6 +29,13 @@ export const bankAccounts = family([
     path: '/bank_accounts',
     clio: '/bank_accounts',
     record: ['bank_account', 'bank_accounts'],
+    summaries: {
+      list: 'List the firm’s trust and operating bank accounts with balances',
+      get: 'Get a trust or operating bank account and its balance',
+      create: 'Add a trust or operating bank account',
+      update: 'Change the details of a bank account',
+      delete: 'Delete a bank account',
+    },
     verbs: ['list', 'get', 'create', 'update', 'delete'],
     about: 'The firm’s operating and trust bank accounts.',
     fields: 'id,name,type,currency,balance,institution,default_account',
@@ -61,10 +68,12 @@ export const bankAccounts = family([
     ),
     required: ['currency', 'type'],
     text: {
-      list: 'Lists the firm’s bank accounts (operating and trust) with their balances when asked for.',
-      get: 'Returns one bank account (operating or trust); the id comes from list_bank_accounts. Ask for balance in fields for its balance.',
-      create: 'Creates a bank account; currency and type (Operating or Trust) are required.',
-      update: 'Changes a bank account’s details (id from list_bank_accounts): name, bank, numbers, default; its type and balance stay.',
+      list: 'Lists the firm’s bank accounts — trust (IOLTA, client funds) and operating accounts — with their balances when balance is in fields. Filter by type (TrustAccount or OperatingAccount) or show_empty_accounts; the money moving in and out is in list_bank_transactions.',
+      get: 'Returns one trust or operating bank account with its bank, numbers and balance (ask for balance in fields). The id comes from list_bank_accounts.',
+      create:
+        'Adds a bank account to the firm’s books, trust or operating; currency and type (Operating or Trust) are required, controlled_account with client or matter makes a trust account for one client.',
+      update:
+        'Changes a bank account’s details (id from list_bank_accounts): name, bank, numbers, whether it is the default. Its type and balance stay as created.',
       delete:
         'Deletes a bank account (id from list_bank_accounts); accounts with transactions cannot be deleted. Answers 204 with no body.',
     },
@@ -74,6 +83,13 @@ export const bankAccounts = family([
     path: '/bank_transactions',
     clio: '/bank_transactions',
     record: ['bank_transaction', 'bank_transactions'],
+    summaries: {
+      list: 'List trust and operating account transactions (client trust ledger)',
+      get: 'Get a bank transaction (deposit, withdrawal or transfer)',
+      create: 'Record a deposit or withdrawal in a bank account',
+      update: 'Update a bank transaction entered by hand',
+      delete: 'Delete a bank transaction',
+    },
     verbs: ['list', 'get', 'create', 'update', 'delete'],
     about: 'Money in and out of the firm’s bank accounts.',
     fields: 'id,date,amount,currency,description,transaction_type,funds_in,funds_out,bank_account_id',
@@ -98,11 +114,11 @@ export const bankAccounts = family([
     },
     required: ['bank_account_id', 'date', 'amount'],
     text: {
-      list: 'Lists bank transactions (deposits, payments, transfers) by bank account, client, matter or kind — e.g. a client’s trust ledger with client_id and type=liability.',
-      get: 'Returns one bank transaction; the id comes from list_bank_transactions.',
+      list: 'Lists bank transactions — deposits, withdrawals, payments and transfers in the trust and operating accounts — which make up a client’s trust ledger. Filter by bank_account_id (from list_bank_accounts), client_id, matter_id or type; client_id with type=liability gives one client’s trust ledger.',
+      get: 'Returns one bank transaction (a deposit, withdrawal or transfer) with its date, amount, description and account; the id comes from list_bank_transactions.',
       create:
-        'Records money in or out of a bank account by hand (bank_account_id from list_bank_accounts, date and amount required; negative amount for money out).',
-      update: 'Corrects a bank transaction recorded by hand (id from list_bank_transactions): date, amount, description, reference.',
+        'Records money in or out of a bank account by hand, such as a trust deposit from a client; bank_account_id (from list_bank_accounts), date and amount are required, a negative amount for money out.',
+      update: 'Corrects a bank transaction recorded by hand (id from list_bank_transactions): its date, amount, description or reference.',
       delete:
         'Deletes a bank transaction (id from list_bank_transactions); Clio refuses transactions tied to bills or reconciled statements. Answers 204 with no body.',
     },
@@ -112,11 +128,14 @@ export const bankAccounts = family([
     path: '/bank_transfers',
     clio: '/bank_transfers',
     record: ['bank_transfer', 'bank_transfers'],
+    summaries: {
+      get: 'Get a transfer between bank accounts, such as trust to operating',
+    },
     verbs: ['get'],
     about: 'Transfers between the firm’s bank accounts.',
     fields: 'id,amount,date,description,primary_authorizer,created_at',
     text: {
-      get: 'Returns one transfer between bank accounts (e.g. trust to operating to pay a bill); the id is the source of a transfer transaction in list_bank_transactions.',
+      get: 'Returns one transfer of money between the firm’s bank accounts, for example from trust to operating to pay a bill. The id is the source of a transfer transaction in list_bank_transactions.',
     },
   },
   {
@@ -124,6 +143,9 @@ export const bankAccounts = family([
     path: '/trust_requests',
     clio: '/trust_requests',
     record: ['trust_request', 'trust_requests'],
+    summaries: {
+      create: 'Request a trust deposit (retainer) from a client',
+    },
     verbs: ['create'],
     about: 'Requests to clients to fund their trust account.',
     fields: 'id,trust_amount,issue_date,due_date',
@@ -141,7 +163,7 @@ export const bankAccounts = family([
     required: ['trust_type', 'client_id', 'issue_date', 'due_date', 'approved', 'trust_amount'],
     text: {
       create:
-        'Requests trust funds from a client: client_id, trust_type, trust_amount, issue_date, due_date and approved are required; matter lists the matters it is for.',
+        'Sends a client a request to fund their trust account (a retainer or evergreen top-up); client_id, trust_type, trust_amount, issue_date, due_date and approved are required, and matter names the matters it is for. To bill work already done, use the bills operations instead.',
     },
   },
 ]);

@@ -23,9 +23,9 @@ export const previewBill = defineOperation({
   name: 'preview_bill',
   method: 'GET',
   path: '/bills/:id/preview',
-  summary: 'Preview a bill as HTML',
+  summary: 'Preview a client bill (invoice) as it prints, in HTML',
   description:
-    'Returns the bill rendered as Clio prints it, as an HTML document (a string), for showing or checking a bill before it is sent; the id comes from list_bills.',
+    'Returns a client bill (invoice) rendered as Clio prints it, as an HTML document (a string), for showing or checking it before it is sent. The id comes from list_bills; for the bill’s figures as data use get_bill.',
   params: Params({ id: ClioId('Id of the bill (from list_bills).') }),
   upstream: (p) => ({ method: 'GET', path: `/bills/${encodeURIComponent(p.id)}/preview.json` }),
 });
@@ -37,7 +37,12 @@ export const bills = family(
       path: '/bills',
       clio: '/bills',
       record: ['bill', 'bills'],
-      words: ['bill (client invoice)', 'bills (client invoices)'],
+      summaries: {
+        list: 'List client bills (invoices), such as unpaid or overdue ones',
+        get: 'Get a client bill (invoice) with its totals, by its id',
+        update: 'Change or approve a client bill (invoice)',
+        delete: 'Delete a draft bill or void an issued one',
+      },
       verbs: ['list', 'get', 'update', 'delete'],
       about: 'Bills (invoices) issued to clients.',
       fields: 'id,number,state,issued_at,due_at,total,balance,client{id,name},matters{id,display_number}',
@@ -82,11 +87,12 @@ export const bills = family(
         use_grace_period: Bool('Apply the grace period before interest.'),
       },
       text: {
-        list: 'Lists bills by client, matter, attorney, state, issue, due or last-sent dates; query matches the invoice number.',
-        get: 'Returns one bill; the id comes from list_bills. Ask for navigation{next,previous} in fields to get the ids of the next and previous bill available for viewing.',
-        update: 'Changes a bill (id from list_bills): dates, memo, discount, interest, taxes, or its state (e.g. approve a draft).',
+        list: 'Lists the bills (invoices) the firm issued to clients, with their number, state, total, balance due and dates. Filter by client_id, matter_id, state (draft, awaiting_approval, awaiting_payment, paid), status, overdue_only, issued_after/issued_before, due_after/due_before or query (the invoice number); for what clients owe in total use list_outstanding_client_balances, for matters not yet billed list_billable_matters.',
+        get: 'Returns one client bill (invoice) with its number, state, total, balance due and dates; the id comes from list_bills. Ask for navigation{next,previous} in fields to get the ids of the next and previous bill available for viewing.',
+        update:
+          'Changes a bill (id from list_bills): its dates, memo, discount, interest, taxes, theme, or its state, to approve a draft for sending (draft → awaiting_approval → awaiting_payment).',
         delete:
-          'Deletes or voids a bill (id from list_bills), as Clio decides from its state: a draft or pending-approval bill is deleted, an unpaid bill is voided. Only bills without recorded payments qualify. Answers 204 with no body.',
+          'Deletes or voids a bill (id from list_bills), as Clio decides from its state: a draft or pending-approval bill is deleted, an unpaid issued bill is voided. Only bills without recorded payments qualify. Answers 204 with no body.',
       },
     },
     {
@@ -94,7 +100,11 @@ export const bills = family(
       path: '/line_items',
       clio: '/line_items',
       record: ['line_item', 'line_items'],
-      words: ['line item (charge on a bill)', 'line items (charges on bills)'],
+      summaries: {
+        list: 'List the line items (charges) on a bill',
+        update: 'Change a line item (charge) on a draft bill',
+        delete: 'Remove a line item (charge) from a draft bill',
+      },
       verbs: ['list', 'update', 'delete'],
       about: 'The lines of bills: time, expense and other entries billed.',
       fields: 'id,date,kind,description,quantity,price,total,bill{id,number},matter{id,display_number}',
@@ -126,10 +136,11 @@ export const bills = family(
         update_original_record: Bool('Also change the activity the line comes from.'),
       },
       text: {
-        list: 'Lists bill line items, usually of one bill (bill_id from list_bills) or matter; display=true keeps the lines shown on the bill.',
+        list: 'Lists bill line items, the charges for time entries, expenses and flat fees that make up a bill, usually of one bill (bill_id from list_bills) or matter_id. display=true keeps the lines shown on the bill; trust funds applied on a bill are list_trust_line_items.',
         update:
-          'Changes a line of a bill that is still a draft (id from list_line_items): description, quantity, price, discount; update_original_record=true changes the activity behind it too.',
-        delete: 'Removes a line from a draft bill (id from list_line_items). Answers 204 with no body.',
+          'Changes a charge on a bill that is still a draft (id from list_line_items): description, quantity, price, discount; update_original_record=true changes the time entry or expense behind it too.',
+        delete:
+          'Removes a charge from a bill that is still a draft (id from list_line_items); issued bills keep their lines. Answers 204 with no body.',
       },
     },
     {
@@ -137,6 +148,10 @@ export const bills = family(
       path: '/trust_line_items',
       clio: '/trust_line_items',
       record: ['trust_line_item', 'trust_line_items'],
+      summaries: {
+        list: 'List trust funds applied to bills (trust line items)',
+        update: 'Change the trust funds applied on a draft bill',
+      },
       verbs: ['list', 'update'],
       about: 'Trust lines of bills (trust funds applied to a bill).',
       fields: 'id,date,note,total,bill{id,number},matter{id,display_number}',
@@ -151,8 +166,9 @@ export const bills = family(
         total: Num('Total.'),
       },
       text: {
-        list: 'Lists trust line items (trust funds applied on bills), by bill or matter.',
-        update: 'Changes a trust line item of a draft bill (id from list_trust_line_items): date, note, total.',
+        list: 'Lists trust line items, the trust funds (retainer money) applied to pay bills, by bill_id or matter_id. The charges on a bill are list_line_items; the trust account ledger is list_bank_transactions.',
+        update:
+          'Changes a trust line item of a draft bill (id from list_trust_line_items): the date, note or total of trust money applied to it.',
       },
     },
     {
@@ -160,6 +176,10 @@ export const bills = family(
       path: '/interest_charges',
       clio: '/interest_charges',
       record: ['interest_charge', 'interest_charges'],
+      summaries: {
+        list: 'List interest charged on overdue bills',
+        delete: 'Remove an interest charge from a bill',
+      },
       verbs: ['list', 'delete'],
       about: 'Interest charged on overdue bills.',
       fields: 'id,date,description,total,bill{id,number}',
@@ -169,8 +189,9 @@ export const bills = family(
         'exclude_ids[]': Ids('Leave out the interest charges with these ids (repeat exclude_ids[] in a query string).'),
       },
       text: {
-        list: 'Lists interest charges, usually of one bill (bill_id from list_bills); exclude_ids[] leaves some out.',
-        delete: 'Deletes an interest charge from a bill (id from list_interest_charges). Answers 204 with no body.',
+        list: 'Lists interest charges, the late interest added to overdue bills, usually of one bill (bill_id from list_bills). exclude_ids[] leaves some out.',
+        delete:
+          'Deletes an interest charge from a bill (id from list_interest_charges), waiving that late interest. Answers 204 with no body.',
       },
     },
     {
@@ -178,7 +199,10 @@ export const bills = family(
       path: '/bill_themes',
       clio: '/bill_themes',
       record: ['bill_theme', 'bill_themes'],
-      words: ['bill theme (invoice layout)', 'bill themes (invoice layouts)'],
+      summaries: {
+        list: 'List bill themes (invoice layouts and designs)',
+        update: 'Change a bill theme (invoice layout)',
+      },
       verbs: ['list', 'update'],
       about: 'Layouts of printed bills.',
       fields: 'id,name,default,config',
@@ -190,7 +214,7 @@ export const bills = family(
         ),
       },
       text: {
-        list: 'Lists the bill themes (layouts of printed bills); their ids go into update_bill’s bill_theme.',
+        list: 'Lists the bill themes, the layouts and designs of printed invoices (logo, columns, wording). Their ids go into update_bill’s bill_theme.',
         update:
           'Renames a bill theme or changes its config (id from list_bill_themes); bills using the theme follow unless they override it.',
       },
@@ -200,7 +224,9 @@ export const bills = family(
       path: '/billable_clients',
       clio: '/billable_clients',
       record: ['billable_client', 'billable_clients'],
-      words: ['billable client (with unbilled work)', 'billable clients (with unbilled work)'],
+      summaries: {
+        list: 'List clients with unbilled time and expenses, ready to bill',
+      },
       verbs: ['list'],
       about: 'Clients with unbilled work.',
       fields: 'id,name,unbilled_hours,unbilled_amount,amount_in_trust,billable_matters_count',
@@ -208,7 +234,7 @@ export const bills = family(
       filters: billableFilters('clients'),
       without: ['created_since', 'updated_since', 'ids[]'],
       text: {
-        list: 'Lists clients with unbilled time and expenses, with their unbilled hours and amounts when asked for — the start of a billing run.',
+        list: 'Lists the clients who have unbilled time entries and expenses, with their unbilled hours and amounts when asked for: the start of a billing run. Filter by client_id, matter_id, responsible_attorney_id, start_date/end_date or query; per matter, use list_billable_matters.',
       },
     },
     {
@@ -216,7 +242,9 @@ export const bills = family(
       path: '/billable_matters',
       clio: '/billable_matters',
       record: ['billable_matter', 'billable_matters'],
-      words: ['billable matter (with unbilled work)', 'billable matters (with unbilled work)'],
+      summaries: {
+        list: 'List matters with unbilled time and expenses, ready to bill',
+      },
       verbs: ['list'],
       about: 'Matters with unbilled work.',
       fields: 'id,display_number,unbilled_hours,unbilled_amount,amount_in_trust,currency_code',
@@ -224,7 +252,7 @@ export const bills = family(
       filters: billableFilters('matters'),
       without: ['created_since', 'updated_since', 'ids[]'],
       text: {
-        list: 'Lists matters with unbilled time and expenses, with their unbilled hours and amounts when asked for; list_billable_matter_ids gives just the ids.',
+        list: 'Lists the matters that have unbilled time entries and expenses (work in progress not yet on a bill), with their unbilled hours and amounts when asked for. Filter by client_id, matter_id, originating_attorney_id, responsible_attorney_id, start_date/end_date or query; bills already issued are in list_bills, and list_billable_matter_ids gives just the ids.',
       },
     },
     {
@@ -232,6 +260,9 @@ export const bills = family(
       path: '/billable_matters/ids',
       clio: '/billable_matters/ids',
       record: ['billable_matter_id', 'billable_matter_ids'],
+      summaries: {
+        list: 'List just the ids of matters with unbilled work',
+      },
       verbs: ['list'],
       about: 'The ids of the matters with unbilled work.',
       fields: 'id',
@@ -239,7 +270,7 @@ export const bills = family(
       filters: billableFilters('matters'),
       without: ['created_since', 'updated_since', 'ids[]'],
       text: {
-        list: 'Lists only the ids of the matters with unbilled work, under the same filters as list_billable_matters — cheap for selecting all billable matters.',
+        list: 'Lists only the ids of the matters with unbilled time and expenses, under the same filters as list_billable_matters. Cheap for selecting all billable matters in a billing run.',
       },
     },
     {
@@ -247,7 +278,10 @@ export const bills = family(
       path: '/allocations',
       clio: '/allocations',
       record: ['allocation', 'allocations'],
-      words: ['allocation (payment applied to a bill)', 'allocations (payments applied to bills)'],
+      summaries: {
+        list: 'List payments and credits applied to bills (allocations)',
+        get: 'Get a payment or credit applied to a bill (allocation)',
+      },
       verbs: ['list', 'get'],
       about: 'How payments and credit memos are allocated to bills.',
       fields: 'id,date,amount,status,bill{id,number},parent{id,type}',
@@ -261,8 +295,8 @@ export const bills = family(
         status: StringEnum(['invalid', 'valid'], { description: 'invalid: voided allocations; valid: the others.' }),
       },
       text: {
-        list: 'Lists allocations — the parts of payments and credit memos applied to bills — by bill, contact, matter or parent.',
-        get: 'Returns one allocation; the id comes from list_allocations.',
+        list: 'Lists allocations, the parts of client payments and credit memos applied to bills: who paid what against which invoice. Filter by bill_id, contact_id, matter_id, parent_id, parent_type (Payment or CreditMemo) or status.',
+        get: 'Returns one allocation, the amount of a payment or credit memo applied to a bill; the id comes from list_allocations.',
       },
     },
     {
@@ -270,6 +304,10 @@ export const bills = family(
       path: '/credit_memos',
       clio: '/credit_memos',
       record: ['credit_memo', 'credit_memos'],
+      summaries: {
+        list: 'List credit memos (credit notes) given to clients',
+        get: 'Get a credit memo (credit note) given to a client',
+      },
       verbs: ['list', 'get'],
       about: 'Credit memos: credits given to clients and applied to bills.',
       fields: 'id,date,amount,description,contact{id,name}',
@@ -278,8 +316,8 @@ export const bills = family(
         contact_id: IdFilter('Only credit memos of this contact.', notNull),
       },
       text: {
-        list: 'Lists credit memos (credits to clients), optionally of one contact; their allocations to bills: list_allocations with parent_type=CreditMemo.',
-        get: 'Returns one credit memo; the id comes from list_credit_memos.',
+        list: 'Lists credit memos, the credits (credit notes) given to clients and applied to their bills, optionally of one contact_id. How they were applied to bills: list_allocations with parent_type=CreditMemo.',
+        get: 'Returns one credit memo (a credit given to a client) with its amount and date; the id comes from list_credit_memos.',
       },
     },
     {
@@ -287,7 +325,9 @@ export const bills = family(
       path: '/outstanding_client_balances',
       clio: '/outstanding_client_balances',
       record: ['outstanding_client_balance', 'outstanding_client_balances'],
-      words: ['outstanding client balance (what a client owes)', 'outstanding client balances (what clients owe)'],
+      summaries: {
+        list: 'List what each client owes on unpaid bills (accounts receivable)',
+      },
       verbs: ['list'],
       about: 'What each client owes on issued bills.',
       fields: 'id,total_outstanding_balance,last_payment_date,contact{id,name}',
@@ -303,7 +343,7 @@ export const bills = family(
       },
       without: ['created_since', 'updated_since', 'ids[]'],
       text: {
-        list: 'Lists the outstanding balances of clients (unpaid issued bills), by client, attorney, last payment date or newest bill due date.',
+        list: 'Lists the outstanding balances of clients, the total each client owes on unpaid issued bills (accounts receivable). Filter by contact_id, originating_attorney_id, responsible_attorney_id, last_paid_start_date/last_paid_end_date or newest_bill_due_start_date/newest_bill_due_end_date; for the bills themselves use list_bills with overdue_only.',
       },
     },
   ],

@@ -43,7 +43,13 @@ export const calendar = family([
     path: '/calendar_entries',
     clio: '/calendar_entries',
     record: ['calendar_entry', 'calendar_entries'],
-    words: ['calendar entry (appointment, hearing or meeting)', 'calendar entries (appointments, hearings and meetings)'],
+    summaries: {
+      list: 'List calendar entries: appointments, court dates, meetings and deadlines',
+      get: 'Get a calendar entry (appointment, court date or meeting)',
+      create: 'Schedule an appointment, court date or meeting on a calendar',
+      update: 'Reschedule or move a calendar entry (appointment, hearing or court date)',
+      delete: 'Cancel a calendar entry (appointment, court date or meeting)',
+    },
     verbs: ['list', 'get', 'create', 'update', 'delete'],
     about: 'Events in Clio calendars: appointments, court dates, deadlines.',
     fields: 'id,summary,start_at,end_at,all_day,location,matter{id,display_number},calendar_owner{id,name}',
@@ -84,12 +90,13 @@ export const calendar = family([
     },
     required: ['calendar_owner', 'start_at', 'end_at', 'summary'],
     text: {
-      list: 'Lists calendar entries in a time window (from, to), by calendar or matter; expanded=true lists each occurrence of recurring events.',
-      get: 'Returns one calendar entry; the id comes from list_calendar_entries.',
+      list: 'Lists calendar entries, the appointments, hearings, court dates, meetings and deadlines on the firm’s calendars, between from and to. Filter by calendar_id (from list_calendars), matter_id, query or is_all_day; expanded=true lists each occurrence of a recurring event, and to-dos are list_tasks rather than calendar entries.',
+      get: 'Returns one calendar entry (appointment, hearing or meeting) with its start and end, location, attendees and matter; the id comes from list_calendar_entries.',
       create:
-        'Creates a calendar entry; calendar_owner ({"id": <calendar id>} from list_calendars), start_at, end_at and summary are required.',
-      update: 'Changes a calendar entry (id from list_calendar_entries); for a recurring entry _deleted says which occurrences go.',
-      delete: 'Deletes a calendar entry (id from list_calendar_entries). Answers 204 with no body.',
+        'Puts an appointment, hearing, meeting or deadline on a calendar; calendar_owner ({"id": <calendar id>} from list_calendars), start_at, end_at and summary are required. matter files it under a case, attendees invites people, and reminders are set afterwards with create_reminder.',
+      update:
+        'Changes or reschedules a calendar entry (id from list_calendar_entries): its time, title, location, attendees or matter. For a recurring entry _deleted says which occurrences go.',
+      delete: 'Deletes an appointment, hearing or meeting from the calendar (id from list_calendar_entries). Answers 204 with no body.',
     },
   },
   {
@@ -97,6 +104,13 @@ export const calendar = family([
     path: '/calendar_entry_event_types',
     clio: '/calendar_entry_event_types',
     record: ['calendar_entry_event_type', 'calendar_entry_event_types'],
+    summaries: {
+      list: 'List the event types (colour categories) for calendar entries',
+      get: 'Get an event type (colour category) of calendar entries',
+      create: 'Add an event type (colour category) for calendar entries',
+      update: 'Rename or recolour an event type of calendar entries',
+      delete: 'Delete an event type of calendar entries',
+    },
     verbs: ['list', 'get', 'create', 'update', 'delete'],
     about: 'Categories (name and colour) for calendar entries.',
     fields: 'id,name,color',
@@ -106,11 +120,12 @@ export const calendar = family([
     },
     required: ['color', 'name'],
     text: {
-      list: 'Lists the event types (categories with a colour) calendar entries can have.',
-      get: 'Returns one event type; the id comes from list_calendar_entry_event_types.',
-      create: 'Creates an event type; color (one of Clio’s 20) and name are required.',
-      update: 'Changes an event type (id from list_calendar_entry_event_types).',
-      delete: 'Deletes an event type (id from list_calendar_entry_event_types). Answers 204 with no body.',
+      list: 'Lists the event types, the named colour categories (such as Court, Meeting, Deadline) a calendar entry can be given. Their ids go into create_calendar_entry’s calendar_entry_event_type.',
+      get: 'Returns one calendar event type, its name and colour; the id comes from list_calendar_entry_event_types.',
+      create: 'Creates a category for calendar entries; color (one of Clio’s 20) and name are required.',
+      update: 'Changes the name or colour of a calendar event type (id from list_calendar_entry_event_types).',
+      delete:
+        'Deletes a calendar event type (id from list_calendar_entry_event_types), one of the colour categories offered for calendar entries. Answers 204 with no body.',
     },
   },
   {
@@ -118,6 +133,13 @@ export const calendar = family([
     path: '/calendars',
     clio: '/calendars',
     record: ['calendar', 'calendars'],
+    summaries: {
+      list: 'List the firm’s calendars (personal, firm-wide and ad-hoc)',
+      get: 'Get a calendar by its id',
+      create: 'Create an ad-hoc calendar beside the users’ own',
+      update: 'Rename or recolour a calendar',
+      delete: 'Delete a calendar (personal or ad-hoc)',
+    },
     verbs: ['list', 'get', 'create', 'update', 'delete'],
     about: 'User, firm-wide and ad-hoc calendars.',
     fields: 'id,name,type,color,visible,permission',
@@ -138,11 +160,12 @@ export const calendar = family([
     },
     required: ['name'],
     text: {
-      list: 'Lists calendars (user, firm-wide and ad-hoc); their ids address calendar entries (calendar_owner, calendar_id).',
-      get: 'Returns one calendar; the id comes from list_calendars.',
-      create: 'Creates an ad-hoc calendar; name is required.',
-      update: 'Changes a calendar (id from list_calendars): name, colour, visibility.',
-      delete: 'Deletes a calendar (id from list_calendars). Answers 204 with no body.',
+      list: 'Lists calendars, the users’ personal calendars, the firm-wide calendar and ad-hoc ones; the events on them are list_calendar_entries. Their ids address calendar entries (calendar_owner, calendar_id); filter by type, owner, visible or writeable.',
+      get: 'Returns one calendar with its name, colour, owner and type; the id comes from list_calendars.',
+      create: 'Creates an ad-hoc calendar, one beside the users’ own calendars and the firm-wide one; name is required.',
+      update: 'Changes a calendar’s name, colour or visibility (id from list_calendars).',
+      delete:
+        'Deletes a calendar (id from list_calendars); to hide someone’s calendar from your view instead, use update_calendar_visibility. Answers 204 with no body.',
     },
   },
   {
@@ -150,7 +173,11 @@ export const calendar = family([
     path: '/task_calendars',
     clio: '/task_calendars',
     record: ['calendar_visibility', 'calendar_visibilities'],
-    words: ['calendar visibility (who may see a calendar)', 'calendar visibilities (who may see each calendar)'],
+    summaries: {
+      list: 'List which calendars show in my calendar view, and their colours',
+      get: 'Get whether a calendar shows in my view, and its colour',
+      update: 'Show or hide a calendar in my view, or change its colour',
+    },
     verbs: ['list', 'get', 'update'],
     about: 'How each calendar shows in the user’s Clio view (colour, visible).',
     fields: 'id,name,color,visible',
@@ -160,9 +187,10 @@ export const calendar = family([
       visible: StringEnum(['true', 'false'], { description: 'Show the calendar by default: "true" or "false".' }),
     },
     text: {
-      list: 'Lists calendar visibilities: for each calendar the user sees, its colour and whether it is shown.',
-      get: 'Returns one calendar visibility; the id comes from list_calendar_visibilities.',
-      update: 'Changes how a calendar shows for the user (id from list_calendar_visibilities): colour or visibility.',
+      list: 'Lists calendar visibilities: for each calendar the connected user can see, its colour and whether it is shown in their calendar view. The calendars themselves are list_calendars.',
+      get: 'Returns one calendar visibility (a calendar’s colour and whether it is shown to the user); the id comes from list_calendar_visibilities.',
+      update:
+        'Changes how a calendar shows for the connected user (id from list_calendar_visibilities): its colour, or whether it is visible in their view.',
     },
   },
   {
@@ -170,6 +198,13 @@ export const calendar = family([
     path: '/reminders',
     clio: '/reminders',
     record: ['reminder', 'reminders'],
+    summaries: {
+      list: 'List reminders set on tasks and calendar entries',
+      get: 'Get a reminder of a task or calendar entry',
+      create: 'Set an email or popup reminder before a task or appointment',
+      update: 'Change when or how a reminder is sent',
+      delete: 'Delete a reminder of a task or appointment',
+    },
     verbs: ['list', 'get', 'create', 'update', 'delete'],
     about: 'Reminders of tasks and calendar entries, sent by email or popup.',
     fields: 'id,duration_unit,duration_value,state,next_delivery_at,subject{id,type},notification_method{id,type}',
@@ -199,12 +234,12 @@ export const calendar = family([
     updateBody: omit(reminderBody, 'subject'),
     required: ['subject', 'notification_method'],
     text: {
-      list: 'Lists reminders by user, subject (subject_id with subject_type CalendarEntry or Task), notification method or state.',
-      get: 'Returns one reminder; the id comes from list_reminders.',
+      list: 'Lists reminders, the email or popup alerts sent before a task is due or an appointment starts. Filter by user_id, subject_id with subject_type (CalendarEntry or Task), notification_method_id or state; the to-dos themselves are list_tasks.',
+      get: 'Returns one reminder, when and how it alerts and for which task or calendar entry; the id comes from list_reminders.',
       create:
-        'Sets a reminder: subject ({"id": <task or calendar entry id>, "type": "Task" | "CalendarEntry"}) and notification_method ({"id": <id>}) are required; duration_value and duration_unit say how long before.',
-      update: 'Changes when or how a reminder is sent (id from list_reminders).',
-      delete: 'Deletes a reminder (id from list_reminders). Answers 204 with no body.',
+        'Sets a reminder: subject ({"id": <task or calendar entry id>, "type": "Task" | "CalendarEntry"}) and notification_method ({"id": <id>}) are required; duration_value and duration_unit say how long before it alerts.',
+      update: 'Changes how long before, or by which method, a reminder is sent (id from list_reminders).',
+      delete: 'Deletes a reminder (id from list_reminders); the task or calendar entry it belonged to stays. Answers 204 with no body.',
     },
   },
 ]);

@@ -11,7 +11,10 @@ export const clioFile = family([
     path: '/clio_file/submissions_reports',
     clio: '/clio_file/submissions_reports',
     record: ['clio_file_submission', 'clio_file_submissions'],
-    words: ['Clio File submission (court e-filing)', 'Clio File submissions (court e-filings)'],
+    summaries: {
+      list: 'List court e-filings submitted through Clio File',
+      get: 'Get a court e-filing submitted through Clio File',
+    },
     verbs: ['list', 'get'],
     about: 'Court e-filing submissions made through Clio File.',
     fields: 'id,status,submitted_at,matter{id,display_number}',
@@ -21,8 +24,8 @@ export const clioFile = family([
       submitted_before: Day('Only submissions made before this date'),
     },
     text: {
-      list: 'Lists Clio File (court e-filing) submissions, by submission date.',
-      get: 'Returns one Clio File (court e-filing) submission, e.g. its status and when it was submitted; the id comes from list_clio_file_submissions.',
+      list: 'Lists Clio File submissions, the court e-filings the firm sent to courts through Clio File, with their status. Filter by submitted_after and submitted_before.',
+      get: 'Returns one Clio File (court e-filing) submission with its status and when it was submitted; the id comes from list_clio_file_submissions.',
     },
   },
 ]);

@@ -10,7 +10,12 @@ export const clioPayments = family([
     path: '/clio_payments/links',
     clio: '/clio_payments/links',
     record: ['clio_payments_link', 'clio_payments_links'],
-    words: ['Clio Payments link (online payment request)', 'Clio Payments links (online payment requests)'],
+    summaries: {
+      list: 'List online payment links (Clio Payments) sent to clients',
+      get: 'Get an online payment link (Clio Payments)',
+      create: 'Create an online payment link (Clio Payments) for a client to pay',
+      update: 'Void an online payment link (Clio Payments) so it expires',
+    },
     verbs: ['list', 'get', 'create', 'update'],
     about: 'Clio Payments links clients use to pay online.',
     fields: 'id,url,amount,currency,expires_at,active',
@@ -40,11 +45,12 @@ export const clioPayments = family([
     updateBody: { expired: Bool('true ends the link now, so it can no longer be used.') },
     required: ['subject', 'destination_account', 'currency', 'description', 'duration'],
     text: {
-      list: 'Lists Clio Payments links (online payment requests sent to clients); active=true keeps the unexpired ones.',
-      get: 'Returns one Clio Payments link; the id comes from list_clio_payments_links or create_clio_payments_link.',
+      list: 'Lists Clio Payments links, the online payment requests (pay-by-card or bank links) sent to clients for a bill, a contact or a bank account. active=true keeps the unexpired ones; the payments made through them are in list_clio_payments_payments.',
+      get: 'Returns one Clio Payments link, the online payment request with its amount, subject and expiry; the id comes from list_clio_payments_links or create_clio_payments_link.',
       create:
-        'Creates a Clio Payments link to send to a client: subject (the bill, contact or bank account paid), destination_account, currency, description and duration are required; ask for url in fields.',
-      update: 'Expires a Clio Payments link (id from list_clio_payments_links) with expired=true.',
+        'Creates a Clio Payments link a client opens to pay online by card or bank transfer; subject (the bill, contact or bank account paid), destination_account, currency, description and duration are required. Ask for url in fields to get the link to send.',
+      update:
+        'Expires a Clio Payments link (id from list_clio_payments_links) with expired=true, so the client can no longer pay through it.',
     },
   },
   {
@@ -52,7 +58,10 @@ export const clioPayments = family([
     path: '/clio_payments/payments',
     clio: '/clio_payments/payments',
     record: ['clio_payments_payment', 'clio_payments_payments'],
-    words: ['Clio Payments payment (online card or bank payment)', 'Clio Payments payments (online card and bank payments)'],
+    summaries: {
+      list: 'List online card and bank payments received through Clio Payments',
+      get: 'Get an online card or bank payment made through Clio Payments',
+    },
     verbs: ['list', 'get'],
     about: 'Payments received through Clio Payments.',
     fields: 'id,amount,currency,state,confirmation_number,description,created_at',
@@ -67,8 +76,8 @@ export const clioPayments = family([
     },
     without: ['created_since', 'updated_since'],
     text: {
-      list: 'Lists payments received online through Clio Payments, by bill, contact or state.',
-      get: 'Returns one Clio Payments payment; the id comes from list_clio_payments_payments.',
+      list: 'Lists the online payments — credit card, debit card and bank (eCheck) payments — clients made through Clio Payments. Filter by bill_id, contact_id or state; payments recorded against bills by other means are allocations (list_allocations).',
+      get: 'Returns one online card or bank payment a client made through Clio Payments, with its amount, state and payer; the id comes from list_clio_payments_payments.',
     },
   },
 ]);

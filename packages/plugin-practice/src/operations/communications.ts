@@ -39,7 +39,13 @@ export const communications = family([
     path: '/communications',
     clio: '/communications',
     record: ['communication', 'communications'],
-    words: ['communication (logged email or phone call)', 'communications (logged emails and phone calls)'],
+    summaries: {
+      list: 'List logged emails and phone calls (communications) on matters',
+      get: 'Get a logged email or phone call (communication)',
+      create: 'Log a phone call or email with a client on a matter',
+      update: 'Change a logged email or phone call',
+      delete: 'Delete a logged email or phone call',
+    },
     verbs: ['list', 'get', 'create', 'update', 'delete'],
     about: 'Logged emails and phone calls, usually filed under a matter.',
     fields: 'id,type,subject,body,received_at,matter{id,display_number},senders{id,name},receivers{id,name}',
@@ -61,12 +67,12 @@ export const communications = family([
     body: communicationBody,
     required: ['type', 'subject', 'body', 'received_at'],
     text: {
-      list: 'Lists logged communications (emails and phone calls) by matter, contact, user, date or type; query searches subject and body. Their ids go into activities (communication_id) for time spent.',
-      get: 'Returns one communication (email or phone call); the id comes from list_communications.',
+      list: 'Lists communications, the emails and phone calls logged on matters and contacts (a matter’s correspondence log). Filter by matter_id, contact_id, user_id, type (EmailCommunication or PhoneCommunication), received_since/received_before or query in subject and body; secure client portal messages are list_conversation_messages.',
+      get: 'Returns one logged email or phone call with its subject, body, senders, receivers and matter; the id comes from list_communications.',
       create:
-        'Logs a phone call or an email with a client or any other contact: type, subject, body and received_at are required; file it with matter: {"id": <matter id>}, and name senders and receivers as [{ "id", "type": "User" | "Contact" }].',
-      update: 'Changes a logged communication (id from list_communications): subject, body, matter, senders or receivers.',
-      delete: 'Deletes a logged communication (id from list_communications). Answers 204 with no body.',
+        'Logs a phone call or an email with a client or any other contact: type, subject, body and received_at are required. File it with matter: {"id": <matter id>}, and name senders and receivers as [{ "id", "type": "User" | "Contact" }]; record the time spent with create_activity.',
+      update: 'Changes a logged email or phone call (id from list_communications): subject, body, matter, senders or receivers.',
+      delete: 'Deletes a logged email or phone call from the matter’s record (id from list_communications). Answers 204 with no body.',
     },
   },
   {
@@ -74,7 +80,11 @@ export const communications = family([
     path: '/conversations',
     clio: '/conversations',
     record: ['conversation', 'conversations'],
-    words: ['conversation (secure client message thread)', 'conversations (secure client message threads)'],
+    summaries: {
+      list: 'List secure client portal conversations (message threads)',
+      get: 'Get a secure client portal conversation',
+      update: 'Update a client portal conversation: archive, mark read or file it',
+    },
     verbs: ['list', 'get', 'update'],
     about: 'Secure conversations with clients (message threads).',
     fields: 'id,subject,archived,read,message_count,matter{id,display_number}',
@@ -94,9 +104,9 @@ export const communications = family([
       matter: Ref('matter to file the conversation under'),
     },
     text: {
-      list: 'Lists conversations (secure client message threads) by contact, matter, date, read or archived state.',
-      get: 'Returns one conversation; the id comes from list_conversations. Its messages: list_conversation_messages with conversation_id.',
-      update: 'Archives, marks read or files a conversation under a matter (id from list_conversations).',
+      list: 'Lists conversations, the secure message threads with clients in Clio’s client portal. Filter by contact_id, matter_id, date, read_status or archived; the messages of one thread are list_conversation_messages.',
+      get: 'Returns one secure client conversation (a message thread) with its subject, participants and matter; the id comes from list_conversations. Its messages: list_conversation_messages with conversation_id.',
+      update: 'Archives a secure client conversation, marks it read or files it under a matter (id from list_conversations).',
     },
   },
   {
@@ -104,7 +114,11 @@ export const communications = family([
     path: '/conversation_messages',
     clio: '/conversation_messages',
     record: ['conversation_message', 'conversation_messages'],
-    words: ['conversation message (secure client message)', 'conversation messages (secure client messages)'],
+    summaries: {
+      list: 'List the messages of a secure client portal conversation',
+      get: 'Get a secure client portal message',
+      create: 'Send a secure client portal message to a client',
+    },
     verbs: ['list', 'get', 'create'],
     about: 'Messages of Clio’s secure client conversations.',
     fields: 'id,subject,body,created_at,sender{id,name},conversation{id}',
@@ -124,10 +138,10 @@ export const communications = family([
     required: ['body', 'subject', 'receivers'],
     listRequired: ['conversation_id'],
     text: {
-      list: 'Lists messages of conversations (Clio’s secure client messaging); created_since and updated_since refer to the message’s conversation.',
-      get: 'Returns one message; the id comes from list_conversation_messages.',
+      list: 'Lists the messages of one secure client portal conversation (conversation_id from list_conversations is required); query searches them. created_since and updated_since refer to the message’s conversation.',
+      get: 'Returns one secure client portal message with its body, sender and attachment; the id comes from list_conversation_messages.',
       create:
-        'Sends a secure message to a client or another contact (Clio’s client messaging): body, subject and receivers are required; give conversation to reply in an existing one.',
+        'Sends a secure message through Clio’s client portal to a client or another contact: body, subject and receivers are required. Give conversation to reply in an existing thread; to log an ordinary email instead, use create_communication.',
     },
   },
 ]);

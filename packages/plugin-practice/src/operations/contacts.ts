@@ -48,6 +48,13 @@ export const contacts = family([
     path: '/contacts',
     clio: '/contacts',
     record: ['contact', 'contacts'],
+    summaries: {
+      list: 'List contacts: clients, people and companies, such as opposing parties',
+      get: 'Get a contact (client, person or company) with email and address',
+      create: 'Add a contact: a new client, person or company',
+      update: 'Change a contact’s details, such as address, email or phone',
+      delete: 'Delete a contact (client, person or company)',
+    },
     verbs: ['list', 'get', 'create', 'update', 'delete'],
     about: 'People and companies: clients, opposing parties, co-counsel, vendors.',
     fields: 'id,name,type,primary_email_address,primary_phone_number,is_client,company{id,name}',
@@ -67,14 +74,14 @@ export const contacts = family([
     body: contactBody,
     required: ['name', 'type'],
     text: {
-      list: 'Lists contacts (people and companies) — clients, opposing parties, vendors — by name search, initial, type or client status; the ids go into matters (client), bills and activities.',
-      get: 'Returns one contact; the id comes from list_contacts. Ask for email_addresses{address},phone_numbers{number},addresses{street,city} in fields for the contact details.',
+      list: 'Lists contacts, the people and companies the firm deals with: clients, opposing parties, witnesses, co-counsel, vendors. Filter by query (name, email or phone), initial of the last name, type (Person or Company) or client_only; how a contact is involved in a matter is list_relationships.',
+      get: 'Returns one contact (a client, person or company); the id comes from list_contacts. Ask for email_addresses{address},phone_numbers{number},addresses{street,city} in fields for the email address, phone and postal address.',
       create:
-        'Creates a contact: name and type (Person or Company) are required; give email_addresses, phone_numbers and addresses as arrays, a person’s employer as company: {"id": <company contact id>}.',
+        'Adds a person or company to the contacts, such as a new client or an opposing party: name and type (Person or Company) are required. Give email_addresses, phone_numbers and addresses as arrays, a person’s employer as company: {"id": <company contact id>}.',
       update:
-        'Changes a contact (id from list_contacts); entries of email_addresses, phone_numbers and addresses with an id change that entry, "_destroy": true removes it.',
+        'Changes a contact (id from list_contacts): name, addresses, emails, phone numbers, custom fields. Entries of email_addresses, phone_numbers and addresses with an id change that entry, "_destroy": true removes it.',
       delete:
-        'Deletes a contact (id from list_contacts); contacts that are clients of matters or have bills cannot be deleted. Answers 204 with no body.',
+        'Deletes a contact (id from list_contacts), for example a duplicate client record; contacts that are clients of matters or have bills cannot be deleted. Answers 204 with no body.',
     },
   },
   {
@@ -82,12 +89,15 @@ export const contacts = family([
     path: '/contacts/:contact_id/email_addresses',
     clio: '/contacts/:contact_id/email_addresses',
     record: ['contact_email_address', 'contact_email_addresses'],
+    summaries: {
+      list: 'List the email addresses of a contact',
+    },
     verbs: ['list'],
     about: 'Email addresses of one contact.',
     fields: 'id,name,address,primary',
     order: null,
     text: {
-      list: 'Lists the email addresses of one contact (contact_id from list_contacts), with their kind (Work, Home…) and which is primary.',
+      list: 'Lists the email addresses of one contact (contact_id from list_contacts), with their kind (Work, Home…) and which is primary. For a contact’s full details in one call, use get_contact.',
     },
   },
   {
@@ -95,12 +105,15 @@ export const contacts = family([
     path: '/contacts/:contact_id/phone_numbers',
     clio: '/contacts/:contact_id/phone_numbers',
     record: ['contact_phone_number', 'contact_phone_numbers'],
+    summaries: {
+      list: 'List the phone numbers of a contact',
+    },
     verbs: ['list'],
     about: 'Phone numbers of a contact.',
     fields: 'id,name,number,default_number',
     order: null,
     text: {
-      list: 'Lists the phone numbers of one contact (contact_id from the contacts operations).',
+      list: 'Lists the phone numbers of one contact (contact_id from list_contacts), with their kind (Work, Mobile, Home…) and which is primary. For a contact’s full details in one call, use get_contact.',
     },
   },
 ]);

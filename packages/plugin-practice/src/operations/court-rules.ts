@@ -13,7 +13,7 @@ export const previewMatterDocket = defineOperation({
   name: 'preview_matter_docket',
   method: 'GET',
   path: '/court_rules/matter_dockets/preview',
-  summary: 'Preview the deadlines of a matter docket',
+  summary: 'Preview the court rule deadlines a docket would calculate',
   description:
     'Computes the court deadlines a matter docket would put on the calendar from a triggering event (a trial date, a ' +
     'service), without creating them: give the jurisdiction (jurisdiction[id] from list_jurisdictions), the trigger ' +
@@ -42,7 +42,10 @@ export const courtRules = family(
       path: '/court_rules/jurisdictions',
       clio: '/court_rules/jurisdictions',
       record: ['jurisdiction', 'jurisdictions'],
-      words: ['jurisdiction (court rule set)', 'jurisdictions (court rule sets)'],
+      summaries: {
+        list: 'List court rule jurisdictions (courts whose rules set deadlines)',
+        get: 'Get a court rule jurisdiction',
+      },
       verbs: ['list', 'get'],
       about: 'Court-rule jurisdictions (courts whose rules compute deadlines).',
       fields: 'id,description,system_id,default',
@@ -52,8 +55,8 @@ export const courtRules = family(
         query: Text('Wildcard search in the description.'),
       },
       text: {
-        list: 'Lists court-rule jurisdictions — the courts whose rules Clio computes deadlines from; for_current_account=true keeps those the firm has set up.',
-        get: 'Returns one jurisdiction; the id comes from list_jurisdictions.',
+        list: 'Lists court-rule jurisdictions, the courts (state, federal) whose procedural rules Clio computes deadlines from; for_current_account=true keeps those the firm has set up and query searches them. Their triggers are list_jurisdictions_to_triggers.',
+        get: 'Returns one court-rule jurisdiction (a court and its rule set); the id comes from list_jurisdictions.',
       },
     },
     {
@@ -61,7 +64,10 @@ export const courtRules = family(
       path: '/court_rules/jurisdictions/:jurisdiction_id/triggers',
       clio: '/court_rules/jurisdictions/:jurisdiction_id/triggers',
       record: ['jurisdictions_to_trigger', 'jurisdictions_to_triggers'],
-      words: ['jurisdiction trigger', 'jurisdiction triggers'],
+      summaries: {
+        list: 'List the court rule triggers (events that start deadlines) of a court',
+        get: 'Get a court rule trigger of a jurisdiction',
+      },
       verbs: ['list', 'get'],
       about: 'Court-rule triggers (events that start deadlines) of a jurisdiction.',
       fields: 'id,description,is_served,is_requirements_required',
@@ -73,8 +79,8 @@ export const courtRules = family(
         query: Text('Wildcard search in the description.'),
       },
       text: {
-        list: 'Lists the court-rule triggers of a jurisdiction (jurisdiction_id from list_jurisdictions); a trigger id and a jurisdiction id make a matter docket.',
-        get: 'Returns one trigger of a jurisdiction; jurisdiction_id from list_jurisdictions, id from list_jurisdictions_to_triggers.',
+        list: 'Lists the triggers of a jurisdiction (jurisdiction_id from list_jurisdictions), the events such as service of a complaint or a trial date that start court-rule deadlines. A trigger id and a jurisdiction id make a matter docket (create_matter_docket).',
+        get: 'Returns one court-rule trigger of a jurisdiction; jurisdiction_id comes from list_jurisdictions, id from list_jurisdictions_to_triggers.',
       },
     },
     {
@@ -82,7 +88,12 @@ export const courtRules = family(
       path: '/court_rules/matter_dockets',
       clio: '/court_rules/matter_dockets',
       record: ['matter_docket', 'matter_dockets'],
-      words: ['matter docket (court-rule deadlines of a matter)', 'matter dockets (court-rule deadlines of matters)'],
+      summaries: {
+        list: 'List matter dockets (court rule deadlines calculated for cases)',
+        get: 'Get a matter docket with its court rule deadlines',
+        create: 'Calculate court rule deadlines for a matter (matter docket)',
+        delete: 'Delete a matter docket and its court rule deadlines',
+      },
       verbs: ['list', 'get', 'create', 'delete'],
       about: 'Court-rule dockets: deadlines computed for a matter from a jurisdiction’s trigger.',
       fields: 'id,name,status,start_date,matter{id,display_number},jurisdiction{id,description},trigger{id,description}',
@@ -103,11 +114,11 @@ export const courtRules = family(
       },
       required: ['jurisdiction', 'name', 'start_date', 'trigger'],
       text: {
-        list: 'Lists matter dockets (court-rule deadline sets) by matter, matter status, service type or status.',
-        get: 'Returns one matter docket; the id comes from list_matter_dockets or create_matter_docket.',
+        list: 'Lists matter dockets, the sets of court-rule deadlines calculated for matters from a jurisdiction’s trigger. Filter by matter_id, matter_status, service_type_id, status or query.',
+        get: 'Returns one matter docket, the court-rule deadlines of a matter with its jurisdiction and trigger; the id comes from list_matter_dockets or create_matter_docket.',
         create:
           'Creates a matter docket: Clio computes the deadlines of the trigger in the jurisdiction from start_date and adds them to the calendar. jurisdiction, name, start_date and trigger are required; try preview_matter_docket first.',
-        delete: 'Deletes a matter docket (id from list_matter_dockets). Answers 204 with no body.',
+        delete: 'Deletes a matter docket (id from list_matter_dockets), the court-rule deadline set of a matter. Answers 204 with no body.',
       },
     },
     {
@@ -115,13 +126,17 @@ export const courtRules = family(
       path: '/court_rules/service_types',
       clio: '/court_rules/service_types',
       record: ['service_type', 'service_types'],
+      summaries: {
+        list: 'List court rule service types (methods of service that shift deadlines)',
+        get: 'Get a court rule service type',
+      },
       verbs: ['list', 'get'],
       about: 'Court-rule service types (how a document was served), which shift deadlines.',
       fields: 'id,description,default',
       order: 'id(asc)',
       text: {
-        list: 'Lists court-rule service types (ways of service that shift deadlines), for preview_matter_docket’s service_type[id].',
-        get: 'Returns one service type; the id comes from list_service_types.',
+        list: 'Lists court-rule service types, the methods of service (mail, personal, electronic) that shift deadlines. Their ids go into preview_matter_docket’s service_type[id].',
+        get: 'Returns one court-rule service type (a method of service); the id comes from list_service_types.',
       },
     },
   ],

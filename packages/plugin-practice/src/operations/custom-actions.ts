@@ -10,6 +10,13 @@ export const customActions = family([
     path: '/custom_actions',
     clio: '/custom_actions',
     record: ['custom_action', 'custom_actions'],
+    summaries: {
+      list: 'List custom action links this app added to Clio pages',
+      get: 'Get a custom action link on a Clio page',
+      create: 'Add a custom action link to a Clio page',
+      update: 'Change a custom action link on a Clio page',
+      delete: 'Remove a custom action link from a Clio page',
+    },
     verbs: ['list', 'get', 'create', 'update', 'delete'],
     about: 'Links an app adds to Clio’s pages (matters, contacts, documents, activities, folders).',
     fields: 'id,label,target_url,ui_reference',
@@ -23,11 +30,12 @@ export const customActions = family([
     },
     required: ['label', 'target_url', 'ui_reference'],
     text: {
-      list: 'Lists the custom actions (links this app added to Clio’s matter, contact, document, activity or folder pages).',
-      get: 'Returns one custom action; the id comes from list_custom_actions.',
-      create: 'Adds a link to a Clio page: label, target_url and ui_reference (the page, e.g. matters/show) are required.',
+      list: 'Lists the custom actions, the links this app added to Clio’s matter, contact, document, activity or folder pages. Each opens target_url from the page named by ui_reference.',
+      get: 'Returns one custom action link with its label, URL and page; the id comes from list_custom_actions.',
+      create:
+        'Adds a link to a Clio page that opens an outside address: label, target_url and ui_reference (the page, such as matters/show) are required.',
       update: 'Changes a custom action’s label, URL or page (id from list_custom_actions).',
-      delete: 'Removes a custom action (id from list_custom_actions). Answers 204 with no body.',
+      delete: 'Removes a custom action link from its Clio page (id from list_custom_actions). Answers 204 with no body.',
     },
   },
 ]);

@@ -40,6 +40,13 @@ export const customFields = family([
     path: '/custom_fields',
     clio: '/custom_fields',
     record: ['custom_field', 'custom_fields'],
+    summaries: {
+      list: 'List the custom fields defined for matters and contacts',
+      get: 'Get a custom field definition and its picklist choices',
+      create: 'Add a custom field to matters or contacts',
+      update: 'Change a custom field definition',
+      delete: 'Delete a custom field and its values',
+    },
     verbs: ['list', 'get', 'create', 'update', 'delete'],
     about: 'Custom fields the firm defined for matters and contacts.',
     fields: 'id,name,field_type,parent_type,required,displayed,picklist_options{id,option}',
@@ -57,13 +64,14 @@ export const customFields = family([
     updateBody: omit(customFieldBody, 'field_type', 'parent_type'),
     required: ['name', 'field_type', 'parent_type'],
     text: {
-      list: 'Lists the custom fields defined for matters and contacts, with their types and picklist options when asked for.',
-      get: 'Returns one custom field; the id comes from list_custom_fields. Ask for picklist_options{id,option} to get a picklist’s choices.',
+      list: 'Lists the custom fields the firm defined for matters and contacts (such as date of accident or case number), with their types and picklist options when asked for. Filter by parent_type (Matter or Contact), field_type, visible_and_required or query.',
+      get: 'Returns one custom field definition with its type and where it shows; the id comes from list_custom_fields. Ask for picklist_options{id,option} to get a picklist’s choices.',
       create:
-        'Defines a custom field for matters or contacts: name, field_type and parent_type are required; a picklist takes picklist_options.',
+        'Adds a custom field to every matter or contact, such as a date of accident: name, field_type and parent_type (Matter or Contact) are required, and a picklist takes picklist_options. A record’s values are then set through update_matter or update_contact.',
       update:
         'Changes a custom field (id from list_custom_fields): name, display, required, order or picklist options; its type and parent type stay.',
-      delete: 'Deletes a custom field and its values (id from list_custom_fields). Answers 204 with no body.',
+      delete:
+        'Deletes a custom field and the values every matter or contact had in it (id from list_custom_fields). Answers 204 with no body.',
     },
   },
   {
@@ -71,6 +79,13 @@ export const customFields = family([
     path: '/custom_field_sets',
     clio: '/custom_field_sets',
     record: ['custom_field_set', 'custom_field_sets'],
+    summaries: {
+      list: 'List custom field sets (groups of custom fields)',
+      get: 'Get a custom field set (group of custom fields)',
+      create: 'Create a custom field set (group of custom fields)',
+      update: 'Update a custom field set: rename, show or hide it',
+      delete: 'Delete a custom field set, keeping its fields',
+    },
     verbs: ['list', 'get', 'create', 'update', 'delete'],
     about: 'Named groups of custom fields shown together on matters or contacts.',
     fields: 'id,name,parent_type,displayed,custom_fields{id,name}',
@@ -87,9 +102,10 @@ export const customFields = family([
     },
     required: ['name'],
     text: {
-      list: 'Lists custom field sets (groups of custom fields shown together on matters or contacts); ask for custom_fields{id,name} to see their members.',
-      get: 'Returns one custom field set; the id comes from list_custom_field_sets.',
-      create: 'Creates a custom field set; name is required, parent_type says whether it is for matters or contacts.',
+      list: 'Lists custom field sets, the named groups of custom fields shown together on matters or contacts. Filter by parent_type, displayed or query; ask for custom_fields{id,name} to see their members.',
+      get: 'Returns one custom field set, a named group of custom fields; the id comes from list_custom_field_sets.',
+      create:
+        'Creates a custom field set, a group of custom fields shown together; name is required, parent_type says whether it is for matters or contacts.',
       update: 'Renames a custom field set or changes whether it is shown (id from list_custom_field_sets).',
       delete: 'Deletes a custom field set (id from list_custom_field_sets); its custom fields stay. Answers 204 with no body.',
     },

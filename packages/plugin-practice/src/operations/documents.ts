@@ -69,9 +69,9 @@ export const copyDocument = defineOperation({
   name: 'copy_document',
   method: 'POST',
   path: '/documents/:id/copy',
-  summary: 'Copy a document',
+  summary: 'Copy a document into another folder or matter',
   description:
-    'Copies a document (id from list_documents) with its latest version into a folder or matter: parent ({"id", "type": "Folder" | "Matter"}) is required. Answers with the new document as data (only id and etag unless fields, sent in the query string, names more, e.g. fields=' +
+    'Copies a document (id from list_documents) with its latest version into another folder or matter: parent ({"id", "type": "Folder" | "Matter"}) is required. Answers with the new document as data (only id and etag unless fields, sent in the query string, names more, for example fields=' +
     `${COPY_FIELDS}).`,
   params: Params({
     id: ClioId('Id of the document to copy (from list_documents).'),
@@ -95,9 +95,10 @@ export const downloadDocument = downloadOperation({
   name: 'download_document',
   path: '/documents/:id/download',
   clio: (id) => `/documents/${id}/download.json`,
-  summary: 'Download a document',
+  summary: 'Download the file of a document (or one of its versions)',
   description:
-    'Gets the file of a document (id from list_documents or list_folder_contents): its latest version, or the version document_version_id names (ids from list_document_versions).',
+    'Gets the file itself (PDF, Word document, scan) of a document (id from list_documents or list_folder_contents): its latest version, or the version document_version_id names (ids from list_document_versions).',
+  file: 'the document’s file',
   idDescription: 'Id of the document (from list_documents or list_folder_contents).',
   query: {
     document_version_id: ClioId('A version of the document to download instead of the latest (ids from list_document_versions).'),
@@ -108,9 +109,10 @@ export const downloadDocumentArchive = downloadOperation({
   name: 'download_document_archive',
   path: '/document_archives/:id/download',
   clio: (id) => `/document_archives/${id}/download.json`,
-  summary: 'Download a document archive',
+  summary: 'Download the zip file of a document archive',
   description:
-    'Gets the zip file of a document archive (id from create_document_archive); get_document_archive’s state must be completed first.',
+    'Gets the zip file of documents and folders a document archive built (id from create_document_archive); get_document_archive’s state must be completed first.',
+  file: 'the zip file',
   idDescription: 'Id of the document archive (from create_document_archive).',
 });
 
@@ -121,6 +123,13 @@ export const documents = family(
       path: '/documents',
       clio: '/documents',
       record: ['document', 'documents'],
+      summaries: {
+        list: 'List documents (files) stored on matters and contacts',
+        get: 'Get a document’s details (name, folder, size, version)',
+        create: 'Upload a new document (file) to a matter or folder',
+        update: 'Update a document: rename, move or upload a new version',
+        delete: 'Delete a document (move it to the trash)',
+      },
       verbs: ['list', 'get', 'create', 'update', 'delete'],
       about: 'Documents stored in Clio, in matter and contact folders.',
       fields:
@@ -148,13 +157,14 @@ export const documents = family(
       },
       required: ['name', 'parent'],
       text: {
-        list: 'Lists documents by matter, contact, folder (parent_id, with scope children or descendants), category or name search; show_uncompleted and include_deleted add unfinished uploads and trashed documents.',
-        get: 'Returns one document’s details (not its content); the id comes from list_documents or list_folder_contents.',
+        list: 'Lists documents, the files stored on matters and contacts (letters, pleadings, scans, emails saved as files). Filter by matter_id, contact_id, parent_id (a folder, with scope children or descendants), document_category_id or query (name); show_uncompleted and include_deleted add unfinished uploads and trashed documents, while the folders are list_folders and the templates list_document_templates.',
+        get: 'Returns one document’s details (name, folder, category, size, latest version), not its content; the id comes from list_documents or list_folder_contents. To get the file itself, use download_document.',
         create:
-          'Creates a document and its first version: name and parent ({"id", "type": "Folder" | "Matter"}) are required. Ask for latest_document_version{uuid,put_url,put_headers} in fields, upload the file to put_url, then update_document with uuid and fully_uploaded=true.',
+          'Uploads a new document (a letter, pleading, contract or scan) with its first version: name and parent ({"id", "type": "Folder" | "Matter"}) are required. Ask for latest_document_version{uuid,put_url,put_headers} in fields, upload the file to put_url, then update_document with uuid and fully_uploaded=true.',
         update:
-          'Changes a document (id from list_documents): rename, move (parent), recategorize or restore it; with multiparts it starts a new version (upload to its put_url), finished by uuid and fully_uploaded=true.',
-        delete: 'Moves a document to the trash (id from list_documents). Answers 204 with no body.',
+          'Changes a document (id from list_documents): rename, move (parent), recategorize or restore it. With multiparts it starts a new version (upload to its put_url), finished by uuid and fully_uploaded=true.',
+        delete:
+          'Moves a document to the trash (id from list_documents), for example a draft uploaded by mistake. Answers 204 with no body.',
       },
     },
     {
@@ -162,6 +172,9 @@ export const documents = family(
       path: '/documents/:id/versions',
       clio: '/documents/:id/versions',
       record: ['document_version', 'document_versions'],
+      summaries: {
+        list: 'List the versions of a document',
+      },
       verbs: ['list'],
       about: 'The versions of one document.',
       fields: 'id,version_number,filename,size,content_type,fully_uploaded,created_at',
@@ -172,7 +185,7 @@ export const documents = family(
       // Clio's document requires the id in the query as well as in the path.
       clioQuery: (query, values) => ({ ...query, id: String(values.id) }),
       text: {
-        list: 'Lists the versions of one document (its id from list_documents), newest uploads included; fully_uploaded=true leaves out unfinished uploads.',
+        list: 'Lists the versions of one document (its id from list_documents), earlier drafts and the newest uploads included. fully_uploaded=true leaves out unfinished uploads.',
       },
     },
     {
@@ -180,6 +193,13 @@ export const documents = family(
       path: '/folders',
       clio: '/folders',
       record: ['folder', 'folders'],
+      summaries: {
+        list: 'List document folders of matters and contacts',
+        get: 'Get a document folder',
+        create: 'Create a document folder on a matter',
+        update: 'Update a document folder: rename, move or restore it',
+        delete: 'Delete a document folder (move it to the trash)',
+      },
       verbs: ['list', 'get', 'create', 'update', 'delete'],
       about: 'Folders that hold documents, per matter or contact.',
       fields: 'id,name,parent{id,name},matter{id,display_number},created_at,root',
@@ -195,11 +215,11 @@ export const documents = family(
       },
       required: ['name', 'parent'],
       text: {
-        list: 'Lists folders by matter, contact, parent folder (parent_id, with scope children or descendants), category or name; list_folder_contents gives folders and documents together.',
-        get: 'Returns one folder; the id comes from list_folders or list_folder_contents.',
-        create: 'Creates a folder: name and parent ({"id", "type": "Folder" | "Matter"}) are required.',
+        list: 'Lists document folders by matter_id, contact_id, parent_id (with scope children or descendants), document_category_id or query (name). To see folders and documents together, like a file browser, use list_folder_contents.',
+        get: 'Returns one document folder with its name, parent and matter; the id comes from list_folders or list_folder_contents.',
+        create: 'Creates a folder for documents: name and parent ({"id", "type": "Folder" | "Matter"}) are required.',
         update: 'Renames, moves (parent), recategorizes or restores a folder (id from list_folders).',
-        delete: 'Moves a folder and its contents to the trash (id from list_folders). Answers 204 with no body.',
+        delete: 'Moves a folder and the documents in it to the trash (id from list_folders). Answers 204 with no body.',
       },
     },
     {
@@ -207,6 +227,9 @@ export const documents = family(
       path: '/folders/list',
       clio: '/folders/list',
       record: ['folder_content', 'folder_contents'],
+      summaries: {
+        list: 'List what is inside a folder: its subfolders and documents',
+      },
       verbs: ['list'],
       about: 'The folders and documents inside a folder, together.',
       fields: 'id,name,type,created_at,updated_at,parent{id}',
@@ -218,7 +241,7 @@ export const documents = family(
       },
       listRules: EXTERNAL_RULES,
       text: {
-        list: 'Lists what is in a folder — its folders and documents in one list, each with its type — like a file browser; parent_id is the folder (from list_folders).',
+        list: 'Lists what is in a folder, its subfolders and documents in one list, each with its type, like a file browser. parent_id is the folder (from list_folders); filter further by matter_id, contact_id or query.',
       },
     },
     {
@@ -226,6 +249,13 @@ export const documents = family(
       path: '/comments',
       clio: '/comments',
       record: ['comment', 'comments'],
+      summaries: {
+        list: 'List comments on documents and folders',
+        get: 'Get a comment on a document or folder',
+        create: 'Add a comment to a document or folder',
+        update: 'Edit a comment on a document or folder',
+        delete: 'Delete a comment on a document or folder',
+      },
       verbs: ['list', 'get', 'create', 'update', 'delete'],
       about: 'Comments on documents and folders.',
       fields: 'id,message,created_at,updated_at',
@@ -238,11 +268,11 @@ export const documents = family(
       required: ['item', 'message'],
       without: ['ids[]'],
       text: {
-        list: 'Lists comments left on documents and folders; item_id narrows them to one document or folder.',
-        get: 'Returns one comment; the id comes from list_comments.',
-        create: 'Comments on a document or folder: item ({"id": <document or folder id>}) and message are required.',
-        update: 'Changes the text of a comment (id from list_comments).',
-        delete: 'Deletes a comment (id from list_comments). Answers 204 with no body.',
+        list: 'Lists the comments people left on documents and folders; item_id narrows them to one document or folder. Notes on matters and contacts are list_notes.',
+        get: 'Returns one comment on a document or folder with its text and author; the id comes from list_comments.',
+        create: 'Leaves a comment on a document or folder: item ({"id": <document or folder id>}) and message are required.',
+        update: 'Changes the text of a comment on a document or folder (id from list_comments).',
+        delete: 'Deletes a comment from its document or folder (id from list_comments). Answers 204 with no body.',
       },
     },
     {
@@ -250,6 +280,13 @@ export const documents = family(
       path: '/document_categories',
       clio: '/document_categories',
       record: ['document_category', 'document_categories'],
+      summaries: {
+        list: 'List document categories (labels for documents and folders)',
+        get: 'Get a document category',
+        create: 'Add a document category',
+        update: 'Rename a document category',
+        delete: 'Delete a document category',
+      },
       verbs: ['list', 'get', 'create', 'update', 'delete'],
       about: 'Categories for documents and folders.',
       fields: 'id,name,created_at',
@@ -258,11 +295,12 @@ export const documents = family(
       body: { name: Text('Name of the category.') },
       required: ['name'],
       text: {
-        list: 'Lists document categories; their ids go into document_category of documents, folders and templates and filter list_documents.',
-        get: 'Returns one document category; the id comes from list_document_categories.',
-        create: 'Creates a document category; name is required.',
+        list: 'Lists document categories, the labels (such as Correspondence or Pleadings) put on documents, folders and templates. query searches the names; their ids go into document_category and filter list_documents by document_category_id.',
+        get: 'Returns one document category (a label for documents and folders); the id comes from list_document_categories.',
+        create: 'Creates a document category, a label for documents and folders; name is required.',
         update: 'Renames a document category (id from list_document_categories).',
-        delete: 'Deletes a document category (id from list_document_categories). Answers 204 with no body.',
+        delete:
+          'Deletes a document category (id from list_document_categories), one of the labels offered for documents and folders. Answers 204 with no body.',
       },
     },
     {
@@ -270,6 +308,10 @@ export const documents = family(
       path: '/document_archives',
       clio: '/document_archives',
       record: ['document_archive', 'document_archives'],
+      summaries: {
+        create: 'Create a zip archive of a matter’s documents and folders to download',
+        get: 'Check whether a document archive is ready to download',
+      },
       verbs: ['create', 'get'],
       about: 'Zip archives of documents and folders, built by Clio for download.',
       fields: 'id,state,progress,size,message',
@@ -277,8 +319,8 @@ export const documents = family(
       required: ['items'],
       text: {
         create:
-          'Asks Clio to build a zip archive of documents and folders (items is required); ask for state in fields and follow it with get_document_archive.',
-        get: 'Returns one document archive with its build state; the id comes from create_document_archive.',
+          'Asks Clio to build a zip archive of documents and folders, such as all of a matter’s files (items is required). Ask for state in fields and follow it with get_document_archive, then fetch the file with download_document_archive.',
+        get: 'Returns one document archive (zip file) with its build state; the id comes from create_document_archive. When it is completed, download_document_archive fetches it.',
       },
     },
   ],

@@ -11,7 +11,9 @@ export const legalAid = family([
     path: '/lauk_expense_categories',
     clio: '/lauk_expense_categories',
     record: ['lauk_expense_category', 'lauk_expense_categories'],
-    words: ['LAUK expense category', 'LAUK expense categories'],
+    summaries: {
+      list: 'List UK legal aid (LAA) expense categories and rates for a region',
+    },
     verbs: ['list'],
     about: 'Legal Aid Agency (UK) expense categories and rates.',
     fields: 'id,key,name,rate,civil,criminal',
@@ -25,7 +27,7 @@ export const legalAid = family([
     listRules: [atLeastOne('region')],
     without: ['created_since', 'updated_since', 'ids[]'],
     text: {
-      list: 'Lists the UK Legal Aid Agency expense categories with the rates of one region (region is required).',
+      list: 'Lists the UK Legal Aid Agency (LAA) expense categories with their rates in one region (region is required). Filter further by name, key or practice_area; the firm’s own expense categories are list_expense_categories.',
     },
   },
   {
@@ -33,6 +35,9 @@ export const legalAid = family([
     path: '/lauk_civil_certificated_rates',
     clio: '/lauk_civil_certificated_rates',
     record: ['civil_certificated_rate', 'civil_certificated_rates'],
+    summaries: {
+      list: 'List UK legal aid (LAA) rates for civil certificated work',
+    },
     verbs: ['list'],
     about: 'UK legal aid rates for civil certificated work.',
     fields: 'id,key,activity,fee,rate_type,category_of_law,court,region',
@@ -58,7 +63,7 @@ export const legalAid = family([
     },
     without: ['created_since', 'updated_since', 'ids[]'],
     text: {
-      list: 'Lists UK Legal Aid Agency rates for civil certificated work, by activity, court, category of law, fee scheme and more.',
+      list: 'Lists the UK Legal Aid Agency (LAA) fee rates for civil certificated work (legal aid certificates). Filter by activity, court, category_of_law, fee_scheme, region, rate_type and more.',
     },
   },
   {
@@ -66,6 +71,9 @@ export const legalAid = family([
     path: '/lauk_civil_controlled_rates',
     clio: '/lauk_civil_controlled_rates',
     record: ['civil_controlled_rate', 'civil_controlled_rates'],
+    summaries: {
+      list: 'List UK legal aid (LAA) rates for civil controlled work',
+    },
     verbs: ['list'],
     about: 'UK legal aid rates for civil controlled work.',
     fields: 'id,key,activity,fee,rate_type,category_of_law,region',
@@ -81,7 +89,7 @@ export const legalAid = family([
     },
     without: ['created_since', 'updated_since', 'ids[]'],
     text: {
-      list: 'Lists UK Legal Aid Agency rates for civil controlled work, by activity, category of law, matter type codes or region.',
+      list: 'Lists the UK Legal Aid Agency (LAA) fee rates for civil controlled work (legal help). Filter by activity, category_of_law, matter_type_1 and matter_type_2 codes, rate_type or region.',
     },
   },
   {
@@ -89,6 +97,9 @@ export const legalAid = family([
     path: '/lauk_criminal_controlled_rates',
     clio: '/lauk_criminal_controlled_rates',
     record: ['criminal_controlled_rate', 'criminal_controlled_rates'],
+    summaries: {
+      list: 'List UK legal aid (LAA) rates for criminal controlled work',
+    },
     verbs: ['list'],
     about: 'UK legal aid rates for criminal controlled work.',
     fields: 'id,key,activity,fee,rate_type,court,region,solicitor_type',
@@ -106,7 +117,7 @@ export const legalAid = family([
     },
     without: ['created_since', 'updated_since', 'ids[]'],
     text: {
-      list: 'Lists UK Legal Aid Agency rates for criminal controlled work, by activity, court, counsel, solicitor type or standard fee category.',
+      list: 'Lists the UK Legal Aid Agency (LAA) fee rates for criminal controlled work (police station and magistrates’ court advice). Filter by activity, court, counsel, solicitor_type, standard_fee_category, rate_type or region.',
     },
   },
   {
@@ -114,6 +125,13 @@ export const legalAid = family([
     path: '/grants',
     clio: '/grants',
     record: ['grant', 'grants'],
+    summaries: {
+      list: 'List legal aid grants that fund matters and time',
+      get: 'Get a legal aid grant',
+      create: 'Add a legal aid grant',
+      update: 'Rename a legal aid grant',
+      delete: 'Delete a legal aid grant',
+    },
     verbs: ['list', 'get', 'create', 'update', 'delete'],
     about: 'Grants that fund legal aid work.',
     fields: 'id,name,balance,start_date,end_date,funding_source{id,name}',
@@ -125,11 +143,12 @@ export const legalAid = family([
       name: Text('Name.'),
     },
     text: {
-      list: 'Lists grants (funding that activities and matters can be charged to), optionally by name.',
-      get: 'Returns one grant; the id comes from list_grants.',
-      create: 'Creates a grant.',
-      update: 'Changes a grant (id from list_grants).',
-      delete: 'Deletes a grant (id from list_grants). Answers 204 with no body.',
+      list: 'Lists grants, the legal aid funding that matters and time entries can be charged to (grant_id of list_activities and list_matters); filter by name. The bodies that award them are list_grant_funding_sources.',
+      get: 'Returns one legal aid grant with its name and funding source; the id comes from list_grants.',
+      create: 'Creates a grant that matters and activities can be charged to; give it a name.',
+      update: 'Changes the name of a legal aid grant (id from list_grants).',
+      delete:
+        'Deletes a legal aid grant (id from list_grants), the funding that matters and time entries were charged to. Answers 204 with no body.',
     },
   },
   {
@@ -137,6 +156,12 @@ export const legalAid = family([
     path: '/grant_funding_sources',
     clio: '/grant_funding_sources',
     record: ['grant_funding_source', 'grant_funding_sources'],
+    summaries: {
+      list: 'List grant funding sources (bodies that award legal aid grants)',
+      create: 'Add a grant funding source',
+      update: 'Rename a grant funding source',
+      delete: 'Delete a grant funding source',
+    },
     verbs: ['list', 'create', 'update', 'delete'],
     about: 'Funding sources that grants come from.',
     fields: 'id,name',
@@ -148,8 +173,8 @@ export const legalAid = family([
       name: Text('Name.'),
     },
     text: {
-      list: 'Lists grant funding sources (the bodies grants come from), optionally by name.',
-      create: 'Creates a grant funding source.',
+      list: 'Lists grant funding sources, the foundations and agencies the firm’s grants come from; filter by name. The grants themselves are list_grants.',
+      create: 'Creates a grant funding source, a body that awards grants; give it a name.',
       update: 'Renames a grant funding source (id from list_grant_funding_sources).',
       delete: 'Deletes a grant funding source (id from list_grant_funding_sources). Answers 204 with no body.',
     },

@@ -30,8 +30,8 @@ export const getMatterClient = defineOperation({
   name: 'get_matter_client',
   method: 'GET',
   path: '/matters/:matter_id/client',
-  summary: 'Get the client of a matter',
-  description: `Returns the client contact of one matter (matter_id from the matters operations). ${fieldsNote({ fields: CLIENT_FIELDS })}`,
+  summary: 'Get the client contact of a matter (case)',
+  description: `Returns the client of one matter, the person or company the firm acts for, with their email and phone when asked for (matter_id from list_matters). ${fieldsNote({ fields: CLIENT_FIELDS })}`,
   params: Params({ matter_id: ClioId('Id of the matter.'), fields: Type.Optional(Fields(CLIENT_FIELDS)) }),
   upstream: (p) => ({ method: 'GET', path: `/matters/${encodeURIComponent(p.matter_id)}/client.json`, ...withFields(p.fields) }),
 });
@@ -43,6 +43,13 @@ export const matters = family(
       path: '/matters',
       clio: '/matters',
       record: ['matter', 'matters'],
+      summaries: {
+        list: 'List matters (cases), such as a client’s open matters',
+        get: 'Get a matter (case) with its client, status and attorney',
+        create: 'Open a new matter (case) for a client',
+        update: 'Change or close a matter (case)',
+        delete: 'Delete a matter (case)',
+      },
       verbs: ['list', 'get', 'create', 'update', 'delete'],
       about: 'Matters: the cases and files a firm works on, each with a client.',
       fields: 'id,display_number,description,status,open_date,client{id,name},practice_area{id,name},responsible_attorney{id,name}',
@@ -112,13 +119,14 @@ export const matters = family(
       },
       required: ['client', 'description'],
       text: {
-        list: 'Lists matters by client, status, attorney, practice area, group or open/close/pending dates; query matches the display number and description. close_date[], open_date[] and pending_date[] take an operator and a date (>=2026-01-01) and may be repeated.',
-        get: 'Returns one matter — its client, status, practice area and responsible attorney; the id comes from list_matters or create_matter. custom_field_ids[] limits the custom field values returned.',
+        list: 'Lists matters, the cases and files the firm works on, each with its client, status (open, pending, closed), practice area and attorneys. Filter by client_id, status, responsible_attorney_id, originating_attorney_id, practice_area_id, open_date[]/close_date[] (an operator and a date, such as >=2026-01-01, repeatable) or query (display number and description).',
+        get: 'Returns one matter (case) with its client, status, practice area, responsible attorney and dates; the id comes from list_matters or create_matter. custom_field_ids[] limits the custom field values returned.',
         create:
-          'Opens a matter: client ({"id": <contact id>}) and description are required; practice_area, responsible_attorney ({"id": <user id>}) and status (open, pending, closed) are the usual extras.',
+          'Opens a new matter (case file) for a client: client ({"id": <contact id>} from list_contacts or create_contact) and description are required. practice_area, responsible_attorney ({"id": <user id>}) and status (open, pending, closed) are the usual extras.',
         update:
-          'Changes a matter (id from list_matters): status (close it with status closed and close_date), attorneys, practice area, description.',
-        delete: 'Deletes a matter (id from list_matters) with what hangs on it. Answers 204 with no body.',
+          'Changes a matter (id from list_matters): its status (close it with status closed and close_date), attorneys, practice area, stage or description.',
+        delete:
+          'Deletes a matter (id from list_matters) with what hangs on it; to keep its history, close it with update_matter instead. Answers 204 with no body.',
       },
     },
     {
@@ -126,6 +134,9 @@ export const matters = family(
       path: '/matters/:matter_id/contacts',
       clio: '/matters/:matter_id/contacts',
       record: ['matter_contact', 'matter_contacts'],
+      summaries: {
+        list: 'List everyone on a matter: its client and related contacts',
+      },
       verbs: ['list'],
       about: 'The contacts of a matter: its client and related contacts.',
       fields: 'id,name,type,is_client,relationship{id,description}',
@@ -135,7 +146,7 @@ export const matters = family(
       },
       without: ['created_since', 'updated_since', 'ids[]'],
       text: {
-        list: 'Lists the contacts of one matter (matter_id from list_matters) — the client and the related contacts; custom_field_ids[] picks the custom field values to return.',
+        list: 'Lists the contacts of one matter (matter_id from list_matters): the client and the related contacts together. custom_field_ids[] picks the custom field values to return.',
       },
     },
     {
@@ -143,13 +154,16 @@ export const matters = family(
       path: '/matters/:matter_id/related_contacts',
       clio: '/matters/:matter_id/related_contacts',
       record: ['matter_related_contact', 'matter_related_contacts'],
+      summaries: {
+        list: 'List the related contacts of a matter, such as opposing counsel',
+      },
       verbs: ['list'],
       about: 'Contacts related to a matter through its relationships.',
       fields: 'id,name,relationship{id,description}',
       order: 'id(asc)',
       without: ['created_since', 'updated_since', 'ids[]'],
       text: {
-        list: 'Lists the contacts related to one matter (matter_id from list_matters), with their relationship when asked for.',
+        list: 'Lists the contacts related to one matter (matter_id from list_matters) other than its client, such as opposing counsel or witnesses, with their relationship when asked for. To add one, use create_relationship.',
       },
     },
     {
@@ -157,7 +171,13 @@ export const matters = family(
       path: '/relationships',
       clio: '/relationships',
       record: ['relationship', 'relationships'],
-      words: ['relationship (person involved in a matter)', 'relationships (people involved in matters)'],
+      summaries: {
+        list: 'List people involved in matters and their roles (relationships)',
+        get: 'Get a contact’s role on a matter (relationship)',
+        create: 'Add a contact to a matter in a role, such as opposing counsel',
+        update: 'Change a contact’s role on a matter (relationship)',
+        delete: 'Remove a contact from a matter (relationship)',
+      },
       verbs: ['list', 'get', 'create', 'update', 'delete'],
       about: 'Relationships: contacts tied to a matter in a role (opposing counsel, witness …).',
       fields: 'id,description,contact{id,name},matter{id,display_number}',
@@ -172,12 +192,13 @@ export const matters = family(
         matter: Ref('matter'),
       },
       text: {
-        list: 'Lists relationships — contacts related to matters with a description of their role — by matter or contact.',
-        get: 'Returns one relationship; the id comes from list_relationships.',
+        list: 'Lists relationships, the contacts involved in matters in a role: opposing counsel, spouse, witness, expert, adjuster. Filter by matter_id or contact_id; the contact records themselves are list_contacts.',
+        get: 'Returns one relationship, a contact’s role on a matter with the contact and matter; the id comes from list_relationships.',
         create:
-          'Relates a contact to a matter: contact ({"id": <contact id>}), matter ({"id": <matter id>}) and a description of the role.',
+          'Relates a contact to a matter in a role: contact ({"id": <contact id>}), matter ({"id": <matter id>}) and a description of the role such as Opposing counsel. The contact must exist first (create_contact).',
         update: 'Changes a relationship’s role description, contact or matter (id from list_relationships).',
-        delete: 'Removes a relationship between a contact and a matter (id from list_relationships). Answers 204 with no body.',
+        delete:
+          'Removes a contact from a matter by deleting the relationship (id from list_relationships); the contact stays. Answers 204 with no body.',
       },
     },
     {
@@ -185,6 +206,13 @@ export const matters = family(
       path: '/damages',
       clio: '/damages',
       record: ['damage', 'damages'],
+      summaries: {
+        list: 'List damages claimed on matters (personal injury)',
+        get: 'Get a damage amount claimed on a matter',
+        create: 'Record a damage amount claimed on a matter',
+        update: 'Change a damage amount claimed on a matter',
+        delete: 'Delete a damage amount from a matter',
+      },
       verbs: ['list', 'get', 'create', 'update', 'delete'],
       about: 'Damages claimed on a matter (personal injury and similar).',
       fields: 'id,amount,damage_type,description,created_at',
@@ -195,11 +223,12 @@ export const matters = family(
       updateBody: omit(damageBody, 'matter_id'),
       required: ['matter_id', 'amount', 'damage_type', 'description'],
       text: {
-        list: 'Lists damages (amounts claimed, by type) recorded on matters.',
-        get: 'Returns one damage; the id comes from list_damages.',
-        create: 'Records a damage on a matter: matter_id, amount, damage_type (special, general, other) and description are required.',
+        list: 'Lists damages, the amounts claimed on matters by type (special, general, other), such as medical expenses or lost wages in a personal injury case. Medical bills from providers are tracked under medical records (list_medical_records_details).',
+        get: 'Returns one damage, an amount claimed on a matter with its type and description; the id comes from list_damages.',
+        create:
+          'Records a damage claimed on a matter: matter_id, amount, damage_type (special, general, other) and description are required.',
         update: 'Changes a damage’s amount, type or description (id from list_damages); it stays on its matter.',
-        delete: 'Deletes a damage (id from list_damages). Answers 204 with no body.',
+        delete: 'Deletes a damage claimed on a matter (id from list_damages). Answers 204 with no body.',
       },
     },
   ],

@@ -32,6 +32,13 @@ export const medicalRecords = family([
     path: '/medical_records_details',
     clio: '/medical_records_details',
     record: ['medical_records_request', 'medical_records_details'],
+    summaries: {
+      list: 'List medical records requests to providers (personal injury)',
+      get: 'Get a medical records request with its records and bills',
+      create: 'Request medical records and bills from a provider for a matter',
+      update: 'Change a medical records request or its follow-up dates',
+      delete: 'Delete a medical records request',
+    },
     verbs: ['list', 'get', 'create', 'update', 'delete'],
     about: 'Medical records requests: what a provider treated and the records and bills asked for (personal injury).',
     fields:
@@ -46,12 +53,13 @@ export const medicalRecords = family([
     updateBody: omit(requestBody, 'matter_id'),
     required: ['bills_status', 'in_treatment', 'matter_id', 'medical_provider_id', 'records_status'],
     text: {
-      list: 'Lists medical records requests (providers, treatment dates, records and bills status) for personal-injury matters, by treatment dates.',
-      get: 'Returns one medical records request; the id comes from list_medical_records_details.',
+      list: 'Lists medical records requests on personal injury matters: the provider, treatment dates, and the status of the records and medical bills asked for. Filter by treatment_start_date and treatment_end_date.',
+      get: 'Returns one medical records request with its provider, treatment dates and statuses; the id comes from list_medical_records_details. Ask for medical_records and medical_bills in fields for the records and bills received.',
       create:
-        'Creates a medical records request for a matter: matter_id, medical_provider_id (a contact), in_treatment, records_status and bills_status are required.',
-      update: 'Changes a medical records request (id from list_medical_records_details): statuses, follow-up dates, its records and bills.',
-      delete: 'Deletes a medical records request (id from list_medical_records_details). Answers 204 with no body.',
+        'Creates a medical records request for a matter: matter_id, medical_provider_id (a contact), in_treatment, records_status and bills_status are required. medical_records and medical_bills record what came back.',
+      update:
+        'Changes a medical records request (id from list_medical_records_details): its statuses, request and follow-up dates, records and bills.',
+      delete: 'Deletes a medical records request from its matter (id from list_medical_records_details). Answers 204 with no body.',
     },
   },
   {
@@ -59,6 +67,10 @@ export const medicalRecords = family([
     path: '/medical_records',
     clio: '/medical_records',
     record: ['medical_record', 'medical_records'],
+    summaries: {
+      update: 'Change the dates of a medical record received from a provider',
+      delete: 'Delete a medical record from a records request',
+    },
     verbs: ['update', 'delete'],
     about: 'Medical records within a medical records request.',
     fields: 'id,start_date,end_date',
@@ -67,8 +79,10 @@ export const medicalRecords = family([
       start_date: Moment('Start date'),
     },
     text: {
-      update: 'Changes the dates of one medical record of a request (id from get_medical_records_request with medical_records in fields).',
-      delete: 'Deletes one medical record of a request (id from get_medical_records_request). Answers 204 with no body.',
+      update:
+        'Changes the start and end dates of one medical record of a request (id from get_medical_records_request with medical_records in fields).',
+      delete:
+        'Deletes one medical record received for a request (id from get_medical_records_request with medical_records in fields). Answers 204 with no body.',
     },
   },
   {
@@ -76,6 +90,10 @@ export const medicalRecords = family([
     path: '/medical_bills',
     clio: '/medical_bills',
     record: ['medical_bill', 'medical_bills'],
+    summaries: {
+      update: 'Change a medical bill received from a provider',
+      delete: 'Delete a medical bill from a records request',
+    },
     verbs: ['update', 'delete'],
     about: 'Medical bills within a medical records request.',
     fields: 'id,name,amount,balance,bill_date',
@@ -91,8 +109,9 @@ export const medicalRecords = family([
     },
     text: {
       update:
-        'Changes one medical bill of a request (id from get_medical_records_request with medical_bills in fields): amounts, dates, payers.',
-      delete: 'Deletes one medical bill of a request (id from get_medical_records_request). Answers 204 with no body.',
+        'Changes one medical bill of a records request (id from get_medical_records_request with medical_bills in fields): its amount, adjustment, balance, dates or payers. These are providers’ bills for treatment, not the firm’s client bills.',
+      delete:
+        'Deletes one provider’s medical bill of a records request (id from get_medical_records_request with medical_bills in fields). Answers 204 with no body.',
     },
   },
 ]);

@@ -21,6 +21,13 @@ export const notes = family([
     path: '/notes',
     clio: '/notes',
     record: ['note', 'notes'],
+    summaries: {
+      list: 'List notes written on matters or contacts',
+      get: 'Read a note written on a matter or contact',
+      create: 'Write a note on a matter or contact',
+      update: 'Edit a matter or contact note',
+      delete: 'Delete a matter or contact note',
+    },
     verbs: ['list', 'get', 'create', 'update', 'delete'],
     about: 'Notes written on matters and contacts.',
     fields: 'id,subject,detail,date,type,matter{id,display_number},contact{id,name}',
@@ -43,12 +50,12 @@ export const notes = family([
     },
     required: ['contact', 'matter', 'type'],
     text: {
-      list: 'Lists the notes of matters or of contacts: type (Matter or Contact) is required by Clio, with matter_id or contact_id for one record’s notes; query searches the notes.',
-      get: 'Returns one note; the id comes from list_notes or create_note.',
+      list: 'Lists the notes written on matters or on contacts (file notes, memos of a call or meeting): type (Matter or Contact) is required by Clio, with matter_id or contact_id for one record’s notes. query searches the notes; logged emails and phone calls are list_communications.',
+      get: 'Returns one note with its subject, text, date and the matter or contact it is on; the id comes from list_notes or create_note.',
       create:
-        'Writes a note: type (Matter or Contact) is required, with matter ({"id": <matter id>}) or contact ({"id": <contact id>}) to match; subject and detail carry the text.',
-      update: 'Changes a note’s subject, detail or date (id from list_notes).',
-      delete: 'Deletes a note (id from list_notes). Answers 204 with no body.',
+        'Writes a note on a matter or a contact: type (Matter or Contact) is required, with matter ({"id": <matter id>}) or contact ({"id": <contact id>}) to match. subject and detail carry the text.',
+      update: 'Edits a note’s subject, text (detail) or date (id from list_notes).',
+      delete: 'Deletes a note from its matter or contact (id from list_notes). Answers 204 with no body.',
     },
   },
 ]);

@@ -10,6 +10,13 @@ export const practiceAreas = family([
     path: '/practice_areas',
     clio: '/practice_areas',
     record: ['practice_area', 'practice_areas'],
+    summaries: {
+      list: 'List practice areas (areas of law such as family or probate)',
+      get: 'Get a practice area (area of law)',
+      create: 'Add a practice area (area of law)',
+      update: 'Rename or recategorise a practice area',
+      delete: 'Delete a practice area',
+    },
     verbs: ['list', 'get', 'create', 'update', 'delete'],
     about: 'Practice areas (areas of law) that matters are filed under.',
     fields: 'id,name,code,category',
@@ -88,9 +95,10 @@ export const practiceAreas = family([
     },
     required: ['name'],
     text: {
-      list: 'Lists the firm’s practice areas (areas of law); their ids go into a matter’s practice_area and practice_area_id filters.',
-      get: 'Returns one practice area; the id comes from list_practice_areas.',
-      create: 'Creates a practice area; name is required, code and category (one of Clio’s categories) are optional.',
+      list: 'Lists the firm’s practice areas, the areas of law (personal injury, family, estate planning) matters are filed under. Their ids go into a matter’s practice_area and the practice_area_id filters; filter by name, code or matter_id.',
+      get: 'Returns one practice area (area of law) with its code and category; the id comes from list_practice_areas.',
+      create:
+        'Creates a practice area, an area of law for filing matters; name is required, code and category (one of Clio’s categories) are optional.',
       update: 'Renames or recategorises a practice area (id from list_practice_areas).',
       delete: 'Deletes a practice area (id from list_practice_areas). Answers 204 with no body.',
     },
@@ -100,6 +108,9 @@ export const practiceAreas = family([
     path: '/matter_stages',
     clio: '/matter_stages',
     record: ['matter_stage', 'matter_stages'],
+    summaries: {
+      list: 'List matter stages (steps a case moves through)',
+    },
     verbs: ['list'],
     about: 'Stages a matter moves through within a practice area.',
     fields: 'id,name,order,practice_area{id,name}',
@@ -108,7 +119,7 @@ export const practiceAreas = family([
       practice_area_id: IdFilter('Only matter stages of this practice area.', notNull),
     },
     text: {
-      list: 'Lists matter stages, optionally of one practice area (practice_area_id from list_practice_areas); their ids go into a matter’s matter_stage.',
+      list: 'Lists matter stages, the steps a matter moves through in a practice area (such as intake, discovery, settlement), optionally of one practice area (practice_area_id from list_practice_areas). Their ids go into update_matter’s matter_stage.',
     },
   },
 ]);

@@ -55,9 +55,9 @@ export const generateReportFromPreset = defineOperation({
   name: 'generate_report_from_preset',
   method: 'POST',
   path: '/report_presets/:id/generate_report',
-  summary: 'Generate a report from a preset',
+  summary: 'Run a saved report (generate a report from a preset)',
   description:
-    'Starts generating a report with the saved settings of a report preset (id from list_report_presets). Answers with the new report; follow it with get_report until its state is completed, then download_report.',
+    'Starts generating a report, such as the monthly billing report, with the saved settings of a report preset (id from list_report_presets). Answers with the new report; follow it with get_report until its state is completed, then download_report.',
   params: Params({ id: ClioId('Id of the report preset (from list_report_presets).') }),
   upstream: (p) => ({ method: 'POST', path: `/report_presets/${p.id}/generate_report.json` }),
 });
@@ -66,9 +66,10 @@ export const downloadReport = downloadOperation({
   name: 'download_report',
   path: '/reports/:id/download',
   clio: (id) => `/reports/${id}/download.json`,
-  summary: 'Download a report',
+  summary: 'Download the file of a generated report (PDF or CSV)',
   description:
     'Gets the file of a generated report (id from list_reports or create_report) in the format it was made in (PDF, CSV …); get_report’s state must be completed first.',
+  file: 'the report file',
   idDescription: 'Id of the report (from list_reports or create_report).',
 });
 
@@ -79,6 +80,11 @@ export const reports = family(
       path: '/reports',
       clio: '/reports',
       record: ['report', 'reports'],
+      summaries: {
+        list: 'List the reports already generated and ready to download',
+        get: 'Get a report and whether it is ready to download',
+        create: 'Run a report, such as billing, productivity or trust',
+      },
       verbs: ['list', 'get', 'create'],
       about: 'Reports Clio generates (billing, productivity, trust …) for download.',
       fields: 'id,name,kind,format,state,created_at',
@@ -107,10 +113,10 @@ export const reports = family(
       },
       required: ['format', 'kind'],
       text: {
-        list: 'Lists generated reports by kind, category, state, source or output format; query searches the name.',
-        get: 'Returns one report with its state; the id comes from list_reports or create_report. When its state is completed, download_report fetches it.',
+        list: 'Lists the reports Clio generated (billing, revenue, productivity, trust and others) ready to download, by kind, category, state, source or output_format. query searches the name.',
+        get: 'Returns one generated report with its state; the id comes from list_reports or create_report. When its state is completed, download_report fetches it.',
         create:
-          'Starts generating a report: kind and format are required; the filters (matter, client, dates …) depend on the kind. Poll get_report until done, then download_report.',
+          'Starts generating a report, such as a productivity or revenue report for a period: kind and format are required, the filters (matter, client, dates …) depend on the kind. Poll get_report until done, then download_report; to rerun saved settings, use generate_report_from_preset.',
       },
     },
     {
@@ -118,6 +124,13 @@ export const reports = family(
       path: '/report_presets',
       clio: '/report_presets',
       record: ['report_preset', 'report_presets'],
+      summaries: {
+        list: 'List saved report settings (report presets)',
+        get: 'Get a saved report setting (report preset)',
+        create: 'Create a report preset (saved report settings) to run again',
+        update: 'Change a saved report preset',
+        delete: 'Delete a saved report preset',
+      },
       verbs: ['list', 'get', 'create', 'update', 'delete'],
       about: 'Saved report settings that can be generated again or on a schedule.',
       fields: 'id,name,kind,format,category,options',
@@ -142,11 +155,12 @@ export const reports = family(
       },
       required: ['name', 'format', 'kind', 'options'],
       text: {
-        list: 'Lists report presets (saved report settings) by category, schedule or output format; query searches the name.',
-        get: 'Returns one report preset; the id comes from list_report_presets.',
-        create: 'Saves a report preset: name, kind, format and options (the report’s settings as a JSON string) are required.',
-        update: 'Changes a report preset (id from list_report_presets).',
-        delete: 'Deletes a report preset (id from list_report_presets). Answers 204 with no body.',
+        list: 'Lists report presets, the saved report settings that can be run again or on a schedule. Filter by category, has_schedule, schedule_frequency, output_format or query (name).',
+        get: 'Returns one report preset (saved report settings: kind, format, options); the id comes from list_report_presets.',
+        create:
+          'Saves a report preset: name, kind, format and options (the report’s settings as a JSON string) are required. Run it with generate_report_from_preset or schedule it with create_report_schedule.',
+        update: 'Changes the name, format or options of a saved report preset (id from list_report_presets).',
+        delete: 'Deletes a saved report preset (id from list_report_presets). Answers 204 with no body.',
       },
     },
     {
@@ -154,6 +168,13 @@ export const reports = family(
       path: '/report_schedules',
       clio: '/report_schedules',
       record: ['report_schedule', 'report_schedules'],
+      summaries: {
+        list: 'List report schedules (reports run and emailed automatically)',
+        get: 'Get a report schedule',
+        create: 'Schedule a saved report to run every day, week or month',
+        update: 'Change when a scheduled report runs',
+        delete: 'Stop a scheduled report (delete its schedule)',
+      },
       verbs: ['list', 'get', 'create', 'update', 'delete'],
       about: 'Schedules that generate a report preset regularly.',
       fields: 'id,frequency,time_of_day,time_zone,next_generation_at,report_preset{id,name}',
@@ -170,11 +191,12 @@ export const reports = family(
       },
       required: ['frequency', 'report_preset_id', 'time_of_day', 'time_zone'],
       text: {
-        list: 'Lists report schedules (when presets are generated automatically).',
-        get: 'Returns one report schedule; the id comes from list_report_schedules.',
-        create: 'Schedules a report preset (report_preset_id from list_report_presets): frequency, time_of_day and time_zone are required.',
-        update: 'Changes a report schedule (id from list_report_schedules).',
-        delete: 'Deletes a report schedule (id from list_report_schedules). Answers 204 with no body.',
+        list: 'Lists report schedules, when saved report presets are generated automatically (daily, weekly, monthly) and sent.',
+        get: 'Returns one report schedule with its frequency, time and preset; the id comes from list_report_schedules.',
+        create:
+          'Schedules a report preset (report_preset_id from list_report_presets) to run regularly: frequency, time_of_day and time_zone are required, days_of_week or day_of_month say which days.',
+        update: 'Changes the frequency, days or time of a report schedule (id from list_report_schedules).',
+        delete: 'Deletes a report schedule (id from list_report_schedules); the preset stays. Answers 204 with no body.',
       },
     },
   ],

@@ -10,7 +10,7 @@ export const getBillingSettings = defineOperation({
   name: 'get_billing_settings',
   method: 'GET',
   path: '/settings/billing',
-  summary: 'Get the billing settings',
+  summary: 'Get the firm’s billing settings (time rounding, taxes, currency)',
   description:
     'Returns the firm’s billing settings (time rounding, taxes, currency, UTBMS use); with duration, rounded_duration says how a time entry of that length is rounded. ' +
     fieldsNote({ fields: BILLING_FIELDS }),
@@ -31,11 +31,14 @@ export const settings = family(
       path: '/currencies',
       clio: '/currencies',
       record: ['currency', 'currencies'],
+      summaries: {
+        list: 'List the currencies bills and rates can be in',
+      },
       verbs: ['list'],
       about: 'The currencies of the account.',
       fields: 'id,code,sign',
       text: {
-        list: 'Lists the currencies the account can use; their ids go into currency_id and currency fields.',
+        list: 'Lists the currencies the account can use for bills, rates and bank accounts. Their ids go into currency_id and currency fields.',
       },
     },
     {
@@ -43,6 +46,13 @@ export const settings = family(
       path: '/settings/text_snippets',
       clio: '/settings/text_snippets',
       record: ['text_snippet', 'text_snippets'],
+      summaries: {
+        list: 'List text snippets (typing shortcuts that expand to text)',
+        get: 'Get a text snippet (typing shortcut)',
+        create: 'Add a text snippet (typing shortcut)',
+        update: 'Change a text snippet (typing shortcut)',
+        delete: 'Delete a text snippet (typing shortcut)',
+      },
       verbs: ['list', 'get', 'create', 'update', 'delete'],
       about: 'Text snippets: abbreviations that expand to longer text as users type.',
       fields: 'id,phrase,snippet,whole_word',
@@ -57,11 +67,11 @@ export const settings = family(
       },
       required: ['snippet', 'phrase'],
       text: {
-        list: 'Lists text snippets (shortcuts that expand to text); query searches them.',
-        get: 'Returns one text snippet; the id comes from list_text_snippets.',
+        list: 'Lists text snippets, the abbreviations that expand to longer text as users type in Clio; query searches them.',
+        get: 'Returns one text snippet with its shortcut phrase and the text it expands to; the id comes from list_text_snippets.',
         create: 'Creates a text snippet: phrase (the shortcut) and snippet (the text it expands to) are required.',
-        update: 'Changes a text snippet (id from list_text_snippets).',
-        delete: 'Deletes a text snippet (id from list_text_snippets). Answers 204 with no body.',
+        update: 'Changes a text snippet’s shortcut or expanded text (id from list_text_snippets).',
+        delete: 'Deletes a text snippet (id from list_text_snippets); the shortcut no longer expands. Answers 204 with no body.',
       },
     },
   ],

@@ -25,13 +25,16 @@ export interface DownloadSpec {
   clio: (id: string) => string;
   summary: string;
   description: string;
+  /** What the address fetches (`the report file`): the answer's sentence names it. */
+  file: string;
   idDescription: string;
   /** Extra query parameters Clio takes (sent as given). */
   query?: Record<string, TSchema>;
 }
 
-const EXPLAINED =
-  'Answers { "download_url": "<address>" }: Clio answers 303 with a short-lived pre-signed address of the file; fetch it with a plain GET (no Authorization header) before it expires, within minutes.';
+/** The sentence on the answer, naming what it fetches. */
+const explained = (file: string) =>
+  `Answers { "download_url": "<address>" }: where to fetch ${file}, a short-lived pre-signed address Clio redirects to (303); fetch it with a plain GET (no Authorization header) within minutes, before it expires.`;
 
 /** The 303's Location, or a 502 that says Clio did not give one (a 200 with a body passes through as it came). */
 export async function followDownload(ctx: RunContext, path: string, query?: Record<string, string>): Promise<unknown> {
@@ -52,7 +55,7 @@ export function downloadOperation(spec: DownloadSpec): OperationDefinition {
     method: 'GET',
     path: spec.path,
     summary: spec.summary,
-    description: `${spec.description} ${EXPLAINED}`,
+    description: `${spec.description} ${explained(spec.file)}`,
     params: Params({
       id: ClioId(spec.idDescription),
       ...Object.fromEntries(Object.entries(spec.query ?? {}).map(([name, schema]) => [name, Type.Optional(schema)])),

@@ -83,8 +83,8 @@ function sample(name: string, schema: Json): unknown {
   }
 }
 
-/** The `fields` an operation's description suggests (`e.g. fields=id,name)`). */
-const suggestedFields = (description: string) => /e\.g\. fields=([^\s]+?)(?:\)\.|\)\s|[.,;]?(?:\s|$)|\)$)/.exec(description)?.[1];
+/** The `fields` an operation's description suggests (`for example fields=id,name)`). */
+const suggestedFields = (description: string) => /for example fields=([^\s]+?)(?:\)\.|\)\s|[.,;]?(?:\s|$)|\)$)/.exec(description)?.[1];
 
 const TEXT_FIELDS = ['description', 'name', 'note', 'subject', 'summary'];
 

@@ -36,17 +36,15 @@ export interface CollectionRow {
   clio: string;
   /** Record name, singular and plural: `get_<singular>`, `list_<plural>` (`['activity', 'activities']`). */
   record: readonly [singular: string, plural: string];
-  /**
-   * How summaries name the record when its snake_case name is not how English writes it (`['Clio Payments link',
-   * 'Clio Payments links']`); by default the record name with spaces.
-   */
-  words?: readonly [singular: string, plural: string];
   /** The operations this collection has. */
   verbs: readonly Verb[];
   /** Operation names that do not follow `<verb>_<record>` (`list_clio_file_submissions`). */
   names?: Partial<Record<Verb, string>>;
-  /** Summaries that do not follow `<Verb> a <record>` (`Update one of my events`). */
-  summaries?: Partial<Record<Verb, string>>;
+  /**
+   * The summary of each verb, written for the row (no template): imperative, in a law firm's words, distinct from its
+   * neighbours' (`List time entries and expenses (activities) on matters`). See the style guide in docs/plugins.md.
+   */
+  summaries: Partial<Record<Verb, string>>;
   /** What the record is, one sentence for the plugin's prose (summaries use the record name). */
   about: string;
   /** Fields worth asking for (`fields=` example): Clio returns only id and etag without them. */
@@ -89,7 +87,7 @@ export const ONLY_ID = 'Clio returns only id and etag unless fields names the fi
 
 /** The note that ends every list and get description: what to ask for in `fields`, with an example. */
 export function fieldsNote(row: Pick<CollectionRow, 'fields'>): string {
-  return `${ONLY_ID}, e.g. fields=${row.fields} (nested records in braces, passed to Clio as written).`;
+  return `${ONLY_ID}, for example fields=${row.fields} (nested records in braces, passed to Clio as written).`;
 }
 
 const PAGING_NOTE =
@@ -98,9 +96,6 @@ const PAGING_NOTE =
 
 /** The `fields` of a write travels in the query string (Clio's), not in the body. */
 export const withFields = (fields: unknown) => (typeof fields === 'string' ? { query: { fields } } : {});
-
-/** "a" or "an", by the sound the word starts with ("an activity", "a user", "a UTBMS code"). */
-const article = (word: string) => (/^(?:[aeio]|un)/i.test(word) ? 'an' : 'a');
 
 /** The common list filters, with the collection's order default and limit bounds, less those Clio's list does not take. */
 function commonListFilters(row: CollectionRow, fields: string): Schemas {
@@ -188,13 +183,9 @@ function nameOf(row: CollectionRow, verb: Verb): string {
 }
 
 function summaryOf(row: CollectionRow, verb: Verb): string {
-  const own = row.summaries?.[verb];
-  if (own) return own;
-  const [singular, plural] = row.words ?? row.record.map((name) => name.replace(/_/g, ' '));
-  if (verb === 'list') return `List ${plural}`;
-  if (verb === 'get') return `Get one ${singular}`;
-  const action = { create: 'Create', update: 'Update', delete: 'Delete' }[verb];
-  return `${action} ${article(singular as string)} ${singular}`;
+  const own = row.summaries[verb];
+  if (!own) throw new Error(`collections: ${row.key} has no summary for ${verb}`);
+  return own;
 }
 
 /** The operations of one row of the table, in the order of its verbs. */
@@ -273,7 +264,7 @@ export function collectionOperations(row: CollectionRow): OperationDefinition[] 
           method: create ? 'POST' : 'PATCH',
           path: create ? row.path : itemPath,
           summary,
-          description: `${text(verb)} ${create ? 'Answers with the new record' : 'Only the fields given change; answers with the record'} as data (only id and etag unless fields, sent in the query string, names more, e.g. fields=${fields}).`,
+          description: `${text(verb)} ${create ? 'Answers with the new record' : 'Only the fields given change; answers with the record'} as data (only id and etag unless fields, sent in the query string, names more, for example fields=${fields}).`,
           params,
           locations: { fields: 'query' },
           upstream: (p) => {
