@@ -9,6 +9,7 @@ import {
   parseWorkspaceHosts,
   type UpstreamLimits,
 } from '@portico/core';
+import { readSecretFiles } from './secret-files.js';
 
 /** The gateway's configuration: read from the environment once, validated, typed. */
 export interface GatewayConfig {
@@ -97,8 +98,9 @@ export class ConfigError extends Error {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  const problems: string[] = [];
+export function loadConfig(environment: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  // Secrets given as files (PORTICO_ENCRYPTION_KEY_FILE…) are read once, first: everything below sees their values.
+  const { env, problems } = readSecretFiles(environment);
   const int = (name: string, fallback: number, min: number, max: number): number => {
     const raw = env[name];
     if (raw === undefined || raw === '') return fallback;
