@@ -27,6 +27,7 @@ export { AUTHORIZATION_PATHS, AuthorizationServer, type ResourcePath } from './a
 export type { TokenResponse } from './authorization/tokens.js';
 export { connectionAad, REFRESH_MARGIN_MS, type ReencryptionReport } from './connections/credentials.js';
 export { type EncryptionKey, Encryptor, generateEncryptionKey, parseEncryptionKey } from './connections/crypto.js';
+export { HEARTBEAT_MS, type KeyAgreement, type KeyAgreementView } from './connections/key-agreement.js';
 export type { OAuthCompletion, OAuthStart } from './connections/oauth-flow.js';
 export { InvalidGrantError, type OAuthClient, type OAuthClientConfig } from './connections/oauth-protocol.js';
 export { egressHostsProblem } from './contract/egress-hosts.js';
@@ -181,6 +182,8 @@ export {
   type ConnectionRecord,
   type ConnectionStatus,
   DEFAULT_WORKSPACE,
+  type InstanceRecord,
+  type InstanceTable,
   type IntegrationSettingsRecord,
   type SessionRecord,
   type SessionTable,

@@ -9,7 +9,8 @@ import type { Command, Io } from './command.js';
 
 const HELP = `Usage: portico serve [--sandbox] [--port N] [--host ADDR]
 
-Starts the gateway. On the first start without any API key, an admin key is created and printed once.
+Starts the gateway. On the first start without any API key, an admin key is created and printed once, to stderr
+(stdout carries only the JSON log).
 
 Options:
   --sandbox      Start each installed plugin's sandbox upstream (an in-process emulator on loopback with seeded
@@ -89,7 +90,9 @@ function printBanner(
     );
   }
   lines.push('', 'Stop with Ctrl-C.', '');
-  for (const line of lines) io.out(line);
+  // To stderr, for the operator at the terminal: stdout carries the JSON log alone, and a log shipper reading it
+  // never receives the admin key.
+  for (const line of lines) io.err(line);
 }
 
 /** `portico serve`: resolves only when the server has stopped (SIGINT, SIGTERM). */

@@ -208,6 +208,12 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
       'On SIGTERM or SIGINT, before the grace period: seconds the instance keeps serving with /readyz answering 503 and Connection: close on every answer, so a balancer moves away without a dropped call. Set it above the balancer’s health-check interval × fall count',
   },
   {
+    name: 'PORTICO_INSTANCE_HEARTBEAT_SECONDS',
+    default: '10',
+    meaning:
+      'How often a serving instance reports the encryption keys it can decrypt with to the database; an instance not heard from for three periods no longer holds back a new key (two-phase rotation)',
+  },
+  {
     name: 'PORTICO_ENCRYPTION_KEY',
     default: '<data dir>/encryption.key',
     meaning: '32-byte key (base64 or hex) encrypting upstream credentials at rest',

@@ -10,6 +10,7 @@ import {
   parseWorkspaceHosts,
   type UpstreamLimits,
 } from '@portico/core';
+import { readSecretFiles } from './secret-files.js';
 
 /** The gateway's configuration: read from the environment once, validated, typed. */
 export interface GatewayConfig {
@@ -72,6 +73,8 @@ export interface GatewayConfig {
    * it stops listening, so that balancers move away without a dropped call.
    */
   drainSeconds: number;
+  /** How often a serving instance reports its encryption keys (connections/key-agreement.ts in core). */
+  heartbeatSeconds: number;
   /** Port of a separate, keyless `/metrics` listener; undefined: `/metrics` on the main port, for admin keys. */
   metricsPort: number | undefined;
   /** Interface of the metrics listener. */
@@ -106,8 +109,9 @@ export class ConfigError extends Error {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  const problems: string[] = [];
+export function loadConfig(environment: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  // Secrets given as files (PORTICO_ENCRYPTION_KEY_FILE…) are read once, first: everything below sees their values.
+  const { env, problems } = readSecretFiles(environment);
   const int = (name: string, fallback: number, min: number, max: number): number => {
     const raw = env[name];
     if (raw === undefined || raw === '') return fallback;
@@ -288,6 +292,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     mcpResultBudget: int('PORTICO_MCP_RESULT_BUDGET', DEFAULT_MCP_RESULT_BUDGET, 2048, 64 * 1024 * 1024),
     shutdownGraceMs: int('PORTICO_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     drainSeconds: int('PORTICO_DRAIN_SECONDS', 0, 0, 3_600),
+    heartbeatSeconds: int('PORTICO_INSTANCE_HEARTBEAT_SECONDS', 10, 1, 3_600),
     metricsPort: env.PORTICO_METRICS_PORT ? int('PORTICO_METRICS_PORT', 0, 0, 65535) : undefined,
     metricsHost: env.PORTICO_METRICS_HOST || '127.0.0.1',
     auditRetentionDays: int('PORTICO_AUDIT_RETENTION_DAYS', 90, 0, 36_500),

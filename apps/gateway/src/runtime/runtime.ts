@@ -43,7 +43,7 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
     store,
     encryptor: loadEncryptor(config, logger),
     // With a key file, a rotation made by another process is picked up when a ciphertext names the new key.
-    ...(config.encryptionKey ? {} : { reloadKeys: () => readKeyFile(keyFile(config)) }),
+    ...(config.encryptionKey ? {} : { reloadKeys: () => readKeyFile(keyFile(config)), keyFile: keyFile(config) }),
     logger,
     baseUrlOverrides: { ...config.baseUrls, ...options.baseUrls },
     egress: {
@@ -69,6 +69,8 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
     ...(config.auditSpoolDir ? { auditSpool: { dir: config.auditSpoolDir, maxBytes: config.auditSpoolMaxBytes } } : {}),
     ...(auditExport ? { auditExporter: auditExport.write } : {}),
   });
+  // Seal with the key every live instance knows (two-phase rotation: core's connections/key-agreement.ts).
+  await engine.keyAgreement.beat();
   return {
     config,
     store,

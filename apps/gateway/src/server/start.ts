@@ -63,6 +63,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
   const sandboxLimits = Object.fromEntries(Object.entries(sandboxes).map(([service, s]) => [service, s.limits]));
   const runtime = await openRuntime(config, logger, { plugins, baseUrls, sandboxLimits });
   const { engine, store } = runtime;
+  await engine.keyAgreement.start(config.heartbeatSeconds * 1000); // report this instance's keys (two-phase rotation)
 
   let createdKey: RunningGateway['createdKey'];
   if (options.sandbox) {

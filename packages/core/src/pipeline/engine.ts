@@ -8,6 +8,7 @@ import { AuthorizationServer } from '../authorization/server.js';
 import { Tokens } from '../authorization/tokens.js';
 import { Connections, type ReencryptionReport } from '../connections/credentials.js';
 import type { Encryptor } from '../connections/crypto.js';
+import { KeyAgreement } from '../connections/key-agreement.js';
 import { KeyRing } from '../connections/key-ring.js';
 import { OAuthClients } from '../connections/oauth-clients.js';
 import { type OAuthCompletion, OAuthFlow, type OAuthStart } from '../connections/oauth-flow.js';
@@ -55,6 +56,8 @@ export interface EngineOptions {
    * rotated the keys, and this one picks the new key up without a restart.
    */
   reloadKeys?: () => Encryptor;
+  /** The key file `reloadKeys` reads, if any: instances re-reading the same file on one host share its keys (key-agreement.ts). */
+  keyFile?: string;
   /** Where upstream requests may go: link-local and metadata destinations the operator allows (see upstream/egress.ts). */
   egress?: EgressOptions;
   /**
@@ -90,6 +93,8 @@ export class Engine {
   /** The built-in OAuth 2.1 authorization server whose access tokens both doors take (authorization/). */
   readonly authorization: AuthorizationServer;
   private readonly keys: KeyRing;
+  /** Which encryption key every live instance can decrypt with: the one new secrets are sealed with (two-phase rotation). */
+  readonly keyAgreement: KeyAgreement;
   private readonly client: UpstreamClient;
   private readonly apiKeys: ApiKeys;
   private readonly settings: IntegrationSettings;
@@ -108,6 +113,7 @@ export class Engine {
     this.logger = options.logger ?? silentLogger;
     this.publicUrl = options.publicUrl;
     this.keys = new KeyRing(options.encryptor, options.reloadKeys);
+    this.keyAgreement = new KeyAgreement(this.store, this.keys, this.logger, options.keyFile ?? null);
     const egress = new EgressPolicy(options.egress);
     this.client = new UpstreamClient({ ...DEFAULT_UPSTREAM_OPTIONS, lookup: egress.lookup, ...options.upstream });
     this.audit = new AuditLog(this.store, this.logger, options.auditFlushMs ?? 1_000, this.observers, {
@@ -226,9 +232,14 @@ export class Engine {
     return this.connections.disconnect(workspaceId, service);
   }
 
-  /** Id of the key that encrypts new credentials. */
+  /** Id of the key that encrypts new credentials (the configured active key once every live instance knows it). */
   get activeKeyId(): string {
     return this.keys.current.activeKeyId;
+  }
+
+  /** Id of the configured active key. */
+  get configuredKeyId(): string {
+    return this.keys.configured.activeKeyId;
   }
 
   /**
@@ -308,6 +319,7 @@ export class Engine {
   }
 
   async close(): Promise<void> {
+    await this.keyAgreement.stop();
     this.unsubscribe();
     this.audit.stop();
     await this.flushAudit();

@@ -1,4 +1,5 @@
 import { AUTHORIZATION_TABLES } from './authorization-sql.js';
+import { INSTANCES_TABLE } from './instances.js';
 import { SESSIONS_TABLE } from './sessions.js';
 
 /**
@@ -156,5 +157,12 @@ export const MIGRATIONS: readonly Migration[] = [
     // The built-in authorization server of the MCP and REST doors (store/authorization-sql.ts, docs/mcp-authorization.md).
     sqlite: AUTHORIZATION_TABLES,
     postgres: AUTHORIZATION_TABLES,
+  },
+  {
+    version: 8,
+    name: 'gateway instances and their encryption keys',
+    // Each instance's heartbeat: the keys it decrypts with, so that none seals with a key another lacks (store/instances.ts).
+    sqlite: INSTANCES_TABLE,
+    postgres: INSTANCES_TABLE,
   },
 ];

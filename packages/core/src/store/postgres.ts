@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { auditPage, auditQuerySql, auditSeriesPoints, auditSeriesSql } from './audit-sql.js';
 import { SqlAuthorizationTables } from './authorization-sql.js';
 import { ChangeHub } from './changes.js';
+import { SqlInstanceTable } from './instances.js';
 import { KeyedMutex } from './mutex.js';
 import { loadPg } from './pg.js';
 import { appendAuditRows, pruneAuditOnce } from './postgres-audit.js';
@@ -349,12 +350,12 @@ export class PostgresStore extends WorkspaceMethods implements Store {
     return pruneAuditOnce(this.pool, this.lockPool, advisoryLockText(this.namespace, 'audit-retention'), before, limits);
   }
 
-  /** One statement of the session and authorization tables: its rows and how many it changed. */
+  /** One statement of the session, authorization and instance tables: its rows and how many it changed. */
   private readonly statement = (sql: string, args: unknown[]) =>
     this.pool.query<DbRow>(sql, args).then((result) => ({ rows: result.rows, changed: result.rowCount ?? 0 }));
-
   readonly authorization = new SqlAuthorizationTables('postgres', this.statement);
   readonly sessions = new SqlSessionTable('postgres', this.statement);
+  readonly instances = new SqlInstanceTable('postgres', this.statement);
 
   private async one(sql: string, args: unknown[]): Promise<DbRow | undefined> {
     return (await this.pool.query<DbRow>(sql, args)).rows[0];

@@ -4,6 +4,7 @@ import { type Client, createClient, type InValue, type Row } from '@libsql/clien
 import { auditPage, auditQuerySql, auditSeriesPoints, auditSeriesSql, pruneBatchSql, pruneInBatches } from './audit-sql.js';
 import { SqlAuthorizationTables } from './authorization-sql.js';
 import { ChangeHub } from './changes.js';
+import { SqlInstanceTable } from './instances.js';
 import { MIGRATIONS } from './migrations.js';
 import { KeyedMutex } from './mutex.js';
 import { apiKey, auditRecord, connection, type DbRow, integration, oauthState } from './rows.js';
@@ -128,6 +129,11 @@ export class SqliteStore extends WorkspaceMethods implements Store {
   }
 
   readonly authorization = new SqlAuthorizationTables('sqlite', async (sql, args) => {
+    const result = await this.client.execute({ sql, args });
+    return { rows: result.rows, changed: result.rowsAffected };
+  });
+
+  readonly instances = new SqlInstanceTable('sqlite', async (sql, args) => {
     const result = await this.client.execute({ sql, args });
     return { rows: result.rows, changed: result.rowsAffected };
   });
