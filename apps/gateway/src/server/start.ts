@@ -80,13 +80,17 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
       scopes: { admin: true, operator: true, services: '*', readOnly: false },
     });
     createdKey = { name: SANDBOX_KEY_NAME, key: created.key };
-  } else if ((await store.listApiKeys(DEFAULT_WORKSPACE)).length === 0) {
-    const created = await engine.createApiKey({
-      workspaceId: DEFAULT_WORKSPACE,
-      name: 'initial-admin',
-      scopes: { admin: true, operator: true, services: '*', readOnly: false },
+  } else {
+    // Instances starting together on an empty database: one mints the key, the others wait, then find it there.
+    createdKey = await store.withClusterLock('initial-key', async () => {
+      if ((await store.listApiKeys(DEFAULT_WORKSPACE)).length > 0) return undefined;
+      const created = await engine.createApiKey({
+        workspaceId: DEFAULT_WORKSPACE,
+        name: 'initial-admin',
+        scopes: { admin: true, operator: true, services: '*', readOnly: false },
+      });
+      return { name: 'initial-admin', key: created.key };
     });
-    createdKey = { name: 'initial-admin', key: created.key };
   }
 
   const observability = observe(config, runtime, logger); // metrics and audit retention

@@ -1,16 +1,8 @@
 import { AUTHORIZATION_TABLES } from './authorization-sql.js';
+import type { Migration } from './migration-types.js';
 import { SESSIONS_TABLE } from './sessions.js';
 
-/**
- * Schema migrations, numbered and applied in order, each once. Written in the subset of SQL that SQLite and
- * PostgreSQL share wherever possible; where dialects differ a migration carries both texts.
- */
-export interface Migration {
-  version: number;
-  name: string;
-  sqlite: readonly string[];
-  postgres: readonly string[];
-}
+export type { Migration } from './migration-types.js';
 
 const core = [
   `CREATE TABLE workspaces (

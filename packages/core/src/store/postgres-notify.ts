@@ -4,6 +4,13 @@ import { CHANGE_KINDS } from './changes.js';
 import { loadPg } from './pg.js';
 import type { StoreChange } from './types.js';
 
+/*
+ * A dedicated LISTEN connection (opened on the store's first `onChange`) relays other processes' changes to the
+ * store's listeners; the writing store reports its own writes synchronously and ignores their echo. Delivery holds
+ * while the LISTEN connection is up: it reconnects after a drop (250 ms, doubling to 5 s) and then reports `'*'` for
+ * every kind, since anything may have changed meanwhile. Caches fed by `onChange` must still expire after a bounded time.
+ */
+
 /** The channel every Portico store of a database notifies on; payloads say which schema they belong to. */
 export const CHANGE_CHANNEL = 'portico_changes';
 
