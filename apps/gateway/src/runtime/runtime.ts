@@ -17,7 +17,10 @@ export interface Runtime {
 export interface RuntimeOptions {
   /** Plugins to register instead of loading packages (tests, embedding). */
   plugins?: Plugin[];
-  /** Extra base URL overrides (sandbox mode), on top of the configuration's. */
+  /**
+   * Extra base URL overrides (sandbox mode), on top of the configuration's. The engine keeps this very object (the
+   * configuration's are added to it): sandbox mode repoints a service by changing it (server/sandbox-cluster.ts).
+   */
   baseUrls?: Record<string, string>;
   /** Sandbox mode: each sandbox's own upstream limits, replacing its plugin's (upstream-limits.ts). */
   sandboxLimits?: Record<string, UpstreamLimits | undefined>;
@@ -53,7 +56,7 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
     // With a key file, a rotation made by another process is picked up when a ciphertext names the new key.
     ...(config.encryptionKey ? {} : { reloadKeys: () => readKeyFile(keyFile(config)) }),
     logger,
-    baseUrlOverrides: { ...config.baseUrls, ...options.baseUrls },
+    baseUrlOverrides: Object.assign(options.baseUrls ?? {}, { ...config.baseUrls, ...options.baseUrls }),
     egress: {
       ...(config.egressAllowPrivate ? { allowPrivate: config.egressAllowPrivate } : {}),
       ...(config.workspaceUpstreamHosts ? { workspaceHosts: config.workspaceUpstreamHosts } : {}),

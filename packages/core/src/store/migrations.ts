@@ -149,4 +149,18 @@ export const MIGRATIONS: readonly Migration[] = [
     sqlite: AUTHORIZATION_TABLES,
     postgres: AUTHORIZATION_TABLES,
   },
+  {
+    version: 9,
+    name: 'sandbox upstreams shared by a cluster',
+    // Sandbox mode on PostgreSQL: the instance hosting the sandbox upstreams publishes their base URLs here, and the
+    // others point at them (store/postgres-cluster.ts, docs/decisions.md). SQLite serves one process, which hosts its own.
+    sqlite: [],
+    postgres: [
+      `CREATE TABLE sandbox_upstreams (
+         service TEXT PRIMARY KEY,
+         url TEXT NOT NULL,
+         host TEXT NOT NULL,
+         updated_at TEXT NOT NULL)`,
+    ],
+  },
 ];

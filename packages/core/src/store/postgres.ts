@@ -7,6 +7,7 @@ import type { MigrateOptions, MigrationStatus } from './migration-plan.js';
 import { KeyedMutex } from './mutex.js';
 import { loadPg } from './pg.js';
 import { appendAuditRows, pruneAuditOnce } from './postgres-audit.js';
+import { ClusterSession } from './postgres-cluster.js';
 import { advisoryLockText, withAdvisoryLock } from './postgres-locks.js';
 import { CHANGE_CHANNEL, ChangeListener, changePayload } from './postgres-notify.js';
 import { leaseTokens } from './postgres-rate.js';
@@ -104,6 +105,7 @@ export class PostgresStore extends WorkspaceMethods implements Store {
 
   readonly migrate = (options?: MigrateOptions): Promise<void> => migrateSchema(this.pool, this.schema, this.namespace, options);
   readonly migrationStatus = (): Promise<MigrationStatus> => migrationStatusOf(this.pool);
+  readonly openClusterSession = async () => new ClusterSession(await this.lockPool.connect(), this.pool, this.namespace);
 
   async close(): Promise<void> {
     if (this.closed) return;
@@ -111,9 +113,7 @@ export class PostgresStore extends WorkspaceMethods implements Store {
     await Promise.all([this.listener.close(), this.pool.end(), this.lockPool.end()]);
   }
 
-  async ping(): Promise<void> {
-    await this.pool.query('SELECT 1');
-  }
+  readonly ping = async (): Promise<void> => void (await this.pool.query('SELECT 1'));
 
   readonly listening = (): boolean => this.listener.up;
 
