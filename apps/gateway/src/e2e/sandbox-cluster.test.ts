@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_WORKSPACE, PostgresStore } from '@portico/core';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { postgresProblem, TEST_POSTGRES_URL } from '../gateway.test-support.js';
 import { listening, type PorticoProcess, runPortico, schemas, stop } from './cluster.test-support.js';
@@ -59,6 +60,24 @@ async function commentTexts(url: string, key: string): Promise<string[]> {
   return results.map((c) => c.rich_text.map((t) => t.plain_text ?? t.text?.content ?? '').join(''));
 }
 
+/** Ends every database session holding this schema's sandbox members lock, as a database restart would. */
+async function terminateLockSessions(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+  await client.connect();
+  try {
+    const lock = JSON.stringify(['portico', schema, 'cluster-session', 'sandbox-members']);
+    const ended = await client.query(
+      `SELECT pg_terminate_backend(l.pid) AS ended FROM pg_locks l
+       WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND l.granted
+         AND ((l.classid::bigint << 32) | l.objid::bigint) = hashtextextended($1, 0)`,
+      [lock],
+    );
+    expect(ended.rows.length).toBe(2);
+  } finally {
+    await client.end();
+  }
+}
+
 const KEY_LINES = /API key \(admin, named "sandbox"[^\n]*\n\s+(portico_\S+)/;
 const printedKey = (process: PorticoProcess) => KEY_LINES.exec(process.output())?.[1];
 
@@ -89,7 +108,7 @@ describe.skipIf(problem !== undefined)(
 
       // The instance hosting the upstreams goes: the other takes over with its own (seeded afresh) and keeps serving.
       await stop(first);
-      await expect.poll(() => second.output(), { timeout: 15_000 }).toContain('this one took over');
+      await expect.poll(() => second.output(), { timeout: 15_000 }).toContain('this one does now');
       expect((await call(secondUrl, key, 'GET', '/users')).status).toBe(200);
       await comment(secondUrl, key, 'after the takeover');
       expect(await commentTexts(secondUrl, key)).toContain('after the takeover');
@@ -100,6 +119,24 @@ describe.skipIf(problem !== undefined)(
       await expect.poll(() => third.output()).toContain('Joined the sandbox');
       expect(printedKey(third)).toBeUndefined();
       expect(await commentTexts(thirdUrl, key)).toContain('after the takeover');
+
+      // The database ends the sessions holding the cluster's locks (a restart, a network cut): the instances rejoin,
+
+      // one hosts again, and both still serve one firm.
+
+      await terminateLockSessions(schema);
+
+      for (const process of [second, third]) {
+        await expect.poll(() => process.output(), { timeout: 15_000 }).toContain('rejoined the sandbox cluster');
+      }
+
+      await expect.poll(async () => (await call(thirdUrl, key, 'GET', '/users')).status, { timeout: 15_000 }).toBe(200);
+
+      await expect.poll(async () => (await call(secondUrl, key, 'GET', '/users')).status, { timeout: 15_000 }).toBe(200);
+
+      await comment(thirdUrl, key, 'after the sessions came back');
+
+      await expect.poll(() => commentTexts(secondUrl, key), { timeout: 5_000 }).toContain('after the sessions came back');
 
       const store = new PostgresStore(TEST_POSTGRES_URL, { schema });
       try {

@@ -48,11 +48,24 @@ export async function joinSandbox(options: Options): Promise<SandboxCluster> {
     await connect(options);
     return { createdKey: await mintKey(store, options.engine), joined: false, close: async () => {} };
   }
-  const session = await store.openClusterSession();
   const id = randomUUID();
-  let timer: NodeJS.Timeout | undefined;
+  let session = await store.openClusterSession();
+  let hosting = false;
+  const host = async () => {
+    hosting = true;
+    for (const [service, sandbox] of Object.entries(options.sandboxes)) options.baseUrls[service] = sandbox.url;
+    await connect(options);
+    await session.publishSandboxUpstreams(id, sandboxUrls(options));
+  };
+  const follow = async (): Promise<boolean> => {
+    const published = await session.sandboxUpstreams();
+    for (const upstream of published) {
+      if (Object.hasOwn(options.sandboxes, upstream.service)) options.baseUrls[upstream.service] = upstream.url;
+    }
+    return published.length > 0;
+  };
+  let createdKey: SandboxCluster['createdKey'];
   try {
-    let createdKey: SandboxCluster['createdKey'];
     if (await session.tryLock(MEMBERS_LOCK)) {
       // Nobody else runs: this start begins the cluster's sandbox. Old keys and old hosts' addresses go.
       createdKey = await mintKey(store, options.engine);
@@ -62,19 +75,6 @@ export async function joinSandbox(options: Options): Promise<SandboxCluster> {
     } else {
       await session.lockShared(MEMBERS_LOCK); // waits while the first instance is still starting
     }
-    let hosting = false;
-    const host = async () => {
-      hosting = true;
-      for (const [service, sandbox] of Object.entries(options.sandboxes)) options.baseUrls[service] = sandbox.url;
-      await connect(options);
-      await session.publishSandboxUpstreams(id, sandboxUrls(options));
-    };
-    const follow = async (): Promise<boolean> => {
-      const published = await session.sandboxUpstreams();
-      for (const upstream of published)
-        if (Object.hasOwn(options.sandboxes, upstream.service)) options.baseUrls[upstream.service] = upstream.url;
-      return published.length > 0;
-    };
     if (await session.tryLock(HOST_LOCK)) {
       await host();
       logger.info({ services: Object.keys(options.sandboxes) }, 'sandbox: this instance hosts the sandbox upstreams of the cluster');
@@ -89,41 +89,50 @@ export async function joinSandbox(options: Options): Promise<SandboxCluster> {
         'sandbox: joined a cluster; calls go to the sandbox upstreams of the instance hosting them',
       );
     }
-    let checking = false;
-    timer = setInterval(() => {
-      if (hosting || checking) return;
-      checking = true;
-      void (async () => {
-        if (await session.tryLock(HOST_LOCK)) {
-          await host();
-          logger.warn(
-            { upstreams: sandboxUrls(options) },
-            'sandbox: the hosting instance is gone; this one took over with freshly seeded sandbox upstreams',
-          );
-        } else {
-          await follow();
-        }
-      })()
-        .catch((error: unknown) => logger.warn({ err: error }, 'sandbox: could not check the hosting instance'))
-        .finally(() => {
-          checking = false;
-        });
-    }, FOLLOW_MS);
-    timer.unref();
-    const stopTimer = timer;
-    return {
-      ...(createdKey ? { createdKey } : {}),
-      joined: createdKey === undefined,
-      async close() {
-        clearInterval(stopTimer);
-        session.close();
-      },
-    };
   } catch (error) {
-    if (timer) clearInterval(timer);
     session.close();
     throw error;
   }
+
+  const check = async () => {
+    if (!(await session.alive())) {
+      // The session holding the locks ended (a database restart, the network): the locks went with it, and every
+      // instance contends again. This one rejoins as a member and tries for the host lock below.
+      session.close();
+      hosting = false;
+      session = await store.openClusterSession();
+      await session.lockShared(MEMBERS_LOCK);
+      logger.warn({ instance: id }, 'sandbox: the database session holding the cluster locks ended; rejoined the sandbox cluster');
+    }
+    if (hosting) return;
+    if (await session.tryLock(HOST_LOCK)) {
+      await host();
+      logger.warn(
+        { upstreams: sandboxUrls(options) },
+        'sandbox: no instance hosted the sandbox upstreams; this one does now (freshly seeded)',
+      );
+    } else {
+      await follow();
+    }
+  };
+  let checking: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    checking ??= check()
+      .catch((error: unknown) => logger.warn({ err: error }, 'sandbox: could not check the instance hosting the upstreams'))
+      .finally(() => {
+        checking = undefined;
+      });
+  }, FOLLOW_MS);
+  timer.unref();
+  return {
+    ...(createdKey ? { createdKey } : {}),
+    joined: createdKey === undefined,
+    async close() {
+      clearInterval(timer);
+      await checking;
+      session.close();
+    },
+  };
 }
 
 /** The base URL each sandboxed service is called at now (this instance's upstreams, or the host's). */

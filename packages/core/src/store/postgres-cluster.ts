@@ -18,11 +18,30 @@ export interface SandboxUpstream {
  * (PostgreSQL ends its session): that is how the others notice an instance has gone.
  */
 export class ClusterSession {
+  private ended = false;
+  private closed = false;
+
   constructor(
     private readonly session: PoolClient,
     private readonly pool: pg.Pool,
     private readonly namespace: string,
-  ) {}
+  ) {
+    // A held session whose server connection drops emits 'error'; unheard, that would end the process.
+    session.on('error', () => {
+      this.ended = true;
+    });
+  }
+
+  /** Whether the session (and so every lock it holds) is still there. */
+  async alive(): Promise<boolean> {
+    if (this.ended) return false;
+    try {
+      await this.session.query('SELECT 1');
+      return true;
+    } catch {
+      return false;
+    }
+  }
 
   /** Takes the exclusive lock `name` if nobody holds it (in either mode); false at once otherwise. */
   async tryLock(name: string): Promise<boolean> {
@@ -75,6 +94,8 @@ export class ClusterSession {
 
   /** Ends the session: every lock it holds is released. */
   close(): void {
+    if (this.closed) return;
+    this.closed = true;
     this.session.release(true);
   }
 
