@@ -164,6 +164,15 @@ export type {
   OAuthClientRecord,
   OAuthTokenRecord,
 } from './store/authorization-types.js';
+export {
+  type AppliedMigration,
+  assertUsable,
+  CODE_SCHEMA_VERSION,
+  type MigrateMode,
+  type MigrateOptions,
+  type MigrationStatus,
+  SchemaVersionError,
+} from './store/migration-plan.js';
 export { MIGRATIONS, type Migration } from './store/migrations.js';
 export { openStore, PostgresStore, type PostgresStoreOptions, type StoreChange, type StoreChangeListener } from './store/open.js';
 export type { KeyScopes } from './store/scopes.js';

@@ -15,6 +15,12 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
     meaning: 'PostgreSQL only: the schema holding Portico’s tables (created if missing)',
   },
   {
+    name: 'PORTICO_MIGRATE',
+    default: 'auto',
+    meaning:
+      "auto: apply pending schema migrations at start (one instance migrates, the others wait); never: refuse to start while any is pending ('portico migrate up' applies them)",
+  },
+  {
     name: 'PORTICO_PLUGINS',
     default: 'all installed first-party plugins',
     meaning: 'Comma-separated plugin packages (or short names: notes, chat, calls…); replaces the first-party list',

@@ -21,6 +21,8 @@ export interface GatewayConfig {
   dataDir: string;
   /** `file:<path>` (embedded SQLite), `:memory:`, or `postgres://…` (PostgreSQL, for several instances). */
   databaseUrl: string;
+  /** PORTICO_MIGRATE: `auto` applies pending migrations at start; `never` refuses to start with any pending. */
+  migrate: 'auto' | 'never';
   /** PostgreSQL schema to keep Portico's tables in (created if missing); undefined: the server's default (public). */
   databaseSchema: string | undefined;
   /** Plugin packages to load; undefined means every first-party plugin that is installed. */
@@ -141,6 +143,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Gatewa
     problems.push(`PORTICO_DATABASE_URL must be file:<path>, :memory: or postgres://… (got a "${databaseUrl.split(':')[0]}:" URL)`);
   }
 
+  const migrate = (env.PORTICO_MIGRATE || 'auto') as GatewayConfig['migrate'];
+  if (migrate !== 'auto' && migrate !== 'never') problems.push('PORTICO_MIGRATE must be auto or never');
   const databaseSchema = env.PORTICO_DATABASE_SCHEMA || undefined;
   if (databaseSchema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
     problems.push('PORTICO_DATABASE_SCHEMA must be a lowercase identifier (letters, digits, underscores)');
@@ -272,6 +276,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Gatewa
     publicUrl: url('PORTICO_PUBLIC_URL', env.PORTICO_PUBLIC_URL),
     dataDir,
     databaseUrl,
+    migrate,
     databaseSchema,
     plugins,
     extraPlugins,

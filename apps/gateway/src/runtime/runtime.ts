@@ -18,10 +18,15 @@ export interface Runtime {
 export interface RuntimeOptions {
   /** Plugins to register instead of loading packages (tests, embedding). */
   plugins?: Plugin[];
-  /** Extra base URL overrides (sandbox mode), on top of the configuration's. */
+  /**
+   * Extra base URL overrides (sandbox mode), on top of the configuration's. The engine keeps this very object (the
+   * configuration's are added to it): sandbox mode repoints a service by changing it (server/sandbox-cluster.ts).
+   */
   baseUrls?: Record<string, string>;
   /** Sandbox mode: each sandbox's own upstream limits, replacing its plugin's (upstream-limits.ts). */
   sandboxLimits?: Record<string, UpstreamLimits | undefined>;
+  /** Overrides PORTICO_MIGRATE (`portico migrate up` applies whatever the configuration says). */
+  migrate?: 'auto' | 'never';
 }
 
 /** Opens the database, loads and registers the plugins, and builds the engine: shared by `serve` and every CLI command. */
@@ -36,7 +41,15 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
   const store = openStore(config.databaseUrl, config.databaseSchema ? { schema: config.databaseSchema } : {});
   if (store instanceof SqliteStore) tightened.push(...store.tightenedFiles);
   if (tightened.length > 0) logger.warn({ files: tightened }, 'other users could read these files: made them owner-only (0700/0600)');
-  await store.migrate();
+  try {
+    await store.migrate({
+      mode: options.migrate ?? config.migrate,
+      onApplied: ({ version, name, ms }) => logger.info({ migration: version, name, ms }, 'applied a schema migration'),
+    });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   const auditExport = config.auditExport ? openAuditExport(config.auditExport, logger) : undefined;
   const engine = new Engine({
     registry,
@@ -45,7 +58,7 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
     // With a key file, a rotation made by another process is picked up when a ciphertext names the new key.
     ...(config.encryptionKey ? {} : { reloadKeys: () => readKeyFile(keyFile(config)), keyFile: keyFile(config) }),
     logger,
-    baseUrlOverrides: { ...config.baseUrls, ...options.baseUrls },
+    baseUrlOverrides: Object.assign(options.baseUrls ?? {}, { ...config.baseUrls, ...options.baseUrls }),
     egress: {
       ...(config.egressAllowPrivate ? { allowPrivate: config.egressAllowPrivate } : {}),
       ...(config.workspaceUpstreamHosts ? { workspaceHosts: config.workspaceUpstreamHosts } : {}),

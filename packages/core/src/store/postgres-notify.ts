@@ -2,7 +2,16 @@ import type pg from 'pg';
 import type { Notification } from 'pg';
 import { CHANGE_KINDS } from './changes.js';
 import { loadPg } from './pg.js';
+import type { DbRow } from './rows.js';
 import type { StoreChange } from './types.js';
+import { numberPlaceholders, type Statement } from './workspace-sql.js';
+
+/*
+ * A dedicated LISTEN connection (opened on the store's first `onChange`) relays other processes' changes to the
+ * store's listeners; the writing store reports its own writes synchronously and ignores their echo. Delivery holds
+ * while the LISTEN connection is up: it reconnects after a drop (250 ms, doubling to 5 s) and then reports `'*'` for
+ * every kind, since anything may have changed meanwhile. Caches fed by `onChange` must still expire after a bounded time.
+ */
 
 /** The channel every Portico store of a database notifies on; payloads say which schema they belong to. */
 export const CHANGE_CHANNEL = 'portico_changes';
@@ -158,4 +167,34 @@ function isChangePayload(value: unknown): value is ChangePayload {
     typeof v.id === 'string' &&
     CHANGE_KINDS.some((kind) => kind === v.kind)
   );
+}
+
+/**
+ * `before`, then `write` with its notification, in one transaction: the notification is delivered if and only if the
+ * write commits. Returns the written rows and how many rows each `before` statement changed.
+ */
+export async function writeAndNotify(
+  pool: pg.Pool,
+  before: readonly Statement[],
+  write: Statement,
+  payload: string,
+): Promise<{ rows: DbRow[]; counts: number[] }> {
+  const last = {
+    sql: `WITH w AS (${numberPlaceholders(write.sql)} RETURNING *) SELECT w.*, pg_notify('${CHANGE_CHANNEL}', $${write.args.length + 1}) FROM w`,
+    args: [...write.args, payload],
+  };
+  const client = await pool.connect();
+  const counts: number[] = [];
+  try {
+    await client.query('BEGIN');
+    for (const s of before) counts.push((await client.query(numberPlaceholders(s.sql), s.args)).rowCount ?? 0);
+    const rows = (await client.query<DbRow>(last.sql, last.args)).rows;
+    await client.query('COMMIT');
+    return { rows, counts };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
 }

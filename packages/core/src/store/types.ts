@@ -1,4 +1,5 @@
 import type { AuthorizationTables } from './authorization-types.js';
+import type { MigrateOptions, MigrationStatus } from './migration-types.js';
 import type { KeyScopes } from './scopes.js';
 
 /**
@@ -208,8 +209,14 @@ export interface StoreChange {
 export type StoreChangeListener = (change: StoreChange) => void;
 
 export interface Store {
-  /** Creates or upgrades the schema, then ensures the default workspace exists. Safe to call on every start. */
-  migrate(): Promise<void>;
+  /**
+   * Creates or upgrades the schema, then ensures the default workspace exists. Safe to call on every start, and from
+   * several processes at once where the store is shared (one migrates, the others wait). Throws a
+   * `SchemaVersionError` (nothing changed) on a schema newer than the code, or pending migrations with `mode: 'never'`.
+   */
+  migrate(options?: MigrateOptions): Promise<void>;
+  /** The applied and pending migrations, changing nothing (a database without tables: none applied). */
+  migrationStatus(): Promise<MigrationStatus>;
   close(): Promise<void>;
   /** Cheap round trip for health checks. */
   ping(): Promise<void>;
@@ -299,6 +306,12 @@ export interface Store {
    * `swapConnection`: a lost database session can end a lock early. Do not nest locks.
    */
   withConnectionLock<T>(workspaceId: string, service: string, fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` holding the lock `name`, for work that one process of those sharing the database must do at a time
+   * (minting the first operator key). Same semantics as `withConnectionLock`: PostgreSQL, an advisory lock every
+   * process shares; SQLite, in-process.
+   */
+  withClusterLock<T>(name: string, fn: () => Promise<T>): Promise<T>;
 
   /**
    * Stores shared by several processes (PostgreSQL) implement this: takes up to `want` whole tokens from the shared
