@@ -166,8 +166,6 @@ export type {
 } from './store/authorization-types.js';
 export {
   type AppliedMigration,
-  assertUsable,
-  CODE_SCHEMA_VERSION,
   type MigrateMode,
   type MigrateOptions,
   type MigrationStatus,

@@ -25,8 +25,6 @@ export interface RuntimeOptions {
   baseUrls?: Record<string, string>;
   /** Sandbox mode: each sandbox's own upstream limits, replacing its plugin's (upstream-limits.ts). */
   sandboxLimits?: Record<string, UpstreamLimits | undefined>;
-  /** Overrides PORTICO_MIGRATE (`portico migrate up` applies whatever the configuration says). */
-  migrate?: 'auto' | 'never';
 }
 
 /** Opens the database, loads and registers the plugins, and builds the engine: shared by `serve` and every CLI command. */
@@ -43,7 +41,7 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
   if (tightened.length > 0) logger.warn({ files: tightened }, 'other users could read these files: made them owner-only (0700/0600)');
   try {
     await store.migrate({
-      mode: options.migrate ?? config.migrate,
+      mode: config.migrate,
       onApplied: ({ version, name, ms }) => logger.info({ migration: version, name, ms }, 'applied a schema migration'),
     });
   } catch (error) {
