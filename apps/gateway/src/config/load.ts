@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import {
   DEFAULT_MCP_RESULT_BUDGET,
   EgressPolicy,
+  type ExternalIssuerOptions,
   type OAuthClientConfig,
   parseEgressAllowance,
   parseEncryptionKey,
@@ -84,6 +85,49 @@ export interface GatewayConfig {
   /** Lifetimes of the built-in authorization server's tokens, seconds. */
   oauthAccessTokenSeconds: number;
   oauthRefreshTokenDays: number;
+  /** The firm's identity provider whose JWTs both doors accept (PORTICO_OAUTH_ISSUER and its companions); none: unset. */
+  oauthIssuer: ExternalIssuerOptions | undefined;
+}
+
+/**
+ * PORTICO_OAUTH_ISSUER (the provider's `iss`, exactly), PORTICO_OAUTH_AUDIENCE, PORTICO_OAUTH_JWKS_URL and
+ * PORTICO_OAUTH_CLAIM; the companions without the issuer are a mistake worth saying.
+ */
+function externalIssuer(env: NodeJS.ProcessEnv, problems: string[]): ExternalIssuerOptions | undefined {
+  const issuer = env.PORTICO_OAUTH_ISSUER || undefined;
+  const companions = [
+    'PORTICO_OAUTH_AUDIENCE',
+    'PORTICO_OAUTH_JWKS_URL',
+    'PORTICO_OAUTH_CLAIM',
+    'PORTICO_OAUTH_JWKS_REFETCH_SECONDS',
+  ].filter((name) => env[name]);
+  if (!issuer) {
+    if (companions.length > 0) problems.push(`${companions.join(', ')} need PORTICO_OAUTH_ISSUER`);
+    return undefined;
+  }
+  for (const [name, value] of [
+    ['PORTICO_OAUTH_ISSUER', issuer],
+    ['PORTICO_OAUTH_JWKS_URL', env.PORTICO_OAUTH_JWKS_URL],
+  ] as const) {
+    if (!value) continue;
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(value);
+    } catch {}
+    const loopback = parsed?.protocol === 'http:' && ['127.0.0.1', '[::1]', 'localhost'].includes(parsed.hostname);
+    if (parsed?.protocol !== 'https:' && !loopback) problems.push(`${name} must be an https URL (got "${value}")`);
+  }
+  const claim = env.PORTICO_OAUTH_CLAIM || undefined;
+  if (claim !== undefined && !/^[A-Za-z0-9_.:/-]{1,100}$/.test(claim)) problems.push('PORTICO_OAUTH_CLAIM must be a claim name');
+  const floor = Number(env.PORTICO_OAUTH_JWKS_REFETCH_SECONDS || 30);
+  if (!Number.isInteger(floor) || floor < 1 || floor > 3600) problems.push('PORTICO_OAUTH_JWKS_REFETCH_SECONDS must be 1 to 3600');
+  return {
+    issuer,
+    jwksRefetchFloorMs: floor * 1000,
+    audience: env.PORTICO_OAUTH_AUDIENCE || undefined,
+    jwksUri: env.PORTICO_OAUTH_JWKS_URL || undefined,
+    claim,
+  };
 }
 
 export class ConfigError extends Error {
@@ -266,6 +310,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     rateLimitBurst: int('PORTICO_RATE_LIMIT_BURST', 60, 1, 1_000_000_000),
     oauthAccessTokenSeconds: int('PORTICO_OAUTH_ACCESS_TOKEN_SECONDS', 3600, 1, 86_400),
     oauthRefreshTokenDays: int('PORTICO_OAUTH_REFRESH_TOKEN_DAYS', 30, 1, 365),
+    oauthIssuer: externalIssuer(env, problems),
     logLevel,
     encryptionKey: env.PORTICO_ENCRYPTION_KEY || undefined,
     previousEncryptionKeys: (env.PORTICO_ENCRYPTION_PREVIOUS_KEYS ?? '')

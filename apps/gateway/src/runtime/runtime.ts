@@ -62,6 +62,7 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
       accessTokenTtlMs: config.oauthAccessTokenSeconds * 1000,
       refreshTokenTtlMs: config.oauthRefreshTokenDays * 24 * 60 * 60_000,
     },
+    ...(config.oauthIssuer ? { externalIssuer: config.oauthIssuer } : {}),
     upstreamLimits: upstreamLimitOptions(registry, config, logger, options.sandboxLimits),
   });
   return {

@@ -2,9 +2,9 @@ import { ApiKeys, type CreatedKey, type Principal } from '../access/api-keys.js'
 import { IntegrationSettings, type IntegrationState } from '../access/integration-settings.js';
 import { type AllowedOperations, ToolSets } from '../access/tool-sets.js';
 import { Workspaces } from '../access/workspaces.js';
+import { ExternalIssuer, type ExternalIssuerOptions } from '../authorization/external-issuer.js';
 import type { AuthorizationOptions } from '../authorization/options.js';
 import { AuthorizationServer } from '../authorization/server.js';
-import { Tokens } from '../authorization/tokens.js';
 import { Connections, type ReencryptionReport } from '../connections/credentials.js';
 import type { Encryptor } from '../connections/crypto.js';
 import { KeyRing } from '../connections/key-ring.js';
@@ -60,6 +60,8 @@ export interface EngineOptions {
   upstreamLimits?: Partial<UpstreamLimitOptions>;
   /** Lifetimes and limits of the built-in OAuth authorization server of the MCP and REST doors. */
   authorization?: AuthorizationOptions;
+  /** The firm's identity provider whose JWTs both doors accept too (authorization/external-issuer.ts); none by default. */
+  externalIssuer?: ExternalIssuerOptions;
 }
 
 /**
@@ -104,7 +106,8 @@ export class Engine {
     this.client = new UpstreamClient({ ...DEFAULT_UPSTREAM_OPTIONS, lookup: egress.lookup, ...options.upstream });
     this.audit = new AuditLog(this.store, this.logger, options.auditFlushMs ?? 1_000, this.observers);
     this.apiKeys = new ApiKeys(this.store, this.logger);
-    this.authorization = new AuthorizationServer(this.store, this.logger, options.authorization);
+    const external = options.externalIssuer && new ExternalIssuer(options.externalIssuer, this.store, this.logger, egress);
+    this.authorization = new AuthorizationServer(this.store, this.logger, options.authorization, external);
     this.workspaces = new Workspaces(this.store, () => this.flushAudit());
     this.toolSets = new ToolSets(this.registry, this.store);
     const workspaceBaseUrls = new WorkspaceBaseUrls(egress, options.egress?.workspaceHosts);
@@ -168,11 +171,12 @@ export class Engine {
   }
 
   /**
-   * Resolves a bearer token (an API key, or an access token of the built-in authorization server) to a principal, or
+   * Resolves a bearer token (an API key, an access token of the built-in authorization server, or a JWT of the
+   * configured identity provider) to a principal, or
    * throws `unauthorized` (one message for every failure).
    */
   authenticate(token: string | undefined): Promise<Principal> {
-    if (token && Tokens.isAccessToken(token)) return this.authorization.authenticate(token, this.publicUrl);
+    if (token && this.authorization.takes(token)) return this.authorization.authenticate(token, this.publicUrl);
     return this.apiKeys.authenticate(token);
   }
 
