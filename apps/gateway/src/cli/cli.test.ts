@@ -51,6 +51,7 @@ describe('portico CLI', () => {
       'serve',
       'workspaces',
       'keys',
+      'grants',
       'tool-sets',
       'integrations',
       'connect',
