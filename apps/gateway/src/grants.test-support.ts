@@ -30,11 +30,20 @@ function must(condition: unknown, what: string): asserts condition {
   if (!condition) throw new Error(`obtaining a grant: ${what}`);
 }
 
+/** Where the flow goes; default: the gateway's own endpoints. A test can take them from a document that names them. */
+export interface GrantEndpoints {
+  authorize?: string;
+  token?: string;
+  /** The resource (RFC 8707) asked for; default the gateway's MCP door. Behind a public URL, that URL's. */
+  resource?: string;
+}
+
 export async function obtainGrant(
   gatewayUrl: string,
   adminKey: string,
   choices: ConsentChoices,
   clientName = 'Grant test client',
+  endpoints: GrantEndpoints = {},
 ): Promise<ObtainedGrant> {
   const registered = await fetch(`${gatewayUrl}/oauth/register`, {
     method: 'POST',
@@ -50,7 +59,7 @@ export async function obtainGrant(
 
   const verifier = randomBytes(32).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
-  const authorize = new URL(`${gatewayUrl}/dashboard/authorize`);
+  const authorize = new URL(endpoints.authorize ?? `${gatewayUrl}/dashboard/authorize`);
   for (const [name, value] of Object.entries({
     response_type: 'code',
     client_id: clientId,
@@ -58,7 +67,7 @@ export async function obtainGrant(
     code_challenge: challenge,
     code_challenge_method: 'S256',
     state: 'grant-test',
-    resource: `${gatewayUrl}/api/mcp`,
+    resource: endpoints.resource ?? `${gatewayUrl}/api/mcp`,
   })) {
     authorize.searchParams.set(name, value);
   }
@@ -73,7 +82,7 @@ export async function obtainGrant(
   const code = new URL(answer.headers.get('location') as string).searchParams.get('code');
   must(code, `consent sent no code: ${answer.headers.get('location')}`);
 
-  const exchanged = await form(`${gatewayUrl}/oauth/token`, {
+  const exchanged = await form(endpoints.token ?? `${gatewayUrl}/oauth/token`, {
     grant_type: 'authorization_code',
     code,
     code_verifier: verifier,
