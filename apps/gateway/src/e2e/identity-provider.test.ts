@@ -83,6 +83,22 @@ describe('an external identity provider', () => {
     expect((await gateway.rest('GET', '/api/v1/clio/matters', { key: idp.sign(claims({ aud: gateway.url })) })).status).toBe(200);
   });
 
+  it('a tool set named in the claim narrows the token as it narrows a key: tools/list, describe_method, REST', async () => {
+    const saved = await gateway.rest('PUT', '/api/admin/tool-sets/matters', { body: { rules: ['clio:list_matters', 'clio:get_matter'] } });
+    expect(saved.status).toBe(201);
+    const token = idp.sign(claims({ portico: 'workspace:default tool_set:matters write' }));
+    const client = await mcpClient(token);
+    const tools = (await client.listTools()).tools;
+    expect(tools.map((t) => t.name).filter((name) => name.startsWith('call_'))).toEqual(['call_clio']);
+    const properties = tools.find((t) => t.name === 'call_clio')?.inputSchema.properties as Record<string, { enum?: string[] }> | undefined;
+    expect([...(properties?.method?.enum ?? [])].sort()).toEqual(['get_matter', 'list_matters']);
+    const outside = await client.callTool({ name: 'describe_method', arguments: { service: 'clio', method: 'create_contact' } });
+    expect(outside.structuredContent).toMatchObject({ error: true, code: 'forbidden' });
+    await client.close();
+    expect((await gateway.rest('GET', '/api/v1/clio/matters', { key: token })).status).toBe(200);
+    expect((await gateway.rest('POST', '/api/v1/clio/contacts', { key: token, body: { name: 'X', type: 'Person' } })).status).toBe(403);
+  });
+
   it('fetches the keys again when a token names a new kid (rotation), but a flood of unknown kids right after costs none', async () => {
     const kid = idp.rotate();
     await new Promise((resolve) => setTimeout(resolve, 1_100)); // past the floor (1 s here) since the last fetch
