@@ -1,7 +1,8 @@
 import { generateKeyPairSync, type JsonWebKey, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../logger.js';
-import { scopesFromClaim } from './external-issuer.js';
+import { EgressPolicy } from '../upstream/egress.js';
+import { ExternalIssuer, scopesFromClaim } from './external-issuer.js';
 import { Jwks } from './jwks.js';
 import { decodeJwt, JwtRefusal, looksLikeJwt, publicKeyFor, signatureValid } from './jwt.js';
 
@@ -90,5 +91,24 @@ describe('the JWKS cache', () => {
     expect(await jwks.candidates('c', 60_000)).toEqual([]);
     expect((await jwks.candidates('a', 60_001)).map((k) => k.kid)).toEqual(['a']); // known keys survive the failure
     expect(fetched).toHaveLength(4);
+  });
+});
+
+describe('where the provider’s keys may come from', () => {
+  it('never from a link-local or metadata address, nor over plain http off loopback: its tokens are refused', async () => {
+    const store = { getWorkspace: async () => ({ id: 'default', name: 'Default', createdAt: '' }) } as never;
+    const token = `${b64({ alg: 'RS256', kid: 'a' })}.${b64({ iss: 'https://idp.example', aud: 'https://gw.example', exp: 4e9 })}.c2ln`;
+    const cases: Array<[string, RegExp]> = [
+      ['http://169.254.169.254/keys', /link-local|metadata/],
+      ['https://metadata.google.internal/keys', /metadata/],
+      ['http://idp.example/keys', /must come over https/],
+    ];
+    for (const [jwksUri, why] of cases) {
+      const warnings: string[] = [];
+      const logger = { ...silentLogger, warn: (obj: object) => warnings.push(String((obj as { err?: Error }).err?.message)) };
+      const issuer = new ExternalIssuer({ issuer: 'https://idp.example', jwksUri }, store, logger, new EgressPolicy());
+      await expect(issuer.authenticate(token, 'https://gw.example'), jwksUri).rejects.toMatchObject({ code: 'unauthorized' });
+      expect(warnings, jwksUri).toEqual([expect.stringMatching(why)]);
+    }
   });
 });
