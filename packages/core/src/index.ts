@@ -20,6 +20,7 @@ export {
 } from './access/tool-sets.js';
 export { describeUsage, WORKSPACE_ID, type WorkspaceSummary, Workspaces } from './access/workspaces.js';
 export type { AuthorizeCheck, AuthorizeRequest, Consent } from './authorization/authorize.js';
+export type { ExternalIssuerOptions } from './authorization/external-issuer.js';
 export type { ClientMetadataDocumentOptions } from './authorization/metadata-documents.js';
 export type { AuthorizationOptions } from './authorization/options.js';
 export { OAuthError as AuthorizationError } from './authorization/protocol.js';

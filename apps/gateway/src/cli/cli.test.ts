@@ -56,6 +56,7 @@ describe('portico CLI', () => {
       'serve',
       'workspaces',
       'keys',
+      'grants',
       'tool-sets',
       'integrations',
       'connect',

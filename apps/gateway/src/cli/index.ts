@@ -9,6 +9,7 @@ import { connectCommand } from './connect.js';
 import { disconnectCommand } from './disconnect.js';
 import { encryptionCommand } from './encryption.js';
 import { envCommand } from './env.js';
+import { grantsCommand } from './grants.js';
 import { integrationsCommand } from './integrations.js';
 import { keysCommand } from './keys.js';
 import { migrateCommand } from './migrate.js';
@@ -25,6 +26,7 @@ Commands:
   workspaces list|create|rename|delete
                                 Manage workspaces (each with its own keys, connections, settings, audit)
   keys create|list|revoke       Manage API keys
+  grants list|revoke            OAuth clients' grants: their client, scope and last use; revoke ends their tokens
   tool-sets list|show|save|delete
                                 Manage tool sets: named selections of operations a key can be bound to
   integrations list|configure   Show integrations; turn MCP/REST on or off, set base URL and settings
@@ -37,7 +39,7 @@ Commands:
   env                           List the environment variables the gateway reads
 
 Every command reads the same configuration (environment variables, see 'portico env'). Commands acting on keys,
-integrations, connections, tool sets and the audit trail take --workspace ID (default: default).
+grants, integrations, connections, tool sets and the audit trail take --workspace ID (default: default).
 Without PORTICO_DATABASE_URL, the commands other than serve use <data dir>/portico.db only if it exists: they refuse
 to create a new database unless given --create (serve creates it on the first start).
 'portico <command> --help' shows a command's options.`;
@@ -47,6 +49,7 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ['serve', serveCommand],
   ['workspaces', workspacesCommand],
   ['keys', keysCommand],
+  ['grants', grantsCommand],
   ['tool-sets', toolSetsCommand],
   ['integrations', integrationsCommand],
   ['connect', connectCommand],

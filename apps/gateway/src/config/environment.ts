@@ -172,6 +172,33 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
     meaning: 'A PEM file of certificate authorities trusted, besides the public ones, when fetching Client ID Metadata Documents',
   },
   {
+    name: 'PORTICO_OAUTH_ISSUER',
+    default: '(none)',
+    meaning:
+      "An external identity provider's issuer (its tokens' iss, exactly): both doors then accept its JWTs too, and the resource metadata names it (docs/mcp-authorization.md)",
+  },
+  {
+    name: 'PORTICO_OAUTH_AUDIENCE',
+    default: 'the public URL',
+    meaning: "What the provider's tokens must name in aud; by default the public URL, or it with /api/mcp or /api/v1",
+  },
+  {
+    name: 'PORTICO_OAUTH_JWKS_URL',
+    default: "the issuer's discovery document",
+    meaning: "Where the provider's signing keys are; by default jwks_uri of <issuer>/.well-known/openid-configuration",
+  },
+  {
+    name: 'PORTICO_OAUTH_JWKS_REFETCH_SECONDS',
+    default: '30',
+    meaning: "Fewest seconds between two fetches of the provider's keys when tokens name a key id not known yet (a rotation)",
+  },
+  {
+    name: 'PORTICO_OAUTH_CLAIM',
+    default: 'portico',
+    meaning:
+      'The claim of the provider’s tokens that names the workspace, services or tool set and write access (docs/mcp-authorization.md)',
+  },
+  {
     name: 'PORTICO_METRICS_PORT',
     default: '(none)',
     meaning:

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import {
   DEFAULT_MCP_RESULT_BUDGET,
   EgressPolicy,
+  type ExternalIssuerOptions,
   type OAuthClientConfig,
   parseEgressAllowance,
   parseEncryptionKey,
@@ -100,6 +101,49 @@ export interface GatewayConfig {
   oauthCimdAllowHosts: string[];
   /** Extra certificate authorities (PEM) trusted for those fetches (`PORTICO_OAUTH_CIMD_CA_FILE`, read at start). */
   oauthCimdCa: string | undefined;
+  /** The firm's identity provider whose JWTs both doors accept (PORTICO_OAUTH_ISSUER and its companions); none: unset. */
+  oauthIssuer: ExternalIssuerOptions | undefined;
+}
+
+/**
+ * PORTICO_OAUTH_ISSUER (the provider's `iss`, exactly), PORTICO_OAUTH_AUDIENCE, PORTICO_OAUTH_JWKS_URL and
+ * PORTICO_OAUTH_CLAIM; the companions without the issuer are a mistake worth saying.
+ */
+function externalIssuer(env: NodeJS.ProcessEnv, problems: string[]): ExternalIssuerOptions | undefined {
+  const issuer = env.PORTICO_OAUTH_ISSUER || undefined;
+  const companions = [
+    'PORTICO_OAUTH_AUDIENCE',
+    'PORTICO_OAUTH_JWKS_URL',
+    'PORTICO_OAUTH_CLAIM',
+    'PORTICO_OAUTH_JWKS_REFETCH_SECONDS',
+  ].filter((name) => env[name]);
+  if (!issuer) {
+    if (companions.length > 0) problems.push(`${companions.join(', ')} need PORTICO_OAUTH_ISSUER`);
+    return undefined;
+  }
+  for (const [name, value] of [
+    ['PORTICO_OAUTH_ISSUER', issuer],
+    ['PORTICO_OAUTH_JWKS_URL', env.PORTICO_OAUTH_JWKS_URL],
+  ] as const) {
+    if (!value) continue;
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(value);
+    } catch {}
+    const loopback = parsed?.protocol === 'http:' && ['127.0.0.1', '[::1]', 'localhost'].includes(parsed.hostname);
+    if (parsed?.protocol !== 'https:' && !loopback) problems.push(`${name} must be an https URL (got "${value}")`);
+  }
+  const claim = env.PORTICO_OAUTH_CLAIM || undefined;
+  if (claim !== undefined && !/^[A-Za-z0-9_.:/-]{1,100}$/.test(claim)) problems.push('PORTICO_OAUTH_CLAIM must be a claim name');
+  const floor = Number(env.PORTICO_OAUTH_JWKS_REFETCH_SECONDS || 30);
+  if (!Number.isInteger(floor) || floor < 1 || floor > 3600) problems.push('PORTICO_OAUTH_JWKS_REFETCH_SECONDS must be 1 to 3600');
+  return {
+    issuer,
+    jwksRefetchFloorMs: floor * 1000,
+    audience: env.PORTICO_OAUTH_AUDIENCE || undefined,
+    jwksUri: env.PORTICO_OAUTH_JWKS_URL || undefined,
+    claim,
+  };
 }
 
 export class ConfigError extends Error {
@@ -310,6 +354,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Gatewa
     oauthRefreshTokenDays: int('PORTICO_OAUTH_REFRESH_TOKEN_DAYS', 30, 1, 365),
     oauthCimdAllowHosts,
     oauthCimdCa,
+    oauthIssuer: externalIssuer(env, problems),
     logLevel,
     encryptionKey: env.PORTICO_ENCRYPTION_KEY || undefined,
     previousEncryptionKeys: (env.PORTICO_ENCRYPTION_PREVIOUS_KEYS ?? '')

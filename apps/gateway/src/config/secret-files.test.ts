@@ -36,7 +36,7 @@ describe('secrets from *_FILE variables', () => {
       `PORTICO_ENCRYPTION_KEY_FILE: cannot read ${join(dir, 'nope')} (no such file)`,
     );
     expect(() => loadConfig({ PORTICO_DATA_DIR: dir, PORTICO_ENCRYPTION_KEY_FILE: file('empty', '\n') })).toThrow(
-      'PORTICO_ENCRYPTION_KEY_FILE: ' + join(dir, 'empty') + ' is empty',
+      `PORTICO_ENCRYPTION_KEY_FILE: ${join(dir, 'empty')} is empty`,
     );
     const both = () => loadConfig({ PORTICO_DATA_DIR: dir, PORTICO_ENCRYPTION_KEY: KEY, PORTICO_ENCRYPTION_KEY_FILE: file('k2', KEY) });
     expect(both).toThrow('PORTICO_ENCRYPTION_KEY and PORTICO_ENCRYPTION_KEY_FILE are both set');
@@ -56,10 +56,13 @@ describe('secrets from *_FILE variables', () => {
 
   it('the CLI uses the key from the file', async () => {
     const out: string[] = [];
+    const data = mkdtempSync(join(dir, 'cli-'));
     const code = await main(
       ['encryption', 'status'],
       {
-        PORTICO_DATA_DIR: mkdtempSync(join(dir, 'cli-')),
+        PORTICO_DATA_DIR: data,
+        // Named, so the CLI may create it (it refuses to create a database it was not pointed at).
+        PORTICO_DATABASE_URL: `file:${join(data, 'portico.db')}`,
         PORTICO_LOG_LEVEL: 'silent',
         PORTICO_ENCRYPTION_KEY_FILE: file('cli-key', `${KEY}\n`),
       },

@@ -76,6 +76,7 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
       refreshTokenTtlMs: config.oauthRefreshTokenDays * 24 * 60 * 60_000,
     },
     clientMetadataDocuments: { allowHosts: config.oauthCimdAllowHosts, ...(config.oauthCimdCa ? { ca: config.oauthCimdCa } : {}) },
+    ...(config.oauthIssuer ? { externalIssuer: config.oauthIssuer } : {}),
     upstreamLimits: upstreamLimitOptions(registry, config, logger, options.sandboxLimits),
     ...(config.auditSpoolDir ? { auditSpool: { dir: config.auditSpoolDir, maxBytes: config.auditSpoolMaxBytes } } : {}),
     ...(auditExport ? { auditExporter: auditExport.write } : {}),

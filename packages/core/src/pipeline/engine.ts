@@ -2,10 +2,10 @@ import { ApiKeys, type CreatedKey, type Principal } from '../access/api-keys.js'
 import { IntegrationSettings, type IntegrationState } from '../access/integration-settings.js';
 import { type AllowedOperations, ToolSets } from '../access/tool-sets.js';
 import { Workspaces } from '../access/workspaces.js';
+import { ExternalIssuer, type ExternalIssuerOptions } from '../authorization/external-issuer.js';
 import type { ClientMetadataDocumentOptions } from '../authorization/metadata-documents.js';
 import type { AuthorizationOptions } from '../authorization/options.js';
 import { AuthorizationServer } from '../authorization/server.js';
-import { Tokens } from '../authorization/tokens.js';
 import { Connections, type ReencryptionReport } from '../connections/credentials.js';
 import type { Encryptor } from '../connections/crypto.js';
 import { KeyAgreement } from '../connections/key-agreement.js';
@@ -71,6 +71,8 @@ export interface EngineOptions {
   authorization?: AuthorizationOptions;
   /** Fetching Client ID Metadata Documents: hosts allowed although not public, an extra CA, caps. */
   clientMetadataDocuments?: ClientMetadataDocumentOptions;
+  /** The firm's identity provider whose JWTs both doors accept too (authorization/external-issuer.ts); none by default. */
+  externalIssuer?: ExternalIssuerOptions;
 }
 
 /**
@@ -121,7 +123,15 @@ export class Engine {
       ...(options.auditExporter ? { exporter: options.auditExporter } : {}),
     });
     this.apiKeys = new ApiKeys(this.store, this.logger);
-    this.authorization = new AuthorizationServer(this.store, this.logger, options.authorization, options.clientMetadataDocuments, egress);
+    const external = options.externalIssuer && new ExternalIssuer(options.externalIssuer, this.store, this.logger, egress);
+    this.authorization = new AuthorizationServer(
+      this.store,
+      this.logger,
+      options.authorization,
+      options.clientMetadataDocuments,
+      egress,
+      external,
+    );
     this.workspaces = new Workspaces(this.store, () => this.flushAudit());
     this.toolSets = new ToolSets(this.registry, this.store);
     const workspaceBaseUrls = new WorkspaceBaseUrls(egress, options.egress?.workspaceHosts);
@@ -185,11 +195,12 @@ export class Engine {
   }
 
   /**
-   * Resolves a bearer token (an API key, or an access token of the built-in authorization server) to a principal, or
+   * Resolves a bearer token (an API key, an access token of the built-in authorization server, or a JWT of the
+   * configured identity provider) to a principal, or
    * throws `unauthorized` (one message for every failure).
    */
   authenticate(token: string | undefined): Promise<Principal> {
-    if (token && Tokens.isAccessToken(token)) return this.authorization.authenticate(token, this.publicUrl);
+    if (token && this.authorization.takes(token)) return this.authorization.authenticate(token, this.publicUrl);
     return this.apiKeys.authenticate(token);
   }
 
