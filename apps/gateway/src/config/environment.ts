@@ -15,6 +15,23 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
     meaning: 'PostgreSQL only: the schema holding Portico’s tables (created if missing)',
   },
   {
+    name: 'PORTICO_DATABASE_POOL_SIZE',
+    default: '10',
+    meaning: 'PostgreSQL only: connections each instance opens for queries (plus the lock pool and one LISTEN connection)',
+  },
+  {
+    name: 'PORTICO_DATABASE_APPLICATION_NAME',
+    default: 'portico',
+    meaning:
+      'PostgreSQL only: application_name of the instance’s connections in pg_stat_activity (:lock and :listen added for the lock and LISTEN sessions)',
+  },
+  {
+    name: 'PORTICO_DATABASE_LOCK_POOL_SIZE',
+    default: '10',
+    meaning:
+      'PostgreSQL only: sessions each instance opens for connection locks (token refreshes); at most one per connection refreshing at once',
+  },
+  {
     name: 'PORTICO_PLUGINS',
     default: 'all installed first-party plugins',
     meaning: 'Comma-separated plugin packages (or short names: notes, chat, calls…); replaces the first-party list',

@@ -22,6 +22,11 @@ export interface GatewayConfig {
   databaseUrl: string;
   /** PostgreSQL schema to keep Portico's tables in (created if missing); undefined: the server's default (public). */
   databaseSchema: string | undefined;
+  /** PostgreSQL: connections for queries, and sessions for connection locks, per instance. */
+  databasePoolSize: number;
+  databaseLockPoolSize: number;
+  /** PostgreSQL: `application_name` of this instance's connections (`:lock` and `:listen` added for those). */
+  databaseApplicationName: string;
   /** Plugin packages to load; undefined means every first-party plugin that is installed. */
   plugins: string[] | undefined;
   /** Plugin packages loaded on top of `plugins` (or of the first-party ones): third-party plugins. */
@@ -244,6 +249,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Gatewa
     dataDir,
     databaseUrl,
     databaseSchema,
+    databasePoolSize: int('PORTICO_DATABASE_POOL_SIZE', 10, 1, 1_000),
+    databaseLockPoolSize: int('PORTICO_DATABASE_LOCK_POOL_SIZE', 10, 1, 1_000),
+    databaseApplicationName: env.PORTICO_DATABASE_APPLICATION_NAME || 'portico',
     plugins,
     extraPlugins,
     serviceRenames,

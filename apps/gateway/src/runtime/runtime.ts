@@ -1,4 +1,14 @@
-import { Engine, type Logger, openStore, type Plugin, Registry, SqliteStore, type Store, type UpstreamLimits } from '@portico/core';
+import {
+  Engine,
+  type ListenState,
+  type Logger,
+  openStore,
+  type Plugin,
+  Registry,
+  SqliteStore,
+  type Store,
+  type UpstreamLimits,
+} from '@portico/core';
 import type { GatewayConfig } from '../config/load.js';
 import { loadPlugins } from '../plugins/load.js';
 import { keepDataDirPrivate, keyFile, loadEncryptor, readKeyFile } from './key-file.js';
@@ -11,6 +21,8 @@ export interface Runtime {
   engine: Engine;
   plugins: Plugin[];
   logger: Logger;
+  /** Calls `watcher` at each loss and return of the PostgreSQL LISTEN connection (logged here); returns an unsubscribe. */
+  watchListen(watcher: (state: ListenState) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -32,7 +44,28 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
     registry.register(plugin, rename ? { service: rename } : {});
   }
   const tightened = keepDataDirPrivate(config);
-  const store = openStore(config.databaseUrl, config.databaseSchema ? { schema: config.databaseSchema } : {});
+  const listenWatchers = new Set<(state: ListenState) => void>();
+  const onListenState = (state: ListenState) => {
+    if (state.up)
+      logger.info(
+        { downMs: state.downMs },
+        'the LISTEN connection to PostgreSQL is back: caches dropped, other instances’ changes arrive again',
+      );
+    else {
+      logger.warn(
+        { reason: state.reason },
+        'lost the LISTEN connection to PostgreSQL: other instances’ changes (revokes, toggles) reach this one only as its caches expire until it is back; reconnecting',
+      );
+    }
+    for (const watcher of listenWatchers) watcher(state);
+  };
+  const store = openStore(config.databaseUrl, {
+    ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
+    poolSize: config.databasePoolSize,
+    lockPoolSize: config.databaseLockPoolSize,
+    applicationName: config.databaseApplicationName,
+    onListenState,
+  });
   if (store instanceof SqliteStore) tightened.push(...store.tightenedFiles);
   if (tightened.length > 0) logger.warn({ files: tightened }, 'other users could read these files: made them owner-only (0700/0600)');
   await store.migrate();
@@ -73,6 +106,10 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
     engine,
     plugins,
     logger,
+    watchListen(watcher) {
+      listenWatchers.add(watcher);
+      return () => listenWatchers.delete(watcher);
+    },
     async close() {
       await engine.close();
       await store.close();
