@@ -20,6 +20,12 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
     meaning: 'PostgreSQL only: connections each instance opens for queries (plus the lock pool and one LISTEN connection)',
   },
   {
+    name: 'PORTICO_DATABASE_WAIT_SECONDS',
+    default: '60',
+    meaning:
+      'How long serve keeps retrying at start (250 ms doubling to 5 s, each retry logged) while the database cannot be reached; 0 exits at once',
+  },
+  {
     name: 'PORTICO_DATABASE_APPLICATION_NAME',
     default: 'portico',
     meaning:

@@ -27,6 +27,8 @@ export interface GatewayConfig {
   databaseLockPoolSize: number;
   /** PostgreSQL: `application_name` of this instance's connections (`:lock` and `:listen` added for those). */
   databaseApplicationName: string;
+  /** How long `serve` retries at start while the database cannot be reached (0: not at all). */
+  databaseWaitSeconds: number;
   /** Plugin packages to load; undefined means every first-party plugin that is installed. */
   plugins: string[] | undefined;
   /** Plugin packages loaded on top of `plugins` (or of the first-party ones): third-party plugins. */
@@ -252,6 +254,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Gatewa
     databasePoolSize: int('PORTICO_DATABASE_POOL_SIZE', 10, 1, 1_000),
     databaseLockPoolSize: int('PORTICO_DATABASE_LOCK_POOL_SIZE', 10, 1, 1_000),
     databaseApplicationName: env.PORTICO_DATABASE_APPLICATION_NAME || 'portico',
+    databaseWaitSeconds: int('PORTICO_DATABASE_WAIT_SECONDS', 60, 0, 3_600),
     plugins,
     extraPlugins,
     serviceRenames,

@@ -36,7 +36,7 @@ describe('secrets from *_FILE variables', () => {
       `PORTICO_ENCRYPTION_KEY_FILE: cannot read ${join(dir, 'nope')} (no such file)`,
     );
     expect(() => loadConfig({ PORTICO_DATA_DIR: dir, PORTICO_ENCRYPTION_KEY_FILE: file('empty', '\n') })).toThrow(
-      'PORTICO_ENCRYPTION_KEY_FILE: ' + join(dir, 'empty') + ' is empty',
+      `PORTICO_ENCRYPTION_KEY_FILE: ${join(dir, 'empty')} is empty`,
     );
     const both = () => loadConfig({ PORTICO_DATA_DIR: dir, PORTICO_ENCRYPTION_KEY: KEY, PORTICO_ENCRYPTION_KEY_FILE: file('k2', KEY) });
     expect(both).toThrow('PORTICO_ENCRYPTION_KEY and PORTICO_ENCRYPTION_KEY_FILE are both set');

@@ -13,6 +13,7 @@ import type { GatewayConfig } from '../config/load.js';
 import { loadPlugins } from '../plugins/load.js';
 import { keepDataDirPrivate, keyFile, loadEncryptor, readKeyFile } from './key-file.js';
 import { upstreamLimitOptions } from './upstream-limits.js';
+import { waitForDatabase } from './wait-for-database.js';
 
 export interface Runtime {
   config: GatewayConfig;
@@ -33,6 +34,8 @@ export interface RuntimeOptions {
   baseUrls?: Record<string, string>;
   /** Sandbox mode: each sandbox's own upstream limits, replacing its plugin's (upstream-limits.ts). */
   sandboxLimits?: Record<string, UpstreamLimits | undefined>;
+  /** How long to retry (with backoff) while the database cannot be reached at start; 0 or absent: no retry. */
+  waitForDatabaseMs?: number;
 }
 
 /** Opens the database, loads and registers the plugins, and builds the engine: shared by `serve` and every CLI command. */
@@ -68,7 +71,14 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
   });
   if (store instanceof SqliteStore) tightened.push(...store.tightenedFiles);
   if (tightened.length > 0) logger.warn({ files: tightened }, 'other users could read these files: made them owner-only (0700/0600)');
-  await store.migrate();
+  // `serve` waits for a database that is not up yet (bounded, each retry logged); the CLI's commands do not.
+  try {
+    if (options.waitForDatabaseMs) await waitForDatabase(() => store.migrate(), options.waitForDatabaseMs, logger);
+    else await store.migrate();
+  } catch (error) {
+    await store.close().catch(() => {});
+    throw error;
+  }
   const engine = new Engine({
     registry,
     store,
