@@ -208,6 +208,12 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
       'How often a serving instance reports the encryption keys it can decrypt with to the database; an instance not heard from for three periods no longer holds back a new key (two-phase rotation)',
   },
   {
+    name: 'PORTICO_TRUST_PROXY',
+    default: '(none)',
+    meaning:
+      'Comma-separated addresses or CIDR ranges of the reverse proxies in front of the gateway: behind them, the client address (access log, sign-in limit) is read from X-Forwarded-For',
+  },
+  {
     name: 'PORTICO_ENCRYPTION_KEY',
     default: '<data dir>/encryption.key',
     meaning: '32-byte key (base64 or hex) encrypting upstream credentials at rest',

@@ -104,6 +104,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
     metricsOnMainPort: observability.onMainPort,
     readiness,
     allowedHosts: hosts,
+    trustProxy: config.trustProxy,
     mcpTools: config.mcpTools,
     mcpResultBudget: config.mcpResultBudget,
     mcpLegacySse: config.mcpLegacySse,
