@@ -21,6 +21,29 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
       "auto: apply pending schema migrations at start (one instance migrates, the others wait); never: refuse to start while any is pending ('portico migrate up' applies them)",
   },
   {
+    name: 'PORTICO_DATABASE_POOL_SIZE',
+    default: '10',
+    meaning: 'PostgreSQL only: connections each instance opens for queries (plus the lock pool and one LISTEN connection)',
+  },
+  {
+    name: 'PORTICO_DATABASE_WAIT_SECONDS',
+    default: '60',
+    meaning:
+      'How long serve keeps retrying at start (250 ms doubling to 5 s, each retry logged) while the database cannot be reached; 0 exits at once',
+  },
+  {
+    name: 'PORTICO_DATABASE_APPLICATION_NAME',
+    default: 'portico',
+    meaning:
+      'PostgreSQL only: application_name of the instance’s connections in pg_stat_activity (:lock and :listen added for the lock and LISTEN sessions)',
+  },
+  {
+    name: 'PORTICO_DATABASE_LOCK_POOL_SIZE',
+    default: '10',
+    meaning:
+      'PostgreSQL only: sessions each instance opens for connection locks (token refreshes); at most one per connection refreshing at once',
+  },
+  {
     name: 'PORTICO_PLUGINS',
     default: 'all installed first-party plugins',
     meaning: 'Comma-separated plugin packages (or short names: notes, chat, calls…); replaces the first-party list',
@@ -245,6 +268,12 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
     default: '10',
     meaning:
       'How often a serving instance reports the encryption keys it can decrypt with to the database; an instance not heard from for three periods no longer holds back a new key (two-phase rotation)',
+  },
+  {
+    name: 'PORTICO_TRUST_PROXY',
+    default: '(none)',
+    meaning:
+      'Comma-separated addresses or CIDR ranges of the reverse proxies in front of the gateway: behind them, the client address (access log, sign-in limit) is read from X-Forwarded-For',
   },
   {
     name: 'PORTICO_ENCRYPTION_KEY',

@@ -12,6 +12,7 @@ import {
   type UpstreamLimits,
 } from '@portico/core';
 import { readSecretFiles } from './secret-files.js';
+import { parseTrustedProxies } from './trusted-proxies.js';
 
 /** The gateway's configuration: read from the environment once, validated, typed. */
 export interface GatewayConfig {
@@ -26,6 +27,15 @@ export interface GatewayConfig {
   migrate: 'auto' | 'never';
   /** PostgreSQL schema to keep Portico's tables in (created if missing); undefined: the server's default (public). */
   databaseSchema: string | undefined;
+  /** PostgreSQL: connections for queries, and sessions for connection locks, per instance. */
+  databasePoolSize: number;
+  databaseLockPoolSize: number;
+  /** PostgreSQL: `application_name` of this instance's connections (`:lock` and `:listen` added for those). */
+  databaseApplicationName: string;
+  /** How long `serve` retries at start while the database cannot be reached (0: not at all). */
+  databaseWaitSeconds: number;
+  /** Proxies (addresses, CIDR ranges) whose X-Forwarded-For names the client (server/client-address.ts). */
+  trustProxy: string[];
   /** Plugin packages to load; undefined means every first-party plugin that is installed. */
   plugins: string[] | undefined;
   /** Plugin packages loaded on top of `plugins` (or of the first-party ones): third-party plugins. */
@@ -158,6 +168,8 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): GatewayConfig {
   // Secrets given as files (PORTICO_ENCRYPTION_KEY_FILE…) are read once, first: everything below sees their values.
   const { env, problems } = readSecretFiles(environment);
+  const trusted = parseTrustedProxies(env.PORTICO_TRUST_PROXY);
+  problems.push(...trusted.problems);
   const int = (name: string, fallback: number, min: number, max: number): number => {
     const raw = env[name];
     if (raw === undefined || raw === '') return fallback;
@@ -322,6 +334,11 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Gatewa
     databaseUrl,
     migrate,
     databaseSchema,
+    databasePoolSize: int('PORTICO_DATABASE_POOL_SIZE', 10, 1, 1_000),
+    databaseLockPoolSize: int('PORTICO_DATABASE_LOCK_POOL_SIZE', 10, 1, 1_000),
+    databaseApplicationName: env.PORTICO_DATABASE_APPLICATION_NAME || 'portico',
+    databaseWaitSeconds: int('PORTICO_DATABASE_WAIT_SECONDS', 60, 0, 3_600),
+    trustProxy: trusted.proxies,
     plugins,
     extraPlugins,
     serviceRenames,

@@ -1,9 +1,20 @@
-import { Engine, type Logger, openStore, type Plugin, Registry, SqliteStore, type Store, type UpstreamLimits } from '@portico/core';
+import {
+  Engine,
+  type ListenState,
+  type Logger,
+  openStore,
+  type Plugin,
+  Registry,
+  SqliteStore,
+  type Store,
+  type UpstreamLimits,
+} from '@portico/core';
 import type { GatewayConfig } from '../config/load.js';
 import { loadPlugins } from '../plugins/load.js';
 import { openAuditExport } from './audit-export.js';
 import { keepDataDirPrivate, keyFile, loadEncryptor, readKeyFile } from './key-file.js';
 import { upstreamLimitOptions } from './upstream-limits.js';
+import { waitForDatabase } from './wait-for-database.js';
 
 export interface Runtime {
   config: GatewayConfig;
@@ -12,6 +23,8 @@ export interface Runtime {
   engine: Engine;
   plugins: Plugin[];
   logger: Logger;
+  /** Calls `watcher` at each loss and return of the PostgreSQL LISTEN connection (logged here); returns an unsubscribe. */
+  watchListen(watcher: (state: ListenState) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -25,6 +38,8 @@ export interface RuntimeOptions {
   baseUrls?: Record<string, string>;
   /** Sandbox mode: each sandbox's own upstream limits, replacing its plugin's (upstream-limits.ts). */
   sandboxLimits?: Record<string, UpstreamLimits | undefined>;
+  /** How long to retry (with backoff) while the database cannot be reached at start; 0 or absent: no retry. */
+  waitForDatabaseMs?: number;
 }
 
 /** Opens the database, loads and registers the plugins, and builds the engine: shared by `serve` and every CLI command. */
@@ -36,16 +51,41 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
     registry.register(plugin, rename ? { service: rename } : {});
   }
   const tightened = keepDataDirPrivate(config);
-  const store = openStore(config.databaseUrl, config.databaseSchema ? { schema: config.databaseSchema } : {});
+  const listenWatchers = new Set<(state: ListenState) => void>();
+  const onListenState = (state: ListenState) => {
+    if (state.up)
+      logger.info(
+        { downMs: state.downMs },
+        'the LISTEN connection to PostgreSQL is back: caches dropped, other instances’ changes arrive again',
+      );
+    else {
+      logger.warn(
+        { reason: state.reason },
+        'lost the LISTEN connection to PostgreSQL: other instances’ changes (revokes, toggles) reach this one only as its caches expire until it is back; reconnecting',
+      );
+    }
+    for (const watcher of listenWatchers) watcher(state);
+  };
+  const store = openStore(config.databaseUrl, {
+    ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
+    poolSize: config.databasePoolSize,
+    lockPoolSize: config.databaseLockPoolSize,
+    applicationName: config.databaseApplicationName,
+    onListenState,
+  });
   if (store instanceof SqliteStore) tightened.push(...store.tightenedFiles);
   if (tightened.length > 0) logger.warn({ files: tightened }, 'other users could read these files: made them owner-only (0700/0600)');
-  try {
-    await store.migrate({
+  // `serve` waits for a database that is not up yet (bounded, each retry logged); the CLI's commands do not.
+  const migrate = () =>
+    store.migrate({
       mode: config.migrate,
       onApplied: ({ version, name, ms }) => logger.info({ migration: version, name, ms }, 'applied a schema migration'),
     });
+  try {
+    if (options.waitForDatabaseMs) await waitForDatabase(migrate, options.waitForDatabaseMs, logger);
+    else await migrate();
   } catch (error) {
-    await store.close();
+    await store.close().catch(() => {});
     throw error;
   }
   const auditExport = config.auditExport ? openAuditExport(config.auditExport, logger) : undefined;
@@ -90,6 +130,10 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
     engine,
     plugins,
     logger,
+    watchListen(watcher) {
+      listenWatchers.add(watcher);
+      return () => listenWatchers.delete(watcher);
+    },
     async close() {
       await engine.close();
       await auditExport?.close();

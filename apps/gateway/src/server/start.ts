@@ -62,7 +62,12 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
   }
   const baseUrls = Object.fromEntries(Object.entries(sandboxes).map(([service, s]) => [service, s.url]));
   const sandboxLimits = Object.fromEntries(Object.entries(sandboxes).map(([service, s]) => [service, s.limits]));
-  const runtime = await openRuntime(config, logger, { plugins, baseUrls, sandboxLimits });
+  const runtime = await openRuntime(config, logger, {
+    plugins,
+    baseUrls,
+    sandboxLimits,
+    waitForDatabaseMs: config.databaseWaitSeconds * 1000,
+  });
   const { engine, store } = runtime;
   await engine.keyAgreement.start(config.heartbeatSeconds * 1000); // report this instance's keys (two-phase rotation)
 
@@ -99,6 +104,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
     metricsOnMainPort: observability.onMainPort,
     readiness,
     allowedHosts: hosts,
+    trustProxy: config.trustProxy,
     mcpTools: config.mcpTools,
     mcpResultBudget: config.mcpResultBudget,
     mcpLegacySse: config.mcpLegacySse,

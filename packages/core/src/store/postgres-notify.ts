@@ -35,6 +35,9 @@ export function changePayload(origin: string, namespace: string, kind: StoreChan
   return JSON.stringify({ o: origin, s: namespace, kind, workspaceId: '*', id: '*' } satisfies ChangePayload);
 }
 
+/** The LISTEN connection went down (it was up), or came back (`downMs`: how long it was away). */
+export type ListenState = { up: false; reason: string } | { up: true; downMs: number };
+
 interface ChangeListenerOptions {
   connectionString: string;
   /** Shown in `pg_stat_activity`, with `:listen` added. */
@@ -45,6 +48,8 @@ interface ChangeListenerOptions {
   namespace: string;
   /** Reports one change to the store's listeners. */
   emit: (change: StoreChange) => void;
+  /** Told of each loss of the LISTEN connection and each return. */
+  onState?: (state: ListenState) => void;
 }
 
 /**
@@ -60,6 +65,8 @@ export class ChangeListener {
   private reconnectDelay = RECONNECT_MIN_MS;
   private waiters: Array<() => void> = [];
   private closed = false;
+  /** When the connection that was up went down (ms since the epoch). */
+  private downSince: number | undefined;
 
   constructor(private readonly options: ChangeListenerOptions) {}
 
@@ -99,25 +106,30 @@ export class ChangeListener {
     const client = new (loadPg().Client)({ connectionString, application_name: `${applicationName}:listen` });
     this.client = client;
     let lost = false;
-    const onLost = (): void => {
+    const onLost = (error?: Error): void => {
       if (lost) return;
       lost = true;
       if (this.client === client) {
         this.client = undefined;
+        if (this.listening && !this.closed) {
+          this.downSince = Date.now();
+          const code = (error as { code?: string } | undefined)?.code;
+          this.options.onState?.({ up: false, reason: code ?? (error ? error.message.slice(0, 200) : 'connection ended') });
+        }
         this.listening = false;
       }
       client.end().catch(() => {});
       this.scheduleReconnect();
     };
     // A dropped connection shows as 'error' and/or 'end'; either means: reconnect.
-    client.on('error', onLost);
-    client.on('end', onLost);
+    client.on('error', (error) => onLost(error));
+    client.on('end', () => onLost());
     client.on('notification', (message) => this.onNotification(message));
     try {
       await client.connect();
       await client.query(`LISTEN ${CHANGE_CHANNEL}`);
-    } catch {
-      onLost();
+    } catch (error) {
+      onLost(error as Error);
       return;
     }
     if (lost || this.closed || this.client !== client) {
@@ -126,6 +138,8 @@ export class ChangeListener {
     }
     this.listening = true;
     this.reconnectDelay = RECONNECT_MIN_MS;
+    if (this.downSince !== undefined) this.options.onState?.({ up: true, downMs: Date.now() - this.downSince });
+    this.downSince = undefined;
     // Changes made while we were not listening were never delivered: tell caches to forget everything.
     if (this.listenedBefore) for (const kind of CHANGE_KINDS) this.options.emit({ kind, workspaceId: '*', id: '*' });
     this.listenedBefore = true;

@@ -11,6 +11,7 @@ import { appendAuditRows, pruneAuditOnce } from './postgres-audit.js';
 import { ClusterSession } from './postgres-cluster.js';
 import { advisoryLockText, withAdvisoryLock } from './postgres-locks.js';
 import { CHANGE_CHANNEL, ChangeListener, changePayload, writeAndNotify } from './postgres-notify.js';
+import type { PostgresStoreOptions } from './postgres-options.js';
 import { leaseTokens } from './postgres-rate.js';
 import { migrate as migrateSchema, migrationStatusOf, quoteIdent } from './postgres-schema.js';
 import { apiKey, auditRecord, connection, type DbRow, integration, oauthState } from './rows.js';
@@ -33,17 +34,7 @@ import type {
 } from './types.js';
 import { numberPlaceholders, type Statement, WorkspaceMethods, WorkspaceRecords } from './workspace-sql.js';
 
-export interface PostgresStoreOptions {
-  /** Schema for the tables, made by `migrate()` if missing, on every connection's `search_path` (default: the role's). */
-  schema?: string;
-  /**
-   * Connections for queries (default 10). Connection locks use a second pool of the same size, so that callers
-   * waiting for a lock never hold the connections that the lock holder needs for its own queries.
-   */
-  poolSize?: number;
-  /** Shown in `pg_stat_activity` (default `portico`); the LISTEN connection adds `:listen`, lock sessions `:lock`. */
-  applicationName?: string;
-}
+export type { PostgresStoreOptions } from './postgres-options.js';
 
 /**
  * PostgreSQL store, for several gateway instances sharing one database. Same schema (the `postgres` text of each
@@ -86,7 +77,7 @@ export class PostgresStore extends WorkspaceMethods implements Store {
     const startup = this.schema === undefined ? {} : { options: `-c search_path=${quoteIdent(this.schema)}` };
     const { Pool } = loadPg();
     this.pool = new Pool({ connectionString, max, application_name: applicationName, ...startup });
-    this.lockPool = new Pool({ connectionString, max, application_name: `${applicationName}:lock` });
+    this.lockPool = new Pool({ connectionString, max: options.lockPoolSize ?? max, application_name: `${applicationName}:lock` });
     // An idle pooled client whose server connection dies emits 'error' on the pool; unhandled, that would crash the
     // process. The pool drops the client and opens a new one on demand, so there is nothing else to do.
     this.pool.on('error', () => {});
@@ -97,6 +88,7 @@ export class PostgresStore extends WorkspaceMethods implements Store {
       origin: this.origin,
       namespace: this.namespace,
       emit: (change) => this.changes.emit(change),
+      ...(options.onListenState ? { onState: options.onListenState } : {}),
     });
     this.workspaces = new WorkspaceRecords({
       query: async ({ sql, args }) => this.all(numberPlaceholders(sql), args),
