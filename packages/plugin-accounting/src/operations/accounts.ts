@@ -7,7 +7,7 @@ export const findAccounts = defineFind({
   name: 'find_accounts',
   path: '/accounts',
   entity: 'Account',
-  summary: 'Find accounts in the chart of accounts, such as bank accounts',
+  summary: 'Find accounts of the chart of accounts and their balances, such as checking',
   about:
     "Finds the accounts of the chart of accounts (bank, income, expense, credit card, liability…) with Name, FullyQualifiedName, AccountType, AccountSubType, Classification, CurrentBalance and Active. Their ids are the reports' account filter; an account's postings over a period are in report_general_ledger_detail.",
   where: "AccountType = 'Bank' AND Active = true",

@@ -16,8 +16,8 @@ export const findTimeActivities = defineFind({
   name: 'find_time_activities',
   path: '/time-activities',
   entity: 'TimeActivity',
-  summary: 'Find timesheet entries: hours worked by employees or vendors',
+  summary: 'Find timesheets (time activities) of employees and vendors in the books',
   about:
-    "Finds time activities, the books' timesheet entries of hours worked by employees or vendors, with NameOf (Employee or Vendor), EmployeeRef or VendorRef, CustomerRef, TxnDate, Hours, Minutes and BillableStatus. Time entries kept on matters in the practice management system are Clio's list_activities, not these.",
+    "Finds time activities, the books' timesheet entries of employees or vendors, with NameOf (Employee or Vendor), EmployeeRef or VendorRef, CustomerRef, TxnDate, Hours, Minutes and BillableStatus. These are the books' timesheets, not the time entries kept in the practice management system (Clio's list_activities).",
   where: "TxnDate >= '2025-05-01' ORDERBY TxnDate DESC",
 });

@@ -17,9 +17,9 @@ export const findBills = defineFind({
   name: 'find_bills',
   path: '/bills',
   entity: 'Bill',
-  summary: 'Find vendor bills the firm has to pay, such as unpaid ones',
+  summary: 'Find vendor bills the firm owes and has to pay',
   about:
-    "Finds bills, the invoices vendors sent the firm (accounts payable: what the firm owes suppliers), with VendorRef, TxnDate, DueDate, TotalAmt, Balance (the unpaid part) and line items. Unpaid bills: Balance > '0'. Invoices the firm sent its clients are in find_invoices, not here.",
+    "Finds bills, what vendors and suppliers charged the firm (accounts payable: what the firm owes them), with VendorRef, TxnDate, DueDate, TotalAmt, Balance (the unpaid part) and line items. Unpaid bills: Balance > '0'. Invoices the firm sent its clients are in find_invoices, not here.",
   where: "Balance > '0' AND DueDate < '2025-07-01'",
 });
 

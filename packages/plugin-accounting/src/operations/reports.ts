@@ -188,7 +188,7 @@ export const REPORT_SPECS: readonly ReportSpec[] = [
     path: '/reports/aged-payable-detail',
     report: 'AgedPayableDetail',
     title: 'A/P Aging Detail',
-    summary: 'Run the A/P Aging Detail: each unpaid vendor bill',
+    summary: 'Run the A/P Aging Detail: each unpaid vendor bill by age',
     about:
       'Lists every unpaid supplier bill with its due date and days past due, grouped by aging bucket (current, 1-30, 31-60, 61-90, over 90 days overdue): which bills to pay first.',
     params: [...AGING, 'vendor', 'term', ...DUE, ...DETAIL],
@@ -280,8 +280,9 @@ export const REPORT_SPECS: readonly ReportSpec[] = [
     path: '/reports/tax-summary',
     report: 'TaxSummary',
     title: 'Sales Tax Summary',
-    summary: 'Run the Sales Tax Summary for one tax agency',
-    about: 'Shows taxable and non-taxable sales and the tax collected for one tax agency (agency_id from find_tax_agencies) over a period.',
+    summary: 'Run the Sales Tax Summary: sales tax owed to one agency',
+    about:
+      'Shows the sales tax collected and owed to one tax agency (agency_id from find_tax_agencies) over a period, with taxable and non-taxable sales.',
     params: [...PERIOD, 'agency_id', 'sort_order'],
     example: { ...FY, agency_id: '1' },
   },

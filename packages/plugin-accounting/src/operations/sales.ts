@@ -47,9 +47,9 @@ export const findPayments = defineFind({
   name: 'find_payments',
   path: '/payments',
   entity: 'Payment',
-  summary: 'Find payments received from clients against invoices',
+  summary: 'Find client payments: did a client pay their invoice',
   about:
-    'Finds customer payments, the money clients paid the firm (checks, cards, transfers received), with CustomerRef, TxnDate, TotalAmt, UnappliedAmt, PaymentMethodRef and the invoices each settles. Payments the firm made to its vendors are in find_bill_payments.',
+    'Finds customer payments, the money clients paid the firm against their invoices (checks, cards, transfers received), with CustomerRef, TxnDate, TotalAmt, UnappliedAmt, PaymentMethodRef and the invoices each settles. Payments the firm made to its vendors are in find_bill_payments.',
   where: "TxnDate >= '2025-06-01'",
 });
 

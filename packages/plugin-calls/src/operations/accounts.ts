@@ -36,7 +36,7 @@ export const getAccount = defineOperation({
   name: 'get_account',
   method: 'GET',
   path: '/accounts/:account_id',
-  summary: "Get a CallRail account's name and settings",
+  summary: "Get the call tracking account's name and settings",
   description:
     'Returns one call tracking account by id (from list_accounts): id, name, outbound_recording_enabled, ' +
     'hipaa_account, and any fields requested such as numeric_id. Unknown ids answer not_found.',

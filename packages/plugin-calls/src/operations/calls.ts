@@ -44,7 +44,7 @@ export const listCalls = defineOperation({
   name: 'list_calls',
   method: 'GET',
   path: '/accounts/:account_id/calls',
-  summary: 'List phone calls: who called, when, from which ad or source',
+  summary: 'List phone calls, answered or missed: who called, when, from which source',
   description:
     'Lists the phone calls an account received or made (account_id from list_accounts), the callers and leads who ' +
     'phoned the firm, newest first, each with start_time, duration in seconds, direction, answered, voicemail, ' +
@@ -124,7 +124,7 @@ export const updateCall = defineOperation({
   name: 'update_call',
   method: 'PATCH',
   path: '/accounts/:account_id/calls/:call_id',
-  summary: 'Annotate a call: note, caller name, lead status, tags',
+  summary: 'Add a note or tags to a phone call, or set its lead status',
   description:
     'Changes the annotations of one phone call (call_id from list_calls): a note, the customer name, the lead ' +
     "status (good_lead or not_a_lead) and tags, by name, replacing the call's tags unless append_tags is set " +
@@ -214,7 +214,7 @@ export const summarizeCallDataByTimeSeries = defineOperation({
   name: 'summarize_call_data_by_time_series',
   method: 'GET',
   path: '/accounts/:account_id/calls/timeseries',
-  summary: 'Count calls per hour, day, week or month to see the trend',
+  summary: 'Count phone calls per day, week or month (call volume trend)',
   description:
     'Shows the trend of calls: the same metrics and filters as summarize_call_data, computed per interval (hour, ' +
     'day, week or month) over the chosen period, for charts and "are calls going up?" questions. The answer has ' +
@@ -239,7 +239,7 @@ export const getCallRecording = defineOperation({
   name: 'get_call_recording',
   method: 'GET',
   path: '/accounts/:account_id/calls/:call_id/recording',
-  summary: 'Get the audio recording link of a phone call',
+  summary: 'Get a call recording to play back or listen to',
   description:
     'Returns { url } for the audio recording of one call (call_id from list_calls), to listen to what the caller ' +
     'said. The URL is short-lived: fetch it soon, do not store it; calls without a recording (missed, or recording ' +

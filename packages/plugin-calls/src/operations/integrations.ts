@@ -40,7 +40,7 @@ export const listIntegrationFilters = defineOperation({
   name: 'list_integration_filters',
   method: 'GET',
   path: '/accounts/:account_id/integration-filters',
-  summary: 'List the filters deciding which calls each integration gets',
+  summary: 'List which calls are sent to each integration, such as a CRM',
   description:
     'Lists the integration filters ("integration triggers" in CallRail) that decide which calls go to an ' +
     'integration, by call type, lead status, direction, minimum duration or tracker, each with an id (for ' +

@@ -7,7 +7,7 @@ export const addReaction = defineOperation({
   name: 'add_reaction',
   method: 'POST',
   path: '/channels/:channel/messages/:timestamp/reactions',
-  summary: 'Add an emoji reaction to a message',
+  summary: 'Add an emoji reaction (thumbs up, eyes…) to a message',
   description:
     'Adds an emoji reaction from the bot to a message: the channel id, the message ts as timestamp (from ' +
     'read_messages or send_message) and the emoji name without colons (thumbsup, eyes, white_check_mark, or a ' +

@@ -79,7 +79,7 @@ export const listCustomContactTypes = listOperation({
   name: 'list_custom_contact_types',
   path: '/custom-contact-types',
   upstreamPath: '/custom_contact_types',
-  summary: "List the firm's custom contact types",
+  summary: 'List contact categories (custom contact types) such as expert witness',
   description:
     "Lists the firm's own contact types (Expert witness, Medical provider, Referral partner…) with their ids, " +
     'which classify contacts and matters as custom_contact_type_id.',

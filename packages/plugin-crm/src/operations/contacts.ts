@@ -9,7 +9,7 @@ export const listContacts = listOperation({
   name: 'list_contacts',
   path: '/contacts',
   upstreamPath: '/contacts',
-  summary: 'List contacts: the people behind leads, clients and companies',
+  summary: 'List contacts: every person, lead or not, behind clients and companies',
   description:
     'Lists contacts, the people (clients, potential clients, witnesses, referral partners) behind matters and ' +
     'companies, with names, email and timestamps. Filter by last_name (filter_with ilike and %) or email; ' +
@@ -22,7 +22,7 @@ export const getContact = getOperation({
   name: 'get_contact',
   path: '/contacts/:id',
   upstreamPath: '/contacts/:id',
-  summary: "Get a contact's full record with their matters",
+  summary: 'Get all details of a contact, custom fields and matters included',
   description:
     'Returns one contact (a person) with every attribute (names, email and phone, birthdate, employer, contact ' +
     "type, custom fields) and relationships: the person's matters (prospects), the client and company records, and " +
@@ -39,7 +39,7 @@ export const findContactByPhone = findOperation({
   upstreamPath: '/contacts/find_by_phone/:phone_number',
   key: 'phone_number',
   example: '800-555-0110',
-  summary: 'Find a contact (person) by phone number',
+  summary: "Find the contact who owns a phone number, such as a caller's",
   description:
     'Returns the first contact whose phone number matches, fuzzily, with names, email, phone and timestamps: ' +
     'whether a caller is already known before creating anyone. Not found is a 404.',

@@ -8,7 +8,7 @@ export const listCustomEmails = listOperation({
   name: 'list_custom_emails',
   path: '/custom-emails',
   upstreamPath: '/custom_emails',
-  summary: 'List one-off custom emails sent to leads and clients',
+  summary: 'List one-off marketing emails (custom emails) sent to leads and clients',
   description:
     'Lists the custom (one-off) emails sent from Lawmatics, with their subjects and send figures, as Lawmatics ' +
     'sends them. For the open and bounce statistics of one, use get_custom_email.',

@@ -10,7 +10,7 @@ export const listPracticeAreas = listOperation({
   name: 'list_practice_areas',
   path: '/practice-areas',
   upstreamPath: '/practice_areas',
-  summary: "List the firm's practice areas",
+  summary: 'List practice areas: the case types the firm takes',
   description:
     "Lists the firm's practice areas (Personal injury, Family law, Estate planning…) with their ids: the " +
     'practice_area_id of create_prospect and the usual filter of list_prospects.',
@@ -37,8 +37,8 @@ export const listSubStatuses = listOperation({
   upstreamPath: '/sub_statuses',
   summary: 'List matter sub statuses such as lost reasons',
   description:
-    "Lists the firm's sub statuses, finer categories of the three matter statuses pnc, hired and lost (lost – no " +
-    'case, lost – hired other firm…). Their ids are the sub_status_id of update_prospect.',
+    "Lists the firm's sub statuses, finer categories of the three matter statuses pnc, hired and lost (lost – " +
+    'hired other firm…). Their ids are the sub_status_id of update_prospect.',
   response: Paged(GenericRecord('A sub status'), 'A page of sub statuses'),
   example: { filter_by: 'status', filter_on: 'lost' },
 });

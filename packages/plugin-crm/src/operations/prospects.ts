@@ -38,11 +38,12 @@ export const getProspect = getOperation({
   name: 'get_prospect',
   path: '/prospects/:id',
   upstreamPath: '/prospects/:id',
-  summary: "Get a prospect's full record: person, case, status and custom fields",
+  summary: "Get a lead's full record: person, case, status and custom fields",
   description:
-    'Returns one prospect (lead or matter) with every attribute (person details, case title and description, ' +
-    'status and sub status, values in cents, custom fields) and its relationships: source, stage, campaign, ' +
-    'practice area, owner, events, notes, tasks, invoices, documents, phone numbers, email addresses and addresses.',
+    'Returns everything on one prospect (lead or matter): every attribute (person details, case title and ' +
+    'description, status and sub status, values in cents, custom fields) and its relationships: source, stage, ' +
+    'campaign, practice area, owner, events, notes, tasks, invoices, documents, phone numbers, email addresses and ' +
+    'addresses.',
   id: { what: 'Prospect (matter)', from: 'list_prospects or a find_prospect_by_* operation', example: '5101' },
   response: One(Prospect, 'The prospect'),
 });

@@ -63,7 +63,7 @@ export const createTask = defineOperation({
   name: 'create_task',
   method: 'POST',
   path: '/tasks',
-  summary: 'Create a follow-up task (a reminder with a due date)',
+  summary: 'Create a follow-up task or reminder for a lead, with a due date',
   description:
     'Creates a task (call back, collect documents, chase an unsigned retainer agreement, send the engagement ' +
     'letter) with a due date, usually on a matter (taskable_type Prospect, taskable_id); it reminds the users it ' +

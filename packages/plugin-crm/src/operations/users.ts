@@ -31,11 +31,11 @@ export const getMe = defineOperation({
   name: 'get_me',
   method: 'GET',
   path: '/users/me',
-  summary: 'Get the Lawmatics user this connection acts as',
+  summary: 'Get the connected Lawmatics user: who am I',
   description:
-    'Returns the Lawmatics user whose authorization the gateway uses for this connection, which answers "who am I ' +
-    'connected as?". It is a quick check that the connection works, and gives the user id to use for "me" (owner, ' +
-    'host, assignee).',
+    'Returns the Lawmatics user whose authorization the gateway uses for this connection, which answers "which ' +
+    'user am I connected as?". It is a quick check that the connection works, and gives the user id to use for ' +
+    '"me" (owner, host, assignee).',
   params: Params({}),
   response: One(User, 'The connected user'),
   upstream: { method: 'GET', path: '/users/me', fixedQuery: ALL_FIELDS },

@@ -98,7 +98,7 @@ export const appendBlockChildren = defineOperation({
   name: 'append_block_children',
   method: 'PATCH',
   path: '/blocks/:block_id/children',
-  summary: 'Append lines, paragraphs or to-dos to the end of a page',
+  summary: 'Append text, to-do items or a checklist to the end of a page',
   description:
     'Adds content to an existing page (pass the page id as block_id), such as a line, paragraph, heading, bullet ' +
     'or to-do, or inside a block that holds children (toggle, list item, callout…): up to 100 blocks, at the end ' +

@@ -43,7 +43,7 @@ export const createPage = defineOperation({
   name: 'create_page',
   method: 'POST',
   path: '/pages',
-  summary: 'Create a new page or database row (not a line on a page)',
+  summary: 'Create a new wiki page, sub-page or database row',
   description:
     'Creates a new page under a parent page (a sub-page; only the title property is allowed) or a new row under a ' +
     "database (properties must use the database's column names from get_database). Give parent and properties, " +
@@ -83,7 +83,7 @@ export const updatePage = defineOperation({
   name: 'update_page',
   method: 'PATCH',
   path: '/pages/:page_id',
-  summary: "Update a page's properties, icon or cover, or archive it",
+  summary: 'Update a page or database row: set its status or properties, or archive it',
   description:
     'Changes the given property values of a page or database row (properties not named stay as they are), its icon ' +
     'or cover (null removes them), or moves it to the trash (archived or in_trash true) and back (false). It does ' +
