@@ -92,8 +92,8 @@ export const archiveChannel = defineOperation({
   path: '/channels/:channel/archive',
   summary: 'Archive a channel so it becomes read-only',
   description:
-    "Archives a channel (id from list_channels): it becomes read-only and leaves its members' channel lists, its " +
-    'history kept and unarchivable later in Slack. The bot must be a member, and #general cannot be archived.',
+    "Archives a channel (id from list_channels): it becomes read-only and leaves its members' channel lists, but " +
+    'its history is kept and it can be unarchived later in Slack. The bot must be a member, and #general cannot be archived.',
   params: Params({ channel: ChannelId }),
   response: OkResponse,
   // https://api.slack.com/methods/conversations.archive (accepts JSON bodies)

@@ -100,9 +100,9 @@ export const appendBlockChildren = defineOperation({
   path: '/blocks/:block_id/children',
   summary: 'Append text, to-do items or a checklist to the end of a page',
   description:
-    'Adds content to an existing page (pass the page id as block_id), such as a line, paragraph, heading, bullet ' +
-    'or to-do, or inside a block that holds children (toggle, list item, callout…): up to 100 blocks, at the end ' +
-    'unless after names the child block to insert after. Each block is keyed by its type, like { "paragraph": { ' +
+    'Adds content to the end of an existing page (pass the page id as block_id), such as a line, paragraph, heading, ' +
+    'bullet or checklist item, or inside a block that holds children (toggle, list item, callout…): up to 100 ' +
+    'blocks, at the end unless after names the child block to insert after. Each block is keyed by its type, like { "paragraph": { ' +
     '"rich_text": [{ "text": { "content": "Hello" } }] } }, and children is required. To make a new page rather ' +
     'than add to one, use create_page.',
   params: Params({

@@ -5,7 +5,7 @@ export const search = defineOperation({
   name: 'search',
   method: 'POST',
   path: '/search',
-  summary: 'Search pages, wiki pages and databases by title',
+  summary: 'Search or find pages, wiki pages and databases by title',
   description:
     'Finds the pages and databases shared with the integration whose title contains the query text (titles only, ' +
     'not page content), to get the id get_page, query_database or list_block_children need. Narrow to one kind ' +
