@@ -60,7 +60,7 @@ export const REPORT_SPECS: readonly ReportSpec[] = [
     path: '/reports/aged-receivables',
     report: 'AgedReceivables',
     title: 'A/R Aging Summary',
-    summary: 'Run the A/R Aging Summary: overdue client balances by age',
+    summary: 'Run the A/R Aging Summary: unpaid client balances by age',
     about:
       "Shows unpaid customer balances split by how long they are overdue (current, 1-30, 31-60, 61-90, over 90 days): which clients still owe the firm money and how late each balance is. QuickBooks ages as of today; the catalog's start_date, end_date and accounting_method are passed on as given.",
     params: CATALOG,
@@ -166,7 +166,7 @@ export const REPORT_SPECS: readonly ReportSpec[] = [
     path: '/reports/aged-receivable-detail',
     report: 'AgedReceivableDetail',
     title: 'A/R Aging Detail',
-    summary: 'Run the A/R Aging Detail: each overdue client invoice',
+    summary: 'Run the A/R Aging Detail: each unpaid client invoice by age',
     about:
       'Lists every unpaid customer invoice with its due date and days overdue, grouped by aging bucket: which client invoices to chase first.',
     params: [...AGING, 'customer', 'term', ...DUE, ...DETAIL],
@@ -177,7 +177,7 @@ export const REPORT_SPECS: readonly ReportSpec[] = [
     path: '/reports/aged-payables',
     report: 'AgedPayables',
     title: 'A/P Aging Summary',
-    summary: 'Run the A/P Aging Summary: overdue vendor bills by age',
+    summary: 'Run the A/P Aging Summary: unpaid vendor bills by age',
     about:
       'Shows what the firm owes each vendor, split by how long it is overdue. For the bills behind each figure use report_aged_payable_detail.',
     params: [...AGING, 'vendor', 'columns', 'sort_order'],

@@ -21,7 +21,7 @@ export const getInvoice = getOperation({
   name: 'get_invoice',
   path: '/invoices/:id',
   upstreamPath: '/invoices/:id',
-  summary: 'Get a client invoice with its line items and payments',
+  summary: 'Get a client invoice with its line items and amount paid',
   description: 'Returns one invoice with every field: number, amounts in cents, amount paid, due date, status, line items and payer.',
   id: { what: 'Invoice', from: 'list_invoices', example: '3' },
   response: One(GenericRecord('An invoice'), 'The invoice'),

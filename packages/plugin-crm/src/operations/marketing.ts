@@ -30,7 +30,7 @@ export const listEmailCampaigns = listOperation({
   name: 'list_email_campaigns',
   path: '/email-campaigns',
   upstreamPath: '/email_campaigns',
-  summary: 'List email marketing campaigns, including drip and birthday emails',
+  summary: 'List email marketing campaigns, including recurring and birthday emails',
   description:
     'Lists the email campaigns (marketing, recurring and date campaigns such as birthday or anniversary emails), ' +
     'as Lawmatics sends them. Their ids look like MarketingCampaign-1.',
