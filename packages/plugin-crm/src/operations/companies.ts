@@ -20,7 +20,7 @@ export const getCompany = getOperation({
   name: 'get_company',
   path: '/companies/:id',
   upstreamPath: '/companies/:id',
-  summary: "Get a company's full record with its contacts and matters",
+  summary: "Get a company's full record (organization details, contacts, matters)",
   description:
     'Returns one company (organisation) with every attribute (name, primary email, phone and address) and ' +
     'relationships: its point of contact, matters, addresses, email addresses and phone numbers.',
@@ -49,7 +49,7 @@ export const findCompanyByEmail = findOperation({
   upstreamPath: '/companies/find_by_email/:email_address',
   key: 'email_address',
   example: 'claims@pacificmutual.example',
-  summary: 'Find a company by email address',
+  summary: 'Find a company (organization) by an email address',
   description:
     "Returns the first company (organisation) whose email address matches, fuzzily, looking at the company's own " +
     'addresses first and then at those of its contacts. Not found is a 404.',
@@ -62,7 +62,7 @@ export const findCompanyByName = findOperation({
   upstreamPath: '/companies/find_by_name/:name',
   key: 'name',
   example: 'Sunset Grocers',
-  summary: 'Find a company by its name',
+  summary: 'Find a company (organization, business) by its name',
   description:
     'Returns the first company (organisation, business client) whose name matches, fuzzily and case-insensitively. ' +
     'Not found is a 404; for every match use list_companies with filter_by name.',
