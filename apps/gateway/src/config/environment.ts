@@ -179,6 +179,12 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
       'On SIGTERM or SIGINT, before the grace period: seconds the instance keeps serving with /readyz answering 503 and Connection: close on every answer, so a balancer moves away without a dropped call. Set it above the balancer’s health-check interval × fall count',
   },
   {
+    name: 'PORTICO_SANDBOX_TODAY',
+    default: "today's UTC date",
+    meaning:
+      'Sandbox mode only: the day (YYYY-MM-DD) the sandboxes take as today; their seeded data (yesterday’s calls, overdue invoices…) is laid out around it. Re-read at every POST /__sandbox/reset',
+  },
+  {
     name: 'PORTICO_ENCRYPTION_KEY',
     default: '<data dir>/encryption.key',
     meaning: '32-byte key (base64 or hex) encrypting upstream credentials at rest',

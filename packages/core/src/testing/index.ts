@@ -1,5 +1,18 @@
 export { type CatalogDifferences, type CatalogOperation, type CatalogParam, compareWithCatalog } from './catalog.js';
 export {
+  addDays,
+  anchorSandboxClock,
+  daysBetween,
+  daysFromToday,
+  isIsoDate,
+  pinSandboxClock,
+  SANDBOX_TODAY_ENV,
+  sandboxToday,
+  shiftFromAuthored,
+  shiftSeededDates,
+  timestampFromToday,
+} from './clock.js';
+export {
   BodyTooLargeError,
   bytesReply,
   CONTROL_PREFIX,

@@ -1,6 +1,10 @@
 import type { SandboxServer } from '@portico/core';
+import { pinSandboxClock } from '@portico/core/testing/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPORT_NAMES, SANDBOX_REALM_ID, SANDBOX_TOKEN, startSandbox } from './index.js';
+import { AUTHORED_TODAY, REPORT_NAMES, SANDBOX_REALM_ID, SANDBOX_TOKEN, startSandbox } from './index.js';
+
+// The assertions below name days of the calendar the books were written on: the sandbox clock is pinned to it.
+pinSandboxClock(AUTHORED_TODAY);
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read loosely in tests
 type Body = Record<string, any>;

@@ -1,7 +1,11 @@
 import type { SandboxServer } from '@portico/core';
+import { pinSandboxClock } from '@portico/core/testing/emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ENTITY_NAMES } from './company.js';
-import { SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET, SANDBOX_REALM_ID, SANDBOX_TOKEN, startSandbox } from './index.js';
+import { AUTHORED_TODAY, SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET, SANDBOX_REALM_ID, SANDBOX_TOKEN, startSandbox } from './index.js';
+
+// The assertions below name days of the calendar the books were written on: the sandbox clock is pinned to it.
+pinSandboxClock(AUTHORED_TODAY);
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are read loosely in tests
 type Body = Record<string, any>;

@@ -1,4 +1,6 @@
+import { shiftSeededDates } from '@portico/core/testing/emulator';
 import { ACCT, base, type Entities, type Json, nameLists, SANDBOX_COMPANY_NAME, SANDBOX_REALM_ID } from './company.js';
+import { AUTHORED_TODAY } from './dates.js';
 import { balance, isBalanceSheet, ledger } from './ledger.js';
 import { round2, transactions } from './transactions.js';
 
@@ -156,7 +158,11 @@ function attachables(realmId: string): Json[] {
   }));
 }
 
-/** The seeded company of a realm, with balances that match its books. */
+/**
+ * The seeded company of a realm, with balances that match its books. The books are written against AUTHORED_TODAY
+ * and every date in them is moved onto the sandbox clock, so that what was due ten days before that day is due ten
+ * days before today.
+ */
 export function seedCompany(realmId = SANDBOX_REALM_ID): Company {
   const lists = nameLists();
   const entities: Entities = {
@@ -182,5 +188,6 @@ export function seedCompany(realmId = SANDBOX_REALM_ID): Company {
   for (const vendor of entities.Vendor) {
     vendor.Balance = round2(open(entities.Bill, 'VendorRef', vendor.Id) - open(entities.VendorCredit, 'VendorRef', vendor.Id));
   }
+  shiftSeededDates(entities, AUTHORED_TODAY);
   return { realmId, entities };
 }

@@ -1,5 +1,7 @@
 /** The sandbox workspace: plain in-memory records, seeded deterministically and changed by write methods. */
 
+import { daysBetween, sandboxToday } from '@portico/core/testing/emulator';
+
 export const TEAM_ID = 'T05HARBOR01';
 export const BOT_USER_ID = 'U05PORTICO0';
 export const BOT_ID = 'B05PORTICO1';
@@ -219,12 +221,17 @@ const GENERAL_LINES: ReadonlyArray<readonly [user: string, text: string]> = [
   [ELENA, 'Month-end close is done, numbers are in the finance channel.'],
 ];
 
-/** Seeded messages are 30 minutes apart, starting 2024-04-25 08:00 UTC. */
+/**
+ * Seeded messages are written against 2024-04-26 (#general's are 30 minutes apart from 2024-04-25 08:00 UTC) and moved
+ * onto the shared sandbox clock (the real date, or `PORTICO_SANDBOX_TODAY`): yesterday's messages are yesterday's.
+ */
+export const AUTHORED_TODAY = '2024-04-26';
 const GENERAL_START = 1714032000;
 const STEP = 1800;
+let shiftSeconds = 0;
 
 function ts(seconds: number, sequence: number): string {
-  return `${seconds}.${String(sequence).padStart(6, '0')}`;
+  return `${seconds + shiftSeconds}.${String(sequence).padStart(6, '0')}`;
 }
 
 function message(tsValue: string, user: string, text: string, extra: Partial<StoredMessage> = {}): StoredMessage {
@@ -251,7 +258,7 @@ function addThread(target: SandboxChannel, parentTs: string, replies: ReadonlyAr
   const parent = target.messages.find((m) => m.ts === parentTs);
   if (!parent) throw new Error(`seed: no message ${parentTs}`);
   parent.threadTs = parent.ts;
-  const start = Number(parentTs.split('.')[0]);
+  const start = Number(parentTs.split('.')[0]) - shiftSeconds; // ts() moves it onto the clock again
   replies.forEach(([user, text], i) => {
     target.messages.push(message(ts(start + 60 * (i + 1), 900 + i), user, text, { threadTs: parentTs }));
   });
@@ -259,6 +266,7 @@ function addThread(target: SandboxChannel, parentTs: string, replies: ReadonlyAr
 }
 
 export function seedState(): SandboxState {
+  shiftSeconds = daysBetween(AUTHORED_TODAY, sandboxToday()) * 86_400;
   const general = channel({
     id: GENERAL_ID,
     name: 'general',
@@ -288,7 +296,10 @@ export function seedState(): SandboxState {
   );
   (general.messages.find((m) => m.ts === at(21)) as StoredMessage).reactions.push({ name: 'rocket', users: [ALICE, DAVID] });
   (general.messages.find((m) => m.ts === at(41)) as StoredMessage).reactions.push({ name: 'white_check_mark', users: [DAVID] });
-  general.pins.push({ ts: at(0), created: 1714040000, createdBy: ALICE }, { ts: at(25), created: 1714090000, createdBy: ALICE });
+  general.pins.push(
+    { ts: at(0), created: 1714040000 + shiftSeconds, createdBy: ALICE },
+    { ts: at(25), created: 1714090000 + shiftSeconds, createdBy: ALICE },
+  );
 
   const random = channel({
     id: RANDOM_ID,
@@ -389,7 +400,8 @@ export function seedState(): SandboxState {
     users: USERS.map((u) => ({ ...u })),
     channels: [general, random, launch, design, offsite, leadership, aliceDm],
     files: new Map(),
-    clock: 1718000000,
+    // new messages from noon of the sandbox's today on, after every seeded one
+    clock: Date.parse(`${sandboxToday()}T12:00:00Z`) / 1000,
     sequence: 0,
   };
 }

@@ -1,7 +1,12 @@
 import type { SandboxServer } from '@portico/core';
+import { pinSandboxClock } from '@portico/core/testing/emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PAGE_SIZE, startSandbox } from './index.js';
+import { AUTHORED_TODAY } from './seed.js';
 import { FORM_PI } from './seed-firm.js';
+
+// Some assertions below name days of the calendar the seed was written on: the sandbox clock is pinned to it.
+pinSandboxClock(AUTHORED_TODAY);
 
 interface Resource {
   id: string;

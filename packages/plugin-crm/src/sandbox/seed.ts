@@ -1,3 +1,4 @@
+import { shiftSeededDates } from '@portico/core/testing/emulator';
 import { at, type Db, type Ref, record, ref, type StoredRecord } from './model.js';
 import { seedFirm } from './seed-firm.js';
 
@@ -8,8 +9,12 @@ import { seedFirm } from './seed-firm.js';
  * areas, pipelines, events, invoices, time…) are in `seed-firm.ts`. Ids are fixed; every reset builds fresh objects.
  */
 
-/** The day the seeded "days since last contact" are counted to. */
-const TODAY = Date.parse('2024-11-15T12:00:00-08:00');
+/**
+ * The day the seed is written against (the seeded "days since last contact" are counted to it); every seeded date is
+ * then moved onto the shared sandbox clock (the real date, or `PORTICO_SANDBOX_TODAY`), keeping their spacing.
+ */
+export const AUTHORED_TODAY = '2024-11-15';
+const TODAY = Date.parse(`${AUTHORED_TODAY}T12:00:00-08:00`);
 
 export const USER_ME = '11';
 
@@ -304,6 +309,7 @@ export function seed(): Db {
   const records: Db['records'] = {};
   seedPeople(records);
   seedFirm(records);
+  shiftSeededDates(records, AUTHORED_TODAY);
   const nextId: Record<string, number> = {};
   for (const [key, list] of Object.entries(records)) {
     nextId[key] = Math.max(0, ...list.map((r) => Number(r.id)).filter(Number.isFinite)) + 1;

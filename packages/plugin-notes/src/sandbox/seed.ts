@@ -1,3 +1,4 @@
+import { daysFromToday } from '@portico/core/testing/emulator';
 import { EXAMPLE_BLOCK_ID, EXAMPLE_DATABASE_ID, EXAMPLE_DISCUSSION_ID, EXAMPLE_PAGE_ID, EXAMPLE_USER_ID } from '../schemas.js';
 import { deterministicId } from './ids.js';
 import type { Json } from './json.js';
@@ -8,8 +9,9 @@ import type { Workspace } from './workspace/index.js';
  * every example in describe_method works against the sandbox as is.
  */
 
-const START = Date.parse('2024-01-08T09:00:00.000Z');
-const at = (hours: number) => new Date(START + hours * 3_600_000).toISOString();
+/** The workspace is set up 60 days before the sandbox's today (the shared sandbox clock), its pages hour by hour. */
+const start = () => Date.parse(`${daysFromToday(-60)}T09:00:00.000Z`);
+const at = (hours: number) => new Date(start() + hours * 3_600_000).toISOString();
 const text = (content: string) => [{ type: 'text', text: { content } }];
 const title = (content: string) => ({ title: text(content) });
 
@@ -75,7 +77,8 @@ export function taskRow(i: number) {
     name: TASKS[i] ?? `Task ${i + 1}`,
     status: TASK_STATUSES[i % 3] as string,
     priority: PRIORITIES[Math.floor(i / 3) % 3] as string,
-    due: i % 10 === 9 ? null : new Date(Date.UTC(2024, 6, 1 + i)).toISOString().slice(0, 10),
+    // due from a week ago onwards, one a day: the first few are overdue
+    due: i % 10 === 9 ? null : daysFromToday(i - 7),
     blocked: i % 7 === 3,
     tag: TAGS[i % 4] as string,
   };

@@ -1,4 +1,5 @@
-import { type Db, insert, parentOf, records, SANDBOX_COLLECTIONS } from './model.js';
+import { daysBetween, sandboxToday, shiftSeededDates } from '@portico/core/testing/emulator';
+import { type Db, etagOf, insert, parentOf, records, SANDBOX_COLLECTIONS } from './model.js';
 
 /**
  * The seeded firm, Harlow & Pike LLP (four users, clients, matters and their work), written with fixed ids and a fixed
@@ -6,6 +7,12 @@ import { type Db, insert, parentOf, records, SANDBOX_COLLECTIONS } from './model
  * records (two per parent record for nested collections) so that each path answers with something.
  */
 export const SEED_EPOCH = Date.UTC(2024, 0, 8, 14, 0, 0) / 1000;
+
+/**
+ * The day the seed is written against; every seeded date is moved onto the shared sandbox clock (the real date, or
+ * `PORTICO_SANDBOX_TODAY`) by as many days as today is from it, so bill 2 is overdue and the hearings are next week.
+ */
+export const AUTHORED_TODAY = '2024-02-12';
 
 const ref = (id: number, extra: Record<string, unknown> = {}) => ({ id, ...extra });
 
@@ -343,6 +350,16 @@ export function seed(): Db {
   });
   generic(db);
   spareForDelete(db);
+  return onTheClock(db);
+}
+
+/** Moves the seeded dates (and the clock of new timestamps) onto the sandbox clock; etags follow the rows. */
+function onTheClock(db: Db): Db {
+  const offset = daysBetween(AUTHORED_TODAY, sandboxToday());
+  if (offset === 0) return db;
+  shiftSeededDates(db.records, AUTHORED_TODAY);
+  db.clock += offset * 86_400;
+  for (const list of db.records.values()) for (const stored of list) stored.row.etag = etagOf(stored);
   return db;
 }
 

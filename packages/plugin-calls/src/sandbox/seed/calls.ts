@@ -1,11 +1,11 @@
-import { addDays, TODAY } from '../clock.js';
+import { addDays, today } from '../clock.js';
 import type { AnswerStatus, CallRec, CompanyRec, LeadStatus, PageViewRec, SandboxData, TrackerRec } from '../records.js';
 import type { AccountSetup } from './accounts.js';
 import { IDS } from './ids.js';
 import { ATTRIBUTION, FIRST_NAMES, LAST_NAMES, MARKETS, type Market, NOTES, ROOFING_ATTRIBUTION } from './markets.js';
 import { between, hexId, pad, pick, type Random, stamp } from './random.js';
 
-/** Calls: 48 for the dental group, 12 for the roofer, spread over the 90 days up to TODAY, with their page views. */
+/** Calls: 48 for the dental group, 12 for the roofer, spread over the 90 days up to today, with their page views. */
 export function seedCalls(random: Random, { companies, trackers, users, tags }: AccountSetup): Pick<SandboxData, 'calls' | 'pageViews'> {
   const calls: CallRec[] = [];
   const pageViews: PageViewRec[] = [];
@@ -33,7 +33,7 @@ export function seedCalls(random: Random, { companies, trackers, users, tags }: 
       const t = example ? (accountTrackers.find((tr) => tr.type === 'session') as TrackerRec) : pick(weighted, random);
       const company = companies.find((c) => c.id === t.company_id) as CompanyRec;
       const daysAgo = Math.floor((i * 90) / count);
-      const date = addDays(TODAY, -daysAgo);
+      const date = addDays(today(), -daysAgo);
       const start = stamp(date, between(8 * 3600, 18 * 3600, random), company.offset);
       const direction: CallRec['direction'] = !example && random() < 0.15 ? 'outbound' : 'inbound';
       const roll = example ? 0 : random();

@@ -1,4 +1,4 @@
-import { addDays, TODAY } from '../clock.js';
+import { addDays, today } from '../clock.js';
 import type { CompanyRec, FormRec, LeadStatus } from '../records.js';
 import type { AccountSetup } from './accounts.js';
 import { IDS } from './ids.js';
@@ -26,7 +26,7 @@ export function seedForms(random: Random, { companies, tags }: AccountSetup): Fo
       const attribution = ATTRIBUTION[source] as (typeof ATTRIBUTION)[string];
       const booking = i % 3 !== 2;
       const formPath = booking ? '/book-appointment' : '/contact';
-      const date = addDays(TODAY, -Math.floor((i * 75) / count) - 1);
+      const date = addDays(today(), -Math.floor((i * 75) / count) - 1);
       const submitted = stamp(date, between(7 * 3600, 22 * 3600, random), company.offset);
       const leadRoll = random();
       const lead_status: LeadStatus = leadRoll < 0.5 ? 'good_lead' : leadRoll < 0.7 ? 'not_a_lead' : null;

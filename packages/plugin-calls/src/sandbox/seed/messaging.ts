@@ -1,4 +1,4 @@
-import { addDays, TODAY } from '../clock.js';
+import { addDays, today } from '../clock.js';
 import type { CompanyRec, MessageRec, ThreadRec, TrackerRec } from '../records.js';
 import type { AccountSetup } from './accounts.js';
 import { IDS } from './ids.js';
@@ -102,7 +102,7 @@ export function seedMessaging({ companies, trackers }: AccountSetup): ThreadRec[
   const threads: ThreadRec[] = conversationsPlan.map((plan, i) => {
     const t = trackers.find((tr) => tr.id === plan.tracker) as TrackerRec;
     const company = companies.find((c) => c.id === plan.company) as CompanyRec;
-    const lastDate = addDays(TODAY, -(i * 4));
+    const lastDate = addDays(today(), -(i * 4));
     const messages: MessageRec[] = plan.lines.map((content, m) => {
       const inbound = m % 2 === 0;
       const failed = i === 0 && m === 3;
