@@ -48,6 +48,20 @@ export {
 } from './emulator.js';
 export { examplePlugin } from './example-plugin.js';
 export {
+  FIRM,
+  FIRM_CLIENTS,
+  FIRM_MARKETING_LINES,
+  FIRM_MATTERS,
+  FIRM_PEOPLE,
+  type FirmClient,
+  type FirmMatter,
+  type FirmPerson,
+  firmClient,
+  firmPerson,
+  formatPhone,
+  STORY,
+} from './firm.js';
+export {
   createFixtureHarness,
   type ExpectedRequest,
   type FixtureHarness,
