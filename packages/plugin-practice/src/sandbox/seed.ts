@@ -49,7 +49,7 @@ export function seed(): Db {
   });
   insert(db, '/currencies', { id: 1, code: 'USD', sign: '$', default: true });
   insert(db, '/currencies', { id: 2, code: 'CAD', sign: '$', default: false });
-  const areas = [...FIRM.practiceAreas];
+  const areas: string[] = [...FIRM.practiceAreas];
   areas.forEach(
     (name, i) => void insert(db, '/practice_areas', { id: 1101 + i, name, code: name.slice(0, 3).toUpperCase(), category: name }),
   );
@@ -293,7 +293,7 @@ export function seed(): Db {
       description,
       exchange_rate: 1,
       transaction_type: amount >= 0 ? 'Deposit' : 'Withdrawal',
-      funds_in: amount >= 0 ? amount : 0,
+      funds_in: Math.max(amount, 0),
       funds_out: amount < 0 ? -amount : 0,
       clio_payments_transaction: false,
       current_account_balance: null,
