@@ -507,7 +507,7 @@ describe('OAuth against the sandbox’s Intuit endpoints: connect → call → r
     expect(await readsWith(second.accessToken)).toBe(401);
     const again = await oauthGateway.rest('GET', '/api/v1/quickbooks/company-info');
     expect(again.status, JSON.stringify(again.body)).toBe(200);
-    expect((again.body as Body).CompanyInfo.CompanyName).toBe('Alvarez & Whitlock LLP');
+    expect((again.body as Body).CompanyInfo.CompanyName).toBe('Harlow & Pike LLP');
     const third = (await stored()).credentials;
     expect(third.refreshToken).not.toBe(second.refreshToken);
     expect(await readsWith(third.accessToken)).toBe(200);

@@ -123,11 +123,12 @@ export const STORY = {
   blurb: 'Dismissed by Brightline Logistics a week after reporting unpaid overtime; wrongful termination and wage claims.',
   /** Her call: yesterday, answered, on the Google Ads line. */
   calledDaysAgo: 1,
-  openedDaysAgo: 45,
-  invoice: { number: '1042', amount: 3250, issuedDaysAgo: 40, dueDaysAgo: 10 },
+  openedDaysAgo: 125,
+  /** Her second invoice: half paid, the rest overdue (QuickBooks numbers its invoices; this is the one it gives her). */
+  invoice: { number: '1029', amount: 1975, paid: 987.5, issuedDaysAgo: 58, dueDaysAgo: 43 },
   intakeMessage:
-    'Rosa Delgado called back yesterday on the Google Ads line (415-555-0187) about Delgado v. Brightline Logistics; invoice 1042 is past due. Daniel to return the call today.',
-  note: 'Rosa Delgado: Brightline produced the overtime records; demand letter goes out once invoice 1042 is settled.',
+    'Rosa Delgado called yesterday on the Google Ads line (415-555-0187) about Delgado v. Brightline Logistics; invoice 1029 is past due. Daniel to call her back today.',
+  note: 'Rosa Delgado called yesterday: Brightline produced the overtime records; the demand letter goes out once invoice 1029 is settled.',
 } as const;
 
 /**
@@ -149,7 +150,7 @@ export const FIRM_CLIENTS: readonly FirmClient[] = [
   client('Javier & Lucia Reyes', 'Javier', 'Reyes', 'Oakland', 120),
   client('Pinnacle Logistics', 'Marcus', 'Webb', 'Oakland', 121, 'Pinnacle Logistics Inc.'),
   client('Blue Heron Studios', 'Maya', 'Chen', 'Berkeley', 122, 'Blue Heron Studios LLC'),
-  client('Robert Castellanos', 'Robert', 'Castellanos', 'San Mateo', 123),
+  client('Bay Area Food Bank', 'Lorena', 'Vasquez', 'Oakland', 123, 'Bay Area Food Bank'),
   client('Presidio Robotics', 'Ethan', 'Marsh', 'San Francisco', 124, 'Presidio Robotics Corp.'),
 ];
 

@@ -1,4 +1,4 @@
-import { shiftSeededDates } from '@portico/core/testing/emulator';
+import { FIRM, firmPerson, formatPhone, shiftSeededDates } from '@portico/core/testing/emulator';
 import { ACCT, base, type Entities, type Json, nameLists, SANDBOX_COMPANY_NAME, SANDBOX_REALM_ID } from './company.js';
 import { AUTHORED_TODAY } from './dates.js';
 import { balance, isBalanceSheet, ledger } from './ledger.js';
@@ -14,10 +14,10 @@ export interface Company {
 
 const ADDRESS = {
   Id: '1',
-  Line1: '600 West Broadway, Suite 1450',
-  City: 'San Diego',
-  CountrySubDivisionCode: 'CA',
-  PostalCode: '92101',
+  Line1: FIRM.street,
+  City: FIRM.city,
+  CountrySubDivisionCode: FIRM.state,
+  PostalCode: FIRM.postalCode,
   Country: 'US',
 };
 
@@ -25,13 +25,13 @@ function companyInfo(realmId: string): Json {
   return {
     ...base('1', '2019-03-01', 8, '2025-06-02'),
     CompanyName: SANDBOX_COMPANY_NAME,
-    LegalName: 'Alvarez & Whitlock, Limited Liability Partnership',
+    LegalName: 'Harlow & Pike, Limited Liability Partnership',
     CompanyAddr: ADDRESS,
     CustomerCommunicationAddr: ADDRESS,
     LegalAddr: ADDRESS,
-    PrimaryPhone: { FreeFormNumber: '(619) 555-0142' },
-    Email: { Address: 'billing@alvarezwhitlock.example' },
-    WebAddr: { URI: 'https://alvarezwhitlock.example' },
+    PrimaryPhone: { FreeFormNumber: formatPhone(FIRM.mainLine) },
+    Email: { Address: firmPerson('bookkeeper').email },
+    WebAddr: { URI: FIRM.website },
     CompanyStartDate: '2019-03-01',
     FiscalYearStartMonth: 'January',
     Country: 'US',

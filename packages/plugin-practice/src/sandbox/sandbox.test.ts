@@ -131,8 +131,8 @@ describe('lists', () => {
   });
 
   it('order asc and desc', async () => {
-    expect(ids(await list('/bills.json?order=total(asc)'))).toEqual([6003, 6005, 6001, 6002, 6004]);
-    expect(ids(await list('/bills.json?order=total(desc)'))).toEqual([6004, 6002, 6001, 6005, 6003]);
+    expect(ids(await list('/bills.json?order=total(asc)'))).toEqual([6003, 6005, 6001, 6004, 6002]);
+    expect(ids(await list('/bills.json?order=total(desc)'))).toEqual([6002, 6004, 6001, 6005, 6003]);
     expect((await list('/bills.json?order=total')).status).toBe(400);
   });
 

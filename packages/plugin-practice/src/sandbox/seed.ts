@@ -179,7 +179,7 @@ export function seed(): Db {
       subject: `Invoice ${1 + i}`,
     });
   });
-  // Rosa Delgado's matter (3006): unbilled time this week, and her first bill, overdue since ten days
+  // Rosa Delgado's matter (3006): unbilled time this week, and her bill, half paid and overdue
   const story: Array<[number, number, number, string]> = [
     [5013, 1002, 1.5, 'Client call: Brightline overtime records and next steps'],
     [5014, 1003, 2.25, 'Research: retaliation after a wage complaint'],
@@ -214,8 +214,8 @@ export function seed(): Db {
     type: 'MatterBill',
     kind: 'revenue_kind',
     total: STORY.invoice.amount,
-    balance: STORY.invoice.amount,
-    paid: 0,
+    balance: STORY.invoice.amount - STORY.invoice.paid,
+    paid: STORY.invoice.paid,
     currency: ref(1),
     client: ref(2007),
     matters: [ref(3006)],
