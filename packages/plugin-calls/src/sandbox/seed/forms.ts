@@ -5,7 +5,7 @@ import { IDS } from './ids.js';
 import { ATTRIBUTION, FIRST_NAMES, LAST_NAMES, MARKETS, type Market } from './markets.js';
 import { between, hexId, pad, pick, type Random, stamp } from './random.js';
 
-/** Form submissions: 14 for the dental group, 5 for the roofer. */
+/** Form submissions: 14 for the firm, 5 for its estate-planning line. */
 export function seedForms(random: Random, { companies, tags }: AccountSetup): FormRec[] {
   const forms: FormRec[] = [];
   const formPlan: Array<{ account: string; count: number }> = [
@@ -37,9 +37,9 @@ export function seedForms(random: Random, { companies, tags }: AccountSetup): Fo
         id: account === IDS.harbor && i === 0 ? IDS.firstForm : hexId('FOR', `form-${account}-${i}`),
         person_id: lead_status === 'good_lead' || i % 4 === 0 ? hexId('PER', `person-${account}-${i}`) : null,
         custom_form_id: account === IDS.harbor ? (booking ? 7731 : 7732) : booking ? 8801 : 8802,
-        form_name: booking ? (account === IDS.harbor ? 'Book an Appointment' : 'Request an Estimate') : 'Contact Us',
+        form_name: booking ? (account === IDS.harbor ? 'Book a Consultation' : 'Request a Trust Review') : 'Contact Us',
         form_url: `https://www.${company.domain}${formPath}`,
-        landing_page_url: `https://www.${company.domain}${pick(['/', '/offers', '/services'], random)}`,
+        landing_page_url: `https://www.${company.domain}${pick(['/', '/free-consultation', '/services'], random)}`,
         referrer: attribution.referrer,
         submitted_at: submitted,
         created_at: submitted,
@@ -53,9 +53,9 @@ export function seedForms(random: Random, { companies, tags }: AccountSetup): Fo
           phone,
           message: booking
             ? account === IDS.harbor
-              ? 'I would like a cleaning and check-up.'
-              : 'Hail damage on the north side of the roof.'
-            : 'Do you take Delta Dental?',
+              ? 'I would like a consultation about my case.'
+              : 'We would like our living trust reviewed.'
+            : 'Do you offer free consultations?',
         },
         source,
         medium: attribution.medium,
