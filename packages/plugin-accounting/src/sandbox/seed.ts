@@ -84,8 +84,8 @@ function preferences(): Json {
       UsingProgressInvoicing: false,
     },
     EmailMessagesPrefs: {
-      InvoiceMessage: { Subject: 'Invoice [Invoice No.] from Alvarez & Whitlock LLP', Message: 'Please find your invoice attached.' },
-      EstimateMessage: { Subject: 'Estimate [Estimate No.] from Alvarez & Whitlock LLP', Message: 'Please review the attached estimate.' },
+      InvoiceMessage: { Subject: `Invoice [Invoice No.] from ${SANDBOX_COMPANY_NAME}`, Message: 'Please find your invoice attached.' },
+      EstimateMessage: { Subject: `Estimate [Estimate No.] from ${SANDBOX_COMPANY_NAME}`, Message: 'Please review the attached estimate.' },
     },
     VendorAndPurchasesPrefs: {
       TrackingByCustomer: true,
