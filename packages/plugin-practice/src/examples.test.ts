@@ -48,7 +48,7 @@ describe('examples', () => {
   it('names real records: a get example asks for a seeded id, a delete example for another one of the same collection', () => {
     const byName = new Map(clioPlugin.operations.map((o) => [o.name, o.example as Record<string, unknown>]));
     expect(byName.get('get_matter')).toMatchObject({ id: '3001', fields: expect.stringContaining('display_number') });
-    expect(byName.get('delete_matter')).toMatchObject({ id: '3006' });
+    expect(byName.get('delete_matter')).toMatchObject({ id: '3007' });
     expect(byName.get('list_jurisdictions_to_triggers')).toMatchObject({ jurisdiction_id: '9601' });
   });
 });

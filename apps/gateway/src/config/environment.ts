@@ -276,6 +276,12 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
       'Comma-separated addresses or CIDR ranges of the reverse proxies in front of the gateway: behind them, the client address (access log, sign-in limit) is read from X-Forwarded-For',
   },
   {
+    name: 'PORTICO_SANDBOX_TODAY',
+    default: "today's UTC date",
+    meaning:
+      'Sandbox mode only: the day (YYYY-MM-DD) the sandboxes take as today; their seeded data (yesterday’s calls, overdue invoices…) is laid out around it. Re-read at every POST /__sandbox/reset',
+  },
+  {
     name: 'PORTICO_ENCRYPTION_KEY',
     default: '<data dir>/encryption.key',
     meaning: '32-byte key (base64 or hex) encrypting upstream credentials at rest',

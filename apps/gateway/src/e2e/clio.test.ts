@@ -50,8 +50,8 @@ async function pendingFailures(): Promise<number> {
   return (armed.pending ?? 0) - 1;
 }
 
-// The seeded activities 5001–5012: matter 3001 + (i % 5), an expense every fourth, the last one without a matter.
-const ALL_ACTIVITIES = Array.from({ length: 12 }, (_, i) => 5001 + i);
+// The seeded activities 5001–5014: 5001–5012 on matter 3001 + (i % 5), an expense every fourth, 5012 without a matter; 5013–5014 unbilled time on the story's matter.
+const ALL_ACTIVITIES = Array.from({ length: 14 }, (_, i) => 5001 + i);
 
 describe('Clio list filters, each kind over REST and MCP', () => {
   it('an id filter, and the keyword null for records without that association', async () => {

@@ -74,7 +74,7 @@ describe('Lawmatics OAuth: connect in the browser, then call', () => {
     // Calls use the stored token (the gateway has no other credential for Lawmatics), over REST and MCP alike.
     const { rest, mcp } = await getMe();
     expect(rest.status).toBe(200);
-    expect(rest.body).toMatchObject({ data: { id: '11', type: 'user', attributes: { name: 'Elena Marlowe' } } });
+    expect(rest.body).toMatchObject({ data: { id: '11', type: 'user', attributes: { name: 'Margaret Harlow' } } });
     expect(mcp.isError).toBeFalsy();
     expect(mcp.structuredContent).toEqual(rest.body);
   });

@@ -1,9 +1,13 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { pinSandboxClock } from '@portico/core/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bothDoors, startSandboxedGateway, stopSandboxedGateway, type TestGateway } from '../gateway.test-support.js';
 
+// The filters below name days of the calendar the Lawmatics seed was written on: the sandbox clock is pinned to it.
+pinSandboxClock('2024-11-15');
+
 /**
- * Lawmatics through a real gateway and its sandbox (a seeded law firm, Marlowe & Chen LLP), over MCP and REST: every
+ * Lawmatics through a real gateway and its sandbox (a seeded law firm, Harlow & Pike LLP), over MCP and REST: every
  * case is asked both ways and must get the same answer. Each test starts from the seeded data.
  */
 let gateway: TestGateway;
@@ -49,12 +53,12 @@ const sortedIds = (page: ListPage) => ids(page).sort();
 const ALL = ['5101', '5102', '5103', '5104', '5105', '5106', '5107', '5108', '5109', '5110', '5111', '5112', '5113', '5114'];
 /** Oldest first by created_at (5114 came in in November 2023, 5113 in October 2024). */
 const BY_CREATED = ['5114', '5107', '5101', '5102', '5110', '5103', '5104', '5111', '5105', '5106', '5108', '5109', '5112', '5113'];
-const WITH_SUB_STATUS = ['5101', '5103', '5105', '5107', '5110'];
+const WITH_SUB_STATUS = ['5101', '5103', '5105', '5106', '5107', '5110'];
 
 describe('Lawmatics list_prospects: one filter with each of the ten operators, over REST and MCP', () => {
   it.each([
     ['=', 'status', 'lost', ['5110', '5112']],
-    ['!=', 'status', 'pnc', ['5101', '5104', '5107', '5108', '5110', '5111', '5112', '5114']],
+    ['!=', 'status', 'pnc', ['5101', '5104', '5106', '5107', '5108', '5110', '5111', '5112', '5114']],
     ['<=', 'estimated_value_cents', '500000', ['5103', '5108', '5112', '5113']],
     ['<', 'estimated_value_cents', '500000', ['5103', '5112', '5113']],
     ['>=', 'estimated_value_cents', '3000000', ['5101', '5106', '5107']],
@@ -62,7 +66,7 @@ describe('Lawmatics list_prospects: one filter with each of the ten operators, o
     ['>', 'created_at', '2024-09-30', ['5112', '5113']],
     ['like', 'case_title', 'People v.%', ['5104', '5112']],
     ['like', 'case_title', 'people v.%', []],
-    ['ilike', 'email', '%@EXAMPLE.NET', ['5102', '5106', '5110', '5113']],
+    ['ilike', 'email', '%@EXAMPLE.NET', ['5102', '5110', '5113']],
     ['ilike', 'case_title', '%TRUST%', ['5103']],
   ])('%s on %s %s', async (operator, field, value, expected) => {
     const page = await listProspects({ filter_by: field, filter_on: value, filter_with: operator });

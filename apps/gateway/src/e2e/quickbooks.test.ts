@@ -9,9 +9,13 @@ import {
   parseEncryptionKey,
   type SandboxServer,
 } from '@portico/core';
+import { pinSandboxClock } from '@portico/core/testing';
 import quickbooksPlugin from '@portico/plugin-accounting';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectMcp, restoreShortened, startTestGateway, type TestGateway } from '../gateway.test-support.js';
+
+// The report assertions below name days of the calendar the sandbox's books were written on: its clock is pinned there.
+pinSandboxClock('2025-06-30');
 
 /**
  * QuickBooks through a real gateway in sandbox mode: the MCP client (call_quickbooks) and REST (/api/v1/quickbooks/…)
@@ -503,7 +507,7 @@ describe('OAuth against the sandbox’s Intuit endpoints: connect → call → r
     expect(await readsWith(second.accessToken)).toBe(401);
     const again = await oauthGateway.rest('GET', '/api/v1/quickbooks/company-info');
     expect(again.status, JSON.stringify(again.body)).toBe(200);
-    expect((again.body as Body).CompanyInfo.CompanyName).toBe('Alvarez & Whitlock LLP');
+    expect((again.body as Body).CompanyInfo.CompanyName).toBe('Harlow & Pike LLP');
     const third = (await stored()).credentials;
     expect(third.refreshToken).not.toBe(second.refreshToken);
     expect(await readsWith(third.accessToken)).toBe(200);

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { METHOD_ENUM_LIMIT, type OperationDescription } from '@portico/core';
+import { METHOD_ENUM_LIMIT, type OperationDescription, type SandboxServer } from '@portico/core';
+import { pinSandboxClock, RESET_PATH } from '@portico/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp, restoreShortened, startSandboxedGateway, stopSandboxedGateway, type TestGateway } from '../gateway.test-support.js';
 
@@ -12,10 +13,25 @@ import { connectMcp, restoreShortened, startSandboxedGateway, stopSandboxedGatew
 let gateway: TestGateway;
 let client: Client;
 
+/**
+ * The examples name records by ids that carry a date (a Slack message's ts) or a day near the one they were written
+ * on (QuickBooks' changed_since): the sandbox clock is pinned to the days they were written against, Slack's seed
+ * re-anchored on its own day first.
+ */
 beforeAll(async () => {
   ({ gateway, client } = await startSandboxedGateway());
+  const reseed = async (service: string, day: string) => {
+    pinSandboxClock(day);
+    const sandbox = gateway.sandboxes[service] as SandboxServer;
+    expect((await fetch(new URL(RESET_PATH, sandbox.url), { method: 'POST' })).status).toBe(200);
+  };
+  await reseed('slack', '2024-04-26');
+  await reseed('quickbooks', '2025-06-30');
 });
-afterAll(() => stopSandboxedGateway({ gateway, client }));
+afterAll(async () => {
+  await stopSandboxedGateway({ gateway, client });
+  pinSandboxClock();
+});
 
 function queryString(query: Record<string, unknown> | undefined): string {
   const search = new URLSearchParams();

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SandboxOptions, SandboxServer } from '../contract/plugin.js';
+import { anchorSandboxClock } from './clock.js';
 import {
   BodyTooLargeError,
   CONTROL_PREFIX,
@@ -18,6 +19,19 @@ import {
 } from './emulator-http.js';
 import { FaultQueue, FaultSpecError, type FaultWriter, faultReply, parseFault } from './faults.js';
 
+export {
+  addDays,
+  anchorSandboxClock,
+  daysBetween,
+  daysFromToday,
+  isIsoDate,
+  pinSandboxClock,
+  SANDBOX_TODAY_ENV,
+  sandboxToday,
+  shiftFromAuthored,
+  shiftSeededDates,
+  timestampFromToday,
+} from './clock.js';
 export {
   BodyTooLargeError,
   bytesReply,
@@ -50,6 +64,20 @@ export {
   faultReply,
   parseFault,
 } from './faults.js';
+export {
+  FIRM,
+  FIRM_CLIENTS,
+  FIRM_MARKETING_LINES,
+  FIRM_MATTERS,
+  FIRM_PEOPLE,
+  type FirmClient,
+  type FirmMatter,
+  type FirmPerson,
+  firmClient,
+  firmPerson,
+  formatPhone,
+  STORY,
+} from './firm.js';
 
 /**
  * The emulator kit: what every plugin's sandbox upstream (an in-process HTTP emulator of the application's wire
@@ -57,7 +85,8 @@ export {
  * the two control endpoints in one shape for every plugin:
  *
  * - `POST /__sandbox/fail-next` with a {@link FaultSpec} queues a failure for the next matching request(s);
- * - `POST /__sandbox/reset` restores the seeded data and drops queued failures.
+ * - `POST /__sandbox/reset` re-anchors the sandbox clock (./clock.ts) to today, restores the seeded data and drops
+ *   queued failures.
  *
  * A plugin supplies its seed, its routes and, where its error format is not `{ "error": "…" }`, how a failure is
  * written on its wire. Only `node:` modules are used: a sandbox loads nothing a production gateway does not have.
@@ -111,6 +140,7 @@ export async function startEmulator<S>(options: EmulatorOptions<S>): Promise<Emu
     if (request.path !== FAIL_NEXT_PATH && request.path !== RESET_PATH) return undefined;
     if (request.method !== 'POST') return jsonReply(405, { ok: false, error: `use POST ${request.path}` }, { allow: 'POST' });
     if (request.path === RESET_PATH) {
+      anchorSandboxClock();
       state = options.seed(address);
       faults.clear();
       return jsonReply(200, { ok: true });
@@ -176,6 +206,7 @@ export async function startEmulator<S>(options: EmulatorOptions<S>): Promise<Emu
   const { port } = server.address() as AddressInfo;
   const origin = `http://${publicHost(host)}:${port}`;
   address = { origin, url: `${origin}${basePath}` };
+  anchorSandboxClock();
   state = options.seed(address);
 
   return {

@@ -1,5 +1,18 @@
 export { type CatalogDifferences, type CatalogOperation, type CatalogParam, compareWithCatalog } from './catalog.js';
 export {
+  addDays,
+  anchorSandboxClock,
+  daysBetween,
+  daysFromToday,
+  isIsoDate,
+  pinSandboxClock,
+  SANDBOX_TODAY_ENV,
+  sandboxToday,
+  shiftFromAuthored,
+  shiftSeededDates,
+  timestampFromToday,
+} from './clock.js';
+export {
   BodyTooLargeError,
   bytesReply,
   CONTROL_PREFIX,
@@ -34,6 +47,20 @@ export {
   writeReply,
 } from './emulator.js';
 export { examplePlugin } from './example-plugin.js';
+export {
+  FIRM,
+  FIRM_CLIENTS,
+  FIRM_MARKETING_LINES,
+  FIRM_MATTERS,
+  FIRM_PEOPLE,
+  type FirmClient,
+  type FirmMatter,
+  type FirmPerson,
+  firmClient,
+  firmPerson,
+  formatPhone,
+  STORY,
+} from './firm.js';
 export {
   createFixtureHarness,
   type ExpectedRequest,

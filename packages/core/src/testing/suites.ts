@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Plugin } from '../contract/plugin.js';
 import { Registry } from '../contract/registry.js';
+import { pinSandboxClock } from './clock.js';
 import type { FaultSpec } from './emulator.js';
 import { createFixtureHarness, type FixtureHarness, type FixtureHarnessOptions, type OperationFixture } from './fixtures.js';
 import { type SandboxHarness, startSandboxHarness } from './sandbox.js';
@@ -90,6 +91,11 @@ export function describeFixtures(plugin: Plugin, options: FixtureSuiteOptions): 
 export interface SandboxSuiteOptions {
   /** Restore the seeded data before each test (default true). */
   resetEachTest?: boolean;
+  /**
+   * Pins the sandbox clock to this day (YYYY-MM-DD) for the file's tests, for tests that assert fixed dates; without
+   * it the sandbox's today is the real date (or `PORTICO_SANDBOX_TODAY`).
+   */
+  today?: string;
 }
 
 /**
@@ -103,9 +109,13 @@ export function useSandbox(plugin: Plugin, options: SandboxSuiteOptions = {}): S
     return harness;
   };
   beforeAll(async () => {
+    if (options.today) pinSandboxClock(options.today);
     harness = await startSandboxHarness(plugin);
   });
-  afterAll(() => harness?.close());
+  afterAll(async () => {
+    await harness?.close();
+    if (options.today) pinSandboxClock();
+  });
   if (options.resetEachTest ?? true) beforeEach(() => started().reset());
 
   return {

@@ -1,5 +1,5 @@
 import type { Json } from './company.js';
-import { invalidParameter, qboTime, SANDBOX_NOW } from './errors.js';
+import { invalidParameter, qboTime, sandboxNow } from './errors.js';
 import { entityName } from './query.js';
 import type { Company } from './seed.js';
 
@@ -57,7 +57,7 @@ export function runCdc(company: Company, query: URLSearchParams): Json {
     throw invalidParameter('changedSince', `"${changedSince ?? ''}" is not a date-time (yyyy-MM-ddTHH:mm:ss with a time zone)`);
   }
   const since = Date.parse(changedSince);
-  if (since < SANDBOX_NOW.getTime() - LOOK_BACK_MS) {
+  if (since < sandboxNow().getTime() - LOOK_BACK_MS) {
     throw invalidParameter('changedSince', 'cannot be more than 30 days in the past');
   }
   const responses = [...new Set(entities)].map((entity) => {

@@ -1,10 +1,11 @@
+import { FIRM, type FirmPerson, firmClient, firmPerson, formatPhone, STORY } from '@portico/core/testing/emulator';
 import { ACCT, accountName, accounts } from './accounts.js';
 import { base, type Json, refTo, USD } from './records.js';
 
 export { ACCT } from './accounts.js';
 export { addMonths, base, type Json, metaData, type Ref, refTo } from './records.js';
 
-// The seeded company's name lists and settings: a small law firm in San Diego (Alvarez & Whitlock LLP) on QuickBooks
+// The seeded company's name lists and settings: Harlow & Pike LLP (@portico/core/testing's firm) on QuickBooks
 // Online Plus, with a chart of accounts for a firm, its clients, vendors, staff, services and sales-tax setup. The
 // transactions are in transactions.ts; everything is built fresh on every start and on POST /__sandbox/reset.
 
@@ -56,23 +57,24 @@ const CREATED = '2024-12-16';
 
 // ---- customers and vendors ------------------------------------------------------------------------------------------
 
-// [display name, company (or '' for a person), given, family, matter class id, customer type id, terms id, city]
-const CUSTOMERS: Array<[string, string, string, string, string, string, string, string]> = [
-  ['Harborview Dental Group', 'Harborview Dental Group, Inc.', 'Priya', 'Natarajan', '2', '2', '3', 'San Diego'],
-  ['Marisol Ortega', '', 'Marisol', 'Ortega', '1', '1', '2', 'Chula Vista'],
-  ['Coastline Brewing Co.', 'Coastline Brewing Company LLC', 'Derek', 'Lindqvist', '2', '2', '3', 'Oceanside'],
-  ['Theodore Banks', '', 'Theodore', 'Banks', '3', '1', '1', 'La Jolla'],
-  ["O'Connell Family Trust", "O'Connell Family Trust", 'Fiona', "O'Connell", '3', '1', '2', 'Del Mar'],
-  ['Mesa Verde Properties', 'Mesa Verde Properties LP', 'Andre', 'Dubois', '1', '2', '3', 'El Cajon'],
-  ['Sunrise Senior Living', 'Sunrise Senior Living of San Diego', 'Grace', 'Kim', '1', '3', '3', 'San Diego'],
-  ['Javier & Lucia Reyes', '', 'Javier', 'Reyes', '3', '1', '2', 'Escondido'],
-  ['Pinnacle Logistics', 'Pinnacle Logistics Inc.', 'Samuel', 'Okafor', '1', '2', '3', 'National City'],
-  ['Hannah Whitfield', '', 'Hannah', 'Whitfield', '1', '1', '1', 'Carlsbad'],
-  ['Blue Heron Studios', 'Blue Heron Studios LLC', 'Maya', 'Chen', '2', '2', '2', 'San Marcos'],
-  ['Robert Castellanos', '', 'Robert', 'Castellanos', '3', '1', '1', 'Poway'],
-  ['Torrey Pines Robotics', 'Torrey Pines Robotics Corp.', 'Ethan', 'Marsh', '2', '2', '3', 'San Diego'],
-  ['Camino Real Food Bank', 'Camino Real Food Bank', 'Lorena', 'Vasquez', '2', '3', '3', 'Vista'],
-  ['Gordon Pratt', '', 'Gordon', 'Pratt', '1', '1', '2', 'Santee'],
+// The firm's clients (@portico/core/testing) as QuickBooks customers: [firm client, matter class id, customer type id,
+// terms id]. Customer 2 is Rosa Delgado, the client of the story: her invoices 1014 and 1029 are overdue.
+const CUSTOMERS: Array<[string, string, string, string]> = [
+  ['Northwind Traders', '2', '2', '3'],
+  [STORY.client.name, '1', '1', '2'],
+  ['Bayview Properties', '2', '2', '3'],
+  ['Samuel Okafor', '3', '1', '1'],
+  ["O'Connell Family Trust", '3', '1', '2'],
+  ['Mission Street Bakery', '1', '2', '3'],
+  ['Golden Gate Senior Living', '1', '3', '3'],
+  ['Javier & Lucia Reyes', '3', '1', '2'],
+  ['Pinnacle Logistics', '1', '2', '3'],
+  ['Eleanor Vance', '1', '1', '1'],
+  ['Blue Heron Studios', '2', '2', '2'],
+  ['Theodore Banks', '3', '1', '1'],
+  ['Presidio Robotics', '2', '2', '3'],
+  ['Bay Area Food Bank', '2', '3', '3'],
+  ['Henry Whitfield', '1', '1', '2'],
 ];
 
 const email = (name: string) =>
@@ -82,40 +84,43 @@ const email = (name: string) =>
     .replace(/^\.|\.$/g, '')}@example.com`;
 
 function customers(): Json[] {
-  return CUSTOMERS.map(([display, company, given, family, classId, typeId, termId, city], i) => ({
-    ...base(String(i + 1), `2024-12-${16 + i}`, 10),
-    DisplayName: display,
-    FullyQualifiedName: display,
-    PrintOnCheckName: company || display,
-    ...(company ? { CompanyName: company } : {}),
-    GivenName: given,
-    FamilyName: family,
-    PrimaryEmailAddr: { Address: email(`${given} ${family}`) },
-    PrimaryPhone: { FreeFormNumber: `(619) 555-${String(1100 + i * 37).slice(-4)}` },
-    BillAddr: {
-      Id: String(100 + i),
-      Line1: `${120 + i * 41} ${['Harbor Dr', 'Main St', 'Pacific Hwy', 'Prospect St'][i % 4]}`,
-      City: city,
-      CountrySubDivisionCode: 'CA',
-      PostalCode: String(92000 + i * 13),
-    },
-    Job: false,
-    BillWithParent: false,
-    IsProject: false,
-    Taxable: false,
-    Active: i !== 14,
-    Balance: 0,
-    BalanceWithJobs: 0,
-    CurrencyRef: USD,
-    PreferredDeliveryMethod: 'Email',
-    SalesTermRef: { value: termId },
-    CustomerTypeRef: { value: typeId },
-    Notes: `Matter class ${['Litigation', 'Corporate', 'Estate Planning'][Number(classId) - 1]}`,
-  }));
+  return CUSTOMERS.map(([name, classId, typeId, termId], i) => {
+    const { name: display, company, first: given, last: family, email, phone, city } = firmClient(name);
+    return {
+      ...base(String(i + 1), `2024-12-${16 + i}`, 10),
+      DisplayName: display,
+      FullyQualifiedName: display,
+      PrintOnCheckName: company ?? display,
+      ...(company ? { CompanyName: company } : {}),
+      GivenName: given,
+      FamilyName: family,
+      PrimaryEmailAddr: { Address: email },
+      PrimaryPhone: { FreeFormNumber: formatPhone(phone) },
+      BillAddr: {
+        Id: String(100 + i),
+        Line1: `${120 + i * 41} ${['Mission St', 'Broadway', 'Geary Blvd', 'Telegraph Ave'][i % 4]}`,
+        City: city,
+        CountrySubDivisionCode: 'CA',
+        PostalCode: String(94102 + i * 7),
+      },
+      Job: false,
+      BillWithParent: false,
+      IsProject: false,
+      Taxable: false,
+      Active: i !== 14,
+      Balance: 0,
+      BalanceWithJobs: 0,
+      CurrencyRef: USD,
+      PreferredDeliveryMethod: 'Email',
+      SalesTermRef: { value: termId },
+      CustomerTypeRef: { value: typeId },
+      Notes: `Matter class ${['Litigation', 'Corporate', 'Estate Planning'][Number(classId) - 1]}`,
+    };
+  });
 }
 
 /** The class (practice group) of each customer's matters, by customer id. */
-export const CUSTOMER_CLASS: Record<string, string> = Object.fromEntries(CUSTOMERS.map((c, i) => [String(i + 1), c[4]]));
+export const CUSTOMER_CLASS: Record<string, string> = Object.fromEntries(CUSTOMERS.map((c, i) => [String(i + 1), c[1]]));
 
 // [display name, company, given, family, 1099, terms id, account number]
 const VENDORS: Array<[string, string, string, string, boolean, string, string]> = [
@@ -125,8 +130,8 @@ const VENDORS: Array<[string, string, string, string, boolean, string, string]> 
   ['Pacific Court Reporters', 'Pacific Court Reporters Inc.', 'Nina', 'Alvarez', true, '2', ''],
   ['Dr. Elena Marsh', '', 'Elena', 'Marsh', true, '3', ''],
   ['Office Depot', 'Office Depot, Inc.', 'Store', '1074', false, '1', 'OD-5521'],
-  ['San Diego Gas & Electric', 'SDG&E', 'Customer', 'Service', false, '2', '4410-223-91'],
-  ['Superior Court of San Diego', 'Superior Court of California, County of San Diego', 'Clerk', 'Office', false, '1', ''],
+  ['Pacific Gas and Electric', 'PG&E', 'Customer', 'Service', false, '2', '4410-223-91'],
+  ['Superior Court of San Francisco', 'Superior Court of California, County of San Francisco', 'Clerk', 'Office', false, '1', ''],
 ];
 
 function vendors(): Json[] {
@@ -142,7 +147,7 @@ function vendors(): Json[] {
     BillAddr: {
       Id: String(200 + i),
       Line1: `${400 + i * 17} Commerce Way`,
-      City: 'San Diego',
+      City: 'San Francisco',
       CountrySubDivisionCode: 'CA',
       PostalCode: '92101',
     },
@@ -198,23 +203,30 @@ function items(): Json[] {
   }));
 }
 
-const EMPLOYEES: Array<[string, string, string, number]> = [
-  ['Rachel', 'Nguyen', 'Associate Attorney', 95],
-  ['Marcus', 'Bell', 'Associate Attorney', 90],
-  ['Sofia', 'Lindgren', 'Senior Paralegal', 38],
-  ['Tomás', 'Herrera', 'Paralegal', 32],
-  ['Beth', 'Albright', 'Office Manager', 30],
+// The firm's staff on the payroll (the partners are owners): [role, cost rate]
+const EMPLOYEES: Array<[FirmPerson['role'], number]> = [
+  ['associate', 95],
+  ['paralegal', 38],
+  ['intake', 32],
+  ['bookkeeper', 34],
+];
+const staff = (): Array<[string, string, string, number]> => [
+  ...EMPLOYEES.map(([role, cost]): [string, string, string, number] => {
+    const p = firmPerson(role);
+    return [p.first, p.last, p.title, cost];
+  }),
+  ['Elliot', 'Marsh', 'Contract Attorney', 90],
 ];
 
 function employees(): Json[] {
-  return EMPLOYEES.map(([given, family, title, cost], i) => ({
+  return staff().map(([given, family, title, cost], i) => ({
     ...base(String(i + 1), CREATED, 13),
     GivenName: given,
     FamilyName: family,
     DisplayName: `${given} ${family}`,
     PrintOnCheckName: `${given} ${family}`,
     Title: title,
-    PrimaryEmailAddr: { Address: email(`${given} ${family}`).replace('example.com', 'alvarezwhitlock.example') },
+    PrimaryEmailAddr: { Address: `${given.toLowerCase()}@${FIRM.domain}` },
     EmployeeNumber: `E-${101 + i}`,
     HiredDate: `20${19 + i}-0${1 + i}-15`,
     BillableTime: i < 4,
@@ -315,4 +327,4 @@ export function nameLists(): Pick<
   };
 }
 
-export const SANDBOX_COMPANY_NAME = 'Alvarez & Whitlock LLP';
+export const SANDBOX_COMPANY_NAME = FIRM.name;

@@ -1,9 +1,22 @@
+import { sandboxToday, shiftFromAuthored } from '@portico/core/testing/emulator';
 import { invalidParameter } from './errors.js';
 
-// The sandbox's calendar: the seeded books run from January to June 2025 and the sandbox's "today" is fixed at the
-// end of June, so date macros ("This Month", "Last Fiscal Quarter"…) and aging land on the seeded data every time.
+// The sandbox's calendar: the seeded books are written as six months (January to June 2025) ending on AUTHORED_TODAY,
+// and every seeded date is moved to end on the shared sandbox clock's today (seedCompany), so date macros ("This
+// Month", "Last Fiscal Quarter"…), aging and "overdue" are relative to the real date (or PORTICO_SANDBOX_TODAY).
 
-export const SANDBOX_TODAY = '2025-06-30';
+/** The day the seeded books were written against: with the clock pinned to it, every seeded date is as written. */
+export const AUTHORED_TODAY = '2025-06-30';
+
+/** The sandbox's today (the shared sandbox clock). */
+export function today(): string {
+  return sandboxToday();
+}
+
+/** A date or timestamp of the seeded books, moved from the authored calendar to the sandbox clock. */
+export function fromAuthored(value: string): string {
+  return shiftFromAuthored(AUTHORED_TODAY)(value);
+}
 /** The company's fiscal (and tax) year starts in January. */
 export const FISCAL_YEAR_START_MONTH = 1;
 
@@ -87,11 +100,11 @@ const MACROS: Record<string, (today: string) => Period> = {
   'last calendar year': (t) => yearOf(t, -1),
   'last year': (t) => yearOf(t, -1),
   'last year-to-date': (t) => ({ start: yearOf(t, -1).start, end: addDays(t, -365) }),
-  'all dates': () => ({ start: '2025-01-01', end: SANDBOX_TODAY }),
+  'all dates': (t) => ({ start: fromAuthored('2025-01-01'), end: t }),
 };
 
-export function dateMacro(name: string, today = SANDBOX_TODAY): Period | undefined {
-  return MACROS[name.trim().toLowerCase()]?.(today);
+export function dateMacro(name: string, on = today()): Period | undefined {
+  return MACROS[name.trim().toLowerCase()]?.(on);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type EmulatorReply, jsonReply } from '@portico/core/testing/emulator';
+import { type EmulatorReply, jsonReply, sandboxToday } from '@portico/core/testing/emulator';
 
 // QuickBooks Online's error answers: a `Fault` with one or more errors and a type, plus the server's `time`.
 
@@ -33,13 +33,15 @@ export function faultBody(status: number, type: FaultType, errors: FaultError[],
 }
 
 /**
- * The sandbox's clock: the afternoon of its fixed "today" (2025-06-30, see dates.ts), so that the same request always
- * gets the same answer (and the server time agrees with the date macros and aging, which use that day).
+ * The sandbox's clock: the afternoon of the sandbox's today (the shared sandbox clock), so that the same request
+ * always gets the same answer on a day (and the server time agrees with the date macros and aging, which use that day).
  */
-export const SANDBOX_NOW = new Date('2025-06-30T16:00:00.000-07:00');
+export function sandboxNow(): Date {
+  return new Date(`${sandboxToday()}T16:00:00.000-07:00`);
+}
 
 /** The server time QuickBooks puts in every answer: local time of the company (Pacific) with milliseconds. */
-export function qboTime(now: Date = SANDBOX_NOW): string {
+export function qboTime(now: Date = sandboxNow()): string {
   const pacific = new Date(now.getTime() - 7 * 3_600_000);
   return `${pacific.toISOString().slice(0, 23)}-07:00`;
 }

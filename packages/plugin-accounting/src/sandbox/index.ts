@@ -27,7 +27,7 @@ import { runReport } from './reports.js';
 import { type Company, seedCompany } from './seed.js';
 
 export { SANDBOX_REALM_ID } from './company.js';
-export { SANDBOX_TODAY } from './dates.js';
+export { AUTHORED_TODAY } from './dates.js';
 export { ACCOUNTING_SCOPE, SANDBOX_CLIENT_ID, SANDBOX_CLIENT_SECRET } from './oauth.js';
 export { REPORT_NAMES } from './reports.js';
 

@@ -1,5 +1,5 @@
 import type { Json } from './company.js';
-import { type Period, periodTitle, reportPeriod, SANDBOX_TODAY, splitPeriod } from './dates.js';
+import { type Period, periodTitle, reportPeriod, splitPeriod, today } from './dates.js';
 import { invalidParameter, qboTime } from './errors.js';
 import { type Basis, isBalanceSheet, ledger, type Posting } from './ledger.js';
 import type { Company } from './seed.js';
@@ -185,7 +185,7 @@ export function amountColumns(ctx: ReportContext): AmountColumn[] {
 export function asOfDate(ctx: ReportContext): string {
   const reportDate = ctx.query.get('report_date');
   if (reportDate !== null) return reportDate;
-  return ctx.query.get('end_date') ?? (ctx.query.get('date_macro') ? ctx.period.end : SANDBOX_TODAY);
+  return ctx.query.get('end_date') ?? (ctx.query.get('date_macro') ? ctx.period.end : today());
 }
 
 export const accountCell = (account: Json): Cell => ({ value: String(account.Name), id: String(account.Id) });

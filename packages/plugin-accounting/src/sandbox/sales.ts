@@ -1,5 +1,5 @@
 import { ACCT, addMonths, base, CUSTOMER_CLASS, ITEM, type Json, type Ref } from './company.js';
-import { addDays, SANDBOX_TODAY } from './dates.js';
+import { AUTHORED_TODAY, addDays } from './dates.js';
 import { type BookHelpers, byId, type Lists, round2, USD } from './txn-kit.js';
 
 // The seeded sales, January to June 2025: 40 invoices (most paid, some partly, some overdue), the client payments and
@@ -59,7 +59,7 @@ export function sales(lists: Lists, h: BookHelpers) {
     Invoice.push(invoice);
 
     const payDate = addDays(date, 10 + (i % 5) * 4);
-    const unpaid = i % 9 === 4 || date > '2025-05-25' || payDate > SANDBOX_TODAY;
+    const unpaid = i % 9 === 4 || date > '2025-05-25' || payDate > AUTHORED_TODAY;
     if (unpaid) continue;
     const amount = i % 11 === 6 ? round2(total / 2) : total;
     const methodId = ['2', '4', '3', '2'][i % 4] as string;

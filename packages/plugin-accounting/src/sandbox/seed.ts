@@ -1,4 +1,6 @@
+import { FIRM, firmPerson, formatPhone, shiftSeededDates } from '@portico/core/testing/emulator';
 import { ACCT, base, type Entities, type Json, nameLists, SANDBOX_COMPANY_NAME, SANDBOX_REALM_ID } from './company.js';
+import { AUTHORED_TODAY } from './dates.js';
 import { balance, isBalanceSheet, ledger } from './ledger.js';
 import { round2, transactions } from './transactions.js';
 
@@ -12,10 +14,10 @@ export interface Company {
 
 const ADDRESS = {
   Id: '1',
-  Line1: '600 West Broadway, Suite 1450',
-  City: 'San Diego',
-  CountrySubDivisionCode: 'CA',
-  PostalCode: '92101',
+  Line1: FIRM.street,
+  City: FIRM.city,
+  CountrySubDivisionCode: FIRM.state,
+  PostalCode: FIRM.postalCode,
   Country: 'US',
 };
 
@@ -23,13 +25,13 @@ function companyInfo(realmId: string): Json {
   return {
     ...base('1', '2019-03-01', 8, '2025-06-02'),
     CompanyName: SANDBOX_COMPANY_NAME,
-    LegalName: 'Alvarez & Whitlock, Limited Liability Partnership',
+    LegalName: 'Harlow & Pike, Limited Liability Partnership',
     CompanyAddr: ADDRESS,
     CustomerCommunicationAddr: ADDRESS,
     LegalAddr: ADDRESS,
-    PrimaryPhone: { FreeFormNumber: '(619) 555-0142' },
-    Email: { Address: 'billing@alvarezwhitlock.example' },
-    WebAddr: { URI: 'https://alvarezwhitlock.example' },
+    PrimaryPhone: { FreeFormNumber: formatPhone(FIRM.mainLine) },
+    Email: { Address: firmPerson('bookkeeper').email },
+    WebAddr: { URI: FIRM.website },
     CompanyStartDate: '2019-03-01',
     FiscalYearStartMonth: 'January',
     Country: 'US',
@@ -82,8 +84,8 @@ function preferences(): Json {
       UsingProgressInvoicing: false,
     },
     EmailMessagesPrefs: {
-      InvoiceMessage: { Subject: 'Invoice [Invoice No.] from Alvarez & Whitlock LLP', Message: 'Please find your invoice attached.' },
-      EstimateMessage: { Subject: 'Estimate [Estimate No.] from Alvarez & Whitlock LLP', Message: 'Please review the attached estimate.' },
+      InvoiceMessage: { Subject: `Invoice [Invoice No.] from ${SANDBOX_COMPANY_NAME}`, Message: 'Please find your invoice attached.' },
+      EstimateMessage: { Subject: `Estimate [Estimate No.] from ${SANDBOX_COMPANY_NAME}`, Message: 'Please review the attached estimate.' },
     },
     VendorAndPurchasesPrefs: {
       TrackingByCustomer: true,
@@ -156,7 +158,11 @@ function attachables(realmId: string): Json[] {
   }));
 }
 
-/** The seeded company of a realm, with balances that match its books. */
+/**
+ * The seeded company of a realm, with balances that match its books. The books are written against AUTHORED_TODAY
+ * and every date in them is moved onto the sandbox clock, so that what was due ten days before that day is due ten
+ * days before today.
+ */
 export function seedCompany(realmId = SANDBOX_REALM_ID): Company {
   const lists = nameLists();
   const entities: Entities = {
@@ -182,5 +188,6 @@ export function seedCompany(realmId = SANDBOX_REALM_ID): Company {
   for (const vendor of entities.Vendor) {
     vendor.Balance = round2(open(entities.Bill, 'VendorRef', vendor.Id) - open(entities.VendorCredit, 'VendorRef', vendor.Id));
   }
+  shiftSeededDates(entities, AUTHORED_TODAY);
   return { realmId, entities };
 }

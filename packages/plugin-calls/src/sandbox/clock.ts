@@ -1,16 +1,18 @@
+import { addDays, sandboxToday } from '@portico/core/testing/emulator';
+
+export { addDays };
+
 /**
- * The sandbox lives on a fixed calendar so that its seeded data, named periods (last_30_days…) and the tests built on
- * them never drift: "today" is always 2025-06-15.
+ * The sandbox's "today" is the shared sandbox clock's (@portico/core/testing: the real date at start or reset, or
+ * `PORTICO_SANDBOX_TODAY`): its seeded calls, named periods (last_30_days…) and the retention window follow it.
  */
-export const TODAY = '2025-06-15';
+export function today(): string {
+  return sandboxToday();
+}
 
 /** CallRail keeps communication records for 25 months; older start dates are refused. */
-export const RETENTION_START = addMonths(TODAY, -25);
-
-const DAY_MS = 86_400_000;
-
-export function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+export function retentionStart(): string {
+  return addMonths(today(), -25);
 }
 
 export function addMonths(date: string, months: number): string {
@@ -38,8 +40,9 @@ export interface DateWindow {
   to: string;
 }
 
-/** Inclusive local-date window of a CallRail named period, relative to TODAY. */
+/** Inclusive local-date window of a CallRail named period, relative to today. */
 export function namedRange(name: string): DateWindow | undefined {
+  const TODAY = today();
   const year = Number(TODAY.slice(0, 4));
   switch (name) {
     case 'today':
@@ -62,7 +65,7 @@ export function namedRange(name: string): DateWindow | undefined {
     case 'last_year':
       return { from: `${year - 1}-01-01`, to: `${year - 1}-12-31` };
     case 'all_time':
-      return { from: RETENTION_START, to: TODAY };
+      return { from: retentionStart(), to: TODAY };
     default:
       return undefined;
   }

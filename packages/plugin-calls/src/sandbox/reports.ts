@@ -1,4 +1,4 @@
-import { addDays, type DateWindow, localDate, TODAY, weekStart } from './clock.js';
+import { addDays, type DateWindow, localDate, today, weekStart } from './clock.js';
 import type { CallRec, CompanyRec, FormRec, SandboxData } from './records.js';
 import {
   badRequest,
@@ -169,7 +169,7 @@ function grouped<T>(items: readonly T[], keyOf: (item: T) => string | null, metr
 }
 
 function period(window: DateWindow | undefined, timestamps: readonly string[]): DateWindow {
-  return window ?? { from: earliestDay(timestamps), to: TODAY };
+  return window ?? { from: earliestDay(timestamps), to: today() };
 }
 
 function envelope(window: DateWindow, company: CompanyRec | undefined) {

@@ -1,4 +1,4 @@
-import { type DateWindow, localDate, namedRange, RETENTION_START, TODAY } from './clock.js';
+import { type DateWindow, localDate, namedRange, retentionStart, today } from './clock.js';
 import type { SandboxData } from './records.js';
 import type { Origin } from './views.js';
 
@@ -104,9 +104,9 @@ export function dateWindow(query: URLSearchParams): DateWindow | undefined {
     if (from === undefined) throw badRequest('start_date must be an ISO 8601 date');
     if (to === undefined) throw badRequest('end_date must be an ISO 8601 date');
     if (from > to) throw badRequest('start_date must be on or before end_date');
-    if (from < RETENTION_START) {
+    if (from < retentionStart()) {
       throw badRequest(
-        `The requested dates reach beyond the 25-month data retention window (earliest date: ${RETENTION_START}); revise the date range`,
+        `The requested dates reach beyond the 25-month data retention window (earliest date: ${retentionStart()}); revise the date range`,
       );
     }
     return { from, to };
@@ -168,5 +168,5 @@ export function sortItems<T>(
 /** First day of the earliest record, or today when there are none (reports without a date filter). */
 export function earliestDay(timestamps: readonly string[]): string {
   const days = timestamps.map(localDate).sort();
-  return days[0] ?? TODAY;
+  return days[0] ?? today();
 }

@@ -25,7 +25,8 @@ interface Summary {
 }
 type Call = Record<string, unknown> & { id: string };
 
-const harness = useSandbox(callrailPlugin);
+// The assertions below name days of the calendar the data was written on: the clock is pinned to it.
+const harness = useSandbox(callrailPlugin, { today: '2025-06-15' });
 
 async function call<T = Record<string, unknown>>(operation: string, params: Record<string, unknown> = {}): Promise<T> {
   return (await harness.engine.invoke({ principal, protocol: 'rest', service: SERVICE, operation, params })).body as T;
@@ -39,10 +40,10 @@ describe('CallRail sandbox through the gateway pipeline', () => {
   it('lists the two seeded accounts and filters them', async () => {
     const all = await call<Paged>('list_accounts', { sort: 'name', order: 'asc' });
     expect(all.total_records).toBe(2);
-    expect((all.accounts as Array<{ name: string }>).map((a) => a.name)).toEqual(['Harbor Dental Group', 'Summit Roofing & Gutters']);
+    expect((all.accounts as Array<{ name: string }>).map((a) => a.name)).toEqual(['Harlow & Pike Estate Planning', 'Harlow & Pike LLP']);
     const hipaa = await call<Paged>('list_accounts', { hipaa_account: true, fields: ['numeric_id'] });
     expect(hipaa.accounts).toEqual([
-      { id: ACC, name: 'Harbor Dental Group', outbound_recording_enabled: true, hipaa_account: true, numeric_id: 266101549 },
+      { id: ACC, name: 'Harlow & Pike LLP', outbound_recording_enabled: true, hipaa_account: true, numeric_id: 266101549 },
     ]);
   });
 
@@ -100,7 +101,7 @@ describe('CallRail sandbox through the gateway pipeline', () => {
     expect(calls.length).toBeLessThan(48);
     for (const c of calls) {
       expect(typeof c.source).toBe('string');
-      expect(c.tags.some((t) => t.name === 'New Patient' || t.name === 'Emergency')).toBe(true);
+      expect(c.tags.some((t) => t.name === 'New Client Inquiry' || t.name === 'Court Date Soon')).toBe(true);
     }
   });
 
@@ -149,19 +150,19 @@ describe('CallRail sandbox through the gateway pipeline', () => {
       expect(summary.grouped_results.reduce((sum, g) => sum + (g.total_calls ?? 0), 0)).toBe(matching);
       expect(summary.grouped_results.reduce((sum, g) => sum + (g.leads ?? 0), 0)).toBe(summary.total_results.leads);
       expect(summary.total_results.answered_calls + summary.total_results.missed_calls).toBe(matching);
-      expect(summary.start_date).toBe('2025-05-17T00:00:00.000-04:00');
-      expect(summary.time_zone).toBe('America/New_York');
+      expect(summary.start_date).toBe('2025-05-17T00:00:00.000-08:00');
+      expect(summary.time_zone).toBe('America/Los_Angeles');
     }
     expect(bySource.grouped_by).toBe('source');
     expect(bySource.grouped_results.map((g) => g.key).sort()).toEqual(['Direct', 'Facebook', 'Google Ads', 'Organic']);
-    expect(byCampaign.grouped_results.map((g) => g.key)).toContain('Spring Whitening Promo');
+    expect(byCampaign.grouped_results.map((g) => g.key)).toContain('Wrongful Termination - Search');
 
     const googleCalls = (await call<Paged>('list_calls', { account_id: ACC, ...period, search: 'Google Ads' })).total_records;
     expect(bySource.grouped_results.find((g) => g.key === 'Google Ads')?.total_calls).toBe(googleCalls);
 
     const byCompany = await call<Summary>('summarize_call_data', { account_id: ACC, ...period, group_by: 'company' });
     const westside = (await call<Paged>('list_calls', { account_id: ACC, ...period, company_id: IDS.westside })).total_records;
-    expect(byCompany.grouped_results.find((g) => g.key === 'Harbor Dental - Westside')?.total_calls).toBe(westside);
+    expect(byCompany.grouped_results.find((g) => g.key === 'Harlow & Pike - Oakland')?.total_calls).toBe(westside);
   });
 
   it('builds time series per week and per day that add up to the same total', async () => {
@@ -196,18 +197,18 @@ describe('CallRail sandbox through the gateway pipeline', () => {
         .total_calls;
     const previouslyBefore = await previouslyGood();
     const before = await call<Call>('get_call', { account_id: ACC, call_id: IDS.firstCall, fields: ['tags', 'note', 'lead_status'] });
-    expect(before.tags).toEqual([{ name: 'New Patient', color: 'green1' }]);
+    expect(before.tags).toEqual([{ name: 'New Client Inquiry', color: 'green1' }]);
 
     const updated = await call<Call>('update_call', {
       account_id: ACC,
       call_id: IDS.firstCall,
       note: 'Booked a whitening consult for June 20',
       lead_status: 'not_a_lead',
-      tags: ['Emergency', 'Follow Up'],
+      tags: ['Court Date Soon', 'Follow Up'],
       append_tags: true,
     });
     expect(updated.note).toBe('Booked a whitening consult for June 20');
-    expect((updated.tags as Array<{ name: string }>).map((t) => t.name)).toEqual(['New Patient', 'Emergency', 'Follow Up']);
+    expect((updated.tags as Array<{ name: string }>).map((t) => t.name)).toEqual(['New Client Inquiry', 'Court Date Soon', 'Follow Up']);
 
     const after = await call<Call>('get_call', { account_id: ACC, call_id: IDS.firstCall, fields: ['lead_status', 'note'] });
     expect(after.lead_status).toBe('not_a_lead');
@@ -233,7 +234,7 @@ describe('CallRail sandbox through the gateway pipeline', () => {
 
     const views = await call<Paged>('get_page_views_for_a_call', { account_id: ACC, call_id: IDS.firstCall });
     expect(views.total_records).toBeGreaterThan(0);
-    expect((views.page_views as Array<{ url: string }>)[0]?.url).toMatch(/^https:\/\/www\.harbordental\.example\//);
+    expect((views.page_views as Array<{ url: string }>)[0]?.url).toMatch(/^https:\/\/www\.harlowpike\.example\//);
   });
 
   it('returns an SMS thread’s messages under the key tags, with delivery errors on request', async () => {
@@ -251,14 +252,14 @@ describe('CallRail sandbox through the gateway pipeline', () => {
   });
 
   it('filters SMS threads, summary emails, tags and trackers', async () => {
-    const threads = await call<Paged>('list_sms_threads', { account_id: ACC, search: 'Emergency' });
+    const threads = await call<Paged>('list_sms_threads', { account_id: ACC, search: 'Court Date Soon' });
     expect((threads.sms_threads as Array<{ customer_name: string }>).map((t) => t.customer_name)).toEqual(['James Jenkins']);
     const emails = await call<Paged>('list_summary_email_subscriptions', { account_id: ACC, frequency: 'daily,monthly' });
     expect((emails.summary_emails as Array<{ frequency: string }>).map((e) => e.frequency).sort()).toEqual(['daily', 'monthly']);
     const companyTags = await call<Paged>('get_tags', { account_id: ACC, tag_level: 'company', status: 'enabled' });
-    expect((companyTags.tags as Array<{ name: string }>).map((t) => t.name).sort()).toEqual(['Emergency', 'Insurance Question']);
+    expect((companyTags.tags as Array<{ name: string }>).map((t) => t.name).sort()).toEqual(['Billing Question', 'Court Date Soon']);
     const disabled = await call<Paged>('list_trackers', { account_id: ACC, status: 'disabled' });
-    expect((disabled.trackers as Array<{ name: string }>).map((t) => t.name)).toEqual(['Spring Mailer 2024']);
+    expect((disabled.trackers as Array<{ name: string }>).map((t) => t.name)).toEqual(['Estate Planning Seminar Mailer']);
   });
 
   it('maps an unknown record to not_found', async () => {

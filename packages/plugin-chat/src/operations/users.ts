@@ -54,12 +54,12 @@ export const lookupUserByEmail = defineOperation({
         pattern: '^[^\\s@]+@[^\\s@]+$',
         description:
           'Email address of the person, as in their Slack profile. Give it on every call: without it Slack refuses the call (invalid_arguments, a 400).',
-        examples: ['alice.moreau@harborlane.example'],
+        examples: ['margaret@harlowpike.example'],
       }),
     ),
   }),
   response: UserResponse,
   // https://api.slack.com/methods/users.lookupByEmail
   upstream: { method: 'GET', path: '/users.lookupByEmail' },
-  example: { email: 'alice.moreau@harborlane.example' },
+  example: { email: 'margaret@harlowpike.example' },
 });

@@ -1,6 +1,8 @@
 /** The sandbox workspace: plain in-memory records, seeded deterministically and changed by write methods. */
 
-export const TEAM_ID = 'T05HARBOR01';
+import { daysBetween, FIRM_PEOPLE, formatPhone, STORY, sandboxToday } from '@portico/core/testing/emulator';
+
+export const TEAM_ID = 'T05HARLOW01';
 export const BOT_USER_ID = 'U05PORTICO0';
 export const BOT_ID = 'B05PORTICO1';
 export const GENERAL_ID = 'C05GENERAL1';
@@ -87,68 +89,54 @@ export interface SandboxState {
   sequence: number;
 }
 
+/** A person of the firm (@portico/core/testing) as a Slack user. */
+function firmUser(index: number): Pick<SandboxUser, 'name' | 'realName' | 'displayName' | 'title' | 'email'> {
+  const p = FIRM_PEOPLE[index] as (typeof FIRM_PEOPLE)[number];
+  return { name: `${p.first}.${p.last}`.toLowerCase(), realName: p.name, displayName: p.first, title: p.title, email: p.email };
+}
+
 const USERS: SandboxUser[] = [
   {
     id: 'U05ALICE001',
-    name: 'alice.moreau',
-    realName: 'Alice Moreau',
-    displayName: 'Alice',
-    title: 'Engineering Manager',
-    email: 'alice.moreau@harborlane.example',
-    tz: 'Europe/Paris',
-    tzOffset: 7200,
+    ...firmUser(0),
+    tz: 'America/Los_Angeles',
+    tzOffset: -28800,
     isAdmin: true,
     isBot: false,
     deleted: false,
   },
   {
     id: 'U05BRUNO002',
-    name: 'bruno.costa',
-    realName: 'Bruno Costa',
-    displayName: 'Bruno',
-    title: 'Backend Engineer',
-    email: 'bruno.costa@harborlane.example',
-    tz: 'Europe/Lisbon',
-    tzOffset: 3600,
+    ...firmUser(1),
+    tz: 'America/Los_Angeles',
+    tzOffset: -28800,
     isAdmin: false,
     isBot: false,
     deleted: false,
   },
   {
     id: 'U05CHLOE003',
-    name: 'chloe.nguyen',
-    realName: 'Chloé Nguyen',
-    displayName: 'Chloé',
-    title: 'Product Designer',
-    email: 'chloe.nguyen@harborlane.example',
-    tz: 'America/Toronto',
-    tzOffset: -14400,
+    ...firmUser(4),
+    tz: 'America/Los_Angeles',
+    tzOffset: -28800,
     isAdmin: false,
     isBot: false,
     deleted: false,
   },
   {
     id: 'U05DAVID004',
-    name: 'david.okafor',
-    realName: 'David Okafor',
-    displayName: 'David',
-    title: 'Customer Success Lead',
-    email: 'david.okafor@harborlane.example',
-    tz: 'Africa/Lagos',
-    tzOffset: 3600,
+    ...firmUser(2),
+    tz: 'America/Los_Angeles',
+    tzOffset: -28800,
     isAdmin: false,
     isBot: false,
     deleted: false,
   },
   {
     id: 'U05ELENA005',
-    name: 'elena.rossi',
-    realName: 'Elena Rossi',
-    displayName: 'Elena',
-    title: 'Finance Controller',
-    email: 'elena.rossi@harborlane.example',
-    tz: 'Europe/Rome',
-    tzOffset: 7200,
+    ...firmUser(5),
+    tz: 'America/Los_Angeles',
+    tzOffset: -28800,
     isAdmin: false,
     isBot: false,
     deleted: false,
@@ -172,59 +160,64 @@ const [ALICE, BRUNO, CHLOE, DAVID, ELENA] = HUMANS as [string, string, string, s
 
 /** 45 top-level messages of #general: with 20 a page, reading it all takes three pages (20, 20, 5). */
 const GENERAL_LINES: ReadonlyArray<readonly [user: string, text: string]> = [
-  [ALICE, 'Welcome to Harbor Lane! The team handbook lives at https://handbook.harborlane.example — start there.'],
-  [BRUNO, 'Morning all. billing-api deploy window is 14:00–14:30 CET today.'],
-  [CHLOE, 'New onboarding mockups are up in Figma, feedback welcome before Thursday.'],
-  [DAVID, 'Acme Freight renewed for two more years :tada:'],
-  [ELENA, 'Reminder: expense reports for April are due Friday.'],
-  [ALICE, 'Sprint 18 planning starts in 10 minutes in the big room.'],
-  [BRUNO, 'Postgres maintenance tonight at 23:00, expect ~5 minutes of read-only mode.'],
-  [CHLOE, 'Design crit moved to 16:00.'],
-  [DAVID, 'Customer call recap: Nordwind wants SSO before they expand seats.'],
-  [ELENA, 'The Q1 board deck is final, thanks everyone who sent numbers.'],
-  [ALICE, 'Please welcome Priya, who joins the platform team on Monday!'],
-  [BRUNO, 'Heads-up: the staging certificate was renewed, restart your local proxies.'],
-  [CHLOE, 'Icon set v3 is published in the design library.'],
-  [DAVID, 'Support queue is down to 12 open tickets, lowest this year.'],
+  [ALICE, 'Welcome to Harlow & Pike! The firm handbook lives at https://handbook.harlowpike.example — start there.'],
+  [BRUNO, 'Morning all. I am in Department 403 until noon for the Moreno hearing.'],
+  [CHLOE, 'Three new inquiries overnight from the website form; I will triage them in #intake.'],
+  [DAVID, 'Northwind signed the tolling agreement :tada:'],
+  [ELENA, 'Reminder: time entries for last week are due by Friday noon.'],
+  [ALICE, 'Case review meeting starts in 10 minutes in the large conference room.'],
+  [BRUNO, 'The e-filing portal is down for maintenance tonight at 23:00.'],
+  [CHLOE, 'Consultation room B is booked all afternoon.'],
+  [DAVID, 'Research memo on retaliation after wage complaints is in the shared drive.'],
+  [ELENA, 'Trust account reconciliation for last month is done and balanced.'],
+  [ALICE, 'Please welcome Tom, our new paralegal, who starts on Monday!'],
+  [BRUNO, 'Heads-up: opposing counsel in Northwind moved the deposition to the 14th.'],
+  [CHLOE, 'The new intake questionnaire is live on the website.'],
+  [DAVID, 'Okafor estate documents are ready for signing.'],
   [ELENA, 'Payroll runs on the 28th this month because of the holiday.'],
-  [ALICE, 'Retro notes from sprint 17 are in the wiki.'],
-  [BRUNO, 'Incident INC-231 resolved: webhook retries were stuck for 40 minutes.'],
-  [CHLOE, 'User interviews next week: sign up if you want to listen in.'],
-  [DAVID, 'Two new leads from the logistics webinar, passing them to sales.'],
-  [ELENA, 'Vendor invoices above 5k need a second approver from now on.'],
-  [ALICE, 'Office is closed on May 1st.'],
-  [BRUNO, 'billing-api v2.4.0 is live.'],
-  [CHLOE, 'Dark mode ships behind a flag on Tuesday.'],
-  [DAVID, 'NPS for April: 54 (+6).'],
-  [ELENA, 'Budget review with each team lead next week; invites are out.'],
+  [ALICE, 'Notes from the partners meeting are in Notion.'],
+  [BRUNO, 'Conflict check came back clear for the Brightline matter.'],
+  [CHLOE, 'Seminar RSVPs are at 32 for the estate planning evening.'],
+  [DAVID, 'Two referrals from the bar association panel, passing them to intake.'],
+  [ELENA, 'Vendor invoices above $5,000 need a partner’s approval from now on.'],
+  [ALICE, 'The office is closed on Friday for the holiday.'],
+  [BRUNO, 'Vance custody evaluation report arrived; reading it tonight.'],
+  [CHLOE, 'Google Ads line is ringing through to reception again after the fix.'],
+  [DAVID, 'Client satisfaction survey: 4.8 out of 5 this quarter.'],
+  [ELENA, 'Budget review with each partner next week; invites are out.'],
   [ALICE, 'All-hands on Thursday at 17:00, agenda in the thread.'],
-  [BRUNO, 'Who can review the rate-limit PR? It touches the gateway middleware.'],
-  [CHLOE, 'Accessibility audit found 9 issues, tracking them in DES-88.'],
-  [DAVID, 'Acme Freight asked for a roadmap session in June.'],
-  [ELENA, 'New corporate card policy is in the handbook.'],
-  [ALICE, 'Has anyone tried the new CI runners? Builds look 30% faster.'],
-  [BRUNO, 'Feature freeze for 2.5 is Friday noon.'],
-  [CHLOE, 'Usability test results for the invoice flow are in.'],
-  [DAVID, 'Churn risk list updated, three accounts flagged.'],
-  [ELENA, 'Audit fieldwork starts on the 15th; please keep Fridays free.'],
-  [ALICE, 'Hiring update: two backend offers accepted.'],
-  [BRUNO, 'Load test on staging at 15:00, dashboards may look noisy.'],
-  [CHLOE, 'Brand refresh kickoff with the agency on Monday.'],
-  [DAVID, 'Quarterly business review with Nordwind went well.'],
-  [ELENA, 'Cost of cloud hosting down 8% month over month.'],
-  [ALICE, 'Team lunch on Friday, vote for the place in #random.'],
-  [BRUNO, 'billing-api v2.4.1 fixes the invoice rounding bug.'],
-  [CHLOE, 'Prototype for the reporting page is ready for feedback.'],
-  [DAVID, 'Thanks for the quick fix on the rounding bug, Acme noticed.'],
-  [ELENA, 'Month-end close is done, numbers are in the finance channel.'],
+  [BRUNO, 'Who can second-chair the Northwind mediation? It is a full day.'],
+  [CHLOE, 'Intake form now asks for the opposing party, for conflict checks.'],
+  [DAVID, 'Bayview asked for a lease renewal review next month.'],
+  [ELENA, 'New expense policy for court reporter fees is in the handbook.'],
+  [ALICE, 'Has anyone tried the new e-signature templates? Engagement letters go out much faster.'],
+  [BRUNO, 'Discovery responses in Northwind are due Friday noon.'],
+  [CHLOE, 'Missed-call follow-ups are down to two from last week.'],
+  [DAVID, 'Updated the retainer template with the new hourly rates.'],
+  [ELENA, 'Accountant fieldwork starts on the 15th; please keep Fridays free.'],
+  [ALICE, 'Hiring update: our contract attorney starts next week.'],
+  [BRUNO, 'Court reporter booked for the Moreno deposition at 10:00.'],
+  [CHLOE, 'Website refresh kickoff with the agency on Monday.'],
+  [DAVID, 'Mediation brief for Moreno is drafted; comments welcome.'],
+  [ELENA, 'Accounts receivable over 60 days are down 8% month over month.'],
+  [ALICE, 'Firm lunch on Friday, vote for the place in #random.'],
+  [BRUNO, 'Settlement conference in Vance moved to next Tuesday.'],
+  [CHLOE, 'Consultation scheduling link now shows evening slots.'],
+  [DAVID, 'Thanks for the quick turnaround on the Okafor trust, Samuel noticed.'],
+  [ELENA, 'Month-end close is done; invoices go out tomorrow, past-due reminders in #billing.'],
 ];
 
-/** Seeded messages are 30 minutes apart, starting 2024-04-25 08:00 UTC. */
+/**
+ * Seeded messages are written against 2024-04-26 (#general's are 30 minutes apart from 2024-04-25 08:00 UTC) and moved
+ * onto the shared sandbox clock (the real date, or `PORTICO_SANDBOX_TODAY`): yesterday's messages are yesterday's.
+ */
+export const AUTHORED_TODAY = '2024-04-26';
 const GENERAL_START = 1714032000;
 const STEP = 1800;
+let shiftSeconds = 0;
 
 function ts(seconds: number, sequence: number): string {
-  return `${seconds}.${String(sequence).padStart(6, '0')}`;
+  return `${seconds + shiftSeconds}.${String(sequence).padStart(6, '0')}`;
 }
 
 function message(tsValue: string, user: string, text: string, extra: Partial<StoredMessage> = {}): StoredMessage {
@@ -251,7 +244,7 @@ function addThread(target: SandboxChannel, parentTs: string, replies: ReadonlyAr
   const parent = target.messages.find((m) => m.ts === parentTs);
   if (!parent) throw new Error(`seed: no message ${parentTs}`);
   parent.threadTs = parent.ts;
-  const start = Number(parentTs.split('.')[0]);
+  const start = Number(parentTs.split('.')[0]) - shiftSeconds; // ts() moves it onto the clock again
   replies.forEach(([user, text], i) => {
     target.messages.push(message(ts(start + 60 * (i + 1), 900 + i), user, text, { threadTs: parentTs }));
   });
@@ -259,6 +252,7 @@ function addThread(target: SandboxChannel, parentTs: string, replies: ReadonlyAr
 }
 
 export function seedState(): SandboxState {
+  shiftSeconds = daysBetween(AUTHORED_TODAY, sandboxToday()) * 86_400;
   const general = channel({
     id: GENERAL_ID,
     name: 'general',
@@ -274,13 +268,13 @@ export function seedState(): SandboxState {
   const topLevel = [...general.messages];
   const at = (index: number) => (topLevel[index] as StoredMessage).ts;
   addThread(general, at(25), [
-    [ALICE, 'Agenda: Q1 results, hiring, the 2.5 release, open questions.'],
-    [ELENA, 'I will take the Q1 results part, 10 minutes.'],
-    [BRUNO, 'Can we add a short demo of the new CI runners?'],
+    [ALICE, 'Agenda: quarter results, hiring, the new intake process, open questions.'],
+    [ELENA, 'I will take the quarter results part, 10 minutes.'],
+    [BRUNO, 'Can we add a short demo of the CI (client intake) dashboard?'],
   ]);
   addThread(general, at(26), [
-    [ALICE, 'I can take it after lunch.'],
-    [BRUNO, 'Thanks! It is PR #482.'],
+    [ALICE, 'I can do it.'],
+    [BRUNO, 'Thanks! It is on the 21st.'],
   ]);
   (general.messages.find((m) => m.ts === at(3)) as StoredMessage).reactions.push(
     { name: 'tada', users: [ALICE, BRUNO, CHLOE, ELENA] },
@@ -288,7 +282,10 @@ export function seedState(): SandboxState {
   );
   (general.messages.find((m) => m.ts === at(21)) as StoredMessage).reactions.push({ name: 'rocket', users: [ALICE, DAVID] });
   (general.messages.find((m) => m.ts === at(41)) as StoredMessage).reactions.push({ name: 'white_check_mark', users: [DAVID] });
-  general.pins.push({ ts: at(0), created: 1714040000, createdBy: ALICE }, { ts: at(25), created: 1714090000, createdBy: ALICE });
+  general.pins.push(
+    { ts: at(0), created: 1714040000 + shiftSeconds, createdBy: ALICE },
+    { ts: at(25), created: 1714090000 + shiftSeconds, createdBy: ALICE },
+  );
 
   const random = channel({
     id: RANDOM_ID,
@@ -312,31 +309,39 @@ export function seedState(): SandboxState {
   ]);
   (random.messages[1] as StoredMessage).reactions.push({ name: 'coffee', users: [ALICE, BRUNO, ELENA] });
 
+  // #intake: new callers and leads; this morning's message is the story's (Rosa Delgado called yesterday)
   const launch = channel({
     id: LAUNCH_ID,
-    name: 'launch-q2',
+    name: 'intake',
     created: 1711929600,
     creator: CHLOE,
-    topic: 'Q2 launch checklist',
-    purpose: 'Coordinating the Q2 product launch.',
+    topic: 'New callers, leads and conflict checks',
+    purpose: 'Intake: who called, who to call back, which matters to open.',
     members: new Set([ALICE, CHLOE, DAVID, BOT_USER_ID]),
   });
   launch.messages = [
-    message(ts(1714050000, 10), CHLOE, 'Launch checklist draft: https://wiki.harborlane.example/launch-q2'),
-    message(ts(1714053600, 11), DAVID, 'Customer comms are scheduled for the 12th.'),
+    message(ts(1714050000, 10), CHLOE, 'Intake checklist for new matters: https://handbook.harlowpike.example/intake'),
+    message(ts(1714053600, 11), DAVID, 'Conflict check for the two bar-panel referrals is clear.'),
+    message(ts(1714122000, 12), CHLOE, STORY.intakeMessage),
   ];
 
   const design = channel({
     id: DESIGN_ID,
-    name: 'design',
+    name: 'billing',
     created: 1680307200,
-    creator: CHLOE,
-    topic: 'Design reviews and critique',
-    purpose: 'Work-in-progress designs and feedback.',
+    creator: ELENA,
+    topic: 'Invoices, payments, trust transfers',
+    purpose: 'Billing questions between the partners and the bookkeeper.',
     // the bot was never invited here: reading or posting is refused with not_in_channel
-    members: new Set([ALICE, CHLOE]),
+    members: new Set([ALICE, ELENA]),
   });
-  design.messages = [message(ts(1714031000, 20), CHLOE, 'Crit at 16:00: onboarding v3.')];
+  design.messages = [
+    message(
+      ts(1714031000, 20),
+      ELENA,
+      `Past due: invoices 1014 and ${STORY.invoice.number} (${STORY.client.name}), ${formatPhone(STORY.client.phone)}.`,
+    ),
+  ];
 
   const offsite = channel({
     id: OFFSITE_ID,
@@ -360,15 +365,15 @@ export function seedState(): SandboxState {
     isPrivate: true,
     created: 1675209600,
     creator: ALICE,
-    topic: 'Leads only',
-    purpose: 'Private coordination between team leads.',
+    topic: 'Partners and the bookkeeper only',
+    purpose: 'Private coordination between the partners.',
     members: new Set([ALICE, DAVID, ELENA, BOT_USER_ID]),
   });
   leadership.messages = [
-    message(ts(1714036000, 40), ELENA, 'Draft budget for H2 is in the leads folder.'),
-    message(ts(1714039600, 41), ALICE, 'Promotion cycle timeline: proposals by June 1st.'),
-    message(ts(1714043200, 42), DAVID, 'Nordwind escalation is under control.'),
-    message(ts(1714046800, 43), ELENA, 'Reminder: salary bands review on Monday.'),
+    message(ts(1714036000, 40), ELENA, 'Draft budget for next half-year is in the partners folder.'),
+    message(ts(1714039600, 41), ALICE, 'Associate reviews: proposals by the 1st.'),
+    message(ts(1714043200, 42), DAVID, 'Northwind fee dispute is under control.'),
+    message(ts(1714046800, 43), ELENA, 'Reminder: billing rates review on Monday.'),
   ];
 
   const aliceDm = channel({
@@ -383,13 +388,14 @@ export function seedState(): SandboxState {
     purpose: '',
     members: new Set([ALICE, BOT_USER_ID]),
   });
-  aliceDm.messages = [message(ts(1714033000, 50), ALICE, 'Can you post the deploy summary in #general every evening?')];
+  aliceDm.messages = [message(ts(1714033000, 50), ALICE, 'Can you post the day’s missed calls in #intake every evening?')];
 
   return {
     users: USERS.map((u) => ({ ...u })),
     channels: [general, random, launch, design, offsite, leadership, aliceDm],
     files: new Map(),
-    clock: 1718000000,
+    // new messages from noon of the sandbox's today on, after every seeded one
+    clock: Date.parse(`${sandboxToday()}T12:00:00Z`) / 1000,
     sequence: 0,
   };
 }

@@ -37,8 +37,8 @@ describe('messages', () => {
     const stamps = all.map((m) => Number(m.ts));
     expect(new Set(stamps).size).toBe(45);
     expect([...stamps].sort((a, b) => b - a)).toEqual(stamps);
-    expect(all[0]?.text).toBe('Month-end close is done, numbers are in the finance channel.');
-    expect(all[44]?.text).toContain('Welcome to Harbor Lane');
+    expect(all[0]?.text).toBe('Month-end close is done; invoices go out tomorrow, past-due reminders in #billing.');
+    expect(all[44]?.text).toContain('Welcome to Harlow & Pike');
   });
 
   it('treats oldest and latest as inclusive bounds', async () => {
@@ -90,8 +90,8 @@ describe('messages', () => {
 describe('channels', () => {
   it('lists public channels by default (archived included) and filters by type and archive state', async () => {
     const names = (body: Body) => (body.channels as Array<{ name: string }>).map((c) => c.name).sort();
-    expect(names(await call('list_channels'))).toEqual(['design', 'general', 'launch-q2', 'offsite-2023', 'random']);
-    expect(names(await call('list_channels', { exclude_archived: true }))).toEqual(['design', 'general', 'launch-q2', 'random']);
+    expect(names(await call('list_channels'))).toEqual(['billing', 'general', 'intake', 'offsite-2023', 'random']);
+    expect(names(await call('list_channels', { exclude_archived: true }))).toEqual(['billing', 'general', 'intake', 'random']);
     expect(names(await call('list_channels', { types: 'private_channel' }))).toEqual(['leadership']);
     const withIm = (await call('list_channels', { types: 'im' })).channels as Array<Record<string, unknown>>;
     expect(withIm).toEqual([expect.objectContaining({ is_im: true, user: 'U05ALICE001' })]);
@@ -163,7 +163,7 @@ describe('reactions and pins', () => {
 
   it('reads seeded reactions from several people', async () => {
     const history = await call<Page>('read_messages', { channel: GENERAL, limit: 45 });
-    const renewal = history.messages.find((m) => String(m.text).startsWith('Acme Freight renewed'));
+    const renewal = history.messages.find((m) => String(m.text).startsWith('Northwind signed the tolling agreement'));
     const got = await call('get_reactions', { channel: GENERAL, timestamp: renewal?.ts });
     expect((got.message as Body).reactions).toContainEqual({ name: 'tada', users: expect.any(Array), count: 4 });
   });
@@ -233,15 +233,18 @@ describe('users', () => {
     const members = [...(first.members as Body[]), ...(second.members as Body[])];
     expect((first.members as Body[]).length).toBe(4);
     expect((second.response_metadata as { next_cursor: string }).next_cursor).toBe('');
-    expect(members.map((m) => m.name)).toEqual(['alice.moreau', 'bruno.costa', 'chloe.nguyen', 'david.okafor', 'elena.rossi', 'portico']);
+    expect(members.map((m) => m.name)).toEqual(['margaret.harlow', 'daniel.pike', 'sofia.alvarez', 'priya.raman', 'nora.quinn', 'portico']);
   });
 
   it('gets a user by id and by email; unknown ones are not_found', async () => {
-    expect((await call('get_user_info', { user: 'U05CHLOE003' })).user).toMatchObject({ real_name: 'Chloé Nguyen', tz: 'America/Toronto' });
-    const byEmail = await call('lookup_user_by_email', { email: 'David.Okafor@harborlane.example' });
-    expect(byEmail.user).toMatchObject({ id: 'U05DAVID004', profile: { title: 'Customer Success Lead' } });
+    expect((await call('get_user_info', { user: 'U05CHLOE003' })).user).toMatchObject({
+      real_name: 'Sofia Alvarez',
+      tz: 'America/Los_Angeles',
+    });
+    const byEmail = await call('lookup_user_by_email', { email: 'Priya@HarlowPike.example' });
+    expect(byEmail.user).toMatchObject({ id: 'U05DAVID004', profile: { title: 'Associate Attorney' } });
     expect((await failure('get_user_info', { user: 'U0NOBODY00' })).code).toBe('not_found');
-    const missing = await failure('lookup_user_by_email', { email: 'nobody@harborlane.example' });
+    const missing = await failure('lookup_user_by_email', { email: 'nobody@harlowpike.example' });
     expect(missing.code).toBe('not_found');
     expect(missing.message).toContain('users_not_found');
   });

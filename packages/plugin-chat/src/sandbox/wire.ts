@@ -34,7 +34,7 @@ export function userJson(u: SandboxUser): Result {
       ...(u.isBot ? { bot_id: BOT_ID } : {}),
       status_text: '',
       status_emoji: '',
-      image_48: `https://avatars.harborlane.example/${u.name}_48.png`,
+      image_48: `https://avatars.harlowpike.example/${u.name}_48.png`,
       team: TEAM_ID,
     },
   };
@@ -84,7 +84,7 @@ export function fileJson(f: SandboxFile, origin: string): Result {
     is_external: false,
     is_public: f.channels.length > 0,
     url_private: `${origin}/__sandbox/files/${f.id}`,
-    permalink: `https://harborlane.slack.example/files/${f.user}/${f.id}/${encodeURIComponent(f.name)}`,
+    permalink: `https://harlowpike.slack.example/files/${f.user}/${f.id}/${encodeURIComponent(f.name)}`,
     channels: [...f.channels],
   };
 }

@@ -74,7 +74,7 @@ export function seedFirm(records: Db['records']): void {
   );
   // biome-ignore format: one seeded record per line
   records.custom_emails = named([[1, 'Consultation Confirmation', '2023-02-10 10:00'], [2, 'Retainer Agreement', '2023-02-10 10:05'], [3, 'Document Request', '2023-05-22 13:40']], (i) => ({
-    subject: ['Your consultation with Marlowe & Chen', 'Your retainer agreement is ready to sign', 'Documents we need for your matter'][i],
+    subject: ['Your consultation with Harlow & Pike', 'Your retainer agreement is ready to sign', 'Documents we need for your matter'][i],
     body: ['<p>Hi {{first_name}}, this confirms your consultation on {{event_date}}.</p>', '<p>Hi {{first_name}}, please review and sign your retainer agreement.</p>', '<p>Hi {{first_name}}, please upload the documents listed below.</p>'][i],
   }));
   records.forms = [
@@ -202,11 +202,11 @@ function seedWork(records: Db['records']): void {
         invoiced_at: day,
         due_at: day.replace(/-(\d{2})$/, (_, d: string) => `-${String(Math.min(Number(d) + 29, 28)).padStart(2, '0')}`),
         payment_terms: 'net_30',
-        note: 'Thank you for choosing Marlowe & Chen LLP.',
+        note: 'Thank you for choosing Harlow & Pike LLP.',
         enable_online_payment: true,
         include_balance_forward: false,
         include_statement_of_accounts: false,
-        pdf_url: `https://files.marlowechen.example/invoices/${number}.pdf`,
+        pdf_url: `https://files.harlowpike.example/invoices/${number}.pdf`,
         target_account_type: 'Prospect',
         voided_at: null,
         ...stamp(`${day} 09:00`),
@@ -298,7 +298,7 @@ function seedWork(records: Db['records']): void {
         file_name: name,
         file_type: type,
         file_size: size,
-        file_url: `https://files.marlowechen.example/documents/${id}/${name}`,
+        file_url: `https://files.harlowpike.example/documents/${id}/${name}`,
         ...stamp('2024-06-14 16:59'),
       },
       { documentable: ref('prospect', prospect), folder: folder ? ref('folder', folder) : null },

@@ -1,24 +1,37 @@
+import { FIRM, FIRM_PEOPLE, formatPhone, STORY, shiftSeededDates } from '@portico/core/testing/emulator';
 import { at, type Db, type Ref, record, ref, type StoredRecord } from './model.js';
 import { seedFirm } from './seed-firm.js';
 
 /**
- * The seeded firm: Marlowe & Chen LLP, a small San Diego practice (personal injury, family, estate planning,
- * criminal defense, immigration, employment), with its users, fourteen matters (prospects) and their contacts,
+ * The seeded firm: Harlow & Pike LLP (@portico/core/testing's firm; its prospects come from across the Bay Area and
+ * San Diego), with its practice areas (personal injury, family, estate planning, criminal defense, immigration,
+ * employment), its users, fourteen matters (prospects) and their contacts,
  * other contacts, companies and their addresses, emails and phone numbers. The firm's catalog and work (practice
  * areas, pipelines, events, invoices, time…) are in `seed-firm.ts`. Ids are fixed; every reset builds fresh objects.
  */
 
-/** The day the seeded "days since last contact" are counted to. */
-const TODAY = Date.parse('2024-11-15T12:00:00-08:00');
+/**
+ * The day the seed is written against (the seeded "days since last contact" are counted to it); every seeded date is
+ * then moved onto the shared sandbox clock (the real date, or `PORTICO_SANDBOX_TODAY`), keeping their spacing.
+ */
+export const AUTHORED_TODAY = '2024-11-15';
+const TODAY = Date.parse(`${AUTHORED_TODAY}T12:00:00-08:00`);
 
 export const USER_ME = '11';
 
 const USERS: Array<[number, string, string, string, string, string]> = [
-  [11, 'Elena', 'Marlowe', 'elena@marlowechen.law', 'admin', '2021-02-01 09:00'],
-  [12, 'David', 'Chen', 'david@marlowechen.law', 'admin', '2021-02-01 09:05'],
-  [13, 'Priya', 'Natarajan', 'priya@marlowechen.law', 'attorney', '2022-06-13 10:30'],
-  [14, 'Marcus', 'Bell', 'marcus@marlowechen.law', 'paralegal', '2022-09-06 08:45'],
-  [15, 'Sofia', 'Alvarez', 'sofia@marlowechen.law', 'intake', '2023-01-17 11:20'],
+  ...(
+    [
+      ['admin', '2021-02-01 09:00'],
+      ['admin', '2021-02-01 09:05'],
+      ['attorney', '2022-06-13 10:30'],
+      ['paralegal', '2022-09-06 08:45'],
+      ['intake', '2023-01-17 11:20'],
+    ] as const
+  ).map(([role, created], i): [number, string, string, string, string, string] => {
+    const p = FIRM_PEOPLE[i] as (typeof FIRM_PEOPLE)[number];
+    return [11 + i, p.first, p.last, p.email, role, created];
+  }),
 ];
 
 /** Full names of the users, for the string-valued `owned_by`. */
@@ -54,7 +67,7 @@ const MATTERS: MatterSeed[] = [
   { id: 5103, first: 'Linh', last: 'Tran', email: 'linh.tran@example.org', phone: '619-555-0168', title: 'Tran family revocable trust', blurb: 'Revocable living trust, pour-over wills and health care directives for a couple with two rentals.', status: 'pnc', sub: 'Awaiting Documents', area: 63, stage: 304, source: 244, campaign: 282, estimate: 450_000, actual: 0, owner: 11, created: '2024-04-22 14:40', contacted: '2024-11-12 09:15', tags: [4] },
   { id: 5104, first: 'Robert', last: 'Okafor', email: 'rokafor@example.com', phone: '(760) 555-0139', title: 'People v. Okafor (DUI)', blurb: 'First-offense DUI stop in Oceanside; DMV hearing within 10 days of arrest.', status: 'hired', area: 64, stage: 305, source: 243, campaign: 0, estimate: 750_000, actual: 750_000, owner: 12, created: '2024-05-09 08:21', contacted: '2024-11-01 16:45', tags: [3] },
   { id: 5105, first: 'Ana', last: 'Ribeiro', email: 'ana.ribeiro@example.com', phone: '(619) 555-0185', title: 'Ribeiro employment-based green card', blurb: 'H-1B holder seeking EB-2 adjustment of status; employer willing to sponsor.', status: 'pnc', sub: 'Conflict Check', area: 65, stage: 302, source: 244, campaign: 0, estimate: 900_000, actual: 0, owner: 13, created: '2024-06-18 13:05', contacted: '2024-11-14 10:00' },
-  { id: 5106, first: 'Kevin', last: "O'Brien", email: 'kevin.obrien@example.net', phone: '(858) 555-0193', title: "O'Brien wrongful termination", blurb: 'Terminated two weeks after reporting safety violations at a warehouse.', status: 'pnc', area: 66, stage: 301, source: 241, campaign: 281, estimate: 3_000_000, actual: 0, owner: 11, created: '2024-07-02 17:48', contacted: '2024-07-03 09:30' },
+  { id: 5106, first: STORY.client.first, last: STORY.client.last, email: STORY.client.email, phone: formatPhone(STORY.client.phone), title: STORY.matter, blurb: STORY.blurb, status: 'hired', sub: 'Signed - Litigation', area: 66, stage: 305, source: 241, campaign: 281, estimate: 3_000_000, actual: 325_000, owner: 12, created: '2024-07-02 17:48', contacted: '2024-11-14 16:30' },
   { id: 5107, first: 'Samantha', last: 'Reyes', email: 'sam.reyes@example.com', phone: '(619) 555-0106', title: 'Reyes v. Sunset Grocers', blurb: 'Slip and fall on an unmarked wet floor; fractured wrist.', status: 'hired', sub: 'Signed - Litigation', area: 61, stage: 306, source: 246, campaign: 0, estimate: 4_000_000, actual: 1_500_000, owner: 12, created: '2024-01-08 11:30', contacted: '2024-11-05 14:10', tags: [2] },
   { id: 5108, first: 'Daniel', last: 'Kim', email: 'dkim@example.org', phone: '(858) 555-0151', title: 'Kim premarital agreement', blurb: 'Prenuptial agreement protecting a family business interest; wedding in March.', status: 'hired', area: 62, stage: 305, source: 242, campaign: 0, estimate: 500_000, actual: 500_000, owner: 13, created: '2024-08-19 10:00', contacted: '2024-10-22 13:00' },
   { id: 5109, first: 'Grace', last: 'Liu', email: 'grace.liu@example.com', phone: '(619) 555-0177', title: 'Estate of Howard Liu', blurb: 'Probate of her late father’s estate; house in Clairemont, no will found yet.', status: 'pnc', area: 63, stage: 301, source: 245, campaign: 282, estimate: 1_200_000, actual: 0, owner: 11, created: '2024-09-10 09:45', contacted: '2024-09-12 10:20', tags: [4] },
@@ -142,7 +155,7 @@ export function seedPeople(records: Db['records']): void {
       estimated_value_cents: m.estimate,
       actual_value_cents: m.actual,
       lead_cost_cents: m.source === 241 ? 18_500 : 0,
-      referring_url: m.source === 241 ? 'https://www.google.com/' : m.source === 244 ? 'https://marlowechen.law/contact' : null,
+      referring_url: m.source === 241 ? 'https://www.google.com/' : m.source === 244 ? `${FIRM.website}/contact` : null,
       custom_fields: m.area === 61 ? [{ id: 4601, name: 'Date of Incident', field_type: 'date', value: m.created.slice(0, 10) }] : [],
     };
     const relationships: StoredRecord['relationships'] = {
@@ -304,6 +317,7 @@ export function seed(): Db {
   const records: Db['records'] = {};
   seedPeople(records);
   seedFirm(records);
+  shiftSeededDates(records, AUTHORED_TODAY);
   const nextId: Record<string, number> = {};
   for (const [key, list] of Object.entries(records)) {
     nextId[key] = Math.max(0, ...list.map((r) => Number(r.id)).filter(Number.isFinite)) + 1;

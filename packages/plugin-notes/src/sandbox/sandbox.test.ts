@@ -51,10 +51,10 @@ describe('reads', () => {
     const pages = await allPages('list_users', { page_size: 3 });
     expect(pages.map((p) => p.results.length)).toEqual([3, 1]);
     const names = pages.flatMap((p) => p.results.map((u) => u.name));
-    expect(names).toEqual(expect.arrayContaining(['Portico', 'Maya Chen', 'Jonas Weber', 'Priya Nair']));
+    expect(names).toEqual(expect.arrayContaining(['Portico', 'Margaret Harlow', 'Daniel Pike', 'Priya Raman']));
 
     const maya = await call('get_user', { user_id: SEED.people[0].id.replaceAll('-', '') });
-    expect(maya).toMatchObject({ name: 'Maya Chen', person: { email: 'maya.chen@example.com' } });
+    expect(maya).toMatchObject({ name: 'Margaret Harlow', person: { email: 'margaret@harlowpike.example' } });
   });
 
   it('search matches titles, filters by object type and sorts by last edit', async () => {

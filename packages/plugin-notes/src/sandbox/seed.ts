@@ -1,3 +1,4 @@
+import { daysFromToday, FIRM, FIRM_PEOPLE, formatPhone, STORY } from '@portico/core/testing/emulator';
 import { EXAMPLE_BLOCK_ID, EXAMPLE_DATABASE_ID, EXAMPLE_DISCUSSION_ID, EXAMPLE_PAGE_ID, EXAMPLE_USER_ID } from '../schemas.js';
 import { deterministicId } from './ids.js';
 import type { Json } from './json.js';
@@ -8,22 +9,37 @@ import type { Workspace } from './workspace/index.js';
  * every example in describe_method works against the sandbox as is.
  */
 
-const START = Date.parse('2024-01-08T09:00:00.000Z');
-const at = (hours: number) => new Date(START + hours * 3_600_000).toISOString();
+/** The workspace is set up 60 days before the sandbox's today (the shared sandbox clock), its pages hour by hour. */
+const start = () => Date.parse(`${daysFromToday(-60)}T09:00:00.000Z`);
+const at = (hours: number) => new Date(start() + hours * 3_600_000).toISOString();
 const text = (content: string) => [{ type: 'text', text: { content } }];
 const title = (content: string) => ({ title: text(content) });
 
 export const SEED = {
   botId: deterministicId('seed:user:bot'),
+  // three of the firm's people (@portico/core/testing): the managing partner, the other partner, the associate
   people: [
-    { id: EXAMPLE_USER_ID, name: 'Maya Chen', email: 'maya.chen@example.com' },
-    { id: deterministicId('seed:user:jonas'), name: 'Jonas Weber', email: 'jonas.weber@example.com' },
-    { id: deterministicId('seed:user:priya'), name: 'Priya Nair', email: 'priya.nair@example.com' },
+    {
+      id: EXAMPLE_USER_ID,
+      name: (FIRM_PEOPLE[0] as (typeof FIRM_PEOPLE)[number]).name,
+      email: (FIRM_PEOPLE[0] as (typeof FIRM_PEOPLE)[number]).email,
+    },
+    {
+      id: deterministicId('seed:user:jonas'),
+      name: (FIRM_PEOPLE[1] as (typeof FIRM_PEOPLE)[number]).name,
+      email: (FIRM_PEOPLE[1] as (typeof FIRM_PEOPLE)[number]).email,
+    },
+    {
+      id: deterministicId('seed:user:priya'),
+      name: (FIRM_PEOPLE[2] as (typeof FIRM_PEOPLE)[number]).name,
+      email: (FIRM_PEOPLE[2] as (typeof FIRM_PEOPLE)[number]).email,
+    },
   ],
   rootPageId: deterministicId('seed:page:root'),
   handbookPageId: deterministicId('seed:page:handbook'),
   releaseNotesPageId: deterministicId('seed:page:release-notes'),
   weeklySyncPageId: deterministicId('seed:page:weekly-sync'),
+  matterNotesPageId: deterministicId('seed:page:matter-notes'),
   tasksDatabaseId: EXAMPLE_DATABASE_ID,
   contactsDatabaseId: deterministicId('seed:database:contacts'),
   sprintReviewPageId: EXAMPLE_PAGE_ID,
@@ -35,35 +51,35 @@ export const SEED = {
 
 const TASKS = [
   'Prepare sprint review',
-  'Fix login redirect loop',
-  'Write onboarding guide',
-  'Migrate CI to new runners',
-  'Review Q3 hiring plan',
-  'Update privacy policy page',
-  'Set up staging database backups',
-  'Draft customer newsletter',
-  'Audit API rate limits',
-  'Plan team offsite',
-  'Refactor billing webhooks',
-  'Design dark mode palette',
-  'Renew TLS certificates',
-  'Interview backend candidates',
-  'Publish changelog for 2.4',
-  'Investigate slow search queries',
-  'Translate help center to German',
-  'Clean up feature flags',
-  'Prepare board meeting metrics',
-  'Archive old chat channels',
-  'Add SSO for enterprise plan',
-  'Record product demo video',
-  'Negotiate vendor contract',
-  'Benchmark new cache layer',
-  'Organize security training',
-  'Fix timezone bug in reports',
-  'Write post-mortem for outage',
-  'Update dependency versions',
-  'Create Q4 roadmap draft',
-  'Reply to partner integration request',
+  'Update the retainer agreement template',
+  'Write the new associate onboarding guide',
+  'Move closed matters to the archive drive',
+  'Review the hiring plan for a second paralegal',
+  'Update the privacy notice on the website',
+  'Set up backups of the document server',
+  'Draft the client newsletter',
+  'Audit trust account signatories',
+  'Plan the estate planning seminar',
+  'Refresh the conflict-check procedure',
+  'Design the new letterhead',
+  'Renew the malpractice insurance policy',
+  'Interview paralegal candidates',
+  'Publish the fee schedule for the year',
+  'Speed up the intake questionnaire',
+  'Translate the intake form into Spanish',
+  'Clean up the shared drive folders',
+  'Prepare partner meeting metrics',
+  'Archive old Slack channels',
+  'Add two-factor sign-in for the client portal',
+  'Record a welcome video for new clients',
+  'Negotiate the court reporter contract',
+  'Compare e-discovery vendors',
+  'Organize the security training',
+  'Fix the time zone in the billing reports',
+  'Write the post-mortem for the e-filing outage',
+  'Update the document templates',
+  'Draft next year’s marketing plan',
+  'Reply to the bar association panel request',
 ];
 export const TASK_STATUSES = ['In progress', 'Not started', 'Done'] as const;
 const PRIORITIES = ['High', 'Medium', 'Low'] as const;
@@ -75,7 +91,8 @@ export function taskRow(i: number) {
     name: TASKS[i] ?? `Task ${i + 1}`,
     status: TASK_STATUSES[i % 3] as string,
     priority: PRIORITIES[Math.floor(i / 3) % 3] as string,
-    due: i % 10 === 9 ? null : new Date(Date.UTC(2024, 6, 1 + i)).toISOString().slice(0, 10),
+    // due from a week ago onwards, one a day: the first few are overdue
+    due: i % 10 === 9 ? null : daysFromToday(i - 7),
     blocked: i % 7 === 3,
     tag: TAGS[i % 4] as string,
   };
@@ -107,7 +124,7 @@ export function seedWorkspace(ws: Workspace): void {
     name: 'Portico',
     avatar_url: null,
     type: 'bot',
-    bot: { owner: { type: 'workspace', workspace: true }, workspace_name: 'Acme Operations' },
+    bot: { owner: { type: 'workspace', workspace: true }, workspace_name: FIRM.name },
   });
   for (const person of SEED.people) {
     ws.addUser({ object: 'user', id: person.id, name: person.name, avatar_url: null, type: 'person', person: { email: person.email } });
@@ -117,26 +134,26 @@ export function seedWorkspace(ws: Workspace): void {
   const priyaId = priya?.id ?? SEED.botId;
 
   ws.createPage(
-    { parent: { workspace: true }, properties: title('Portico Sandbox'), icon: { emoji: '🧭' } },
+    { parent: { workspace: true }, properties: title(FIRM.name), icon: { emoji: '⚖️' } },
     { ...seed, id: SEED.rootPageId, time: at(0), by: mayaId },
   );
 
   ws.createPage(
     {
       parent: { page_id: SEED.rootPageId },
-      properties: title('Team Handbook'),
+      properties: title('Firm Handbook'),
       icon: { emoji: '📘' },
       children: [
-        block('heading_1', 'Welcome to Acme Operations'),
-        block('paragraph', 'This handbook explains how the operations team plans, ships and supports our products.'),
+        block('heading_1', `Welcome to ${FIRM.name}`),
+        block('paragraph', 'This handbook explains how the firm takes on matters, bills its time and looks after its clients.'),
         block('heading_2', 'How we work'),
-        block('bulleted_list_item', 'Plan in two-week sprints; the sprint review is on Thursday.'),
+        block('bulleted_list_item', 'Every new caller is logged in #intake the same day; missed calls are returned within two hours.'),
         block('bulleted_list_item', 'Every task lives in the Tasks database with an owner and a due date.'),
-        block('bulleted_list_item', 'Decisions are written down on the page they concern.'),
-        block('toggle', 'Expense policy', { children: [block('paragraph', 'Expenses under 200 EUR need no approval; keep the receipt.')] }),
-        block('callout', 'Questions? Ask in #ops-help.', { icon: { emoji: '💬' } }),
+        block('bulleted_list_item', 'Each open matter has a notes page here; decisions are written down on it.'),
+        block('toggle', 'Expense policy', { children: [block('paragraph', 'Case costs under $200 need no approval; keep the receipt.')] }),
+        block('callout', 'Billing questions? Ask in #billing.', { icon: { emoji: '💬' } }),
         { object: 'block', type: 'divider', divider: {} },
-        { object: 'block', type: 'code', code: { rich_text: text('make release VERSION=2.4.0'), language: 'shell' } },
+        { object: 'block', type: 'code', code: { rich_text: text(`Main line: ${formatPhone(FIRM.mainLine)}`), language: 'plain text' } },
       ],
     },
     { ...seed, id: SEED.handbookPageId, time: at(1), by: mayaId },
@@ -156,18 +173,39 @@ export function seedWorkspace(ws: Workspace): void {
   ws.createPage(
     {
       parent: { page_id: SEED.rootPageId },
-      properties: title('Weekly Sync 2024-06-03'),
+      properties: title('New Client Onboarding Checklist'),
       icon: { emoji: '🗓️' },
       children: [
-        block('heading_2', 'Agenda'),
-        block('bulleted_list_item', 'Release 2.4 status'),
-        block('bulleted_list_item', 'Hiring update'),
-        block('heading_2', 'Action items'),
-        block('to_do', 'Jonas to publish the 2.4 changelog', { checked: false }),
-        block('to_do', 'Priya to schedule the security training', { checked: true }),
+        block('heading_2', 'Before the first meeting'),
+        block('bulleted_list_item', 'Run the conflict check and note it in #intake'),
+        block('bulleted_list_item', 'Send the engagement letter and the retainer invoice'),
+        block('heading_2', 'Once the retainer is signed'),
+        block('to_do', 'Open the matter in Clio and the customer in QuickBooks', { checked: false }),
+        block('to_do', 'Create the matter notes page here', { checked: true }),
       ],
     },
     { ...seed, id: SEED.weeklySyncPageId, time: at(3), by: priyaId },
+  );
+
+  // the story's matter: the notes the firm keeps on Rosa Delgado's case (the last one from yesterday's call)
+  ws.createPage(
+    {
+      parent: { page_id: SEED.rootPageId },
+      properties: title(`Matter Notes: ${STORY.matter}`),
+      icon: { emoji: '📁' },
+      children: [
+        block('paragraph', `Client: ${STORY.client.name}, ${formatPhone(STORY.client.phone)}, ${STORY.client.email}`),
+        block('paragraph', STORY.blurb),
+        block('heading_2', `Call of ${daysFromToday(-STORY.calledDaysAgo)}`),
+        block('paragraph', STORY.note),
+      ],
+    },
+    {
+      ...seed,
+      id: SEED.matterNotesPageId,
+      time: new Date(`${daysFromToday(-STORY.calledDaysAgo)}T17:05:00.000Z`).toISOString(),
+      by: jonasId,
+    },
   );
 
   ws.createDatabase(

@@ -80,7 +80,7 @@ describe('lists', () => {
     const answer = await list('/matters.json');
     expect(answer.status).toBe(200);
     expect(Object.keys(answer.body.data[0] as object).sort()).toEqual(['etag', 'id']);
-    expect(answer.body.meta).toEqual({ paging: {}, records: 6 });
+    expect(answer.body.meta).toEqual({ paging: {}, records: 7 });
     expect(answer.headers.get('x-ratelimit-limit')).toBeTruthy();
   });
 
@@ -103,27 +103,27 @@ describe('lists', () => {
     while (next) {
       const answer = await list(next);
       expect(answer.status).toBe(200);
-      expect(answer.body.meta.records).toBe(12);
+      expect(answer.body.meta.records).toBe(14);
       seen.push(...ids(answer));
       next = answer.body.meta.paging.next;
       if (next) expect(new URL(next).searchParams.get('page_token')).toBeTruthy();
       pages += 1;
     }
     expect(pages).toBe(3);
-    expect(seen).toEqual(Array.from({ length: 12 }, (_, i) => 5001 + i));
+    expect(seen).toEqual(Array.from({ length: 14 }, (_, i) => 5001 + i));
     expect((await list('/activities.json?limit=201')).status).toBe(400);
     expect((await list('/activities.json?page_token=bogus')).status).toBe(400);
   });
 
   it('filter by ids[], by an id with null, created_since and query; a bad id value is a 400', async () => {
     expect(ids(await list('/contacts.json?ids[]=2002&ids[]=2004'))).toEqual([2002, 2004]);
-    expect(ids(await list('/matters.json?client_id=null'))).toEqual([3006]);
+    expect(ids(await list('/matters.json?client_id=null'))).toEqual([3007]);
     expect(ids(await list('/matters.json?client_id=2002'))).toEqual([3002]);
     expect(ids(await list('/activities.json?matter_id=null'))).toEqual([5012]);
     expect(ids(await list('/contacts.json?query=northwind'))).toEqual([2002]);
     const all = await list('/tasks.json?fields=id,created_at');
     const since = all.body.data[3]?.created_at as string;
-    expect(ids(await list(`/tasks.json?created_since=${encodeURIComponent(since)}`))).toEqual([8004, 8005, 8006]);
+    expect(ids(await list(`/tasks.json?created_since=${encodeURIComponent(since)}`))).toEqual([8004, 8005, 8006, 8007]);
     const bad = await list('/matters.json?client_id=abc');
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ error: { type: 'InvalidParameter' } });
@@ -131,8 +131,8 @@ describe('lists', () => {
   });
 
   it('order asc and desc', async () => {
-    expect(ids(await list('/bills.json?order=total(asc)'))).toEqual([6003, 6001, 6002]);
-    expect(ids(await list('/bills.json?order=total(desc)'))).toEqual([6002, 6001, 6003]);
+    expect(ids(await list('/bills.json?order=total(asc)'))).toEqual([6003, 6005, 6001, 6004, 6002]);
+    expect(ids(await list('/bills.json?order=total(desc)'))).toEqual([6002, 6004, 6001, 6005, 6003]);
     expect((await list('/bills.json?order=total')).status).toBe(400);
   });
 
@@ -260,6 +260,6 @@ describe('auth, versions, failures', () => {
     expect((await call('/matters/3001.json')).status).toBe(404);
     await control('reset');
     expect((await call('/matters/3001.json')).status).toBe(200);
-    expect((await list('/matters.json')).body.meta.records).toBe(6);
+    expect((await list('/matters.json')).body.meta.records).toBe(7);
   });
 });

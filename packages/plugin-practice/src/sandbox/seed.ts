@@ -1,85 +1,116 @@
-import { type Db, insert, parentOf, records, SANDBOX_COLLECTIONS } from './model.js';
+import {
+  addDays,
+  daysBetween,
+  FIRM,
+  FIRM_CLIENTS,
+  FIRM_MATTERS,
+  FIRM_PEOPLE,
+  formatPhone,
+  STORY,
+  sandboxToday,
+  shiftSeededDates,
+} from '@portico/core/testing/emulator';
+import { type Db, etagOf, insert, parentOf, records, SANDBOX_COLLECTIONS } from './model.js';
 
 /**
- * The seeded firm, Harlow & Pike LLP (four users, clients, matters and their work), written with fixed ids and a fixed
- * clock so that every run and every reset gives the same data. Every other collection of the table gets three generic
+ * The seeded firm, Harlow & Pike LLP (@portico/core/testing's firm: its people, clients, matters and their work), written
+ * with fixed ids and a fixed clock so that every run and every reset gives the same data. Every other collection of the table gets three generic
  * records (two per parent record for nested collections) so that each path answers with something.
  */
 export const SEED_EPOCH = Date.UTC(2024, 0, 8, 14, 0, 0) / 1000;
+
+/**
+ * The day the seed is written against; every seeded date is moved onto the shared sandbox clock (the real date, or
+ * `PORTICO_SANDBOX_TODAY`) by as many days as today is from it, so bill 2 is overdue and the hearings are next week.
+ */
+export const AUTHORED_TODAY = '2024-02-12';
+
+/** The day `days` from the authored today (moved onto the sandbox clock with the rest of the seed). */
+const day = (days: number) => addDays(AUTHORED_TODAY, days);
 
 const ref = (id: number, extra: Record<string, unknown> = {}) => ({ id, ...extra });
 
 export function seed(): Db {
   const db: Db = { records: new Map(), nextId: 900_001, clock: SEED_EPOCH };
-  const users = [
-    [1001, 'Margaret Harlow', 'margaret@harlowpike.example', 'Attorney', true],
-    [1002, 'Daniel Pike', 'daniel@harlowpike.example', 'Attorney', true],
-    [1003, 'Priya Raman', 'priya@harlowpike.example', 'NonAttorney', true],
-    [1004, 'Tom Becker', 'tom@harlowpike.example', 'NonAttorney', false],
-  ] as const;
-  for (const [id, name, email, subscription_type, enabled] of users) {
-    const [first_name, last_name] = name.split(' ');
-    insert(db, '/users', { id, name, first_name, last_name, email, subscription_type, enabled, rate: id < 1003 ? 350 : 150 });
-  }
+  // the firm's people: the two partners and the associate are attorneys; the paralegal's seat is disabled
+  FIRM_PEOPLE.forEach((p, i) => {
+    const attorney = p.role === 'partner' || p.role === 'associate';
+    insert(db, '/users', {
+      id: 1001 + i,
+      name: p.name,
+      first_name: p.first,
+      last_name: p.last,
+      email: p.email,
+      phone_number: formatPhone(p.phone, 'spaced'),
+      subscription_type: attorney ? 'Attorney' : 'NonAttorney',
+      enabled: p.role !== 'paralegal',
+      rate: p.rate,
+    });
+  });
   insert(db, '/currencies', { id: 1, code: 'USD', sign: '$', default: true });
   insert(db, '/currencies', { id: 2, code: 'CAD', sign: '$', default: false });
-  const areas = ['Family Law', 'Estate Planning', 'Personal Injury'];
+  const areas: string[] = [...FIRM.practiceAreas];
   areas.forEach(
     (name, i) => void insert(db, '/practice_areas', { id: 1101 + i, name, code: name.slice(0, 3).toUpperCase(), category: name }),
   );
 
-  const contacts: Array<[string, 'Person' | 'Company', string]> = [
-    ['Eleanor Vance', 'Person', 'eleanor.vance@example.com'],
-    ['Northwind Traders Inc.', 'Company', 'legal@northwind.example'],
-    ['Samuel Okafor', 'Person', 'sokafor@example.com'],
-    ['Lucia Moreno', 'Person', 'lucia.moreno@example.com'],
-    ['Bayview Properties LLC', 'Company', 'office@bayview.example'],
-    ['Henry Whitfield', 'Person', 'h.whitfield@example.com'],
-  ];
-  contacts.forEach(([name, type, email], i) => {
-    const [first_name, last_name] = type === 'Person' ? name.split(' ') : [undefined, undefined];
+  // the firm's core clients (2001–2006; Henry Whitfield is a contact, not a client), then Rosa Delgado (2007), the
+  // client who called yesterday
+  const clients = [...FIRM_CLIENTS.slice(1, 7), STORY.client];
+  clients.forEach((c, i) => {
+    const name = c.company ?? c.name;
     insert(db, '/contacts', {
       id: 2001 + i,
       name,
-      type,
-      first_name: first_name ?? null,
-      last_name: last_name ?? null,
-      primary_email_address: email,
-      primary_phone_number: `+1 415 555 01${10 + i}`,
-      is_client: i !== 5,
+      type: c.kind === 'company' ? 'Company' : 'Person',
+      first_name: c.kind === 'person' ? c.first : null,
+      last_name: c.kind === 'person' ? c.last : null,
+      primary_email_address: c.email,
+      primary_phone_number: formatPhone(c.phone, 'spaced'),
+      is_client: c.name !== 'Henry Whitfield',
       initials: name.slice(0, 1),
     });
   });
+  const contactOf = (client: string) => 2001 + clients.findIndex((c) => c.name === client);
 
-  const matters: Array<[number, string, string, number, string]> = [
-    [2001, 'Vance divorce and custody', 'Open', 1101, '2023-11-02'],
-    [2002, 'Northwind supply contract dispute', 'Open', 1103, '2023-12-12'],
-    [2003, 'Okafor estate plan', 'Pending', 1102, '2024-01-03'],
-    [2004, 'Moreno slip and fall', 'Open', 1103, '2023-09-18'],
-    [2005, 'Bayview lease review', 'Closed', 1102, '2023-06-01'],
-  ];
-  matters.forEach(([client, description, status, area, open_date], i) => {
+  // the firm's matters (3001–3005), then the story's (3006)
+  const ordered = [...FIRM_MATTERS.slice(1), FIRM_MATTERS[0] as (typeof FIRM_MATTERS)[number]];
+  const matters: Array<[number, string, string, number, string]> = ordered.map((m) => [
+    contactOf(m.client),
+    m.title,
+    m.status,
+    1101 + areas.indexOf(m.area),
+    day(-m.openedDaysAgo),
+  ]);
+  const label = (contact: number) => {
+    const c = clients[contact - 2001] as (typeof clients)[number];
+    return c.kind === 'company' ? (c.name.split(' ')[0] as string) : c.last;
+  };
+  const userId = (name: string) => 1001 + FIRM_PEOPLE.findIndex((p) => p.name === name);
+  const insertMatter = ([client, description, status, area, open_date]: (typeof matters)[number], i: number) => {
+    const id = 3001 + i;
     insert(db, '/matters', {
-      id: 3001 + i,
-      display_number: `00${i + 1}-${['Vance', 'Northwind', 'Okafor', 'Moreno', 'Bayview'][i]}`,
-      number: i + 1,
+      id,
+      display_number: `00${id - 3000}-${label(client)}`,
+      number: id - 3000,
       description,
       status,
       open_date,
-      close_date: status === 'Closed' ? '2023-08-30' : null,
+      close_date: status === 'Closed' ? day(-(ordered[i]?.openedDaysAgo ?? 0) + 90) : null,
       billable: true,
       client: ref(client),
       practice_area: ref(area),
-      responsible_attorney: ref(i % 2 === 0 ? 1001 : 1002),
+      responsible_attorney: ref(userId(ordered[i]?.responsible ?? '')),
       originating_attorney: ref(1001),
       currency: ref(1),
     });
-  });
-  // matter 3006 without a client, for `client_id=null`
+  };
+  matters.forEach(insertMatter);
+  // matter 3007 without a client, for `client_id=null`
   insert(db, '/matters', {
-    id: 3006,
-    display_number: '006-Internal',
-    number: 6,
+    id: 3007,
+    display_number: '007-Internal',
+    number: 7,
     description: 'Firm administration',
     status: 'Open',
     open_date: '2023-01-02',
@@ -148,6 +179,65 @@ export function seed(): Db {
       subject: `Invoice ${1 + i}`,
     });
   });
+  // Rosa Delgado's matter (3006): unbilled time this week, and her bill, half paid and overdue
+  const story: Array<[number, number, number, string]> = [
+    [5013, 1002, 1.5, 'Client call: Brightline overtime records and next steps'],
+    [5014, 1003, 2.25, 'Research: retaliation after a wage complaint'],
+  ];
+  story.forEach(([id, user, hours, note], i) => {
+    const price = (FIRM_PEOPLE[user - 1001]?.rate ?? 0) as number;
+    insert(db, '/activities', {
+      id,
+      type: 'TimeEntry',
+      date: day(-3 + i),
+      quantity: hours * 3600,
+      quantity_in_hours: hours,
+      price,
+      total: price * hours,
+      note,
+      billed: false,
+      non_billable: false,
+      no_charge: false,
+      matter: ref(3006),
+      user: ref(user),
+      activity_description: ref(i === 0 ? 4003 : 4004),
+      bill: null,
+    });
+  });
+  insert(db, '/bills', {
+    id: 6004,
+    number: STORY.invoice.number,
+    issued_at: day(-STORY.invoice.issuedDaysAgo),
+    due_at: day(-STORY.invoice.dueDaysAgo),
+    state: 'awaiting_payment',
+    status: 'Awaiting Payment',
+    type: 'MatterBill',
+    kind: 'revenue_kind',
+    total: STORY.invoice.amount,
+    balance: STORY.invoice.amount - STORY.invoice.paid,
+    paid: STORY.invoice.paid,
+    currency: ref(1),
+    client: ref(2007),
+    matters: [ref(3006)],
+    subject: `Invoice ${STORY.invoice.number}`,
+  });
+  insert(db, '/bills', {
+    id: 6005,
+    number: '5',
+    issued_at: day(-2),
+    due_at: day(28),
+    state: 'draft',
+    status: 'Draft',
+    type: 'MatterBill',
+    kind: 'revenue_kind',
+    total: 875,
+    balance: 875,
+    paid: 0,
+    currency: ref(1),
+    client: ref(2001),
+    matters: [ref(3001)],
+    subject: 'Invoice 5',
+  });
   insert(db, '/allocations', {
     id: 6101,
     amount: 1575,
@@ -178,6 +268,39 @@ export function seed(): Db {
     default_account: false,
     institution: 'First Bay Bank',
     account_number: '****9930',
+  });
+
+  // what went through the two accounts lately: retainers into trust, a transfer to operating, a payment, a fee
+  const transactions: Array<[number, number, number, string, string, number | null, number | null]> = [
+    [6311, 6302, 5000, 'Retainer deposit', 'Check 1187', 2001, 3001],
+    [6312, 6302, 7500, 'Retainer deposit', 'Wire', 2007, 3007],
+    [6313, 6302, -1575, 'Transfer to operating for bill 1', 'Transfer', 2001, 3001],
+    [6314, 6301, 1575, 'Transfer from trust for bill 1', 'Transfer', 2001, 3001],
+    [6315, 6301, 2240, 'Payment on account', 'Credit card', 2002, 3002],
+    [6316, 6301, -435, 'Court filing fee', 'Debit card', 2004, 3004],
+  ];
+  transactions.forEach(([id, account, amount, description, source, client, matter], i) => {
+    insert(db, '/bank_transactions', {
+      id,
+      type: 'BankTransaction',
+      bank_account_id: account,
+      source,
+      confirmation: `HP-${id}`,
+      date: day(-30 + i * 5),
+      amount: Math.abs(amount),
+      currency: 'USD',
+      currency_id: 1,
+      description,
+      exchange_rate: 1,
+      transaction_type: amount >= 0 ? 'Deposit' : 'Withdrawal',
+      funds_in: Math.max(amount, 0),
+      funds_out: amount < 0 ? -amount : 0,
+      clio_payments_transaction: false,
+      current_account_balance: null,
+      read_only_confirmation: false,
+      client: client === null ? null : ref(client),
+      matter: matter === null ? null : ref(matter),
+    });
   });
 
   insert(db, '/calendars', {
@@ -262,6 +385,25 @@ export function seed(): Db {
     matter: ref(3001),
     date: '2023-11-02',
   });
+  insert(db, '/notes', {
+    id: 9202,
+    subject: 'Call from Rosa Delgado',
+    detail: STORY.note,
+    type: 'Matter',
+    matter: ref(3006),
+    date: day(-STORY.calledDaysAgo),
+  });
+  insert(db, '/tasks', {
+    id: 8007,
+    name: 'Return Rosa Delgado’s call',
+    description: `Call Rosa Delgado back (${formatPhone(STORY.client.phone)}) about ${STORY.matter} and invoice ${STORY.invoice.number}`,
+    priority: 'High',
+    status: 'pending',
+    due_at: day(0),
+    matter: ref(3006),
+    assignee: ref(1002, { type: 'User' }),
+    assigner: ref(1005),
+  });
   insert(db, '/communications', {
     id: 9301,
     subject: 'Contract breach notice',
@@ -343,6 +485,16 @@ export function seed(): Db {
   });
   generic(db);
   spareForDelete(db);
+  return onTheClock(db);
+}
+
+/** Moves the seeded dates (and the clock of new timestamps) onto the sandbox clock; etags follow the rows. */
+function onTheClock(db: Db): Db {
+  const offset = daysBetween(AUTHORED_TODAY, sandboxToday());
+  if (offset === 0) return db;
+  shiftSeededDates(db.records, AUTHORED_TODAY);
+  db.clock += offset * 86_400;
+  for (const list of db.records.values()) for (const stored of list) stored.row.etag = etagOf(stored);
   return db;
 }
 

@@ -1,4 +1,6 @@
 // The calls routes of the emulated API: listing, reading and updating calls, their recordings and page views.
+
+import { today } from '../clock.js';
 import type { CallRec, LeadStatus, SandboxData } from '../records.js';
 import {
   badRequest,
@@ -135,7 +137,7 @@ function tagIdFor(data: SandboxData, accountId: string, name: string): number {
     company_id: null,
     color: 'gray1',
     status: 'enabled',
-    created_at: '2025-06-15T12:00:00.000-04:00',
+    created_at: `${today()}T12:00:00.000-04:00`,
   });
   return id;
 }

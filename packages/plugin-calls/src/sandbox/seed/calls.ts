@@ -1,11 +1,12 @@
-import { addDays, TODAY } from '../clock.js';
+import { STORY } from '@portico/core/testing/emulator';
+import { addDays, today } from '../clock.js';
 import type { AnswerStatus, CallRec, CompanyRec, LeadStatus, PageViewRec, SandboxData, TrackerRec } from '../records.js';
 import type { AccountSetup } from './accounts.js';
 import { IDS } from './ids.js';
 import { ATTRIBUTION, FIRST_NAMES, LAST_NAMES, MARKETS, type Market, NOTES, ROOFING_ATTRIBUTION } from './markets.js';
 import { between, hexId, pad, pick, type Random, stamp } from './random.js';
 
-/** Calls: 48 for the dental group, 12 for the roofer, spread over the 90 days up to TODAY, with their page views. */
+/** Calls: 48 for the firm, 12 for its estate-planning line, spread over the 90 days up to today, with their page views. */
 export function seedCalls(random: Random, { companies, trackers, users, tags }: AccountSetup): Pick<SandboxData, 'calls' | 'pageViews'> {
   const calls: CallRec[] = [];
   const pageViews: PageViewRec[] = [];
@@ -28,12 +29,12 @@ export function seedCalls(random: Random, { companies, trackers, users, tags }: 
       city: pick(market.cities, random),
     }));
     for (let i = 0; i < count; i++) {
-      // The first call of the dental group is the plugin's example call: a scored website call with page views.
+      // The first call of the firm is the plugin's example call: a scored website call with page views.
       const example = account === IDS.harbor && i === 0;
       const t = example ? (accountTrackers.find((tr) => tr.type === 'session') as TrackerRec) : pick(weighted, random);
       const company = companies.find((c) => c.id === t.company_id) as CompanyRec;
       const daysAgo = Math.floor((i * 90) / count);
-      const date = addDays(TODAY, -daysAgo);
+      const date = addDays(today(), -daysAgo);
       const start = stamp(date, between(8 * 3600, 18 * 3600, random), company.offset);
       const direction: CallRec['direction'] = !example && random() < 0.15 ? 'outbound' : 'inbound';
       const roll = example ? 0 : random();
@@ -65,7 +66,7 @@ export function seedCalls(random: Random, { companies, trackers, users, tags }: 
       const tagCount = random() < 0.4 ? 1 : random() < 0.15 ? 2 : 0;
       const tag_ids = example ? [4021993] : [...new Set(Array.from({ length: tagCount }, () => pick(accountTags, random).id))];
       const landing = session
-        ? `https://www.${company.domain}${pick(['/', '/services', '/new-patients', '/contact', '/offers'], random)}`
+        ? `https://www.${company.domain}${pick(['/', '/services', '/new-clients', '/contact', '/free-consultation'], random)}`
         : null;
       calls.push({
         account_id: account,
@@ -100,7 +101,10 @@ export function seedCalls(random: Random, { companies, trackers, users, tags }: 
         note: answer_status === 'missed' ? null : pick(NOTES, random),
         value: lead_status === 'good_lead' ? `${between(2, 40, random) * 25}.00` : null,
       });
-      if (session && landing) {
+      // The firm's second call is the story's: Rosa Delgado, yesterday, answered on the Google Ads line.
+      const story = account === IDS.harbor && i === 1;
+      if (story) tellTheStory(calls[calls.length - 1] as CallRec, trackers, accountUsers);
+      if (session && landing && !story) {
         const views = between(1, 4, random);
         const startMs = Date.parse(start);
         for (let v = 0; v < views; v++) {
@@ -108,9 +112,7 @@ export function seedCalls(random: Random, { companies, trackers, users, tags }: 
           pageViews.push({
             call_id: id,
             url:
-              v === 0
-                ? landing
-                : `https://www.${company.domain}${pick(['/services', '/team', '/insurance', '/contact', '/reviews'], random)}`,
+              v === 0 ? landing : `https://www.${company.domain}${pick(['/services', '/team', '/fees', '/contact', '/reviews'], random)}`,
             referrer_url: v === 0 ? (attribution.referrer ? `https://www.${attribution.referrer}/` : null) : landing,
             created_at: at.toISOString().replace('Z', '+00:00'),
           });
@@ -129,4 +131,37 @@ export function seedCalls(random: Random, { companies, trackers, users, tags }: 
   }
 
   return { calls, pageViews };
+}
+
+function tellTheStory(call: CallRec, trackers: TrackerRec[], users: AccountSetup['users']): void {
+  const line = trackers.find((t) => t.id === IDS.googleTracker) as TrackerRec;
+  const attribution = ATTRIBUTION['Google Ads'] as (typeof ATTRIBUTION)[string];
+  Object.assign(call, {
+    start_time: `${addDays(today(), -STORY.calledDaysAgo)}T16:42:10${call.start_time.slice(19)}`,
+    tracker_id: line.id,
+    company_id: line.company_id,
+    direction: 'inbound',
+    answer_status: 'answered',
+    duration: 412,
+    customer_name: STORY.client.name,
+    customer_phone_number: STORY.client.phone,
+    customer_city: STORY.client.city,
+    customer_state: 'CA',
+    business_phone_number: line.destination_number,
+    tracking_phone_number: line.tracking_numbers[0],
+    agent_user_id: (users[0] as AccountSetup['users'][number]).id,
+    source: 'Google Ads',
+    medium: attribution.medium,
+    campaign: attribution.campaigns[0],
+    keywords: attribution.keywords[1],
+    referrer_domain: attribution.referrer,
+    landing_page_url: null,
+    device_type: null,
+    browser: null,
+    os: null,
+    lead_status: 'good_lead',
+    previously_good_lead: false,
+    note: `Asked about ${STORY.matter} and her invoice ${STORY.invoice.number}; wants a call back from Daniel`,
+    value: null,
+  } satisfies Partial<CallRec>);
 }

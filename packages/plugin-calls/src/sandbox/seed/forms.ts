@@ -1,11 +1,11 @@
-import { addDays, TODAY } from '../clock.js';
+import { addDays, today } from '../clock.js';
 import type { CompanyRec, FormRec, LeadStatus } from '../records.js';
 import type { AccountSetup } from './accounts.js';
 import { IDS } from './ids.js';
 import { ATTRIBUTION, FIRST_NAMES, LAST_NAMES, MARKETS, type Market } from './markets.js';
 import { between, hexId, pad, pick, type Random, stamp } from './random.js';
 
-/** Form submissions: 14 for the dental group, 5 for the roofer. */
+/** Form submissions: 14 for the firm, 5 for its estate-planning line. */
 export function seedForms(random: Random, { companies, tags }: AccountSetup): FormRec[] {
   const forms: FormRec[] = [];
   const formPlan: Array<{ account: string; count: number }> = [
@@ -26,7 +26,7 @@ export function seedForms(random: Random, { companies, tags }: AccountSetup): Fo
       const attribution = ATTRIBUTION[source] as (typeof ATTRIBUTION)[string];
       const booking = i % 3 !== 2;
       const formPath = booking ? '/book-appointment' : '/contact';
-      const date = addDays(TODAY, -Math.floor((i * 75) / count) - 1);
+      const date = addDays(today(), -Math.floor((i * 75) / count) - 1);
       const submitted = stamp(date, between(7 * 3600, 22 * 3600, random), company.offset);
       const leadRoll = random();
       const lead_status: LeadStatus = leadRoll < 0.5 ? 'good_lead' : leadRoll < 0.7 ? 'not_a_lead' : null;
@@ -37,9 +37,9 @@ export function seedForms(random: Random, { companies, tags }: AccountSetup): Fo
         id: account === IDS.harbor && i === 0 ? IDS.firstForm : hexId('FOR', `form-${account}-${i}`),
         person_id: lead_status === 'good_lead' || i % 4 === 0 ? hexId('PER', `person-${account}-${i}`) : null,
         custom_form_id: account === IDS.harbor ? (booking ? 7731 : 7732) : booking ? 8801 : 8802,
-        form_name: booking ? (account === IDS.harbor ? 'Book an Appointment' : 'Request an Estimate') : 'Contact Us',
+        form_name: booking ? (account === IDS.harbor ? 'Book a Consultation' : 'Request a Trust Review') : 'Contact Us',
         form_url: `https://www.${company.domain}${formPath}`,
-        landing_page_url: `https://www.${company.domain}${pick(['/', '/offers', '/services'], random)}`,
+        landing_page_url: `https://www.${company.domain}${pick(['/', '/free-consultation', '/services'], random)}`,
         referrer: attribution.referrer,
         submitted_at: submitted,
         created_at: submitted,
@@ -53,9 +53,9 @@ export function seedForms(random: Random, { companies, tags }: AccountSetup): Fo
           phone,
           message: booking
             ? account === IDS.harbor
-              ? 'I would like a cleaning and check-up.'
-              : 'Hail damage on the north side of the roof.'
-            : 'Do you take Delta Dental?',
+              ? 'I would like a consultation about my case.'
+              : 'We would like our living trust reviewed.'
+            : 'Do you offer free consultations?',
         },
         source,
         medium: attribution.medium,

@@ -12,10 +12,10 @@ export function seedIntegrations(): Pick<SandboxData, 'integrations' | 'triggers
       state: 'active',
       config: {
         pre_call_webhook: [],
-        post_call_webhook: ['https://hooks.harbordental.example/callrail/post-call'],
-        call_modified_webhook: ['https://hooks.harbordental.example/callrail/modified'],
+        post_call_webhook: ['https://hooks.harlowpike.example/callrail/post-call'],
+        call_modified_webhook: ['https://hooks.harlowpike.example/callrail/modified'],
         text_message_webhook: [],
-        form_submission_webhook: ['https://hooks.harbordental.example/callrail/forms'],
+        form_submission_webhook: ['https://hooks.harlowpike.example/callrail/forms'],
       },
       created_at: '2024-02-12T15:20:00.000-05:00',
     },
@@ -34,7 +34,7 @@ export function seedIntegrations(): Pick<SandboxData, 'integrations' | 'triggers
       id: 1402217,
       type: 'Salesforce',
       state: 'disabled',
-      config: { instance_url: 'https://harbordental.my.salesforce.example', object: 'Lead' },
+      config: { instance_url: 'https://harlowpike.my.salesforce.example', object: 'Lead' },
       created_at: '2024-06-21T13:45:00.000-04:00',
     },
     {
@@ -43,7 +43,7 @@ export function seedIntegrations(): Pick<SandboxData, 'integrations' | 'triggers
       id: 1402301,
       type: 'Webhooks',
       state: 'active',
-      config: { post_call_webhook: ['https://crm.summitroofing.example/hooks/callrail'] },
+      config: { post_call_webhook: ['https://crm.harlowpike.example/hooks/callrail'] },
       created_at: '2023-01-09T08:00:00.000-07:00',
     },
   ];

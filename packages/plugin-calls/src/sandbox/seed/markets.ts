@@ -48,8 +48,8 @@ export interface Market {
   area: string;
 }
 export const MARKETS: Record<string, Market> = {
-  [IDS.harbor]: { state: 'MA', cities: ['Boston', 'Cambridge', 'Somerville', 'Quincy', 'Brookline', 'Newton'], area: '617' },
-  [IDS.summit]: { state: 'CO', cities: ['Denver', 'Aurora', 'Lakewood', 'Englewood', 'Boulder'], area: '303' },
+  [IDS.harbor]: { state: 'CA', cities: ['San Francisco', 'Oakland', 'Berkeley', 'Daly City', 'San Mateo', 'Emeryville'], area: '415' },
+  [IDS.summit]: { state: 'CA', cities: ['San Rafael', 'Mill Valley', 'Novato', 'Sausalito', 'San Jose'], area: '628' },
 };
 
 /** Where calls of each source come from: campaign, keyword and referrer choices. */
@@ -59,27 +59,27 @@ export const ATTRIBUTION: Record<
 > = {
   'Google Ads': {
     medium: 'cpc',
-    campaigns: ['Spring Whitening Promo', 'Emergency Dental - Search'],
-    keywords: ['emergency dentist', 'teeth whitening near me', 'dentist open saturday'],
+    campaigns: ['Wrongful Termination - Search', 'Injury Lawyer - Search'],
+    keywords: ['employment lawyer san francisco', 'wrongful termination attorney', 'personal injury lawyer near me'],
     referrer: 'google.com',
   },
-  Organic: { medium: 'organic', campaigns: [null], keywords: ['dentist downtown boston', null], referrer: 'google.com' },
-  Facebook: { medium: 'social', campaigns: ['New Patient Offer - FB'], keywords: [null], referrer: 'facebook.com' },
+  Organic: { medium: 'organic', campaigns: [null], keywords: ['family law attorney san francisco', null], referrer: 'google.com' },
+  Facebook: { medium: 'social', campaigns: ['Free Consultation - FB'], keywords: [null], referrer: 'facebook.com' },
   Direct: { medium: null, campaigns: [null], keywords: [null], referrer: null },
 };
 export const ROOFING_ATTRIBUTION: Record<string, (string | null)[]> = {
-  'Google Ads': ['Storm Damage - Search', 'Roof Replacement - Search'],
+  'Google Ads': ['Living Trust - Search', 'Estate Planning Seminar - Search'],
   Organic: [null],
-  Facebook: ['Free Inspection - FB'],
+  Facebook: ['Will & Trust Checklist - FB'],
   Direct: [null],
 };
 
 export const NOTES = [
-  'Booked a cleaning for next week',
-  'Asked about insurance coverage',
-  'Wants a quote, call back after 5pm',
-  'Referred by a friend',
-  'Left voicemail about a broken crown',
+  'Booked a consultation for next week',
+  'Asked about fees and the retainer',
+  'Wants a call back after 5pm',
+  'Referred by a past client',
+  'Left voicemail about a court date',
   null,
   null,
   null,

@@ -1,4 +1,4 @@
-import { addDays, TODAY } from '../clock.js';
+import { addDays, today } from '../clock.js';
 import type { CompanyRec, MessageRec, ThreadRec, TrackerRec } from '../records.js';
 import type { AccountSetup } from './accounts.js';
 import { IDS } from './ids.js';
@@ -20,10 +20,10 @@ export function seedMessaging({ companies, trackers }: AccountSetup): ThreadRec[
       company: IDS.downtown,
       tracker: IDS.googleTracker,
       customer: 'Maria Lopez',
-      phone: '+16175552000',
+      phone: '+14155552000',
       tags: [4021993],
       lines: [
-        'Hi, do you have any openings this Saturday for a cleaning?',
+        'Hi, do you have any consultation openings this Saturday?',
         'Hi Maria! We have 9:30 or 11:00 this Saturday. Which works better?',
         '11 please',
         'You are booked for Saturday at 11:00. Reply C to confirm.',
@@ -36,39 +36,39 @@ export function seedMessaging({ companies, trackers }: AccountSetup): ThreadRec[
       company: IDS.downtown,
       tracker: IDS.googleTracker,
       customer: 'James Jenkins',
-      phone: '+16175552037',
+      phone: '+14155552037',
       tags: [4021995],
-      lines: ['I chipped a tooth, can someone see me today?', 'Yes, please come in at 2:15 today.', 'Thank you!'],
+      lines: ['I was served papers today, can someone call me?', 'Yes, Daniel can call you at 2:15 today.', 'Thank you!'],
     },
     {
       account: IDS.harbor,
       company: IDS.westside,
       tracker: hexId('TRK', `tracker-${IDS.harbor}-3`),
       customer: 'Aisha Patel',
-      phone: '+16175552074',
+      phone: '+14155552074',
       tags: [4021996],
-      lines: ['Do you take Delta Dental PPO?', 'We do! Want to book a new patient visit?', 'Maybe next month, thanks'],
+      lines: ['Do you offer payment plans?', 'We do! Want to book a free consultation?', 'Maybe next month, thanks'],
     },
     {
       account: IDS.harbor,
       company: IDS.westside,
       tracker: hexId('TRK', `tracker-${IDS.harbor}-4`),
       customer: 'Daniel Okafor',
-      phone: '+16175552111',
+      phone: '+14155552111',
       tags: [],
-      lines: ['Running 10 minutes late for my 3pm', 'No problem, thanks for letting us know.'],
+      lines: ['Running 10 minutes late for my 3pm consultation', 'No problem, thanks for letting us know.'],
     },
     {
       account: IDS.harbor,
       company: IDS.downtown,
       tracker: hexId('TRK', `tracker-${IDS.harbor}-2`),
       customer: 'Sofia Nguyen',
-      phone: '+16175552148',
+      phone: '+14155552148',
       tags: [4021994],
       lines: [
-        'Can I get a copy of my x-rays sent to my new dentist?',
+        'Can I get a copy of my signed retainer agreement?',
         'Sure, please reply with their fax or email.',
-        'records@smilecare.example',
+        'maria.lopez@example.com',
       ],
     },
     {
@@ -76,7 +76,7 @@ export function seedMessaging({ companies, trackers }: AccountSetup): ThreadRec[
       company: IDS.downtown,
       tracker: IDS.googleTracker,
       customer: 'Kevin Brennan',
-      phone: '+16175552185',
+      phone: '+14155552185',
       tags: [],
       lines: ['How much is teeth whitening?', 'Our spring promo is $199 for in-office whitening.'],
     },
@@ -85,16 +85,16 @@ export function seedMessaging({ companies, trackers }: AccountSetup): ThreadRec[
       company: IDS.denver,
       tracker: hexId('TRK', `tracker-${IDS.summit}-6`),
       customer: 'Grace Kim',
-      phone: '+13035552000',
+      phone: '+16285552000',
       tags: [4022102],
-      lines: ['Hail hit our roof last night, can you come look?', 'We can inspect tomorrow between 8 and 10am.', 'Perfect'],
+      lines: ['My mother wants to update her trust, can we meet?', 'We can meet tomorrow between 8 and 10am.', 'Perfect'],
     },
     {
       account: IDS.summit,
       company: IDS.denver,
       tracker: hexId('TRK', `tracker-${IDS.summit}-7`),
       customer: 'Omar Haddad',
-      phone: '+13035552037',
+      phone: '+16285552037',
       tags: [4022103],
       lines: ['Do you clean gutters in Aurora?', 'Yes, $149 for a single-story home.'],
     },
@@ -102,7 +102,7 @@ export function seedMessaging({ companies, trackers }: AccountSetup): ThreadRec[
   const threads: ThreadRec[] = conversationsPlan.map((plan, i) => {
     const t = trackers.find((tr) => tr.id === plan.tracker) as TrackerRec;
     const company = companies.find((c) => c.id === plan.company) as CompanyRec;
-    const lastDate = addDays(TODAY, -(i * 4));
+    const lastDate = addDays(today(), -(i * 4));
     const messages: MessageRec[] = plan.lines.map((content, m) => {
       const inbound = m % 2 === 0;
       const failed = i === 0 && m === 3;

@@ -3,7 +3,7 @@
 export const EXAMPLE_IDS = {
   '/activities': {
     first: 5001,
-    last: 5012,
+    last: 5014,
   },
   '/activity_rates': {
     first: 4101,
@@ -22,39 +22,39 @@ export const EXAMPLE_IDS = {
     last: 6302,
   },
   '/bank_transactions': {
+    first: 6311,
+    last: 6316,
+  },
+  '/bank_transfers': {
     first: 900001,
     last: 900003,
   },
-  '/bank_transfers': {
+  '/bill_themes': {
     first: 900004,
     last: 900006,
   },
-  '/bill_themes': {
+  '/billable_clients': {
     first: 900007,
     last: 900009,
   },
-  '/billable_clients': {
+  '/billable_matters/ids': {
     first: 900010,
     last: 900012,
   },
-  '/billable_matters/ids': {
+  '/billable_matters': {
     first: 900013,
     last: 900015,
   },
-  '/billable_matters': {
-    first: 900016,
-    last: 900018,
-  },
   '/bills/{id}/preview': {
-    first: 900019,
-    last: 900020,
+    first: 900016,
+    last: 900017,
     scope: {
       id: '6001',
     },
   },
   '/bills': {
     first: 6001,
-    last: 6003,
+    last: 6005,
   },
   '/calendar_entries': {
     first: 7201,
@@ -69,34 +69,34 @@ export const EXAMPLE_IDS = {
     last: 7002,
   },
   '/clio_payments/links': {
+    first: 900020,
+    last: 900022,
+  },
+  '/clio_payments/payments': {
     first: 900023,
     last: 900025,
   },
-  '/clio_payments/payments': {
-    first: 900026,
-    last: 900028,
-  },
   '/communications': {
     first: 9301,
-    last: 900209,
+    last: 900206,
   },
   '/contacts/{contact_id}/email_addresses': {
-    first: 900029,
-    last: 900030,
+    first: 900026,
+    last: 900027,
     scope: {
       contact_id: '2001',
     },
   },
   '/contacts/{contact_id}/phone_numbers': {
-    first: 900033,
-    last: 900034,
+    first: 900030,
+    last: 900031,
     scope: {
       contact_id: '2001',
     },
   },
   '/contacts': {
     first: 2001,
-    last: 2006,
+    last: 2007,
   },
   '/conversation_messages': {
     first: 9411,
@@ -118,12 +118,12 @@ export const EXAMPLE_IDS = {
     last: 9603,
   },
   '/court_rules/matter_dockets/preview': {
-    first: 900037,
-    last: 900039,
+    first: 900034,
+    last: 900036,
   },
   '/court_rules/matter_dockets': {
     first: 9901,
-    last: 900210,
+    last: 900207,
   },
   '/court_rules/service_types': {
     first: 9801,
@@ -142,255 +142,255 @@ export const EXAMPLE_IDS = {
     last: 9502,
   },
   '/custom_field_sets': {
+    first: 900037,
+    last: 900039,
+  },
+  '/custom_actions': {
     first: 900040,
     last: 900042,
   },
-  '/custom_actions': {
+  '/damages': {
     first: 900043,
     last: 900045,
   },
-  '/damages': {
+  '/expense_categories': {
     first: 900046,
     last: 900048,
   },
-  '/expense_categories': {
+  '/grants': {
     first: 900049,
     last: 900051,
   },
-  '/grants': {
+  '/grant_funding_sources': {
     first: 900052,
     last: 900054,
   },
-  '/grant_funding_sources': {
+  '/groups': {
     first: 900055,
     last: 900057,
   },
-  '/groups': {
+  '/internal_notifications/event_metrics': {
     first: 900058,
     last: 900060,
   },
-  '/internal_notifications/event_metrics': {
+  '/internal_notifications/my_events': {
     first: 900061,
     last: 900063,
   },
-  '/internal_notifications/my_events': {
+  '/interest_charges': {
     first: 900064,
     last: 900066,
   },
-  '/interest_charges': {
+  '/line_items': {
     first: 900067,
     last: 900069,
   },
-  '/line_items': {
+  '/log_entries': {
     first: 900070,
     last: 900072,
   },
-  '/log_entries': {
-    first: 900073,
-    last: 900075,
-  },
   '/matters/{matter_id}/client': {
-    first: 900076,
-    last: 900077,
+    first: 900073,
+    last: 900074,
     scope: {
       matter_id: '3001',
     },
   },
   '/matters/{matter_id}/related_contacts': {
-    first: 900080,
-    last: 900081,
+    first: 900077,
+    last: 900078,
     scope: {
       matter_id: '3001',
     },
   },
   '/matters/{matter_id}/contacts': {
-    first: 900084,
-    last: 900085,
+    first: 900081,
+    last: 900082,
     scope: {
       matter_id: '3001',
     },
   },
   '/matters': {
     first: 3001,
-    last: 3006,
+    last: 3007,
   },
   '/matter_stages': {
+    first: 900085,
+    last: 900087,
+  },
+  '/medical_records': {
     first: 900088,
     last: 900090,
   },
-  '/medical_records': {
+  '/medical_records_details': {
     first: 900091,
     last: 900093,
   },
-  '/medical_records_details': {
+  '/medical_bills': {
     first: 900094,
     last: 900096,
   },
-  '/medical_bills': {
+  '/notes': {
+    first: 9201,
+    last: 9202,
+  },
+  '/outstanding_client_balances': {
     first: 900097,
     last: 900099,
   },
-  '/notes': {
-    first: 9201,
-    last: 900211,
+  '/practice_areas': {
+    first: 1101,
+    last: 1105,
   },
-  '/outstanding_client_balances': {
+  '/relationships': {
     first: 900100,
     last: 900102,
   },
-  '/practice_areas': {
-    first: 1101,
-    last: 1103,
-  },
-  '/relationships': {
+  '/reminders': {
     first: 900103,
     last: 900105,
   },
-  '/reminders': {
-    first: 900106,
-    last: 900108,
-  },
   '/reports/{id}/download': {
-    first: 900109,
-    last: 900110,
+    first: 900106,
+    last: 900107,
     scope: {
       id: '1',
     },
   },
   '/reports': {
-    first: 900111,
-    last: 900113,
+    first: 900108,
+    last: 900110,
   },
   '/report_presets/{id}/generate_report': {
-    first: 900114,
-    last: 900115,
+    first: 900111,
+    last: 900112,
     scope: {
       id: '1',
     },
   },
   '/report_presets': {
+    first: 900113,
+    last: 900115,
+  },
+  '/report_schedules': {
     first: 900116,
     last: 900118,
   },
-  '/report_schedules': {
+  '/settings/billing': {
     first: 900119,
     last: 900121,
   },
-  '/settings/billing': {
+  '/settings/text_snippets': {
     first: 900122,
     last: 900124,
   },
-  '/settings/text_snippets': {
+  '/tasks': {
+    first: 8001,
+    last: 8007,
+  },
+  '/task_calendars': {
     first: 900125,
     last: 900127,
   },
-  '/tasks': {
-    first: 8001,
-    last: 8006,
-  },
-  '/task_calendars': {
+  '/task_templates': {
     first: 900128,
     last: 900130,
   },
-  '/task_templates': {
-    first: 900131,
-    last: 900133,
-  },
   '/task_template_lists/{id}/copy': {
-    first: 900134,
-    last: 900135,
+    first: 900131,
+    last: 900132,
     scope: {
       id: '1',
     },
   },
   '/task_template_lists': {
+    first: 900133,
+    last: 900135,
+  },
+  '/task_types': {
     first: 900136,
     last: 900138,
   },
-  '/task_types': {
+  '/timer': {
     first: 900139,
     last: 900141,
   },
-  '/timer': {
+  '/trust_line_items': {
     first: 900142,
     last: 900144,
   },
-  '/trust_line_items': {
+  '/trust_requests': {
     first: 900145,
     last: 900147,
   },
-  '/trust_requests': {
+  '/users/who_am_i': {
     first: 900148,
     last: 900150,
   },
-  '/users/who_am_i': {
+  '/users': {
+    first: 1001,
+    last: 1006,
+  },
+  '/utbms/sets': {
     first: 900151,
     last: 900153,
   },
-  '/users': {
-    first: 1001,
-    last: 1004,
-  },
-  '/utbms/sets': {
+  '/utbms/codes': {
     first: 900154,
     last: 900156,
   },
-  '/utbms/codes': {
+  '/webhooks': {
     first: 900157,
     last: 900159,
   },
-  '/webhooks': {
+  '/lauk_civil_certificated_rates': {
     first: 900160,
     last: 900162,
   },
-  '/lauk_civil_certificated_rates': {
+  '/lauk_civil_controlled_rates': {
     first: 900163,
     last: 900165,
   },
-  '/lauk_civil_controlled_rates': {
+  '/lauk_criminal_controlled_rates': {
     first: 900166,
     last: 900168,
   },
-  '/lauk_criminal_controlled_rates': {
+  '/lauk_expense_categories': {
     first: 900169,
     last: 900171,
   },
-  '/lauk_expense_categories': {
+  '/comments': {
     first: 900172,
     last: 900174,
   },
-  '/comments': {
-    first: 900175,
-    last: 900177,
-  },
   '/document_archives/{id}/download': {
-    first: 900178,
-    last: 900179,
+    first: 900175,
+    last: 900176,
     scope: {
       id: '1',
     },
   },
   '/document_archives': {
-    first: 900180,
-    last: 900182,
+    first: 900177,
+    last: 900179,
   },
   '/documents/{id}/download': {
-    first: 900183,
-    last: 900184,
+    first: 900180,
+    last: 900181,
     scope: {
       id: '9101',
     },
   },
   '/documents/{id}/copy': {
-    first: 900187,
-    last: 900188,
+    first: 900184,
+    last: 900185,
     scope: {
       id: '9101',
     },
   },
   '/documents/{id}/versions': {
-    first: 900191,
-    last: 900192,
+    first: 900188,
+    last: 900189,
     scope: {
       id: '9101',
     },
@@ -400,27 +400,27 @@ export const EXAMPLE_IDS = {
     last: 9104,
   },
   '/document_automations': {
+    first: 900192,
+    last: 900194,
+  },
+  '/document_categories': {
     first: 900195,
     last: 900197,
   },
-  '/document_categories': {
-    first: 900198,
-    last: 900200,
-  },
   '/document_templates/{id}/download': {
-    first: 900201,
-    last: 900202,
+    first: 900198,
+    last: 900199,
     scope: {
       id: '1',
     },
   },
   '/document_templates': {
-    first: 900203,
-    last: 900205,
+    first: 900200,
+    last: 900202,
   },
   '/folders/list': {
-    first: 900206,
-    last: 900208,
+    first: 900203,
+    last: 900205,
   },
   '/folders': {
     first: 9001,

@@ -1,0 +1,122 @@
+/**
+ * The sandbox clock: the one "today" every plugin's sandbox seeds its data around, so that "yesterday's calls",
+ * "overdue today" and "due in 10 days" mean the same day in all of them.
+ *
+ * Today is the real UTC date when a sandbox starts (or is reset with `POST /__sandbox/reset`, which re-anchors it).
+ * It can be pinned: `PORTICO_SANDBOX_TODAY=YYYY-MM-DD` in the environment (for a demo on a chosen day), or
+ * {@link pinSandboxClock} in a test that asserts fixed dates. A pin in code wins over the environment.
+ *
+ * Seeds write their dates relative to it: {@link daysFromToday} (`daysFromToday(-3)` is three days ago) for new
+ * records, {@link shiftFromAuthored} for data written against a fixed day (every date moves by the same number of days,
+ * so the spacing the data was written with is kept).
+ */
+
+export const SANDBOX_TODAY_ENV = 'PORTICO_SANDBOX_TODAY';
+
+const DAY_MS = 86_400_000;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+let pinned: string | undefined;
+let anchor: string | undefined;
+
+/** True for a real calendar date written YYYY-MM-DD. */
+export function isIsoDate(text: string): boolean {
+  const match = ISO_DATE.exec(text);
+  if (!match) return false;
+  return new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))).toISOString().slice(0, 10) === text;
+}
+
+function checked(date: string, source: string): string {
+  if (!isIsoDate(date)) throw new Error(`${source} must be a date written YYYY-MM-DD; got "${date}"`);
+  return date;
+}
+
+/** The day the clock would anchor to now: the pin, else `PORTICO_SANDBOX_TODAY`, else the real UTC date. */
+function currentDay(): string {
+  if (pinned) return pinned;
+  const fromEnv = process.env[SANDBOX_TODAY_ENV]?.trim();
+  if (fromEnv) return checked(fromEnv, SANDBOX_TODAY_ENV);
+  return new Date().toISOString().slice(0, 10);
+}
+
+/**
+ * Pins the clock to a fixed day (a test that asserts fixed dates), or unpins it with no argument. Re-anchors at once.
+ * Pinning is per process (per test file under vitest).
+ */
+export function pinSandboxClock(date?: string): void {
+  pinned = date === undefined ? undefined : checked(date, 'pinSandboxClock');
+  anchor = currentDay();
+}
+
+/** Re-reads the day (pin, environment, real date): at each sandbox start and reset. Returns the new today. */
+export function anchorSandboxClock(): string {
+  anchor = currentDay();
+  return anchor;
+}
+
+/** The sandbox's today, YYYY-MM-DD (anchored on first use). */
+export function sandboxToday(): string {
+  anchor ??= currentDay();
+  return anchor;
+}
+
+/** `date` moved by `days` (negative: earlier). */
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** Whole days from `from` to `to` (both YYYY-MM-DD). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
+}
+
+/** The day `days` from the sandbox's today: `daysFromToday(-1)` is yesterday, `daysFromToday(10)` ten days ahead. */
+export function daysFromToday(days: number): string {
+  return addDays(sandboxToday(), days);
+}
+
+/**
+ * For data written against a fixed day (`authoredToday`): a function that moves a date or timestamp
+ * (`2024-11-08`, `2024-11-08 15:30`, `2024-11-08T15:30:00-08:00`) by as many days as the sandbox's today is from
+ * `authoredToday`, leaving its time of day and offset alone. With the clock pinned to `authoredToday` it is the identity.
+ */
+export function shiftFromAuthored(authoredToday: string): (value: string) => string {
+  const offset = daysBetween(checked(authoredToday, 'authoredToday'), sandboxToday());
+  return (value) => (offset === 0 || !isIsoDate(value.slice(0, 10)) ? value : `${addDays(value.slice(0, 10), offset)}${value.slice(10)}`);
+}
+
+/** A timestamp (ISO, UTC) on the day `days` from today at `time` (`HH:MM`, UTC). */
+export function timestampFromToday(days: number, time = '12:00'): string {
+  return `${daysFromToday(days)}T${time}:00.000Z`;
+}
+
+const DATED = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * Moves every date and timestamp string inside a seeded value (objects, arrays, Maps; in place) from the calendar it
+ * was written against (`authoredToday`) onto the sandbox clock, keeping their spacing: a seed written as "due
+ * 2024-11-19, today 2024-11-15" becomes "due in four days". Returns the value.
+ */
+export function shiftSeededDates<T>(value: T, authoredToday: string): T {
+  const shift = shiftFromAuthored(authoredToday);
+  if (shift('2000-01-01') === '2000-01-01') return value;
+  const seen = new WeakSet<object>();
+  const moved = (item: unknown): unknown => {
+    if (typeof item === 'string') return DATED.test(item) ? shift(item) : item;
+    walk(item);
+    return item;
+  };
+  const walk = (item: unknown): void => {
+    if (!item || typeof item !== 'object' || seen.has(item)) return;
+    seen.add(item);
+    if (item instanceof Map) for (const [key, entry] of item) item.set(key, moved(entry));
+    else if (Array.isArray(item)) {
+      for (let i = 0; i < item.length; i++) item[i] = moved(item[i]);
+    } else if (Object.getPrototypeOf(item) === Object.prototype) {
+      const record = item as Record<string, unknown>;
+      for (const [key, entry] of Object.entries(record)) record[key] = moved(entry);
+    }
+  };
+  walk(value);
+  return value;
+}
