@@ -24,6 +24,11 @@ export interface FilterCase {
   filters: readonly string[];
   /** Parameters every call of the case sends (path ids, a page size that holds the whole list …). */
   base?: Params | ((call: SandboxHarness['call']) => Promise<Params>);
+  /**
+   * The records the filter narrows, when the operation cannot be called without it (Notion's comments need a block):
+   * gathered another way, e.g. the operation called for every parent. Default: the operation called with `base`.
+   */
+  all?: (call: SandboxHarness['call']) => Promise<FilterRecord[]>;
   /** The filter value, derived from the unfiltered records; undefined when none selects a strict, non-empty subset. */
   pick: (records: FilterRecord[]) => FilterChoice | undefined;
   /** A name for the case when one operation has several for one filter. */
@@ -34,11 +39,21 @@ export interface FilterSuiteOptions {
   harness: SandboxHarness;
   /** The records of a list answer (the plugin's envelope: `data`, `results`, `QueryResponse.<Entity>` …). */
   records: (body: unknown, operation: string) => FilterRecord[];
+  /**
+   * All the records an operation answers for some parameters, across pages when the application's page size is fixed
+   * (Lawmatics' 25). Default: one call, read with `records`.
+   */
+  collect?: (call: SandboxHarness['call'], operation: string, params: Record<string, unknown>) => Promise<FilterRecord[]>;
   /** A record's identity, to compare answers (default: its `id`). */
   identity?: (record: FilterRecord) => unknown;
   cases: readonly FilterCase[];
   /** Documented filters that cannot be exercised against the sandbox, each with its reason. */
   exceptions?: Readonly<Record<string, string>>;
+  /**
+   * Documented filters not exercised yet, each with what is missing (a seed without the field, an emulator that does
+   * not model it): shown as todo tests, so the gap stays visible until a case replaces the entry.
+   */
+  pending?: Readonly<Record<string, string>>;
   /** The list operations and their filter parameters, as the coverage check counts them. */
   filtersOf: (plugin: Plugin) => ReadonlyMap<string, readonly string[]>;
 }
@@ -81,8 +96,12 @@ const key = (operation: string, filter: string) => `${operation}.${filter}`;
  * list operation has a case or a reasoned exception; no case or exception names a filter the plugin lacks).
  */
 export function describeFilters(plugin: Plugin, options: FilterSuiteOptions): void {
-  const { harness, records, cases, exceptions = {}, filtersOf } = options;
+  const { harness, cases, exceptions = {}, pending = {}, filtersOf } = options;
+  const records = options.records;
   const identity = options.identity ?? ((record: FilterRecord) => record.id);
+  const collect =
+    options.collect ??
+    (async (call: SandboxHarness['call'], operation: string, params: Params) => records(await call(operation, params), operation));
   const documented = filtersOf(plugin);
 
   describe(`${plugin.service}: every documented list filter narrows the sandbox's answer`, () => {
@@ -90,32 +109,37 @@ export function describeFilters(plugin: Plugin, options: FilterSuiteOptions): vo
     it.each(labelled)('%s', async (_, filterCase) => {
       const call = harness.call.bind(harness);
       const base = typeof filterCase.base === 'function' ? await filterCase.base(call) : (filterCase.base ?? {});
-      const all = records(await call(filterCase.operation, base), filterCase.operation);
+      const all = filterCase.all ? await filterCase.all(call) : await collect(call, filterCase.operation, base);
       const choice = filterCase.pick(all);
       expect(choice, `no value in the ${all.length} unfiltered records selects a strict subset`).toBeDefined();
       if (!choice) return;
       const expected = all.filter(choice.matches).map(identity);
-      expect(expected.length, `the picked value (${choice.label ?? JSON.stringify(choice.params)}) selects some records`).toBeGreaterThan(
-        0,
-      );
-      expect(expected.length, `the picked value (${choice.label ?? JSON.stringify(choice.params)}) excludes some records`).toBeLessThan(
-        all.length,
-      );
-      const answered = records(await call(filterCase.operation, { ...base, ...choice.params }), filterCase.operation).map(identity);
+      const asked = choice.label ?? JSON.stringify(choice.params);
+      // A list of one record has only the empty set as strict subset: there the value is one the record does not hold.
+      if (all.length > 1) expect(expected.length, `the picked value (${asked}) selects some records`).toBeGreaterThan(0);
+      expect(expected.length, `the picked value (${asked}) excludes some records`).toBeLessThan(all.length);
+      const answered = (await collect(call, filterCase.operation, { ...base, ...choice.params })).map(identity);
       expect(sorted(answered), `${filterCase.operation} with ${JSON.stringify(choice.params)}`).toEqual(sorted(expected));
     });
   });
+
+  if (Object.keys(pending).length > 0) {
+    describe(`${plugin.service}: documented list filters not exercised yet`, () => {
+      for (const [filter, reason] of Object.entries(pending)) it.todo(`${filter}: ${reason}`);
+    });
+  }
 
   describe(`${plugin.service}: filter coverage`, () => {
     const covered = new Set(cases.flatMap((c) => c.filters.map((f) => key(c.operation, f))));
     const all = [...documented].flatMap(([operation, filters]) => filters.map((f) => key(operation, f)));
     it('exercises every documented filter, or gives the reason it cannot', () => {
-      expect(all.filter((k) => !covered.has(k) && !(k in exceptions))).toEqual([]);
+      expect(all.filter((k) => !covered.has(k) && !(k in exceptions) && !(k in pending))).toEqual([]);
     });
     it('names only filters the plugin documents, and excuses none it exercises', () => {
       const known = new Set(all);
-      expect([...covered, ...Object.keys(exceptions)].filter((k) => !known.has(k))).toEqual([]);
-      expect(Object.keys(exceptions).filter((k) => covered.has(k))).toEqual([]);
+      const listed = [...Object.keys(exceptions), ...Object.keys(pending)];
+      expect([...covered, ...listed].filter((k) => !known.has(k))).toEqual([]);
+      expect(listed.filter((k) => covered.has(k))).toEqual([]);
     });
   });
 }

@@ -1,4 +1,5 @@
 import { queryValues } from '@portico/core/testing/emulator';
+import { derivedFilter } from './filters.js';
 import { badRequest, type Collection, type Db, type Row, type Stored } from './model.js';
 
 // Clio's list and record conventions: `fields` selection, list filters, `order` and `page_token` paging.
@@ -129,7 +130,10 @@ export function select(collection: Collection, stored: Stored[], query: URLSearc
     const values = filter.endsWith('[]') ? query.getAll(filter) : query.has(filter) ? [query.get(filter) as string] : [];
     if (values.length === 0) continue;
     const value = values[0] as string;
-    if (filter === 'query') {
+    const derived = derivedFilter(collection.template, filter);
+    if (derived) {
+      rows = rows.filter((r) => derived(r, value, values));
+    } else if (filter === 'query') {
       const needle = value.toLowerCase();
       rows = rows.filter((r) => Object.values(r).some((v) => typeof v === 'string' && v.toLowerCase().includes(needle)));
     } else if (filter === 'exclude_ids[]') {
