@@ -282,6 +282,8 @@ function byQuery(operation: string): FilterCase {
   };
 }
 
+/** "The last name or company name". */
+const surnameOf = (r: FilterRecord) => String((r.type === 'Person' ? r.last_name : r.name) ?? r.name ?? '');
 const today = new Date().toISOString().slice(0, 10);
 const overdue = (r: FilterRecord) => r.state === 'awaiting_payment' && String(r.due_at ?? '9999').slice(0, 10) < today;
 const after = (o: number) => o > 0;
@@ -324,6 +326,18 @@ const TABLE: Record<string, FilterCase> = {
   'list_matters.status': bySpelling('list_matters', 'status', 'status', (v) => String(v).toLowerCase()),
   'list_tasks.due_at_from': byBound('list_tasks', 'due_at_from', 'due_at', from),
   'list_tasks.due_at_to': byBound('list_tasks', 'due_at_to', 'due_at', until),
+  'list_contacts.initial': {
+    ...byField('list_contacts', 'initial', 'name'),
+    base: baseFor('list_contacts', 'id,type,name,last_name'),
+    pick: (records) => {
+      const picked = pickValue(records, (r) => surnameOf(r).slice(0, 1).toUpperCase());
+      return picked && { params: { initial: picked.value }, matches: picked.matches, label: `initial=${String(picked.value)}` };
+    },
+  },
+  'list_contacts.client_only': {
+    ...byField('list_contacts', 'client_only', 'is_client'),
+    pick: () => ({ params: { client_only: true }, matches: (r) => r.is_client === true }),
+  },
   'list_tasks.statuses[]': {
     ...byField('list_tasks', 'statuses[]', 'status'),
     pick: (records) => {
@@ -380,7 +394,7 @@ const NOT_YET: Record<string, string> = {
   list_comments: 'item_id',
   list_communications:
     'contact_id matter_id user_id date received_at received_since received_before having_time_entries query type external_property_name external_property_value',
-  list_contacts: 'client_only clio_connect_only email_only initial shared_resource_id',
+  list_contacts: 'clio_connect_only email_only shared_resource_id',
   list_conversation_messages: 'conversation_id',
   list_conversations: 'archived contact_id date for_user matter_id read_status time_entries',
   list_credit_memos: 'contact_id',

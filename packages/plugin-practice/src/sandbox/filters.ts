@@ -58,6 +58,9 @@ const dated =
       return { '>=': order >= 0, '<=': order <= 0, '=': order === 0, '>': order > 0, '<': order < 0 }[match[1] as string] ?? false;
     });
 
+/** A person's last name, or a company's name. */
+const surname = (row: Row) => String((row.type === 'Person' ? row.last_name : row.name) ?? row.name ?? '');
+
 /** Filters of one collection whose values are not its field's. */
 const OWN: Record<string, Record<string, RowTest>> = {
   // The filter says OperatingAccount / TrustAccount; the record's type is Operating / Trust.
@@ -76,6 +79,12 @@ const OWN: Record<string, Record<string, RowTest>> = {
     'open_date[]': dated('open_date'),
     'close_date[]': dated('close_date'),
     'pending_date[]': dated('pending_date'),
+  },
+  '/contacts': {
+    // "Those where the last name or company name start with the given initial."
+    initial: (row, value) => surname(row).toUpperCase().startsWith(value.toUpperCase()),
+    client_only: (row, value) => value !== 'true' || row.is_client === true,
+    email_only: (row, value) => value !== 'true' || (typeof row.primary_email_address === 'string' && row.primary_email_address !== ''),
   },
   '/tasks': { 'statuses[]': (row, _, values) => values.includes(String(row.status)) },
 };
