@@ -30,7 +30,7 @@ const NOT_YET: Record<string, string> = {
   list_billable_matters: 'client_id matter_id originating_attorney_id responsible_attorney_id start_date end_date',
   list_bills: 'currency_id last_sent_start_date last_sent_end_date originating_attorney_id responsible_attorney_id type',
   list_calendar_entries:
-    'calendar_id expanded external_property_name external_property_value has_court_rule is_all_day owner_entries_across_all_users source visible',
+    'expanded external_property_name external_property_value has_court_rule is_all_day owner_entries_across_all_users source visible',
   list_calendars: 'filter_inactive_users owner visible writeable',
   list_civil_certificated_rates:
     'activity activity_sub_category attended_several_hearings_for_multiple_clients category_of_law change_of_solicitor court eligible_for_sqm fee_scheme first_conducting_solicitor key number_of_clients party post_transfer_clients_represented rate_type region session_type user_type',
@@ -76,7 +76,7 @@ const NOT_YET: Record<string, string> = {
   list_task_templates: 'priority task_template_list_id',
   list_task_types: 'enabled',
   list_tasks:
-    'assignee_type assigner_id cascading_source_id client_id complete due_at_present permission responsible_attorney_id statute_of_limitations task_type_id time_entries_present',
+    'assignee_type assigner_id cascading_source_id client_id due_at_present permission responsible_attorney_id statute_of_limitations task_type_id time_entries_present',
   list_trust_line_items: 'bill_id matter_id',
   list_users: 'include_co_counsel pending_setup role',
   list_utbms_codes: 'type utbms_set_id',

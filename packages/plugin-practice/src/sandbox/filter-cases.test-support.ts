@@ -334,6 +334,21 @@ const TABLE: Record<string, FilterCase> = {
     ...byField('list_contacts', 'client_only', 'is_client'),
     pick: () => ({ params: { client_only: true }, matches: (r) => r.is_client === true }),
   },
+  'list_tasks.complete': {
+    ...byField('list_tasks', 'complete', 'status'),
+    pick: (records) => {
+      const picked = pickValue(records, (r) => r.status === 'complete');
+      return picked && { params: { complete: picked.value }, matches: picked.matches, label: `complete=${String(picked.value)}` };
+    },
+  },
+  'list_calendar_entries.calendar_id': {
+    ...byAssociation('list_calendar_entries', 'calendar_owner_id'),
+    filters: ['calendar_id'],
+    pick: (records) => {
+      const picked = pickValue(records, (r) => (r.calendar_owner as FilterRecord | null)?.id);
+      return picked && { params: { calendar_id: picked.value }, matches: picked.matches, label: `calendar_id=${String(picked.value)}` };
+    },
+  },
   'list_tasks.statuses[]': {
     ...byField('list_tasks', 'statuses[]', 'status'),
     pick: (records) => {

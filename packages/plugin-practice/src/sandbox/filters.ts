@@ -86,7 +86,13 @@ const OWN: Record<string, Record<string, RowTest>> = {
     client_only: (row, value) => value !== 'true' || row.is_client === true,
     email_only: (row, value) => value !== 'true' || (typeof row.primary_email_address === 'string' && row.primary_email_address !== ''),
   },
-  '/tasks': { 'statuses[]': (row, _, values) => values.includes(String(row.status)) },
+  '/tasks': {
+    'statuses[]': (row, _, values) => values.includes(String(row.status)),
+    // "Those which are complete or not": a task is complete when its status is.
+    complete: (row, value) => (row.status === 'complete') === (value === 'true'),
+  },
+  // An entry belongs to the calendar it is on (its calendar_owner, a Calendar).
+  '/calendar_entries': { calendar_id: (row, value) => isObject(row.calendar_owner) && String(row.calendar_owner.id) === value },
 };
 
 /** The test of a filter that query.ts's field comparison would get wrong, or undefined. */
