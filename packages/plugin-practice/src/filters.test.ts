@@ -27,10 +27,10 @@ const NOT_YET: Record<string, Record<string, string>> = {
     list_billable_clients: 'client_id matter_id originating_attorney_id responsible_attorney_id start_date end_date',
     list_billable_matter_ids: 'client_id matter_id originating_attorney_id responsible_attorney_id start_date end_date',
     list_billable_matters: 'client_id matter_id originating_attorney_id responsible_attorney_id start_date end_date',
-    list_bills: 'last_sent_start_date last_sent_end_date originating_attorney_id responsible_attorney_id',
+    list_bills: 'last_sent_start_date last_sent_end_date',
     list_calendar_entries:
       'expanded external_property_name external_property_value has_court_rule is_all_day owner_entries_across_all_users source visible',
-    list_calendars: 'filter_inactive_users owner writeable',
+    list_calendars: 'filter_inactive_users writeable',
     list_civil_certificated_rates:
       'activity activity_sub_category attended_several_hearings_for_multiple_clients category_of_law change_of_solicitor court eligible_for_sqm fee_scheme first_conducting_solicitor key number_of_clients party post_transfer_clients_represented rate_type region session_type user_type',
     list_civil_controlled_rates: 'activity category_of_law key matter_type_1 matter_type_2 rate_type region',
@@ -68,15 +68,14 @@ const NOT_YET: Record<string, Record<string, string>> = {
     list_task_template_lists: 'empty practice_area_id',
     list_task_templates: 'priority task_template_list_id',
     list_task_types: 'enabled',
-    list_tasks:
-      'assignee_type cascading_source_id client_id due_at_present permission responsible_attorney_id statute_of_limitations task_type_id time_entries_present',
+    list_tasks: 'assignee_type cascading_source_id due_at_present permission statute_of_limitations task_type_id time_entries_present',
     list_trust_line_items: 'bill_id matter_id',
     list_users: 'include_co_counsel pending_setup role',
     list_utbms_codes: 'type utbms_set_id',
   },
   'every seeded record holds the same value': {
     list_activity_descriptions: 'type',
-    list_bills: 'currency_id type',
+    list_bills: 'currency_id originating_attorney_id type',
     list_calendars: 'visible',
     list_communications: 'matter_id received_at type',
     list_custom_fields: 'deleted parent_type',

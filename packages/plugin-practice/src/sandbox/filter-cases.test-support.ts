@@ -278,6 +278,24 @@ function byQuery(operation: string): FilterCase {
   };
 }
 
+/** A filter on the record's matter's association (a task's client is its matter's), read with a nested `fields`. */
+function throughMatter(operation: string, filter: string, matter: 'matter' | 'matters', field: string): FilterCase {
+  const read = (r: FilterRecord) =>
+    ([] as unknown[])
+      .concat(r[matter] ?? [])
+      .map((m) => ((m as FilterRecord | null)?.[field] as FilterRecord | null | undefined)?.id)
+      .filter((id) => id !== undefined && id !== null);
+  return {
+    operation,
+    filters: [filter],
+    base: baseFor(operation, `id,${matter}{id,${field}{id}}`),
+    pick: (records) => {
+      const picked = pickValue(records, read);
+      return picked && { params: { [filter]: picked.value }, matches: picked.matches, label: `${filter}=${String(picked.value)}` };
+    },
+  };
+}
+
 /** "The last name or company name". */
 const surnameOf = (r: FilterRecord) => String((r.type === 'Person' ? r.last_name : r.name) ?? r.name ?? '');
 const today = new Date().toISOString().slice(0, 10);
@@ -349,6 +367,14 @@ const TABLE: Record<string, FilterCase> = {
       return picked && { params: { calendar_id: picked.value }, matches: picked.matches, label: `calendar_id=${String(picked.value)}` };
     },
   },
+  'list_calendars.owner': {
+    ...byField('list_calendars', 'owner', 'permission'),
+    pick: () => ({ params: { owner: true }, matches: (r) => r.permission === 'owner' }),
+  },
+  'list_tasks.client_id': throughMatter('list_tasks', 'client_id', 'matter', 'client'),
+  'list_tasks.responsible_attorney_id': throughMatter('list_tasks', 'responsible_attorney_id', 'matter', 'responsible_attorney'),
+  'list_bills.originating_attorney_id': throughMatter('list_bills', 'originating_attorney_id', 'matters', 'originating_attorney'),
+  'list_bills.responsible_attorney_id': throughMatter('list_bills', 'responsible_attorney_id', 'matters', 'responsible_attorney'),
   'list_tasks.statuses[]': {
     ...byField('list_tasks', 'statuses[]', 'status'),
     pick: (records) => {

@@ -4,8 +4,14 @@ import type { Row } from './model.js';
 // or time field, and filters whose values are not the field's. Each from the filter's description in Clio's document
 // (upstream-specs/practice): "Filter Bill records to those that have a `due_date` after the one provided", …
 
-/** A filter's test of one record, given the filter's value (and all its values, for a repeated `name[]` filter). */
-export type RowTest = (row: Row, value: string, values: readonly string[]) => boolean;
+/** Another collection's record by id (a task's matter), for filters that read through an association. */
+export type Related = (template: string, id: unknown) => Row | undefined;
+
+/**
+ * A filter's test of one record, given the filter's value (and all its values, for a repeated `name[]` filter) and a
+ * way to read the records it refers to.
+ */
+export type RowTest = (row: Row, value: string, values: readonly string[], related: Related) => boolean;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -61,6 +67,17 @@ const dated =
 /** A person's last name, or a company's name. */
 const surname = (row: Row) => String((row.type === 'Person' ? row.last_name : row.name) ?? row.name ?? '');
 
+/** The matters a record belongs to: its `matter`, or a bill's `matters`. */
+const mattersOf = (row: Row, related: Related): Row[] =>
+  idsOf(row.matters ?? row.matter)
+    .map((id) => related('/matters', id))
+    .filter((m): m is Row => m !== undefined);
+/** A filter on the record's matter's `<field>` (its client, its responsible attorney …). */
+const throughMatter =
+  (field: string): RowTest =>
+  (row, value, _, related) =>
+    mattersOf(row, related).some((m) => isObject(m[field]) && String((m[field] as Record<string, unknown>).id) === value);
+
 /** Filters of one collection whose values are not its field's. */
 const OWN: Record<string, Record<string, RowTest>> = {
   // The filter says OperatingAccount / TrustAccount; the record's type is Operating / Trust.
@@ -72,7 +89,11 @@ const OWN: Record<string, Record<string, RowTest>> = {
     type: (row, value) => row.kind === `${value}_kind`,
     // A bill names its matters (several for a client bill).
     matter_id: (row, value) => idsOf(row.matters).some((id) => String(id) === value),
+    originating_attorney_id: throughMatter('originating_attorney'),
+    responsible_attorney_id: throughMatter('responsible_attorney'),
   },
+  // "Those that the user owns": the calendars whose permission is owner.
+  '/calendars': { owner: (row, value) => (row.permission === 'owner') === (value === 'true') },
   // Comma-separated statuses (`open,pending`), compared with the record's capitalised status.
   '/matters': {
     status: (row, value) => value.toLowerCase().split(',').includes(String(row.status).toLowerCase()),
@@ -90,6 +111,8 @@ const OWN: Record<string, Record<string, RowTest>> = {
     'statuses[]': (row, _, values) => values.includes(String(row.status)),
     // "Those which are complete or not": a task is complete when its status is.
     complete: (row, value) => (row.status === 'complete') === (value === 'true'),
+    client_id: throughMatter('client'),
+    responsible_attorney_id: throughMatter('responsible_attorney'),
   },
   // An entry belongs to the calendar it is on (its calendar_owner, a Calendar).
   '/calendar_entries': { calendar_id: (row, value) => isObject(row.calendar_owner) && String(row.calendar_owner.id) === value },
