@@ -245,19 +245,7 @@ function bySpelling(operation: string, filter: string, field: string, spell: (va
 }
 
 /** The words of a record's text fields that `query` searches (a record's own name, number, subject …). */
-const TEXT_FIELDS = [
-  'name',
-  'note',
-  'display_number',
-  'description',
-  'subject',
-  'summary',
-  'title',
-  'first_name',
-  'last_name',
-  'number',
-  'body',
-];
+const TEXT_FIELDS = 'name note display_number description subject summary title first_name last_name number body'.split(' ');
 function byQuery(operation: string): FilterCase {
   const texts = (r: FilterRecord) => TEXT_FIELDS.map((f) => r[f]).filter((v): v is string => typeof v === 'string' && v !== '');
   return {
