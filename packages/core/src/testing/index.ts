@@ -48,6 +48,16 @@ export {
 } from './emulator.js';
 export { examplePlugin } from './example-plugin.js';
 export {
+  describeFilters,
+  type FilterCase,
+  type FilterChoice,
+  type FilterRecord,
+  type FilterSuiteOptions,
+  filterParams,
+  NOT_FILTERS,
+  pickValue,
+} from './filter-suite.js';
+export {
   FIRM,
   FIRM_CLIENTS,
   FIRM_MARKETING_LINES,

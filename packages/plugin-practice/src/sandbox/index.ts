@@ -170,7 +170,7 @@ function resource(request: EmulatorRequest, db: Db, path: string): EmulatorReply
     return jsonReply(200, { data: render(db, me.row, fields()) });
   }
   if (verb === 'L') {
-    const rows = select(collection, records(db, collection).filter(inScope), query);
+    const rows = select(collection, records(db, collection).filter(inScope), query, db);
     const selection = fields();
     const { data, meta } = page(collection, rows, query, request.url, request.origin);
     return jsonReply(200, { data: data.map((row) => render(db, row, selection)), meta });

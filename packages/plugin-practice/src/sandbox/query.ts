@@ -1,5 +1,6 @@
 import { queryValues } from '@portico/core/testing/emulator';
-import { badRequest, type Collection, type Db, type Row, type Stored } from './model.js';
+import { derivedFilter } from './filters.js';
+import { badRequest, type Collection, type Db, lookup, type Row, type Stored } from './model.js';
 
 // Clio's list and record conventions: `fields` selection, list filters, `order` and `page_token` paging.
 
@@ -116,8 +117,9 @@ function fieldFor(row: Row, filter: string): unknown {
 }
 
 /** The records a list answers before paging: common filters, the collection's own filters, then `order`. */
-export function select(collection: Collection, stored: Stored[], query: URLSearchParams): Row[] {
+export function select(collection: Collection, stored: Stored[], query: URLSearchParams, db: Db): Row[] {
   let rows = stored.map((s) => s.row);
+  const related = (template: string, id: unknown) => lookup(db, template, Number(id))?.row;
   const ids = queryValues(query, 'ids');
   if (ids.some((id) => !ID.test(id))) throw badRequest('ids[] must be record ids');
   if (ids.length > 0) rows = rows.filter((r) => ids.includes(String(r.id)));
@@ -129,7 +131,10 @@ export function select(collection: Collection, stored: Stored[], query: URLSearc
     const values = filter.endsWith('[]') ? query.getAll(filter) : query.has(filter) ? [query.get(filter) as string] : [];
     if (values.length === 0) continue;
     const value = values[0] as string;
-    if (filter === 'query') {
+    const derived = derivedFilter(collection.template, filter);
+    if (derived) {
+      rows = rows.filter((r) => derived(r, value, values, related));
+    } else if (filter === 'query') {
       const needle = value.toLowerCase();
       rows = rows.filter((r) => Object.values(r).some((v) => typeof v === 'string' && v.toLowerCase().includes(needle)));
     } else if (filter === 'exclude_ids[]') {
