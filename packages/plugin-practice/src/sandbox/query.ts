@@ -86,7 +86,8 @@ const ID = /^[0-9]+$/;
 
 /** The id a record holds for a filter `<name>_id`: its `<name>.id`, else its `<name>_id`. */
 function associated(row: Row, filter: string): unknown {
-  const base = filter.slice(0, -3);
+  // a calendar entry names its calendar as calendar_owner
+  const base = filter === 'calendar_id' && 'calendar_owner' in row ? 'calendar_owner' : filter.slice(0, -3);
   const value = row[base];
   if (isObject(value)) return value.id;
   if (Array.isArray(value)) return value.map((v) => (isObject(v) ? v.id : v));
@@ -144,6 +145,12 @@ export function select(collection: Collection, stored: Stored[], query: URLSearc
     } else if ((filter === 'start_date' || filter === 'end_date') && rows.some((r) => typeof r.date === 'string')) {
       // Activities from start_date to end_date, both included, on their date.
       rows = rows.filter((r) => (filter === 'start_date' ? String(r.date) >= value : String(r.date) <= value));
+    } else if ((filter === 'from' || filter === 'to') && rows.some((r) => typeof r.start_at === 'string')) {
+      // Calendar entries that overlap the window: ending at or after from, starting at or before to.
+      const bound = timestamp(query, filter) as number;
+      rows = rows.filter((r) =>
+        filter === 'from' ? Date.parse(String(r.end_at ?? r.start_at)) >= bound : Date.parse(String(r.start_at)) <= bound,
+      );
     } else if (/^\w+$/.test(filter)) {
       // Other filters apply where the records carry the field (status, type, name …); booleans are true/false.
       if (!rows.some((r) => fieldFor(r, filter) !== undefined)) continue;

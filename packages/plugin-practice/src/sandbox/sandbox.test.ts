@@ -130,6 +130,27 @@ describe('lists', () => {
     expect((await list('/tasks.json?created_since=yesterday')).status).toBe(400);
   });
 
+  it('calendar entries by calendar_id (their calendar_owner) and by a from/to window they overlap', async () => {
+    const all = (await list('/calendar_entries.json?fields=id,start_at,end_at,calendar_owner{id}')).body.data as Array<
+      Data & { start_at: string; end_at: string; calendar_owner: { id: number } }
+    >;
+    const owners = [...new Set(all.map((e) => e.calendar_owner.id))];
+    expect(owners.length).toBeGreaterThan(1);
+    for (const owner of owners) {
+      const expected = all.filter((e) => e.calendar_owner.id === owner).map((e) => e.id);
+      expect(ids(await list(`/calendar_entries.json?calendar_id=${owner}`))).toEqual(expected);
+    }
+    const starts = all.map((e) => e.start_at).sort();
+    const from = starts[1] as string;
+    const to = starts[starts.length - 2] as string;
+    const window = all.filter((e) => Date.parse(e.end_at) >= Date.parse(from) && Date.parse(e.start_at) <= Date.parse(to)).map((e) => e.id);
+    expect(window.length).toBeGreaterThan(0);
+    expect(window.length).toBeLessThan(all.length);
+    const query = `from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`;
+    expect(ids(await list(`/calendar_entries.json?${query}`))).toEqual(window);
+    expect((await list('/calendar_entries.json?from=next-week')).status).toBe(400);
+  });
+
   it('order asc and desc', async () => {
     expect(ids(await list('/bills.json?order=total(asc)'))).toEqual([6003, 6001, 6002]);
     expect(ids(await list('/bills.json?order=total(desc)'))).toEqual([6002, 6001, 6003]);
@@ -189,6 +210,18 @@ describe('records', () => {
       expect((await call(`${path}/${id}.json`)).status).toBe(404);
     });
   }
+
+  it('a time entry just logged is unbilled and billable: status=unbilled lists it, status=billed does not', async () => {
+    const created = await call('/activities.json?fields=id,billed,non_billable', {
+      method: 'POST',
+      body: { data: { type: 'TimeEntry', date: '2024-02-01', quantity: 1800, matter: { id: 3002 }, note: 'Letter' } },
+    });
+    expect(created.body.data).toMatchObject({ billed: false, non_billable: false });
+    const id = created.body.data.id;
+    expect(ids(await list('/activities.json?matter_id=3002&status=unbilled&limit=200'))).toContain(id);
+    expect(ids(await list('/activities.json?matter_id=3002&status=billed&limit=200'))).not.toContain(id);
+    expect((await call(`/activities/${id}.json`, { method: 'DELETE' })).status).toBe(204);
+  });
 
   it('404 for an unknown id or path, 422 for a bad body', async () => {
     const missing = await call('/matters/999.json');
