@@ -159,6 +159,16 @@ describe('an assistant doing a law firm’s tasks over MCP', () => {
     expect(open.map((a) => a.id).sort()).toEqual(expected.map((a) => a.id).sort());
     const hours = open.reduce((sum, a) => sum + a.quantity, 0) / 3600;
     expect(hours).toBeGreaterThan(0);
+    // read back from Clio's own figure for the matter
+    const billable = await find('which matters have work not yet billed', 'clio.list_billable_matters');
+    const figure = (
+      await call<{ data: Array<{ id: number; unbilled_hours: number }> }>(billable, {
+        matter_id: String(matterId),
+        fields: 'id,unbilled_hours',
+      })
+    ).data;
+    expect(figure).toHaveLength(1);
+    expect(figure[0]?.unbilled_hours).toBeCloseTo(hours, 2);
   });
 
   it('shows a client’s unpaid bills and the trust balance (Clio)', async () => {
@@ -172,7 +182,16 @@ describe('an assistant doing a law firm’s tasks over MCP', () => {
     const expected = every.filter((b) => b.client?.id === clientId && b.state === 'awaiting_payment');
     expect(theirs.length).toBeGreaterThan(0);
     expect(theirs.map((b) => b.id).sort()).toEqual(expected.map((b) => b.id).sort());
-    expect(theirs.reduce((sum, b) => sum + b.balance, 0)).toBeGreaterThan(0);
+    const owed = theirs.reduce((sum, b) => sum + b.balance, 0);
+    expect(owed).toBeGreaterThan(0);
+    const balances = await find('how much does each client owe us', 'clio.list_outstanding_client_balances');
+    type Balance = { total_outstanding_balance: number; contact: { id: number } };
+    const outstanding = (
+      await call<{ data: Balance[] }>(balances, { contact_id: String(clientId), fields: 'id,total_outstanding_balance,contact{id}' })
+    ).data;
+    expect(outstanding).toHaveLength(1);
+    expect(outstanding[0]?.contact.id).toBe(clientId);
+    expect(outstanding[0]?.total_outstanding_balance).toBeCloseTo(owed, 2);
 
     const accounts = await find('trust account balance of a client', 'clio.list_bank_accounts');
     type Account = { id: number; name: string; type: string; balance: number };
