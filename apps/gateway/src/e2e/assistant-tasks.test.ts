@@ -195,8 +195,11 @@ describe('an assistant doing a law firm’s tasks over MCP', () => {
 
     const accounts = await find('trust account balance of a client', 'clio.list_bank_accounts');
     type Account = { id: number; name: string; type: string; balance: number };
-    const listed = (await call<{ data: Account[] }>(accounts, { fields: 'id,name,type,balance' })).data;
-    const trust = listed.find((a) => /trust/i.test(a.type));
+    expect(accounts.described.description).toContain('TrustAccount');
+    const listed = (await call<{ data: Account[] }>(accounts, { type: 'TrustAccount', fields: 'id,name,type,balance' })).data;
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed.every((a) => a.type === 'Trust')).toBe(true);
+    const trust = listed[0];
     expect(trust, 'a trust account').toBeDefined();
     const one = await find('trust account balance', 'clio.get_bank_account');
     const read = (await call<{ data: Account }>(one, { id: String(trust?.id), fields: 'id,name,type,balance' })).data;
@@ -238,6 +241,44 @@ describe('an assistant doing a law firm’s tasks over MCP', () => {
     expect(entry).toMatchObject({ summary, calendar_owner: { id: calendar.id } });
     expect(Date.parse(entry?.start_at as string)).toBe(Date.parse(start));
     expect(Date.parse(entry?.end_at as string)).toBe(Date.parse(end));
+  });
+
+  it('books a consultation with a lead and reads it back (Lawmatics)', async () => {
+    type Resource = { id: string; attributes: Record<string, unknown>; relationships?: Record<string, { data?: unknown }> };
+    const leads = await find('find a lead by name', 'lawmatics.list_prospects');
+    const prospect = (await call<{ data: Resource[] }>(leads, { fields: 'first_name,last_name' })).data.find((p) => p.attributes.last_name);
+    expect(prospect, 'a lead').toBeDefined();
+    const types = await find('types of appointments in Lawmatics', 'lawmatics.list_event_types');
+    const listed = (await call<{ data: Resource[] }>(types, {})).data;
+    const type = listed.find((t) => /consult/i.test(String(t.attributes.name))) ?? listed[0];
+    expect(type, 'an event type').toBeDefined();
+    const me = await find('which Lawmatics user am I connected as', 'lawmatics.get_me');
+    const user = (await call<{ data: Resource }>(me, {})).data;
+
+    const book = await find('book a consultation with a lead in Lawmatics', 'lawmatics.create_event');
+    expect(book.described.params.required).toEqual(expect.arrayContaining(['event_type_id', 'eventable_id', 'user_ids']));
+    const name = `Initial consultation - ${prospect?.attributes.first_name} ${prospect?.attributes.last_name} (${marker()})`;
+    const start = `${day(2)}T17:00:00Z`;
+    const end = `${day(2)}T18:00:00Z`;
+    const created = await call<{ data: Resource }>(book, {
+      name,
+      description: 'First meeting about the case: facts, documents, fees.',
+      start_date: start,
+      end_date: end,
+      event_type_id: type?.id,
+      eventable_type: 'Prospect',
+      eventable_id: prospect?.id,
+      user_ids: [user.id],
+      send_invites: false,
+    });
+
+    const read = await find('read an appointment back', 'lawmatics.get_event');
+    const event = (await call<{ data: Resource }>(read, { id: String(created.data.id) })).data;
+    expect(event.id).toBe(String(created.data.id));
+    expect(event.attributes.name).toBe(name);
+    expect(Date.parse(String(event.attributes.start_date))).toBe(Date.parse(start));
+    expect(Date.parse(String(event.attributes.end_date))).toBe(Date.parse(end));
+    expect(JSON.stringify(event.relationships)).toContain(`"${prospect?.id}"`);
   });
 
   it('totals the overdue invoices (QuickBooks)', async () => {

@@ -105,7 +105,7 @@ function timestamp(query: URLSearchParams, name: string): number | undefined {
 /**
  * The value a filter compares, for a record: its field of that name, or what Clio derives for a filter its records do
  * not hold as such — an activity's billing status (billed, on a draft bill, non-billable or unbilled), which the
- * gateway's list_activities documents and sends as status.
+ * gateway's list_activities documents and sends as status, and a bank account's type as the filter spells it.
  */
 function fieldFor(row: Row, filter: string): unknown {
   if (filter === 'status' && 'billed' in row && 'non_billable' in row) {
@@ -113,6 +113,8 @@ function fieldFor(row: Row, filter: string): unknown {
     if (row.non_billable) return 'non_billable';
     return row.bill ? 'draft' : 'unbilled';
   }
+  // a bank account's type is Trust or Operating; the list filter names them TrustAccount and OperatingAccount
+  if (filter === 'type' && 'default_account' in row && typeof row.type === 'string') return `${row.type}Account`;
   return row[filter];
 }
 

@@ -151,6 +151,15 @@ describe('lists', () => {
     expect((await list('/calendar_entries.json?from=next-week')).status).toBe(400);
   });
 
+  it('bank accounts by type as the filter names it: TrustAccount for a Trust account, OperatingAccount', async () => {
+    const all = (await list('/bank_accounts.json?fields=id,type')).body.data as Array<Data & { type: string }>;
+    for (const type of ['Trust', 'Operating']) {
+      const expected = all.filter((a) => a.type === type).map((a) => a.id);
+      expect(expected.length, type).toBeGreaterThan(0);
+      expect(ids(await list(`/bank_accounts.json?type=${type}Account`))).toEqual(expected);
+    }
+  });
+
   it('order asc and desc', async () => {
     expect(ids(await list('/bills.json?order=total(asc)'))).toEqual([6003, 6001, 6002]);
     expect(ids(await list('/bills.json?order=total(desc)'))).toEqual([6002, 6001, 6003]);
