@@ -58,6 +58,18 @@ const WRONG_NAMES: Array<[service: string, wrong: string, meant: string]> = [
   ['lawmatics', 'get_current_user', 'get_me'],
   ['callrail', 'get_recording', 'get_call_recording'],
   ['callrail', 'list_call', 'list_calls'],
+  ['clio', 'list_invoices', 'list_bills'],
+  ['clio', 'get_client', 'get_contact'],
+  ['clio', 'list_unbilled_time', 'list_activities'],
+  ['lawmatics', 'create_lead', 'create_prospect'],
+  ['lawmatics', 'list_appointments', 'list_events'],
+  ['lawmatics', 'book_consultation', 'create_event'],
+  ['slack', 'list_conversations', 'list_channels'],
+  ['slack', 'get_history', 'read_messages'],
+  ['notion', 'append_text', 'append_block_children'],
+  ['quickbooks', 'list_invoices', 'find_invoices'],
+  ['quickbooks', 'list_overdue_invoices', 'find_invoices'],
+  ['callrail', 'get_calls', 'list_calls'],
 ];
 
 describe('an unknown operation name', () => {

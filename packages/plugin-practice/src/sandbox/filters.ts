@@ -1,4 +1,5 @@
-import type { Row } from './model.js';
+import { sandboxToday } from '@portico/core/testing/emulator';
+import { badRequest, type Row } from './model.js';
 
 // Clio list filters that do not compare a record's field of the same name (query.ts compares those): bounds on a date
 // or time field, and filters whose values are not the field's. Each from the filter's description in Clio's document
@@ -26,6 +27,8 @@ function compare(field: unknown, bound: string): number | undefined {
 const bound =
   (field: string, keep: (order: number) => boolean): RowTest =>
   (row, value) => {
+    // Clio refuses a bound that is no date or time, as it does any malformed parameter.
+    if (Number.isNaN(Date.parse(value))) throw badRequest(`must be an ISO-8601 date or timestamp, got "${value}"`);
     const order = compare(row[field], value);
     return order !== undefined && keep(order);
   };
@@ -48,9 +51,8 @@ const BOUNDS: Record<string, RowTest> = {
   created_before: bound('created_at', (o) => o <= 0),
 };
 
-const today = () => new Date().toISOString().slice(0, 10);
 /** A bill still to be paid whose due date has passed. */
-const overdue = (row: Row) => row.state === 'awaiting_payment' && typeof row.due_at === 'string' && row.due_at.slice(0, 10) < today();
+const overdue = (row: Row) => row.state === 'awaiting_payment' && typeof row.due_at === 'string' && row.due_at.slice(0, 10) < sandboxToday();
 const idsOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]).map((v) => (isObject(v) ? v.id : v));
 
 /** `open_date[]=>=2024-01-01`: each value an operator and a date; a record passes when its date satisfies every one. */

@@ -4,6 +4,7 @@ import { ClioError, type Db, lookup, notFound, parentOf, records, route } from '
 import { answerOAuth, newOAuthState, type OAuthState } from './oauth.js';
 import { page, parseFields, render, select } from './query.js';
 import { create, readData, update } from './records.js';
+import { reportRecords } from './reports.js';
 import { seed } from './seed.js';
 
 export { SANDBOX_COLLECTIONS } from './model.js';
@@ -170,7 +171,7 @@ function resource(request: EmulatorRequest, db: Db, path: string): EmulatorReply
     return jsonReply(200, { data: render(db, me.row, fields()) });
   }
   if (verb === 'L') {
-    const rows = select(collection, records(db, collection).filter(inScope), query, db);
+    const rows = select(collection, reportRecords(db, collection.template, query) ?? records(db, collection).filter(inScope), query, db);
     const selection = fields();
     const { data, meta } = page(collection, rows, query, request.url, request.origin);
     return jsonReply(200, { data: data.map((row) => render(db, row, selection)), meta });

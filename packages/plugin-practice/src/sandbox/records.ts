@@ -63,9 +63,12 @@ export function readData(request: EmulatorRequest, db: Db, collection: Collectio
   return data;
 }
 
+/** What Clio sets on a new record when the request leaves it out: a new activity is unbilled, and billable unless said. */
+const CREATED_DEFAULTS: Record<string, Record<string, unknown>> = { '/activities': { billed: false, non_billable: false } };
+
 export function create(db: Db, collection: Collection, data: Record<string, unknown>, scope: Record<string, string>): Row {
   const { id: _id, etag: _etag, created_at: _c, updated_at: _u, ...fields } = data;
-  return insert(db, collection.template, fields, scope);
+  return insert(db, collection.template, { ...CREATED_DEFAULTS[collection.template], ...fields }, scope);
 }
 
 export function update(db: Db, stored: Stored, data: Record<string, unknown>): Row {

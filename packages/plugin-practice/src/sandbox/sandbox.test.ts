@@ -130,6 +130,36 @@ describe('lists', () => {
     expect((await list('/tasks.json?created_since=yesterday')).status).toBe(400);
   });
 
+  it('calendar entries by calendar_id (their calendar_owner) and by a from/to window they overlap', async () => {
+    const all = (await list('/calendar_entries.json?fields=id,start_at,end_at,calendar_owner{id}')).body.data as Array<
+      Data & { start_at: string; end_at: string; calendar_owner: { id: number } }
+    >;
+    const owners = [...new Set(all.map((e) => e.calendar_owner.id))];
+    expect(owners.length).toBeGreaterThan(1);
+    for (const owner of owners) {
+      const expected = all.filter((e) => e.calendar_owner.id === owner).map((e) => e.id);
+      expect(ids(await list(`/calendar_entries.json?calendar_id=${owner}`))).toEqual(expected);
+    }
+    const starts = all.map((e) => e.start_at).sort();
+    const from = starts[1] as string;
+    const to = starts[starts.length - 2] as string;
+    const window = all.filter((e) => Date.parse(e.end_at) >= Date.parse(from) && Date.parse(e.start_at) <= Date.parse(to)).map((e) => e.id);
+    expect(window.length).toBeGreaterThan(0);
+    expect(window.length).toBeLessThan(all.length);
+    const query = `from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`;
+    expect(ids(await list(`/calendar_entries.json?${query}`))).toEqual(window);
+    expect((await list('/calendar_entries.json?from=next-week')).status).toBe(400);
+  });
+
+  it('bank accounts by type as the filter names it: TrustAccount for a Trust account, OperatingAccount', async () => {
+    const all = (await list('/bank_accounts.json?fields=id,type')).body.data as Array<Data & { type: string }>;
+    for (const type of ['Trust', 'Operating']) {
+      const expected = all.filter((a) => a.type === type).map((a) => a.id);
+      expect(expected.length, type).toBeGreaterThan(0);
+      expect(ids(await list(`/bank_accounts.json?type=${type}Account`))).toEqual(expected);
+    }
+  });
+
   it('order asc and desc', async () => {
     expect(ids(await list('/bills.json?order=total(asc)'))).toEqual([6003, 6005, 6001, 6004, 6002]);
     expect(ids(await list('/bills.json?order=total(desc)'))).toEqual([6002, 6004, 6001, 6005, 6003]);
@@ -189,6 +219,75 @@ describe('records', () => {
       expect((await call(`${path}/${id}.json`)).status).toBe(404);
     });
   }
+
+  it('a time entry just logged is unbilled and billable: status=unbilled lists it, status=billed does not', async () => {
+    const created = await call('/activities.json?fields=id,billed,non_billable', {
+      method: 'POST',
+      body: { data: { type: 'TimeEntry', date: '2024-02-01', quantity: 1800, matter: { id: 3002 }, note: 'Letter' } },
+    });
+    expect(created.body.data).toMatchObject({ billed: false, non_billable: false });
+    const id = created.body.data.id;
+    expect(ids(await list('/activities.json?matter_id=3002&status=unbilled&limit=200'))).toContain(id);
+    expect(ids(await list('/activities.json?matter_id=3002&status=billed&limit=200'))).not.toContain(id);
+    expect((await call(`/activities/${id}.json`, { method: 'DELETE' })).status).toBe(204);
+  });
+
+  it('billable matters and clients sum the unbilled activities, outstanding balances the unpaid bills, as they change', async () => {
+    type Activity = Data & {
+      type: string;
+      quantity: number;
+      total: number;
+      billed: boolean;
+      non_billable: boolean;
+      matter: { id: number } | null;
+    };
+    const activities = (await list('/activities.json?fields=id,type,quantity,total,billed,non_billable,matter{id}&limit=200')).body
+      .data as Activity[];
+    const open = activities.filter((a) => a.matter && !a.billed && !a.non_billable);
+    const hoursOf = (matter: number) =>
+      open.filter((a) => a.matter?.id === matter && a.type === 'TimeEntry').reduce((sum, a) => sum + a.quantity, 0) / 3600;
+    const matters = (await list('/billable_matters.json?fields=id,unbilled_hours,unbilled_amount,client{id}')).body.data as Array<
+      Data & { unbilled_hours: number; unbilled_amount: number; client: { id: number } | null }
+    >;
+    expect(matters.map((m) => m.id).sort()).toEqual([...new Set(open.map((a) => a.matter?.id as number))].sort());
+    for (const matter of matters) {
+      expect(matter.unbilled_hours).toBeCloseTo(hoursOf(matter.id), 2);
+      const amount = open.filter((a) => a.matter?.id === matter.id).reduce((sum, a) => sum + a.total, 0);
+      expect(matter.unbilled_amount).toBeCloseTo(amount, 2);
+    }
+    const withClient = matters.find((m) => m.client) as (typeof matters)[number];
+    const clients = (
+      await list(`/billable_clients.json?client_id=${withClient.client?.id}&fields=id,unbilled_hours,billable_matters_count`)
+    ).body.data;
+    expect(clients).toEqual([
+      {
+        id: withClient.client?.id,
+        unbilled_hours: expect.any(Number),
+        billable_matters_count: matters.filter((m) => m.client?.id === withClient.client?.id).length,
+      },
+    ]);
+
+    // a time entry just logged counts at once
+    const logged = await call('/activities.json?fields=id', {
+      method: 'POST',
+      body: { data: { type: 'TimeEntry', date: '2024-02-01', quantity: 7200, price: 350, matter: { id: withClient.id } } },
+    });
+    expect(logged.status).toBe(201);
+    const after = (await list(`/billable_matters.json?matter_id=${withClient.id}&fields=id,unbilled_hours`)).body.data;
+    expect(after).toEqual([{ id: withClient.id, unbilled_hours: expect.closeTo(withClient.unbilled_hours + 2, 2) }]);
+    await call(`/activities/${logged.body.data.id}.json`, { method: 'DELETE' });
+
+    type Bill = Data & { state: string; balance: number; client: { id: number } | null };
+    const bills = (await list('/bills.json?fields=id,state,balance,client{id}&limit=200')).body.data as Bill[];
+    const unpaid = bills.filter((b) => b.state === 'awaiting_payment' && b.balance > 0 && b.client);
+    expect(unpaid.length).toBeGreaterThan(0);
+    const balances = (await list('/outstanding_client_balances.json?fields=id,total_outstanding_balance,contact{id}')).body.data;
+    const owed = new Map<number, number>();
+    for (const bill of unpaid) owed.set(bill.client?.id as number, (owed.get(bill.client?.id as number) ?? 0) + bill.balance);
+    expect(balances.map((b) => [(b.contact as { id: number }).id, b.total_outstanding_balance]).sort()).toEqual([...owed].sort());
+    const one = unpaid[0]?.client?.id as number;
+    expect(ids(await list(`/outstanding_client_balances.json?contact_id=${one}`))).toEqual([one]);
+  });
 
   it('404 for an unknown id or path, 422 for a bad body', async () => {
     const missing = await call('/matters/999.json');
