@@ -52,7 +52,8 @@ const BOUNDS: Record<string, RowTest> = {
 };
 
 /** A bill still to be paid whose due date has passed. */
-const overdue = (row: Row) => row.state === 'awaiting_payment' && typeof row.due_at === 'string' && row.due_at.slice(0, 10) < sandboxToday();
+const overdue = (row: Row) =>
+  row.state === 'awaiting_payment' && typeof row.due_at === 'string' && row.due_at.slice(0, 10) < sandboxToday();
 const idsOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]).map((v) => (isObject(v) ? v.id : v));
 
 /** `open_date[]=>=2024-01-01`: each value an operator and a date; a record passes when its date satisfies every one. */
