@@ -6,6 +6,8 @@ import { PHRASES, STOP, SYNONYMS } from './search-vocabulary.js';
  * filters. A verb at the head of a clause ("add a line", "…, call off the consultation") asks to act.
  */
 export type Action = 'read' | 'create' | 'update' | 'delete';
+/** What a query asks: an action, or `write` for a verb that acts without saying how ("set a reminder", "run a report"). */
+export type Asked = Action | 'write';
 
 /** The verbs people use, by the action they ask for. `true`: the verb says nothing else (it is not a topic word). */
 const VERBS: Record<string, [Action, boolean]> = {};
@@ -47,14 +49,23 @@ const GENERIC_STEMS = new Set(
     .map(stem),
 );
 
-/** Verbs that ask to act without saying how ("set a reminder", "set the status"): no intent read from them. */
+/**
+ * Verbs that ask to act without saying how ("set a reminder", "set the status", "run a report"): a wish to write,
+ * create or change. Those that may name the operation itself ("run a report") stay terms.
+ */
 const NEUTRAL_VERBS = new Set(['set', 'run', 'handle', 'do']);
+const NEUTRAL_TERMS = new Set(['run']);
+/** In a question, the pronouns after which a verb is still a request ("how do I add", "can you add"). */
+const ASKER = new Set(['i', 'we', 'you']);
+const MODAL = new Set('can could would will should shall please do how let need want'.split(' '));
 
 /** Words after which the rest of a clause qualifies its head ("time entries on a matter", "invoices for a client"). */
 const QUALIFYING = new Set(
   'about for on in with from at by regarding under into against across inside including before after like such to'.split(' '),
 );
 const QUALIFIER_WEIGHT = 0.7;
+/** How much a word naming a service's kind ("in the books", "the CRM", "in chat") counts as a topic word too. */
+const KIND_WEIGHT = 0.3;
 
 /** Verbs that open one record ("open the Smith file", "pull up the lead"). */
 const OPENING = new Set(['open', 'pull', 'view']);
@@ -170,13 +181,17 @@ const canonicalsOf = (base: string) => (CANONICAL.get(base) ?? []).filter((canon
 export interface QueryReading {
   /** term → weight: the query's own words 1, the words they stand for less. */
   terms: Map<string, number>;
-  action: Action | undefined;
+  action: Asked | undefined;
   /** true: asks about several records; false: about one; undefined: cannot tell. */
   many: boolean | undefined;
+  /** The query's own words, stemmed, even those read as another word ("wiki" as page): a service's name. */
+  words: Set<string>;
+  /** Its words as written, lowercase, not stemmed ("books", "tracking"): a service's kind. */
+  tokens: Set<string>;
 }
 
 const SYNONYM_WEIGHT = 0.7;
-const OWN_WORD_FACTOR = 1;
+const OWN_WORD_FACTOR = 0.6;
 
 /**
  * Reads a query: its action, whether it is about one record or several, and its terms. A word standing for another
@@ -188,12 +203,18 @@ const OWN_WORD_FACTOR = 1;
  * a "matter", Clio's trust requests as "bank" operations), and the more services share the index, the less a word
  * would tell them apart.
  */
-export function readQuery(text: string, brands: ReadonlySet<string> = new Set(), appWords: ReadonlySet<string> = new Set()): QueryReading {
+export function readQuery(
+  text: string,
+  brands: ReadonlySet<string> = new Set(),
+  appWords: ReadonlySet<string> = new Set(),
+  kindWords: ReadonlySet<string> = new Set(),
+): QueryReading {
   const normalized = normalize(text);
   const clauses = normalized.split(/[,.;:!?]|\bthen\b/);
-  let action: Action | undefined;
+  let action: Asked | undefined;
   const actionWords = new Set<string>();
   const raw: Array<{ token: string; weight: number }> = [];
+  const seen = new Set<string>();
   let question = false;
   let plural = false;
   let one = false;
@@ -204,10 +225,21 @@ export function readQuery(text: string, brands: ReadonlySet<string> = new Set(),
     tokens.forEach((token, i) => {
       if (QUALIFYING.has(token) && raw.length > 0) weight = QUALIFIER_WEIGHT;
       const previous = tokens[i - 1];
+      seen.add(token);
       if (i === 0 && raw.length === 0 && QUESTION.has(token)) question = true;
       const verb = VERBS[token];
-      if (NEUTRAL_VERBS.has(token) && i === 0) return;
-      if (verb && action === undefined && (i === 0 || (previous !== undefined && (BEFORE_VERB.has(previous) || previous.endsWith('ly'))))) {
+      if (NEUTRAL_VERBS.has(token) && i === 0 && !question) {
+        if (action === undefined) action = 'write';
+        if (!NEUTRAL_TERMS.has(token)) return;
+      }
+      // In a question ("what webhooks are set up to notify…"), a verb asks to act only after its asker ("how do I add").
+      // "I", "we" and "you" ask only at a clause's head or after a modal ("can you add", "how do I log"), not in a
+      // relative clause ("case types we take").
+      const asker = previous !== undefined && ASKER.has(previous) && (i < 2 || MODAL.has(tokens[i - 2] ?? ''));
+      const requested = question
+        ? asker
+        : previous !== undefined && (asker || (!ASKER.has(previous) && BEFORE_VERB.has(previous)) || previous.endsWith('ly'));
+      if (verb && action === undefined && ((i === 0 && !question) || requested)) {
         action = verb[0];
         if (OPENING.has(token)) one = true;
         if (verb[1] || token === 'take') {
@@ -218,7 +250,9 @@ export function readQuery(text: string, brands: ReadonlySet<string> = new Set(),
       if (ONE.has(token) || /^\d/.test(token)) one = true;
       if (token === 'new' && tokens[i + 1] && !isPlural(tokens[i + 1] ?? '')) newOne = true;
       if (!STOP.has(token) && isPlural(token) && !ONE.has(token)) plural = true;
-      if (!GENERIC_STEMS.has(stem(token)) && token !== 'new') raw.push({ token, weight });
+      // A service's kind ("in the books", "the CRM") says which service, not what the operation is about.
+      if (!GENERIC_STEMS.has(stem(token)) && token !== 'new')
+        raw.push({ token, weight: kindWords.has(token) ? weight * KIND_WEIGHT : weight });
     });
   }
   // "open a new matter", "a new matter for a client": a new record asked for by itself is one to create.
@@ -260,7 +294,7 @@ export function readQuery(text: string, brands: ReadonlySet<string> = new Set(),
   for (const word of actionWords) terms.delete(stem(word));
   // A query of verbs alone ("list") still searches with them.
   if (terms.size === 0) for (const word of words(text)) terms.set(word, 1);
-  return { terms, action, many: plural ? true : one ? false : undefined };
+  return { terms, action, many: plural ? true : one ? false : undefined, words: new Set(given.map(({ term }) => term)), tokens: seen };
 }
 
 function isPlural(token: string): boolean {

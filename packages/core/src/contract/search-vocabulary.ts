@@ -208,6 +208,8 @@ export const SERVICE_HEAD_STOP = new Set([
   'legal',
   'law',
   'firm',
+  'firms',
+  'notes',
   'team',
   'workspace',
   'call',

@@ -1,6 +1,16 @@
 import type { RegisteredIntegration, RegisteredOperation } from './registry.js';
-import { type Action, GENERIC_OPERATION_VERBS, isCommonWord, operationIntent, readQuery, words } from './search-intent.js';
-import { SERVICE_HEAD_STOP, SERVICE_KINDS } from './search-vocabulary.js';
+import {
+  type Action,
+  type Asked,
+  GENERIC_OPERATION_VERBS,
+  isCommonWord,
+  normalize,
+  operationIntent,
+  readQuery,
+  stem,
+  words,
+} from './search-intent.js';
+import { SERVICE_HEAD_STOP, SERVICE_KINDS, STOP } from './search-vocabulary.js';
 
 export interface SearchHit {
   service: string;
@@ -27,8 +37,9 @@ const NAMED_SERVICE = 2.2;
 const SERVICE_OF_KIND = 1.6;
 
 /** How much an operation doing something else than asked counts: reading when asked to write, or the reverse. */
-function actionFactor(asked: Action | undefined, does: Action | undefined): number {
+function actionFactor(asked: Asked | undefined, does: Action | undefined): number {
   if (asked === undefined || asked === does) return 1;
+  if (asked === 'write') return does === 'create' || does === 'update' ? 1 : does === 'read' ? 0.35 : 0.5;
   if (does === undefined) return 0.7;
   if (asked === 'read' || does === 'read') return 0.2;
   return 0.5;
@@ -39,9 +50,10 @@ function serviceWords(integration: RegisteredIntegration): { names: Set<string>;
   // A service named by a common word ("files") is not named by that word in a query ("the Smith file").
   const names = new Set([...words(integration.service), ...words(integration.plugin.displayName)].filter((word) => !isCommonWord(word)));
   const head = (integration.plugin.description.split(':')[0] ?? '').replace(/\([^)]*\)/g, ' ');
+  // Kinds are read as written, not stemmed: "tracking" and "accounting" are kinds, "track" and "account" are not.
   const kinds = new Set<string>();
-  for (const word of words(head)) {
-    if (SERVICE_HEAD_STOP.has(word) || names.has(word)) continue;
+  for (const word of normalize(head).split(/[^a-z0-9]+/)) {
+    if (!word || STOP.has(word) || SERVICE_HEAD_STOP.has(word) || names.has(stem(word))) continue;
     kinds.add(word);
     for (const alternative of SERVICE_KINDS[word] ?? []) kinds.add(alternative);
   }
@@ -78,6 +90,7 @@ export class OperationIndex {
   private readonly averageLength: number;
   private readonly services = new Map<string, { names: Set<string>; kinds: Set<string> }>();
   private readonly brands = new Set<string>();
+  private readonly kindWords = new Set<string>();
   /** The words of the operations' names: the applications' own words. */
   private readonly nameWords = new Set<string>();
 
@@ -86,6 +99,12 @@ export class OperationIndex {
       const service = serviceWords(integration);
       this.services.set(integration.service, service);
       for (const name of service.names) this.brands.add(name);
+      for (const kind of service.kinds) this.kindWords.add(kind);
+    }
+    // A service's brand in its own texts ("clio_payments", "Lawmatics invoice") says which service, not what topic:
+    // the query's brand is read as the service named, never as a topic word of an operation.
+    const topical = (text: string) => words(text).filter((term) => !this.brands.has(term));
+    for (const integration of integrations) {
       for (const operation of integration.operations.values()) {
         const { definition } = operation;
         const weights = new Map<string, number>();
@@ -93,7 +112,7 @@ export class OperationIndex {
         // Only the short, telling fields count towards the length normalisation: a long description with many
         // parameters must not push an operation down for a query that names it.
         const add = (text: string, weight: number, counts: boolean) => {
-          for (const term of words(text)) {
+          for (const term of topical(text)) {
             weights.set(term, (weights.get(term) ?? 0) + weight);
             if (counts) length += weight;
           }
@@ -106,7 +125,7 @@ export class OperationIndex {
         add(rest.join(' '), 0.25, false);
         add(params.names, 0.4, false);
         add(params.details, 0.2, false);
-        const nameWords = words(operation.name);
+        const nameWords = topical(operation.name);
         for (const word of nameWords) this.nameWords.add(word);
         const nameTerms = new Set(nameWords.filter((term, i) => i > 0 || !GENERIC_OPERATION_VERBS.has(term)));
         const { action, many } = operationIntent(operation.name);
@@ -121,13 +140,11 @@ export class OperationIndex {
     query: string,
     options: { limit: number; filter?: (doc: { service: string; operation: RegisteredOperation }) => boolean },
   ): SearchHit[] {
-    const reading = readQuery(query, this.brands, this.nameWords);
+    const reading = readQuery(query, this.brands, this.nameWords, this.kindWords);
     const named = new Map<string, number>();
     for (const [service, { names, kinds }] of this.services) {
-      for (const term of reading.terms.keys()) {
-        if (names.has(term)) named.set(service, NAMED_SERVICE);
-        else if (kinds.has(term) && !named.has(service)) named.set(service, SERVICE_OF_KIND);
-      }
+      for (const term of reading.words) if (names.has(term)) named.set(service, NAMED_SERVICE);
+      for (const term of reading.tokens) if (kinds.has(term) && !named.has(service)) named.set(service, SERVICE_OF_KIND);
     }
     const n = this.docs.length;
     const k1 = 3;
