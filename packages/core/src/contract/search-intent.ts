@@ -14,13 +14,13 @@ const VERBS: Record<string, [Action, boolean]> = {};
 const verbs = (action: Action, generic: boolean, list: string) => {
   for (const word of list.split(' ')) VERBS[word] = [action, generic];
 };
-verbs('read', true, 'show list find look get see view open pull check fetch display retrieve browse give');
+verbs('read', true, 'show list find look get see view open pull check fetch display retrieve browse');
 verbs('read', false, 'search read count download preview listen play query lookup');
-verbs('create', true, 'add create make enter put');
+verbs('create', true, 'add create make enter put give');
 verbs(
   'create',
   false,
-  'log record book schedule write jot save upload send post tell reply invite attach tag pin append assign ask request start copy duplicate leave share draft notify react generate bill flag label remind',
+  'log record book schedule write jot save upload send post tell reply invite attach tag pin append assign ask request start copy duplicate leave share draft notify react generate bill flag label remind zip compress',
 );
 verbs('update', true, 'update change edit modify fix correct');
 verbs('update', false, 'rename move mark reschedule push raise reduce lower approve close reopen archive complete replace');
@@ -39,6 +39,8 @@ const PHRASAL_VERBS: Record<string, string> = {
   'check off': 'complete',
   'sign up': 'create',
   'get rid of': 'delete',
+  'give me': 'show me',
+  'give us': 'show us',
 };
 const PHRASAL = new RegExp(`\\b(${Object.keys(PHRASAL_VERBS).join('|')})\\b`, 'g');
 
@@ -55,6 +57,8 @@ const GENERIC_STEMS = new Set(
  */
 const NEUTRAL_VERBS = new Set(['set', 'run', 'handle', 'do']);
 const NEUTRAL_TERMS = new Set(['run']);
+/** Verbs after "who" that ask about people themselves ("who is in our Slack", "who am I", "who works here"). */
+const BEING = new Set('is are am was were works work has have'.split(' '));
 /** In a question, the pronouns after which a verb is still a request ("how do I add", "can you add"). */
 const ASKER = new Set(['i', 'we', 'you']);
 const MODAL = new Set('can could would will should shall please do how let need want'.split(' '));
@@ -76,6 +80,8 @@ const QUESTION = new Set('who what which when where how is are was were do does 
 const BEFORE_VERB = new Set('please to you i we me just also then and let lets quickly now'.split(' '));
 /** Words that point at one record ("this invoice", "details of the call"). */
 const ONE = new Set('one this that single details detail specific particular'.split(' '));
+/** Of those, the words that say one record whatever else is plural ("one user's details", "all details of the contact"). */
+const SINGLE = new Set('one single details detail specific particular'.split(' '));
 /** Operation verbs that read many records; the other reading verbs (get, lookup) read one. */
 const MANY_VERBS = new Set(['list', 'find', 'search', 'query', 'summarize', 'report']);
 
@@ -135,8 +141,9 @@ export function stem(word: string): string {
   return dropE(word);
 }
 
-/** "close" and "closed", "file" and "filed", "case" and "cases" as one word. */
+/** "close" and "closed", "file" and "filed", "case" and "cases" as one word; "definition" as "defined". */
 function dropE(word: string): string {
+  if (word.length > 7 && /[ai]tion$/.test(word)) return word.slice(0, -5);
   return word.length > 3 && word.endsWith('e') ? word.slice(0, -1) : word;
 }
 
@@ -191,6 +198,8 @@ export interface QueryReading {
 }
 
 const SYNONYM_WEIGHT = 0.7;
+/** How much a word standing for another word of the query ("phone" in "phone call") still counts as itself. */
+const QUALIFIED_OWN = 0.3;
 const OWN_WORD_FACTOR = 0.6;
 
 /**
@@ -219,6 +228,8 @@ export function readQuery(
   let plural = false;
   let one = false;
   let newOne = false;
+  let single = false;
+  const capitalised = new Set([...text.matchAll(/(?<=\S\s+)[A-Z][a-z]+/g)].map(([word]) => word.toLowerCase()));
   for (const clause of clauses) {
     const tokens = clause.split(/[^a-z0-9-]+/).filter(Boolean);
     let weight = 1;
@@ -249,7 +260,11 @@ export function readQuery(
       }
       if (ONE.has(token) || /^\d/.test(token)) one = true;
       if (token === 'new' && tokens[i + 1] && !isPlural(tokens[i + 1] ?? '')) newOne = true;
-      if (!STOP.has(token) && isPlural(token) && !ONE.has(token)) plural = true;
+      // A brand ("Lawmatics") or a name ("the Hendersons") ending in s is no plural.
+      if (!STOP.has(token) && isPlural(token) && !ONE.has(token) && !brands.has(stem(token)) && !capitalised.has(token)) plural = true;
+      if (SINGLE.has(token)) single = true;
+      // "who called", "who receives the summary": the question is about what was done, not about the users.
+      if (token === 'who' && tokens[i + 1] !== undefined && !BEING.has(tokens[i + 1] ?? '')) return;
       // A service's kind ("in the books", "the CRM") says which service, not what the operation is about.
       if (!GENERIC_STEMS.has(stem(token)) && token !== 'new')
         raw.push({ token, weight: kindWords.has(token) ? weight * KIND_WEIGHT : weight });
@@ -286,7 +301,7 @@ export function readQuery(
   for (const { term: base, weight } of given) {
     const canonicals = fixed.has(base) ? [] : canonicalsOf(base);
     const qualifies = canonicals.some((canonical) => present.has(canonical));
-    if (!qualifies) add(base, weight);
+    add(base, qualifies ? weight * QUALIFIED_OWN : weight);
     // A word the applications use themselves ("call") stands for others ("communication") only faintly.
     const own = appWords.has(base) ? OWN_WORD_FACTOR : 1;
     for (const canonical of canonicals) add(canonical, (qualifies ? 1 : SYNONYM_WEIGHT * own) * weight);
@@ -294,7 +309,13 @@ export function readQuery(
   for (const word of actionWords) terms.delete(stem(word));
   // A query of verbs alone ("list") still searches with them.
   if (terms.size === 0) for (const word of words(text)) terms.set(word, 1);
-  return { terms, action, many: plural ? true : one ? false : undefined, words: new Set(given.map(({ term }) => term)), tokens: seen };
+  return {
+    terms,
+    action,
+    many: single ? false : plural ? true : one ? false : undefined,
+    words: new Set(given.map(({ term }) => term)),
+    tokens: seen,
+  };
 }
 
 function isPlural(token: string): boolean {

@@ -12,7 +12,9 @@ export const STOP = new Set(
     'where why whom ' +
     // when, not what: dates are the filters of a call, not words that tell operations apart
     'today yesterday tomorrow last next week month year quarter morning afternoon monday tuesday wednesday thursday ' +
-    'friday saturday sunday since ago recently recent currently now'
+    'friday saturday sunday since ago recently recent currently now days weeks months years quarters ' +
+    // how many, not what
+    'two three four five six seven eight nine ten twelve many much'
   ).split(' '),
 );
 
@@ -98,7 +100,7 @@ export const SYNONYMS: Record<string, string[]> = {
   block: ['paragraph', 'line', 'content', 'text', 'bullet', 'heading', 'typo', 'written', 'bottom', 'end'],
   database: ['table', 'db', 'tracker'],
   property: ['column', 'value'],
-  message: ['chat', 'post', 'text', 'said', 'announcement'],
+  message: ['chat', 'post', 'text', 'said', 'announcement', 'tell', 'announce'],
   file: ['upload', 'attachment', 'document', 'pdf', 'spreadsheet'],
   document: ['pdf', 'letter', 'agreement', 'retainer', 'contract', 'draft', 'report'],
   archive: ['zip'],
@@ -178,6 +180,9 @@ export const PHRASES: Array<[string, string]> = [
   ['related contact', 'relationship'],
   ['opposing counsel', 'relationship'],
   ['line item', 'line item'],
+  ['how many', 'count summarize'],
+  ['(did|do|does|have|has) (we|i|the firm) (make|made|earn)', 'profit income'],
+  ['(per|by|each|every) (day|week|month|quarter|year)', 'timeseries'],
   ['sales tax', 'tax'],
 ];
 
