@@ -16,7 +16,7 @@ const verbs = (action: Action, generic: boolean, list: string) => {
 };
 verbs('read', true, 'show list find look get see view open pull check fetch display retrieve browse');
 verbs('read', false, 'search read count download preview listen play query lookup');
-verbs('create', true, 'add create make enter put give');
+verbs('create', true, 'add create make enter put give turn convert');
 verbs(
   'create',
   false,
@@ -59,6 +59,12 @@ const NEUTRAL_VERBS = new Set(['set', 'run', 'handle', 'do']);
 const NEUTRAL_TERMS = new Set(['run']);
 /** Verbs after "who" that ask about people themselves ("who is in our Slack", "who am I", "who works here"). */
 const BEING = new Set('is are am was were works work has have'.split(' '));
+/** Words before "to" that make the next verb a request ("need to log"); after a noun it qualifies ("matters ready to bill"). */
+const WISH = new Set('need needs want wants like how going have has able wish please time'.split(' '));
+/** Verbs that make one record out of another ("turn the call into a lead", "convert the inquiry into a matter"). */
+const TRANSFORMING = new Set(['turn', 'convert', 'make']);
+/** Words that ask about several records without a plural ("all", "every", "call history"). */
+const SEVERAL = new Set(['all', 'every', 'history']);
 /** In a question, the pronouns after which a verb is still a request ("how do I add", "can you add"). */
 const ASKER = new Set(['i', 'we', 'you']);
 const MODAL = new Set('can could would will should shall please do how let need want'.split(' '));
@@ -233,7 +239,15 @@ export function readQuery(
   for (const clause of clauses) {
     const tokens = clause.split(/[^a-z0-9-]+/).filter(Boolean);
     let weight = 1;
+    const start = raw.length;
+    // "turn this phone call into a new lead": what it becomes is the head, what it was qualifies it.
+    const becomes = TRANSFORMING.has(tokens[0] ?? '') && tokens.includes('into');
     tokens.forEach((token, i) => {
+      if (becomes && token === 'into') {
+        for (const word of raw.slice(start)) word.weight *= QUALIFIER_WEIGHT;
+        weight = 1;
+        return;
+      }
       if (QUALIFYING.has(token) && raw.length > 0) weight = QUALIFIER_WEIGHT;
       const previous = tokens[i - 1];
       seen.add(token);
@@ -249,7 +263,10 @@ export function readQuery(
       const asker = previous !== undefined && ASKER.has(previous) && (i < 2 || MODAL.has(tokens[i - 2] ?? ''));
       const requested = question
         ? asker
-        : previous !== undefined && (asker || (!ASKER.has(previous) && BEFORE_VERB.has(previous)) || previous.endsWith('ly'));
+        : previous !== undefined &&
+          (asker ||
+            (!ASKER.has(previous) && BEFORE_VERB.has(previous) && (previous !== 'to' || i < 2 || WISH.has(tokens[i - 2] ?? ''))) ||
+            previous.endsWith('ly'));
       if (verb && action === undefined && ((i === 0 && !question) || requested)) {
         action = verb[0];
         if (OPENING.has(token)) one = true;
@@ -263,6 +280,7 @@ export function readQuery(
       // A brand ("Lawmatics") or a name ("the Hendersons") ending in s is no plural.
       if (!STOP.has(token) && isPlural(token) && !ONE.has(token) && !brands.has(stem(token)) && !capitalised.has(token)) plural = true;
       if (SINGLE.has(token)) single = true;
+      if (SEVERAL.has(token)) plural = true;
       // "who called", "who receives the summary": the question is about what was done, not about the users.
       if (token === 'who' && tokens[i + 1] !== undefined && !BEING.has(tokens[i + 1] ?? '')) return;
       // A service's kind ("in the books", "the CRM") says which service, not what the operation is about.

@@ -14,7 +14,7 @@ export const STOP = new Set(
     'today yesterday tomorrow last next week month year quarter morning afternoon monday tuesday wednesday thursday ' +
     'friday saturday sunday since ago recently recent currently now days weeks months years quarters ' +
     // how many, not what
-    'two three four five six seven eight nine ten twelve many much'
+    'one two three four five six seven eight nine ten twelve many much'
   ).split(' '),
 );
 
@@ -62,7 +62,7 @@ export const SYNONYMS: Record<string, string[]> = {
   transaction: ['ledger', 'deposit', 'withdrawal'],
   bank: ['trust', 'iolta', 'checking', 'operating'],
   sale: ['revenue', 'turnover', 'income'],
-  profit: ['profitable', 'income', 'earn', 'earned', 'made'],
+  profit: ['profitable', 'income', 'earn', 'earned'],
   expense: ['spend', 'spent', 'spending', 'cost'],
   purchase: ['check', 'card', 'expense', 'spent'],
   estimate: ['quote'],
@@ -123,8 +123,8 @@ export const SYNONYMS: Record<string, string[]> = {
   webhook: ['notify', 'callback'],
   log: ['audit', 'viewed'],
   snippet: ['shortcut', 'reusable', 'boilerplate'],
-  me: ['am', 'myself', 'logged'],
-  current: ['am', 'myself', 'logged'],
+  me: ['am', 'myself'],
+  current: ['am', 'myself'],
   change: ['changed', 'modified', 'since', 'sync'],
   capture: ['changed', 'modified', 'sync'],
   grant: ['funding', 'funded', 'grantor'],
@@ -160,8 +160,8 @@ export const PHRASES: Array<[string, string]> = [
   ['general ledger', 'general ledger'],
   ['chart of accounts', 'account'],
   ['knowledge base', 'page search'],
-  ['to do', 'todo'],
-  ['to-do', 'todo'],
+  ['to do', 'task todo'],
+  ['to-do', 'task todo'],
   ['follow up', 'task'],
   ['who am i', 'me current'],
   ['connected as', 'me current'],

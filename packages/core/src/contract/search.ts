@@ -119,7 +119,8 @@ export class OperationIndex {
         };
         const [first = '', ...rest] = definition.description.split(/(?<=\.)\s/);
         const params = paramText(definition.params);
-        add(operation.name, 4, true);
+        // Each word of the name once: list_clio_payments_payments is about payments no more than list_payments is.
+        add([...new Set(operation.name.split('_'))].join(' '), 4, true);
         add(definition.summary, 2.5, true);
         add(first, 1, false);
         add(rest.join(' '), 0.25, false);
