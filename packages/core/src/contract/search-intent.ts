@@ -307,9 +307,9 @@ export function readQuery(
   }
   // What the values in a query are: an email address, a phone number, a name ("the lead named Kevin Brooks").
   if (/\S@\S/.test(text)) implied.push('email');
-  if (/\b\d{3}[-. ]\d{3,4}\b/.test(text)) implied.push('phone');
+  if (/\b\d{3}[-. ]\d{3,4}\b/.test(text)) implied.push(stem('phone'));
   const names = [...text.matchAll(/(?<=\S\s+)[A-Z][a-z]+/g)].map(([word]) => stem(word.toLowerCase()));
-  if (names.some((name) => !brands.has(name) && !STOP.has(name))) implied.push('name');
+  if (names.some((name) => !brands.has(name) && !STOP.has(name))) implied.push(stem('name'));
   const present = new Set([...given.map(({ term }) => term), ...implied]);
   const terms = new Map<string, number>();
   const add = (term: string, weight: number) => terms.set(term, Math.max(terms.get(term) ?? 0, weight));

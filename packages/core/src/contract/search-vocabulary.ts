@@ -220,3 +220,9 @@ export const SERVICE_HEAD_STOP = new Set([
   'call',
   'practice',
 ]);
+
+/** The words that give a lookup's key (find_contact_by_phone) in other words, by the key's stem. */
+export const KEY_WORDS: Record<string, string[]> = {
+  phon: ['number', 'called', 'caller'],
+  email: ['address', 'domain'],
+};

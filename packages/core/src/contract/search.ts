@@ -10,7 +10,7 @@ import {
   stem,
   words,
 } from './search-intent.js';
-import { SERVICE_HEAD_STOP, SERVICE_KINDS, STOP } from './search-vocabulary.js';
+import { KEY_WORDS, SERVICE_HEAD_STOP, SERVICE_KINDS, STOP } from './search-vocabulary.js';
 
 export interface SearchHit {
   service: string;
@@ -25,6 +25,8 @@ interface Doc {
   operation: RegisteredOperation;
   /** Topic terms of the operation's name (its verb left out when it says only the action): "bill" for get_bill. */
   nameTerms: Set<string>;
+  /** The key a lookup operation finds its record by: "email" for find_prospect_by_email. */
+  keyTerms: string[];
   action: Action | undefined;
   many: boolean;
   /** term → weighted frequency */
@@ -35,6 +37,11 @@ interface Doc {
 /** How much a query naming a service prefers its operations: by its name ("in Clio"), by its kind ("the CRM"). */
 const NAMED_SERVICE = 2.2;
 const SERVICE_OF_KIND = 1.6;
+/** How much a lookup by a key (find_contact_by_phone) counts when the query gives no such key. */
+const KEY_MISSING = 0.5;
+
+/** Whether the query gives a lookup's key in other words: a number for a phone. */
+const givesKey = (terms: ReadonlyMap<string, number>, key: string) => (KEY_WORDS[key] ?? []).some((word) => terms.has(stem(word)));
 
 /** How much an operation doing something else than asked counts: reading when asked to write, or the reverse. */
 function actionFactor(asked: Asked | undefined, does: Action | undefined): number {
@@ -130,7 +137,11 @@ export class OperationIndex {
         for (const word of nameWords) this.nameWords.add(word);
         const nameTerms = new Set(nameWords.filter((term, i) => i > 0 || !GENERIC_OPERATION_VERBS.has(term)));
         const { action, many } = operationIntent(operation.name);
-        this.docs.push({ integration, operation, weights, length, nameTerms, action, many });
+        const by = operation.name.split('_').indexOf('by');
+        // One word after "by" is a key (find_company_by_name); more is a grouping (summarize_calls_by_time_series).
+        const key = by > 0 ? operation.name.split('_').slice(by + 1) : [];
+        const keyTerms = key.length === 1 ? words(key.join(' ')) : [];
+        this.docs.push({ integration, operation, weights, length, nameTerms, keyTerms, action, many });
         for (const term of weights.keys()) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
       }
     }
@@ -166,6 +177,9 @@ export class OperationIndex {
       let covered = 0;
       for (const term of doc.nameTerms) covered += reading.terms.get(term) ?? 0;
       score *= 1 + covered / Math.max(1, doc.nameTerms.size);
+      // A lookup by a key the query does not give ("potential clients added since Monday" has no email) is no answer.
+      if (doc.keyTerms.length > 0 && !doc.keyTerms.some((term) => reading.terms.has(term) || givesKey(reading.terms, term)))
+        score *= KEY_MISSING;
       score *= actionFactor(reading.action, doc.action);
       if (reading.action === 'read' && doc.action === 'read' && reading.many !== undefined && reading.many !== doc.many) score *= 0.75;
       score *= named.get(doc.integration.service) ?? 1;
