@@ -194,7 +194,7 @@ export const PHRASES: Array<[string, string]> = [
 export const SERVICE_KINDS: Record<string, string[]> = {
   crm: ['crm'],
   accounting: ['accounting', 'books', 'bookkeeping', 'bookkeeper', 'accountant', 'ledger'],
-  management: ['management', 'manage'],
+  management: ['management'],
   wiki: ['wiki', 'knowledge', 'handbook'],
   chat: ['chat'],
   tracking: ['tracking'],

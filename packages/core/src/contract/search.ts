@@ -35,8 +35,8 @@ interface Doc {
 }
 
 /** How much a query naming a service prefers its operations: by its name ("in Clio"), by its kind ("the CRM"). */
-const NAMED_SERVICE = 2.2;
-const SERVICE_OF_KIND = 1.6;
+const NAMED_SERVICE = 4;
+const SERVICE_OF_KIND = 2.5;
 /** How much a lookup by a key (find_contact_by_phone) counts when the query gives no such key. */
 const KEY_MISSING = 0.5;
 
@@ -55,7 +55,9 @@ function actionFactor(asked: Asked | undefined, does: Action | undefined): numbe
 /** The words a query may use for a service: its name, its display name, and the kind of application it is. */
 function serviceWords(integration: RegisteredIntegration): { names: Set<string>; kinds: Set<string> } {
   // A service named by a common word ("files") is not named by that word in a query ("the Smith file").
-  const names = new Set([...words(integration.service), ...words(integration.plugin.displayName)].filter((word) => !isCommonWord(word)));
+  // The display name's first word is the brand ("Clio" of "Clio Manage"); the rest may be a common verb.
+  const brand = integration.plugin.displayName.split(/\s+/)[0] ?? '';
+  const names = new Set([...words(integration.service), ...words(brand)].filter((word) => !isCommonWord(word)));
   const head = (integration.plugin.description.split(':')[0] ?? '').replace(/\([^)]*\)/g, ' ');
   // Kinds are read as written, not stemmed: "tracking" and "accounting" are kinds, "track" and "account" are not.
   const kinds = new Set<string>();
