@@ -65,6 +65,8 @@ const WISH = new Set('need needs want wants like how going have has able wish pl
 const TRANSFORMING = new Set(['turn', 'convert', 'make']);
 /** Words that ask about several records without a plural ("all", "every", "call history"). */
 const SEVERAL = new Set(['all', 'every', 'history']);
+/** Words that stand for others ("who" for users) but say nothing themselves: the texts' "who" is no topic. */
+const EXPAND_ONLY = new Set(['who', 'everyon']);
 /** In a question, the pronouns after which a verb is still a request ("how do I add", "can you add"). */
 const ASKER = new Set(['i', 'we', 'you']);
 const MODAL = new Set('can could would will should shall please do how let need want'.split(' '));
@@ -319,7 +321,7 @@ export function readQuery(
   for (const { term: base, weight } of given) {
     const canonicals = fixed.has(base) ? [] : canonicalsOf(base);
     const qualifies = canonicals.some((canonical) => present.has(canonical));
-    add(base, qualifies ? weight * QUALIFIED_OWN : weight);
+    if (!EXPAND_ONLY.has(base)) add(base, qualifies ? weight * QUALIFIED_OWN : weight);
     // A word the applications use themselves ("call") stands for others ("communication") only faintly.
     const own = appWords.has(base) ? OWN_WORD_FACTOR : 1;
     for (const canonical of canonicals) add(canonical, (qualifies ? 1 : SYNONYM_WEIGHT * own) * weight);

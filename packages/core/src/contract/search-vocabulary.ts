@@ -131,6 +131,7 @@ export const SYNONYMS: Record<string, string[]> = {
   damage: ['damages', 'injury', 'claim', 'claiming'],
   medical: ['hospital', 'doctor', 'clinic', 'injury'],
   area: ['type'],
+  type: ['category', 'kind'],
   practice: ['type', 'area'],
 };
 

@@ -183,7 +183,8 @@ export class OperationIndex {
       if (doc.keyTerms.length > 0 && !doc.keyTerms.some((term) => reading.terms.has(term) || givesKey(reading.terms, term)))
         score *= KEY_MISSING;
       score *= actionFactor(reading.action, doc.action);
-      if (reading.action === 'read' && doc.action === 'read' && reading.many !== undefined && reading.many !== doc.many) score *= 0.75;
+      if (reading.action === 'read' && doc.action === 'read' && reading.many !== undefined && reading.many !== doc.many)
+        score *= reading.many ? 0.75 : 0.6;
       score *= named.get(doc.integration.service) ?? 1;
       hits.push({
         service: doc.integration.service,
