@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { DEFAULT_WORKSPACE, type Plugin, type SandboxServer, silentLogger } from '@portico/core';
+import { DEFAULT_WORKSPACE, type Logger, type Plugin, type SandboxServer, silentLogger } from '@portico/core';
 import { loadConfig } from './config/load.js';
 import { type RunningGateway, startGateway } from './server/start.js';
 
@@ -23,7 +23,7 @@ export interface TestGateway extends RunningGateway {
 }
 
 export async function startTestGateway(
-  options: { plugins?: Plugin[]; sandbox?: boolean; env?: Record<string, string> } = {},
+  options: { plugins?: Plugin[]; sandbox?: boolean; env?: Record<string, string>; logger?: Logger } = {},
 ): Promise<TestGateway> {
   const dataDir = mkdtempSync(join(tmpdir(), 'portico-test-'));
   const config = loadConfig({
@@ -38,7 +38,7 @@ export async function startTestGateway(
   });
   const gateway = await startGateway({
     config,
-    logger: silentLogger,
+    logger: options.logger ?? silentLogger,
     ...(options.sandbox ? { sandbox: true } : {}),
     ...(options.plugins ? { plugins: options.plugins } : {}),
   });

@@ -23,6 +23,8 @@ export interface FakeProvider {
   issuedRefreshTokens: string[];
   revoked: string[];
   apiCalls: number;
+  /** API requests answered 401 (an unknown, expired or revoked access token). */
+  apiRefusals: number;
   /** Options that tests change on the fly. */
   behaviour: {
     deny: boolean;
@@ -38,6 +40,8 @@ export interface FakeProvider {
   };
   /** Issues a token pair directly, as if a connection had been made earlier. */
   issue(expiresInSeconds: number): { accessToken: string; refreshToken: string };
+  /** Revokes every access token issued so far, before its expiry (refresh tokens stay valid): the API answers 401. */
+  revokeAccessTokens(): void;
   close(): Promise<void>;
 }
 
@@ -59,9 +63,13 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     issuedRefreshTokens: [],
     revoked: [],
     apiCalls: 0,
+    apiRefusals: 0,
     behaviour: { deny: false, down: false, refreshDelayMs: 0, holdRefresh: false, accessTtlSeconds: 3600 },
     issue(expiresInSeconds) {
       return mint(expiresInSeconds);
+    },
+    revokeAccessTokens() {
+      access.clear();
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -171,6 +179,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     // The protected API: the example plugin's routes.
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
     const expiry = access.get(token);
+    if (!expiry || expiry <= Date.now()) provider.apiRefusals++;
     if (!expiry || expiry <= Date.now()) return json(res, 401, { message: 'access token invalid or expired' });
     provider.apiCalls++;
     return json(res, 200, { items: [{ id: '1' }] });

@@ -146,9 +146,13 @@ async function serveSandbox(dir: string, bin: string): Promise<Served> {
   child.stderr?.on('data', (chunk) => (stderr += chunk));
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1];
-    const key = /^\s+(portico_\S+)$/m.exec(stdout)?.[1];
-    if (url && key) return { child, url, key };
+    // The banner, admin key included, goes to stderr; stdout is the JSON log, which must never carry the key.
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr)?.[1];
+    const key = /^\s+(portico_\S+)$/m.exec(stderr)?.[1];
+    if (url && key) {
+      if (stdout.includes(key)) throw new Error('the admin key was written to stdout, with the JSON log');
+      return { child, url, key };
+    }
     if (child.exitCode !== null) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -20,6 +20,7 @@ export {
 } from './access/tool-sets.js';
 export { describeUsage, WORKSPACE_ID, type WorkspaceSummary, Workspaces } from './access/workspaces.js';
 export type { AuthorizeCheck, AuthorizeRequest, Consent } from './authorization/authorize.js';
+export type { ExternalIssuerOptions } from './authorization/external-issuer.js';
 export type { ClientMetadataDocumentOptions } from './authorization/metadata-documents.js';
 export type { AuthorizationOptions } from './authorization/options.js';
 export { OAuthError as AuthorizationError } from './authorization/protocol.js';
@@ -27,6 +28,7 @@ export { AUTHORIZATION_PATHS, AuthorizationServer, type ResourcePath } from './a
 export type { TokenResponse } from './authorization/tokens.js';
 export { connectionAad, REFRESH_MARGIN_MS, type ReencryptionReport } from './connections/credentials.js';
 export { type EncryptionKey, Encryptor, generateEncryptionKey, parseEncryptionKey } from './connections/crypto.js';
+export { HEARTBEAT_MS, type KeyAgreement, type KeyAgreementView } from './connections/key-agreement.js';
 export type { OAuthCompletion, OAuthStart } from './connections/oauth-flow.js';
 export { InvalidGrantError, type OAuthClient, type OAuthClientConfig } from './connections/oauth-protocol.js';
 export { egressHostsProblem } from './contract/egress-hosts.js';
@@ -163,8 +165,16 @@ export type {
   OAuthClientRecord,
   OAuthTokenRecord,
 } from './store/authorization-types.js';
+export {
+  type AppliedMigration,
+  type MigrateMode,
+  type MigrateOptions,
+  type MigrationStatus,
+  SchemaVersionError,
+} from './store/migration-plan.js';
 export { MIGRATIONS, type Migration } from './store/migrations.js';
 export { openStore, PostgresStore, type PostgresStoreOptions, type StoreChange, type StoreChangeListener } from './store/open.js';
+export type { ListenState } from './store/postgres-notify.js';
 export type { KeyScopes } from './store/scopes.js';
 export { SqliteStore } from './store/sqlite.js';
 export {
@@ -181,6 +191,8 @@ export {
   type ConnectionRecord,
   type ConnectionStatus,
   DEFAULT_WORKSPACE,
+  type InstanceRecord,
+  type InstanceTable,
   type IntegrationSettingsRecord,
   type SessionRecord,
   type SessionTable,

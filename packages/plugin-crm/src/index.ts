@@ -206,19 +206,10 @@ export const lawmaticsPlugin = definePlugin({
       bearerApiKey: {
         type: 'http',
         scheme: 'bearer',
-        description: 'A Portico API key (portico_…) sent as Authorization: Bearer <key>. This is how every caller authenticates.',
+        description: 'A Portico API key (portico_…) sent as Authorization: Bearer <key>, for scripts and clients that take a header.',
       },
-      oauth2: {
-        type: 'oauth2',
-        description:
-          "How the gateway's own connection to Lawmatics is authorized: an operator grants access once through Lawmatics' " +
-          'OAuth authorization code flow (GET /api/connect/lawmatics) and the gateway keeps the non-expiring Lawmatics token. ' +
-          'Callers never handle Lawmatics tokens: the gateway accepts only Portico API keys, sent as Authorization: Bearer ' +
-          '<key>, whichever of the two schemes a client reads.',
-        flows: {
-          authorizationCode: { authorizationUrl: LAWMATICS_AUTHORIZE_URL, tokenUrl: LAWMATICS_TOKEN_URL, scopes: {} },
-        },
-      },
+      // Portico's own authorization server: the gateway fills in its authorize and token endpoints (doors/openapi.ts)
+      oauth2: { type: 'oauth2' },
     },
   },
 });

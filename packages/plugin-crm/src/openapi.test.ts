@@ -31,21 +31,25 @@ describe('the Lawmatics OpenAPI document', () => {
     expect(new Set(entries.map((entry) => entry.operationId)).size).toBe(86);
   });
 
-  it('declares bearerApiKey and oauth2, and lists both as alternatives on every operation', () => {
+  it('declares bearerApiKey and oauth2, both Portico’s own, and lists both as alternatives on every operation', () => {
     const schemes = (document.components as Json).securitySchemes as Record<string, Json>;
     expect(Object.keys(schemes).sort()).toEqual(['bearerApiKey', 'oauth2']);
     expect(schemes.bearerApiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(String(schemes.bearerApiKey?.description)).toMatch(/Portico API key/);
+    // the gateway's own authorization server, not Lawmatics': a client generated from the document gets tokens the gateway takes
     expect(schemes.oauth2).toMatchObject({
       type: 'oauth2',
       flows: {
         authorizationCode: {
-          authorizationUrl: 'https://app.lawmatics.com/oauth/authorize',
-          tokenUrl: 'https://api.lawmatics.com/oauth/token',
+          authorizationUrl: 'https://gw.example.com/dashboard/authorize',
+          tokenUrl: 'https://gw.example.com/oauth/token',
+          refreshUrl: 'https://gw.example.com/oauth/token',
           scopes: {},
         },
       },
     });
-    for (const scheme of Object.values(schemes)) expect(String(scheme.description)).toMatch(/Portico API key/);
+    expect(String(schemes.oauth2?.description)).toMatch(/PKCE \(S256 only/);
+    expect(JSON.stringify(document)).not.toContain('lawmatics.com/oauth');
     for (const entry of entries) expect(entry.security, String(entry.operationId)).toEqual([{ bearerApiKey: [] }, { oauth2: [] }]);
   });
 

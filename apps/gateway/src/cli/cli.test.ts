@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@libsql/client';
+import { MIGRATIONS } from '@portico/core';
 import { describe, expect, it } from 'vitest';
 import { main } from './index.js';
 
@@ -29,7 +30,11 @@ function dataDirContains(dir: string, text: string): boolean {
   return readdirSync(dir).some((name) => readFileSync(join(dir, name)).includes(Buffer.from(text)));
 }
 
-const freshEnv = () => ({ PORTICO_DATA_DIR: mkdtempSync(join(tmpdir(), 'portico-cli-')), PORTICO_PLUGINS: 'notes' });
+/** A new data directory, and the database in it named (admin commands refuse to create an unnamed one). */
+const freshEnv = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'portico-cli-'));
+  return { PORTICO_DATA_DIR: dir, PORTICO_DATABASE_URL: `file:${join(dir, 'portico.db')}`, PORTICO_PLUGINS: 'notes' };
+};
 
 describe('portico CLI', () => {
   it('prints help for every command', async () => {
@@ -51,12 +56,14 @@ describe('portico CLI', () => {
       'serve',
       'workspaces',
       'keys',
+      'grants',
       'tool-sets',
       'integrations',
       'connect',
       'disconnect',
       'encryption',
       'audit',
+      'migrate',
       'env',
     ]);
     for (const command of listed) {
@@ -166,6 +173,53 @@ describe('portico CLI', () => {
     expect((await run(['keys', 'list'], env)).out).toContain('tool set readers');
     expect((await run(['tool-sets', 'delete', 'readers'], env)).err).toContain('used by 1 active key');
     expect((await run(['tool-sets', 'list', '--workspace', 'nosuch'], env)).code).toBe(2);
+  });
+
+  it('refuses to create a database it was not pointed at, unless asked with --create', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'portico-cli-'));
+    const env = { PORTICO_DATA_DIR: dataDir, PORTICO_PLUGINS: 'notes' };
+    for (const argv of [
+      ['keys', 'create', '--name', 'ops'],
+      ['integrations', 'list'],
+      ['migrate', 'status'],
+      ['workspaces', 'list'],
+    ]) {
+      const refused = await run(argv, env);
+      expect({ argv, code: refused.code }).toEqual({ argv, code: 2 });
+      expect(refused.err).toContain(`PORTICO_DATABASE_URL is not set and ${join(dataDir, 'portico.db')} does not exist`);
+      expect(refused.err).toContain('--create');
+      expect(refused.out).toBe('');
+    }
+    expect(readdirSync(dataDir)).toEqual([]);
+    const created = await run(['keys', 'create', '--name', 'ops', '--create'], env);
+    expect(created.code).toBe(0);
+    expect(created.out.trim()).toMatch(/^portico_/);
+    // Now that it exists, the commands use it without being asked.
+    expect((await run(['keys', 'list'], env)).out).toContain('ops');
+  });
+
+  it('shows the schema migrations of the embedded database, prints their SQLite text in a dry run, and applies them', async () => {
+    const env = freshEnv();
+    const latest = Math.max(...MIGRATIONS.map((m) => m.version));
+    const status = await run(['migrate', 'status'], env);
+    expect(status.code).toBe(0);
+    expect(status.out).toContain(`Schema version 0; this release knows version ${latest}.`);
+    expect(status.out).toContain(`${MIGRATIONS.length} pending: 'portico migrate up' applies them`);
+    const dryRun = await run(['migrate', 'up', '--dry-run'], env);
+    expect(dryRun.code).toBe(0);
+    expect(dryRun.out).toContain('SQLite; nothing applied');
+    expect(dryRun.out).toContain('AUTOINCREMENT');
+    expect(dryRun.out).not.toContain('GENERATED ALWAYS AS IDENTITY');
+    for (const m of MIGRATIONS) expect(dryRun.out).toContain(`-- ${m.version}: ${m.name}`);
+    expect((await run(['migrate', 'status'], env)).out).toContain('Schema version 0;');
+    const up = await run(['migrate', 'up'], env);
+    expect(up.code).toBe(0);
+    expect(up.out.split('\n').filter((line) => /^applied \d+ .* \(\d+ ms\)$/.test(line))).toHaveLength(MIGRATIONS.length);
+    const after = await run(['migrate', 'status'], env);
+    expect(after.out).toContain(`Schema version ${latest};`);
+    expect(after.out).not.toContain('pending');
+    expect((await run(['migrate', 'up'], env)).out).toBe(`Nothing to apply: the schema is at version ${latest}.`);
+    expect((await run(['migrate', 'sideways'], env)).code).toBe(2);
   });
 
   it('reports a bad configuration clearly', async () => {

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../config/load.js';
 import { createLogger } from '../observability/logger.js';
 import { openRuntime, type Runtime } from '../runtime/runtime.js';
@@ -23,6 +25,24 @@ export interface Command {
   help: string;
   /** Runs the command with the arguments after its name; resolves to the process exit code. */
   run(args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<number>;
+}
+
+/**
+ * Commands other than `serve` act on a database that exists: without PORTICO_DATABASE_URL, the embedded default
+ * (<data dir>/portico.db) must be there already, unless `--create` asks for a new one. Otherwise a command run from the
+ * wrong directory, or on a host of a PostgreSQL cluster without the variable, would write a key or a setting into a
+ * fresh file that no gateway reads, and exit 0.
+ */
+export function refuseUnnamedDatabase(env: NodeJS.ProcessEnv, create: boolean): void {
+  if (env.PORTICO_DATABASE_URL || create) return;
+  const url = loadConfig(env).databaseUrl;
+  const path = url.startsWith('file://') ? fileURLToPath(url) : url.slice('file:'.length);
+  if (existsSync(path)) return;
+  throw new UsageError(
+    `no database to act on: PORTICO_DATABASE_URL is not set and ${path} does not exist. Set PORTICO_DATABASE_URL to the ` +
+      "gateway's database (postgres://… for a cluster), run from the directory holding the gateway's data/ (or set " +
+      'PORTICO_DATA_DIR), or add --create to make a new embedded database there.',
+  );
 }
 
 /** Opens the runtime (database, plugins, engine) for one command, and closes it after, whatever happens. */

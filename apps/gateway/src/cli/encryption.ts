@@ -12,9 +12,13 @@ With the key file (<data dir>/encryption.key, the default): rotate writes a new 
 old ones for decryption, and re-encrypts every connection. Running gateways pick the new key up by themselves the
 first time they meet it. Run prune afterwards to retire the old keys. Back the file up after each change.
 
-With PORTICO_ENCRYPTION_KEY: set the new key as PORTICO_ENCRYPTION_KEY and the old one(s) in
-PORTICO_ENCRYPTION_PREVIOUS_KEYS on every instance first (restart them), then run rotate, which re-encrypts every
-connection under the new key; then remove the old keys from PORTICO_ENCRYPTION_PREVIOUS_KEYS.`;
+With PORTICO_ENCRYPTION_KEY, in two phases the gateway enforces:
+  1. stage: set the new key as PORTICO_ENCRYPTION_KEY and the old one(s) in PORTICO_ENCRYPTION_PREVIOUS_KEYS on every
+     instance (rolling restart). Until every live instance reports the new key, all of them keep sealing with the
+     old one, so no instance writes a credential another cannot read; status shows who still lacks it.
+  2. promote: once status says every live instance has the new key, the instances seal with it by themselves; run
+     rotate (with the same two variables) to re-encrypt every connection under it — it refuses while an instance
+     lacks the key. Then remove the old keys from PORTICO_ENCRYPTION_PREVIOUS_KEYS (another rolling restart).`;
 
 async function encryption(args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
   const [sub] = args;
@@ -27,7 +31,17 @@ async function encryption(args: string[], env: NodeJS.ProcessEnv, io: Io): Promi
   }
   return withRuntime(env, async (runtime) => {
     const { engine, store } = runtime;
+    const agreement = await engine.keyAgreement.beat();
+    const lacking = agreement.lacking.map((i) => `${i.host} (pid ${i.pid}, keys ${i.keyIds.join(', ')})`);
     if (sub === 'rotate') {
+      if (lacking.length > 0) {
+        io.err(
+          `Not re-encrypting: ${lacking.length} live instance(s) cannot decrypt with key ${agreement.active} yet: ${lacking.join('; ')}.\n` +
+            'Restart them with this key as PORTICO_ENCRYPTION_KEY and the old one in PORTICO_ENCRYPTION_PREVIOUS_KEYS, ' +
+            'then run rotate again (portico encryption status shows the instances).',
+        );
+        return 1;
+      }
       const report = await engine.reencryptAll();
       io.out(
         `Active key ${engine.activeKeyId}: ${report.rewritten} re-encrypted, ${report.current} already current, ${report.failed.length} failed (of ${report.total}).`,
@@ -41,8 +55,15 @@ async function encryption(args: string[], env: NodeJS.ProcessEnv, io: Io): Promi
       counts.set(id, (counts.get(id) ?? 0) + 1);
     }
     if (sub === 'status') {
-      io.out(`Active key: ${engine.activeKeyId} (${config.encryptionKey ? 'PORTICO_ENCRYPTION_KEY' : keyFile(config)})`);
+      io.out(`Active key: ${agreement.active} (${config.encryptionKey ? 'PORTICO_ENCRYPTION_KEY' : keyFile(config)})`);
+      if (agreement.sealing !== agreement.active)
+        io.out(`Sealing with: ${agreement.sealing} (not every live instance knows ${agreement.active} yet)`);
       for (const [id, count] of counts) io.out(`  ${id}: ${count} connection(s)`);
+      io.out(`Live instances: ${agreement.instances.length}`);
+      for (const i of agreement.instances) {
+        const knows = !agreement.lacking.includes(i);
+        io.out(`  ${i.host} pid ${i.pid}: keys ${i.keyIds.join(', ')}${knows ? '' : ` (lacks ${agreement.active})`}, seen ${i.seenAt}`);
+      }
       return 0;
     }
     if (config.encryptionKey) {

@@ -4,13 +4,15 @@ import { GatewayError } from '@portico/core';
 import { ConfigError } from '../config/load.js';
 import { VERSION } from '../version.js';
 import { auditCommand } from './audit.js';
-import { type Command, type Io, UsageError } from './command.js';
+import { type Command, type Io, refuseUnnamedDatabase, UsageError } from './command.js';
 import { connectCommand } from './connect.js';
 import { disconnectCommand } from './disconnect.js';
 import { encryptionCommand } from './encryption.js';
 import { envCommand } from './env.js';
+import { grantsCommand } from './grants.js';
 import { integrationsCommand } from './integrations.js';
 import { keysCommand } from './keys.js';
+import { migrateCommand } from './migrate.js';
 import { serveCommand } from './serve.js';
 import { toolSetsCommand } from './tool-sets.js';
 import { workspacesCommand } from './workspaces.js';
@@ -24,6 +26,7 @@ Commands:
   workspaces list|create|rename|delete
                                 Manage workspaces (each with its own keys, connections, settings, audit)
   keys create|list|revoke       Manage API keys
+  grants list|revoke            OAuth clients' grants: their client, scope and last use; revoke ends their tokens
   tool-sets list|show|save|delete
                                 Manage tool sets: named selections of operations a key can be bound to
   integrations list|configure   Show integrations; turn MCP/REST on or off, set base URL and settings
@@ -32,10 +35,13 @@ Commands:
   encryption rotate|status|prune
                                 Rotate the key encrypting upstream credentials, while gateways keep serving
   audit                         List audit records, newest first, with filters
+  migrate status|up             Show the schema's migrations; apply the pending ones (--dry-run prints their SQL)
   env                           List the environment variables the gateway reads
 
 Every command reads the same configuration (environment variables, see 'portico env'). Commands acting on keys,
-integrations, connections, tool sets and the audit trail take --workspace ID (default: default).
+grants, integrations, connections, tool sets and the audit trail take --workspace ID (default: default).
+Without PORTICO_DATABASE_URL, the commands other than serve use <data dir>/portico.db only if it exists: they refuse
+to create a new database unless given --create (serve creates it on the first start).
 'portico <command> --help' shows a command's options.`;
 
 /** Every command, by the name typed after `portico`; each file holds its help beside its handler. */
@@ -43,12 +49,14 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ['serve', serveCommand],
   ['workspaces', workspacesCommand],
   ['keys', keysCommand],
+  ['grants', grantsCommand],
   ['tool-sets', toolSetsCommand],
   ['integrations', integrationsCommand],
   ['connect', connectCommand],
   ['disconnect', disconnectCommand],
   ['encryption', encryptionCommand],
   ['audit', auditCommand],
+  ['migrate', migrateCommand],
   ['env', envCommand],
 ]);
 
@@ -85,7 +93,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       return 0;
     }
     if (!command) throw new UsageError(`unknown command "${name}" (see portico --help)`);
-    return await command.run(rest, env, io);
+    if (name === 'serve' || name === 'env') return await command.run(rest, env, io);
+    refuseUnnamedDatabase(env, rest.includes('--create'));
+    return await command.run(
+      rest.filter((arg) => arg !== '--create'),
+      env,
+      io,
+    );
   } catch (error) {
     if (error instanceof UsageError || error instanceof ConfigError || error instanceof GatewayError) {
       io.err(`portico: ${error.message}`);

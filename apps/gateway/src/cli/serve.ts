@@ -9,12 +9,15 @@ import type { Command, Io } from './command.js';
 
 const HELP = `Usage: portico serve [--sandbox] [--port N] [--host ADDR]
 
-Starts the gateway. On the first start without any API key, an admin key is created and printed once.
+Starts the gateway. On the first start without any API key, an admin key is created and printed once, to stderr
+(stdout carries only the JSON log).
 
 Options:
   --sandbox      Start each installed plugin's sandbox upstream (an in-process emulator on loopback with seeded
                  data), connect the plugins to it, enable REST for them, and print a fresh admin key. Uses its own
-                 database (<data dir>/sandbox.db) unless PORTICO_DATABASE_URL is set.
+                 database (<data dir>/sandbox.db) unless PORTICO_DATABASE_URL is set. Several instances on one
+                 PostgreSQL database (on one host) form one sandbox: the first prints the key, the others join
+                 it, and every instance calls the upstreams of one of them (docs/operations.md).
   --port N       Port (overrides PORTICO_PORT; 0 picks a free port)
   --host ADDR    Interface (overrides PORTICO_HOST)
   -h, --help     This help`;
@@ -34,7 +37,7 @@ async function serve(args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<nu
   const config: GatewayConfig = loadConfig(overrides);
   const logger = createLogger(config.logLevel);
   const gateway = await startGateway({ config, logger, sandbox: Boolean(values.sandbox) });
-  printBanner(gateway.url, gateway.runtime, gateway.createdKey, Boolean(values.sandbox), config.dashboard, io);
+  printBanner(gateway.url, gateway.runtime, gateway.createdKey, Boolean(values.sandbox), config.dashboard, io, gateway.joinedSandbox);
   await new Promise<void>((resolveStop) => {
     const stop = (signal: string) => {
       logger.info({ signal }, 'shutting down');
@@ -56,6 +59,7 @@ function printBanner(
   sandbox: boolean,
   dashboard: boolean,
   io: Io,
+  joinedSandbox = false,
 ): void {
   const services = runtime.registry.list().map((i) => i.service);
   const key = createdKey?.key ?? '<your API key>';
@@ -67,6 +71,8 @@ function printBanner(
   ];
   if (createdKey) {
     lines.push(`API key (admin, named "${createdKey.name}", shown only now):`, `  ${createdKey.key}`, '');
+  } else if (joinedSandbox) {
+    lines.push('Joined the sandbox of the instances already running on this database: use the key the first one printed.', '');
   }
   if (dashboard) {
     lines.push(
@@ -89,7 +95,9 @@ function printBanner(
     );
   }
   lines.push('', 'Stop with Ctrl-C.', '');
-  for (const line of lines) io.out(line);
+  // To stderr, for the operator at the terminal: stdout carries the JSON log alone, and a log shipper reading it
+  // never receives the admin key.
+  for (const line of lines) io.err(line);
 }
 
 /** `portico serve`: resolves only when the server has stopped (SIGINT, SIGTERM). */

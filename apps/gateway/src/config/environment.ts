@@ -15,6 +15,35 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
     meaning: 'PostgreSQL only: the schema holding Portico’s tables (created if missing)',
   },
   {
+    name: 'PORTICO_MIGRATE',
+    default: 'auto',
+    meaning:
+      "auto: apply pending schema migrations at start (one instance migrates, the others wait); never: refuse to start while any is pending ('portico migrate up' applies them)",
+  },
+  {
+    name: 'PORTICO_DATABASE_POOL_SIZE',
+    default: '10',
+    meaning: 'PostgreSQL only: connections each instance opens for queries (plus the lock pool and one LISTEN connection)',
+  },
+  {
+    name: 'PORTICO_DATABASE_WAIT_SECONDS',
+    default: '60',
+    meaning:
+      'How long serve keeps retrying at start (250 ms doubling to 5 s, each retry logged) while the database cannot be reached; 0 exits at once',
+  },
+  {
+    name: 'PORTICO_DATABASE_APPLICATION_NAME',
+    default: 'portico',
+    meaning:
+      'PostgreSQL only: application_name of the instance’s connections in pg_stat_activity (:lock and :listen added for the lock and LISTEN sessions)',
+  },
+  {
+    name: 'PORTICO_DATABASE_LOCK_POOL_SIZE',
+    default: '10',
+    meaning:
+      'PostgreSQL only: sessions each instance opens for connection locks (token refreshes); at most one per connection refreshing at once',
+  },
+  {
     name: 'PORTICO_PLUGINS',
     default: 'all installed first-party plugins',
     meaning: 'Comma-separated plugin packages (or short names: notes, chat, calls…); replaces the first-party list',
@@ -166,6 +195,33 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
     meaning: 'A PEM file of certificate authorities trusted, besides the public ones, when fetching Client ID Metadata Documents',
   },
   {
+    name: 'PORTICO_OAUTH_ISSUER',
+    default: '(none)',
+    meaning:
+      "An external identity provider's issuer (its tokens' iss, exactly): both doors then accept its JWTs too, and the resource metadata names it (docs/mcp-authorization.md)",
+  },
+  {
+    name: 'PORTICO_OAUTH_AUDIENCE',
+    default: 'the public URL',
+    meaning: "What the provider's tokens must name in aud; by default the public URL, or it with /api/mcp or /api/v1",
+  },
+  {
+    name: 'PORTICO_OAUTH_JWKS_URL',
+    default: "the issuer's discovery document",
+    meaning: "Where the provider's signing keys are; by default jwks_uri of <issuer>/.well-known/openid-configuration",
+  },
+  {
+    name: 'PORTICO_OAUTH_JWKS_REFETCH_SECONDS',
+    default: '30',
+    meaning: "Fewest seconds between two fetches of the provider's keys when tokens name a key id not known yet (a rotation)",
+  },
+  {
+    name: 'PORTICO_OAUTH_CLAIM',
+    default: 'portico',
+    meaning:
+      'The claim of the provider’s tokens that names the workspace, services or tool set and write access (docs/mcp-authorization.md)',
+  },
+  {
     name: 'PORTICO_METRICS_PORT',
     default: '(none)',
     meaning:
@@ -206,6 +262,18 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
     default: '0',
     meaning:
       'On SIGTERM or SIGINT, before the grace period: seconds the instance keeps serving with /readyz answering 503 and Connection: close on every answer, so a balancer moves away without a dropped call. Set it above the balancer’s health-check interval × fall count',
+  },
+  {
+    name: 'PORTICO_INSTANCE_HEARTBEAT_SECONDS',
+    default: '10',
+    meaning:
+      'How often a serving instance reports the encryption keys it can decrypt with to the database; an instance not heard from for three periods no longer holds back a new key (two-phase rotation)',
+  },
+  {
+    name: 'PORTICO_TRUST_PROXY',
+    default: '(none)',
+    meaning:
+      'Comma-separated addresses or CIDR ranges of the reverse proxies in front of the gateway: behind them, the client address (access log, sign-in limit) is read from X-Forwarded-For',
   },
   {
     name: 'PORTICO_ENCRYPTION_KEY',

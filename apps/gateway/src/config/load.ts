@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import {
   DEFAULT_MCP_RESULT_BUDGET,
   EgressPolicy,
+  type ExternalIssuerOptions,
   type OAuthClientConfig,
   parseEgressAllowance,
   parseEncryptionKey,
@@ -10,6 +11,8 @@ import {
   parseWorkspaceHosts,
   type UpstreamLimits,
 } from '@portico/core';
+import { readSecretFiles } from './secret-files.js';
+import { parseTrustedProxies } from './trusted-proxies.js';
 
 /** The gateway's configuration: read from the environment once, validated, typed. */
 export interface GatewayConfig {
@@ -20,8 +23,19 @@ export interface GatewayConfig {
   dataDir: string;
   /** `file:<path>` (embedded SQLite), `:memory:`, or `postgres://…` (PostgreSQL, for several instances). */
   databaseUrl: string;
+  /** PORTICO_MIGRATE: `auto` applies pending migrations at start; `never` refuses to start with any pending. */
+  migrate: 'auto' | 'never';
   /** PostgreSQL schema to keep Portico's tables in (created if missing); undefined: the server's default (public). */
   databaseSchema: string | undefined;
+  /** PostgreSQL: connections for queries, and sessions for connection locks, per instance. */
+  databasePoolSize: number;
+  databaseLockPoolSize: number;
+  /** PostgreSQL: `application_name` of this instance's connections (`:lock` and `:listen` added for those). */
+  databaseApplicationName: string;
+  /** How long `serve` retries at start while the database cannot be reached (0: not at all). */
+  databaseWaitSeconds: number;
+  /** Proxies (addresses, CIDR ranges) whose X-Forwarded-For names the client (server/client-address.ts). */
+  trustProxy: string[];
   /** Plugin packages to load; undefined means every first-party plugin that is installed. */
   plugins: string[] | undefined;
   /** Plugin packages loaded on top of `plugins` (or of the first-party ones): third-party plugins. */
@@ -72,6 +86,8 @@ export interface GatewayConfig {
    * it stops listening, so that balancers move away without a dropped call.
    */
   drainSeconds: number;
+  /** How often a serving instance reports its encryption keys (connections/key-agreement.ts in core). */
+  heartbeatSeconds: number;
   /** Port of a separate, keyless `/metrics` listener; undefined: `/metrics` on the main port, for admin keys. */
   metricsPort: number | undefined;
   /** Interface of the metrics listener. */
@@ -95,6 +111,49 @@ export interface GatewayConfig {
   oauthCimdAllowHosts: string[];
   /** Extra certificate authorities (PEM) trusted for those fetches (`PORTICO_OAUTH_CIMD_CA_FILE`, read at start). */
   oauthCimdCa: string | undefined;
+  /** The firm's identity provider whose JWTs both doors accept (PORTICO_OAUTH_ISSUER and its companions); none: unset. */
+  oauthIssuer: ExternalIssuerOptions | undefined;
+}
+
+/**
+ * PORTICO_OAUTH_ISSUER (the provider's `iss`, exactly), PORTICO_OAUTH_AUDIENCE, PORTICO_OAUTH_JWKS_URL and
+ * PORTICO_OAUTH_CLAIM; the companions without the issuer are a mistake worth saying.
+ */
+function externalIssuer(env: NodeJS.ProcessEnv, problems: string[]): ExternalIssuerOptions | undefined {
+  const issuer = env.PORTICO_OAUTH_ISSUER || undefined;
+  const companions = [
+    'PORTICO_OAUTH_AUDIENCE',
+    'PORTICO_OAUTH_JWKS_URL',
+    'PORTICO_OAUTH_CLAIM',
+    'PORTICO_OAUTH_JWKS_REFETCH_SECONDS',
+  ].filter((name) => env[name]);
+  if (!issuer) {
+    if (companions.length > 0) problems.push(`${companions.join(', ')} need PORTICO_OAUTH_ISSUER`);
+    return undefined;
+  }
+  for (const [name, value] of [
+    ['PORTICO_OAUTH_ISSUER', issuer],
+    ['PORTICO_OAUTH_JWKS_URL', env.PORTICO_OAUTH_JWKS_URL],
+  ] as const) {
+    if (!value) continue;
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(value);
+    } catch {}
+    const loopback = parsed?.protocol === 'http:' && ['127.0.0.1', '[::1]', 'localhost'].includes(parsed.hostname);
+    if (parsed?.protocol !== 'https:' && !loopback) problems.push(`${name} must be an https URL (got "${value}")`);
+  }
+  const claim = env.PORTICO_OAUTH_CLAIM || undefined;
+  if (claim !== undefined && !/^[A-Za-z0-9_.:/-]{1,100}$/.test(claim)) problems.push('PORTICO_OAUTH_CLAIM must be a claim name');
+  const floor = Number(env.PORTICO_OAUTH_JWKS_REFETCH_SECONDS || 30);
+  if (!Number.isInteger(floor) || floor < 1 || floor > 3600) problems.push('PORTICO_OAUTH_JWKS_REFETCH_SECONDS must be 1 to 3600');
+  return {
+    issuer,
+    jwksRefetchFloorMs: floor * 1000,
+    audience: env.PORTICO_OAUTH_AUDIENCE || undefined,
+    jwksUri: env.PORTICO_OAUTH_JWKS_URL || undefined,
+    claim,
+  };
 }
 
 export class ConfigError extends Error {
@@ -106,8 +165,11 @@ export class ConfigError extends Error {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  const problems: string[] = [];
+export function loadConfig(environment: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  // Secrets given as files (PORTICO_ENCRYPTION_KEY_FILE…) are read once, first: everything below sees their values.
+  const { env, problems } = readSecretFiles(environment);
+  const trusted = parseTrustedProxies(env.PORTICO_TRUST_PROXY);
+  problems.push(...trusted.problems);
   const int = (name: string, fallback: number, min: number, max: number): number => {
     const raw = env[name];
     if (raw === undefined || raw === '') return fallback;
@@ -137,6 +199,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     problems.push(`PORTICO_DATABASE_URL must be file:<path>, :memory: or postgres://… (got a "${databaseUrl.split(':')[0]}:" URL)`);
   }
 
+  const migrate = (env.PORTICO_MIGRATE || 'auto') as GatewayConfig['migrate'];
+  if (migrate !== 'auto' && migrate !== 'never') problems.push('PORTICO_MIGRATE must be auto or never');
   const databaseSchema = env.PORTICO_DATABASE_SCHEMA || undefined;
   if (databaseSchema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
     problems.push('PORTICO_DATABASE_SCHEMA must be a lowercase identifier (letters, digits, underscores)');
@@ -268,7 +332,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     publicUrl: url('PORTICO_PUBLIC_URL', env.PORTICO_PUBLIC_URL),
     dataDir,
     databaseUrl,
+    migrate,
     databaseSchema,
+    databasePoolSize: int('PORTICO_DATABASE_POOL_SIZE', 10, 1, 1_000),
+    databaseLockPoolSize: int('PORTICO_DATABASE_LOCK_POOL_SIZE', 10, 1, 1_000),
+    databaseApplicationName: env.PORTICO_DATABASE_APPLICATION_NAME || 'portico',
+    databaseWaitSeconds: int('PORTICO_DATABASE_WAIT_SECONDS', 60, 0, 3_600),
+    trustProxy: trusted.proxies,
     plugins,
     extraPlugins,
     serviceRenames,
@@ -288,6 +358,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     mcpResultBudget: int('PORTICO_MCP_RESULT_BUDGET', DEFAULT_MCP_RESULT_BUDGET, 2048, 64 * 1024 * 1024),
     shutdownGraceMs: int('PORTICO_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     drainSeconds: int('PORTICO_DRAIN_SECONDS', 0, 0, 3_600),
+    heartbeatSeconds: int('PORTICO_INSTANCE_HEARTBEAT_SECONDS', 10, 1, 3_600),
     metricsPort: env.PORTICO_METRICS_PORT ? int('PORTICO_METRICS_PORT', 0, 0, 65535) : undefined,
     metricsHost: env.PORTICO_METRICS_HOST || '127.0.0.1',
     auditRetentionDays: int('PORTICO_AUDIT_RETENTION_DAYS', 90, 0, 36_500),
@@ -300,6 +371,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     oauthRefreshTokenDays: int('PORTICO_OAUTH_REFRESH_TOKEN_DAYS', 30, 1, 365),
     oauthCimdAllowHosts,
     oauthCimdCa,
+    oauthIssuer: externalIssuer(env, problems),
     logLevel,
     encryptionKey: env.PORTICO_ENCRYPTION_KEY || undefined,
     previousEncryptionKeys: (env.PORTICO_ENCRYPTION_PREVIOUS_KEYS ?? '')

@@ -28,7 +28,11 @@ function run(argv: string[], env: Record<string, string>) {
   return main(argv, { ...env, PORTICO_LOG_LEVEL: 'silent' }, io).then((code) => ({ code, out: out.join('\n'), err: err.join('\n') }));
 }
 
-const freshEnv = () => ({ PORTICO_DATA_DIR: mkdtempSync(join(tmpdir(), 'portico-egress-')), PORTICO_PLUGINS: 'notes' });
+/** A new data directory, and the database in it named (admin commands refuse to create an unnamed one). */
+const freshEnv = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'portico-egress-'));
+  return { PORTICO_DATA_DIR: dir, PORTICO_DATABASE_URL: `file:${join(dir, 'portico.db')}`, PORTICO_PLUGINS: 'notes' };
+};
 
 describe('PORTICO_<SERVICE>_BASE_URL', () => {
   it('is refused on link-local and metadata addresses and other schemes, naming the variable and the reason', () => {

@@ -4,6 +4,7 @@ import { DEFAULT_WORKSPACE, type RegisteredOperation } from '@portico/core';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp, type StubUpstream, startStubUpstream, startTestGateway, type TestGateway } from '../gateway.test-support.js';
+import { obtainGrant } from '../grants.test-support.js';
 
 /**
  * Hostile input over both doors, for every operation of every installed plugin (the registry is iterated, so a plugin
@@ -21,6 +22,9 @@ const SEED = Number(process.env.PORTICO_FUZZ_SEED ?? '20261125');
 let stub: StubUpstream;
 let gateway: TestGateway;
 let client: Client;
+/** The same attacks by an OAuth grant's access token (every service, read and write) and its MCP client. */
+let grantToken: string;
+let grantClient: Client;
 let operations: Array<{ service: string; operation: RegisteredOperation }>;
 
 beforeAll(async () => {
@@ -36,11 +40,15 @@ beforeAll(async () => {
     await gateway.runtime.engine.configureIntegration(DEFAULT_WORKSPACE, integration.service, { restEnabled: true });
   }
   client = await connectMcp(gateway.url, gateway.key);
+  const everyService = Object.fromEntries(gateway.runtime.registry.list().map((i) => [`service_${i.service}`, 'on']));
+  grantToken = (await obtainGrant(gateway.url, gateway.key, { ...everyService, access: 'full', expires: '1' })).accessToken;
+  grantClient = await connectMcp(gateway.url, grantToken);
   operations = gateway.runtime.registry
     .list()
     .flatMap((integration) => [...integration.operations.values()].map((operation) => ({ service: integration.service, operation })));
 }, 30_000);
 afterAll(async () => {
+  await grantClient?.close();
   await client?.close();
   await gateway?.close();
   await stub?.close();
@@ -91,7 +99,7 @@ function paramsFor(operation: RegisteredOperation, example: Record<string, unkno
 // ---- the two doors ------------------------------------------------------------------------------------------------
 
 /** A REST request sent as written (no client-side normalisation of `..`), with the answer's status and text. */
-function rawRest(method: string, path: string, body?: unknown): Promise<{ status: number; text: string }> {
+function rawRest(method: string, path: string, body?: unknown, token = gateway.key): Promise<{ status: number; text: string }> {
   const url = new URL(gateway.url);
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
@@ -102,7 +110,7 @@ function rawRest(method: string, path: string, body?: unknown): Promise<{ status
         method,
         path,
         headers: {
-          authorization: `Bearer ${gateway.key}`,
+          authorization: `Bearer ${token}`,
           ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
         },
       },
@@ -224,30 +232,35 @@ describe('hostile input, every operation, REST and MCP (fast-check, fixed seed)'
     expect(problems.slice(0, 30)).toEqual([]);
   }, 240_000);
 
-  it('refuses every path attack in every path parameter before any upstream request, over both doors', async () => {
-    const problems: string[] = [];
-    for (const { service, operation } of operations) {
-      const tokens = [...operation.definition.path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1] as string);
-      if (tokens.length === 0) continue;
-      const example = (operation.definition.example ?? {}) as Record<string, unknown>;
-      for (const token of tokens) {
-        for (const attack of ['..', '.', '%2e%2e', '%2E.', '//evil.example']) {
-          const params = { ...example, [token]: attack };
-          const label = `${service}.${operation.definition.name} ${token}=${attack}`;
-          const from = stub.requests.length;
-          const call = restCall(service, operation, params);
-          const rest = await rawRest(call.method, call.path, call.body);
-          if (rest.status !== 400 && rest.status !== 404) problems.push(`REST ${label}: ${rest.status} ${rest.text.slice(0, 100)}`);
-          if (attack === '..' || attack === '.' || attack === '//evil.example') {
-            const mcp = await client.callTool({ name: `call_${service}`, arguments: { method: operation.definition.name, params } });
-            if (!mcp.isError) problems.push(`MCP ${label}: accepted`);
+  it.each(['an API key', 'an OAuth grant'])(
+    'refuses every path attack in every path parameter before any upstream request, over both doors, by %s',
+    async (by) => {
+      const [bearer, mcpClient] = by === 'an API key' ? [gateway.key, client] : [grantToken, grantClient];
+      const problems: string[] = [];
+      for (const { service, operation } of operations) {
+        const tokens = [...operation.definition.path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1] as string);
+        if (tokens.length === 0) continue;
+        const example = (operation.definition.example ?? {}) as Record<string, unknown>;
+        for (const token of tokens) {
+          for (const attack of ['..', '.', '%2e%2e', '%2E.', '//evil.example']) {
+            const params = { ...example, [token]: attack };
+            const label = `${service}.${operation.definition.name} ${token}=${attack}`;
+            const from = stub.requests.length;
+            const call = restCall(service, operation, params);
+            const rest = await rawRest(call.method, call.path, call.body, bearer as string);
+            if (rest.status !== 400 && rest.status !== 404) problems.push(`REST ${label}: ${rest.status} ${rest.text.slice(0, 100)}`);
+            if (attack === '..' || attack === '.' || attack === '//evil.example') {
+              const mcp = await mcpClient.callTool({ name: `call_${service}`, arguments: { method: operation.definition.name, params } });
+              if (!mcp.isError) problems.push(`MCP ${label}: accepted`);
+            }
+            if (stub.requests.length > from) problems.push(`${label}: reached the upstream (${stub.requests[from]?.url})`);
           }
-          if (stub.requests.length > from) problems.push(`${label}: reached the upstream (${stub.requests[from]?.url})`);
         }
       }
-    }
-    expect(problems.slice(0, 30)).toEqual([]);
-  }, 240_000);
+      expect(problems.slice(0, 30)).toEqual([]);
+    },
+    240_000,
+  );
 
   it('answers every MCP batch — repeated ids, cancellations, junk — promptly, with JSON-RPC, and keeps nothing', async () => {
     const { pendingMcpPosts } = await import('@portico/core');

@@ -140,6 +140,33 @@ describe.skipIf(problem !== undefined)(`gateway processes sharing PostgreSQL${pr
     for (const gateway of gateways) gateway.child.kill('SIGKILL');
   });
 
+  it('an access token revoked early: 2 processes see the 401 at once, make exactly one refresh, and every call succeeds', async () => {
+    const gateways = await Promise.all([spawnGateway(), spawnGateway()]);
+    const pair = provider.issue(3600);
+    await engine.saveConnection(DEFAULT_WORKSPACE, 'example', 'oauth2', {
+      accessToken: pair.accessToken,
+      refreshToken: pair.refreshToken,
+      expiresAt: new Date(Date.now() + 3600_000).toISOString(), // an hour left: no refresh is due by the clock
+    });
+    for (const gateway of gateways) expect(await call(gateway)).toBe(200); // both hold the token in their caches
+    const before = await storedCredentials();
+    provider.revokeAccessTokens();
+    provider.behaviour.refreshDelayMs = 300; // keep the refresh in flight while the other 401s arrive
+    const refreshes = provider.refreshRequests.length;
+    const refusals = provider.apiRefusals;
+    const statuses = await Promise.all(Array.from({ length: 40 }, (_, i) => call(gateways[i % 2] as GatewayProcess)));
+    provider.behaviour.refreshDelayMs = 0;
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    expect(provider.apiRefusals - refusals).toBeGreaterThanOrEqual(2); // the revoked token was refused more than once
+    expect(provider.refreshRequests.length - refreshes).toBe(1);
+    expect(provider.refreshRequests.at(-1)).toBe(pair.refreshToken);
+    const after = await storedCredentials();
+    expect(after.record.version).toBe(before.record.version + 1);
+    expect(after.credentials.refreshToken).toBe(provider.issuedRefreshTokens.at(-1));
+    expect(after.record.status).toBe('active');
+    for (const gateway of gateways) gateway.child.kill('SIGKILL');
+  });
+
   it('loses no usable credential when a process dies in the middle of a refresh', async () => {
     const [first, second] = await Promise.all([spawnGateway(), spawnGateway()]);
     const original = await connectExpired();

@@ -12,9 +12,11 @@ import {
   TEST_POSTGRES_URL,
   type TestGateway,
 } from '../gateway.test-support.js';
+import { obtainGrant } from '../grants.test-support.js';
 
 /**
- * Workspace isolation, on SQLite and on PostgreSQL: two workspaces with keys in each; every admin route, REST and MCP
+ * Workspace isolation, on SQLite and on PostgreSQL, with the callers of the doors holding API keys and, again, holding
+ * OAuth grants (an access token obtained through the consent page by the workspace's admin): two workspaces with keys in each; every admin route, REST and MCP
  * door is tried with the other workspace's ids and answers as for ids that do not exist; a connection of one is never
  * used for a call of the other; revoking or deleting in one touches nothing in the other.
  */
@@ -40,8 +42,13 @@ interface Tenant {
   auditId: string;
 }
 
-function isolationSuite(name: string, database: () => Record<string, string>, instances: number): void {
-  describe(`workspace isolation (${name})`, () => {
+/** Who calls the doors: a user API key, or a grant's access token (read and write on the example service). */
+type Caller = 'key' | 'grant';
+
+function isolationSuite(name: string, database: () => Record<string, string>, instances: number, caller: Caller = 'key'): void {
+  describe(`workspace isolation (${name}, callers with ${caller === 'key' ? 'API keys' : 'OAuth grants'})`, () => {
+    /** API keys a workspace holds after the setup: its admin's, and its user's when the user is a key. */
+    const keysHeld = caller === 'key' ? 2 : 1;
     let upstream: StubUpstream;
     const gateways: TestGateway[] = [];
     let gateway: TestGateway;
@@ -59,6 +66,9 @@ function isolationSuite(name: string, database: () => Record<string, string>, in
       const env = { ...database(), PORTICO_EXAMPLE_BASE_URL: upstream.url, PORTICO_ENCRYPTION_KEY: randomBytes(32).toString('base64') };
       for (let i = 0; i < instances; i++) gateways.push(await startTestGateway({ plugins: [examplePlugin], env }));
       gateway = gateways[0] as TestGateway;
+      // Instances behind one public address, as in production (where PORTICO_PUBLIC_URL names it): a grant's tokens are
+      // for that address, and good on every instance. Here each listens on its own port; they share the first one's.
+      for (const other of gateways.slice(1)) other.runtime.engine.publicUrl = gateway.url;
       for (const id of ['a', 'b'] as const) {
         const created = await call(gateway.key, 'POST', '/api/admin/workspaces', { id: `firm-${id}`, name: `Firm ${id.toUpperCase()}` });
         expect(created.status).toBe(201);
@@ -68,10 +78,18 @@ function isolationSuite(name: string, database: () => Record<string, string>, in
           id: string;
         };
         // the workspace admin sets up its own workspace through the short routes
-        const user = (await call(admin.key, 'POST', '/api/admin/keys', { name: `${id}-user` })).body as { key: string; id: string };
         expect((await call(admin.key, 'PUT', '/api/admin/connections/example', { token: `token-${id}` })).status).toBe(200);
         expect((await call(admin.key, 'PATCH', '/api/admin/integrations/example', { rest_enabled: true })).status).toBe(200);
         expect((await call(admin.key, 'PUT', `/api/admin/tool-sets/${id}-set`, { rules: ['example:list_*'] })).status).toBe(201);
+        let user: { key: string; id: string };
+        if (caller === 'key') {
+          user = (await call(admin.key, 'POST', '/api/admin/keys', { name: `${id}-user` })).body as { key: string; id: string };
+        } else {
+          // the workspace's admin consents in the dashboard, for the example service, read and write
+          const grant = await obtainGrant(gateway.url, admin.key, { service_example: 'on', access: 'full', expires: '7' });
+          const [record] = await gateway.runtime.store.authorization.listGrants(`firm-${id}`);
+          user = { key: grant.accessToken, id: record?.id as string };
+        }
         expect((await call(user.key, 'GET', '/api/v1/example/items')).status).toBe(200);
         const audit = (await call(admin.key, 'GET', '/api/admin/audit')).body as { records: Array<{ id: string }> };
         tenants[id] = {
@@ -156,7 +174,7 @@ function isolationSuite(name: string, database: () => Record<string, string>, in
       }
       // lists and filters name only the workspace's own records
       const keys = (await call(a.admin, 'GET', '/api/admin/keys')).body as { keys: Array<{ id: string }> };
-      expect(keys.keys.map((k) => k.id).sort()).toEqual([a.adminId, a.userId].sort());
+      expect(keys.keys.map((k) => k.id).sort()).toEqual((caller === 'key' ? [a.adminId, a.userId] : [a.adminId]).sort());
       const byKey = (await call(a.admin, 'GET', `/api/admin/audit?key_id=${b.userId}`)).body as { records: unknown[] };
       expect(byKey.records).toEqual([]);
       const before = (await call(a.admin, 'GET', `/api/admin/audit?cursor=${Number(b.auditId) + 1}`)).body as {
@@ -181,7 +199,7 @@ function isolationSuite(name: string, database: () => Record<string, string>, in
         workspaces: Array<{ id: string; name: string; holds: Record<string, number> }>;
       };
       expect(listed.workspaces.map((w) => w.id)).toEqual(['default', 'firm-a', 'firm-b']);
-      expect(listed.workspaces[1]?.holds).toMatchObject({ keys: 2, connections: 1, integrations: 1, tool_sets: 1 });
+      expect(listed.workspaces[1]?.holds).toMatchObject({ keys: keysHeld, connections: 1, integrations: 1, tool_sets: 1 });
       const renamed = await call(gateway.key, 'PATCH', '/api/admin/workspaces/firm-a', { name: 'Firm A & Partners' });
       expect(renamed.status).toBe(200);
       expect(renamed.body).toMatchObject({ id: 'firm-a', name: 'Firm A & Partners' });
@@ -249,13 +267,19 @@ function isolationSuite(name: string, database: () => Record<string, string>, in
       const unconfirmed = await call(gateway.key, 'DELETE', `/api/admin/workspaces/${b.id}`);
       expect(unconfirmed.status).toBe(400);
       expect((unconfirmed.body as { message: string }).message).toMatch(
-        /removes 3 API keys, 1 connection, 1 integration setting, 1 tool set, \d+ audit records; to confirm, send confirm set to "firm-b"/,
+        new RegExp(
+          `removes ${keysHeld + 1} API keys, 1 connection, 1 integration setting, 1 tool set, \\d+ audit records; to confirm, send confirm set to "firm-b"`,
+        ),
       );
       expect((await call(gateway.key, 'DELETE', `/api/admin/workspaces/${b.id}`, { confirm: 'firm-a' })).status).toBe(400);
       expect((await call(b.user, 'GET', '/api/v1/example/items')).status).toBe(200);
       const deleted = await call(gateway.key, 'DELETE', `/api/admin/workspaces/${b.id}`, { confirm: b.id });
       expect(deleted.status).toBe(200);
-      expect(deleted.body).toMatchObject({ id: b.id, deleted: true, removed: { keys: 3, connections: 1, integrations: 1, tool_sets: 1 } });
+      expect(deleted.body).toMatchObject({
+        id: b.id,
+        deleted: true,
+        removed: { keys: keysHeld + 1, connections: 1, integrations: 1, tool_sets: 1 },
+      });
       for (const via of gateways) {
         // every instance: the deletion is a change notification (PostgreSQL: NOTIFY)
         const started = Date.now();
@@ -292,9 +316,14 @@ function isolationSuite(name: string, database: () => Record<string, string>, in
 }
 
 isolationSuite('SQLite', () => ({}), 1);
+isolationSuite('SQLite', () => ({}), 1, 'grant');
 
 describe.skipIf(problem !== undefined)(`on PostgreSQL${problem ? ` (skipped: ${problem})` : ''}`, () => {
   const schema = `portico_ws_${randomBytes(5).toString('hex')}`;
   schemas.push(schema);
   isolationSuite('PostgreSQL, two instances', () => ({ PORTICO_DATABASE_URL: TEST_POSTGRES_URL, PORTICO_DATABASE_SCHEMA: schema }), 2);
+  const grantSchema = `${schema}_g`;
+  schemas.push(grantSchema);
+  const grantDatabase = () => ({ PORTICO_DATABASE_URL: TEST_POSTGRES_URL, PORTICO_DATABASE_SCHEMA: grantSchema });
+  isolationSuite('PostgreSQL, two instances', grantDatabase, 2, 'grant');
 });

@@ -4,6 +4,8 @@ import type { Principal } from '@portico/core';
 export interface GatewayState {
   principal: Principal;
   requestId: string;
+  /** The client's address: the peer's, or from X-Forwarded-For behind a trusted proxy (server/client-address.ts). */
+  clientAddress: string;
   service?: string;
   operation?: string;
   /** The `WWW-Authenticate` value of a refusal with this code, where the path has one (routes/authorization.ts). */

@@ -8,6 +8,7 @@ import {
   ERROR_STATUS,
   errorBody,
   GatewayError,
+  type ListenState,
   type Principal,
   type Registry as Services,
   type UpstreamObservation,
@@ -71,6 +72,8 @@ export class GatewayMetrics {
   private readonly responses: Counter<'door' | 'status'>;
   private readonly pruned: Counter;
   private readonly auditTrail: Counter<'outcome'>;
+  private readonly listen: Counter<'event'>;
+  private listenUp: (() => boolean | undefined) | undefined;
 
   /** Subscribe it with `engine.observe(metrics.observer)`. */
   readonly observer: EngineObserver = {
@@ -143,6 +146,22 @@ export class GatewayMetrics {
       labelNames: ['outcome'],
       registers,
     });
+    this.listen = new Counter({
+      name: 'portico_listen_connection_events_total',
+      help: 'PostgreSQL only: losses (lost) and returns (restored) of the LISTEN connection that hears other instances’ changes',
+      labelNames: ['event'],
+      registers,
+    });
+    const listenUp = () => this.listenUp?.();
+    new Gauge({
+      name: 'portico_listen_connection_up',
+      help: 'PostgreSQL only: 1 while the LISTEN connection is up, 0 while it is down',
+      registers,
+      collect() {
+        const up = listenUp();
+        if (up !== undefined) this.set(up ? 1 : 0);
+      },
+    });
     new Gauge({ name: 'portico_build_info', help: 'The running version (always 1)', labelNames: ['version'], registers }).set(
       { version },
       1,
@@ -162,6 +181,12 @@ export class GatewayMetrics {
   /** One HTTP answer of the gateway (any door, any outcome). */
   response(path: string, status: number): void {
     this.responses.inc({ door: doorOf(path), status: status >= 100 && status <= 599 ? String(Math.trunc(status)) : 'other' });
+  }
+
+  /** Watches the store's LISTEN connection: its state at each scrape, and its losses and returns as they happen. */
+  watchListen(up: () => boolean | undefined): (state: ListenState) => void {
+    this.listenUp = up;
+    return (state) => this.listen.inc({ event: state.up ? 'restored' : 'lost' });
   }
 
   /** Records deleted by a retention run. */

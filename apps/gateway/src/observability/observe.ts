@@ -21,6 +21,7 @@ export interface Observability {
 export function observe(config: GatewayConfig, runtime: Runtime, logger: Logger): Observability {
   const metrics = new GatewayMetrics(runtime.registry, VERSION);
   const unsubscribe = runtime.engine.observe(metrics.observer);
+  const unwatch = runtime.watchListen(metrics.watchListen(() => runtime.store.listening?.()));
   let server: MetricsServer | undefined;
   let retention: AuditRetention | undefined;
   return {
@@ -43,6 +44,7 @@ export function observe(config: GatewayConfig, runtime: Runtime, logger: Logger)
       await retention?.stop();
       await server?.close();
       unsubscribe();
+      unwatch();
     },
   };
 }

@@ -121,7 +121,7 @@ export function mountAuthorization(router: Router<GatewayState>, engine: Engine)
         } catch {
           throw new AuthorizationError('invalid_client_metadata', 'The registration is not valid JSON');
         }
-        return server.clients.register(body, ctx.req.socket.remoteAddress ?? 'unknown');
+        return server.clients.register(body, ctx.state.clientAddress ?? ctx.req.socket.remoteAddress ?? 'unknown');
       },
       201,
     );

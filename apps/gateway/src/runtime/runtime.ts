@@ -1,9 +1,20 @@
-import { Engine, type Logger, openStore, type Plugin, Registry, SqliteStore, type Store, type UpstreamLimits } from '@portico/core';
+import {
+  Engine,
+  type ListenState,
+  type Logger,
+  openStore,
+  type Plugin,
+  Registry,
+  SqliteStore,
+  type Store,
+  type UpstreamLimits,
+} from '@portico/core';
 import type { GatewayConfig } from '../config/load.js';
 import { loadPlugins } from '../plugins/load.js';
 import { openAuditExport } from './audit-export.js';
 import { keepDataDirPrivate, keyFile, loadEncryptor, readKeyFile } from './key-file.js';
 import { upstreamLimitOptions } from './upstream-limits.js';
+import { waitForDatabase } from './wait-for-database.js';
 
 export interface Runtime {
   config: GatewayConfig;
@@ -12,16 +23,23 @@ export interface Runtime {
   engine: Engine;
   plugins: Plugin[];
   logger: Logger;
+  /** Calls `watcher` at each loss and return of the PostgreSQL LISTEN connection (logged here); returns an unsubscribe. */
+  watchListen(watcher: (state: ListenState) => void): () => void;
   close(): Promise<void>;
 }
 
 export interface RuntimeOptions {
   /** Plugins to register instead of loading packages (tests, embedding). */
   plugins?: Plugin[];
-  /** Extra base URL overrides (sandbox mode), on top of the configuration's. */
+  /**
+   * Extra base URL overrides (sandbox mode), on top of the configuration's. The engine keeps this very object (the
+   * configuration's are added to it): sandbox mode repoints a service by changing it (server/sandbox-cluster.ts).
+   */
   baseUrls?: Record<string, string>;
   /** Sandbox mode: each sandbox's own upstream limits, replacing its plugin's (upstream-limits.ts). */
   sandboxLimits?: Record<string, UpstreamLimits | undefined>;
+  /** How long to retry (with backoff) while the database cannot be reached at start; 0 or absent: no retry. */
+  waitForDatabaseMs?: number;
 }
 
 /** Opens the database, loads and registers the plugins, and builds the engine: shared by `serve` and every CLI command. */
@@ -33,19 +51,52 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
     registry.register(plugin, rename ? { service: rename } : {});
   }
   const tightened = keepDataDirPrivate(config);
-  const store = openStore(config.databaseUrl, config.databaseSchema ? { schema: config.databaseSchema } : {});
+  const listenWatchers = new Set<(state: ListenState) => void>();
+  const onListenState = (state: ListenState) => {
+    if (state.up)
+      logger.info(
+        { downMs: state.downMs },
+        'the LISTEN connection to PostgreSQL is back: caches dropped, other instances’ changes arrive again',
+      );
+    else {
+      logger.warn(
+        { reason: state.reason },
+        'lost the LISTEN connection to PostgreSQL: other instances’ changes (revokes, toggles) reach this one only as its caches expire until it is back; reconnecting',
+      );
+    }
+    for (const watcher of listenWatchers) watcher(state);
+  };
+  const store = openStore(config.databaseUrl, {
+    ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
+    poolSize: config.databasePoolSize,
+    lockPoolSize: config.databaseLockPoolSize,
+    applicationName: config.databaseApplicationName,
+    onListenState,
+  });
   if (store instanceof SqliteStore) tightened.push(...store.tightenedFiles);
   if (tightened.length > 0) logger.warn({ files: tightened }, 'other users could read these files: made them owner-only (0700/0600)');
-  await store.migrate();
+  // `serve` waits for a database that is not up yet (bounded, each retry logged); the CLI's commands do not.
+  const migrate = () =>
+    store.migrate({
+      mode: config.migrate,
+      onApplied: ({ version, name, ms }) => logger.info({ migration: version, name, ms }, 'applied a schema migration'),
+    });
+  try {
+    if (options.waitForDatabaseMs) await waitForDatabase(migrate, options.waitForDatabaseMs, logger);
+    else await migrate();
+  } catch (error) {
+    await store.close().catch(() => {});
+    throw error;
+  }
   const auditExport = config.auditExport ? openAuditExport(config.auditExport, logger) : undefined;
   const engine = new Engine({
     registry,
     store,
     encryptor: loadEncryptor(config, logger),
     // With a key file, a rotation made by another process is picked up when a ciphertext names the new key.
-    ...(config.encryptionKey ? {} : { reloadKeys: () => readKeyFile(keyFile(config)) }),
+    ...(config.encryptionKey ? {} : { reloadKeys: () => readKeyFile(keyFile(config)), keyFile: keyFile(config) }),
     logger,
-    baseUrlOverrides: { ...config.baseUrls, ...options.baseUrls },
+    baseUrlOverrides: Object.assign(options.baseUrls ?? {}, { ...config.baseUrls, ...options.baseUrls }),
     egress: {
       ...(config.egressAllowPrivate ? { allowPrivate: config.egressAllowPrivate } : {}),
       ...(config.workspaceUpstreamHosts ? { workspaceHosts: config.workspaceUpstreamHosts } : {}),
@@ -65,10 +116,13 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
       refreshTokenTtlMs: config.oauthRefreshTokenDays * 24 * 60 * 60_000,
     },
     clientMetadataDocuments: { allowHosts: config.oauthCimdAllowHosts, ...(config.oauthCimdCa ? { ca: config.oauthCimdCa } : {}) },
+    ...(config.oauthIssuer ? { externalIssuer: config.oauthIssuer } : {}),
     upstreamLimits: upstreamLimitOptions(registry, config, logger, options.sandboxLimits),
     ...(config.auditSpoolDir ? { auditSpool: { dir: config.auditSpoolDir, maxBytes: config.auditSpoolMaxBytes } } : {}),
     ...(auditExport ? { auditExporter: auditExport.write } : {}),
   });
+  // Seal with the key every live instance knows (two-phase rotation: core's connections/key-agreement.ts).
+  await engine.keyAgreement.beat();
   return {
     config,
     store,
@@ -76,6 +130,10 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
     engine,
     plugins,
     logger,
+    watchListen(watcher) {
+      listenWatchers.add(watcher);
+      return () => listenWatchers.delete(watcher);
+    },
     async close() {
       await engine.close();
       await auditExport?.close();

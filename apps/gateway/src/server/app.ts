@@ -16,11 +16,14 @@ import { mountHealth } from '../routes/health.js';
 import { mountLegacySse } from '../routes/legacy-sse.js';
 import { mountMcp } from '../routes/mcp.js';
 import { mountRest } from '../routes/rest.js';
+import { ClientAddress } from './client-address.js';
 import { hostAllowed } from './hosts.js';
 import { hostGuard, reportResponseError, requestLog } from './middleware.js';
 
 export interface AppOptions {
   engine: Engine;
+  /** Reverse proxies whose X-Forwarded-For names the client (PORTICO_TRUST_PROXY). */
+  trustProxy?: readonly string[];
   logger: Logger;
   bodyLimitBytes: number;
   /** Public base URL, for OpenAPI `servers`. */
@@ -62,7 +65,7 @@ export function createApp(options: AppOptions): GatewayApp {
   const app = new Koa<GatewayState>();
   app.proxy = false;
   app.on('error', reportResponseError(logger));
-  app.use(requestLog(logger, options.metrics));
+  app.use(requestLog(logger, options.metrics, new ClientAddress(options.trustProxy ?? [])));
   app.use(hostGuard(options.allowedHosts, options.publicUrl));
   app.use(bearerChallenge(engine));
 

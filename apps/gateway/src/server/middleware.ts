@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { errorBody, GatewayError, type Logger, toGatewayError } from '@portico/core';
 import type { Context, Next } from 'koa';
 import type { GatewayMetrics } from '../observability/metrics.js';
+import { ClientAddress } from './client-address.js';
 import { edgeAnswered, isClientAbort } from './edge.js';
 import { hostAllowed, originHost } from './hosts.js';
 
@@ -26,9 +27,14 @@ export function reportResponseError(logger: Logger): (error: unknown, ctx?: Cont
  * The first middleware: gives each request an id, turns any failure below into the error body (and an unknown path
  * into `not_found`), counts the answer and writes the access-log line.
  */
-export function requestLog(logger: Logger, metrics: GatewayMetrics | undefined): (ctx: Context, next: Next) => Promise<void> {
+export function requestLog(
+  logger: Logger,
+  metrics: GatewayMetrics | undefined,
+  clients: ClientAddress = new ClientAddress([]),
+): (ctx: Context, next: Next) => Promise<void> {
   return async (ctx, next) => {
     const started = performance.now();
+    ctx.state.clientAddress = clients.of(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for') || undefined);
     // An inbound X-Request-Id (a balancer's or the caller's) is kept when it is 1–128 safe characters; else a new one.
     const inbound = ctx.get('x-request-id');
     ctx.state.requestId = REQUEST_ID.test(inbound) ? inbound : randomUUID();
@@ -55,6 +61,7 @@ export function requestLog(logger: Logger, metrics: GatewayMetrics | undefined):
           method: ctx.method,
           path: ctx.path,
           status,
+          client: ctx.state.clientAddress,
           ms: Math.round((performance.now() - started) * 10) / 10,
           keyId: ctx.state.principal?.keyId,
           service: ctx.state.service,

@@ -11,6 +11,7 @@ import { VERSION } from '../version.js';
 import { createApp } from './app.js';
 import { answerClientError } from './edge.js';
 import { allowedHosts } from './hosts.js';
+import { joinSandbox, type SandboxCluster } from './sandbox-cluster.js';
 
 export interface StartOptions {
   config: GatewayConfig;
@@ -30,8 +31,10 @@ export interface RunningGateway {
   sandboxes: Record<string, SandboxServer>;
   /** Base URL of the metrics port (PORTICO_METRICS_PORT); undefined when /metrics is on the main port. */
   metricsUrl?: string;
-  /** A key created at this start (first start, or every sandbox start), shown once. */
+  /** A key created at this start (first start, or a sandbox start that is not joining running instances), shown once. */
   createdKey?: { name: string; key: string };
+  /** Sandbox mode on PostgreSQL: another instance of the cluster printed the sandbox key; this one joined it. */
+  joinedSandbox?: boolean;
   /**
    * Graceful stop: `/readyz` answers 503 at once; for `drainMs` (default PORTICO_DRAIN_SECONDS) the instance keeps
    * serving with `Connection: close` on every answer; then it stops accepting connections, lets requests in flight
@@ -40,8 +43,6 @@ export interface RunningGateway {
    */
   close(graceMs?: number, drainMs?: number): Promise<void>;
 }
-
-const SANDBOX_KEY_NAME = 'sandbox';
 
 export async function startGateway(options: StartOptions): Promise<RunningGateway> {
   const { config, logger } = options;
@@ -61,32 +62,37 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
   }
   const baseUrls = Object.fromEntries(Object.entries(sandboxes).map(([service, s]) => [service, s.url]));
   const sandboxLimits = Object.fromEntries(Object.entries(sandboxes).map(([service, s]) => [service, s.limits]));
-  const runtime = await openRuntime(config, logger, { plugins, baseUrls, sandboxLimits });
+  const runtime = await openRuntime(config, logger, {
+    plugins,
+    baseUrls,
+    sandboxLimits,
+    waitForDatabaseMs: config.databaseWaitSeconds * 1000,
+  });
   const { engine, store } = runtime;
+  await engine.keyAgreement.start(config.heartbeatSeconds * 1000); // report this instance's keys (two-phase rotation)
 
   let createdKey: RunningGateway['createdKey'];
+  let sandboxCluster: SandboxCluster | undefined;
   if (options.sandbox) {
-    for (const [service, sandbox] of Object.entries(sandboxes)) {
-      await engine.connectToken(DEFAULT_WORKSPACE, service, sandbox.token, { ...sandbox.connection, sandbox: true });
-      await engine.configureIntegration(DEFAULT_WORKSPACE, service, { restEnabled: true, mcpEnabled: true });
+    try {
+      sandboxCluster = await joinSandbox({ store, engine, logger, sandboxes, baseUrls });
+    } catch (error) {
+      await runtime.close();
+      for (const sandbox of Object.values(sandboxes)) await sandbox.close();
+      throw error;
     }
-    // One sandbox key at a time: the previous one is revoked, so demo keys do not pile up.
-    for (const key of await store.listApiKeys(DEFAULT_WORKSPACE)) {
-      if (key.name === SANDBOX_KEY_NAME && !key.revokedAt) await store.revokeApiKey(DEFAULT_WORKSPACE, key.id, new Date().toISOString());
-    }
-    const created = await engine.createApiKey({
-      workspaceId: DEFAULT_WORKSPACE,
-      name: SANDBOX_KEY_NAME,
-      scopes: { admin: true, operator: true, services: '*', readOnly: false },
+    createdKey = sandboxCluster.createdKey;
+  } else {
+    // Instances starting together on an empty database: one mints the key, the others wait, then find it there.
+    createdKey = await store.withClusterLock('initial-key', async () => {
+      if ((await store.listApiKeys(DEFAULT_WORKSPACE)).length > 0) return undefined;
+      const created = await engine.createApiKey({
+        workspaceId: DEFAULT_WORKSPACE,
+        name: 'initial-admin',
+        scopes: { admin: true, operator: true, services: '*', readOnly: false },
+      });
+      return { name: 'initial-admin', key: created.key };
     });
-    createdKey = { name: SANDBOX_KEY_NAME, key: created.key };
-  } else if ((await store.listApiKeys(DEFAULT_WORKSPACE)).length === 0) {
-    const created = await engine.createApiKey({
-      workspaceId: DEFAULT_WORKSPACE,
-      name: 'initial-admin',
-      scopes: { admin: true, operator: true, services: '*', readOnly: false },
-    });
-    createdKey = { name: 'initial-admin', key: created.key };
   }
 
   const observability = observe(config, runtime, logger); // metrics and audit retention
@@ -98,6 +104,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
     metricsOnMainPort: observability.onMainPort,
     readiness,
     allowedHosts: hosts,
+    trustProxy: config.trustProxy,
     mcpTools: config.mcpTools,
     mcpResultBudget: config.mcpResultBudget,
     mcpLegacySse: config.mcpLegacySse,
@@ -139,6 +146,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
   } catch (error) {
     if (server.listening) server.close();
     await observability.close();
+    await sandboxCluster?.close();
     await runtime.close();
     for (const sandbox of Object.values(sandboxes)) await sandbox.close();
     throw error;
@@ -170,6 +178,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
       forced ? 'shutdown grace over: closed the remaining connections' : 'all requests finished',
     );
     await observability.close();
+    await sandboxCluster?.close(); // another sandbox instance takes over the upstreams
     await runtime.close(); // flushes the audit log, then closes the database
     for (const sandbox of Object.values(sandboxes)) await sandbox.close();
   };
@@ -180,6 +189,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
     sandboxes,
     ...(observability.metricsUrl ? { metricsUrl: observability.metricsUrl } : {}),
     ...(createdKey ? { createdKey } : {}),
+    ...(sandboxCluster?.joined ? { joinedSandbox: true } : {}),
     close(graceMs = config.shutdownGraceMs, drainMs = config.drainSeconds * 1000) {
       closing ??= stop(graceMs, drainMs);
       return closing;

@@ -4,6 +4,8 @@ import type { Store } from '../store/types.js';
 import type { EgressPolicy } from '../upstream/egress.js';
 import { Authorizer } from './authorize.js';
 import { ClientRegistry } from './clients.js';
+import type { ExternalIssuer } from './external-issuer.js';
+import { looksLikeJwt } from './jwt.js';
 import { type ClientMetadataDocumentOptions, ClientMetadataDocuments } from './metadata-documents.js';
 import { AUTHORIZATION_DEFAULTS, type AuthorizationOptions } from './options.js';
 import { Tokens } from './tokens.js';
@@ -32,13 +34,18 @@ export class AuthorizationServer {
   readonly authorizer: Authorizer;
   readonly tokens: Tokens;
 
+  /** The firm's own identity provider, when one is configured: its JWTs are accepted beside this server's tokens. */
+  readonly external: ExternalIssuer | undefined;
+
   constructor(
     store: Store,
     logger: Logger,
     options: AuthorizationOptions = {},
     documents: ClientMetadataDocumentOptions = {},
     egress?: EgressPolicy,
+    external?: ExternalIssuer,
   ) {
+    this.external = external;
     this.options = { ...AUTHORIZATION_DEFAULTS, ...dropUndefined(options) };
     this.clients = new ClientRegistry(store, this.options, new ClientMetadataDocuments(store, this.options, documents, egress));
     this.authorizer = new Authorizer(store, this.clients, this.options);
@@ -68,7 +75,8 @@ export class AuthorizationServer {
     const issuer = trim(publicUrl);
     return {
       resource: issuer + path,
-      authorization_servers: [issuer],
+      // the firm's provider first: a client takes the first, and the firm has one so that its people sign in there
+      authorization_servers: this.external ? [this.external.issuer, issuer] : [issuer],
       bearer_methods_supported: ['header'],
       resource_name: 'Portico',
     };
@@ -79,7 +87,13 @@ export class AuthorizationServer {
     return `${trim(publicUrl)}/.well-known/oauth-protected-resource${path}`;
   }
 
+  /** Whether a bearer value is for this server (its access tokens, or the external provider's JWTs), not an API key. */
+  takes(token: string): boolean {
+    return Tokens.isAccessToken(token) || (this.external !== undefined && looksLikeJwt(token));
+  }
+
   authenticate(token: string, publicUrl: string | undefined): Promise<Principal> {
+    if (this.external && looksLikeJwt(token)) return this.external.authenticate(token, publicUrl);
     return this.tokens.authenticate(token, publicUrl);
   }
 }

@@ -145,6 +145,25 @@ export class Connections {
     return flight;
   }
 
+  /**
+   * The upstream refused `rejected`'s access token (401) before it expired (revoked early, or one the provider gave no
+   * lifetime): one refresh, shared by every call that saw the same rejection — in this process the in-flight refresh,
+   * across instances the connection lock, behind which a connection whose version moved on (someone refreshed or
+   * reconnected it meanwhile) is taken as it is. Throws `not_connected` (and marks the connection `needs_reconnect`)
+   * when the provider refuses the refresh token. Only for credentials with a refresh token.
+   */
+  async refreshRejected(integration: RegisteredIntegration, workspaceId: string, rejected: Loaded): Promise<Loaded> {
+    const key = cacheKey(workspaceId, integration.service);
+    let flight = this.refreshing.get(key);
+    if (!flight) {
+      flight = this.refresh(integration, workspaceId, rejected.record.version).finally(() => this.refreshing.delete(key));
+      this.refreshing.set(key, flight);
+    }
+    const loaded = await flight;
+    this.credentialCache.set(key, { value: loaded, expires: Date.now() + SETTINGS_CACHE_MS });
+    return loaded;
+  }
+
   /** Drops the cached credentials of one connection, or of all (`'*'`), after a change notification. */
   forget(workspaceId: string, service: string): void {
     if (service === '*') this.credentialCache.clear();
@@ -224,12 +243,18 @@ export class Connections {
    * several instances share a database), then a re-read, since another instance may have refreshed meanwhile.
    * The new tokens are stored (compare-and-swap on the version) before they are used, so a rotated refresh token
    * is never lost to a crash after the fact; until then the stored credential is left untouched.
+   * With `rejectedVersion` (the upstream refused that version's access token), the refresh is due whatever the expiry
+   * says, unless the stored connection is no longer that version.
    */
-  private async refresh(integration: RegisteredIntegration, workspaceId: string): Promise<Loaded> {
+  private async refresh(integration: RegisteredIntegration, workspaceId: string, rejectedVersion?: number): Promise<Loaded> {
     const service = integration.service;
     return this.store.withConnectionLock(workspaceId, service, async () => {
       const current = await this.loadCredentials(workspaceId, service);
-      if (!needsRefresh(current.credentials)) return current;
+      const due =
+        rejectedVersion === undefined
+          ? needsRefresh(current.credentials)
+          : current.record.version === rejectedVersion && Boolean(current.credentials.refreshToken);
+      if (!due) return current;
       const client = this.oauthClients.client(integration);
       let tokens: TokenSet;
       try {

@@ -52,6 +52,16 @@ export class Encryptor {
     return [this.active.id, ...[...this.keys.keys()].filter((id) => id !== this.active.id)];
   }
 
+  /** The same key ring, sealing with key `id` (one of its keys) instead of the active one. */
+  withActive(id: string): Encryptor {
+    const key = this.keys.get(id);
+    if (!key) throw new Error(`key ${id} is not in the key ring`);
+    return new Encryptor(
+      { id, key },
+      [...this.keys].map(([other, value]) => ({ id: other, key: value })),
+    );
+  }
+
   encrypt(plaintext: string, associatedData: string): string {
     const nonce = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.active.key, nonce);

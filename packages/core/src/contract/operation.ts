@@ -74,6 +74,12 @@ export interface OperationDefinition<P extends TObject = TObject> {
   response?: TSchema;
   /** Overrides the access derived from the HTTP method. */
   access?: Access;
+  /**
+   * The upstream documents this operation as safe to send twice (an idempotency key, or a POST that only reads).
+   * Decides whether a request the upstream refused with 401 is sent again after a token refresh: requests with GET,
+   * PUT or DELETE, and operations whose `access` is `read`, are repeated anyway; any other is not, unless this is true.
+   */
+  repeatable?: boolean;
   /** How to reach the upstream: a declaration, or a function when mapping needs logic. */
   upstream?: DeclarativeUpstream | ((params: Static<P>, ctx: OperationContext) => UpstreamRequest);
   /** Multi-step operations (several upstream calls). Takes precedence over `upstream`. */
@@ -111,6 +117,13 @@ export function accessOf(operation: Pick<OperationDefinition, 'access' | 'method
   if (operation.method === 'GET') return 'read';
   if (operation.method === 'DELETE') return 'delete';
   return 'write';
+}
+
+/** May `request` of `operation` be sent a second time (after a refresh) without risk of doing its work twice? */
+export function repeatable(operation: Pick<OperationDefinition, 'access' | 'method' | 'repeatable'>, request: UpstreamRequest): boolean {
+  if (operation.repeatable) return true;
+  if (request.method === 'GET' || request.method === 'PUT' || request.method === 'DELETE') return true;
+  return accessOf(operation) === 'read';
 }
 
 const TOKEN = /:([A-Za-z_][A-Za-z0-9_]*)/g;

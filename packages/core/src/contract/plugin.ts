@@ -113,7 +113,11 @@ export interface PluginDefinition {
 export interface OpenApiSettings {
   /** `info.version` of the document (the legal CRM's is fixed at `1.0.0` by the specification). */
   version?: string;
-  /** `components.securitySchemes`: replaces the default `bearerAuth`. Every scheme must accept a Portico API key. */
+  /**
+   * `components.securitySchemes`: replaces the default `bearerAuth`. An `http` bearer scheme is a Portico API key; an
+   * `oauth2` scheme is the gateway's own authorization server, whose flows the document fills in from the public URL
+   * (an `oauth2` scheme is added when none is declared). No other kind of scheme is one the doors accept.
+   */
   securitySchemes?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** Security requirements of every operation (alternatives: any one satisfies). Default: each declared scheme alone. */
   security?: readonly SecurityRequirement[];

@@ -115,7 +115,18 @@ describe('OpenAPI generation: what a plugin declares beyond the defaults', () =>
 
   it('declares both security schemes, either one satisfying every operation, and the plugin’s document version', () => {
     expect((document.info as { version: string }).version).toBe('1.0.0');
-    expect(Object.keys((document.components as { securitySchemes: object }).securitySchemes)).toEqual(['bearerApiKey', 'oauth2']);
+    const schemes = (document.components as { securitySchemes: Record<string, unknown> }).securitySchemes;
+    expect(Object.keys(schemes)).toEqual(['bearerApiKey', 'oauth2']);
+    // whatever flow the plugin wrote, the oauth2 scheme is the gateway's own authorization code flow
+    expect(schemes.oauth2).toMatchObject({
+      flows: {
+        authorizationCode: {
+          authorizationUrl: 'https://gw.example.com/dashboard/authorize',
+          tokenUrl: 'https://gw.example.com/oauth/token',
+        },
+      },
+    });
+    expect(JSON.stringify(schemes.oauth2)).not.toContain('clientCredentials');
     for (const operation of [paths['/prospects']?.get, paths['/notes']?.post]) {
       expect(operation?.security).toEqual([{ bearerApiKey: [] }, { oauth2: [] }]);
     }

@@ -2,12 +2,13 @@ import { ApiKeys, type CreatedKey, type Principal } from '../access/api-keys.js'
 import { IntegrationSettings, type IntegrationState } from '../access/integration-settings.js';
 import { type AllowedOperations, ToolSets } from '../access/tool-sets.js';
 import { Workspaces } from '../access/workspaces.js';
+import { ExternalIssuer, type ExternalIssuerOptions } from '../authorization/external-issuer.js';
 import type { ClientMetadataDocumentOptions } from '../authorization/metadata-documents.js';
 import type { AuthorizationOptions } from '../authorization/options.js';
 import { AuthorizationServer } from '../authorization/server.js';
-import { Tokens } from '../authorization/tokens.js';
 import { Connections, type ReencryptionReport } from '../connections/credentials.js';
 import type { Encryptor } from '../connections/crypto.js';
+import { KeyAgreement } from '../connections/key-agreement.js';
 import { KeyRing } from '../connections/key-ring.js';
 import { OAuthClients } from '../connections/oauth-clients.js';
 import { type OAuthCompletion, OAuthFlow, type OAuthStart } from '../connections/oauth-flow.js';
@@ -55,6 +56,8 @@ export interface EngineOptions {
    * rotated the keys, and this one picks the new key up without a restart.
    */
   reloadKeys?: () => Encryptor;
+  /** The key file `reloadKeys` reads, if any: instances re-reading the same file on one host share its keys (key-agreement.ts). */
+  keyFile?: string;
   /** Where upstream requests may go: link-local and metadata destinations the operator allows (see upstream/egress.ts). */
   egress?: EgressOptions;
   /**
@@ -68,6 +71,8 @@ export interface EngineOptions {
   authorization?: AuthorizationOptions;
   /** Fetching Client ID Metadata Documents: hosts allowed although not public, an extra CA, caps. */
   clientMetadataDocuments?: ClientMetadataDocumentOptions;
+  /** The firm's identity provider whose JWTs both doors accept too (authorization/external-issuer.ts); none by default. */
+  externalIssuer?: ExternalIssuerOptions;
 }
 
 /**
@@ -90,6 +95,8 @@ export class Engine {
   /** The built-in OAuth 2.1 authorization server whose access tokens both doors take (authorization/). */
   readonly authorization: AuthorizationServer;
   private readonly keys: KeyRing;
+  /** Which encryption key every live instance can decrypt with: the one new secrets are sealed with (two-phase rotation). */
+  readonly keyAgreement: KeyAgreement;
   private readonly client: UpstreamClient;
   private readonly apiKeys: ApiKeys;
   private readonly settings: IntegrationSettings;
@@ -108,6 +115,7 @@ export class Engine {
     this.logger = options.logger ?? silentLogger;
     this.publicUrl = options.publicUrl;
     this.keys = new KeyRing(options.encryptor, options.reloadKeys);
+    this.keyAgreement = new KeyAgreement(this.store, this.keys, this.logger, options.keyFile ?? null);
     const egress = new EgressPolicy(options.egress);
     this.client = new UpstreamClient({ ...DEFAULT_UPSTREAM_OPTIONS, lookup: egress.lookup, ...options.upstream });
     this.audit = new AuditLog(this.store, this.logger, options.auditFlushMs ?? 1_000, this.observers, {
@@ -115,7 +123,15 @@ export class Engine {
       ...(options.auditExporter ? { exporter: options.auditExporter } : {}),
     });
     this.apiKeys = new ApiKeys(this.store, this.logger);
-    this.authorization = new AuthorizationServer(this.store, this.logger, options.authorization, options.clientMetadataDocuments, egress);
+    const external = options.externalIssuer && new ExternalIssuer(options.externalIssuer, this.store, this.logger, egress);
+    this.authorization = new AuthorizationServer(
+      this.store,
+      this.logger,
+      options.authorization,
+      options.clientMetadataDocuments,
+      egress,
+      external,
+    );
     this.workspaces = new Workspaces(this.store, () => this.flushAudit());
     this.toolSets = new ToolSets(this.registry, this.store);
     const workspaceBaseUrls = new WorkspaceBaseUrls(egress, options.egress?.workspaceHosts);
@@ -179,11 +195,12 @@ export class Engine {
   }
 
   /**
-   * Resolves a bearer token (an API key, or an access token of the built-in authorization server) to a principal, or
+   * Resolves a bearer token (an API key, an access token of the built-in authorization server, or a JWT of the
+   * configured identity provider) to a principal, or
    * throws `unauthorized` (one message for every failure).
    */
   authenticate(token: string | undefined): Promise<Principal> {
-    if (token && Tokens.isAccessToken(token)) return this.authorization.authenticate(token, this.publicUrl);
+    if (token && this.authorization.takes(token)) return this.authorization.authenticate(token, this.publicUrl);
     return this.apiKeys.authenticate(token);
   }
 
@@ -226,9 +243,14 @@ export class Engine {
     return this.connections.disconnect(workspaceId, service);
   }
 
-  /** Id of the key that encrypts new credentials. */
+  /** Id of the key that encrypts new credentials (the configured active key once every live instance knows it). */
   get activeKeyId(): string {
     return this.keys.current.activeKeyId;
+  }
+
+  /** Id of the configured active key. */
+  get configuredKeyId(): string {
+    return this.keys.configured.activeKeyId;
   }
 
   /**
@@ -308,6 +330,7 @@ export class Engine {
   }
 
   async close(): Promise<void> {
+    await this.keyAgreement.stop();
     this.unsubscribe();
     this.audit.stop();
     await this.flushAudit();

@@ -3,14 +3,14 @@ import type { IntegrationSettings, IntegrationState } from '../access/integratio
 import type { AllowedOperations, ToolSets } from '../access/tool-sets.js';
 import type { Connections } from '../connections/credentials.js';
 import { assertInput, pathSegmentProblem } from '../contract/input-limits.js';
-import type { DeclarativeUpstream, OperationContext, UpstreamRequest } from '../contract/operation.js';
+import { type DeclarativeUpstream, type OperationContext, repeatable, type UpstreamRequest } from '../contract/operation.js';
 import { type RegisteredIntegration, type RegisteredOperation, type Registry, requireIntegration } from '../contract/registry.js';
 import { coerceParams, problemList, queryParams } from '../contract/validation.js';
 import { GatewayError, toGatewayError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/types.js';
 import { buildDeclarative } from '../upstream/declarative.js';
-import type { UpstreamSender } from '../upstream/send.js';
+import { CredentialsRejected, type UpstreamSender } from '../upstream/send.js';
 import type { WorkspaceBaseUrls } from '../upstream/workspace-base-urls.js';
 import type { AuditLog } from './audit-log.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -42,7 +42,7 @@ interface PipelineOptions {
   logger: Logger;
   settings: IntegrationSettings;
   toolSets: ToolSets;
-  connections: Pick<Connections, 'credentialsFor'>;
+  connections: Pick<Connections, 'credentialsFor' | 'refreshRejected'>;
   upstream: UpstreamSender;
   audit: AuditLog;
   /** Base URLs set by the operator's configuration (environment); they win over stored ones. */
@@ -63,7 +63,7 @@ export class Pipeline {
   private readonly logger: Logger;
   private readonly settings: IntegrationSettings;
   private readonly toolSets: ToolSets;
-  private readonly connections: Pick<Connections, 'credentialsFor'>;
+  private readonly connections: Pick<Connections, 'credentialsFor' | 'refreshRejected'>;
   private readonly upstream: UpstreamSender;
   private readonly audit: AuditLog;
   private readonly baseUrlOverrides: Readonly<Record<string, string>>;
@@ -247,15 +247,43 @@ export class Pipeline {
     workspaceId: string,
     callerGone?: () => boolean,
   ): Promise<InvokeResult> {
-    const { credentials, record } = await this.connections.credentialsFor(integration, workspaceId);
+    let loaded = await this.connections.credentialsFor(integration, workspaceId);
+    const { record } = loaded;
     const state = await this.settings.state(workspaceId, integration.service);
     const context: OperationContext = { settings: state.settings, connection: record.meta };
     const baseUrl = this.baseUrlFor(integration, state, record.meta);
     // Every upstream request of the call, each page of a `run` included, takes a slot of the connection (upstream/limits.ts).
     const connection = { workspaceId, callerGone };
-    const send = (upstream: UpstreamRequest) =>
-      this.upstream.send(integration, operation, upstream, baseUrl, credentials, state.settings, connection);
     const definition = operation.definition;
+    let refresh: Promise<unknown> | undefined;
+    const sendWith = (upstream: UpstreamRequest) =>
+      this.upstream.send(integration, operation, upstream, baseUrl, loaded.credentials, state.settings, connection);
+    // A 401 to our credentials on a connection with a refresh token: one refresh per call (shared with every call that
+    // saw the same rejection, connections/credentials.ts), then each refused request once more if sending it twice is
+    // safe; otherwise the caller is told to send the call again.
+    const send = async (upstream: UpstreamRequest) => {
+      const sentWith = loaded;
+      try {
+        return await sendWith(upstream);
+      } catch (error) {
+        const withOurCredentials = upstream.auth ?? upstream.url === undefined;
+        if (!(error instanceof CredentialsRejected) || !withOurCredentials || !sentWith.credentials.refreshToken) throw error;
+        refresh ??= this.connections.refreshRejected(integration, workspaceId, sentWith).then((fresh) => {
+          loaded = fresh;
+        });
+        await refresh;
+        if (loaded.credentials.accessToken === sentWith.credentials.accessToken) throw error; // refreshed already: not the token
+        if (!repeatable(definition, upstream)) {
+          throw new GatewayError(
+            'upstream_unauthorized',
+            `${integration.plugin.displayName} rejected the stored credentials (401); they were refreshed, but ${operation.name} ` +
+              `(${upstream.method}) was not sent again as it may not be safe to repeat: send the call again`,
+            { upstreamStatus: error.upstreamStatus ?? 401 },
+          );
+        }
+        return sendWith(upstream);
+      }
+    };
     let body: unknown;
     if (definition.run) {
       body = await definition.run(params as never, { ...context, send });

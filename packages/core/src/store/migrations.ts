@@ -1,16 +1,9 @@
 import { AUTHORIZATION_TABLES } from './authorization-sql.js';
+import { INSTANCES_TABLE } from './instances.js';
+import type { Migration } from './migration-types.js';
 import { SESSIONS_TABLE } from './sessions.js';
 
-/**
- * Schema migrations, numbered and applied in order, each once. Written in the subset of SQL that SQLite and
- * PostgreSQL share wherever possible; where dialects differ a migration carries both texts.
- */
-export interface Migration {
-  version: number;
-  name: string;
-  sqlite: readonly string[];
-  postgres: readonly string[];
-}
+export type { Migration } from './migration-types.js';
 
 const core = [
   `CREATE TABLE workspaces (
@@ -156,5 +149,26 @@ export const MIGRATIONS: readonly Migration[] = [
     // The built-in authorization server of the MCP and REST doors (store/authorization-sql.ts, docs/mcp-authorization.md).
     sqlite: AUTHORIZATION_TABLES,
     postgres: AUTHORIZATION_TABLES,
+  },
+  {
+    version: 8,
+    name: 'gateway instances and their encryption keys',
+    // Each instance's heartbeat: the keys it decrypts with, so that none seals with a key another lacks (store/instances.ts).
+    sqlite: INSTANCES_TABLE,
+    postgres: INSTANCES_TABLE,
+  },
+  {
+    version: 9,
+    name: 'sandbox upstreams shared by a cluster',
+    // Sandbox mode on PostgreSQL: the instance hosting the sandbox upstreams publishes their base URLs here, and the
+    // others point at them (store/postgres-cluster.ts, docs/decisions.md). SQLite serves one process, which hosts its own.
+    sqlite: [],
+    postgres: [
+      `CREATE TABLE sandbox_upstreams (
+         service TEXT PRIMARY KEY,
+         url TEXT NOT NULL,
+         host TEXT NOT NULL,
+         updated_at TEXT NOT NULL)`,
+    ],
   },
 ];

@@ -2,7 +2,16 @@ import type pg from 'pg';
 import type { Notification } from 'pg';
 import { CHANGE_KINDS } from './changes.js';
 import { loadPg } from './pg.js';
+import type { DbRow } from './rows.js';
 import type { StoreChange } from './types.js';
+import { numberPlaceholders, type Statement } from './workspace-sql.js';
+
+/*
+ * A dedicated LISTEN connection (opened on the store's first `onChange`) relays other processes' changes to the
+ * store's listeners; the writing store reports its own writes synchronously and ignores their echo. Delivery holds
+ * while the LISTEN connection is up: it reconnects after a drop (250 ms, doubling to 5 s) and then reports `'*'` for
+ * every kind, since anything may have changed meanwhile. Caches fed by `onChange` must still expire after a bounded time.
+ */
 
 /** The channel every Portico store of a database notifies on; payloads say which schema they belong to. */
 export const CHANGE_CHANNEL = 'portico_changes';
@@ -26,6 +35,9 @@ export function changePayload(origin: string, namespace: string, kind: StoreChan
   return JSON.stringify({ o: origin, s: namespace, kind, workspaceId: '*', id: '*' } satisfies ChangePayload);
 }
 
+/** The LISTEN connection went down (it was up), or came back (`downMs`: how long it was away). */
+export type ListenState = { up: false; reason: string } | { up: true; downMs: number };
+
 interface ChangeListenerOptions {
   connectionString: string;
   /** Shown in `pg_stat_activity`, with `:listen` added. */
@@ -36,6 +48,8 @@ interface ChangeListenerOptions {
   namespace: string;
   /** Reports one change to the store's listeners. */
   emit: (change: StoreChange) => void;
+  /** Told of each loss of the LISTEN connection and each return. */
+  onState?: (state: ListenState) => void;
 }
 
 /**
@@ -51,6 +65,8 @@ export class ChangeListener {
   private reconnectDelay = RECONNECT_MIN_MS;
   private waiters: Array<() => void> = [];
   private closed = false;
+  /** When the connection that was up went down (ms since the epoch). */
+  private downSince: number | undefined;
 
   constructor(private readonly options: ChangeListenerOptions) {}
 
@@ -90,25 +106,30 @@ export class ChangeListener {
     const client = new (loadPg().Client)({ connectionString, application_name: `${applicationName}:listen` });
     this.client = client;
     let lost = false;
-    const onLost = (): void => {
+    const onLost = (error?: Error): void => {
       if (lost) return;
       lost = true;
       if (this.client === client) {
         this.client = undefined;
+        if (this.listening && !this.closed) {
+          this.downSince = Date.now();
+          const code = (error as { code?: string } | undefined)?.code;
+          this.options.onState?.({ up: false, reason: code ?? (error ? error.message.slice(0, 200) : 'connection ended') });
+        }
         this.listening = false;
       }
       client.end().catch(() => {});
       this.scheduleReconnect();
     };
     // A dropped connection shows as 'error' and/or 'end'; either means: reconnect.
-    client.on('error', onLost);
-    client.on('end', onLost);
+    client.on('error', (error) => onLost(error));
+    client.on('end', () => onLost());
     client.on('notification', (message) => this.onNotification(message));
     try {
       await client.connect();
       await client.query(`LISTEN ${CHANGE_CHANNEL}`);
-    } catch {
-      onLost();
+    } catch (error) {
+      onLost(error as Error);
       return;
     }
     if (lost || this.closed || this.client !== client) {
@@ -117,6 +138,8 @@ export class ChangeListener {
     }
     this.listening = true;
     this.reconnectDelay = RECONNECT_MIN_MS;
+    if (this.downSince !== undefined) this.options.onState?.({ up: true, downMs: Date.now() - this.downSince });
+    this.downSince = undefined;
     // Changes made while we were not listening were never delivered: tell caches to forget everything.
     if (this.listenedBefore) for (const kind of CHANGE_KINDS) this.options.emit({ kind, workspaceId: '*', id: '*' });
     this.listenedBefore = true;
@@ -158,4 +181,34 @@ function isChangePayload(value: unknown): value is ChangePayload {
     typeof v.id === 'string' &&
     CHANGE_KINDS.some((kind) => kind === v.kind)
   );
+}
+
+/**
+ * `before`, then `write` with its notification, in one transaction: the notification is delivered if and only if the
+ * write commits. Returns the written rows and how many rows each `before` statement changed.
+ */
+export async function writeAndNotify(
+  pool: pg.Pool,
+  before: readonly Statement[],
+  write: Statement,
+  payload: string,
+): Promise<{ rows: DbRow[]; counts: number[] }> {
+  const last = {
+    sql: `WITH w AS (${numberPlaceholders(write.sql)} RETURNING *) SELECT w.*, pg_notify('${CHANGE_CHANNEL}', $${write.args.length + 1}) FROM w`,
+    args: [...write.args, payload],
+  };
+  const client = await pool.connect();
+  const counts: number[] = [];
+  try {
+    await client.query('BEGIN');
+    for (const s of before) counts.push((await client.query(numberPlaceholders(s.sql), s.args)).rowCount ?? 0);
+    const rows = (await client.query<DbRow>(last.sql, last.args)).rows;
+    await client.query('COMMIT');
+    return { rows, counts };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
 }

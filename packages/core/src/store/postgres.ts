@@ -3,13 +3,17 @@ import type pg from 'pg';
 import { auditPage, auditQuerySql, auditSeriesPoints, auditSeriesSql } from './audit-sql.js';
 import { SqlAuthorizationTables } from './authorization-sql.js';
 import { ChangeHub } from './changes.js';
+import { SqlInstanceTable } from './instances.js';
+import type { MigrateOptions, MigrationStatus } from './migration-plan.js';
 import { KeyedMutex } from './mutex.js';
 import { loadPg } from './pg.js';
 import { appendAuditRows, pruneAuditOnce } from './postgres-audit.js';
+import { ClusterSession } from './postgres-cluster.js';
 import { advisoryLockText, withAdvisoryLock } from './postgres-locks.js';
-import { CHANGE_CHANNEL, ChangeListener, changePayload } from './postgres-notify.js';
+import { CHANGE_CHANNEL, ChangeListener, changePayload, writeAndNotify } from './postgres-notify.js';
+import type { PostgresStoreOptions } from './postgres-options.js';
 import { leaseTokens } from './postgres-rate.js';
-import { migrate, quoteIdent } from './postgres-schema.js';
+import { migrate as migrateSchema, migrationStatusOf, quoteIdent } from './postgres-schema.js';
 import { apiKey, auditRecord, connection, type DbRow, integration, oauthState } from './rows.js';
 import { SqlSessionTable } from './sessions.js';
 import type {
@@ -30,31 +34,17 @@ import type {
 } from './types.js';
 import { numberPlaceholders, type Statement, WorkspaceMethods, WorkspaceRecords } from './workspace-sql.js';
 
-export interface PostgresStoreOptions {
-  /** Schema for the tables, made by `migrate()` if missing, on every connection's `search_path` (default: the role's). */
-  schema?: string;
-  /**
-   * Connections for queries (default 10). Connection locks use a second pool of the same size, so that callers
-   * waiting for a lock never hold the connections that the lock holder needs for its own queries.
-   */
-  poolSize?: number;
-  /** Shown in `pg_stat_activity` (default `portico`); the LISTEN connection adds `:listen`, lock sessions `:lock`. */
-  applicationName?: string;
-}
+export type { PostgresStoreOptions } from './postgres-options.js';
 
 /**
  * PostgreSQL store, for several gateway instances sharing one database. Same schema (the `postgres` text of each
  * migration), same semantics and same TEXT encoding of JSON columns as `SqliteStore`.
  *
  * Cross-instance behaviour:
- * - `withConnectionLock` takes a session-level advisory lock (`pg_advisory_lock(hashtextextended(<text>, 0))`,
+ * - `withConnectionLock` and `withClusterLock` take a session-level advisory lock (`pg_advisory_lock(hashtextextended(<text>, 0))`,
  *   see `advisoryLockText`) on a dedicated session from a separate lock pool, after queueing in-process per key.
  * - Every write that changes something sends `pg_notify('portico_changes', <json>)` in the same statement, so the
- *   notification is delivered if and only if the write commits. A dedicated LISTEN connection (opened on the first
- *   `onChange`) relays other processes' changes to this store's listeners; the writing store reports its own
- *   writes synchronously and ignores their echo. Delivery holds while the LISTEN connection is up: it reconnects
- *   after a drop (250 ms, doubling to 5 s) and then reports `'*'` for every kind, since anything may have changed
- *   meanwhile. Caches fed by `onChange` must still expire after a bounded time.
+ *   notification is delivered if and only if the write commits; postgres-notify.ts relays other processes' changes.
  *
  * Schema and migrations are in postgres-schema.ts, advisory locks in postgres-locks.ts, LISTEN/NOTIFY in
  * postgres-notify.ts; this file maps the `Store` interface to SQL.
@@ -87,7 +77,7 @@ export class PostgresStore extends WorkspaceMethods implements Store {
     const startup = this.schema === undefined ? {} : { options: `-c search_path=${quoteIdent(this.schema)}` };
     const { Pool } = loadPg();
     this.pool = new Pool({ connectionString, max, application_name: applicationName, ...startup });
-    this.lockPool = new Pool({ connectionString, max, application_name: `${applicationName}:lock` });
+    this.lockPool = new Pool({ connectionString, max: options.lockPoolSize ?? max, application_name: `${applicationName}:lock` });
     // An idle pooled client whose server connection dies emits 'error' on the pool; unhandled, that would crash the
     // process. The pool drops the client and opens a new one on demand, so there is nothing else to do.
     this.pool.on('error', () => {});
@@ -98,6 +88,7 @@ export class PostgresStore extends WorkspaceMethods implements Store {
       origin: this.origin,
       namespace: this.namespace,
       emit: (change) => this.changes.emit(change),
+      ...(options.onListenState ? { onState: options.onListenState } : {}),
     });
     this.workspaces = new WorkspaceRecords({
       query: async ({ sql, args }) => this.all(numberPlaceholders(sql), args),
@@ -105,9 +96,9 @@ export class PostgresStore extends WorkspaceMethods implements Store {
     });
   }
 
-  async migrate(): Promise<void> {
-    await migrate(this.pool, this.schema, this.namespace);
-  }
+  readonly migrate = (options?: MigrateOptions): Promise<void> => migrateSchema(this.pool, this.schema, this.namespace, options);
+  readonly migrationStatus = (): Promise<MigrationStatus> => migrationStatusOf(this.pool);
+  readonly openClusterSession = async () => new ClusterSession(await this.lockPool.connect(), this.pool, this.namespace);
 
   async close(): Promise<void> {
     if (this.closed) return;
@@ -115,9 +106,7 @@ export class PostgresStore extends WorkspaceMethods implements Store {
     await Promise.all([this.listener.close(), this.pool.end(), this.lockPool.end()]);
   }
 
-  async ping(): Promise<void> {
-    await this.pool.query('SELECT 1');
-  }
+  readonly ping = async (): Promise<void> => void (await this.pool.query('SELECT 1'));
 
   readonly listening = (): boolean => this.listener.up;
 
@@ -125,12 +114,17 @@ export class PostgresStore extends WorkspaceMethods implements Store {
     return leaseTokens(this.pool, bucket, want, burst, perMs);
   }
 
-  async withConnectionLock<T>(workspaceId: string, service: string, fn: () => Promise<T>): Promise<T> {
-    const lock = advisoryLockText(this.namespace, 'connection', workspaceId, service);
-    // Callers in this process queue here first, holding no database session: a burst of waiters for one connection
-    // then costs one lock session, not one each.
-    return this.localLocks.run(lock, () => withAdvisoryLock(this.lockPool, lock, fn));
+  withConnectionLock<T>(workspaceId: string, service: string, fn: () => Promise<T>): Promise<T> {
+    return this.locked(advisoryLockText(this.namespace, 'connection', workspaceId, service), fn);
   }
+
+  withClusterLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    return this.locked(advisoryLockText(this.namespace, 'cluster', name), fn);
+  }
+
+  // Callers in this process queue here first, holding no database session: a burst of waiters costs one lock session.
+  private locked = <T>(lock: string, fn: () => Promise<T>): Promise<T> =>
+    this.localLocks.run(lock, () => withAdvisoryLock(this.lockPool, lock, fn));
 
   onChange(listener: StoreChangeListener): () => void {
     const unsubscribe = this.changes.on(listener);
@@ -349,12 +343,12 @@ export class PostgresStore extends WorkspaceMethods implements Store {
     return pruneAuditOnce(this.pool, this.lockPool, advisoryLockText(this.namespace, 'audit-retention'), before, limits);
   }
 
-  /** One statement of the session and authorization tables: its rows and how many it changed. */
+  /** One statement of the session, authorization and instance tables: its rows and how many it changed. */
   private readonly statement = (sql: string, args: unknown[]) =>
     this.pool.query<DbRow>(sql, args).then((result) => ({ rows: result.rows, changed: result.rowCount ?? 0 }));
-
   readonly authorization = new SqlAuthorizationTables('postgres', this.statement);
   readonly sessions = new SqlSessionTable('postgres', this.statement);
+  readonly instances = new SqlInstanceTable('postgres', this.statement);
 
   private async one(sql: string, args: unknown[]): Promise<DbRow | undefined> {
     return (await this.pool.query<DbRow>(sql, args)).rows[0];
@@ -364,28 +358,11 @@ export class PostgresStore extends WorkspaceMethods implements Store {
     return (await this.pool.query<DbRow>(sql, args)).rows;
   }
 
-  /** See `SqlRunner.write`: `before`, then `write` with its notification, in one transaction. */
+  /** See `SqlRunner.write`: `before`, then `write` with its notification, in one transaction (postgres-notify.ts). */
   private async write(before: Statement[], write: Statement, change: StoreChange): Promise<{ rows: DbRow[]; counts: number[] }> {
-    const last = {
-      sql: `WITH w AS (${numberPlaceholders(write.sql)} RETURNING *) SELECT w.*, pg_notify('${CHANGE_CHANNEL}', $${write.args.length + 1}) FROM w`,
-      args: [...write.args, this.payload(change.kind, change.workspaceId, change.id)],
-    };
-    const client = await this.pool.connect();
-    const counts: number[] = [];
-    let rows: DbRow[];
-    try {
-      await client.query('BEGIN');
-      for (const s of before) counts.push((await client.query(numberPlaceholders(s.sql), s.args)).rowCount ?? 0);
-      rows = (await client.query<DbRow>(last.sql, last.args)).rows;
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
-    if (rows.length > 0) this.changes.emit(change);
-    return { rows, counts };
+    const result = await writeAndNotify(this.pool, before, write, this.payload(change.kind, change.workspaceId, change.id));
+    if (result.rows.length > 0) this.changes.emit(change);
+    return result;
   }
 
   private payload(kind: StoreChange['kind'], workspaceId: string, id: string): string {

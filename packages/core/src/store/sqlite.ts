@@ -4,7 +4,15 @@ import { type Client, createClient, type InValue, type Row } from '@libsql/clien
 import { auditPage, auditQuerySql, auditSeriesPoints, auditSeriesSql, pruneBatchSql, pruneInBatches } from './audit-sql.js';
 import { SqlAuthorizationTables } from './authorization-sql.js';
 import { ChangeHub } from './changes.js';
-import { MIGRATIONS } from './migrations.js';
+import { SqlInstanceTable } from './instances.js';
+import {
+  appliedRows,
+  assertUsable,
+  MIGRATIONS_TABLE,
+  type MigrateOptions,
+  type MigrationStatus,
+  migrationStatus,
+} from './migration-plan.js';
 import { KeyedMutex } from './mutex.js';
 import { apiKey, auditRecord, connection, type DbRow, integration, oauthState } from './rows.js';
 import { SqlSessionTable } from './sessions.js';
@@ -81,15 +89,14 @@ export class SqliteStore extends WorkspaceMethods implements Store {
     });
   }
 
-  async migrate(): Promise<void> {
+  async migrate(options: MigrateOptions = {}): Promise<void> {
     await this.client.execute('PRAGMA journal_mode = WAL');
     await this.client.execute('PRAGMA busy_timeout = 5000');
-    await this.client.execute(
-      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
-    );
-    const done = new Set((await this.client.execute('SELECT version FROM schema_migrations')).rows.map((r) => Number(r.version)));
-    for (const migration of MIGRATIONS) {
-      if (done.has(migration.version)) continue;
+    const status = await this.migrationStatus();
+    assertUsable(status, options.mode ?? 'auto');
+    if (status.pending.length > 0) await this.client.execute(MIGRATIONS_TABLE);
+    for (const migration of status.pending) {
+      const started = performance.now();
       await this.client.batch(
         [
           ...migration.sqlite.map((sql) => ({ sql, args: [] })),
@@ -100,6 +107,7 @@ export class SqliteStore extends WorkspaceMethods implements Store {
         ],
         'write',
       );
+      options.onApplied?.({ version: migration.version, name: migration.name, ms: Math.round(performance.now() - started) });
     }
     await this.client.execute({
       sql: 'INSERT INTO workspaces (id, name, created_at) VALUES (?, ?, ?) ON CONFLICT (id) DO NOTHING',
@@ -111,12 +119,23 @@ export class SqliteStore extends WorkspaceMethods implements Store {
     this.client.close();
   }
 
+  async migrationStatus(): Promise<MigrationStatus> {
+    const table = await this.client.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'");
+    if (table.rows.length === 0) return migrationStatus([]);
+    const rows = await this.client.execute('SELECT version, name, applied_at FROM schema_migrations');
+    return migrationStatus(appliedRows(rows.rows as unknown as DbRow[]));
+  }
+
   async ping(): Promise<void> {
     await this.client.execute('SELECT 1');
   }
 
   withConnectionLock<T>(workspaceId: string, service: string, fn: () => Promise<T>): Promise<T> {
     return this.locks.run(JSON.stringify([workspaceId, service]), fn);
+  }
+
+  withClusterLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    return this.locks.run(JSON.stringify(['cluster', name]), fn);
   }
 
   onChange(listener: StoreChangeListener): () => void {
@@ -128,6 +147,11 @@ export class SqliteStore extends WorkspaceMethods implements Store {
   }
 
   readonly authorization = new SqlAuthorizationTables('sqlite', async (sql, args) => {
+    const result = await this.client.execute({ sql, args });
+    return { rows: result.rows, changed: result.rowsAffected };
+  });
+
+  readonly instances = new SqlInstanceTable('sqlite', async (sql, args) => {
     const result = await this.client.execute({ sql, args });
     return { rows: result.rows, changed: result.rowsAffected };
   });

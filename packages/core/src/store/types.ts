@@ -1,4 +1,5 @@
 import type { AuthorizationTables } from './authorization-types.js';
+import type { MigrateOptions, MigrationStatus } from './migration-types.js';
 import type { KeyScopes } from './scopes.js';
 
 /**
@@ -208,8 +209,14 @@ export interface StoreChange {
 export type StoreChangeListener = (change: StoreChange) => void;
 
 export interface Store {
-  /** Creates or upgrades the schema, then ensures the default workspace exists. Safe to call on every start. */
-  migrate(): Promise<void>;
+  /**
+   * Creates or upgrades the schema, then ensures the default workspace exists. Safe to call on every start, and from
+   * several processes at once where the store is shared (one migrates, the others wait). Throws a
+   * `SchemaVersionError` (nothing changed) on a schema newer than the code, or pending migrations with `mode: 'never'`.
+   */
+  migrate(options?: MigrateOptions): Promise<void>;
+  /** The applied and pending migrations, changing nothing (a database without tables: none applied). */
+  migrationStatus(): Promise<MigrationStatus>;
   close(): Promise<void>;
   /** Cheap round trip for health checks. */
   ping(): Promise<void>;
@@ -299,6 +306,12 @@ export interface Store {
    * `swapConnection`: a lost database session can end a lock early. Do not nest locks.
    */
   withConnectionLock<T>(workspaceId: string, service: string, fn: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` holding the lock `name`, for work that one process of those sharing the database must do at a time
+   * (minting the first operator key). Same semantics as `withConnectionLock`: PostgreSQL, an advisory lock every
+   * process shares; SQLite, in-process.
+   */
+  withClusterLock<T>(name: string, fn: () => Promise<T>): Promise<T>;
 
   /**
    * Stores shared by several processes (PostgreSQL) implement this: takes up to `want` whole tokens from the shared
@@ -324,6 +337,36 @@ export interface Store {
 
   /** The built-in OAuth authorization server's clients, grants, codes and tokens (store/authorization-sql.ts). */
   readonly authorization: AuthorizationTables;
+
+  /** The gateway instances' heartbeats and the encryption keys each can decrypt with (store/instances.ts). */
+  readonly instances: InstanceTable;
+}
+
+/**
+ * A running gateway instance, as it reports itself every few seconds (its heartbeat): which encryption keys it can
+ * decrypt with, so that no instance seals a credential with a key another live instance lacks
+ * (connections/key-agreement.ts; the SQL: store/instances.ts). Key ids are fingerprints (the first 8 hex digits of the key's SHA-256), not keys.
+ */
+export interface InstanceRecord {
+  /** Random per process start. */
+  id: string;
+  host: string;
+  pid: number;
+  /** Ids of the keys it decrypts with, its configured active key first. */
+  keyIds: string[];
+  /** The key file it re-reads when a ciphertext names a key it lacks (`host` and path), or null (keys from the environment). */
+  keyFile: string | null;
+  startedAt: string;
+  seenAt: string;
+}
+
+export interface InstanceTable {
+  /** Inserts or refreshes the instance's row. */
+  beat(record: InstanceRecord): Promise<void>;
+  /** Instances seen at or after `since`, oldest start first. */
+  live(since: string): Promise<InstanceRecord[]>;
+  /** Drops one instance (it stopped), or every instance last seen before `before` (`{ before }`). */
+  remove(target: string | { before: string }): Promise<number>;
 }
 
 /**

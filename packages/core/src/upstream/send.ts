@@ -62,10 +62,18 @@ export class UpstreamSender {
   }
 }
 
+/**
+ * The upstream answered 401 (or its own way of saying so, through the plugin's `inspect`): the access token it was
+ * sent is no longer good. The pipeline may refresh it and send the request again (pipeline/pipeline.ts); otherwise it
+ * is the `upstream_unauthorized` it is.
+ */
+export class CredentialsRejected extends GatewayError {}
+
 function upstreamError(displayName: string, failure: UpstreamFailure, response: UpstreamResponse): GatewayError {
   const code = codeForUpstreamStatus(failure.status);
   const detail = failure.message ? `: ${redactSecrets(failure.message.slice(0, MAX_MESSAGE))}` : '';
   const options = { upstreamStatus: response.status, retryAfter: failure.retryAfter ?? retryAfterFromHeaders(response.headers) };
+  if (failure.status === 401) return new CredentialsRejected(code, upstreamMessage(code, displayName, failure.status, detail), options);
   const error = new GatewayError(code, upstreamMessage(code, displayName, failure.status, detail), options);
   // MCP clients see only the body: the message says when to retry (in GatewayError's whole seconds), as the REST
   // door's Retry-After header does.

@@ -7,10 +7,9 @@ export const findAccounts = defineFind({
   name: 'find_accounts',
   path: '/accounts',
   entity: 'Account',
-  plural: 'accounts of the chart of accounts',
+  summary: 'Find accounts of the chart of accounts and their balances, such as checking',
   about:
-    'Searches the chart of accounts: each account has Name, FullyQualifiedName, AccountType (Bank, Income, Expense…), ' +
-    'AccountSubType, Classification, CurrentBalance and Active. Account ids are what report filters (account) take.',
+    "Finds the accounts of the chart of accounts (bank, income, expense, credit card, liability…) with Name, FullyQualifiedName, AccountType, AccountSubType, Classification, CurrentBalance and Active. Their ids are the reports' account filter; an account's postings over a period are in report_general_ledger_detail.",
   where: "AccountType = 'Bank' AND Active = true",
 });
 
@@ -18,8 +17,9 @@ export const findBudgets = defineFind({
   name: 'find_budgets',
   path: '/budgets',
   entity: 'Budget',
-  plural: 'budgets',
-  about: 'Searches budgets: Name, StartDate, EndDate, BudgetType and BudgetEntryType, with one amount per account and period.',
+  summary: 'Find budgets planned per account and period',
+  about:
+    'Finds budgets with Name, StartDate, EndDate, BudgetType and BudgetEntryType, each holding one planned amount per account and period.',
   where: 'Active = true',
 });
 
@@ -27,8 +27,9 @@ export const findJournalEntries = defineFind({
   name: 'find_journal_entries',
   path: '/journal-entries',
   entity: 'JournalEntry',
-  plural: 'journal entries',
-  about: 'Searches journal entries: DocNumber, TxnDate, Adjustment and their debit and credit lines by account.',
+  summary: 'Find journal entries posted to the books',
+  about:
+    'Finds journal entries, the manual debit and credit postings an accountant makes (adjustments, corrections, year-end entries), with DocNumber, TxnDate, Adjustment and their lines by account.',
   where: "TxnDate >= '2025-01-01' AND TxnDate <= '2025-03-31'",
 });
 
@@ -36,8 +37,9 @@ export const findJournalCodes = defineFind({
   name: 'find_journal_codes',
   path: '/journal-codes',
   entity: 'JournalCode',
-  plural: 'journal codes',
-  about: 'Searches journal codes (France-based companies only): Name, Type (Expenses, Sales, Bank, Nouveaux, Wages, Cash, Others), Active.',
+  summary: 'Find journal codes of France-based companies',
+  about:
+    'Finds journal codes, which only France-based companies use to file transactions, with Name, Type (Expenses, Sales, Bank, Nouveaux, Wages, Cash, Others) and Active.',
   where: 'Active = true',
 });
 
@@ -45,8 +47,9 @@ export const findDeposits = defineFind({
   name: 'find_deposits',
   path: '/deposits',
   entity: 'Deposit',
-  plural: 'bank deposits',
-  about: 'Searches bank deposits: DepositToAccountRef, TxnDate, TotalAmt and the payments or other funds they group.',
+  summary: 'Find bank deposits and the payments each one groups',
+  about:
+    'Finds bank deposits, the money put into a bank account (client payments banked together, other funds), with DepositToAccountRef, TxnDate, TotalAmt and the lines they group.',
   where: "TxnDate >= '2025-01-01' ORDERBY TxnDate DESC",
 });
 
@@ -54,7 +57,8 @@ export const findTransfers = defineFind({
   name: 'find_transfers',
   path: '/transfers',
   entity: 'Transfer',
-  plural: 'transfers between accounts',
-  about: 'Searches transfers of money between two balance-sheet accounts: FromAccountRef, ToAccountRef, Amount, TxnDate.',
+  summary: "Find transfers of money between the firm's accounts",
+  about:
+    'Finds transfers, money moved between two balance-sheet accounts (from savings to the operating account, say), with FromAccountRef, ToAccountRef, Amount and TxnDate.',
   where: "TxnDate >= '2025-01-01'",
 });

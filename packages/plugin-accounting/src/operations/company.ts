@@ -10,11 +10,11 @@ export const getCompanyInfo = defineOperation({
   name: 'get_company_info',
   method: 'GET',
   path: '/company-info',
-  summary: 'Read the connected company’s information',
+  summary: 'Get the connected company’s name, address and fiscal year',
   description:
-    'Returns the QuickBooks company the connection is for: CompanyName, LegalName, CompanyAddr, Country, Email, WebAddr, ' +
-    'FiscalYearStartMonth, CompanyStartDate, SupportedLanguages and NameValue details (industry, subscription). Use it to tell ' +
-    'which company a connection reaches and when its fiscal year starts (the fiscal date_macro values of the reports depend on it).',
+    'Returns the QuickBooks company this connection reaches, which answers "which books am I connected to?": CompanyName, ' +
+    'LegalName, CompanyAddr, Country, Email, WebAddr, FiscalYearStartMonth, CompanyStartDate, SupportedLanguages and NameValue ' +
+    'details (industry, subscription). Its fiscal year start is what the fiscal date_macro values of the reports count from.',
   params: Params({}),
   response: Type.Object(
     { CompanyInfo: FreeObject({ description: 'The company record' }), time: Type.Optional(Type.String()) },
@@ -31,9 +31,9 @@ export const getPreferences = defineOperation({
   name: 'get_preferences',
   method: 'GET',
   path: '/company-preferences',
-  summary: 'Read the company’s QuickBooks preferences',
+  summary: 'Get the company’s QuickBooks settings (preferences)',
   description:
-    'Returns the company preferences: AccountingInfoPrefs (fiscal year, class and location tracking, book close date), ' +
+    'Returns the company’s settings: AccountingInfoPrefs (fiscal year, class and location tracking, book close date), ' +
     'ProductAndServicesPrefs, SalesFormsPrefs (custom fields, default terms), VendorAndPurchasesPrefs, TaxPrefs, CurrencyPrefs ' +
     '(home currency, multicurrency), ReportPrefs (default report basis Cash or Accrual) and TimeTrackingPrefs. find_preferences ' +
     'searches the same record with a query; this reads it directly.',
@@ -50,9 +50,9 @@ export const changeDataCapture = defineOperation({
   name: 'change_data_capture',
   method: 'GET',
   path: '/cdc',
-  summary: 'List the records of some entities changed since a moment',
+  summary: 'List what changed in the books since a date (change data capture)',
   description:
-    'Change data capture: what changed in the books recently — every record of the given entities (comma-separated, e.g. Invoice,Customer,Payment) created, changed or ' +
+    'Lists what changed in the books recently: every record of the given entities (comma-separated, e.g. Invoice,Customer,Payment) created, changed or ' +
     'deleted since changed_since (an ISO-8601 timestamp with time zone, at most 30 days ago — QuickBooks refuses older ones). ' +
     'Deleted records come back with status "Deleted" and only their Id. QuickBooks returns at most 1000 records per entity: if ' +
     'an entity reaches 1000, ask again from a later changed_since, or use find_* with MetaData.LastUpdatedTime. Returns ' +
@@ -83,9 +83,9 @@ export const findCompanyInfos = defineFind({
   name: 'find_company_infos',
   path: '/company-infos',
   entity: 'CompanyInfo',
-  plural: 'company information records',
+  summary: 'Find the company information record with a query',
   about:
-    'Searches the company information record (there is one): CompanyName, LegalName, addresses, Country, FiscalYearStartMonth. get_company_info reads it directly.',
+    'Finds the company information record (a company has exactly one) with CompanyName, LegalName, addresses, Country and FiscalYearStartMonth. get_company_info reads it directly and is simpler.',
   where: "CompanyName LIKE '%'",
 });
 
@@ -93,8 +93,8 @@ export const findPreferences = defineFind({
   name: 'find_preferences',
   path: '/preferences',
   entity: 'Preferences',
-  plural: 'company preferences',
+  summary: 'Find the company preferences record with a query',
   about:
-    'Searches the company preferences record (there is one): accounting, sales, vendor, tax, currency and report settings. get_preferences reads it directly.',
+    'Finds the company preferences record (there is one), with the accounting, sales, vendor, tax, currency and report settings. get_preferences reads it directly and is simpler.',
   where: "MetaData.LastUpdatedTime >= '2025-01-01'",
 });

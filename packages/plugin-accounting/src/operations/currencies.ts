@@ -6,8 +6,8 @@ export const findCompanyCurrencies = defineFind({
   name: 'find_company_currencies',
   path: '/company-currencies',
   entity: 'CompanyCurrency',
-  plural: 'company currencies',
-  about: 'Searches the currencies a multicurrency company uses besides its home currency: Code, Name, Active.',
+  summary: 'Find the foreign currencies the company uses',
+  about: 'Finds the currencies a multicurrency company uses besides its home currency, with Code, Name and Active.',
   where: 'Active = true',
 });
 
@@ -15,7 +15,7 @@ export const findExchangeRates = defineFind({
   name: 'find_exchange_rates',
   path: '/exchange-rates',
   entity: 'ExchangeRate',
-  plural: 'exchange rates',
-  about: 'Searches the exchange rates of a multicurrency company: SourceCurrencyCode, TargetCurrencyCode, Rate, AsOfDate.',
+  summary: 'Find currency exchange rates by date',
+  about: 'Finds the exchange rates of a multicurrency company, with SourceCurrencyCode, TargetCurrencyCode, Rate and AsOfDate.',
   where: "SourceCurrencyCode = 'EUR' AND AsOfDate = '2025-06-30'",
 });

@@ -7,9 +7,9 @@ export const findItems = defineFind({
   name: 'find_items',
   path: '/items',
   entity: 'Item',
-  plural: 'products and services',
+  summary: 'Find the products and services invoices are billed with',
   about:
-    'Searches products and services: Name, Sku, Type (Inventory, NonInventory, Service, Group, Category), UnitPrice, QtyOnHand, Active.',
+    'Finds items, the services and products that invoice lines bill (hourly services, flat-fee packages, reimbursed costs), with Name, Sku, Type (Service, NonInventory, Inventory, Group, Category), UnitPrice, QtyOnHand and Active.',
   where: "Type = 'Service' AND Active = true",
 });
 
@@ -17,9 +17,9 @@ export const findClasses = defineFind({
   name: 'find_classes',
   path: '/classes',
   entity: 'Class',
-  plural: 'classes',
+  summary: 'Find classes used to track segments such as offices or programs',
   about:
-    'Searches classes, the tags companies use to track segments (locations, programs, product lines): Name, FullyQualifiedName, SubClass, Active.',
+    'Finds classes, the labels the books use to track segments such as offices, programs or lines of work, with Name, FullyQualifiedName, SubClass and Active. The sales and profit reports can be split by class.',
   where: "Name LIKE 'Estate%'",
 });
 
@@ -27,8 +27,9 @@ export const findDepartments = defineFind({
   name: 'find_departments',
   path: '/departments',
   entity: 'Department',
-  plural: 'departments (locations)',
-  about: 'Searches departments, shown as "locations" in QuickBooks: Name, FullyQualifiedName, SubDepartment, Active.',
+  summary: 'Find departments, the office locations of the books',
+  about:
+    'Finds departments, shown as locations in QuickBooks (an office, a branch), with Name, FullyQualifiedName, SubDepartment and Active.',
   where: 'Active = true',
 });
 
@@ -36,8 +37,9 @@ export const findPaymentMethods = defineFind({
   name: 'find_payment_methods',
   path: '/payment-methods',
   entity: 'PaymentMethod',
-  plural: 'payment methods',
-  about: 'Searches payment methods (Cash, Check, Visa…): Name, Type (CREDIT_CARD or NON_CREDIT_CARD), Active.',
+  summary: 'Find payment methods such as cash, check or Visa',
+  about:
+    'Finds the payment methods a payment or sales receipt can record (Cash, Check, Visa…), with Name, Type (CREDIT_CARD or NON_CREDIT_CARD) and Active.',
   where: "Type = 'CREDIT_CARD'",
 });
 
@@ -45,8 +47,9 @@ export const findTerms = defineFind({
   name: 'find_terms',
   path: '/terms',
   entity: 'Term',
-  plural: 'payment terms',
-  about: 'Searches payment terms (Net 30, Due on receipt…): Name, Type (STANDARD or DATE_DRIVEN), DueDays, DiscountPercent, Active.',
+  summary: 'Find payment terms such as Net 30 or Due on receipt',
+  about:
+    'Finds the payment terms that set when an invoice or bill falls due (Net 30, Due on receipt…), with Name, Type (STANDARD or DATE_DRIVEN), DueDays, DiscountPercent and Active.',
   where: "Name LIKE 'Net%'",
 });
 
@@ -54,8 +57,8 @@ export const findAttachables = defineFind({
   name: 'find_attachables',
   path: '/attachables',
   entity: 'Attachable',
-  plural: 'attachments and notes',
+  summary: 'Find attached files, scanned receipts and notes',
   about:
-    'Searches attachments (receipts, files) and notes linked to transactions and names: FileName, ContentType, Size, Note and the records they belong to.',
+    'Finds attachables: files (scanned receipts, PDFs) and notes attached to transactions, customers or vendors, with FileName, ContentType, Size, Note and the records they belong to.',
   where: "ContentType = 'application/pdf'",
 });

@@ -7,10 +7,9 @@ export const findVendors = defineFind({
   name: 'find_vendors',
   path: '/vendors',
   entity: 'Vendor',
-  plural: 'vendors (suppliers)',
+  summary: 'Find vendors (suppliers, payees) the firm pays',
   about:
-    'Searches vendors: DisplayName, CompanyName, PrimaryEmailAddr, Balance (what the company owes them), Vendor1099, Active. ' +
-    'Vendor ids are what bills, purchases and report filters (vendor) refer to.',
+    'Finds vendors, the suppliers, experts, couriers and other payees the firm pays, with DisplayName, CompanyName, PrimaryEmailAddr, Vendor1099, Active and Balance, what the firm still owes each. Their ids are the VendorRef of bills and purchases and the vendor filter of the reports.',
   where: "DisplayName LIKE 'Office%' AND Active = true",
 });
 
@@ -18,8 +17,9 @@ export const findBills = defineFind({
   name: 'find_bills',
   path: '/bills',
   entity: 'Bill',
-  plural: 'bills (vendor invoices to pay)',
-  about: 'Searches bills: amounts owed to vendors, with VendorRef, TxnDate, DueDate, TotalAmt, Balance (unpaid part) and line items.',
+  summary: 'Find vendor bills the firm owes and has to pay',
+  about:
+    "Finds bills, what vendors and suppliers charged the firm (accounts payable: what the firm owes them), with VendorRef, TxnDate, DueDate, TotalAmt, Balance (the unpaid part) and line items. Unpaid bills: Balance > '0'. Invoices the firm sent its clients are in find_invoices, not here.",
   where: "Balance > '0' AND DueDate < '2025-07-01'",
 });
 
@@ -27,8 +27,9 @@ export const findBillPayments = defineFind({
   name: 'find_bill_payments',
   path: '/bill-payments',
   entity: 'BillPayment',
-  plural: 'bill payments',
-  about: 'Searches payments made against bills (by check or credit card): VendorRef, TxnDate, TotalAmt, PayType and the bills they settle.',
+  summary: 'Find payments the firm made on vendor bills',
+  about:
+    'Finds bill payments, the checks and card payments the firm made to settle vendor bills, with VendorRef, TxnDate, TotalAmt, PayType and the bills each pays. Money received from clients is in find_payments.',
   where: "TxnDate >= '2025-01-01'",
 });
 
@@ -36,9 +37,9 @@ export const findPurchases = defineFind({
   name: 'find_purchases',
   path: '/purchases',
   entity: 'Purchase',
-  plural: 'purchases (expenses, checks, card charges)',
+  summary: 'Find expenses paid at once by check, cash or card',
   about:
-    'Searches expenses paid at once: PaymentType (Cash, Check, CreditCard), AccountRef (paid from), EntityRef (payee), TxnDate, TotalAmt.',
+    'Finds purchases, the expenses the firm paid on the spot (card charges, checks written, cash spent), with PaymentType (Cash, Check, CreditCard), AccountRef (paid from), EntityRef (the payee), TxnDate and TotalAmt. Expenses entered as a bill to pay later are in find_bills.',
   where: "PaymentType = 'CreditCard' AND TxnDate >= '2025-01-01'",
 });
 
@@ -46,8 +47,9 @@ export const findPurchaseOrders = defineFind({
   name: 'find_purchase_orders',
   path: '/purchase-orders',
   entity: 'PurchaseOrder',
-  plural: 'purchase orders',
-  about: 'Searches purchase orders sent to vendors: VendorRef, TxnDate, TotalAmt, POStatus (Open or Closed).',
+  summary: 'Find purchase orders sent to vendors',
+  about:
+    'Finds purchase orders, what the firm ordered from vendors before being billed, with VendorRef, TxnDate, TotalAmt and POStatus (Open or Closed).',
   where: "POStatus = 'Open'",
 });
 
@@ -55,7 +57,8 @@ export const findVendorCredits = defineFind({
   name: 'find_vendor_credits',
   path: '/vendor-credits',
   entity: 'VendorCredit',
-  plural: 'vendor credits',
-  about: 'Searches credits received from vendors (returns, refunds due): VendorRef, TxnDate, TotalAmt, Balance.',
+  summary: 'Find credits vendors granted the firm',
+  about:
+    'Finds vendor credits, the credits suppliers granted the firm for returns or overcharges, with VendorRef, TxnDate, TotalAmt and Balance (what is left to use against their bills).',
   where: "TxnDate >= '2025-01-01'",
 });

@@ -7,10 +7,9 @@ export const findCustomers = defineFind({
   name: 'find_customers',
   path: '/customers',
   entity: 'Customer',
-  plural: 'customers',
+  summary: "Find customers (the firm's clients) by name, email or balance owed",
   about:
-    'Searches customers (and their jobs/sub-customers): DisplayName, CompanyName, PrimaryEmailAddr, Balance (open receivables), ' +
-    'Active, Job. Customer ids are what invoices, payments and report filters (customer) refer to.',
+    'Finds the customers the firm bills, that is its clients and their jobs (sub-customers), with DisplayName, CompanyName, PrimaryEmailAddr, Active and Balance, the open receivables each owes. Their ids are the CustomerRef of invoices and payments and the customer filter of the reports.',
   where: "DisplayName LIKE 'Harbor%' AND Active = true",
 });
 
@@ -18,8 +17,9 @@ export const findCustomerTypes = defineFind({
   name: 'find_customer_types',
   path: '/customer-types',
   entity: 'CustomerType',
-  plural: 'customer types',
-  about: 'Searches customer types, the categories customers can be grouped by (wholesale, retail…): Name, Active.',
+  summary: 'Find the customer types clients are grouped by',
+  about:
+    'Finds the customer types the books group customers (clients) by, such as retail or referral clients, with Name and Active. For the customers themselves use find_customers.',
   where: 'Active = true',
 });
 
@@ -27,9 +27,9 @@ export const findEstimates = defineFind({
   name: 'find_estimates',
   path: '/estimates',
   entity: 'Estimate',
-  plural: 'estimates (quotes)',
+  summary: 'Find estimates (quotes, fee proposals) sent to clients',
   about:
-    'Searches estimates sent to customers: CustomerRef, TxnDate, ExpirationDate, TotalAmt and TxnStatus (Pending, Accepted, Closed, Rejected).',
+    'Finds estimates, the quotes or fee proposals sent to customers before anything is invoiced, with CustomerRef, TxnDate, ExpirationDate, TotalAmt and TxnStatus (Pending, Accepted, Closed, Rejected). Invoices already sent are in find_invoices.',
   where: "TxnStatus = 'Pending'",
 });
 
@@ -37,10 +37,9 @@ export const findInvoices = defineFind({
   name: 'find_invoices',
   path: '/invoices',
   entity: 'Invoice',
-  plural: 'invoices',
+  summary: 'Find invoices clients owe the firm: unpaid, due or overdue',
   about:
-    'Searches invoices: DocNumber, CustomerRef, TxnDate, DueDate, TotalAmt, Balance (what is still unpaid), EmailStatus and ' +
-    "line items. Unpaid invoices: Balance > '0'; one customer: CustomerRef = '<customer id>'.",
+    "Finds the invoices the firm sent its customers (clients), paid or unpaid, with DocNumber, CustomerRef, TxnDate, DueDate, TotalAmt, Balance (the part still unpaid) and line items. Unpaid invoices for a client: Balance > '0' AND CustomerRef = '<id from find_customers>'; overdue ones add DueDate < today. What the firm owes its own vendors is in find_bills, not here.",
   where: "Balance > '0' AND TxnDate >= '2025-01-01' ORDERBY DueDate",
 });
 
@@ -48,9 +47,9 @@ export const findPayments = defineFind({
   name: 'find_payments',
   path: '/payments',
   entity: 'Payment',
-  plural: 'customer payments',
+  summary: 'Find client payments: did a client pay their invoice',
   about:
-    'Searches payments received from customers: CustomerRef, TxnDate, TotalAmt, UnappliedAmt, PaymentMethodRef and the invoices they pay.',
+    'Finds customer payments, the money clients paid the firm against their invoices (checks, cards, transfers received), with CustomerRef, TxnDate, TotalAmt, UnappliedAmt, PaymentMethodRef and the invoices each settles. Payments the firm made to its vendors are in find_bill_payments.',
   where: "TxnDate >= '2025-06-01'",
 });
 
@@ -58,8 +57,9 @@ export const findSalesReceipts = defineFind({
   name: 'find_sales_receipts',
   path: '/sales-receipts',
   entity: 'SalesReceipt',
-  plural: 'sales receipts',
-  about: 'Searches sales paid on the spot (no invoice): CustomerRef, TxnDate, TotalAmt, PaymentMethodRef, DepositToAccountRef.',
+  summary: 'Find sales receipts for fees paid on the spot',
+  about:
+    'Finds sales receipts, sales paid at once with no invoice (a flat fee paid at the consultation), with CustomerRef, TxnDate, TotalAmt, PaymentMethodRef and DepositToAccountRef. Invoiced work paid later is in find_invoices and find_payments.',
   where: "TxnDate >= '2025-01-01' ORDERBY TxnDate DESC",
 });
 
@@ -67,8 +67,9 @@ export const findCreditMemos = defineFind({
   name: 'find_credit_memos',
   path: '/credit-memos',
   entity: 'CreditMemo',
-  plural: 'credit memos',
-  about: 'Searches credit memos given to customers (returns, refunds owed, goodwill): CustomerRef, TxnDate, TotalAmt, RemainingCredit.',
+  summary: 'Find credit memos issued to clients',
+  about:
+    'Finds credit memos, the credits given to customers for a write-off, a refund owed or goodwill, with CustomerRef, TxnDate, TotalAmt and RemainingCredit (the part still unused). Money actually paid back is in find_refund_receipts.',
   where: "TxnDate >= '2025-01-01'",
 });
 
@@ -76,7 +77,8 @@ export const findRefundReceipts = defineFind({
   name: 'find_refund_receipts',
   path: '/refund-receipts',
   entity: 'RefundReceipt',
-  plural: 'refund receipts',
-  about: 'Searches refunds paid back to customers: CustomerRef, TxnDate, TotalAmt, DepositToAccountRef (paid from).',
+  summary: 'Find refunds the firm paid back to clients',
+  about:
+    'Finds refund receipts, money the firm paid back to customers (an overpayment returned), with CustomerRef, TxnDate, TotalAmt and DepositToAccountRef, the account it was paid from.',
   where: "TxnDate >= '2025-01-01'",
 });

@@ -6,9 +6,9 @@ export const findTaxAgencies = defineFind({
   name: 'find_tax_agencies',
   path: '/tax-agencies',
   entity: 'TaxAgency',
-  plural: 'tax agencies',
+  summary: 'Find the agencies sales tax is paid to',
   about:
-    'Searches the agencies sales tax is paid to: DisplayName, TaxTrackedOnSales, TaxTrackedOnPurchases. Their ids are what report_tax_summary takes.',
+    'Finds tax agencies, the authorities the company pays sales tax to, with DisplayName, TaxTrackedOnSales and TaxTrackedOnPurchases. Their ids are the agency_id of report_tax_summary.',
   where: "DisplayName LIKE 'California%'",
 });
 
@@ -16,8 +16,8 @@ export const findTaxCodes = defineFind({
   name: 'find_tax_codes',
   path: '/tax-codes',
   entity: 'TaxCode',
-  plural: 'tax codes',
-  about: 'Searches sales tax codes: Name, Description, Taxable, TaxGroup, Active, and the rates they apply to sales and purchases.',
+  summary: 'Find sales tax codes and the rates they apply',
+  about: 'Finds sales tax codes with Name, Description, Taxable, TaxGroup, Active and the rates they apply to sales and purchases.',
   where: 'Active = true',
 });
 
@@ -25,7 +25,7 @@ export const findTaxRates = defineFind({
   name: 'find_tax_rates',
   path: '/tax-rates',
   entity: 'TaxRate',
-  plural: 'tax rates',
-  about: 'Searches sales tax rates: Name, RateValue (percent), AgencyRef, Active.',
+  summary: 'Find sales tax rates and their agencies',
+  about: 'Finds sales tax rates with Name, RateValue (a percentage), AgencyRef and Active.',
   where: 'Active = true',
 });

@@ -8,10 +8,11 @@ export const listAccounts = defineOperation({
   path: '/accounts',
   summary: 'List the CallRail accounts the API key can see',
   description:
-    'Start here: every other CallRail operation needs an account_id (ACC…), and this lists the accounts visible to the connected ' +
-    'API key (an agency key sees several, a single business usually one). Paged: page (from 1) and per_page (default 25, max 250); ' +
-    'the answer carries page, per_page, total_pages, total_records and the array accounts (id, name, outbound_recording_enabled, ' +
-    'hipaa_account). Ask for fields: ["numeric_id"] to also get the numeric account number shown in the CallRail app.',
+    'Lists the call tracking accounts visible to the connected API key (an agency key sees several, a single firm ' +
+    'usually one), each with id (ACC…), name, outbound_recording_enabled and hipaa_account: start here, since ' +
+    'every other CallRail operation needs an account_id. Ask for fields ["numeric_id"] to also get the account ' +
+    'number shown in the CallRail app. Paged: page (from 1) and per_page (default 25, max 250); the answer carries ' +
+    'total_pages and total_records.',
   params: Params(
     {
       hipaa_account: Type.Optional(
@@ -35,10 +36,10 @@ export const getAccount = defineOperation({
   name: 'get_account',
   method: 'GET',
   path: '/accounts/:account_id',
-  summary: 'Retrieve one CallRail account',
+  summary: "Get the call tracking account's name and settings",
   description:
-    'Returns one account by id (from list_accounts): id, name, outbound_recording_enabled, hipaa_account, plus any fields ' +
-    'requested through fields (e.g. numeric_id). Unknown ids answer not_found.',
+    'Returns one call tracking account by id (from list_accounts): id, name, outbound_recording_enabled, ' +
+    'hipaa_account, and any fields requested such as numeric_id. Unknown ids answer not_found.',
   params: Params({ account_id: AccountId, fields: Fields(['numeric_id']) }),
   response: Account,
   // https://apidocs.callrail.com/#retrieving-a-single-account

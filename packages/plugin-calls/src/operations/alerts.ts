@@ -8,11 +8,11 @@ export const listNotifications = defineOperation({
   name: 'list_notifications',
   method: 'GET',
   path: '/accounts/:account_id/notifications',
-  summary: 'List who is alerted about calls, texts and forms',
+  summary: 'List who is alerted about new calls, texts and forms',
   description:
-    'Notifications are per-user alerts (email, push or text) about new calls, texts or form submissions, optionally limited to a ' +
-    'company or tracker. Each has id, user_id, company_id, tracker_id, the channel and which events are on. Paged: page from 1, ' +
-    'per_page default 25, max 250.',
+    'Lists the notifications, per-user alerts by email, push or text about new calls, texts or form submissions, ' +
+    'optionally limited to a company or tracker. Each has id, user_id, company_id, tracker_id, the channel and ' +
+    'which events are on. Paged: page from 1, per_page default 25, max 250.',
   params: Params({ account_id: AccountId, ...Paging }),
   response: Paged('notifications', AnyRecord, 'Notifications on this page'),
   // https://apidocs.callrail.com/#listing-all-notifications
@@ -24,11 +24,12 @@ export const listSummaryEmailSubscriptions = defineOperation({
   name: 'list_summary_email_subscriptions',
   method: 'GET',
   path: '/accounts/:account_id/summary-emails',
-  summary: 'List summary email subscriptions (periodic activity reports)',
+  summary: 'List the daily, weekly or monthly summary email subscriptions',
   description:
-    'Summary emails are daily, weekly or monthly activity reports sent to users. Each subscription has id, the user and email it ' +
-    'goes to, company_id (null: whole account), frequency and the statistics included. Filter by frequency (comma-separated, e.g. ' +
-    '"daily,weekly"), company_id, user_id or email. Paged: page from 1, per_page default 25, max 250.',
+    'Lists the summary emails, periodic activity reports sent to users, each subscription with id, the user and ' +
+    'email it goes to, company_id (null for the whole account), frequency and the statistics included. Filter by ' +
+    'frequency (comma-separated, like "daily,weekly"), company_id, user_id or email. Paged: page from 1, per_page ' +
+    'default 25, max 250.',
   params: Params({
     account_id: AccountId,
     frequency: CommaValues(FREQUENCIES, 'Only subscriptions sent at these frequencies.', 'daily,weekly'),
@@ -61,10 +62,11 @@ export const getSummaryEmailSubscription = defineOperation({
   name: 'get_summary_email_subscription',
   method: 'GET',
   path: '/accounts/:account_id/summary-emails/:summary_email_id',
-  summary: 'Retrieve one summary email subscription',
+  summary: "Get a summary email subscription's recipient and frequency",
   description:
-    'Returns one summary email subscription (id from list_summary_email_subscriptions): recipient, company scope, frequency and ' +
-    'the statistics it reports.',
+    'Returns one summary email subscription (summary_email_id from list_summary_email_subscriptions): the ' +
+    'recipient, company scope, frequency and the statistics it reports. The emails themselves are the daily, ' +
+    'weekly or monthly activity reports CallRail sends.',
   params: Params({
     account_id: AccountId,
     summary_email_id: idParam('Summary email subscription id, from list_summary_email_subscriptions.', '55021'),

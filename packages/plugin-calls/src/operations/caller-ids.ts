@@ -10,9 +10,9 @@ export const listOutboundCallerIds = defineOperation({
   path: '/accounts/:account_id/caller-ids',
   summary: 'List the verified numbers usable as outbound caller ID',
   description:
-    'Outbound caller ids are phone numbers a business verified so that CallRail may show them when it places calls on its behalf. ' +
-    'Each has id, phone_number, name, verification status and company_id. Filter by company_id. Paged: page from 1, per_page ' +
-    'default 25, max 250; the array is named caller_ids.',
+    'Lists the outbound caller ids, phone numbers a business verified so that CallRail may show them when it ' +
+    'places calls on its behalf, each with id, phone_number, name, verification status and company_id. Filter by ' +
+    'company_id. Paged: page from 1, per_page default 25, max 250; the array is named caller_ids.',
   params: Params({ account_id: AccountId, company_id: CompanyFilter, ...Paging }),
   response: Paged('caller_ids', AnyRecord, 'Outbound caller ids on this page'),
   // https://apidocs.callrail.com/#listing-all-outbound-caller-ids
@@ -24,8 +24,10 @@ export const getOutboundCallerId = defineOperation({
   name: 'get_outbound_caller_id',
   method: 'GET',
   path: '/accounts/:account_id/caller-ids/:caller_ids_id',
-  summary: 'Retrieve one outbound caller ID',
-  description: 'Returns one outbound caller id (id from list_outbound_caller_ids) exactly as CallRail sends it.',
+  summary: 'Get a verified outbound caller ID number',
+  description:
+    'Returns one outbound caller id (caller_ids_id from list_outbound_caller_ids), the number shown when CallRail ' +
+    'places calls for the business, exactly as CallRail sends it. Unknown ids answer not_found.',
   params: Params({
     account_id: AccountId,
     caller_ids_id: idParam('Outbound caller id, from list_outbound_caller_ids.', 'CID3e8b1d6a4c9f4e2b7a5d8c1f6e3b9a04'),

@@ -44,15 +44,15 @@ export const listCalls = defineOperation({
   name: 'list_calls',
   method: 'GET',
   path: '/accounts/:account_id/calls',
-  summary: 'List calls of an account, newest first, with filters',
+  summary: 'List phone calls, answered or missed: who called, when, from which source',
   description:
-    'Finds calls in an account (account_id from list_accounts). Filter by period (date_range, or start_date + end_date), company_id, ' +
-    'tracker_id, call_type, answer_status, direction, device, lead_status, tags (tag ids from get_tags, any match) or a free-text ' +
-    'search over phone numbers, customer name, note and source. Each call has id, start_time, duration (seconds), direction, answered, ' +
-    'voicemail, customer and tracking numbers, customer name and location, recording URLs; add marketing attribution with fields ' +
-    '(e.g. ["source","campaign","keywords","lead_status","tags","note"]). Paged: page from 1, per_page default 25, max 250; read ' +
-    'total_pages/total_records to know whether to ask for the next page. For counts per source or campaign use summarize_call_data ' +
-    'instead of paging through calls.',
+    'Lists the phone calls an account received or made (account_id from list_accounts), the callers and leads who ' +
+    'phoned the firm, newest first, each with start_time, duration in seconds, direction, answered, voicemail, ' +
+    'customer name, number and location, tracking number and recording links. Filter by period (date_range, or ' +
+    'start_date and end_date), company_id, tracker_id, call_type, answer_status, direction, device, lead_status, ' +
+    'tags (tag ids from get_tags) or search over numbers, names, notes and sources; add marketing attribution with ' +
+    'fields (source, campaign, keywords, lead_status, tags, note). Paged: page from 1, per_page default 25, max ' +
+    '250; total_pages and total_records say whether to ask for the next page.',
   params: Params(
     {
       account_id: AccountId,
@@ -107,11 +107,12 @@ export const getCall = defineOperation({
   name: 'get_call',
   method: 'GET',
   path: '/accounts/:account_id/calls/:call_id',
-  summary: 'Retrieve one call',
+  summary: "Get a phone call's details, recording links and source",
   description:
-    'Returns one call by id (from list_calls): answered, voicemail, direction, duration, start_time, customer name, number and ' +
-    'location, business and tracking numbers, agent_email and recording links. Request attribution and scoring with fields, ' +
-    'e.g. ["source","campaign","keywords","landing_page_url","lead_status","tags","note","transcription"].',
+    'Returns one phone call by id (from list_calls): answered, voicemail, direction, duration, start_time, the ' +
+    "caller's name, number and location, business and tracking numbers, agent_email and recording links. Request " +
+    'attribution and scoring with fields, such as ' +
+    '["source","campaign","keywords","landing_page_url","lead_status","tags","note","transcription"].',
   params: Params({ account_id: AccountId, call_id: CallId, fields: Fields(CALL_FIELD_EXAMPLES) }),
   response: Call,
   // https://apidocs.callrail.com/#retrieving-a-single-call
@@ -123,12 +124,12 @@ export const updateCall = defineOperation({
   name: 'update_call',
   method: 'PATCH',
   path: '/accounts/:account_id/calls/:call_id',
-  summary: 'Annotate a call: note, customer name, lead status, tags',
+  summary: 'Add a note or tags to a phone call, or set its lead status',
   description:
-    'Changes the annotations of one call (call_id from list_calls): a note, the customer name, the lead status (good_lead or ' +
-    'not_a_lead) and tags (tag names; by default they replace the call’s tags, set append_tags to add them instead; unknown names ' +
-    'create a tag). It places no call and contacts nobody. Returns the updated call. Send at least one of note, customer_name, ' +
-    'lead_status, tags.',
+    'Changes the annotations of one phone call (call_id from list_calls): a note, the customer name, the lead ' +
+    "status (good_lead or not_a_lead) and tags, by name, replacing the call's tags unless append_tags is set " +
+    '(unknown names create a tag). Send at least one of note, customer_name, lead_status and tags; it places no ' +
+    'call and contacts nobody. The answer is the updated call.',
   params: Params(
     {
       account_id: AccountId,
@@ -187,13 +188,13 @@ export const summarizeCallData = defineOperation({
   name: 'summarize_call_data',
   method: 'GET',
   path: '/accounts/:account_id/calls/summary',
-  summary: 'Count calls over a period, optionally grouped by source, campaign, company…',
+  summary: 'Count calls over a period, optionally grouped by source or campaign',
   description:
-    'Answers "how many calls (answered, missed, leads, first-time callers, durations) did we get, and from where?" without paging ' +
-    'through calls. Choose the metrics with fields (comma-separated; default total_calls) and one breakdown with group_by (source, ' +
-    'campaign, keywords, referrer, landing_page, company, city, device, browser, os, call_type, answer_status, lead_status, tracker, ' +
-    'ring_to_number, agent). Filters work like list_calls. Returns start_date, end_date, time_zone, total_results (each metric over ' +
-    'everything matched), grouped_by and grouped_results (one entry per group with key and the metrics).',
+    'Answers "how many calls did we get, and from where?" (answered, missed, leads, first-time callers, durations) ' +
+    'without paging through list_calls. Choose the metrics with fields (comma-separated; default total_calls) and ' +
+    'one breakdown with group_by (source, campaign, keywords, referrer, landing_page, company, city, device, ' +
+    'call_type, answer_status, lead_status, tracker, agent…); filters work like list_calls. The answer has ' +
+    'total_results over everything matched and grouped_results, one entry per group with its key and metrics.',
   params: Params(
     {
       account_id: AccountId,
@@ -213,11 +214,12 @@ export const summarizeCallDataByTimeSeries = defineOperation({
   name: 'summarize_call_data_by_time_series',
   method: 'GET',
   path: '/accounts/:account_id/calls/timeseries',
-  summary: 'Call metrics per hour, day, week or month',
+  summary: 'Count phone calls per day, week or month (call volume trend)',
   description:
-    'Trend view of calls: the same metrics and filters as summarize_call_data, computed per interval (hour, day, week or month) ' +
-    'over the chosen period. Returns start_date, end_date, time_zone, total_results and data (one entry per interval with its date ' +
-    'and the metrics). Use it for charts and "are calls going up?" questions; keep hourly series to short periods.',
+    'Shows the trend of calls: the same metrics and filters as summarize_call_data, computed per interval (hour, ' +
+    'day, week or month) over the chosen period, for charts and "are calls going up?" questions. The answer has ' +
+    'total_results and data, one entry per interval with its date and the metrics; keep hourly series to short ' +
+    'periods.',
   params: Params(
     {
       account_id: AccountId,
@@ -237,10 +239,11 @@ export const getCallRecording = defineOperation({
   name: 'get_call_recording',
   method: 'GET',
   path: '/accounts/:account_id/calls/:call_id/recording',
-  summary: 'Get the audio URL of a call recording',
+  summary: 'Get a call recording to play back or listen to',
   description:
-    'Returns { url } for the recording of one call (call_id from list_calls). The URL is short-lived: fetch it soon, do not store it. ' +
-    'Calls without a recording (missed, or recording disabled) answer not_found.',
+    'Returns { url } for the audio recording of one call (call_id from list_calls), to listen to what the caller ' +
+    'said. The URL is short-lived: fetch it soon, do not store it; calls without a recording (missed, or recording ' +
+    'disabled) answer not_found.',
   params: Params({ account_id: AccountId, call_id: CallId }),
   response: CallRecording,
   // https://apidocs.callrail.com/#retrieving-a-single-call-recording
@@ -252,11 +255,11 @@ export const getPageViewsForACall = defineOperation({
   name: 'get_page_views_for_a_call',
   method: 'GET',
   path: '/accounts/:account_id/calls/:call_id/page-views',
-  summary: 'Web pages the caller visited before calling',
+  summary: 'List the web pages a caller visited before calling',
   description:
-    'For a call from a session (website) tracker, lists the pages the visitor viewed before calling, oldest first: url, ' +
-    'referrer_url and timestamp, in the paged wrapper under page_views. Calls from source trackers (ads, print, direct) have none. ' +
-    `Returns up to ${MAX_PER_PAGE} page views (total_records tells whether there are more).`,
+    "Lists the pages the visitor viewed on the firm's website before phoning, oldest first, with url, referrer_url " +
+    'and timestamp, for a call from a session (website) tracker. Calls from source trackers (ads, print, direct) ' +
+    'have none; up to 250 page views come back under page_views (total_records tells whether there are more).',
   params: Params({ account_id: AccountId, call_id: CallId }),
   response: Paged('page_views', AnyRecord, 'Page views of the visitor, oldest first'),
   // The catalog gives this operation no paging parameters, so one call asks for the largest page CallRail serves.

@@ -8,12 +8,12 @@ export const listCompanies = defineOperation({
   name: 'list_companies',
   method: 'GET',
   path: '/accounts/:account_id/companies',
-  summary: 'List the companies of an account',
+  summary: 'List the businesses or offices tracked in a CallRail account',
   description:
-    'A company is one business or location tracked inside an account; its id (COM…) is the company_id filter of calls, forms, ' +
-    'texts, trackers and summaries. Returns id, name, status (active or disabled), time_zone, created_at and feature flags ' +
-    '(dni_active, callscore_enabled, lead_scoring_enabled, form_capture…). Search by name with search. Paged: page from 1, per_page ' +
-    'default 25, max 250.',
+    'Lists the companies of an account, each one business or office location tracked inside it, with id (COM…, the ' +
+    'company_id filter of calls, forms, texts, trackers and summaries), name, status, time_zone, created_at and ' +
+    'feature flags (dni_active, callscore_enabled, lead_scoring_enabled, form_capture…). Search by name with ' +
+    'search. Paged: page from 1, per_page default 25, max 250.',
   params: Params(
     {
       account_id: AccountId,
@@ -38,10 +38,11 @@ export const getCompany = defineOperation({
   name: 'get_company',
   method: 'GET',
   path: '/accounts/:account_id/companies/:company_id',
-  summary: 'Retrieve one company',
+  summary: "Get a tracked company's settings and website script",
   description:
-    'Returns one company (company_id from list_companies) with its settings: status, time_zone, script_url (the DNI script to put ' +
-    'on the website), number-swapping options and which features are on.',
+    'Returns one company (company_id from list_companies) with its settings: status, time_zone, script_url (the ' +
+    'number-swapping script for the website), swapping options and which features are on. Unknown ids answer ' +
+    'not_found.',
   params: Params({
     account_id: AccountId,
     company_id: idParam('CallRail company id (starts with COM), from list_companies.', 'COM7d2b5e8a1c4f4b9e8d3a6c0f2e5b7a91'),

@@ -31,13 +31,13 @@ export const listFormSubmissions = defineOperation({
   name: 'list_form_submissions',
   method: 'GET',
   path: '/accounts/:account_id/form-submissions',
-  summary: 'List web form submissions captured by CallRail',
+  summary: 'List web form submissions (leads from the website)',
   description:
-    'Form submissions are leads that filled in a web form on a tracked site. Each has id, company_id, form_data (the submitted ' +
-    'fields), form_url, landing_page_url, referrer, submitted_at, first_form and the customer’s name, phone and email; add ' +
-    'attribution with fields (e.g. ["source","campaign","lead_status","tags"]). Filter by period (date_range or start_date + ' +
-    'end_date), company_id, lead_status, tags (tag ids, any match) or person_lead=true for submissions tied to a lead. Paged: page ' +
-    'from 1, per_page default 25, max 250.',
+    'Lists the web forms leads filled in on a tracked site, each with id, company_id, form_data (the submitted ' +
+    "fields), form_url, landing_page_url, referrer, submitted_at, first_form and the person's name, phone and " +
+    'email; add attribution with fields (source, campaign, lead_status, tags). Filter by period (date_range or ' +
+    'start_date and end_date), company_id, lead_status, tags (tag ids) or person_lead=true for submissions tied to ' +
+    'a lead. Paged: page from 1, per_page default 25, max 250.',
   params: Params(
     {
       account_id: AccountId,
@@ -71,10 +71,11 @@ export const getFormSubmission = defineOperation({
   name: 'get_form_submission',
   method: 'GET',
   path: '/accounts/:account_id/form-submissions/:form_submission_id',
-  summary: 'Retrieve one form submission',
+  summary: "Get a web form submission's answers and source",
   description:
-    'Returns one form submission (id from list_form_submissions) with the submitted form_data, the page it came from, the customer ' +
-    'details and, through fields, its attribution (source, campaign, keywords) and lead status.',
+    'Returns one form submission (form_submission_id from list_form_submissions) with the submitted form_data, the ' +
+    "page it came from and the person's details. Through fields it adds attribution (source, campaign, keywords) " +
+    'and lead status.',
   params: Params({
     account_id: AccountId,
     form_submission_id: idParam('Form submission id (starts with FOR), from list_form_submissions.', 'FOR6a1d3c8e5b2f4a9d7c4e1b8f3a6d2c05'),
@@ -90,12 +91,12 @@ export const summarizeFormData = defineOperation({
   name: 'summarize_form_data',
   method: 'GET',
   path: '/accounts/:account_id/form-submissions/summary',
-  summary: 'Count form submissions over a period, optionally grouped',
+  summary: 'Count web form submissions over a period, optionally grouped',
   description:
-    'Counts form submissions (total_forms, first_time_forms, leads; choose with fields, comma-separated) over a period, optionally ' +
-    'broken down by source, keywords, campaign, referrer, landing_page or company (group_by). Filter by company_id, tags ' +
-    '(comma-separated tag ids), custom_form_ids, form_URL or lead_status. Same answer shape as summarize_call_data: total_results, ' +
-    'grouped_by and grouped_results (key + metrics per group).',
+    'Counts form submissions (total_forms, first_time_forms, leads; choose with fields, comma-separated) over a ' +
+    'period, optionally broken down by source, keywords, campaign, referrer, landing_page or company with ' +
+    'group_by. Filter by company_id, tags (comma-separated tag ids), custom_form_ids, form_URL or lead_status; the ' +
+    "answer is shaped like summarize_call_data's, with total_results and grouped_results.",
   params: Params(
     {
       account_id: AccountId,

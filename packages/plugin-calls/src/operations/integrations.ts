@@ -8,11 +8,12 @@ export const listIntegrations = defineOperation({
   name: 'list_integrations',
   method: 'GET',
   path: '/accounts/:account_id/integrations',
-  summary: 'List the integrations (webhooks, analytics, CRMs) of an account',
+  summary: 'List the webhooks, analytics and CRM integrations of an account',
   description:
-    'Integrations send CallRail activity to other tools (webhooks, Google Analytics, CRMs…). Each has id, type, state (active or ' +
-    'disabled), company_id and its config. Filter by company_id. Paged: page from 1, per_page default 25, max 250. Which calls an ' +
-    'integration receives is set by its filters (list_integration_filters).',
+    'Lists the integrations that send CallRail activity to other tools (webhooks, Google Analytics, CRMs…), each ' +
+    'with id, type, state (active or disabled), company_id and config. Filter by company_id; which calls an ' +
+    'integration receives is set by its filters (list_integration_filters). Paged: page from 1, per_page default ' +
+    '25, max 250.',
   params: Params({ account_id: AccountId, company_id: CompanyFilter, ...Paging }),
   response: Paged('integrations', AnyRecord, 'Integrations on this page'),
   // https://apidocs.callrail.com/#listing-all-integrations
@@ -24,10 +25,11 @@ export const getIntegration = defineOperation({
   name: 'get_integration',
   method: 'GET',
   path: '/accounts/:account_id/integrations/:integration_id',
-  summary: 'Retrieve one integration',
+  summary: "Get an integration's type, state and configuration",
   description:
-    'Returns one integration (integration_id from list_integrations) exactly as CallRail sends it: type, state, company and the ' +
-    'type-specific config (e.g. webhook URLs per event).',
+    'Returns one integration (integration_id from list_integrations) exactly as CallRail sends it: its type, ' +
+    'state, company and the type-specific config, such as webhook URLs per event. Which calls it receives is set ' +
+    'by its filters, from list_integration_filters.',
   params: Params({ account_id: AccountId, integration_id: idParam('Integration id, from list_integrations.', '1402215') }),
   // https://apidocs.callrail.com/#retrieving-a-single-integration
   upstream: callrailGet('/a/:account_id/integrations/:integration_id.json'),
@@ -38,11 +40,12 @@ export const listIntegrationFilters = defineOperation({
   name: 'list_integration_filters',
   method: 'GET',
   path: '/accounts/:account_id/integration-filters',
-  summary: 'List integration filters (which calls each integration receives)',
+  summary: 'List which calls are sent to each integration, such as a CRM',
   description:
-    'Integration filters ("integration triggers" in CallRail) decide which calls are sent to an integration: by call type, lead ' +
-    'status, direction, minimum duration or tracker. Each has an id (use it with get_integration_filter) and the integration it ' +
-    'belongs to. Filter by company_id. Paged (page, per_page default 25, max 250); the array is named integration_criteria.',
+    'Lists the integration filters ("integration triggers" in CallRail) that decide which calls go to an ' +
+    'integration, by call type, lead status, direction, minimum duration or tracker, each with an id (for ' +
+    'get_integration_filter) and its integration. Filter by company_id. Paged (page, per_page default 25, max ' +
+    '250); the array is named integration_criteria.',
   params: Params({ account_id: AccountId, company_id: CompanyFilter, ...Paging }),
   response: Paged('integration_criteria', AnyRecord, 'Integration filters on this page'),
   // https://apidocs.callrail.com/#listing-all-integration-triggers
@@ -54,8 +57,10 @@ export const getIntegrationFilter = defineOperation({
   name: 'get_integration_filter',
   method: 'GET',
   path: '/accounts/:account_id/integration-filters/:integration_triggers_id',
-  summary: 'Retrieve one integration filter',
-  description: 'Returns one integration filter (id from list_integration_filters) exactly as CallRail sends it.',
+  summary: "Get an integration filter's conditions",
+  description:
+    'Returns one integration filter (integration_triggers_id from list_integration_filters), with the conditions a ' +
+    'call must meet to reach its integration, exactly as CallRail sends it. Unknown ids answer not_found.',
   params: Params({
     account_id: AccountId,
     integration_triggers_id: idParam('Integration filter id, from list_integration_filters.', '88104'),

@@ -30,12 +30,12 @@ export const listSmsThreads = defineOperation({
   name: 'list_sms_threads',
   method: 'GET',
   path: '/accounts/:account_id/sms-threads',
-  summary: 'List SMS threads (text conversations with customers)',
+  summary: 'List SMS threads: text conversations with callers',
   description:
-    'An SMS thread is the text conversation between one customer number and one tracking number. Each has id (for get_sms_thread), ' +
-    'company_id, customer name and number, tracking number, last message time, message count and tags. Filter by period ' +
-    '(date_range or start_date + end_date, on the last message), company_id or search (customer number, name or tag name). ' +
-    'Paged: page from 1, per_page default 25, max 250.',
+    'Lists the SMS threads, each the text conversation between one customer number and one tracking number, with ' +
+    "id (for get_sms_thread), company_id, the customer's name and number, tracking number, last message time, " +
+    'message count and tags. Filter by period (date_range or start_date and end_date, on the last message), ' +
+    'company_id or search (customer number, name or tag name). Paged: page from 1, per_page default 25, max 250.',
   params: Params(
     { account_id: AccountId, ...DateFilters, company_id: CompanyFilter, search: MessageSearch, ...Paging },
     { rules: DATE_RULES },
@@ -52,11 +52,12 @@ export const getSmsThread = defineOperation({
   name: 'get_sms_thread',
   method: 'GET',
   path: '/accounts/:account_id/sms-threads/:thread_id',
-  summary: 'Read the messages of one SMS thread',
+  summary: 'Read the text messages of one SMS thread',
   description:
-    'Returns the messages of one thread (thread_id from list_sms_threads), oldest first: direction, content, created_at and ' +
-    'status; with_msg_errors=true adds the delivery error of failed messages. CallRail wraps them in the paged wrapper and names ' +
-    'the array "tags" (not "messages"): read the messages from tags. Paged: page from 1, per_page default 100, max 100.',
+    'Returns the text messages of one SMS thread (thread_id from list_sms_threads), oldest first, with direction, ' +
+    'content, created_at and status; with_msg_errors=true adds the delivery error of failed messages. CallRail ' +
+    'names the array "tags", not "messages": read the messages from tags. Paged: page from 1, per_page default ' +
+    '100, max 100.',
   params: Params({
     account_id: AccountId,
     thread_id: idParam('SMS thread id, from list_sms_threads.', EXAMPLE_THREAD),
@@ -92,13 +93,13 @@ export const listTextMessageConversations = defineOperation({
   name: 'list_text_message_conversations',
   method: 'GET',
   path: '/accounts/:account_id/text-messages',
-  summary: 'List text message conversations with their recent messages',
+  summary: 'List text message conversations with their latest messages',
   description:
-    'CallRail’s text-message inbox view: one conversation per customer and tracking number, with customer name and number, the ' +
-    'tracking number, state, last_message_at and recent_messages (latest few messages inline), so that a single call answers ' +
-    '"what did customers text us?". Filter by period (date_range or start_date + end_date), company_id or search. Paged: page ' +
-    'from 1, per_page default 25, max 250; the array is named conversations. For the full history of one conversation use ' +
-    'get_text_message_conversation.',
+    "Lists CallRail's text message inbox, one conversation per customer and tracking number, with the customer's " +
+    'name and number, the tracking number, state, last_message_at and recent_messages inline, so one request ' +
+    'answers "what did people text us?". Filter by period (date_range or start_date and end_date), company_id or ' +
+    'search; for the full history of one conversation use get_text_message_conversation. Paged: page from 1, ' +
+    'per_page default 25, max 250; the array is named conversations.',
   params: Params(
     { account_id: AccountId, ...DateFilters, company_id: CompanyFilter, search: MessageSearch, ...Paging },
     { rules: DATE_RULES },
@@ -115,10 +116,11 @@ export const getTextMessageConversation = defineOperation({
   name: 'get_text_message_conversation',
   method: 'GET',
   path: '/accounts/:account_id/text-messages/:conversation_id',
-  summary: 'Retrieve one text message conversation with its messages',
+  summary: 'Read a whole text message conversation',
   description:
-    'Returns one conversation (conversation_id from list_text_message_conversations) with all its messages (direction, content, ' +
-    'created_at), the customer and the tracking number.',
+    'Returns one text conversation (conversation_id from list_text_message_conversations) with all its messages ' +
+    '(direction, content, created_at), the customer and the tracking number. The inbox view with only the latest ' +
+    'messages is list_text_message_conversations.',
   params: Params({
     account_id: AccountId,
     conversation_id: idParam('Conversation id, from list_text_message_conversations.', EXAMPLE_THREAD),

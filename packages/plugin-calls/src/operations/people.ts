@@ -18,12 +18,12 @@ export const listTrackers = defineOperation({
   name: 'list_trackers',
   method: 'GET',
   path: '/accounts/:account_id/trackers',
-  summary: 'List trackers (tracking numbers and what they track)',
+  summary: 'List tracking numbers and the marketing sources they track',
   description:
-    'A tracker is a tracking number (or pool of numbers) tied to a marketing source. type is source (one number per channel: an ' +
-    'ad, a listing, print) or session (a pool swapped on the website per visitor). Each has id (TRK…, the tracker_id filter of ' +
-    'list_calls), name, type, status, tracking_numbers, destination_number, company and source. Filter by company_id, status or ' +
-    'type. Paged: page from 1, per_page default 25, max 250.',
+    'Lists trackers, the tracking phone numbers (or pools of numbers) tied to a marketing source: type source is ' +
+    'one number per channel (an ad, a listing, print), session a pool swapped on the website per visitor. Each has ' +
+    'id (TRK…, the tracker_id filter of list_calls), name, type, status, tracking_numbers, destination_number, ' +
+    'company and source; filter by company_id, status or type. Paged: page from 1, per_page default 25, max 250.',
   params: Params({
     account_id: AccountId,
     company_id: CompanyFilter,
@@ -41,10 +41,11 @@ export const getTracker = defineOperation({
   name: 'get_tracker',
   method: 'GET',
   path: '/accounts/:account_id/trackers/:tracker_id',
-  summary: 'Retrieve one tracker',
+  summary: "Get a tracking number's routing and source",
   description:
-    'Returns one tracker (tracker_id from list_trackers): its numbers, where calls ring (destination_number, call_flow), the ' +
-    'marketing source it attributes, whisper message and SMS settings.',
+    'Returns one tracker (tracker_id from list_trackers): its tracking numbers, where calls ring ' +
+    '(destination_number, call_flow), the marketing source it attributes, whisper message and SMS settings. The ' +
+    'calls it received are in list_calls filtered by tracker_id.',
   params: Params({
     account_id: AccountId,
     tracker_id: idParam('Tracker id (starts with TRK), from list_trackers.', 'TRK4b8e1f5a9c2d4e7b8a6f3c1d9e5b2a70'),
@@ -58,11 +59,12 @@ export const listUsers = defineOperation({
   name: 'list_users',
   method: 'GET',
   path: '/accounts/:account_id/users',
-  summary: 'List the users of an account',
+  summary: 'List the people who log in to CallRail and answer calls',
   description:
-    'Users are the people who log in to CallRail; they answer calls as agents (agent_email on calls), receive notifications and ' +
-    'summary emails. Each has id (USR…), numeric_id (the agent filter of the summaries), first_name, last_name, email, role and the ' +
-    'companies they can see. Filter by company_id or search (name or email). Paged: page from 1, per_page default 25, max 250.',
+    'Lists the users of a call tracking account, the people who log in, answer calls as agents (agent_email on ' +
+    'calls) and receive notifications, each with id (USR…), numeric_id (the agent filter of the summaries), ' +
+    'first_name, last_name, email, role and the companies they see. Filter by company_id or search (name or ' +
+    'email). Paged: page from 1, per_page default 25, max 250.',
   params: Params({
     account_id: AccountId,
     company_id: CompanyFilter,
@@ -79,8 +81,10 @@ export const getUser = defineOperation({
   name: 'get_user',
   method: 'GET',
   path: '/accounts/:account_id/users/:user_id',
-  summary: 'Retrieve one user',
-  description: 'Returns one user (user_id from list_users): name, email, role, numeric_id and the companies the user can access.',
+  summary: "Get a CallRail user's role and companies",
+  description:
+    'Returns one person who logs in to the call tracking account (user_id from list_users): name, email, role, ' +
+    'numeric_id and the companies the user can access. The numeric_id is the agent filter of summarize_call_data.',
   params: Params({
     account_id: AccountId,
     user_id: idParam('User id (starts with USR), from list_users.', 'USR2c7a9e4b1d6f4c3a8e5b2d9f1c7a4e63'),

@@ -6,11 +6,11 @@ export const getTags = defineOperation({
   name: 'get_tags',
   method: 'GET',
   path: '/accounts/:account_id/tags',
-  summary: 'List the tags of an account',
+  summary: 'List the tags used to label calls, texts and forms',
   description:
-    'Returns the tags used to label calls, texts and form submissions: id (the value list_calls and list_form_submissions filter ' +
-    'on), name, color, tag_level (account-wide or company-specific), company_id and status. Filter by company_id, status or ' +
-    `tag_level. Answers with the paged wrapper under tags; one call returns up to ${MAX_PER_PAGE} tags.`,
+    'Returns the tags of an account, which label calls, texts and form submissions, with id (the tags filter of ' +
+    'list_calls and list_form_submissions), name, color, tag_level (account-wide or company-specific), company_id ' +
+    'and status. Filter by company_id, status or tag_level; one answer holds up to 250 tags, under tags.',
   params: Params(
     {
       account_id: AccountId,

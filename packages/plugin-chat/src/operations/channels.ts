@@ -16,9 +16,14 @@ export const listChannels = defineOperation({
   name: 'list_channels',
   method: 'GET',
   path: '/channels',
-  summary: 'List channels of the workspace',
+  summary: 'List Slack channels to find a channel id by name',
   description:
-    'Lists conversations the bot can see: by default public channels only, archived ones included. Use it to find a channel id (C…) by name before reading or posting. Pass types to include private channels (the bot only sees those it is a member of), group DMs (mpim) or DMs (im), and exclude_archived=true to hide archived channels. Paging: limit (default 20, max 999); while response_metadata.next_cursor is not empty, call again with cursor set to it. Each channel has id, name, is_private, is_archived, is_member, topic, purpose and num_members.',
+    'Lists the channels (conversations) the bot can see, public ones by default with archived ones included, each ' +
+    'with id, name, is_private, is_archived, is_member, topic, purpose and num_members: the place to turn a ' +
+    'channel name like #intake into the id every other operation takes. Pass types to include private channels ' +
+    '(only those the bot is in), group DMs (mpim) or DMs (im), and exclude_archived=true to hide archived ' +
+    'channels. Paging: limit (default 20, max 999); while response_metadata.next_cursor is not empty, call again ' +
+    'with cursor set to it.',
   params: Params({
     limit: Type.Optional(Limit),
     types: Type.Optional(ChannelTypes),
@@ -46,9 +51,10 @@ export const getChannelInfo = defineOperation({
   name: 'get_channel_info',
   method: 'GET',
   path: '/channels/:channel',
-  summary: 'Get one channel’s details',
+  summary: "Get a channel's name, topic and purpose",
   description:
-    'Returns one conversation by id (from list_channels): name, created, creator, is_private, is_archived, is_member, topic and purpose. Pass include_num_members=true to also get the member count.',
+    'Returns one channel (conversation) by id from list_channels: name, created, creator, is_private, is_archived, ' +
+    'is_member, topic and purpose. Pass include_num_members=true to also get the member count.',
   params: Params({
     channel: ChannelId,
     include_num_members: Type.Optional(Type.Boolean({ description: 'Add num_members to the channel (default false).' })),
@@ -63,9 +69,12 @@ export const createChannel = defineOperation({
   name: 'create_channel',
   method: 'POST',
   path: '/channels',
-  summary: 'Create a public or private channel',
+  summary: 'Create a public or private Slack channel',
   description:
-    'Creates a channel with the bot as creator and first member. The name must be lowercase letters, digits, hyphens or underscores, without spaces or a leading #, at most 80 characters; a name already used (even by an archived channel) is a conflict. Set is_private=true for a private channel. Returns the new channel; use its id with invite_to_channel to add people and send_message to post.',
+    'Creates a channel with the bot as creator and first member; set is_private=true for a private one. The name ' +
+    'must be lowercase letters, digits, hyphens or underscores, without spaces or a leading #, at most 80 ' +
+    'characters, and a name already used (even by an archived channel) is a conflict. The answer is the new ' +
+    'channel, whose id invite_to_channel and send_message take.',
   params: Params({
     // Optional as in the catalog; Slack needs it, and its invalid_name_required answers a 400.
     name: Type.Optional(ChannelName),
@@ -81,9 +90,10 @@ export const archiveChannel = defineOperation({
   name: 'archive_channel',
   method: 'POST',
   path: '/channels/:channel/archive',
-  summary: 'Archive a channel',
+  summary: 'Archive a channel so it becomes read-only',
   description:
-    'Archives a channel (id from list_channels): it becomes read-only and leaves the channel list of members; its history is kept and it can be unarchived later in Slack. The bot must be a member; #general cannot be archived. Returns ok.',
+    "Archives a channel (id from list_channels): it becomes read-only and leaves its members' channel lists, but " +
+    'its history is kept and it can be unarchived later in Slack. The bot must be a member, and #general cannot be archived.',
   params: Params({ channel: ChannelId }),
   response: OkResponse,
   // https://api.slack.com/methods/conversations.archive (accepts JSON bodies)
@@ -95,9 +105,11 @@ export const inviteToChannel = defineOperation({
   name: 'invite_to_channel',
   method: 'POST',
   path: '/channels/:channel/invitations',
-  summary: 'Invite users to a channel',
+  summary: 'Invite people to a Slack channel',
   description:
-    'Adds users to a channel the bot is a member of. Pass the channel id (from list_channels or create_channel) and a comma-separated list of user ids (from list_users or lookup_user_by_email). Inviting the bot itself or someone already in the channel is refused. Returns the channel.',
+    'Adds users to a channel the bot is a member of: the channel id (from list_channels or create_channel) and a ' +
+    'comma-separated list of user ids (from list_users or lookup_user_by_email). Inviting the bot itself or ' +
+    'someone already in the channel is refused.',
   // users is optional as in the catalog; Slack needs it, and its no_user answers a 400.
   params: Params({ channel: ChannelId, users: Type.Optional(UserIdList) }),
   response: ChannelResponse,

@@ -100,7 +100,12 @@ export const uploadFile = defineOperation({
   method: 'POST',
   path: '/files',
   summary: 'Upload a file and optionally share it in a channel',
-  description: `Uploads a file with Slack’s current (V2) upload flow and, with channel_id, shares it in that channel (as a thread reply with thread_ts, introduced by initial_comment when given). Give the content either as text in content (UTF-8) or as base64 in content_base64 for binary files — exactly one of them; at most ${MAX_MIB} MiB. filename should carry an extension (report.pdf, chart.png) so Slack can show a preview; it defaults to ${DEFAULT_TEXT_FILENAME} or ${DEFAULT_BINARY_FILENAME}. Returns ok and files (each with id and title).`,
+  description:
+    "Uploads a file (a PDF, an image, a text document) with Slack's current upload flow and, with channel_id, " +
+    'shares it in that channel, as a thread reply with thread_ts and introduced by initial_comment when given. ' +
+    'Give the content either as text in content (UTF-8) or as base64 in content_base64 for binary files, exactly ' +
+    `one of them, at most ${MAX_MIB} MiB. filename should carry an extension (report.pdf, chart.png) so Slack can show a ` +
+    `preview; it defaults to ${DEFAULT_TEXT_FILENAME} or ${DEFAULT_BINARY_FILENAME}.`,
   params: uploadParams,
   check: checkUpload,
   response: FilesResponse,

@@ -17,9 +17,13 @@ export const sendMessage = defineOperation({
   name: 'send_message',
   method: 'POST',
   path: '/channels/:channel/messages',
-  summary: 'Post a message to a channel or thread',
+  summary: 'Send a Slack message to a channel or thread',
   description:
-    'Posts a message as the connected bot to a channel, private channel or DM. channel is the conversation id from list_channels, never a #name (the bot must be a member of the channel; invite it first if Slack answers not_in_channel). To reply in a thread, pass thread_ts = the ts of the thread’s parent message (from read_messages), never the ts of a reply. Text uses Slack mrkdwn (*bold*, _italic_, <https://example.com|links>, <@U123> mentions). Returns ok, channel, ts (the new message’s id, usable with add_reaction, add_pin or as a thread_ts) and the stored message.',
+    'Posts a message as the connected bot to a channel, private channel or DM, or as a reply in a thread. channel ' +
+    'must be the conversation id (C…) taken from list_channels, never a #name or a bare name, and the bot must be ' +
+    'a member (invite it first if Slack answers not_in_channel). To reply in a thread pass thread_ts, the ts of ' +
+    "the thread's parent message from read_messages; text uses Slack mrkdwn (*bold*, _italic_, <@U123> mentions). " +
+    "The answer's ts is the new message's id, usable with add_reaction, add_pin or as a thread_ts.",
   params: Params({
     channel: Type.String({
       pattern: CONVERSATION_ID_PATTERN,
@@ -69,9 +73,13 @@ export const readMessages = defineOperation({
   name: 'read_messages',
   method: 'GET',
   path: '/channels/:channel/messages',
-  summary: 'Read a channel’s message history, newest first',
+  summary: "Read a channel's recent messages, newest first",
   description:
-    'Returns top-level messages of a channel, newest first (thread replies are not included: a parent message carries thread_ts and reply_count; read them with read_thread). Get the channel id from list_channels; the bot must be a member. Restrict the time window with oldest and/or latest (Unix timestamps, both inclusive). Paging: pass limit (default 20, max 999); when has_more is true, call again with cursor = response_metadata.next_cursor. Each message has ts (its id), user, text, and reactions/files when present.',
+    'Returns the top-level messages (conversation history) of a channel, newest first, each with ts (its id), ' +
+    'user, text, and reactions or files; thread replies are left out (a parent carries thread_ts and reply_count: ' +
+    'read them with read_thread). Take the channel id from list_channels (the bot must be a member) and narrow the ' +
+    'time window with oldest and latest (Unix timestamps, both inclusive). Paging: pass limit (default 20, max ' +
+    '999); when has_more is true, call again with cursor = response_metadata.next_cursor.',
   params: Params({
     channel: ChannelId,
     limit: Type.Optional(Limit),
@@ -108,7 +116,10 @@ export const readThread = defineOperation({
   path: '/channels/:channel/messages/:ts/replies',
   summary: 'Read a thread: the parent message and its replies',
   description:
-    'Returns a thread in chronological order: the parent message first, then its replies. Pass the channel id and the parent message’s ts (from read_messages: messages with reply_count > 0 have threads). A ts that is not a thread parent returns just that message. Paging: limit (default 20, max 999); when has_more is true, call again with cursor = response_metadata.next_cursor.',
+    'Returns a Slack thread in chronological order, the parent message first and then its replies. Pass the ' +
+    "channel id and the parent message's ts (from read_messages: messages with reply_count > 0 have threads); a ts " +
+    'that is not a thread parent returns just that message. Paging: limit (default 20, max 999); when has_more is ' +
+    'true, call again with cursor = response_metadata.next_cursor.',
   params: Params({
     channel: ChannelId,
     ts: MessageTs('ts of the thread’s parent message (its thread_ts), from read_messages.'),

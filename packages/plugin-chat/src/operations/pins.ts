@@ -9,7 +9,9 @@ export const addPin = defineOperation({
   path: '/channels/:channel/messages/:timestamp/pins',
   summary: 'Pin a message to its channel',
   description:
-    'Pins a message so it is listed in the channel’s pinned items. Pass the channel id and the message ts as timestamp (from read_messages or send_message). The bot must be a member of the channel; pinning an already pinned message is a conflict. Returns ok.',
+    "Pins a message so it is listed in the channel's pinned items, given the channel id and the message ts as " +
+    'timestamp (from read_messages or send_message). The bot must be a member of the channel; pinning an already ' +
+    'pinned message is a conflict.',
   params: Params({ channel: ChannelId, timestamp: MessageTimestamp }),
   response: OkResponse,
   // https://api.slack.com/methods/pins.add (accepts JSON bodies)
@@ -21,9 +23,10 @@ export const removePin = defineOperation({
   name: 'remove_pin',
   method: 'DELETE',
   path: '/channels/:channel/messages/:timestamp/pins',
-  summary: 'Unpin a message',
+  summary: 'Unpin a message from its channel',
   description:
-    'Unpins a message (the message itself stays). Pass the channel id and the message ts as timestamp (from list_pins). A message that is not pinned is not found. Returns ok.',
+    'Unpins a message, which itself stays in the channel, given the channel id and the message ts as timestamp ' +
+    '(from list_pins). A message that is not pinned is not found.',
   params: Params({ channel: ChannelId, timestamp: MessageTimestamp }),
   response: OkResponse,
   // https://api.slack.com/methods/pins.remove (a POST method upstream; accepts JSON bodies)
@@ -35,9 +38,11 @@ export const listPins = defineOperation({
   name: 'list_pins',
   method: 'GET',
   path: '/channels/:channel/pins',
-  summary: 'List the pinned items of a channel',
+  summary: 'List the pinned messages of a channel',
   description:
-    'Returns everything pinned in a channel (id from list_channels), most recently pinned first. Each item has type (message), created (when it was pinned), created_by (who pinned it) and message (with its ts and text). Not paged.',
+    'Returns everything pinned in a channel (id from list_channels), most recently pinned first, in one answer ' +
+    'with no paging. Each item has type (message), created (when it was pinned), created_by (who pinned it) and ' +
+    'message (with its ts and text).',
   params: Params({ channel: ChannelId }),
   response: PinsResponse,
   // https://api.slack.com/methods/pins.list

@@ -6,9 +6,13 @@ export const listUsers = defineOperation({
   name: 'list_users',
   method: 'GET',
   path: '/users',
-  summary: 'List the people and bots of the workspace',
+  summary: 'List the people and bots of the Slack workspace',
   description:
-    'Lists workspace members, including bots and deactivated accounts (deleted=true). Use it to find user ids (U… / W…) for invite_to_channel or to resolve the user field of messages; to find one person by email, lookup_user_by_email is cheaper. Paging: limit (default 20, max 999); while response_metadata.next_cursor is not empty, call again with cursor set to it. Each member has id, name, real_name, deleted, is_bot, tz and profile (display_name, title, email when the token may read emails).',
+    "Lists the workspace's members (people, bots and deactivated accounts with deleted=true), each with id, name, " +
+    'real_name, deleted, is_bot, tz and profile (display_name, title, and email when the token may read emails). ' +
+    'Use it to find user ids (U… or W…) for invite_to_channel or to resolve the user field of messages; for one ' +
+    'person by email, lookup_user_by_email is cheaper. Paging: limit (default 20, max 999); while ' +
+    'response_metadata.next_cursor is not empty, call again with cursor set to it.',
   params: Params({ limit: Type.Optional(Limit), cursor: Type.Optional(Cursor) }),
   response: MembersResponse,
   // https://api.slack.com/methods/users.list
@@ -20,9 +24,11 @@ export const getUserInfo = defineOperation({
   name: 'get_user_info',
   method: 'GET',
   path: '/users/:user',
-  summary: 'Get one user’s profile',
+  summary: "Get a Slack user's profile by id",
   description:
-    'Returns one user by id (from list_users, or the user field of a message or reaction): name, real_name, tz, is_bot, deleted and profile (display_name, title, email, images).',
+    'Returns one person or bot by id (from list_users, or the user field of a message or reaction): name, ' +
+    'real_name, tz, is_bot, deleted and profile (display_name, title, email, images). To find someone by email ' +
+    'instead, use lookup_user_by_email.',
   params: Params({ user: UserId }),
   response: UserResponse,
   // https://api.slack.com/methods/users.info
@@ -34,9 +40,11 @@ export const lookupUserByEmail = defineOperation({
   name: 'lookup_user_by_email',
   method: 'GET',
   path: '/users/lookup-by-email',
-  summary: 'Find a user by email address',
+  summary: 'Find a Slack user by email address',
   description:
-    'Finds the workspace member with this email address and returns the same user object as get_user_info. Use it to turn an email from another system into a Slack user id. No match is a not-found error. Requires the users:read.email scope on the token.',
+    'Finds the workspace member with this email address and returns the same user object as get_user_info: the way ' +
+    'to turn an email from another system into a Slack user id. No match is a not-found error, and the token needs ' +
+    'the users:read.email scope.',
   params: Params({
     // Optional as in the catalog; Slack needs it, and its own error (invalid_arguments) answers a 400.
     email: Type.Optional(

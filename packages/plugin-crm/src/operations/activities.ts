@@ -9,11 +9,11 @@ export const listActivities = listOperation({
   name: 'list_activities',
   path: '/activities',
   upstreamPath: '/activities',
-  summary: 'List timeline activities',
+  summary: 'List the timeline of what happened on matters and contacts',
   description:
-    'Lists the timeline: one entry per thing that happened (a note created, an email sent, a stage changed…) with its key ' +
-    '(e.g. note.create), details and the record it concerns. filter_by is one of matter_id, contact_id, type or event — ' +
-    'e.g. the history of one matter.',
+    'Lists the timeline, one activity per thing that happened (a note created, an email sent, a stage changed…) ' +
+    'with its key (note.create), details and the record it concerns. filter_by is one of matter_id, contact_id, ' +
+    'type or event, e.g. the history of one matter; time worked is in list_time_entries instead.',
   filterBy: ACTIVITY_FILTERS,
   response: Paged(GenericRecord('A timeline activity'), 'A page of activities'),
   example: { filter_by: 'matter_id', filter_on: '5101' },
@@ -23,8 +23,10 @@ export const getActivity = getOperation({
   name: 'get_activity',
   path: '/activities/:id',
   upstreamPath: '/activities/:id',
-  summary: 'Retrieve one timeline activity',
-  description: 'Returns one timeline entry: its key, type, details and the records it concerns (owner, recipient, tracked record).',
+  summary: 'Get a timeline activity and the records it concerns',
+  description:
+    'Returns one timeline activity (something that happened on a record): its key, type, details and the records ' +
+    'it concerns (owner, recipient, tracked record).',
   id: { what: 'Activity', from: 'list_activities', example: '2' },
   response: One(GenericRecord('A timeline activity'), 'The activity'),
 });
@@ -35,10 +37,10 @@ export const listInteractions = listOperation({
   name: 'list_interactions',
   path: '/interactions',
   upstreamPath: '/interactions/',
-  summary: 'List logged interactions',
+  summary: 'List calls, meetings and texts logged on matters',
   description:
-    'Lists interactions logged on matters from outside Lawmatics (phone calls, meetings, texts): interaction_type, body, ' +
-    'happened_at. Filter by prospect_id for the contact history of one matter.',
+    'Lists interactions logged on matters from outside Lawmatics (phone calls, meetings, texts) with ' +
+    'interaction_type, body and happened_at. Filter by prospect_id for the contact history of one matter.',
   response: Paged(GenericRecord('An interaction'), 'A page of interactions'),
   example: { filter_by: 'prospect_id', filter_on: '5101' },
 });
@@ -49,8 +51,9 @@ export const createInteraction = defineOperation({
   path: '/interactions',
   summary: 'Log a call, meeting or message on a matter',
   description:
-    "Puts an interaction on a matter's timeline: an intake call, a voicemail left, a walk-in meeting, a text conversation. " +
-    'Lawmatics needs all four fields: the matter (prospect_id), when it happened, what kind it was and what was said.',
+    "Puts an interaction on a matter's timeline: an intake call, a voicemail left, a walk-in meeting, a text " +
+    'conversation. Lawmatics needs all four fields: the matter (prospect_id), when it happened, what kind it was ' +
+    'and what was said.',
   params: Params({
     prospect_id: BodyId('Prospect (matter) the interaction belongs to', '5106'),
     happened_at: When('When it happened.', '2024-11-15T10:15:00-08:00'),

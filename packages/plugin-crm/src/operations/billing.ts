@@ -8,10 +8,11 @@ export const listInvoices = listOperation({
   name: 'list_invoices',
   path: '/invoices',
   upstreamPath: '/invoices',
-  summary: 'List invoices',
+  summary: 'List invoices sent to clients from Lawmatics',
   description:
-    'Lists invoices with amounts in cents (amount_cents, amount_paid_cents), due date, status and who they are addressed ' +
-    'to. Filter by matter_id or contact_id for one record, or by due_at for what is overdue.',
+    'Lists the invoices Lawmatics sent to clients and potential clients, with amounts in cents (amount_cents, ' +
+    'amount_paid_cents), due date, status and who they are addressed to. Filter by matter_id or contact_id for one ' +
+    'record, or by due_at (filter_with <) for what is overdue.',
   response: Paged(GenericRecord('An invoice'), 'A page of invoices'),
   example: { filter_by: 'matter_id', filter_on: '5111' },
 });
@@ -20,7 +21,7 @@ export const getInvoice = getOperation({
   name: 'get_invoice',
   path: '/invoices/:id',
   upstreamPath: '/invoices/:id',
-  summary: 'Retrieve one invoice',
+  summary: 'Get a client invoice with its line items and amount paid',
   description: 'Returns one invoice with every field: number, amounts in cents, amount paid, due date, status, line items and payer.',
   id: { what: 'Invoice', from: 'list_invoices', example: '3' },
   response: One(GenericRecord('An invoice'), 'The invoice'),
@@ -30,10 +31,10 @@ export const listExpenses = listOperation({
   name: 'list_expenses',
   path: '/expenses',
   upstreamPath: '/expenses',
-  summary: 'List expenses',
+  summary: 'List expenses recorded on matters and contacts',
   description:
-    'Lists expenses recorded against matters and contacts (description, amount or rate, billable, dates). Filter by ' +
-    'matter_id or contact_id for one record.',
+    'Lists the costs recorded against matters and contacts (description, amount or rate, billable, dates), such as ' +
+    'filing fees to bill on. Filter by matter_id or contact_id for one record.',
   response: Paged(GenericRecord('An expense'), 'A page of expenses'),
   example: { filter_by: 'matter_id', filter_on: '5101' },
 });
@@ -42,8 +43,8 @@ export const getExpense = getOperation({
   name: 'get_expense',
   path: '/expenses/:id',
   upstreamPath: '/expenses/:id',
-  summary: 'Retrieve one expense',
-  description: 'Returns one expense with every field: description, amount, billable, dates, and the record it is billed to.',
+  summary: 'Get a recorded expense and what it is billed to',
+  description: 'Returns one expense (cost) with every field: description, amount, billable, dates and the record it is billed to.',
   id: { what: 'Expense', from: 'list_expenses', example: '52' },
   response: One(GenericRecord('An expense'), 'The expense'),
 });
@@ -52,10 +53,10 @@ export const listTimeEntries = listOperation({
   name: 'list_time_entries',
   path: '/time-entries',
   upstreamPath: '/time_entries',
-  summary: 'List time entries',
+  summary: 'List time entries (billable hours) on matters',
   description:
-    'Lists time entries: description, duration, rate, billable, start and completion times, and the matter or contact ' +
-    'they are recorded against. Filter by matter_id, contact_id or user_id.',
+    'Lists time entries, the hours worked on matters and contacts, with description, duration, rate, billable, ' +
+    'start and completion times and the record they are logged against. Filter by matter_id, contact_id or user_id.',
   response: Paged(GenericRecord('A time entry'), 'A page of time entries'),
   example: { filter_by: 'user_id', filter_on: '12', sort_by: 'created_at' },
 });
@@ -64,8 +65,8 @@ export const getTimeEntry = getOperation({
   name: 'get_time_entry',
   path: '/time-entries/:id',
   upstreamPath: '/time_entries/:id',
-  summary: 'Retrieve one time entry',
-  description: 'Returns one time entry with every field: description, duration, rate, billable, times, user and record.',
+  summary: "Get a time entry's duration, rate and matter",
+  description: 'Returns one time entry (hours worked) with every field: description, duration, rate, billable, times, user and record.',
   id: { what: 'Time entry', from: 'list_time_entries', example: '36' },
   response: One(GenericRecord('A time entry'), 'The time entry'),
 });
@@ -74,10 +75,11 @@ export const listTransactions = listOperation({
   name: 'list_transactions',
   path: '/transactions',
   upstreamPath: '/transactions',
-  summary: 'List transactions (payments)',
+  summary: 'List payments and other transactions on invoices',
   description:
-    'Lists payments and other money movements: amount in cents, credit or debit, operating or trust account, payment ' +
-    'method, the invoice and the record they belong to. Filter by invoice_id or matter_id.',
+    'Lists transactions: payments received and other money movements, with amount in cents, credit or debit, ' +
+    'operating or trust account, payment method, and the invoice and record they belong to. Filter by invoice_id ' +
+    'or matter_id.',
   response: Paged(GenericRecord('A transaction'), 'A page of transactions'),
   example: { filter_by: 'invoice_id', filter_on: '1' },
 });
@@ -86,8 +88,8 @@ export const getTransaction = getOperation({
   name: 'get_transaction',
   path: '/transactions/:id',
   upstreamPath: '/transactions/:id',
-  summary: 'Retrieve one transaction (payment)',
-  description: 'Returns one transaction with every field: amount, type, account, payment method, invoice, dates and payer.',
+  summary: 'Get a payment or transaction by id',
+  description: 'Returns one transaction (payment) with every field: amount, type, account, payment method, invoice, dates and payer.',
   id: { what: 'Transaction', from: 'list_transactions', example: '1' },
   response: One(GenericRecord('A transaction'), 'The transaction'),
 });
@@ -105,10 +107,9 @@ export const createTimeEntry = defineOperation({
   path: '/time-entries',
   summary: 'Record billable time spent on a matter or contact',
   description:
-    'Records time worked, to bill it: the hours or minutes of a phone call with a client, a consultation, research, ' +
-    'against a prospect (matter) or contact. ' +
-    'Give the duration and the record; optionally who did it (user_id), the rate in cents, whether it is billable, and ' +
-    'when it started and ended (Unix timestamps).',
+    'Records time worked, to bill it: the hours or minutes of a phone call with a client, a consultation or ' +
+    'research, against a prospect (matter) or contact. Give the duration and the record; optionally who did it ' +
+    '(user_id), the rate in cents, whether it is billable, and when it started and ended (Unix timestamps).',
   params: Params(
     {
       duration: Duration('Time spent.'),
@@ -147,10 +148,10 @@ export const updateTimeEntry = defineOperation({
   name: 'update_time_entry',
   method: 'PATCH',
   path: '/time-entries/:id',
-  summary: 'Correct a time entry',
+  summary: "Change a time entry's description or duration",
   description:
-    "Changes a time entry's description or duration (the fields Lawmatics' update takes) and leaves the rest. Lawmatics " +
-    'takes this as a PUT.',
+    "Corrects a time entry's description or duration (the fields Lawmatics' update takes) and leaves the rest. " +
+    'Lawmatics takes this as a PUT.',
   params: Params(
     {
       id: RecordId('Time entry', 'list_time_entries', '39'),

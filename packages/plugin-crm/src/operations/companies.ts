@@ -8,10 +8,10 @@ export const listCompanies = listOperation({
   name: 'list_companies',
   path: '/companies',
   upstreamPath: '/companies',
-  summary: 'List companies',
+  summary: 'List companies: business clients, insurers and employers',
   description:
-    'Lists companies: organisations the firm works for or with (business clients, insurers, employers). Answered as ' +
-    'Lawmatics sends it. Filter e.g. by name (ilike with %).',
+    'Lists companies, the organisations the firm works for or with (business clients, insurers, employers), as ' +
+    'Lawmatics sends them. Filter by name (filter_with ilike and %).',
   response: Unstructured('A page of companies, as Lawmatics sends it'),
   example: { filter_by: 'name', filter_on: '%freight%', filter_with: 'ilike' },
 });
@@ -20,10 +20,10 @@ export const getCompany = getOperation({
   name: 'get_company',
   path: '/companies/:id',
   upstreamPath: '/companies/:id',
-  summary: 'Retrieve one company with every field',
+  summary: "Get a company's full record (organization details, contacts, matters)",
   description:
-    'Returns one company with all its attributes (name, primary email, phone and address…) and relationships (its point ' +
-    'of contact, matters, addresses, email addresses, phone numbers).',
+    'Returns one company (organisation) with every attribute (name, primary email, phone and address) and ' +
+    'relationships: its point of contact, matters, addresses, email addresses and phone numbers.',
   id: { what: 'Company', from: 'list_companies or a find_company_by_* operation', example: '31' },
   response: One(Company, 'The company'),
 });
@@ -38,8 +38,8 @@ export const findCompanyByPhone = findOperation({
   example: '800-555-0100',
   summary: 'Find a company by phone number',
   description:
-    "Fuzzy search: returns the first company whose phone number matches, looking at the company's own numbers first and " +
-    'then at those of its contacts. Not found is a 404.',
+    "Returns the first company (organisation) whose phone number matches, fuzzily, looking at the company's own " +
+    'numbers first and then at those of its contacts. Not found is a 404.',
   response: found,
 });
 
@@ -49,10 +49,10 @@ export const findCompanyByEmail = findOperation({
   upstreamPath: '/companies/find_by_email/:email_address',
   key: 'email_address',
   example: 'claims@pacificmutual.example',
-  summary: 'Find a company by email address',
+  summary: 'Find a company (organization) by an email address',
   description:
-    "Fuzzy search: returns the first company whose email address matches, looking at the company's own addresses first " +
-    'and then at those of its contacts. Not found is a 404.',
+    "Returns the first company (organisation) whose email address matches, fuzzily, looking at the company's own " +
+    'addresses first and then at those of its contacts. Not found is a 404.',
   response: found,
 });
 
@@ -62,8 +62,10 @@ export const findCompanyByName = findOperation({
   upstreamPath: '/companies/find_by_name/:name',
   key: 'name',
   example: 'Sunset Grocers',
-  summary: 'Find a company by name',
-  description: 'Fuzzy, case-insensitive search: returns the first company whose name matches. Not found is a 404.',
+  summary: 'Find a company (organization, business) by its name',
+  description:
+    'Returns the first company (organisation, business client) whose name matches, fuzzily and case-insensitively. ' +
+    'Not found is a 404; for every match use list_companies with filter_by name.',
   response: found,
 });
 
@@ -95,11 +97,11 @@ export const createCompany = defineOperation({
   name: 'create_company',
   method: 'POST',
   path: '/companies',
-  summary: 'Create a company',
+  summary: 'Create a company: a business client, insurer or opposing firm',
   description:
-    'Adds an organisation: a business client, an insurer, an opposing company. Give the name and the primary email, phone ' +
-    'and address; more of each in emails_attributes, phone_numbers_attributes and addresses_attributes. A matter for the ' +
-    'company is then opened with create_prospect and company_id.',
+    'Adds an organisation (a business client, an insurer, an opposing company) with its name and primary email, ' +
+    'phone and address; more of each in emails_attributes, phone_numbers_attributes and addresses_attributes. A ' +
+    'matter for the company is then opened with create_prospect and company_id.',
   params: Params({ ...companyFields, name: Type.String({ minLength: 1, description: 'Company name', examples: ['Pacific Freight LLC'] }) }),
   response: One(Company, 'The new company'),
   upstream: { method: 'POST', path: '/companies' },
@@ -119,10 +121,11 @@ export const updateCompany = defineOperation({
   name: 'update_company',
   method: 'PATCH',
   path: '/companies/:id',
-  summary: 'Update a company',
+  summary: "Update a company's name, contact details or custom fields",
   description:
-    'Changes the fields given and leaves the others: name, primary contact details, further email addresses, phone ' +
-    'numbers and addresses (with id to change an existing one), custom field values. Lawmatics takes this as a PUT.',
+    'Changes the fields given on an organisation and leaves the others: name, primary contact details, further ' +
+    'email addresses, phone numbers and addresses (with id to change an existing one), and custom field values. ' +
+    'Lawmatics takes this as a PUT.',
   params: Params(
     { id: RecordId('Company', 'list_companies or a find', '33'), ...updateFields },
     { rules: [atLeastOne(...namesOf(updateFields))] },

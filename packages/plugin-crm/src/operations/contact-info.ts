@@ -9,10 +9,11 @@ export const listAddresses = listOperation({
   name: 'list_addresses',
   path: '/addresses',
   upstreamPath: '/addresses',
-  summary: 'List addresses',
+  summary: 'List postal addresses of contacts and companies',
   description:
-    'Lists postal addresses (street, city, state, zipcode, label, full_address) of contacts, companies and the firm. Filter ' +
-    'by contact_id or company_id to get the addresses of one record, or by city, state or zipcode.',
+    'Lists postal (mailing) addresses with street, city, state, zipcode, label and full_address, for contacts, ' +
+    'companies and the firm. Filter by contact_id or company_id for the addresses of one record, or by city, state ' +
+    'or zipcode.',
   response: Paged(GenericRecord('An address'), 'A page of addresses'),
   example: { filter_by: 'contact_id', filter_on: '8201' },
 });
@@ -21,8 +22,8 @@ export const getAddress = getOperation({
   name: 'get_address',
   path: '/addresses/:id',
   upstreamPath: '/addresses/:id',
-  summary: 'Retrieve one address',
-  description: 'Returns one postal address with its label and the record it belongs to.',
+  summary: 'Get a postal address by its id',
+  description: 'Returns one postal (mailing) address with its label and the record it belongs to.',
   id: { what: 'Address', from: 'list_addresses or the addresses relationship of a record', example: '101' },
   response: One(GenericRecord('An address'), 'The address'),
 });
@@ -31,10 +32,10 @@ export const listEmailAddresses = listOperation({
   name: 'list_email_addresses',
   path: '/email-addresses',
   upstreamPath: '/email_addresses',
-  summary: 'List email addresses',
+  summary: 'List email addresses of contacts and companies',
   description:
-    'Lists email addresses (info is the address, label its kind) of contacts, companies and the firm. Filter by contact_id ' +
-    'or company_id for one record, or by info to see who uses an address.',
+    'Lists the email addresses stored on contacts, companies and the firm (info is the address, label its kind). ' +
+    'Filter by contact_id or company_id for one record, or by info to see who uses an address.',
   response: Paged(GenericRecord('An email address'), 'A page of email addresses'),
   example: { filter_by: 'info', filter_on: '%@example.com', filter_with: 'ilike' },
 });
@@ -43,8 +44,8 @@ export const getEmailAddress = getOperation({
   name: 'get_email_address',
   path: '/email-addresses/:id',
   upstreamPath: '/email_addresses/:id',
-  summary: 'Retrieve one email address',
-  description: 'Returns one email address record: the address (info), its label and the record it belongs to.',
+  summary: 'Get a stored email address and whose it is',
+  description: 'Returns one email address record: the address (info), its label and the contact or company it belongs to.',
   id: { what: 'Email address', from: 'list_email_addresses or the emails relationship of a record', example: '401' },
   response: One(GenericRecord('An email address'), 'The email address'),
 });
@@ -55,8 +56,9 @@ export const listPhoneNumbers = listOperation({
   upstreamPath: '/phone_numbers',
   summary: 'List the phone numbers of contacts and companies',
   description:
-    'Lists the phone numbers stored on contacts, companies and the firm (info is the number, label its kind: Mobile, ' +
-    'Work…). Filter by contact_id or company_id for the numbers of one record, or by info to see whose number it is.',
+    'Lists the phone numbers stored on contacts, companies and the firm (info is the number, label its kind: ' +
+    'Mobile, Work…). Filter by contact_id or company_id for the numbers of one record, or by info to see whose ' +
+    'number it is.',
   response: Paged(GenericRecord('A phone number'), 'A page of phone numbers'),
   example: { filter_by: 'contact_id', filter_on: '8201' },
 });
@@ -65,10 +67,10 @@ export const getPhoneNumber = getOperation({
   name: 'get_phone_number',
   path: '/phone-numbers/:id',
   upstreamPath: '/phone_numbers/:id',
-  summary: 'Retrieve a phone number of a contact or company',
+  summary: 'Get a stored phone number and whose it is',
   description:
-    'Returns one of the phone numbers stored on a contact, a company or the firm: the number (info), its label (Mobile, ' +
-    'Work, Home…) and the record it belongs to.',
+    'Returns one of the phone numbers stored on a contact, a company or the firm: the number (info), its label ' +
+    '(Mobile, Work, Home…) and the record it belongs to.',
   id: { what: 'Phone number', from: 'list_phone_numbers or the phone_numbers relationship of a record', example: '501' },
   response: One(GenericRecord('A phone number'), 'The phone number'),
 });
@@ -77,10 +79,10 @@ export const listCustomContactTypes = listOperation({
   name: 'list_custom_contact_types',
   path: '/custom-contact-types',
   upstreamPath: '/custom_contact_types',
-  summary: 'List custom contact types',
+  summary: 'List contact categories (custom contact types) such as expert witness',
   description:
-    "Lists the firm's own contact types (e.g. Expert witness, Medical provider, Referral partner) with their ids, which " +
-    'classify contacts and matters (custom_contact_type_id).',
+    "Lists the firm's own contact types (Expert witness, Medical provider, Referral partner…) with their ids, " +
+    'which classify contacts and matters as custom_contact_type_id.',
   response: Paged(GenericRecord('A custom contact type'), 'A page of custom contact types'),
   example: { sort_by: 'name', sort_order: 'asc' },
 });
@@ -89,8 +91,8 @@ export const getCustomContactType = getOperation({
   name: 'get_custom_contact_type',
   path: '/custom-contact-types/:id',
   upstreamPath: '/custom_contact_types/:id',
-  summary: 'Retrieve one custom contact type',
-  description: 'Returns one of the firm-defined contact types: its name and timestamps.',
+  summary: 'Get a custom contact type by id',
+  description: 'Returns one of the contact types the firm defined (an expert witness, a medical provider…): its name and timestamps.',
   id: { what: 'Custom contact type', from: 'list_custom_contact_types', example: '3' },
   response: One(GenericRecord('A custom contact type'), 'The custom contact type'),
 });
@@ -132,8 +134,9 @@ export const createEmailAddress = defineOperation({
   path: '/email-addresses',
   summary: 'Add an email address to a contact, company or matter',
   description:
-    'Adds a further email address (a work address, a spouse’s address) to a contact, a company, or the contact of a matter ' +
-    '(informationable_type Prospect). The primary address is set with update_contact or update_prospect instead.',
+    "Adds a further email address (a work address, a spouse's address) to a contact, a company, or the contact of " +
+    'a matter (informationable_type Prospect). The primary address is set with update_contact or update_prospect ' +
+    'instead.',
   params: contactDetailParams('email address', 'maria.gonzalez@work.example'),
   check: needsOwnerId,
   response: One(GenericRecord('An email address'), 'The new email address'),
@@ -147,8 +150,9 @@ export const createPhoneNumber = defineOperation({
   path: '/phone-numbers',
   summary: 'Add a phone number to a contact, company or matter',
   description:
-    'Adds a further phone number (mobile, work, an alternate number a caller gives) to a contact, a company, or the contact ' +
-    'of a matter (informationable_type Prospect). Also the way to give a contact a number, since update_contact takes none.',
+    'Adds a further phone number (mobile, work, an alternate number a caller gives) to a contact, a company, or ' +
+    'the contact of a matter (informationable_type Prospect). It is also the way to give a contact a number, since ' +
+    'update_contact takes none.',
   params: contactDetailParams('phone number', '(619) 555-0143'),
   check: needsOwnerId,
   response: One(GenericRecord('A phone number'), 'The new phone number'),

@@ -9,10 +9,11 @@ export const listContacts = listOperation({
   name: 'list_contacts',
   path: '/contacts',
   upstreamPath: '/contacts',
-  summary: 'List contacts (people)',
+  summary: 'List contacts: every person, lead or not, behind clients and companies',
   description:
-    'Lists contacts: the people behind matters, clients and companies. Items carry names, email and timestamps; call ' +
-    'get_contact for the whole record. Filter e.g. by last_name (ilike with %) or email.',
+    'Lists contacts, the people (clients, potential clients, witnesses, referral partners) behind matters and ' +
+    'companies, with names, email and timestamps. Filter by last_name (filter_with ilike and %) or email; ' +
+    'get_contact has the whole record.',
   response: Paged(PersonSummary(false, 'A contact, as lists show it'), 'A page of contacts', true),
   example: { filter_by: 'last_name', filter_on: 'Whit%', filter_with: 'ilike' },
 });
@@ -21,10 +22,11 @@ export const getContact = getOperation({
   name: 'get_contact',
   path: '/contacts/:id',
   upstreamPath: '/contacts/:id',
-  summary: 'Retrieve one contact with every field',
+  summary: 'Get all details of a contact, custom fields and matters included',
   description:
-    'Returns one contact with all its attributes (names, email and phone, birthdate, employer, contact type, custom fields…) ' +
-    "and relationships: the person's matters (prospects), the client and company records, who created it.",
+    'Returns one contact (a person) with every attribute (names, email and phone, birthdate, employer, contact ' +
+    "type, custom fields) and relationships: the person's matters (prospects), the client and company records, and " +
+    'who created it.',
   id: { what: 'Contact', from: 'list_contacts or a find_contact_by_* operation', example: '8216' },
   response: One(Contact, 'The contact'),
 });
@@ -37,10 +39,10 @@ export const findContactByPhone = findOperation({
   upstreamPath: '/contacts/find_by_phone/:phone_number',
   key: 'phone_number',
   example: '800-555-0110',
-  summary: 'Find a contact by phone number',
+  summary: "Find the contact who owns a phone number, such as a caller's",
   description:
-    'Fuzzy search: returns the first contact whose phone number matches, with names, email, phone and timestamps — to ' +
-    'check whether a caller is already known before creating anyone. Not found is a 404.',
+    'Returns the first contact whose phone number matches, fuzzily, with names, email, phone and timestamps: ' +
+    'whether a caller is already known before creating anyone. Not found is a 404.',
   response: found,
 });
 
@@ -50,10 +52,10 @@ export const findContactByEmail = findOperation({
   upstreamPath: '/contacts/find_by_email/:email_address',
   key: 'email_address',
   example: 'rstein@steinlegal.example',
-  summary: 'Find a contact by email address',
+  summary: 'Find a contact (person) by email address',
   description:
-    'Fuzzy search: returns the first contact whose email address matches, with names, email, phone and timestamps. Not ' +
-    'found is a 404. Use get_contact with the id for the whole record.',
+    'Returns the first contact whose email address matches, fuzzily, with names, email, phone and timestamps. Not ' +
+    'found is a 404; get_contact with the id has the whole record.',
   response: found,
 });
 
@@ -63,10 +65,10 @@ export const findContactByName = findOperation({
   upstreamPath: '/contacts/find_by_name/:name',
   key: 'name',
   example: 'Helen Marsh',
-  summary: 'Find a contact by name',
+  summary: 'Find a contact (person) by name',
   description:
-    'Fuzzy, case-insensitive search: returns the first contact matching "first last" or the first name alone. Not found is ' +
-    'a 404. For every match use list_contacts with filter_by last_name and ilike.',
+    'Returns the first contact matching "first last" or the first name alone, case-insensitively. Not found is a ' +
+    '404; for every match use list_contacts with filter_by last_name and filter_with ilike.',
   response: found,
 });
 
@@ -84,11 +86,11 @@ export const createContact = defineOperation({
   name: 'create_contact',
   method: 'POST',
   path: '/contacts',
-  summary: 'Create a contact (a person without a matter yet)',
+  summary: 'Create a contact: a person without a matter yet',
   description:
-    'Adds a person who is not (yet) a case: a witness, a spouse, a referral partner, an opposing party for conflict checks. ' +
-    'For a new inquiry use create_prospect instead, which creates the contact and the matter together. Look the person up ' +
-    'first (find_contact_by_email / _by_phone) to avoid duplicates.',
+    'Adds a person who is not (yet) a case: a witness, a spouse, a referral partner, an opposing party for ' +
+    'conflict checks. For a new inquiry use create_prospect instead, which creates the contact and the matter ' +
+    'together; look the person up first (find_contact_by_email, find_contact_by_phone) to avoid duplicates.',
   params: Params(
     { ...contactFields, phone: Text('Phone number; sets the primary one', '(619) 555-0315') },
     { rules: [atLeastOne('first_name', 'last_name')] },
@@ -102,11 +104,11 @@ export const updateContact = defineOperation({
   name: 'update_contact',
   method: 'PATCH',
   path: '/contacts/:id',
-  summary: 'Update a contact',
+  summary: "Update a contact's name, email or custom fields",
   description:
-    'Changes the fields given and leaves the others: names, primary email, custom fields (null clears one); notes adds ' +
-    "notes. The change shows on every matter of the person. Lawmatics' update takes no phone: add a number with " +
-    'create_phone_number. Lawmatics takes this as a PUT.',
+    'Changes the fields given on a person and leaves the others: names, primary email, custom fields (null clears ' +
+    "one), and notes adds notes; the change shows on every matter of the person. Lawmatics' update takes no phone, " +
+    'so add a number with create_phone_number; Lawmatics takes this as a PUT.',
   params: Params(
     { id: RecordId('Contact', 'list_contacts or a find', '8225'), ...contactFields },
     { rules: [atLeastOne(...namesOf(contactFields))] },
@@ -120,10 +122,10 @@ export const deleteContact = defineOperation({
   name: 'delete_contact',
   method: 'DELETE',
   path: '/contacts/:id',
-  summary: 'Delete a contact for good',
+  summary: 'Delete a contact for good, such as a duplicate',
   description:
-    'Deletes the person irreversibly — meant for duplicates created by mistake. Check first (get_contact, relationships) ' +
-    'that no matter, client or company still relies on the contact.',
+    'Deletes the person irreversibly, meant for duplicates created by mistake. Check first (get_contact, ' +
+    'relationships) that no matter, client or company still relies on the contact.',
   params: Params({ id: RecordId('Contact', 'list_contacts or a find', '8228') }),
   upstream: { method: 'DELETE', path: '/contacts/:id' },
   example: { id: '8228' },

@@ -10,11 +10,11 @@ export const listEvents = listOperation({
   name: 'list_events',
   path: '/events',
   upstreamPath: '/events',
-  summary: 'List events (appointments)',
+  summary: 'List appointments and consultations on the calendar',
   description:
-    'Lists appointments (consultations, meetings, court dates): name, start_date and end_date, all_day, event type, ' +
-    'location, reminder settings. Filter by start_date (>= with a date) for what is coming up, or by matter_id / ' +
-    'contact_id for the appointments of one record.',
+    'Lists events: appointments, consultations, meetings and court dates, with name, start_date, end_date, ' +
+    'all_day, event type, location and reminders. Filter by start_date (filter_with >=) for what is coming up, or ' +
+    'by matter_id or contact_id for the appointments of one record.',
   response: Paged(Event, 'A page of events'),
   example: { filter_by: 'start_date', filter_on: '2024-11-15', filter_with: '>=', sort_by: 'start_date', sort_order: 'asc' },
 });
@@ -23,10 +23,10 @@ export const getEvent = getOperation({
   name: 'get_event',
   path: '/events/:id',
   upstreamPath: '/events/:id',
-  summary: 'Retrieve one event (appointment)',
+  summary: "Get an appointment's details: time, hosts, location",
   description:
-    'Returns one appointment with every field: times and time zone, event type, location, hosts, the matter or contact it ' +
-    'is with, reminders and whether invites were sent.',
+    'Returns one event (appointment, consultation) with every field: times and time zone, event type, location, ' +
+    'hosts, the matter or contact it is with, reminders and whether invites were sent.',
   id: { what: 'Event', from: 'list_events', example: '703' },
   response: One(Event, 'The event'),
 });
@@ -35,9 +35,9 @@ export const listLocations = listOperation({
   name: 'list_locations',
   path: '/locations',
   upstreamPath: '/locations',
-  summary: 'List event locations',
+  summary: 'List the office locations appointments take place at',
   description:
-    "Lists the firm's office locations configured for appointments (name, address); their ids are the location_id of " + 'create_event.',
+    "Lists the firm's office locations configured for appointments (name, address). Their ids are the location_id " + 'of create_event.',
   response: Paged(GenericRecord('An event location'), 'A page of locations'),
   example: { sort_by: 'name', sort_order: 'asc' },
 });
@@ -46,10 +46,11 @@ export const listEventTypes = listOperation({
   name: 'list_event_types',
   path: '/event-types',
   upstreamPath: '/event_types',
-  summary: 'List event types',
+  summary: 'List appointment types such as initial consultation',
   description:
-    "Lists the firm's event types (Initial consultation, Signing, Court hearing…): each sets an appointment's defaults such as " +
-    'its duration and can trigger automations. Their ids are the event_type_id of create_event.',
+    "Lists the firm's event types (Initial consultation, Signing, Court hearing…), each setting an appointment's " +
+    'defaults such as its duration and able to trigger automations. Their ids are the event_type_id of ' +
+    'create_event.',
   response: Unstructured('Event types, as Lawmatics sends them'),
   example: { sort_by: 'name', sort_order: 'asc' },
 });
@@ -58,8 +59,8 @@ export const getEventType = getOperation({
   name: 'get_event_type',
   path: '/event-types/:id',
   upstreamPath: '/event_types/:id',
-  summary: 'Retrieve one event type',
-  description: 'Returns one event type: its name, default duration and timestamps.',
+  summary: 'Get an appointment type and its default duration',
+  description: 'Returns one event type (a kind of appointment): its name, default duration and timestamps.',
   id: { what: 'Event type', from: 'list_event_types', example: '1' },
   response: One(GenericRecord('An event type'), 'The event type'),
 });
@@ -99,11 +100,12 @@ export const createEvent = defineOperation({
   name: 'create_event',
   method: 'POST',
   path: '/events',
-  summary: 'Schedule an event (appointment) with a prospect or contact',
+  summary: 'Book an appointment such as a consultation with a lead',
   description:
-    'Books an appointment — typically the initial consultation — with a prospect (matter), contact or client, hosted by one ' +
-    'or more users. Lawmatics needs the name, description, start and end, event type, the record it is with and the hosts; ' +
-    'reminders, location and time zone are optional. Invitations are emailed unless send_invites is false.',
+    'Schedules an event, typically the initial consultation, with a prospect (lead, matter), contact or client, ' +
+    'hosted by one or more users. Lawmatics needs the name, description, start and end, event type, the record it ' +
+    'is with and the hosts; reminders, location and time zone are optional. Invitations are emailed unless ' +
+    'send_invites is false.',
   params: Params({ ...eventCore, ...eventOptions }, { rules: [together('reminder_type', 'reminder_delay_length')] }),
   response: One(Event, 'The new event'),
   upstream: { method: 'POST', path: '/events' },
@@ -130,11 +132,11 @@ export const updateEvent = defineOperation({
   name: 'update_event',
   method: 'PATCH',
   path: '/events/:id',
-  summary: 'Reschedule or change an event (appointment, consultation)',
+  summary: 'Reschedule or change an appointment or consultation',
   description:
-    'Changes the fields given and leaves the others: move or push back a consultation, meeting or hearing to another day ' +
-    'or time (start_date, end_date), change hosts, type, location or reminders, or record a no-show. Lawmatics takes this ' +
-    'as a PUT.',
+    'Changes the fields given and leaves the others: move or push back a consultation, meeting or hearing to ' +
+    'another day or time (start_date, end_date), change hosts, type, location or reminders, or record a no-show. ' +
+    'Lawmatics takes this as a PUT.',
   params: Params(
     { id: RecordId('Event', 'list_events', '702'), ...updateFields },
     { rules: [atLeastOne(...namesOf(updateFields)), together('reminder_type', 'reminder_delay_length')] },
@@ -148,10 +150,10 @@ export const cancelEvent = defineOperation({
   name: 'cancel_event',
   method: 'DELETE',
   path: '/events/:id',
-  summary: 'Cancel an event (appointment)',
+  summary: 'Cancel an appointment, telling the attendees or not',
   description:
-    'Cancels the appointment. With notify_attendees "true" Lawmatics tells the attendees; otherwise it cancels silently ' +
-    '(use update_event to move an appointment rather than cancelling and booking again).',
+    'Cancels the appointment (event); with notify_attendees "true" Lawmatics tells the attendees, otherwise it ' +
+    'cancels silently. To move an appointment use update_event rather than cancelling and booking again.',
   params: Params({
     id: RecordId('Event', 'list_events', '706'),
     notify_attendees: Type.Optional(BooleanString({ description: 'Tell the attendees about the cancellation ("true" or "false").' })),

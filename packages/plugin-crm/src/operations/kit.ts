@@ -20,10 +20,11 @@ interface Words {
   response?: TSchema;
 }
 
+// The paging sentence every list ends with (it may repeat within the plugin: docs/plugins.md).
 const LIST_HELP =
-  ' Paged (page from 1; meta.total_pages says how many); sort with sort_by and sort_order (default newest first); one ' +
-  'filter per request: filter_by names the field, filter_on the value, filter_with the operator (=, !=, <, <=, >, >=, ' +
-  'like, ilike, null, not_null). fields names the attributes to return (e.g. first_name,last_name,email), which keeps a large answer small.';
+  ' Pages with page (from 1; meta.total_pages says how many) and sorts with sort_by and sort_order (newest first by ' +
+  'default); one filter per request (filter_by the field, filter_on the value, filter_with the operator: =, !=, <, <=, >, ' +
+  '>=, like, ilike, null, not_null), and fields names the attributes to return, which keeps a large answer small.';
 
 export function listOperation(
   words: Words & { filterBy?: readonly string[]; pathParams?: Record<string, TSchema>; example?: Record<string, unknown> },

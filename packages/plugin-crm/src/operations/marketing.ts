@@ -8,10 +8,10 @@ export const listCustomEmails = listOperation({
   name: 'list_custom_emails',
   path: '/custom-emails',
   upstreamPath: '/custom_emails',
-  summary: 'List custom emails',
+  summary: 'List one-off marketing emails (custom emails) sent to leads and clients',
   description:
-    'Lists the custom (one-off) emails sent from Lawmatics, with their subjects and send figures, as Lawmatics sends them. ' +
-    'get_custom_email gives the statistics of one.',
+    'Lists the custom (one-off) emails sent from Lawmatics, with their subjects and send figures, as Lawmatics ' +
+    'sends them. For the open and bounce statistics of one, use get_custom_email.',
   response: Unstructured('Custom emails, as Lawmatics sends them'),
 });
 
@@ -19,7 +19,7 @@ export const getCustomEmail = getOperation({
   name: 'get_custom_email',
   path: '/custom-emails/:id',
   upstreamPath: '/custom_emails/:id',
-  summary: 'Retrieve one custom email with its statistics',
+  summary: "Get a custom email's open and bounce statistics",
   description: 'Returns one custom email with its statistics: send count, unique opens, bounces, and open, send and bounce rates.',
   id: { what: 'Custom email', from: 'list_custom_emails', example: '1' },
   allFields: false,
@@ -30,10 +30,10 @@ export const listEmailCampaigns = listOperation({
   name: 'list_email_campaigns',
   path: '/email-campaigns',
   upstreamPath: '/email_campaigns',
-  summary: 'List email campaigns',
+  summary: 'List email marketing campaigns, including recurring and birthday emails',
   description:
-    'Lists the email campaigns: marketing campaigns, recurring campaigns and date campaigns (e.g. birthday or anniversary ' +
-    'emails), as Lawmatics sends them. Their ids look like MarketingCampaign-1.',
+    'Lists the email campaigns (marketing, recurring and date campaigns such as birthday or anniversary emails), ' +
+    'as Lawmatics sends them. Their ids look like MarketingCampaign-1.',
   response: Unstructured('Email campaigns, as Lawmatics sends them'),
 });
 
@@ -47,10 +47,10 @@ export const getEmailCampaign = getOperation({
   name: 'get_email_campaign',
   path: '/email-campaigns/:id',
   upstreamPath: '/email_campaigns/:id',
-  summary: 'Retrieve one email campaign',
+  summary: "Get an email campaign's settings",
   description:
-    'Returns one email campaign, as Lawmatics sends it. The id names the kind of campaign and its number: ' +
-    'MarketingCampaign-1, RecurringCampaign-1 or DateCampaign-1.',
+    'Returns one email marketing campaign, as Lawmatics sends it. The id names the kind of campaign and its ' +
+    'number: MarketingCampaign-1, RecurringCampaign-1 or DateCampaign-1.',
   id: CAMPAIGN_ID,
   allFields: false,
   response: Unstructured('The email campaign, as Lawmatics sends it'),
@@ -60,10 +60,10 @@ export const getEmailCampaignStats = getOperation({
   name: 'get_email_campaign_stats',
   path: '/email-campaigns/:id/stats',
   upstreamPath: '/email_campaign_stats/:id',
-  summary: 'Retrieve the statistics of an email campaign',
+  summary: "Get an email campaign's sending statistics",
   description:
-    'Returns the sending statistics of one email campaign, as Lawmatics sends them. The id is written like ' +
-    'MarketingCampaign-1 or DateCampaign-1.',
+    'Returns how an email marketing campaign performed (its sending statistics), as Lawmatics sends them. The id ' +
+    'is written like MarketingCampaign-1 or DateCampaign-1.',
   id: CAMPAIGN_ID,
   allFields: false,
   response: Unstructured('Campaign statistics, as Lawmatics sends them'),
@@ -75,10 +75,10 @@ export const listSources = listOperation({
   name: 'list_sources',
   path: '/sources',
   upstreamPath: '/sources',
-  summary: 'List marketing sources',
+  summary: 'List the marketing sources leads come from',
   description:
-    'Lists the marketing sources leads come from (Google Ads, referral, website…) with their ids: the source_id to record ' +
-    'on a new prospect, and the filter to count leads per source.',
+    'Lists the marketing sources leads come from (Google Ads, referral, website…) with their ids: the source_id to ' +
+    'record on a new prospect, and the filter to count leads per source.',
   response: Paged(GenericRecord('A marketing source'), 'A page of sources'),
   example: { sort_by: 'name', sort_order: 'asc' },
 });

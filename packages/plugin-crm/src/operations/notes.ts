@@ -13,8 +13,8 @@ export const listNotes = listOperation({
   upstreamPath: '/notes',
   summary: 'List notes on matters, contacts and companies',
   description:
-    'Lists notes (name, body, timestamps). Filter by matter_id, contact_id or company_id to read the notes of one record ' +
-    'before a call.',
+    'Lists notes (name, body, timestamps) written on leads, matters, contacts and companies. Filter by matter_id, ' +
+    'contact_id or company_id to read the notes of one record before a call.',
   response: Paged(Note, 'A page of notes'),
   example: { filter_by: 'matter_id', filter_on: '5101' },
 });
@@ -23,7 +23,7 @@ export const getNote = getOperation({
   name: 'get_note',
   path: '/notes/:id',
   upstreamPath: '/notes/:id',
-  summary: 'Retrieve one note',
+  summary: "Get a note's full text",
   description: 'Returns one note with its title, full text, timestamps and the record it is on.',
   id: { what: 'Note', from: 'list_notes', example: '901' },
   response: One(Note, 'The note'),
@@ -35,8 +35,8 @@ export const createNote = defineOperation({
   path: '/notes',
   summary: 'Add a note to a prospect, contact or company',
   description:
-    'Writes a note on a matter (notable_type Prospect), a contact or a company: the intake summary, what was agreed on a ' +
-    'call, a conflict-check result. It shows on the record and its timeline.',
+    'Writes a note on a matter (notable_type Prospect), a contact or a company: the intake summary, what was ' +
+    'agreed on a call, a conflict-check result. It shows on the record and its timeline.',
   params: Params({
     notable_type: StringEnum(NOTABLE_TYPES, { description: 'Kind of record the note goes on' }),
     notable_id: BodyId('Id of that record', '5106'),
@@ -63,8 +63,8 @@ export const updateNote = defineOperation({
   name: 'update_note',
   method: 'PATCH',
   path: '/notes/:id',
-  summary: 'Edit a note',
-  description: "Replaces a note's title or text (or both); the other stays. Lawmatics takes this as a PUT.",
+  summary: "Edit a note's title or text",
+  description: "Replaces a note's title or text (or both); the other stays as it was. Lawmatics takes this as a PUT.",
   params: Params(
     {
       id: RecordId('Note', 'list_notes', '902'),

@@ -10,10 +10,10 @@ export const listPracticeAreas = listOperation({
   name: 'list_practice_areas',
   path: '/practice-areas',
   upstreamPath: '/practice_areas',
-  summary: 'List practice areas',
+  summary: 'List practice areas: the case types the firm takes',
   description:
-    "Lists the firm's practice areas (Personal injury, Family law, Estate planning…) with their ids: the practice_area_id " +
-    'of create_prospect and the usual filter of list_prospects.',
+    "Lists the firm's practice areas (Personal injury, Family law, Estate planning…) with their ids: the " +
+    'practice_area_id of create_prospect and the usual filter of list_prospects.',
   response: Paged(GenericRecord('A practice area'), 'A page of practice areas'),
   example: { sort_by: 'name', sort_order: 'asc' },
 });
@@ -22,10 +22,11 @@ export const listStages = listOperation({
   name: 'list_stages',
   path: '/stages',
   upstreamPath: '/stages',
-  summary: 'List pipeline stages',
+  summary: 'List the pipeline stages leads move through',
   description:
-    "Lists the stages of the firm's pipelines (New lead, Consult scheduled, Retainer sent…) with their ids: the stage_id that " +
-    'moves a matter along with update_prospect. Filter by pipeline_id for the stages of one pipeline.',
+    "Lists the stages of the firm's intake pipelines (New lead, Consult scheduled, Retainer sent…) with their ids, " +
+    'the stage_id that moves a matter along with update_prospect. Filter by pipeline_id for the stages of one ' +
+    'pipeline.',
   response: Paged(GenericRecord('A pipeline stage'), 'A page of stages'),
   example: { filter_by: 'pipeline_id', filter_on: '21' },
 });
@@ -34,10 +35,10 @@ export const listSubStatuses = listOperation({
   name: 'list_sub_statuses',
   path: '/sub-statuses',
   upstreamPath: '/sub_statuses',
-  summary: 'List matter sub statuses',
+  summary: 'List matter sub statuses such as lost reasons',
   description:
-    "Lists the firm's sub statuses: finer categories of the three matter statuses pnc, hired and lost (e.g. lost – no case, " +
-    'lost – hired other firm). Their ids are the sub_status_id of update_prospect.',
+    "Lists the firm's sub statuses, finer categories of the three matter statuses pnc, hired and lost (lost – " +
+    'hired other firm…). Their ids are the sub_status_id of update_prospect.',
   response: Paged(GenericRecord('A sub status'), 'A page of sub statuses'),
   example: { filter_by: 'status', filter_on: 'lost' },
 });
@@ -46,10 +47,11 @@ export const listRelationshipTypes = listOperation({
   name: 'list_relationship_types',
   path: '/relationship-types',
   upstreamPath: '/relationship_types',
-  summary: 'List relationship types',
+  summary: 'List the roles people can have on a matter',
   description:
-    'Lists the kinds of people a matter can involve besides the client (Spouse, Opposing party, Guardian…), with whether ' +
-    'one matter may have several (is_repeatable). Their ids are the relationship_type_id of create_relationship.',
+    'Lists the kinds of people a matter can involve besides the client (Spouse, Opposing party, Guardian…), with ' +
+    'whether one matter may have several (is_repeatable). Their ids are the relationship_type_id of ' +
+    'create_relationship.',
   response: Paged(GenericRecord('A relationship type'), 'A page of relationship types'),
   example: { sort_by: 'name', sort_order: 'asc' },
 });
@@ -60,8 +62,9 @@ export const createRelationship = defineOperation({
   path: '/relationships',
   summary: 'Add a person to a matter: spouse, opposing party, witness…',
   description:
-    'Connects a contact to a matter in a role from list_relationship_types: the spouse, a witness, the opposing party or its ' +
-    'insurer, so that everyone involved in the case is on record. Create the contact first if needed (create_contact).',
+    'Connects a contact to a matter in a role from list_relationship_types (the spouse, a witness, the opposing ' +
+    'party or its insurer), so that everyone involved in the case is on record. Create the contact first if needed ' +
+    '(create_contact).',
   params: Params({
     prospect_id: BodyId('Prospect (matter)', '5108'),
     contact_id: BodyId('Contact (person) to link', '8230'),

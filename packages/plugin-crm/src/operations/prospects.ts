@@ -24,11 +24,12 @@ export const listProspects = listOperation({
   name: 'list_prospects',
   path: '/prospects',
   upstreamPath: '/prospects',
-  summary: 'List prospects (matters)',
+  summary: 'List prospects: leads, potential new clients and their matters',
   description:
-    'Lists prospects, i.e. matters: each legal case of a person, from first inquiry (status pnc) to hired or lost. Items are ' +
-    'light (id, first_name, practice area); call get_prospect for the whole record. Filter e.g. by practice_area_id, ' +
-    'stage_id, status or case_title (ilike with %).',
+    "Lists prospects, Lawmatics' leads and potential new clients (PNCs), each one matter from first inquiry " +
+    '(status pnc) to hired or lost. New leads created today: filter_by created_at, filter_with >=, filter_on ' +
+    "today's date; by practice area, stage or status: practice_area_id, stage_id or status. Items are light (id, " +
+    'name, practice area); get_prospect has the whole record.',
   response: Paged(ProspectListItem, 'A page of prospects'),
   example: { filter_by: 'practice_area_id', filter_on: '61', sort_by: 'created_at', sort_order: 'desc' },
 });
@@ -37,11 +38,12 @@ export const getProspect = getOperation({
   name: 'get_prospect',
   path: '/prospects/:id',
   upstreamPath: '/prospects/:id',
-  summary: 'Retrieve one prospect (matter) with every field',
+  summary: "Get a lead's full record: person, case, status and custom fields",
   description:
-    'Returns one prospect (matter) with all its attributes — person details, case title and description, status and sub ' +
-    'status, values in cents, custom fields — and its relationships (source, stage, campaign, practice area, owner, events, ' +
-    'notes, tasks, invoices, documents, phone numbers, email addresses, addresses).',
+    'Returns everything on one prospect (lead or matter): every attribute (person details, case title and ' +
+    'description, status and sub status, values in cents, custom fields) and its relationships: source, stage, ' +
+    'campaign, practice area, owner, events, notes, tasks, invoices, documents, phone numbers, email addresses and ' +
+    'addresses.',
   id: { what: 'Prospect (matter)', from: 'list_prospects or a find_prospect_by_* operation', example: '5101' },
   response: One(Prospect, 'The prospect'),
 });
@@ -52,10 +54,11 @@ export const findProspectByPhone = findOperation({
   upstreamPath: '/prospects/find_by_phone/:phone_number',
   key: 'phone_number',
   example: '619-555-0142',
-  summary: 'Find a prospect by phone number',
+  summary: 'Find a lead or prospect by the phone number they called from',
   description:
-    'Fuzzy search: returns the first prospect (matter) whose phone number matches, with names, email, phone and timestamps ' +
-    '— the quickest way to recognise a caller. Not found is a 404. Use get_prospect with the id for the whole record.',
+    'Returns the first prospect (lead, matter) whose phone number matches, fuzzily, with names, email, phone and ' +
+    'timestamps: the quickest way to recognise a caller. Not found is a 404; get_prospect with the id has the ' +
+    'whole record.',
   response: One(PersonSummary(true, 'The matching prospect'), 'The first matching prospect'),
 });
 
@@ -65,11 +68,11 @@ export const findProspectByEmail = findOperation({
   upstreamPath: '/prospects/find_by_email/:email_address',
   key: 'email_address',
   example: 'maria.gonzalez@example.com',
-  summary: 'Find a prospect by email address',
+  summary: 'Find a lead or prospect by email address',
   description:
-    'Fuzzy search: returns the first prospect (matter) whose email address matches, as Lawmatics sends it — whether someone ' +
-    'who writes in is already a potential client or client of the firm. Not found is a 404. Use get_prospect with the id ' +
-    'for the whole record.',
+    'Returns the first prospect (lead, matter) whose email address matches, fuzzily, as Lawmatics sends it: ' +
+    'whether someone who writes in is already a potential client or client. Not found is a 404; get_prospect with ' +
+    'the id has the whole record.',
   response: Unstructured('The first matching prospect, as Lawmatics sends it'),
 });
 
@@ -79,10 +82,11 @@ export const findProspectByName = findOperation({
   upstreamPath: '/prospects/find_by_name/:name',
   key: 'name',
   example: 'Maria Gonzalez',
-  summary: 'Find a prospect by name',
+  summary: "Find a lead or prospect by the person's name",
   description:
-    'Fuzzy, case-insensitive search: returns the first prospect (matter) whose person matches "first last" or the first ' +
-    'name alone. Not found is a 404. For every match, use list_prospects with filter_by last_name and ilike instead.',
+    'Returns the first prospect (lead, matter) whose person matches "first last" or the first name alone, ' +
+    'case-insensitively. Not found is a 404; for every match use list_prospects with filter_by last_name and ' +
+    'filter_with ilike.',
   response: Unstructured('The first matching prospect, as Lawmatics sends it'),
 });
 
@@ -168,13 +172,14 @@ export const createProspect = defineOperation({
   name: 'create_prospect',
   method: 'POST',
   path: '/prospects',
-  summary: 'Create a prospect: open a new case (matter) from an inquiry',
+  summary: 'Create a prospect: record a new lead or inquiry as a matter',
   description:
-    'Records a new inquiry — someone asking the firm for help after an accident, with a family matter, an estate… — as a ' +
-    'matter in status pnc (potential new client). Give the person (first_name, last_name, email, phone…) and Lawmatics ' +
-    'creates the contact too; or give contact_id for an existing contact, or match_contact_by to reuse the contact with ' +
-    'the same email, phone or name. Add the case (case_title, case_blurb, practice_area_id, source_id), tags, ' +
-    'custom_fields and notes in the same call. Returns the new record with its id.',
+    'Records a new lead or inquiry (someone asking the firm for help after an accident, with a family matter, an ' +
+    'estate…) as a matter in status pnc, potential new client. Give the person (first_name, last_name, email, ' +
+    'phone…) and Lawmatics creates the contact too; or give contact_id for an existing contact, or ' +
+    'match_contact_by to reuse the contact with the same email, phone or name. Add the case (case_title, ' +
+    'case_blurb, practice_area_id, source_id), tags, custom_fields and notes in the same call; the answer is the ' +
+    'new record with its id.',
   params: Params(createFields, {
     rules: [
       atLeastOne('contact_id', 'first_name', 'last_name', 'email', 'phone'),
@@ -209,11 +214,12 @@ export const updateProspect = defineOperation({
   name: 'update_prospect',
   method: 'PATCH',
   path: '/prospects/:id',
-  summary: 'Update a prospect (matter)',
+  summary: "Update a prospect: move the matter's stage, status or details",
   description:
-    'Changes the fields given and leaves the others: move the matter to another stage or sub status, set the practice area, ' +
-    'values, assigned staff, tags, custom fields (null clears one), or correct the person details (which live on the ' +
-    'contact, so they change on every matter of that person). notes adds notes. Lawmatics takes this as a PUT.',
+    'Changes the fields given and leaves the others: move the matter to another stage or sub status, set the ' +
+    'practice area, values, assigned staff, tags or custom fields (null clears one), or correct the person ' +
+    'details, which live on the contact and so change on every matter of that person. notes adds notes; Lawmatics ' +
+    'takes this as a PUT.',
   params: Params(
     { id: RecordId('Prospect (matter)', 'list_prospects or a find', '5102'), ...updateFields },
     { rules: [atLeastOne(...namesOf(updateFields))] },
@@ -227,11 +233,11 @@ export const deleteProspect = defineOperation({
   name: 'delete_prospect',
   method: 'DELETE',
   path: '/prospects/:id',
-  summary: 'Delete a prospect (matter) for good',
+  summary: 'Delete a prospect (matter) for good, such as a duplicate',
   description:
-    'Deletes the matter irreversibly — meant for duplicates and spam. An inquiry that simply did not become a case is ' +
-    'better kept and marked lost (a lost sub status through update_prospect), so that reports still count it. The ' +
-    "person's contact record stays.",
+    "Deletes the matter irreversibly, meant for duplicates and spam; the person's contact record stays. An inquiry " +
+    'that simply did not become a case is better kept and marked lost (a lost sub status through update_prospect), ' +
+    'so that reports still count it.',
   params: Params({ id: RecordId('Prospect (matter)', 'list_prospects or a find', '5112') }),
   upstream: { method: 'DELETE', path: '/prospects/:id' },
   example: { id: '5112' },

@@ -10,7 +10,7 @@ export const getTag = getOperation({
   name: 'get_tag',
   path: '/tags/:id',
   upstreamPath: '/tags/:id',
-  summary: 'Retrieve one tag',
+  summary: "Get a tag's name, color and description",
   description: 'Returns one tag: its name, color, description and timestamps.',
   id: { what: 'Tag', from: 'list_tags', example: '3' },
   response: One(Tag, 'The tag'),
@@ -22,10 +22,10 @@ export const listTags = listOperation({
   name: 'list_tags',
   path: '/tags',
   upstreamPath: '/tags',
-  summary: 'List the firm’s tags',
+  summary: "List the firm's tags and the records they flag",
   description:
-    "Lists the firm's tags (name, color, description). Filter by matter_id, contact_id, company_id or task_id for the tags " +
-    'of one record, or by name to find a tag before attaching it.',
+    "Lists the firm's tags (name, color, description). Filter by matter_id, contact_id, company_id or task_id for " +
+    'the tags of one record, or by name to find a tag before attaching it.',
   response: Paged(Tag, 'A page of tags'),
   example: { filter_by: 'matter_id', filter_on: '5101' },
 });
@@ -55,8 +55,9 @@ export const attachTags = defineOperation({
   path: '/tags/attach',
   summary: 'Tag (flag) a prospect, contact, company or task',
   description:
-    'Attaches tags by name to one record: a matter (matter_id), a contact, a company or a task. A tag that does not exist ' +
-    'yet is created. Tags drive filters and automations (e.g. a "Spanish Speaking" tag routing follow-ups).',
+    'Attaches tags by name to one record: a matter (matter_id), a contact, a company or a task; a tag that does ' +
+    'not exist yet is created. Tags drive filters and automations, e.g. a "Spanish Speaking" tag routing ' +
+    'follow-ups.',
   params: tagParams('tag'),
   response: Unstructured('What Lawmatics answers'),
   upstream: { method: 'POST', path: '/tags/attach' },
@@ -69,8 +70,8 @@ export const detachTags = defineOperation({
   path: '/tags/detach',
   summary: 'Remove tags from a prospect, contact, company or task',
   description:
-    'Detaches tags by name from one record: a matter (matter_id), a contact, a company or a task. A name the record does not ' +
-    'carry is ignored.',
+    'Detaches tags by name from one record: a matter (matter_id), a contact, a company or a task. A name the ' +
+    'record does not carry is ignored.',
   params: tagParams('untag'),
   response: Unstructured('What Lawmatics answers'),
   upstream: { method: 'POST', path: '/tags/detach' },

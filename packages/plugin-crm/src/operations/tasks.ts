@@ -12,10 +12,11 @@ export const listTasks = listOperation({
   name: 'list_tasks',
   path: '/tasks',
   upstreamPath: '/tasks',
-  summary: 'List follow-up tasks',
+  summary: 'List follow-up tasks and to-dos, open or done',
   description:
-    'Lists tasks (name, description, due_date, priority, done, tags). Filter by matter_id, contact_id, company_id, client_id ' +
-    'or user_id, or by done = false for what is still open.',
+    'Lists tasks, the follow-ups and to-dos of the firm, with name, description, due_date, priority, done and ' +
+    'tags. Filter by matter_id, contact_id, company_id, client_id or user_id, or by done = false for what is still ' +
+    'open.',
   response: Paged(Task, 'A page of tasks'),
   example: { filter_by: 'user_id', filter_on: '14', sort_by: 'due_date', sort_order: 'asc' },
 });
@@ -24,8 +25,10 @@ export const getTask = getOperation({
   name: 'get_task',
   path: '/tasks/:id',
   upstreamPath: '/tasks/:id',
-  summary: 'Retrieve one task',
-  description: 'Returns one task with every field: due date, priority, done, assignees, who assigned it, tags, recurrence and record.',
+  summary: "Get a follow-up task's due date and assignees",
+  description:
+    'Returns one task (a follow-up, a to-do) with every field: due date, priority, done, assignees, who assigned ' +
+    'it, tags, recurrence and record.',
   id: { what: 'Task', from: 'list_tasks', example: '4' },
   response: One(Task, 'The task'),
 });
@@ -60,11 +63,11 @@ export const createTask = defineOperation({
   name: 'create_task',
   method: 'POST',
   path: '/tasks',
-  summary: 'Create a follow-up task (a reminder with a due date)',
+  summary: 'Create a follow-up task or reminder for a lead, with a due date',
   description:
-    'Creates a task — call back, collect documents, chase an unsigned retainer agreement, send the engagement letter — ' +
-    'with a due date, usually on a matter (taskable_type Prospect, taskable_id); it reminds the users it is assigned to. ' +
-    'Lawmatics needs name, description and due_date; assign it with user_ids.',
+    'Creates a task (call back, collect documents, chase an unsigned retainer agreement, send the engagement ' +
+    'letter) with a due date, usually on a matter (taskable_type Prospect, taskable_id); it reminds the users it ' +
+    'is assigned to. Lawmatics needs name, description and due_date; assign it with user_ids.',
   params: Params(
     {
       ...taskCore,
@@ -95,8 +98,8 @@ export const updateTask = defineOperation({
   path: '/tasks/:id',
   summary: 'Update a task or mark it done',
   description:
-    'Changes the fields given and leaves the others: mark it done, move the due date, reassign it, change priority, tags or ' +
-    'recurrence. Lawmatics takes this as a PUT.',
+    'Changes the fields given on a to-do and leaves the others: mark it done, move the due date, reassign it, ' +
+    'change priority, tags or recurrence. Lawmatics takes this as a PUT.',
   params: Params({ id: RecordId('Task', 'list_tasks', '5'), ...updateFields }, { rules: [atLeastOne(...namesOf(updateFields))] }),
   response: One(Task, 'The updated task'),
   upstream: { method: 'PUT', path: '/tasks/:id' },

@@ -9,10 +9,10 @@ export const listUsers = listOperation({
   name: 'list_users',
   path: '/users',
   upstreamPath: '/users',
-  summary: 'List the users of the firm',
+  summary: "List the firm's Lawmatics users (attorneys and staff)",
   description:
-    "Lists the firm's Lawmatics users (name, email): their ids are the owners, attorneys, assigned staff, task assignees and " +
-    'appointment hosts of the other operations.',
+    "Lists the firm's Lawmatics users, attorneys and staff, with name and email. Their ids are the owners, " +
+    'attorneys, assigned staff, task assignees and appointment hosts of the other operations.',
   response: Paged(User, 'A page of users'),
   example: { sort_by: 'name', sort_order: 'asc' },
 });
@@ -21,8 +21,8 @@ export const getUser = getOperation({
   name: 'get_user',
   path: '/users/:id',
   upstreamPath: '/users/:id',
-  summary: 'Retrieve one user',
-  description: 'Returns one user of the firm with every field: name, email, role and timestamps.',
+  summary: "Get a Lawmatics user's name, email and role",
+  description: 'Returns one user of the firm (an attorney or staff member) with every field: name, email, role and timestamps.',
   id: { what: 'User', from: 'list_users', example: '13' },
   response: One(User, 'The user'),
 });
@@ -31,10 +31,11 @@ export const getMe = defineOperation({
   name: 'get_me',
   method: 'GET',
   path: '/users/me',
-  summary: 'Retrieve the connected user',
+  summary: 'Get the connected Lawmatics user: who am I',
   description:
-    'Returns the Lawmatics user whose authorization the gateway uses for this connection: a quick check that the ' +
-    'connection works, and the user id to use for "me" (owner, host, assignee).',
+    'Returns the Lawmatics user whose authorization the gateway uses for this connection, which answers "which ' +
+    'user am I connected as?". It is a quick check that the connection works, and gives the user id to use for ' +
+    '"me" (owner, host, assignee).',
   params: Params({}),
   response: One(User, 'The connected user'),
   upstream: { method: 'GET', path: '/users/me', fixedQuery: ALL_FIELDS },

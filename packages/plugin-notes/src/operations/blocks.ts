@@ -5,11 +5,11 @@ export const getBlock = defineOperation({
   name: 'get_block',
   method: 'GET',
   path: '/blocks/:block_id',
-  summary: 'Retrieve one block',
+  summary: 'Get a single content block of a page by id',
   description:
-    'Returns one content block: its type, its content under the key named by its type (e.g. paragraph.rich_text), ' +
-    'has_children and archived. Block ids come from list_block_children. To read a whole page, use list_block_children with ' +
-    'the page id instead. The response is Notion’s JSON unchanged.',
+    'Returns one content block (a paragraph, heading, to-do, list item…) with its type, its content under the key ' +
+    'named by its type (paragraph.rich_text, say), has_children and archived. Block ids come from ' +
+    'list_block_children; to read a whole page, use list_block_children with the page id instead.',
   params: Params({ block_id: BlockId }),
   // https://developers.notion.com/reference/retrieve-a-block
   upstream: { method: 'GET', path: '/blocks/:block_id' },
@@ -20,12 +20,12 @@ export const updateBlock = defineOperation({
   name: 'update_block',
   method: 'PATCH',
   path: '/blocks/:block_id',
-  summary: 'Change a block’s content or archive it',
+  summary: 'Change the text of a block or archive it',
   description:
-    'Replaces the content of one block, or archives/restores it. block_content is keyed by the block’s current type (the type ' +
-    'itself cannot change), e.g. { "paragraph": { "rich_text": [{ "text": { "content": "New text" } }] } } or ' +
-    '{ "to_do": { "checked": true } }. Get the block (get_block or list_block_children) first to know its type. ' +
-    'archived/in_trash true deletes the block, false restores it. The response is Notion’s block JSON unchanged.',
+    'Replaces the content of one block (edit a paragraph, tick a to-do), or archives or restores it; block_content ' +
+    'is keyed by the block\'s current type, which cannot change, like { "to_do": { "checked": true } }. Get the ' +
+    'block (get_block or list_block_children) first to know its type. archived or in_trash true deletes the block, ' +
+    'false restores it.',
   params: Params(
     {
       block_id: BlockId,
@@ -63,11 +63,11 @@ export const deleteBlock = defineOperation({
   name: 'delete_block',
   method: 'DELETE',
   path: '/blocks/:block_id',
-  summary: 'Delete (archive) a block',
+  summary: 'Delete (archive) a block from a page',
   description:
-    'Moves a block to the trash (Notion archives rather than erases; update_block with archived: false restores it). ' +
-    'Deleting a child_page or child_database block trashes that page or database. Block ids come from list_block_children. ' +
-    'Returns the archived block as Notion sends it.',
+    'Moves a block (a paragraph, a list item, an embedded page) to the trash: Notion archives rather than erases, ' +
+    'and update_block with archived false restores it. Deleting a child_page or child_database block trashes that ' +
+    'page or database. Block ids come from list_block_children.',
   params: Params({ block_id: BlockId }),
   // https://developers.notion.com/reference/delete-a-block
   upstream: { method: 'DELETE', path: '/blocks/:block_id' },
@@ -78,12 +78,12 @@ export const listBlockChildren = defineOperation({
   name: 'list_block_children',
   method: 'GET',
   path: '/blocks/:block_id/children',
-  summary: 'List the content blocks of a page or block',
+  summary: "Read a page's content: its blocks in order",
   description:
-    'Returns the first-level content of a page (pass the page id as block_id) or the nested blocks of a block, in document ' +
-    'order. Blocks with has_children true have nested content: call this again with their id. Paging: at most page_size blocks ' +
-    'per call (max 100); when has_more is true, call again with start_cursor set to next_cursor. The response is Notion’s ' +
-    'list JSON unchanged.',
+    'Returns the text and other content of a page (pass the page id as block_id) or the nested blocks of a block, ' +
+    'in document order. Blocks with has_children true have nested content: call this again with their id. Paging: ' +
+    'at most page_size blocks per call (max 100); when has_more is true, call again with start_cursor set to ' +
+    'next_cursor.',
   params: Params({
     block_id: NotionId('Id of the page or block whose children to list (UUID, dashes optional).', EXAMPLE_PAGE_ID),
     start_cursor: Type.Optional(StartCursor),
@@ -98,13 +98,13 @@ export const appendBlockChildren = defineOperation({
   name: 'append_block_children',
   method: 'PATCH',
   path: '/blocks/:block_id/children',
-  summary: 'Add content blocks to a page or block',
+  summary: 'Append text, to-do items or a checklist to the end of a page',
   description:
-    'Adds up to 100 blocks to the content of a page (pass the page id as block_id) or inside a block that can hold children ' +
-    '(toggle, list item, to_do, quote, callout…). By default they go at the end; after names an existing child block to insert ' +
-    'after. Each block is keyed by its type, e.g. { "paragraph": { "rich_text": [{ "text": { "content": "Hello" } }] } }. ' +
-    'Give children: Notion needs it and answers a 400 validation_error without it. ' +
-    'The response is Notion’s list of the new first-level blocks, unchanged.',
+    'Adds content to the end of an existing page (pass the page id as block_id), such as a line, paragraph, heading, ' +
+    'bullet or checklist item, or inside a block that holds children (toggle, list item, callout…): up to 100 ' +
+    'blocks, at the end unless after names the child block to insert after. Each block is keyed by its type, like { "paragraph": { ' +
+    '"rich_text": [{ "text": { "content": "Hello" } }] } }, and children is required. To make a new page rather ' +
+    'than add to one, use create_page.',
   params: Params({
     block_id: NotionId(
       'Id of the page or block to add content to (UUID, dashes optional): a page id from search, or a block id from list_block_children.',

@@ -17,10 +17,10 @@ export const listComments = defineOperation({
   path: '/comments',
   summary: 'List the open comments on a page or block',
   description:
-    'Returns the unresolved comments attached to a page (pass the page id as block_id) or to one block, oldest first. Comments ' +
-    'with the same discussion_id form one thread; reply to a thread with create_comment and that discussion_id. Requires the ' +
-    'integration’s "read comments" capability. Give block_id: Notion needs it and answers a 400 validation_error without it. ' +
-    'Paging: when has_more is true, call again with start_cursor set to next_cursor. Returns a list of comment objects.',
+    'Returns the unresolved comments on a page (pass the page id as block_id) or on one block, oldest first; ' +
+    'block_id is required, and the integration needs the "read comments" capability. Comments with the same ' +
+    'discussion_id form one thread, to reply to with create_comment. Paging: when has_more is true, call again ' +
+    'with start_cursor set to next_cursor.',
   params: Params({
     // Optional as the catalog lists it; Notion itself refuses a listing without block_id (a 400).
     block_id: Type.Optional(
@@ -42,12 +42,12 @@ export const createComment = defineOperation({
   name: 'create_comment',
   method: 'POST',
   path: '/comments',
-  summary: 'Comment on a page or reply in a discussion',
+  summary: 'Add a comment to a page or reply in a discussion',
   description:
-    'Adds a comment. Give parent { "page_id": "…" } to start a new discussion on a page, or discussion_id (from list_comments) ' +
-    'to reply in an existing thread — exactly one of the two, refused with a 400 otherwise. The comment text is rich_text, e.g. ' +
-    '[{ "text": { "content": "Looks good to me" } }]. Requires the integration’s "insert comments" capability. ' +
-    'Returns the created comment.',
+    'Adds a comment: parent { "page_id": "…" } starts a new discussion on a page, discussion_id (from ' +
+    'list_comments) replies in an existing thread, and exactly one of the two is required. The text is rich_text, ' +
+    'like [{ "text": { "content": "Looks good to me" } }]. The integration needs the "insert comments" capability; ' +
+    'the answer is the created comment.',
   params: Params(
     {
       parent: Type.Optional(PageParent),

@@ -21,10 +21,10 @@ export const listDatabases = defineOperation({
   path: '/databases',
   summary: 'List the databases shared with the integration',
   description:
-    'Lists every database the integration can access, most recently edited first. Use it to discover database ids for ' +
-    'get_database, query_database or create_page (database parent). To find a database by name, use search with a query and ' +
-    'filter value "database" instead. Paging: when has_more is true, call again with start_cursor set to next_cursor. ' +
-    'Returns a list of database objects.',
+    'Lists every database (table, tracker, board) the integration can access, most recently edited first, to ' +
+    'discover database ids for get_database, query_database or create_page. To find one database by name, search ' +
+    'with a query and filter value "database" is quicker. Paging: when has_more is true, call again with ' +
+    'start_cursor set to next_cursor.',
   params: Params({ start_cursor: Type.Optional(StartCursor), page_size: Type.Optional(PageSize) }),
   response: ListOf(Database, 'Databases shared with the integration.'),
   // Notion retired GET /v1/databases; a search restricted to databases is its documented replacement.
@@ -41,12 +41,12 @@ export const getDatabase = defineOperation({
   name: 'get_database',
   method: 'GET',
   path: '/databases/:database_id',
-  summary: 'Retrieve a database’s title and property schema',
+  summary: "Get a database's columns and options (its schema)",
   description:
-    'Returns a database’s title, description, parent and property schema: each column with its id, type and configuration ' +
-    '(the options of select, multi_select and status columns). Read it before query_database (to write filters and sorts on the ' +
-    'right property names and option values) and before create_page under this database. It does not return rows: use ' +
-    'query_database for those. Database ids come from list_databases or search.',
+    "Returns a database's title, description, parent and property schema: each column with its id, type and " +
+    'configuration (the options of select, multi_select and status columns). Read it before query_database, to ' +
+    'filter and sort on the right names and option values, and before create_page under this database. It returns ' +
+    'no rows: those come from query_database; database ids come from list_databases or search.',
   params: Params({ database_id: DatabaseId }),
   response: Database,
   // https://developers.notion.com/reference/retrieve-a-database
@@ -67,13 +67,13 @@ export const queryDatabase = defineOperation({
   name: 'query_database',
   method: 'POST',
   path: '/databases/:database_id/query',
-  summary: 'Query a database’s rows with filters and sorts',
+  summary: "Query a database's rows with filters and sorts",
   description:
-    'Returns the rows (pages) of a database, optionally filtered and sorted; archived rows are left out. Read the property ' +
-    'names and option values with get_database first. A filter names one property and a condition keyed by the property type, ' +
-    'e.g. { "property": "Status", "status": { "equals": "Done" } } or { "property": "Blocked", "checkbox": { "equals": true } }; ' +
-    'combine with { "and": [...] } or { "or": [...] }. Paging: at most page_size rows per call; when has_more is true, call again ' +
-    'with the same filter and sorts and start_cursor set to next_cursor. Returns a list of page objects with their property values.',
+    'Returns the rows (pages) of a database, optionally filtered and sorted, archived rows left out; read the ' +
+    'property names and option values with get_database first. A filter names one property and a condition keyed ' +
+    'by its type, like { "property": "Status", "status": { "equals": "Done" } }, combined with { "and": [...] } or ' +
+    '{ "or": [...] }. Paging: at most page_size rows per call; when has_more is true, call again with the same ' +
+    'filter and sorts and start_cursor set to next_cursor.',
   params: Params({
     database_id: DatabaseId,
     filter: Type.Optional(
@@ -133,13 +133,13 @@ export const createDatabase = defineOperation({
   name: 'create_database',
   method: 'POST',
   path: '/databases',
-  summary: 'Create a database inside a page',
+  summary: 'Create a database (table) inside a page',
   description:
-    'Creates a database as a child of an existing page (Notion does not allow databases at the workspace root through the API), ' +
-    'with the given title and columns. Give parent and properties: Notion needs both and answers a 400 validation_error naming ' +
-    'what is missing. properties must define exactly one title column. is_inline: true shows the database ' +
-    'inside the parent page’s content rather than as a full-page database. Add rows afterwards with create_page using ' +
-    '{ "database_id": … } as parent. Returns the created database with its property ids.',
+    'Creates a database as a child of an existing page (Notion allows none at the workspace root through the API), ' +
+    'with the given title and properties, which must define exactly one title column; both parent and properties ' +
+    "are required. is_inline true shows it inside the parent page's content rather than as a full-page database. " +
+    'Add rows afterwards with create_page and { "database_id": … } as parent; the answer is the created database ' +
+    'with its property ids.',
   params: Params({
     // Optional as the catalog lists them; Notion itself refuses a database without parent or properties (a 400).
     parent: Type.Optional(PageParent),
@@ -182,12 +182,12 @@ export const updateDatabase = defineOperation({
   name: 'update_database',
   method: 'PATCH',
   path: '/databases/:database_id',
-  summary: 'Update a database’s title, description, columns or archived state',
+  summary: "Update a database's title, columns or archived state",
   description:
-    'Changes a database’s title or description, adds or changes columns (name a column and give its new configuration; ' +
-    '{ "name": "New name" } renames it; null deletes it; columns not named stay unchanged), sets its icon or cover, or moves it ' +
-    'to the trash (archived or in_trash true) and back. Rows are not affected except by deleted columns. Get the current schema ' +
-    'with get_database first. Returns the updated database.',
+    "Changes a database's title or description, adds or changes columns (name a column and give its new " +
+    'configuration; { "name": "New name" } renames it, null deletes it, columns not named stay), sets its icon or ' +
+    'cover, or moves it to the trash (archived or in_trash true) and back. Rows are not affected except by deleted ' +
+    'columns. Get the current schema with get_database first; the answer is the updated database.',
   params: Params(
     {
       database_id: DatabaseId,

@@ -26,12 +26,12 @@ export const getPage = defineOperation({
   name: 'get_page',
   method: 'GET',
   path: '/pages/:page_id',
-  summary: 'Retrieve a page’s properties',
+  summary: "Get a page's title and properties (not its content)",
   description:
-    'Returns one page: its parent, icon, cover, archived state, URL and property values (title, and for database rows every column). ' +
-    'It does not return the page’s content: read that with list_block_children using the page id. Page ids come from search, ' +
-    'query_database or a notion.so URL. Property values with more than 25 references (long relations, people) are truncated here; ' +
-    'read them completely with get_page_property.',
+    "Returns one page's properties: its parent, icon, cover, archived state, URL and property values (the title, " +
+    'and every column of a database row). It does not return the text on the page: read that with ' +
+    'list_block_children using the page id (from search, query_database or a notion.so URL). Values with more than ' +
+    '25 references (long relations, people) are truncated; get_page_property reads them whole.',
   params: Params({ page_id: PageId }),
   response: Page,
   // https://developers.notion.com/reference/retrieve-a-page
@@ -43,12 +43,12 @@ export const createPage = defineOperation({
   name: 'create_page',
   method: 'POST',
   path: '/pages',
-  summary: 'Create a page or a database row',
+  summary: 'Create a new wiki page, sub-page or database row',
   description:
-    'Creates a page under a parent page (a sub-page; only the title property is allowed) or under a database (a new row; properties ' +
-    'must use the database’s property names, see get_database for the schema). Give parent and properties: Notion needs both and ' +
-    'answers a 400 validation_error naming what is missing. Optional children add content blocks to the new page ' +
-    '(at most 100; append more with append_block_children). The parent must be shared with the integration. Returns the created page.',
+    'Creates a new page under a parent page (a sub-page; only the title property is allowed) or a new row under a ' +
+    "database (properties must use the database's column names from get_database). Give parent and properties, " +
+    'both required, and optionally children as the first content blocks (at most 100). To add a line or paragraph ' +
+    'to an existing page use append_block_children instead; the answer is the created page.',
   params: Params({
     // Optional as the catalog lists it; Notion itself refuses a page without parent or properties (a 400).
     parent: Type.Optional(
@@ -83,12 +83,12 @@ export const updatePage = defineOperation({
   name: 'update_page',
   method: 'PATCH',
   path: '/pages/:page_id',
-  summary: 'Update a page’s properties, icon, cover or archived state',
+  summary: 'Update a page or database row: set its status or properties, or archive it',
   description:
-    'Changes the given property values of a page (properties not named are left unchanged), its icon or cover (null removes them), ' +
-    'or moves it to the trash (archived: true, or in_trash: true) and back (false). It does not change page content: use ' +
-    'append_block_children, update_block or delete_block for that. An archived page must be restored before other changes. ' +
-    'Returns the updated page.',
+    'Changes the given property values of a page or database row (properties not named stay as they are), its icon ' +
+    'or cover (null removes them), or moves it to the trash (archived or in_trash true) and back (false). It does ' +
+    'not change the text on the page: use append_block_children, update_block or delete_block for that. An ' +
+    'archived page must be restored before other changes; the answer is the updated page.',
   params: Params(
     {
       page_id: PageId,
@@ -111,12 +111,12 @@ export const getPageProperty = defineOperation({
   name: 'get_page_property',
   method: 'GET',
   path: '/pages/:page_id/properties/:property_id',
-  summary: 'Retrieve one property value of a page, paginated',
+  summary: "Get a page property's complete value, page by page",
   description:
-    'Returns the complete value of one page property. Use it when get_page truncated a value (title, rich text, relation or people ' +
-    'with many items) or for rollups. property_id is the "id" of the property in get_page’s properties (e.g. "title" or "%3AUPp"). ' +
-    'Simple properties return one property_item object; title, rich_text, relation and people return a list of property_item ' +
-    'objects: when has_more is true, call again with start_cursor set to next_cursor. The response is Notion’s JSON unchanged.',
+    'Returns the complete value of one page property, for when get_page truncated it (a title, rich text, relation ' +
+    "or people with many items) or for a rollup. property_id is the property's id in get_page's properties " +
+    '("title" or "%3AUPp", say). Title, rich_text, relation and people values come as a list of property_item ' +
+    'objects: when has_more is true, call again with start_cursor set to next_cursor.',
   params: Params({
     page_id: PageId,
     property_id: Type.String({

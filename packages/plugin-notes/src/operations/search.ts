@@ -5,13 +5,13 @@ export const search = defineOperation({
   name: 'search',
   method: 'POST',
   path: '/search',
-  summary: 'Search pages and databases by title',
+  summary: 'Search or find pages, wiki pages and databases by title',
   description:
-    'Finds pages and databases shared with the integration whose title contains the query text (titles only, not page content; ' +
-    'recently edited items can take a moment to appear). Use it to find the id of a page or database by name before calling ' +
-    'get_page, query_database or list_block_children. Narrow to one kind with filter { "property": "object", "value": "page" | "database" }. ' +
-    'Results come newest-edited first unless sort says otherwise. Paging: at most page_size results per call; when has_more is true, ' +
-    'call again with start_cursor set to next_cursor. Returns a list of page and database objects.',
+    'Finds the pages and databases shared with the integration whose title contains the query text (titles only, ' +
+    'not page content), to get the id get_page, query_database or list_block_children need. Narrow to one kind ' +
+    'with filter { "property": "object", "value": "page" } (or "database"); results come newest-edited first ' +
+    'unless sort says otherwise. Paging: at most page_size results per call; when has_more is true, call again ' +
+    'with start_cursor set to next_cursor.',
   params: Params({
     query: Type.Optional(
       Type.String({

@@ -5,11 +5,11 @@ export const listUsers = defineOperation({
   name: 'list_users',
   method: 'GET',
   path: '/users',
-  summary: 'List the workspace’s users and bots',
+  summary: "List the workspace's members and bots",
   description:
-    'Lists the members of the workspace (people, with their email when the integration may read it) and its bots (integrations); ' +
-    'guests are not included. Use it to find a user id for a people property, a mention, or get_user. Paging: when has_more is ' +
-    'true, call again with start_cursor set to next_cursor. Returns a list of user objects.',
+    'Lists the members of the Notion workspace (people, with their email when the integration may read it) and its ' +
+    'bots (integrations); guests are not included. Use it to find a user id for a people property, a mention or ' +
+    'get_user. Paging: when has_more is true, call again with start_cursor set to next_cursor.',
   params: Params({ start_cursor: Type.Optional(StartCursor), page_size: Type.Optional(PageSize) }),
   response: ListOf(User, 'Users of the workspace.'),
   // https://developers.notion.com/reference/get-users
@@ -21,10 +21,10 @@ export const getUser = defineOperation({
   name: 'get_user',
   method: 'GET',
   path: '/users/:user_id',
-  summary: 'Retrieve one user',
+  summary: "Get a Notion user's name and email",
   description:
-    'Returns one user: name, avatar, type ("person" with person.email, or "bot"). User ids appear in list_users and in the ' +
-    'created_by / last_edited_by fields and people properties of pages.',
+    'Returns one workspace member or bot: name, avatar and type ("person" with person.email, or "bot"). User ids ' +
+    'appear in list_users and in the created_by, last_edited_by and people properties of pages.',
   params: Params({ user_id: UserId }),
   response: User,
   // https://developers.notion.com/reference/get-user
@@ -36,10 +36,11 @@ export const getMe = defineOperation({
   name: 'get_me',
   method: 'GET',
   path: '/users/me',
-  summary: 'Retrieve the bot user of the connected integration',
+  summary: 'Get the bot and workspace this Notion connection uses',
   description:
-    'Returns the bot user that the stored Notion token belongs to, with its owner (the workspace or the user who installed it) ' +
-    'and workspace name. Useful to check which workspace the connection reaches, or that the token still works.',
+    'Returns the bot user the stored Notion token belongs to, with its owner (the workspace or the user who ' +
+    'installed it) and the workspace name. It answers which workspace the connection reaches, and whether the ' +
+    'token still works.',
   params: Params({}),
   response: User,
   // https://developers.notion.com/reference/get-self

@@ -9,9 +9,10 @@ export const listTasks = defineOperation({
   name: 'list_tasks',
   method: 'GET',
   path: '/tasks',
-  summary: 'List tasks, newest first',
+  summary: 'List to-do tasks, open or done, newest first',
   description:
-    'Lists the tasks of the account, newest first, one page at a time. Results are paged: pass page (1, 2, …) and per_page (at most 100); has_more is true while another page follows. Filter with status.',
+    'Lists the to-do items of the Acme Tasks account, newest first, optionally only the open or done ones ' +
+    '(status). Paged: pass page (1, 2, …) and per_page (at most 100); has_more is true while another page follows.',
   params: Params({
     page: Type.Optional(IntegerString({ minimum: 1, default: '1', description: 'Page number, from 1.' })),
     per_page: Type.Optional(IntegerString({ minimum: 1, maximum: 100, default: '25', description: 'Tasks per page.' })),
@@ -26,8 +27,8 @@ export const getTask = defineOperation({
   name: 'get_task',
   method: 'GET',
   path: '/tasks/:task_id',
-  summary: 'Retrieve one task',
-  description: 'Returns one task by its id (the id field of list_tasks or create_task results).',
+  summary: "Get a to-do task's title, status and due date",
+  description: 'Returns one to-do item with its title, status and due date. task_id is the id field of a list_tasks or create_task result.',
   params: Params({ task_id: Type.String({ minLength: 1, description: 'Task id, e.g. tsk_1.' }) }),
   response: Task,
   example: { task_id: 'tsk_1' },
@@ -39,8 +40,10 @@ export const createTask = defineOperation({
   name: 'create_task',
   method: 'POST',
   path: '/tasks',
-  summary: 'Create a task',
-  description: 'Creates an open task with a title and, optionally, a due date. Returns the new task with its id.',
+  summary: 'Create a to-do task with an optional due date',
+  description:
+    'Adds an open to-do item with a title and, optionally, a due date (due_on). The answer is the new task with ' +
+    'its id, which get_task takes.',
   params: Params({
     title: Type.String({ minLength: 1, maxLength: 200, description: 'What is to be done.' }),
     due_on: Type.Optional(DateString({ description: 'Due date, YYYY-MM-DD.' })),

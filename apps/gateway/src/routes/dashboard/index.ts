@@ -173,7 +173,7 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
         }
         if (ctx.method !== 'POST') return send(ctx, 405, errorPage(assets, 405, 'Method not allowed', 'Use the sign-in form.'));
         if (!sameOrigin(ctx)) return send(ctx, 403, errorPage(assets, 403, 'Refused', 'The sign-in form was sent from another site.'));
-        const address = ctx.req.socket.remoteAddress ?? 'unknown';
+        const address = ctx.state.clientAddress ?? ctx.req.socket.remoteAddress ?? 'unknown'; // behind a trusted proxy: the client's
         // reserved before the key is checked: sign-ins sent at once are counted as they arrive, not after
         const { wait, succeeded } = limiter.reserve(address);
         if (wait > 0) {

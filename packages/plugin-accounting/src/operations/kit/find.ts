@@ -21,9 +21,12 @@ export interface FindSpec {
   path: string;
   /** QuickBooks entity name as the query language writes it (`Invoice`). */
   entity: string;
-  /** What the records are, for the summary ("invoices"). */
-  plural: string;
-  /** One or two sentences: what the entity is, which fields are worth filtering on. */
+  /** The summary: imperative, in the firm's words, distinct from its neighbours (docs/plugins.md). */
+  summary: string;
+  /**
+   * One to three sentences: what the records are in the words people search with, the fields worth filtering on, and
+   * which operation to use instead where a neighbour could be confused. The paging sentence is added.
+   */
   about: string;
   /** An example filter that reads (shown by describe_method). */
   where: string;
@@ -105,13 +108,11 @@ export function defineFind(spec: FindSpec) {
     name: spec.name,
     method: 'GET',
     path: spec.path,
-    summary: `Search ${spec.plural} with a QuickBooks query filter`,
+    summary: spec.summary,
     description:
-      `${spec.about} Runs SELECT * FROM ${spec.entity} with the where filter you give (field comparisons joined by AND, LIKE, IN, ` +
-      'optional ORDERBY). Returns QuickBooks’ JSON unchanged: QueryResponse.' +
-      `${spec.entity} is the array (absent when nothing matches). Paging: limit (default 1000) and offset (records to skip, from 0); ` +
-      'fetchAll "true" collects every page (up to the configured ceiling, 10000 rows by default). ' +
-      'select names the fields to return (SELECT columns), which keeps a large answer small.',
+      `${spec.about} Filter with where on ${spec.entity} fields (comparisons joined by AND, LIKE, IN; ORDERBY sorts), pick ` +
+      `columns with select, and page with limit (default 1000) and offset, or fetchAll "true" for every page: the records are ` +
+      `QueryResponse.${spec.entity}, absent when none match.`,
     params: findParams(spec),
     // What a schema cannot say: the where filter must parse, and fetchAll reads in pages of 1000 whatever limit says.
     check: (params) => whereProblem(params.where) ?? fetchAllLimitProblem(params),

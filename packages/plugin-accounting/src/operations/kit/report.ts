@@ -14,7 +14,9 @@ export interface ReportSpec {
   report: string;
   /** The report's name as accountants know it. */
   title: string;
-  /** What it shows and when to use it. */
+  /** The summary: imperative, the report's name and what people ask it for (docs/plugins.md). */
+  summary: string;
+  /** One to three sentences: what it shows, in the words people search with, and when to use it. */
   about: string;
   /** The query parameters QuickBooks takes for it (a subset of REPORT_PARAMS). */
   params: readonly ReportParamName[];
@@ -49,12 +51,16 @@ const ReportAnswer = Type.Object(
   { description: "QuickBooks' report JSON, unchanged" },
 );
 
-function periodSentence(names: ReadonlySet<string>): string {
-  if (names.has('start_date')) return `Give start_date and end_date together${names.has('date_macro') ? ', or a date_macro' : ''}.`;
+/** The sentence every report ends with: the QuickBooks report it runs, over which period, and what comes back. */
+function reportSentence(report: string, names: ReadonlySet<string>): string {
+  const answer = 'returns its JSON as sent (Header, Columns, Rows with Summary totals), in one answer with no paging';
+  const macro = names.has('date_macro');
+  if (names.has('start_date'))
+    return `Runs QuickBooks' ${report} report for start_date to end_date${macro ? ' (or a date_macro)' : ''} and ${answer}.`;
   if (names.has('report_date')) {
-    return `It is computed as of report_date (default today)${names.has('date_macro') ? ', or as of the end of a date_macro' : ''}.`;
+    return `Runs QuickBooks' ${report} report as of report_date (default today${macro ? ', or the end of a date_macro' : ''}) and ${answer}.`;
   }
-  return 'It takes no period: it shows the accounts as they are now.';
+  return `Runs QuickBooks' ${report} report on the accounts as they are now (it takes no period) and ${answer}.`;
 }
 
 export function defineReport(spec: ReportSpec) {
@@ -65,11 +71,8 @@ export function defineReport(spec: ReportSpec) {
     name: spec.name,
     method: 'GET',
     path: spec.path,
-    summary: `Run the ${spec.title} report`,
-    description:
-      `${spec.about} Runs QuickBooks' ${spec.report} report and returns its JSON unchanged: Header (period, basis, currency), ` +
-      'Columns, and Rows with nested sections, data rows (ColData values) and Summary totals. Reports are not paged. ' +
-      periodSentence(names),
+    summary: spec.summary,
+    description: `${spec.about} ${reportSentence(spec.report, names)}`,
     params: Params(properties as Record<string, ReturnType<typeof Type.Optional<TSchema>>>, { rules: rulesFor(names) }),
     // What a schema cannot say: a period's first day is not after its last.
     check: (params) => inOrder(params, 'start_date', 'end_date') ?? inOrder(params, 'start_duedate', 'end_duedate'),

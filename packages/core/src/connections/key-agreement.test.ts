@@ -1,0 +1,82 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../logger.js';
+import { SqliteStore } from '../store/sqlite.js';
+import { Encryptor, generateEncryptionKey, parseEncryptionKey } from './crypto.js';
+import { KeyAgreement } from './key-agreement.js';
+import { KeyRing } from './key-ring.js';
+
+/**
+ * Two instances on one database, their key rings and heartbeats: a new key staged on one is not sealed with until the
+ * other can decrypt with it too. (The gateway processes themselves: apps/gateway/src/e2e/rotation-window.test.ts.)
+ */
+const OLD = parseEncryptionKey(generateEncryptionKey());
+const NEW = parseEncryptionKey(generateEncryptionKey());
+const AAD = 'portico/connection/default/example';
+
+let store: SqliteStore;
+const running: KeyAgreement[] = [];
+
+beforeEach(async () => {
+  store = new SqliteStore(':memory:');
+  await store.migrate();
+});
+afterEach(async () => {
+  for (const agreement of running.splice(0)) await agreement.stop();
+  await store.close();
+});
+
+async function instance(active: typeof OLD, previous: (typeof OLD)[] = []) {
+  const keys = new KeyRing(new Encryptor(active, previous), undefined);
+  const agreement = new KeyAgreement(store, keys, silentLogger, null);
+  await agreement.start(60_000);
+  running.push(agreement);
+  return { keys, agreement };
+}
+
+describe('two-phase key rotation across instances', () => {
+  it('an instance staged with a new key seals with the old one while another live instance lacks the new one', async () => {
+    const old = await instance(OLD);
+    const staged = await instance(NEW, [OLD]);
+    const view = await staged.agreement.beat();
+    expect(view.active).toBe(NEW.id);
+    expect(view.sealing).toBe(OLD.id);
+    expect(view.lacking).toHaveLength(1);
+    const sealed = staged.keys.current.encrypt('{"accessToken":"a"}', AAD);
+    expect(Encryptor.keyIdOf(sealed)).toBe(OLD.id);
+    expect(old.keys.current.decrypt(sealed, AAD)).toBe('{"accessToken":"a"}'); // the other instance reads it
+  });
+
+  it('once every live instance knows the new key, it is promoted by itself; a stopped instance no longer holds it back', async () => {
+    const old = await instance(OLD);
+    const staged = await instance(NEW, [OLD]);
+    expect((await staged.agreement.beat()).sealing).toBe(OLD.id);
+    await old.agreement.stop(); // restarted with the new key staged
+    const restarted = await instance(NEW, [OLD]);
+    const view = await staged.agreement.beat();
+    expect(view.sealing).toBe(NEW.id);
+    expect(view.lacking).toEqual([]);
+    const sealed = staged.keys.current.encrypt('x', AAD);
+    expect(Encryptor.keyIdOf(sealed)).toBe(NEW.id);
+    expect(restarted.keys.current.decrypt(sealed, AAD)).toBe('x');
+  });
+
+  it('a process that does not serve (the CLI) reads the live instances without counting as one', async () => {
+    const staged = await instance(NEW, [OLD]);
+    await instance(OLD);
+    const cliKeys = new KeyRing(new Encryptor(NEW, [OLD]), undefined);
+    const cli = new KeyAgreement(store, cliKeys, silentLogger, null);
+    const view = await cli.beat();
+    expect(view.instances).toHaveLength(2);
+    expect(view.lacking.map((i) => i.keyIds)).toEqual([[OLD.id]]);
+    expect(Encryptor.keyIdOf(cliKeys.current.encrypt('x', AAD))).toBe(OLD.id);
+    expect((await staged.agreement.beat()).instances).toHaveLength(2);
+  });
+
+  it('with no key in common, an instance seals with its own key (and the view names who cannot read it)', async () => {
+    await instance(OLD);
+    const other = await instance(NEW);
+    const view = await other.agreement.beat();
+    expect(view.sealing).toBe(NEW.id);
+    expect(view.lacking).toHaveLength(1);
+  });
+});
