@@ -88,6 +88,8 @@ const QUESTION = new Set('who what which when where how is are was were do does 
 const BEFORE_VERB = new Set('please to you i we me just also then and let lets quickly now'.split(' '));
 /** Words that point at one record ("this invoice", "details of the call"). */
 const ONE = new Set('one this that single details detail specific particular'.split(' '));
+/** Periods after "this" or "that": a date filter, not one record. */
+const PERIOD = new Set('week month year quarter morning afternoon evening weekend time'.split(' '));
 /** Of those, the words that say one record whatever else is plural ("one user's details", "all details of the contact"). */
 const SINGLE = new Set('one single details detail specific particular'.split(' '));
 /** Operation verbs that read many records; the other reading verbs (get, lookup) read one. */
@@ -277,7 +279,8 @@ export function readQuery(
           return;
         }
       }
-      if (ONE.has(token) || /^\d/.test(token)) one = true;
+      // "this week", "that morning" is when, not which record.
+      if ((ONE.has(token) && !PERIOD.has(tokens[i + 1] ?? '')) || /^\d/.test(token)) one = true;
       if (token === 'new' && tokens[i + 1] && !isPlural(tokens[i + 1] ?? '')) newOne = true;
       // A brand ("Lawmatics") or a name ("the Hendersons") ending in s is no plural.
       if (!STOP.has(token) && isPlural(token) && !ONE.has(token) && !brands.has(stem(token)) && !capitalised.has(token)) plural = true;
