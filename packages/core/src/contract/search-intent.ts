@@ -327,7 +327,8 @@ export function readQuery(
     if (!EXPAND_ONLY.has(base)) add(base, qualifies ? weight * QUALIFIED_OWN : weight);
     // A word the applications use themselves ("call") stands for others ("communication") only faintly.
     const own = appWords.has(base) ? OWN_WORD_FACTOR : 1;
-    for (const canonical of canonicals) add(canonical, (qualifies ? 1 : SYNONYM_WEIGHT * own) * weight);
+    // Only the word it qualifies counts fully: "hourly rate" is a rate, not a time series.
+    for (const canonical of canonicals) add(canonical, (present.has(canonical) ? 1 : SYNONYM_WEIGHT * own) * weight);
   }
   for (const word of actionWords) terms.delete(stem(word));
   // A query of verbs alone ("list") still searches with them.
