@@ -290,7 +290,10 @@ export function readQuery(
       if (token === 'who' && tokens[i + 1] !== undefined && !BEING.has(tokens[i + 1] ?? '')) return;
       // A service's kind ("in the books", "the CRM") says which service, not what the operation is about.
       if (!GENERIC_STEMS.has(stem(token)) && token !== 'new')
-        raw.push({ token, weight: kindWords.has(token) ? weight * KIND_WEIGHT : weight });
+        raw.push({
+          token,
+          weight: kindWords.has(token) ? weight * KIND_WEIGHT : participle(tokens, i) ? weight * QUALIFIER_WEIGHT : weight,
+        });
     });
   }
   // "open a new matter", "a new matter for a client": a new record asked for by itself is one to create.
@@ -340,6 +343,12 @@ export function readQuery(
     words: new Set(given.map(({ term }) => term)),
     tokens: seen,
   };
+}
+
+/** A past participle after a noun qualifies it: "texts exchanged", "payments received". */
+function participle(tokens: string[], i: number): boolean {
+  const previous = tokens[i - 1] ?? '';
+  return i > 0 && (tokens[i] ?? '').endsWith('ed') && isPlural(previous) && !STOP.has(previous);
 }
 
 function isPlural(token: string): boolean {
