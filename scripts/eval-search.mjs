@@ -44,5 +44,8 @@ for (let round = 0; round < 5; round++) {
 }
 times.sort((a, b) => a - b);
 const mean = times.reduce((sum, t) => sum + t, 0) / times.length;
+const p50 = times[Math.floor(times.length * 0.5)];
 const p95 = times[Math.floor(times.length * 0.95)];
-console.log(`\nlatency per query (${times.length} searches): mean ${mean.toFixed(3)} ms, p95 ${p95.toFixed(3)} ms`);
+console.log(
+  `\nlatency per query (${times.length} searches): mean ${mean.toFixed(3)} ms, p50 ${p50.toFixed(3)} ms, p95 ${p95.toFixed(3)} ms`,
+);

@@ -6,19 +6,21 @@ import { PHRASES, STOP, SYNONYMS } from './search-vocabulary.js';
  * filters. A verb at the head of a clause ("add a line", "…, call off the consultation") asks to act.
  */
 export type Action = 'read' | 'create' | 'update' | 'delete';
+/** What a query asks: an action, or `write` for a verb that acts without saying how ("set a reminder", "run a report"). */
+export type Asked = Action | 'write';
 
 /** The verbs people use, by the action they ask for. `true`: the verb says nothing else (it is not a topic word). */
 const VERBS: Record<string, [Action, boolean]> = {};
 const verbs = (action: Action, generic: boolean, list: string) => {
   for (const word of list.split(' ')) VERBS[word] = [action, generic];
 };
-verbs('read', true, 'show list find look get see view open pull check fetch display retrieve browse give');
+verbs('read', true, 'show list find look get see view open pull check fetch display retrieve browse');
 verbs('read', false, 'search read count download preview listen play query lookup');
-verbs('create', true, 'add create make enter put');
+verbs('create', true, 'add create make enter put give turn convert');
 verbs(
   'create',
   false,
-  'log record book schedule write jot save upload send post tell reply invite attach tag pin append assign ask request start copy duplicate leave share draft notify react generate bill flag label remind',
+  'log record book schedule write jot save upload send post tell reply invite attach tag pin append assign ask request start copy duplicate leave share draft notify react generate bill flag label remind zip compress',
 );
 verbs('update', true, 'update change edit modify fix correct');
 verbs('update', false, 'rename move mark reschedule push raise reduce lower approve close reopen archive complete replace');
@@ -37,6 +39,8 @@ const PHRASAL_VERBS: Record<string, string> = {
   'check off': 'complete',
   'sign up': 'create',
   'get rid of': 'delete',
+  'give me': 'show me',
+  'give us': 'show us',
 };
 const PHRASAL = new RegExp(`\\b(${Object.keys(PHRASAL_VERBS).join('|')})\\b`, 'g');
 
@@ -47,14 +51,33 @@ const GENERIC_STEMS = new Set(
     .map(stem),
 );
 
-/** Verbs that ask to act without saying how ("set a reminder", "set the status"): no intent read from them. */
+/**
+ * Verbs that ask to act without saying how ("set a reminder", "set the status", "run a report"): a wish to write,
+ * create or change. Those that may name the operation itself ("run a report") stay terms.
+ */
 const NEUTRAL_VERBS = new Set(['set', 'run', 'handle', 'do']);
+const NEUTRAL_TERMS = new Set(['run']);
+/** Verbs after "who" that ask about people themselves ("who is in our Slack", "who am I", "who works here"). */
+const BEING = new Set('is are am was were works work has have'.split(' '));
+/** Words before "to" that make the next verb a request ("need to log"); after a noun it qualifies ("matters ready to bill"). */
+const WISH = new Set('need needs want wants like how going have has able wish please time'.split(' '));
+/** Verbs that make one record out of another ("turn the call into a lead", "convert the inquiry into a matter"). */
+const TRANSFORMING = new Set(['turn', 'convert', 'make']);
+/** Words that ask about several records without a plural ("all", "every", "call history"). */
+const SEVERAL = new Set(['all', 'every', 'history']);
+/** Words that stand for others ("who" for users) but say nothing themselves: the texts' "who" is no topic. */
+const EXPAND_ONLY = new Set(['who', 'everyon']);
+/** In a question, the pronouns after which a verb is still a request ("how do I add", "can you add"). */
+const ASKER = new Set(['i', 'we', 'you']);
+const MODAL = new Set('can could would will should shall please do how let need want'.split(' '));
 
 /** Words after which the rest of a clause qualifies its head ("time entries on a matter", "invoices for a client"). */
 const QUALIFYING = new Set(
   'about for on in with from at by regarding under into against across inside including before after like such to'.split(' '),
 );
 const QUALIFIER_WEIGHT = 0.7;
+/** How much a word naming a service's kind ("in the books", "the CRM", "in chat") counts as a topic word too. */
+const KIND_WEIGHT = 0.3;
 
 /** Verbs that open one record ("open the Smith file", "pull up the lead"). */
 const OPENING = new Set(['open', 'pull', 'view']);
@@ -65,6 +88,10 @@ const QUESTION = new Set('who what which when where how is are was were do does 
 const BEFORE_VERB = new Set('please to you i we me just also then and let lets quickly now'.split(' '));
 /** Words that point at one record ("this invoice", "details of the call"). */
 const ONE = new Set('one this that single details detail specific particular'.split(' '));
+/** Periods after "this" or "that": a date filter, not one record. */
+const PERIOD = new Set('week month year quarter morning afternoon evening weekend time'.split(' '));
+/** Of those, the words that say one record whatever else is plural ("one user's details", "all details of the contact"). */
+const SINGLE = new Set('one single details detail specific particular'.split(' '));
 /** Operation verbs that read many records; the other reading verbs (get, lookup) read one. */
 const MANY_VERBS = new Set(['list', 'find', 'search', 'query', 'summarize', 'report']);
 
@@ -124,8 +151,9 @@ export function stem(word: string): string {
   return dropE(word);
 }
 
-/** "close" and "closed", "file" and "filed", "case" and "cases" as one word. */
+/** "close" and "closed", "file" and "filed", "case" and "cases" as one word; "definition" as "defined". */
 function dropE(word: string): string {
+  if (word.length > 7 && /[ai]tion$/.test(word)) return word.slice(0, -5);
   return word.length > 3 && word.endsWith('e') ? word.slice(0, -1) : word;
 }
 
@@ -170,13 +198,19 @@ const canonicalsOf = (base: string) => (CANONICAL.get(base) ?? []).filter((canon
 export interface QueryReading {
   /** term → weight: the query's own words 1, the words they stand for less. */
   terms: Map<string, number>;
-  action: Action | undefined;
+  action: Asked | undefined;
   /** true: asks about several records; false: about one; undefined: cannot tell. */
   many: boolean | undefined;
+  /** The query's own words, stemmed, even those read as another word ("wiki" as page): a service's name. */
+  words: Set<string>;
+  /** Its words as written, lowercase, not stemmed ("books", "tracking"): a service's kind. */
+  tokens: Set<string>;
 }
 
 const SYNONYM_WEIGHT = 0.7;
-const OWN_WORD_FACTOR = 1;
+/** How much a word standing for another word of the query ("phone" in "phone call") still counts as itself. */
+const QUALIFIED_OWN = 0.3;
+const OWN_WORD_FACTOR = 0.6;
 
 /**
  * Reads a query: its action, whether it is about one record or several, and its terms. A word standing for another
@@ -188,26 +222,56 @@ const OWN_WORD_FACTOR = 1;
  * a "matter", Clio's trust requests as "bank" operations), and the more services share the index, the less a word
  * would tell them apart.
  */
-export function readQuery(text: string, brands: ReadonlySet<string> = new Set(), appWords: ReadonlySet<string> = new Set()): QueryReading {
+export function readQuery(
+  text: string,
+  brands: ReadonlySet<string> = new Set(),
+  appWords: ReadonlySet<string> = new Set(),
+  kindWords: ReadonlySet<string> = new Set(),
+): QueryReading {
   const normalized = normalize(text);
   const clauses = normalized.split(/[,.;:!?]|\bthen\b/);
-  let action: Action | undefined;
+  let action: Asked | undefined;
   const actionWords = new Set<string>();
   const raw: Array<{ token: string; weight: number }> = [];
+  const seen = new Set<string>();
   let question = false;
   let plural = false;
   let one = false;
   let newOne = false;
+  let single = false;
+  const capitalised = new Set([...text.matchAll(/(?<=\S\s+)[A-Z][a-z]+/g)].map(([word]) => word.toLowerCase()));
   for (const clause of clauses) {
     const tokens = clause.split(/[^a-z0-9-]+/).filter(Boolean);
     let weight = 1;
+    const start = raw.length;
+    // "turn this phone call into a new lead": what it becomes is the head, what it was qualifies it.
+    const becomes = TRANSFORMING.has(tokens[0] ?? '') && tokens.includes('into');
     tokens.forEach((token, i) => {
+      if (becomes && token === 'into') {
+        for (const word of raw.slice(start)) word.weight *= QUALIFIER_WEIGHT;
+        weight = 1;
+        return;
+      }
       if (QUALIFYING.has(token) && raw.length > 0) weight = QUALIFIER_WEIGHT;
       const previous = tokens[i - 1];
+      seen.add(token);
       if (i === 0 && raw.length === 0 && QUESTION.has(token)) question = true;
       const verb = VERBS[token];
-      if (NEUTRAL_VERBS.has(token) && i === 0) return;
-      if (verb && action === undefined && (i === 0 || (previous !== undefined && (BEFORE_VERB.has(previous) || previous.endsWith('ly'))))) {
+      if (NEUTRAL_VERBS.has(token) && i === 0 && !question) {
+        if (action === undefined) action = 'write';
+        if (!NEUTRAL_TERMS.has(token)) return;
+      }
+      // In a question ("what webhooks are set up to notify…"), a verb asks to act only after its asker ("how do I add").
+      // "I", "we" and "you" ask only at a clause's head or after a modal ("can you add", "how do I log"), not in a
+      // relative clause ("case types we take").
+      const asker = previous !== undefined && ASKER.has(previous) && (i < 2 || MODAL.has(tokens[i - 2] ?? ''));
+      const requested = question
+        ? asker
+        : previous !== undefined &&
+          (asker ||
+            (!ASKER.has(previous) && BEFORE_VERB.has(previous) && (previous !== 'to' || i < 2 || WISH.has(tokens[i - 2] ?? ''))) ||
+            previous.endsWith('ly'));
+      if (verb && action === undefined && ((i === 0 && !question) || requested)) {
         action = verb[0];
         if (OPENING.has(token)) one = true;
         if (verb[1] || token === 'take') {
@@ -215,10 +279,21 @@ export function readQuery(text: string, brands: ReadonlySet<string> = new Set(),
           return;
         }
       }
-      if (ONE.has(token) || /^\d/.test(token)) one = true;
+      // "this week", "that morning" is when, not which record.
+      if ((ONE.has(token) && !PERIOD.has(tokens[i + 1] ?? '')) || /^\d/.test(token)) one = true;
       if (token === 'new' && tokens[i + 1] && !isPlural(tokens[i + 1] ?? '')) newOne = true;
-      if (!STOP.has(token) && isPlural(token) && !ONE.has(token)) plural = true;
-      if (!GENERIC_STEMS.has(stem(token)) && token !== 'new') raw.push({ token, weight });
+      // A brand ("Lawmatics") or a name ("the Hendersons") ending in s is no plural.
+      if (!STOP.has(token) && isPlural(token) && !ONE.has(token) && !brands.has(stem(token)) && !capitalised.has(token)) plural = true;
+      if (SINGLE.has(token)) single = true;
+      if (SEVERAL.has(token)) plural = true;
+      // "who called", "who receives the summary": the question is about what was done, not about the users.
+      if (token === 'who' && tokens[i + 1] !== undefined && !BEING.has(tokens[i + 1] ?? '')) return;
+      // A service's kind ("in the books", "the CRM") says which service, not what the operation is about.
+      if (!GENERIC_STEMS.has(stem(token)) && token !== 'new')
+        raw.push({
+          token,
+          weight: kindWords.has(token) ? weight * KIND_WEIGHT : participle(tokens, i) ? weight * QUALIFIER_WEIGHT : weight,
+        });
     });
   }
   // "open a new matter", "a new matter for a client": a new record asked for by itself is one to create.
@@ -240,9 +315,9 @@ export function readQuery(text: string, brands: ReadonlySet<string> = new Set(),
   }
   // What the values in a query are: an email address, a phone number, a name ("the lead named Kevin Brooks").
   if (/\S@\S/.test(text)) implied.push('email');
-  if (/\b\d{3}[-. ]\d{3,4}\b/.test(text)) implied.push('phone');
+  if (/\b\d{3}[-. ]\d{3,4}\b/.test(text)) implied.push(stem('phone'));
   const names = [...text.matchAll(/(?<=\S\s+)[A-Z][a-z]+/g)].map(([word]) => stem(word.toLowerCase()));
-  if (names.some((name) => !brands.has(name) && !STOP.has(name))) implied.push('name');
+  if (names.some((name) => !brands.has(name) && !STOP.has(name))) implied.push(stem('name'));
   const present = new Set([...given.map(({ term }) => term), ...implied]);
   const terms = new Map<string, number>();
   const add = (term: string, weight: number) => terms.set(term, Math.max(terms.get(term) ?? 0, weight));
@@ -252,15 +327,28 @@ export function readQuery(text: string, brands: ReadonlySet<string> = new Set(),
   for (const { term: base, weight } of given) {
     const canonicals = fixed.has(base) ? [] : canonicalsOf(base);
     const qualifies = canonicals.some((canonical) => present.has(canonical));
-    if (!qualifies) add(base, weight);
+    if (!EXPAND_ONLY.has(base)) add(base, qualifies ? weight * QUALIFIED_OWN : weight);
     // A word the applications use themselves ("call") stands for others ("communication") only faintly.
     const own = appWords.has(base) ? OWN_WORD_FACTOR : 1;
-    for (const canonical of canonicals) add(canonical, (qualifies ? 1 : SYNONYM_WEIGHT * own) * weight);
+    // Only the word it qualifies counts fully: "hourly rate" is a rate, not a time series.
+    for (const canonical of canonicals) add(canonical, (present.has(canonical) ? 1 : SYNONYM_WEIGHT * own) * weight);
   }
   for (const word of actionWords) terms.delete(stem(word));
   // A query of verbs alone ("list") still searches with them.
   if (terms.size === 0) for (const word of words(text)) terms.set(word, 1);
-  return { terms, action, many: plural ? true : one ? false : undefined };
+  return {
+    terms,
+    action,
+    many: single ? false : plural ? true : one ? false : undefined,
+    words: new Set(given.map(({ term }) => term)),
+    tokens: seen,
+  };
+}
+
+/** A past participle after a noun qualifies it: "texts exchanged", "payments received". */
+function participle(tokens: string[], i: number): boolean {
+  const previous = tokens[i - 1] ?? '';
+  return i > 0 && (tokens[i] ?? '').endsWith('ed') && isPlural(previous) && !STOP.has(previous);
 }
 
 function isPlural(token: string): boolean {

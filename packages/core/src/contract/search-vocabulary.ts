@@ -12,7 +12,9 @@ export const STOP = new Set(
     'where why whom ' +
     // when, not what: dates are the filters of a call, not words that tell operations apart
     'today yesterday tomorrow last next week month year quarter morning afternoon monday tuesday wednesday thursday ' +
-    'friday saturday sunday since ago recently recent currently now'
+    'friday saturday sunday since ago recently recent currently now days weeks months years quarters ' +
+    // how many, not what
+    'one two three four five six seven eight nine ten twelve many much'
   ).split(' '),
 );
 
@@ -60,7 +62,7 @@ export const SYNONYMS: Record<string, string[]> = {
   transaction: ['ledger', 'deposit', 'withdrawal'],
   bank: ['trust', 'iolta', 'checking', 'operating'],
   sale: ['revenue', 'turnover', 'income'],
-  profit: ['profitable', 'income', 'earn', 'earned', 'made'],
+  profit: ['profitable', 'income', 'earn', 'earned'],
   expense: ['spend', 'spent', 'spending', 'cost'],
   purchase: ['check', 'card', 'expense', 'spent'],
   estimate: ['quote'],
@@ -98,7 +100,7 @@ export const SYNONYMS: Record<string, string[]> = {
   block: ['paragraph', 'line', 'content', 'text', 'bullet', 'heading', 'typo', 'written', 'bottom', 'end'],
   database: ['table', 'db', 'tracker'],
   property: ['column', 'value'],
-  message: ['chat', 'post', 'text', 'said', 'announcement'],
+  message: ['chat', 'post', 'text', 'said', 'announcement', 'tell', 'announce'],
   file: ['upload', 'attachment', 'document', 'pdf', 'spreadsheet'],
   document: ['pdf', 'letter', 'agreement', 'retainer', 'contract', 'draft', 'report'],
   archive: ['zip'],
@@ -121,14 +123,15 @@ export const SYNONYMS: Record<string, string[]> = {
   webhook: ['notify', 'callback'],
   log: ['audit', 'viewed'],
   snippet: ['shortcut', 'reusable', 'boilerplate'],
-  me: ['am', 'myself', 'logged'],
-  current: ['am', 'myself', 'logged'],
+  me: ['am', 'myself'],
+  current: ['am', 'myself'],
   change: ['changed', 'modified', 'since', 'sync'],
   capture: ['changed', 'modified', 'sync'],
   grant: ['funding', 'funded', 'grantor'],
   damage: ['damages', 'injury', 'claim', 'claiming'],
   medical: ['hospital', 'doctor', 'clinic', 'injury'],
   area: ['type'],
+  type: ['category', 'kind'],
   practice: ['type', 'area'],
 };
 
@@ -158,8 +161,8 @@ export const PHRASES: Array<[string, string]> = [
   ['general ledger', 'general ledger'],
   ['chart of accounts', 'account'],
   ['knowledge base', 'page search'],
-  ['to do', 'todo'],
-  ['to-do', 'todo'],
+  ['to do', 'task todo'],
+  ['to-do', 'task todo'],
   ['follow up', 'task'],
   ['who am i', 'me current'],
   ['connected as', 'me current'],
@@ -178,6 +181,9 @@ export const PHRASES: Array<[string, string]> = [
   ['related contact', 'relationship'],
   ['opposing counsel', 'relationship'],
   ['line item', 'line item'],
+  ['how many', 'count summarize'],
+  ['(did|do|does|have|has) (we|i|the firm) (make|made|earn)', 'profit income'],
+  ['(per|by|each|every) (day|week|month|quarter|year)', 'timeseries'],
   ['sales tax', 'tax'],
 ];
 
@@ -189,7 +195,7 @@ export const PHRASES: Array<[string, string]> = [
 export const SERVICE_KINDS: Record<string, string[]> = {
   crm: ['crm'],
   accounting: ['accounting', 'books', 'bookkeeping', 'bookkeeper', 'accountant', 'ledger'],
-  management: ['management', 'manage'],
+  management: ['management'],
   wiki: ['wiki', 'knowledge', 'handbook'],
   chat: ['chat'],
   tracking: ['tracking'],
@@ -208,8 +214,16 @@ export const SERVICE_HEAD_STOP = new Set([
   'legal',
   'law',
   'firm',
+  'firms',
+  'notes',
   'team',
   'workspace',
   'call',
   'practice',
 ]);
+
+/** The words that give a lookup's key (find_contact_by_phone) in other words, by the key's stem. */
+export const KEY_WORDS: Record<string, string[]> = {
+  phon: ['number', 'called', 'caller'],
+  email: ['address', 'domain'],
+};

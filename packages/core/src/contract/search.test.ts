@@ -98,3 +98,44 @@ describe('OperationIndex words', () => {
     expect(find('the next hearing')[0]).toBe('practice.list_hearings');
   });
 });
+
+describe('OperationIndex intent', () => {
+  const acme = new Registry();
+  acme.register(
+    plugin('acme', [
+      op('list_tasks', '/tasks', 'List tasks', 'Lists the to-dos of the firm, by assignee and due date.'),
+      op('list_acme_payments_payments', '/payments', 'List card payments', 'Lists the payments clients made by card.'),
+      op('list_reports', '/reports', 'List reports', 'Lists the reports already generated, ready to download.'),
+      op('create_report', '/reports/new', 'Run a report', 'Starts generating a report for a period.'),
+      op('list_webhooks', '/webhooks', 'List webhooks', 'Lists the webhooks that notify other systems of changes.'),
+      op('create_webhook', '/webhooks/new', 'Create a webhook', 'Registers a webhook to notify another system.'),
+      op('list_matters', '/matters', 'List matters', 'Lists the matters of the firm, by status and billing readiness.'),
+      op('create_matter', '/matters/new', 'Create a matter', 'Opens a matter for a client.'),
+      op('list_prospects', '/prospects', 'List prospects', 'Lists the potential clients, newest first.'),
+      op('find_prospect_by_email', '/prospects/find', 'Find a potential client by email', 'The potential client with this email.'),
+      op('list_calls', '/calls', 'List calls', 'Lists the phone calls of the firm.'),
+      op('list_users', '/users', 'List users', 'Lists who works at the firm: the users, who they are and who they report to.'),
+    ]),
+  );
+  const intentIndex = new OperationIndex(acme.list());
+  const first = (query: string) => {
+    const [hit] = intentIndex.search(query, { limit: 1 });
+    return hit?.method;
+  };
+
+  it("reads a service's own brand in its operation names as no topic", () => {
+    expect(first('my to-do list in Acme')).toBe('list_tasks');
+  });
+
+  it('reads "run" and "set" as asking to act, and a verb after a noun or inside a question as a qualifier', () => {
+    expect(first('run a productivity report for last month')).toBe('create_report');
+    expect(first('what webhooks are set up to notify other systems')).toBe('list_webhooks');
+    expect(first('matters ready to bill')).toBe('list_matters');
+  });
+
+  it('reads "who called" as a question about calls, and weighs a lookup by a key the query does not give less', () => {
+    expect(first('who called yesterday')).toBe('list_calls');
+    expect(first('potential clients added since Monday')).toBe('list_prospects');
+    expect(first('the potential client with email ann@example.com')).toBe('find_prospect_by_email');
+  });
+});

@@ -1,6 +1,16 @@
 import type { RegisteredIntegration, RegisteredOperation } from './registry.js';
-import { type Action, GENERIC_OPERATION_VERBS, isCommonWord, operationIntent, readQuery, words } from './search-intent.js';
-import { SERVICE_HEAD_STOP, SERVICE_KINDS } from './search-vocabulary.js';
+import {
+  type Action,
+  type Asked,
+  GENERIC_OPERATION_VERBS,
+  isCommonWord,
+  normalize,
+  operationIntent,
+  readQuery,
+  stem,
+  words,
+} from './search-intent.js';
+import { KEY_WORDS, SERVICE_HEAD_STOP, SERVICE_KINDS, STOP } from './search-vocabulary.js';
 
 export interface SearchHit {
   service: string;
@@ -15,6 +25,8 @@ interface Doc {
   operation: RegisteredOperation;
   /** Topic terms of the operation's name (its verb left out when it says only the action): "bill" for get_bill. */
   nameTerms: Set<string>;
+  /** The key a lookup operation finds its record by: "email" for find_prospect_by_email. */
+  keyTerms: string[];
   action: Action | undefined;
   many: boolean;
   /** term → weighted frequency */
@@ -23,12 +35,18 @@ interface Doc {
 }
 
 /** How much a query naming a service prefers its operations: by its name ("in Clio"), by its kind ("the CRM"). */
-const NAMED_SERVICE = 2.2;
-const SERVICE_OF_KIND = 1.6;
+const NAMED_SERVICE = 4;
+const SERVICE_OF_KIND = 2.5;
+/** How much a lookup by a key (find_contact_by_phone) counts when the query gives no such key. */
+const KEY_MISSING = 0.5;
+
+/** Whether the query gives a lookup's key in other words: a number for a phone. */
+const givesKey = (terms: ReadonlyMap<string, number>, key: string) => (KEY_WORDS[key] ?? []).some((word) => terms.has(stem(word)));
 
 /** How much an operation doing something else than asked counts: reading when asked to write, or the reverse. */
-function actionFactor(asked: Action | undefined, does: Action | undefined): number {
+function actionFactor(asked: Asked | undefined, does: Action | undefined): number {
   if (asked === undefined || asked === does) return 1;
+  if (asked === 'write') return does === 'create' || does === 'update' ? 1 : does === 'read' ? 0.35 : 0.5;
   if (does === undefined) return 0.7;
   if (asked === 'read' || does === 'read') return 0.2;
   return 0.5;
@@ -37,11 +55,14 @@ function actionFactor(asked: Action | undefined, does: Action | undefined): numb
 /** The words a query may use for a service: its name, its display name, and the kind of application it is. */
 function serviceWords(integration: RegisteredIntegration): { names: Set<string>; kinds: Set<string> } {
   // A service named by a common word ("files") is not named by that word in a query ("the Smith file").
-  const names = new Set([...words(integration.service), ...words(integration.plugin.displayName)].filter((word) => !isCommonWord(word)));
+  // The display name's first word is the brand ("Clio" of "Clio Manage"); the rest may be a common verb.
+  const brand = integration.plugin.displayName.split(/\s+/)[0] ?? '';
+  const names = new Set([...words(integration.service), ...words(brand)].filter((word) => !isCommonWord(word)));
   const head = (integration.plugin.description.split(':')[0] ?? '').replace(/\([^)]*\)/g, ' ');
+  // Kinds are read as written, not stemmed: "tracking" and "accounting" are kinds, "track" and "account" are not.
   const kinds = new Set<string>();
-  for (const word of words(head)) {
-    if (SERVICE_HEAD_STOP.has(word) || names.has(word)) continue;
+  for (const word of normalize(head).split(/[^a-z0-9]+/)) {
+    if (!word || STOP.has(word) || SERVICE_HEAD_STOP.has(word) || names.has(stem(word))) continue;
     kinds.add(word);
     for (const alternative of SERVICE_KINDS[word] ?? []) kinds.add(alternative);
   }
@@ -78,6 +99,7 @@ export class OperationIndex {
   private readonly averageLength: number;
   private readonly services = new Map<string, { names: Set<string>; kinds: Set<string> }>();
   private readonly brands = new Set<string>();
+  private readonly kindWords = new Set<string>();
   /** The words of the operations' names: the applications' own words. */
   private readonly nameWords = new Set<string>();
 
@@ -86,6 +108,12 @@ export class OperationIndex {
       const service = serviceWords(integration);
       this.services.set(integration.service, service);
       for (const name of service.names) this.brands.add(name);
+      for (const kind of service.kinds) this.kindWords.add(kind);
+    }
+    // A service's brand in its own texts ("clio_payments", "Lawmatics invoice") says which service, not what topic:
+    // the query's brand is read as the service named, never as a topic word of an operation.
+    const topical = (text: string) => words(text).filter((term) => !this.brands.has(term));
+    for (const integration of integrations) {
       for (const operation of integration.operations.values()) {
         const { definition } = operation;
         const weights = new Map<string, number>();
@@ -93,24 +121,29 @@ export class OperationIndex {
         // Only the short, telling fields count towards the length normalisation: a long description with many
         // parameters must not push an operation down for a query that names it.
         const add = (text: string, weight: number, counts: boolean) => {
-          for (const term of words(text)) {
+          for (const term of topical(text)) {
             weights.set(term, (weights.get(term) ?? 0) + weight);
             if (counts) length += weight;
           }
         };
         const [first = '', ...rest] = definition.description.split(/(?<=\.)\s/);
         const params = paramText(definition.params);
-        add(operation.name, 4, true);
+        // Each word of the name once: list_clio_payments_payments is about payments no more than list_payments is.
+        add([...new Set(operation.name.split('_'))].join(' '), 4, true);
         add(definition.summary, 2.5, true);
         add(first, 1, false);
         add(rest.join(' '), 0.25, false);
         add(params.names, 0.4, false);
         add(params.details, 0.2, false);
-        const nameWords = words(operation.name);
+        const nameWords = topical(operation.name);
         for (const word of nameWords) this.nameWords.add(word);
         const nameTerms = new Set(nameWords.filter((term, i) => i > 0 || !GENERIC_OPERATION_VERBS.has(term)));
         const { action, many } = operationIntent(operation.name);
-        this.docs.push({ integration, operation, weights, length, nameTerms, action, many });
+        const by = operation.name.split('_').indexOf('by');
+        // One word after "by" is a key (find_company_by_name); more is a grouping (summarize_calls_by_time_series).
+        const key = by > 0 ? operation.name.split('_').slice(by + 1) : [];
+        const keyTerms = key.length === 1 ? words(key.join(' ')) : [];
+        this.docs.push({ integration, operation, weights, length, nameTerms, keyTerms, action, many });
         for (const term of weights.keys()) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
       }
     }
@@ -121,13 +154,11 @@ export class OperationIndex {
     query: string,
     options: { limit: number; filter?: (doc: { service: string; operation: RegisteredOperation }) => boolean },
   ): SearchHit[] {
-    const reading = readQuery(query, this.brands, this.nameWords);
+    const reading = readQuery(query, this.brands, this.nameWords, this.kindWords);
     const named = new Map<string, number>();
     for (const [service, { names, kinds }] of this.services) {
-      for (const term of reading.terms.keys()) {
-        if (names.has(term)) named.set(service, NAMED_SERVICE);
-        else if (kinds.has(term) && !named.has(service)) named.set(service, SERVICE_OF_KIND);
-      }
+      for (const term of reading.words) if (names.has(term)) named.set(service, NAMED_SERVICE);
+      for (const term of reading.tokens) if (kinds.has(term) && !named.has(service)) named.set(service, SERVICE_OF_KIND);
     }
     const n = this.docs.length;
     const k1 = 3;
@@ -148,8 +179,12 @@ export class OperationIndex {
       let covered = 0;
       for (const term of doc.nameTerms) covered += reading.terms.get(term) ?? 0;
       score *= 1 + covered / Math.max(1, doc.nameTerms.size);
+      // A lookup by a key the query does not give ("potential clients added since Monday" has no email) is no answer.
+      if (doc.keyTerms.length > 0 && !doc.keyTerms.some((term) => reading.terms.has(term) || givesKey(reading.terms, term)))
+        score *= KEY_MISSING;
       score *= actionFactor(reading.action, doc.action);
-      if (reading.action === 'read' && doc.action === 'read' && reading.many !== undefined && reading.many !== doc.many) score *= 0.75;
+      if (reading.action === 'read' && doc.action === 'read' && reading.many !== undefined && reading.many !== doc.many)
+        score *= reading.many ? 0.75 : 0.6;
       score *= named.get(doc.integration.service) ?? 1;
       hits.push({
         service: doc.integration.service,
