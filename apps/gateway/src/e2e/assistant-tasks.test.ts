@@ -72,7 +72,7 @@ describe('an assistant doing a law firm’s tasks over MCP', () => {
     const name = all.find((m) => m.status === 'Open' && m.client)?.client?.name as string;
     expect(name, 'a client with an open matter').toBeTruthy();
 
-    const contacts = await find('find a client by name', 'clio.list_contacts');
+    const contacts = await find('find a client by name in Clio', 'clio.list_contacts');
     const found = (await call<{ data: Array<{ id: number; name: string }> }>(contacts, { query: name, fields: 'id,name,is_client' })).data;
     const clientId = found.find((c) => c.name === name)?.id;
     expect(clientId, `${name} among the contacts`).toBeDefined();
