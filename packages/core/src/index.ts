@@ -174,7 +174,7 @@ export {
 } from './store/migration-plan.js';
 export { MIGRATIONS, type Migration } from './store/migrations.js';
 export { openStore, PostgresStore, type PostgresStoreOptions, type StoreChange, type StoreChangeListener } from './store/open.js';
-export type { ListenState } from './store/postgres-notify.js';
+export type { ListenState } from './store/postgres-options.js';
 export type { KeyScopes } from './store/scopes.js';
 export { SqliteStore } from './store/sqlite.js';
 export {

@@ -1,15 +1,8 @@
 import type pg from 'pg';
 import type { PoolClient } from 'pg';
 import { advisoryLockText } from './postgres-locks.js';
+import type { ClusterLink, SandboxUpstream } from './postgres-options.js';
 import type { DbRow } from './rows.js';
-
-/** A sandbox upstream as published by the instance hosting it. */
-export interface SandboxUpstream {
-  service: string;
-  url: string;
-  /** The hosting instance's id. */
-  host: string;
-}
 
 /**
  * One database session an instance keeps for as long as it runs, to hold cluster-wide advisory locks that outlive any
@@ -17,7 +10,7 @@ export interface SandboxUpstream {
  * upstreams. A lock held here is released by `unlock`, or by `close` (the session ends), or when the process dies
  * (PostgreSQL ends its session): that is how the others notice an instance has gone.
  */
-export class ClusterSession {
+export class ClusterSession implements ClusterLink {
   private ended = false;
   private closed = false;
 

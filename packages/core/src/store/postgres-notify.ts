@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { Notification } from 'pg';
 import { CHANGE_KINDS } from './changes.js';
 import { loadPg } from './pg.js';
+import type { ListenState } from './postgres-options.js';
 import type { DbRow } from './rows.js';
 import type { StoreChange } from './types.js';
 import { numberPlaceholders, type Statement } from './workspace-sql.js';
@@ -34,9 +35,6 @@ export function changePayload(origin: string, namespace: string, kind: StoreChan
   // Ids this long do not occur in practice; rather than fail the write, tell the others to drop that whole kind.
   return JSON.stringify({ o: origin, s: namespace, kind, workspaceId: '*', id: '*' } satisfies ChangePayload);
 }
-
-/** The LISTEN connection went down (it was up), or came back (`downMs`: how long it was away). */
-export type ListenState = { up: false; reason: string } | { up: true; downMs: number };
 
 interface ChangeListenerOptions {
   connectionString: string;

@@ -1,4 +1,29 @@
-import type { ListenState } from './postgres-notify.js';
+// What a PostgreSQL store shows its users, without naming the driver's types (pg is an optional dependency: a
+// consumer's type-check must not need its declarations).
+
+/** The LISTEN connection went down (it was up), or came back (`downMs`: how long it was away). */
+export type ListenState = { up: false; reason: string } | { up: true; downMs: number };
+
+/** A sandbox upstream as published by the instance hosting it. */
+export interface SandboxUpstream {
+  service: string;
+  url: string;
+  /** The hosting instance's id. */
+  host: string;
+}
+
+/** An instance's own database session for cluster-wide locks and the published sandbox upstreams (postgres-cluster.ts). */
+export interface ClusterLink {
+  /** Whether the session still answers. */
+  alive(): Promise<boolean>;
+  tryLock(name: string): Promise<boolean>;
+  lockShared(name: string): Promise<void>;
+  unlock(name: string): Promise<void>;
+  publishSandboxUpstreams(host: string, upstreams: Record<string, string>): Promise<void>;
+  sandboxUpstreams(): Promise<SandboxUpstream[]>;
+  clearSandboxUpstreams(): Promise<void>;
+  close(): void;
+}
 
 export interface PostgresStoreOptions {
   /** Schema for the tables, made by `migrate()` if missing, on every connection's `search_path` (default: the role's). */

@@ -11,7 +11,7 @@ import { appendAuditRows, pruneAuditOnce } from './postgres-audit.js';
 import { ClusterSession } from './postgres-cluster.js';
 import { advisoryLockText, withAdvisoryLock } from './postgres-locks.js';
 import { CHANGE_CHANNEL, ChangeListener, changePayload, writeAndNotify } from './postgres-notify.js';
-import type { PostgresStoreOptions } from './postgres-options.js';
+import type { ClusterLink, PostgresStoreOptions } from './postgres-options.js';
 import { leaseTokens } from './postgres-rate.js';
 import { migrate as migrateSchema, migrationStatusOf, quoteIdent } from './postgres-schema.js';
 import { apiKey, auditRecord, connection, type DbRow, integration, oauthState } from './rows.js';
@@ -98,7 +98,8 @@ export class PostgresStore extends WorkspaceMethods implements Store {
 
   readonly migrate = (options?: MigrateOptions): Promise<void> => migrateSchema(this.pool, this.schema, this.namespace, options);
   readonly migrationStatus = (): Promise<MigrationStatus> => migrationStatusOf(this.pool);
-  readonly openClusterSession = async () => new ClusterSession(await this.lockPool.connect(), this.pool, this.namespace);
+  readonly openClusterSession = async (): Promise<ClusterLink> =>
+    new ClusterSession(await this.lockPool.connect(), this.pool, this.namespace);
 
   async close(): Promise<void> {
     if (this.closed) return;
