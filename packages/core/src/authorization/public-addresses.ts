@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import { addRange } from '../upstream/egress.js';
 
 /**
  * Addresses a Client ID Metadata Document may be fetched from: public ones only. A `client_id` is a URL anyone can
@@ -31,16 +32,8 @@ const NOT_PUBLIC: ReadonlyArray<readonly [string, number]> = [
 ];
 
 const BLOCK = new BlockList();
-for (const [address, prefix] of NOT_PUBLIC) {
-  const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-  BLOCK.addSubnet(address, prefix, family);
-  if (family === 'ipv4') {
-    // The same IPv4 ranges reached through NAT64 (64:ff9b::/96). IPv4-mapped IPv6 (::ffff:a.b.c.d) BlockList checks itself.
-    const [a, b, c, d] = address.split('.').map(Number) as [number, number, number, number];
-    const hex = (high: number, low: number) => ((high << 8) | low).toString(16);
-    BLOCK.addSubnet(`64:ff9b::${hex(a, b)}:${hex(c, d)}`, 96 + prefix, 'ipv6');
-  }
-}
+// Each IPv4 range also in its NAT64 form (64:ff9b::/96); IPv4-mapped IPv6 (::ffff:a.b.c.d) BlockList checks itself.
+for (const [address, prefix] of NOT_PUBLIC) addRange(BLOCK, address, prefix);
 
 /** Whether an IP address (v4 or v6, without brackets) is public: not loopback, private, link-local or reserved. */
 export function isPublicAddress(address: string): boolean {

@@ -78,7 +78,7 @@ addRange(LINK_LOCAL_BLOCK, '169.254.0.0', 16);
 addRange(LINK_LOCAL_BLOCK, 'fe80::', 10);
 
 /** Adds a range, and for IPv4 also its NAT64 form (64:ff9b::/96), which reaches the same address. */
-function addRange(list: BlockList, address: string, prefix: number): void {
+export function addRange(list: BlockList, address: string, prefix: number): void {
   const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
   list.addSubnet(address, prefix, family);
   if (family === 'ipv4') {
