@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../logger.js';
 import { PostgresStore } from '../store/postgres.js';
+import { TEST_POSTGRES_URL as PG_URL, postgresProblem, POSTGRES_REQUIRED as REQUIRE_PG } from '../store/postgres.test-support.js';
 import { DEFAULT_WORKSPACE } from '../store/types.js';
 import { documentHost, testCertificate } from './metadata-documents.test-support.js';
 import { AuthorizationServer } from './server.js';
@@ -11,24 +12,8 @@ import { AuthorizationServer } from './server.js';
  * A client known by its metadata document, on two gateway instances over one PostgreSQL database: each instance
  * fetches and checks the document itself (its cache is its own), and a code one issues the other redeems.
  */
-const PG_URL = process.env.PORTICO_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const REQUIRE_PG = process.env.PORTICO_REQUIRE_POSTGRES === '1';
 const GATEWAY = 'https://gw.example';
 const REDIRECT = 'http://127.0.0.1:33418/callback';
-
-async function postgresProblem(): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message || error.name : String(error);
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
 
 const problem = await postgresProblem();
 

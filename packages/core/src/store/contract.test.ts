@@ -6,29 +6,15 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { storeContract } from './contract.test-support.js';
 import { MIGRATIONS } from './migrations.js';
 import { PostgresStore } from './postgres.js';
+import {
+  TEST_POSTGRES_SHOWN as PG_SHOWN,
+  TEST_POSTGRES_URL as PG_URL,
+  postgresProblem,
+  POSTGRES_REQUIRED as REQUIRE_PG,
+} from './postgres.test-support.js';
 import { conn, deferred, integration, key, sleep, T1, within } from './samples.test-support.js';
 import { SqliteStore } from './sqlite.js';
 import { DEFAULT_WORKSPACE, type StoreChange } from './types.js';
-
-const PG_URL = process.env.PORTICO_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const REQUIRE_PG = process.env.PORTICO_REQUIRE_POSTGRES === '1';
-/** For messages: the URL without a password. */
-const PG_SHOWN = PG_URL.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
-
-/** Decided once, before any test is declared: undefined when PostgreSQL answers, else why not. */
-async function postgresProblem(): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return undefined;
-  } catch (error) {
-    return error instanceof Error ? error.message || error.name : String(error);
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
 
 const pgProblem = await postgresProblem();
 

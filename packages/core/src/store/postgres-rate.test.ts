@@ -2,27 +2,10 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PostgresStore } from './postgres.js';
-
-const PG_URL = process.env.PORTICO_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-/** Undefined when PostgreSQL answers, else why not (the tests are skipped, or fail with PORTICO_REQUIRE_POSTGRES=1). */
-async function postgresProblem(): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    await client.query('SELECT 1');
-    return undefined;
-  } catch (error) {
-    const problem = error instanceof Error ? error.message || error.name : String(error);
-    if (process.env.PORTICO_REQUIRE_POSTGRES === '1') throw new Error(`PostgreSQL is required and not reachable: ${problem}`);
-    return problem;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
+import { TEST_POSTGRES_URL as PG_URL, POSTGRES_REQUIRED, postgresProblem } from './postgres.test-support.js';
 
 const problem = await postgresProblem();
+if (problem !== undefined && POSTGRES_REQUIRED) throw new Error(`PostgreSQL is required and not reachable: ${problem}`);
 const schema = `portico_rate_${randomBytes(5).toString('hex')}`;
 
 describe.skipIf(problem !== undefined)(`shared rate buckets on PostgreSQL${problem ? ` (skipped: ${problem})` : ''}`, () => {
