@@ -7,7 +7,6 @@ import type { UpstreamClient } from './client.js';
 import { EgressPolicy } from './egress.js';
 import { readUpstreamFailure, redactSecrets, retryAfterFromHeaders } from './failures.js';
 import { type ConnectionCall, UpstreamLimiter } from './limits.js';
-import { upstreamTraceHeaders } from './trace-context.js';
 
 const MAX_MESSAGE = 500;
 
@@ -46,8 +45,6 @@ export class UpstreamSender {
       ...upstream.headers?.(settings),
       ...(withAuth ? (upstream.authHeaders?.(credentials) ?? { authorization: `Bearer ${credentials.accessToken}` }) : {}),
       ...request.headers,
-      // W3C trace context: the request's trace id, a new span id for this call (trace-context.ts)
-      ...upstreamTraceHeaders(),
     };
     const url = request.url ?? joinPath(baseUrl, request.path ?? '');
     const prepared = { ...request, url, headers, upstreamName: integration.plugin.displayName };
