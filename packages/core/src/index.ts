@@ -223,4 +223,13 @@ export {
   upstreamInspector,
 } from './upstream/failures.js';
 export { DEFAULT_UPSTREAM_LIMIT_OPTIONS, type UpstreamLimitOptions } from './upstream/limits.js';
+export {
+  currentTrace,
+  formatTraceparent,
+  parseTraceparent,
+  runInTrace,
+  type TraceContext,
+  traceFromHeaders,
+  validTracestate,
+} from './upstream/trace-context.js';
 export { parseWorkspaceHosts, WorkspaceBaseUrls, type WorkspaceHosts } from './upstream/workspace-base-urls.js';

@@ -4,6 +4,8 @@ import type { Principal } from '@portico/core';
 export interface GatewayState {
   principal: Principal;
   requestId: string;
+  /** The W3C trace this request belongs to (server/middleware.ts): in its log lines and upstream calls. */
+  traceId: string;
   /** The client's address: the peer's, or from X-Forwarded-For behind a trusted proxy (server/client-address.ts). */
   clientAddress: string;
   service?: string;

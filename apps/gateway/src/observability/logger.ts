@@ -1,3 +1,4 @@
+import { currentTrace } from '@portico/core';
 import { pino } from 'pino';
 import type { GatewayConfig } from '../config/load.js';
 
@@ -7,6 +8,11 @@ export function createLogger(level: GatewayConfig['logLevel'], destination?: Nod
     {
       level,
       base: { app: 'portico' },
+      // every line written while answering a request names its W3C trace id (server/middleware.ts)
+      mixin: () => {
+        const trace = currentTrace();
+        return trace ? { traceId: trace.traceId } : {};
+      },
       redact: {
         paths: [
           'authorization',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { errorBody, GatewayError, type Logger, toGatewayError } from '@portico/core';
+import { errorBody, formatTraceparent, GatewayError, type Logger, runInTrace, toGatewayError, traceFromHeaders } from '@portico/core';
 import type { Context, Next } from 'koa';
 import type { GatewayMetrics } from '../observability/metrics.js';
 import { ClientAddress } from './client-address.js';
@@ -39,9 +39,13 @@ export function requestLog(
     const inbound = ctx.get('x-request-id');
     ctx.state.requestId = REQUEST_ID.test(inbound) ? inbound : randomUUID();
     ctx.set('x-request-id', ctx.state.requestId);
+    // W3C trace context: the caller's trace when its traceparent is valid, else a new one; the answer names our span.
+    const trace = traceFromHeaders(ctx.get('traceparent') || undefined, ctx.get('tracestate') || undefined);
+    ctx.state.traceId = trace.traceId;
+    ctx.set('traceparent', formatTraceparent(trace));
     let clientClosed = false;
     try {
-      await next();
+      await runInTrace(trace, next);
       if (ctx.status === 404 && ctx.body === undefined && ctx.respond !== false) {
         throw new GatewayError('not_found', `No route for ${ctx.method} ${ctx.path}`);
       }
@@ -58,6 +62,7 @@ export function requestLog(
       logger.info(
         {
           requestId: ctx.state.requestId,
+          traceId: ctx.state.traceId,
           method: ctx.method,
           path: ctx.path,
           status,
@@ -100,12 +105,12 @@ export function hostGuard(allowed: readonly string[] | '*', publicUrl?: string):
 function sendError(ctx: Context, error: unknown, logger: Logger): boolean {
   const socket = ctx.req.socket as Context['req']['socket'] | null;
   if (isClientAbort(error) && (ctx.req.destroyed || !socket || socket.destroyed)) {
-    logger.info({ requestId: ctx.state.requestId, code: errorCode(error) }, 'client closed the connection');
+    logger.info({ requestId: ctx.state.requestId, traceId: ctx.state.traceId, code: errorCode(error) }, 'client closed the connection');
     return true;
   }
   const failure = toGatewayError(error);
   if (failure.code === 'internal_error') {
-    logger.error({ requestId: ctx.state.requestId, err: error }, 'unhandled error');
+    logger.error({ requestId: ctx.state.requestId, traceId: ctx.state.traceId, err: error }, 'unhandled error');
   }
   if (ctx.respond === false && ctx.res.headersSent) return false;
   ctx.respond = true;

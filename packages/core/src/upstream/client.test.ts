@@ -13,6 +13,7 @@ import { SqliteStore } from '../store/sqlite.js';
 import { DEFAULT_WORKSPACE } from '../store/types.js';
 import { examplePlugin } from '../testing/example-plugin.js';
 import type { UpstreamClientOptions } from './client.js';
+import { parseTraceparent, runInTrace, traceFromHeaders } from './trace-context.js';
 
 /**
  * The upstream call as a caller sees it: one engine per set of client options, against a loopback upstream that
@@ -26,7 +27,7 @@ let server: Server;
 let origin: string;
 const sockets = new Set<Socket>();
 /** Requests the upstream received (method and raw request target). */
-let received: Array<{ method: string; url: string; at: number }> = [];
+let received: Array<{ method: string; url: string; at: number; traceparent?: string | undefined }> = [];
 
 const PRINCIPAL: Principal = { keyId: null, workspaceId: DEFAULT_WORKSPACE, scopes: { admin: true, services: '*', readOnly: false } };
 
@@ -99,7 +100,12 @@ const json =
 
 beforeAll(async () => {
   server = createServer((req, res) => {
-    received.push({ method: req.method ?? '', url: req.url ?? '', at: performance.now() });
+    received.push({
+      method: req.method ?? '',
+      url: req.url ?? '',
+      at: performance.now(),
+      traceparent: req.headers.traceparent as string | undefined,
+    });
     req.resume();
     req.on('end', () => handler(req, res));
   });
@@ -238,6 +244,22 @@ describe('the time budget of an upstream call', () => {
     handler = json(503, { message: 'maintenance' }, { 'retry-after': '0' });
     expect((await call(engine, 'create_item', { name: 'x' })).status).toBe(502);
     expect(received).toHaveLength(1);
+  });
+});
+
+describe('W3C trace context on upstream calls', () => {
+  it("each attempt, a retry included, carries the request's trace id under a span id of its own", async () => {
+    const engine = await engineWith({ timeoutMs: 5_000, retryLimit: 1 });
+    let answered = 0;
+    handler = (req, res) =>
+      (answered++ === 0 ? json(503, { message: 'maintenance' }, { 'retry-after': '0' }) : json(200, { items: [] }))(req, res);
+    const trace = traceFromHeaders('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01', undefined);
+    expect((await runInTrace(trace, () => call(engine, 'list_items'))).status).toBe(200);
+    const sent = received.map((request) => parseTraceparent(request.traceparent));
+    expect(sent).toHaveLength(2);
+    expect(sent.map((parent) => parent?.traceId)).toEqual([trace.traceId, trace.traceId]);
+    expect(new Set(sent.map((parent) => parent?.parentId)).size).toBe(2);
+    expect(sent.map((parent) => parent?.parentId)).not.toContain('00f067aa0ba902b7');
   });
 });
 

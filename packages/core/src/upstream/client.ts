@@ -7,6 +7,7 @@ import type { UpstreamRequest, UpstreamResponse } from '../contract/operation.js
 import { GatewayError } from '../errors.js';
 import { EGRESS_REFUSED } from './egress.js';
 import { retryAfterMs } from './failures.js';
+import { upstreamTraceHeaders } from './trace-context.js';
 
 export interface UpstreamClientOptions {
   /**
@@ -117,7 +118,9 @@ export class UpstreamClient {
     const got = await this.client();
     // Bounded: one attempt plus at most `retryLimit` retries.
     for (let attempt = 0; ; attempt++) {
-      const outcome = await this.attempt(got, url, request.method, headers, body, deadline - performance.now(), name);
+      // W3C trace context: the request's trace id, a new span id for each attempt (trace-context.ts)
+      const traced = { ...headers, ...upstreamTraceHeaders() };
+      const outcome = await this.attempt(got, url, request.method, traced, body, deadline - performance.now(), name);
       const wait = retriable && attempt < retryLimit ? this.retryWait(outcome, attempt) : undefined;
       if (wait === undefined || deadline - performance.now() - wait < timeoutMs * RETRY_MIN_BUDGET_SHARE) {
         if (outcome.error) throw outcome.error;
