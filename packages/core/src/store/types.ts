@@ -121,17 +121,12 @@ export interface AuditRecord {
   status: number;
   code: string | null;
   durationMs: number;
-  /**
-   * The caller's address: the socket's, or the one a trusted proxy forwarded (PORTICO_TRUST_PROXY). Null (or absent
-   * when written) for an event no request made and for records written before it was kept; a store always returns it.
-   */
-  clientAddress?: string | null;
+  clientAddress: string | null; // the socket's, or a trusted proxy's X-Forwarded-For; null: no request, or before v10
 }
 
 /** An audit record as `queryAudit` lists it: with its id, which orders the records (a higher id was written later). */
 export interface AuditEntry extends AuditRecord {
   id: string;
-  clientAddress: string | null;
 }
 
 export type AuditStatusClass = '1xx' | '2xx' | '3xx' | '4xx' | '5xx';
