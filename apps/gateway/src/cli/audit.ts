@@ -7,7 +7,8 @@ const HELP = `Usage: portico audit [--service S] [--operation O] [--protocol res
                      [--workspace ID]
 
 Lists the audit records of a workspace (--workspace, default: default), newest first: every call over REST, MCP and the
-dashboard, OAuth connects and refreshes. Each filter narrows the list; --since (inclusive) and --until (exclusive) take a date (2026-01-31) or a time
+dashboard, OAuth connects and refreshes, each with the client's address (CLIENT: the socket's, or the one a trusted
+proxy forwarded, PORTICO_TRUST_PROXY; '-' for events no request made). Each filter narrows the list; --since (inclusive) and --until (exclusive) take a date (2026-01-31) or a time
 with its zone (2026-01-31T12:00:00Z). --limit is the page size (default 100, at most 1000); when there is more, the
 command names the --cursor of the next page. --json prints { "records": [...], "next_cursor": ... }. Records older
 than PORTICO_AUDIT_RETENTION_DAYS are deleted by the running gateway.`;
@@ -42,11 +43,11 @@ async function audit(args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<nu
       io.out(JSON.stringify(publicAuditPage(page), null, 2));
       return 0;
     }
-    const row = (cells: string[]) => cells.map((cell, i) => cell.padEnd([8, 24, 8, 12, 28, 6, 24, 7][i] ?? 0)).join(' ');
-    io.out(row(['ID', 'AT', 'PROTOCOL', 'SERVICE', 'OPERATION', 'STATUS', 'CODE', 'MS', 'KEY']));
+    const row = (cells: string[]) => cells.map((cell, i) => cell.padEnd([8, 24, 8, 12, 28, 6, 24, 7, 24][i] ?? 0)).join(' ');
+    io.out(row(['ID', 'AT', 'PROTOCOL', 'SERVICE', 'OPERATION', 'STATUS', 'CODE', 'MS', 'KEY', 'CLIENT']));
     for (const r of page.records) {
       const cells = [r.id, r.at, r.protocol, r.service.slice(0, 12), r.operation.slice(0, 28), String(r.status), r.code ?? '-'];
-      io.out(row([...cells, String(r.durationMs), r.keyId ?? '-']));
+      io.out(row([...cells, String(r.durationMs), r.keyId ?? '-', r.clientAddress ?? '-']));
     }
     if (page.next) io.err(`More records: add --cursor ${page.next}`);
     return 0;

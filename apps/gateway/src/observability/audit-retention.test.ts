@@ -25,6 +25,7 @@ const record = (operation: string, at: string): AuditRecord => ({
   status: 200,
   code: null,
   durationMs: 1,
+  clientAddress: null,
 });
 
 const cleanup: Array<() => Promise<unknown>> = [];

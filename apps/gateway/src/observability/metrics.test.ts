@@ -245,6 +245,7 @@ describe('GatewayMetrics', () => {
       status: 429,
       code: 'rate_limited',
       durationMs: 1,
+      clientAddress: '127.0.0.1',
     };
     metrics.observer.audited?.(record, {});
     metrics.observer.audited?.(record, {});

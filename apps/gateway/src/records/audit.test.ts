@@ -24,13 +24,14 @@ const record = (operation: string, overrides: Partial<AuditRecord> = {}): AuditR
   status: 200,
   code: null,
   durationMs: 3,
+  clientAddress: null,
   ...overrides,
 });
 
 /** Back-dated records written straight to the store (day 1 to 5 of March 2026), oldest first. */
 const SEEDED = [
   record('r1', { at: at(1) }),
-  record('r2', { at: at(2), protocol: 'mcp', status: 429, code: 'rate_limited', keyId: 'key_b' }),
+  record('r2', { at: at(2), protocol: 'mcp', status: 429, code: 'rate_limited', keyId: 'key_b', clientAddress: '203.0.113.7' }),
   record('r3', { at: at(3), service: 'other', status: 404, code: 'not_found' }),
   record('r4', { at: at(4), protocol: 'mcp', status: 502, code: 'upstream_error' }),
   record('r5', { at: at(5), keyId: 'key_b' }),
@@ -179,15 +180,17 @@ describe('portico audit', () => {
     const table = await run(['audit', '--status', '4xx'], env);
     expect(table.code).toBe(0);
     const lines = table.out.split('\n');
-    expect(lines[0]).toMatch(/^ID\s+AT\s+PROTOCOL\s+SERVICE\s+OPERATION\s+STATUS\s+CODE\s+MS\s+KEY$/);
+    expect(lines[0]).toMatch(/^ID\s+AT\s+PROTOCOL\s+SERVICE\s+OPERATION\s+STATUS\s+CODE\s+MS\s+KEY\s+CLIENT$/);
     expect(lines.slice(1).map((line) => line.split(/\s+/)[4])).toEqual(['r3', 'r2']);
-    expect(lines[2]).toMatch(/2026-03-02T10:00:00\.000Z\s+mcp\s+example\s+r2\s+429\s+rate_limited\s+3\s+key_b$/);
+    expect(lines[2]).toMatch(/2026-03-02T10:00:00\.000Z\s+mcp\s+example\s+r2\s+429\s+rate_limited\s+3\s+key_b\s+203\.0\.113\.7$/);
+    expect(lines[1]).toMatch(/\s+key_a\s+-$/); // r3: no address
 
     const paged = await run(['audit', '--key', 'key_b', '--limit', '1', '--json'], env);
     const page = JSON.parse(paged.out) as Page;
-    expect(page.records.map((r) => r.operation)).toEqual(['r5']);
+    expect(page.records.map((r) => [r.operation, r.clientAddress])).toEqual([['r5', null]]);
     const next = await run(['audit', '--key', 'key_b', '--limit', '1', '--cursor', String(page.next_cursor)], env);
     expect(next.out).toContain(' r2 ');
+    expect(next.out).toMatch(/ 203\.0\.113\.7$/m);
     expect(next.err).toBe('');
     expect((await run(['audit', '--limit', '2'], env)).err).toMatch(/More records: add --cursor \d+/);
 

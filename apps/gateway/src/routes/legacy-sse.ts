@@ -19,7 +19,8 @@ export function mountLegacySse(
   const sessions = new Map<string, { transport: LegacySseTransport; keyId: string | null }>();
   router.get('/api/mcp/sse', authenticate, async (ctx) => {
     const transport = await openLegacySseTransport('/api/mcp/messages', ctx.res);
-    const server = createMcpServer(options.engine, ctx.state.principal, mcpServerOptions(options));
+    const clientAddress = ctx.state.clientAddress ?? null; // the address of the GET that opened the stream
+    const server = createMcpServer(options.engine, ctx.state.principal, { ...mcpServerOptions(options), clientAddress });
     sessions.set(transport.sessionId, { transport, keyId: ctx.state.principal.keyId });
     transport.onclose = () => {
       sessions.delete(transport.sessionId);

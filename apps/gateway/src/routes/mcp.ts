@@ -57,7 +57,7 @@ export function mountMcp(
       return;
     }
     const principal = ctx.state.principal;
-    const serverOptions = mcpServerOptions(options);
+    const serverOptions = { ...mcpServerOptions(options), clientAddress: ctx.state.clientAddress ?? null };
     const answer = await answerMcpPost(
       () => createMcpServer(engine, principal, serverOptions),
       {

@@ -89,6 +89,7 @@ export function mountRest(
       stringParams: invocation.stringParams,
       // a call still waiting for an upstream slot when its client has gone is dropped (upstream/limits.ts)
       callerGone: () => socket.destroyed,
+      clientAddress: ctx.state.clientAddress ?? null,
     });
     if (result.body === undefined) ctx.status = 204;
     else ctx.body = result.body;

@@ -98,6 +98,8 @@ export async function runCall(
   service: string,
   args: Record<string, unknown>,
   budget: number,
+  /** The caller's address, kept in the call's audit record. */
+  clientAddress: string | null = null,
 ): Promise<CallToolResult> {
   const { method, params } = args;
   const integration = engine.registry.get(service) as RegisteredIntegration;
@@ -117,8 +119,9 @@ export async function runCall(
   } catch (error) {
     return failure(error);
   }
-  if (!integration.operations.has(method)) return unknownOperation(engine, principal, integration, method);
-  return invokeTool(engine, principal, service, method, (params ?? {}) as Record<string, unknown>, budget);
+  if (!integration.operations.has(method)) return unknownOperation(engine, principal, integration, method, clientAddress);
+  const given = (params ?? {}) as Record<string, unknown>;
+  return invokeTool(engine, principal, service, method, given, budget, false, clientAddress);
 }
 
 /**
@@ -130,9 +133,11 @@ async function unknownOperation(
   principal: Principal,
   integration: RegisteredIntegration,
   method: string,
+  clientAddress: string | null,
 ): Promise<CallToolResult> {
   try {
-    await engine.invoke({ principal, protocol: 'mcp', service: integration.service, operation: method, params: {} });
+    const { service } = integration;
+    await engine.invoke({ principal, protocol: 'mcp', service, operation: method, params: {}, clientAddress });
     throw new GatewayError('internal_error', 'Internal error');
   } catch (error) {
     const refusal = toGatewayError(error);
@@ -167,9 +172,11 @@ export async function invokeTool(
   budget: number,
   /** The tool declares an output schema: an error body must not be sent as structured content it would fail. */
   typed = false,
+  /** The caller's address, kept in the call's audit record. */
+  clientAddress: string | null = null,
 ): Promise<CallToolResult> {
   try {
-    const result = await engine.invoke({ principal, protocol: 'mcp', service, operation, params });
+    const result = await engine.invoke({ principal, protocol: 'mcp', service, operation, params, clientAddress });
     // Serialized once: the text block is this JSON, and its size decides whether the answer must be shortened.
     const text = JSON.stringify(result.body ?? null);
     if (Buffer.byteLength(text) <= budget) return success(result.body, text);

@@ -58,6 +58,8 @@ export interface McpServerOptions {
   mode?: McpToolMode;
   /** Largest tool result in bytes before it is shortened (see result-budget.ts); DEFAULT_MCP_RESULT_BUDGET if unset. */
   resultBudget?: number;
+  /** The caller's address (the socket's, or the one a trusted proxy forwarded), kept in the audit record of each call. */
+  clientAddress?: string | null;
 }
 
 /**
@@ -165,6 +167,7 @@ export function mcpToolCaller(
 ): (call: McpToolCall) => Promise<CallToolResult> {
   const mode = options.mode ?? 'compact';
   const budget = options.resultBudget ?? DEFAULT_MCP_RESULT_BUDGET;
+  const clientAddress = options.clientAddress ?? null;
   return async ({ name, arguments: given }) => {
     const args = (given ?? {}) as Record<string, unknown>;
     if (mode === 'compact') {
@@ -172,12 +175,12 @@ export function mcpToolCaller(
       if (name === 'search_methods') return runSearch(engine, principal, args);
       if (name === CONNECTIONS_TOOL.name) return runConnections(engine, principal);
       const service = name.startsWith(CALL_PREFIX) ? name.slice(CALL_PREFIX.length) : '';
-      if (engine.registry.get(service)) return runCall(engine, principal, service, args, budget);
+      if (engine.registry.get(service)) return runCall(engine, principal, service, args, budget, clientAddress);
     } else {
       const target = operationForTool(engine, name);
       if (target) {
         const typed = Boolean(engine.registry.operation(target.service, target.operation)?.definition.response);
-        return invokeTool(engine, principal, target.service, target.operation, args, budget, typed);
+        return invokeTool(engine, principal, target.service, target.operation, args, budget, typed, clientAddress);
       }
     }
     throw invalidArguments(`Unknown tool: ${name}`);

@@ -50,6 +50,7 @@ const record = (n: number): AuditRecord => ({
   status: 200,
   code: null,
   durationMs: 1,
+  clientAddress: null,
 });
 
 it('holds the records of a failed write and writes them, in order, once the store takes them again', async () => {

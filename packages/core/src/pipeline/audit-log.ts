@@ -88,6 +88,7 @@ export class AuditLog implements ConnectionAudit {
       status,
       code,
       durationMs: 0,
+      clientAddress: null, // no request of a caller made it
     };
     this.queue.push(record);
     this.observers.audited(record);

@@ -29,6 +29,8 @@ export interface InvokeRequest {
   stringParams?: Record<string, string | string[]>;
   /** True once the caller has gone away (REST: its connection closed): a call still waiting for an upstream slot is dropped. */
   callerGone?: () => boolean;
+  /** The caller's address (the socket's, or the one a trusted proxy forwarded), kept in the call's audit record. */
+  clientAddress?: string | null;
 }
 
 export interface InvokeResult {
@@ -192,6 +194,7 @@ export class Pipeline {
           status,
           code,
           durationMs: performance.now() - started,
+          clientAddress: request.clientAddress ?? null,
         },
         upstreamStatus === undefined ? undefined : { upstreamStatus },
       );

@@ -231,12 +231,35 @@ export function recordContract(fresh: () => Promise<Store>): void {
       expect((await store.listAudit('other', 10)).map((r) => r.operation)).toEqual(['op2']);
     });
 
+    it("keeps each record's client address (IPv4 or IPv6), null where none was given, in listAudit and queryAudit", async () => {
+      const store = await fresh();
+      await store.appendAudit([
+        audit('v4', { clientAddress: '203.0.113.7' }),
+        audit('v6', { clientAddress: '2001:db8::1' }),
+        audit('event'),
+      ]);
+      const listed = await store.listAudit(DEFAULT_WORKSPACE, 10);
+      expect(listed.map((r) => [r.operation, r.clientAddress])).toEqual([
+        ['event', null],
+        ['v6', '2001:db8::1'],
+        ['v4', '203.0.113.7'],
+      ]);
+      const page = await store.queryAudit({ workspaceId: DEFAULT_WORKSPACE, limit: 10 });
+      expect(page.records.map((r) => [r.operation, r.clientAddress])).toEqual([
+        ['event', null],
+        ['v6', '2001:db8::1'],
+        ['v4', '203.0.113.7'],
+      ]);
+    });
+
     it('keeps the order of a large batch', async () => {
       const store = await fresh();
-      const batch = Array.from({ length: 250 }, (_, i) => audit(`op${i}`));
+      const batch = Array.from({ length: 250 }, (_, i) => audit(`op${i}`, { clientAddress: `192.0.2.${i}` }));
       await store.appendAudit(batch);
       const listed = await store.listAudit(DEFAULT_WORKSPACE, 1000);
       expect(listed.map((r) => r.operation)).toEqual(batch.map((r) => r.operation).reverse());
+      // each record's address stays with it across the statements a large batch is written in
+      expect(listed.map((r) => r.clientAddress)).toEqual(batch.map((r) => r.clientAddress).reverse());
     });
   });
 }

@@ -171,4 +171,12 @@ export const MIGRATIONS: readonly Migration[] = [
          updated_at TEXT NOT NULL)`,
     ],
   },
+  {
+    version: 10,
+    name: 'client address in audit records',
+    // The address of the caller (the socket's, or the one a trusted proxy forwarded: PORTICO_TRUST_PROXY); NULL for
+    // records written before it, and for events no request made.
+    sqlite: ['ALTER TABLE audit ADD COLUMN client_address TEXT'],
+    postgres: ['ALTER TABLE audit ADD COLUMN client_address TEXT'],
+  },
 ];

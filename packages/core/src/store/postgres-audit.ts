@@ -46,10 +46,10 @@ export async function appendAuditRows(pool: pg.Pool, records: readonly AuditReco
   // One statement whatever the batch size (no parameter limit, atomic like SQLite's batch); ORDER BY the
   // ordinality keeps ids, and so listAudit's order, in the order of the batch.
   await pool.query(
-    `INSERT INTO audit (at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms)
-       SELECT at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::integer[], $8::text[], $9::integer[])
-         WITH ORDINALITY AS r(at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms, n)
+    `INSERT INTO audit (at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms, client_address)
+       SELECT at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms, client_address
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::integer[], $8::text[], $9::integer[], $10::text[])
+         WITH ORDINALITY AS r(at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms, client_address, n)
        ORDER BY n`,
     [
       records.map((r) => r.at),
@@ -61,6 +61,7 @@ export async function appendAuditRows(pool: pg.Pool, records: readonly AuditReco
       records.map((r) => r.status),
       records.map((r) => r.code),
       records.map((r) => Math.round(r.durationMs)),
+      records.map((r) => r.clientAddress ?? null),
     ],
   );
 }

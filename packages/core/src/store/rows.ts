@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, AuditRecord, ConnectionRecord, IntegrationSettingsRecord, OAuthStateRecord } from './types.js';
+import type { ApiKeyRecord, AuditEntry, AuditRecord, ConnectionRecord, IntegrationSettingsRecord, OAuthStateRecord } from './types.js';
 
 /**
  * Row → record mapping shared by the SQLite and PostgreSQL stores: both keep the same columns, with JSON in TEXT
@@ -64,7 +64,7 @@ export function oauthState(row: DbRow): OAuthStateRecord {
   };
 }
 
-export function auditRecord(row: DbRow): AuditRecord {
+export function auditRecord(row: DbRow): Omit<AuditEntry, 'id'> {
   return {
     at: String(row.at),
     workspaceId: String(row.workspace_id),
@@ -75,5 +75,6 @@ export function auditRecord(row: DbRow): AuditRecord {
     status: Number(row.status),
     code: text(row.code),
     durationMs: Number(row.duration_ms),
+    clientAddress: text(row.client_address),
   };
 }

@@ -62,6 +62,7 @@ export function audit(operation: string, overrides: Partial<AuditRecord> = {}): 
     status: 200,
     code: null,
     durationMs: 5,
+    clientAddress: null,
     ...overrides,
   };
 }

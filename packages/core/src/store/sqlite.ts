@@ -290,14 +290,14 @@ export class SqliteStore extends WorkspaceMethods implements Store {
 
   async appendAudit(records: readonly AuditRecord[]): Promise<void> {
     if (records.length === 0) return;
-    // Multi-row INSERTs (100 rows each, 900 parameters: under SQLite's limit) in one transaction: a flush of
+    // Multi-row INSERTs (90 rows each, 900 parameters: under SQLite's limit) in one transaction: a flush of
     // hundreds of records is a handful of statements, not hundreds.
     const statements = [];
-    for (let start = 0; start < records.length; start += 100) {
-      const chunk = records.slice(start, start + 100);
+    for (let start = 0; start < records.length; start += 90) {
+      const chunk = records.slice(start, start + 90);
       statements.push({
-        sql: `INSERT INTO audit (at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms)
-              VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        sql: `INSERT INTO audit (at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms, client_address)
+              VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
         args: chunk.flatMap((r) => [
           r.at,
           r.workspaceId,
@@ -308,6 +308,7 @@ export class SqliteStore extends WorkspaceMethods implements Store {
           r.status,
           r.code,
           Math.round(r.durationMs),
+          r.clientAddress ?? null,
         ]),
       });
     }

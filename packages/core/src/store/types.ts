@@ -121,6 +121,7 @@ export interface AuditRecord {
   status: number;
   code: string | null;
   durationMs: number;
+  clientAddress: string | null; // the socket's, or a trusted proxy's X-Forwarded-For; null: no request, or before v10
 }
 
 /** An audit record as `queryAudit` lists it: with its id, which orders the records (a higher id was written later). */

@@ -98,6 +98,8 @@ async function checkUpgraded(store: Store): Promise<void> {
   });
   const audit = await store.queryAudit({ workspaceId: 'default', limit: 100 });
   expect(audit.records.map((r) => r.operation)).toEqual(Array.from({ length: 25 }, (_, i) => `op_${24 - i}`));
+  // records written before client addresses were kept (migration 10) have none
+  expect(audit.records.map((r) => r.clientAddress)).toEqual(Array.from({ length: 25 }, () => null));
   expect((await store.consumeOAuthState('state-1', AT))?.keyId).toBe('key_admin');
   expect(await store.workspaceUsage('default')).toEqual({ keys: 3, connections: 1, integrations: 1, toolSets: 0, auditRecords: 25 });
 
@@ -118,6 +120,10 @@ async function checkUpgraded(store: Store): Promise<void> {
   // the new tables work, and a second start changes nothing
   await store.createWorkspace({ id: 'smith-law', name: 'Smith Law', createdAt: AT });
   await store.putToolSet({ workspaceId: 'smith-law', id: 'intake', name: 'Intake', rules: [], createdAt: AT, updatedAt: AT });
+  // and a record written now keeps its client address
+  const after = { at: AT, workspaceId: 'default', keyId: null, service: 'notion', operation: 'after_upgrade' };
+  await store.appendAudit([{ ...after, protocol: 'rest', status: 200, code: null, durationMs: 1, clientAddress: '203.0.113.7' }]);
+  expect((await store.listAudit('default', 1))[0]).toMatchObject({ operation: 'after_upgrade', clientAddress: '203.0.113.7' });
   await store.migrate();
   expect((await store.listWorkspaces()).map((w) => w.id)).toEqual(['default', 'smith-law']);
   expect((await store.listApiKeys('default')).find((k) => k.id === 'key_admin')?.scopes.operator).toBe(true);

@@ -92,9 +92,9 @@ export function activityPage(input: {
 </form>
 <div class="table-wrap">
 <table class="stack" data-activity>
-  <thead><tr><th scope="col">Time</th><th scope="col">Key</th><th scope="col">Protocol</th><th scope="col">Integration</th><th scope="col">Operation</th><th scope="col" class="num">Status</th><th scope="col" class="num">Latency</th></tr></thead>
+  <thead><tr><th scope="col">Time</th><th scope="col">Key</th><th scope="col">Protocol</th><th scope="col">Integration</th><th scope="col">Operation</th><th scope="col" class="num">Status</th><th scope="col" class="num">Latency</th><th scope="col">Client</th></tr></thead>
   <tbody>
-  ${records.length === 0 ? html`<tr><td colspan="7">No calls match.</td></tr>` : ''}
+  ${records.length === 0 ? html`<tr><td colspan="8">No calls match.</td></tr>` : ''}
   ${records.map(
     (r) => html`<tr>
     <td data-label="Time">${when(r.at)}</td>
@@ -104,6 +104,7 @@ export function activityPage(input: {
     <td data-label="Operation"><code>${r.operation}</code></td>
     <td data-label="Status" class="num"><span class="badge ${r.status < 400 ? 'ok' : r.status < 500 ? 'warn' : 'bad'}">${r.status}</span>${r.code ? html` <span class="hint">${r.code}</span>` : ''}</td>
     <td data-label="Latency" class="num">${Math.round(r.durationMs)} ms</td>
+    <td data-label="Client">${r.clientAddress ?? '–'}</td>
   </tr>`,
   )}
   </tbody>

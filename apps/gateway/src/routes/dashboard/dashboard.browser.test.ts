@@ -260,6 +260,8 @@ describe.skipIf(problem)(`dashboard in Chromium${problem ? ` (skipped: ${problem
     await page.waitForSelector('[data-charts][data-ready="true"]');
     const rows = await page.locator('table[data-activity] tbody tr').allTextContents();
     expect(rows.some((r) => r.includes('dashboard') && r.includes('list_users') && r.includes('sandbox'))).toBe(true);
+    // each call with the client's address: here the browser's socket on loopback
+    expect(rows.some((r) => r.includes('dashboard') && r.includes('list_users') && /127\.0\.0\.1|::1/.test(r))).toBe(true);
     expect(rows.some((r) => r.includes('rest') && r.includes('ci-reader') && r.includes('401') === false && r.includes('notion'))).toBe(
       true,
     );

@@ -354,6 +354,7 @@ export function mountPages(kit: PageKit): void {
           service: integration.service,
           operation: description.method,
           params,
+          clientAddress: r.ctx.state.clientAddress ?? null,
         });
         result = { ok: true, status: answer.body === undefined ? 204 : 200, body: answer.body };
       } catch (error) {
