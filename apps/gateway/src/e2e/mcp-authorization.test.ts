@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../gateway.test-support.js';
+import { MemoryProvider } from './oauth-client.test-support.js';
 
 /**
  * The official MCP SDK client's own OAuth support, unmodified, against the built-in authorization server: discovery
@@ -14,41 +14,15 @@ import { startTestGateway, type TestGateway } from '../gateway.test-support.js';
  */
 const REDIRECT = 'http://127.0.0.1:9/callback';
 
-/** An in-memory OAuthClientProvider, as an MCP client application implements one; the browser step is the test's. */
-class MemoryProvider implements OAuthClientProvider {
-  client: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = '';
-  authorizationUrl: URL | undefined;
-  readonly redirectUrl = REDIRECT;
-  readonly clientMetadata: OAuthClientMetadata = {
-    client_name: 'SDK test client',
-    redirect_uris: [REDIRECT],
-    grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'],
-    token_endpoint_auth_method: 'none',
-  };
-  state = () => 'state-42';
-  clientInformation = () => this.client;
-  saveClientInformation = (info: OAuthClientInformationMixed) => {
-    this.client = info;
-  };
-  tokens = () => this.saved;
-  saveTokens = (tokens: OAuthTokens) => {
-    this.saved = tokens;
-  };
-  redirectToAuthorization = (url: URL) => {
-    this.authorizationUrl = url;
-  };
-  saveCodeVerifier = (verifier: string) => {
-    this.verifier = verifier;
-  };
-  codeVerifier = () => this.verifier;
-  invalidateCredentials = (scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery') => {
-    if (scope === 'all' || scope === 'tokens') this.saved = undefined;
-    if (scope === 'all' || scope === 'client') this.client = undefined;
-  };
-}
+const CLIENT_METADATA: OAuthClientMetadata = {
+  client_name: 'SDK test client',
+  redirect_uris: [REDIRECT],
+  grant_types: ['authorization_code', 'refresh_token'],
+  response_types: ['code'],
+  token_endpoint_auth_method: 'none',
+};
+/** A DCR client (no metadata document URL): the SDK registers it. */
+const newProvider = () => new MemoryProvider(REDIRECT, CLIENT_METADATA);
 
 let gateway: TestGateway;
 beforeAll(async () => {
@@ -122,7 +96,7 @@ describe('connecting with the MCP SDK client’s own OAuth support', () => {
   });
 
   it('registers, is authorized by the admin, calls within its grant on both doors, refreshes after expiry, and ends on revoke', async () => {
-    const provider = new MemoryProvider();
+    const provider = newProvider();
     const client = await authorizedClient(provider, { service_clio: 'on', access: 'read_only', expires: '1' });
     expect(provider.client?.client_id).toMatch(/^client_/);
     const tools = await client.listTools();
@@ -170,7 +144,7 @@ describe('connecting with the MCP SDK client’s own OAuth support', () => {
   });
 
   it('a grant is listed in the dashboard; revoking it there ends the client’s access at once, and it can be authorized again', async () => {
-    const provider = new MemoryProvider();
+    const provider = newProvider();
     const client = await authorizedClient(provider, { service_clio: 'on', access: 'full', expires: '7' });
     expect((await client.callTool({ name: 'call_clio', arguments: { method: 'list_matters', params: {} } })).isError).toBeFalsy();
     const cookie = await signIn();
@@ -195,7 +169,7 @@ describe('connecting with the MCP SDK client’s own OAuth support', () => {
   });
 
   it('a signed-out browser is sent to sign in, and back to the consent page afterwards', async () => {
-    const provider = new MemoryProvider();
+    const provider = newProvider();
     const transport = new StreamableHTTPClientTransport(new URL(`${gateway.url}/api/mcp`), { authProvider: provider });
     await expect(new Client({ name: 'x', version: '1' }).connect(transport)).rejects.toThrow(/Unauthorized/);
     const url = provider.authorizationUrl as URL;
@@ -213,7 +187,7 @@ describe('connecting with the MCP SDK client’s own OAuth support', () => {
   });
 
   it('a denied request goes back to the client with access_denied and its state', async () => {
-    const provider = new MemoryProvider();
+    const provider = newProvider();
     const transport = new StreamableHTTPClientTransport(new URL(`${gateway.url}/api/mcp`), { authProvider: provider });
     await expect(new Client({ name: 'x', version: '1' }).connect(transport)).rejects.toThrow(/Unauthorized/);
     const back = await consent(provider.authorizationUrl as URL, {}, 'deny');
