@@ -1,9 +1,8 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DEFAULT_WORKSPACE, Encryptor, Engine, PostgresStore, parseEncryptionKey, Registry } from '@portico/core';
 import { examplePlugin } from '@portico/core/testing';
 import pg from 'pg';
@@ -11,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/index.js';
 import { postgresProblem, TEST_POSTGRES_URL } from '../gateway.test-support.js';
 import { type FakeProvider, providerEnv, startFakeProvider } from '../oauth-provider.test-support.js';
+import { bin, listening, root, runPortico } from './cluster.test-support.js';
 
 /**
  * The rotation window of issue 30, on real gateway processes sharing PostgreSQL: one instance restarted with a new
@@ -20,8 +20,6 @@ import { type FakeProvider, providerEnv, startFakeProvider } from '../oauth-prov
  * promoted once the last instance knows it, and `portico encryption rotate` refuses while one does not.
  * Needs `pnpm build` first.
  */
-const root = fileURLToPath(new URL('../../../../', import.meta.url));
-const bin = join(root, 'apps/gateway/dist/bin.js');
 const pluginModule = join(root, 'packages/core/dist/testing/example-plugin.js');
 const problem = await postgresProblem();
 const schema = `portico_rw_${randomBytes(5).toString('hex')}`;
@@ -47,39 +45,21 @@ const keysEnv = (active: string, previous?: string) => ({
   ...(previous ? { PORTICO_ENCRYPTION_PREVIOUS_KEYS: previous } : {}),
 });
 
-function spawnGateway(keys: Record<string, string>): Promise<Instance> {
-  const child = spawn(process.execPath, [bin, 'serve'], {
-    env: {
-      PATH: process.env.PATH,
-      PORTICO_DATA_DIR: mkdtempSync(join(dataDir, 'instance-')),
-      PORTICO_DATABASE_URL: TEST_POSTGRES_URL,
-      PORTICO_DATABASE_SCHEMA: schema,
-      PORTICO_PLUGINS: pluginModule,
-      PORTICO_PORT: '0',
-      PORTICO_LOG_LEVEL: 'warn',
-      PORTICO_UPSTREAM_RETRIES: '0',
-      PORTICO_INSTANCE_HEARTBEAT_SECONDS: '1',
-      ...keys,
-      ...providerEnv(provider),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+async function spawnGateway(keys: Record<string, string>): Promise<Instance> {
+  const started = runPortico(['serve'], {
+    PORTICO_DATA_DIR: mkdtempSync(join(dataDir, 'instance-')),
+    PORTICO_DATABASE_URL: TEST_POSTGRES_URL,
+    PORTICO_DATABASE_SCHEMA: schema,
+    PORTICO_PLUGINS: pluginModule,
+    PORTICO_PORT: '0',
+    PORTICO_LOG_LEVEL: 'warn',
+    PORTICO_UPSTREAM_RETRIES: '0',
+    PORTICO_INSTANCE_HEARTBEAT_SECONDS: '1',
+    ...keys,
+    ...providerEnv(provider),
   });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${output}`)), 15_000);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /is listening on (http:\/\/[0-9.:]+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ url: match[1] as string, child });
-      }
-    };
-    child.stdout?.on('data', read);
-    child.stderr?.on('data', read);
-    child.on('exit', (code) => reject(new Error(`gateway exited (${code}):\n${output}`)));
-  });
+  children.push(started.child);
+  return { url: await listening(started), child: started.child };
 }
 
 /** A graceful stop (SIGTERM): the instance removes its heartbeat on the way out, as a rolling restart does. */
