@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { MULTI_PROCESS_TIMEOUT } from '../e2e/cluster.test-support.js';
 
 /**
  * What `portico serve` writes where, on the built CLI: stdout is the JSON log alone (what a log shipper collects);
@@ -40,7 +41,7 @@ async function firstStart(env: Record<string, string>): Promise<{ stdout: string
   return { stdout, stderr };
 }
 
-describe('portico serve output', () => {
+describe('portico serve output', { timeout: MULTI_PROCESS_TIMEOUT }, () => {
   it('prints the first admin key to stderr only; every stdout line is a JSON log record without it', async () => {
     const { stdout, stderr } = await firstStart({});
     const key = /^\s+(portico_\S+)$/m.exec(stderr)?.[1];

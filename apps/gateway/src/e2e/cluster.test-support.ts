@@ -9,6 +9,13 @@ import { TEST_POSTGRES_URL } from '../gateway.test-support.js';
 export const root = fileURLToPath(new URL('../../../../', import.meta.url));
 export const bin = join(root, 'apps/gateway/dist/bin.js');
 
+/**
+ * The time a test that starts several gateway processes may take. Each start costs a Node process and its imports,
+ * which on a busy two-core CI machine (the whole suite running beside it) takes seconds rather than the idle 0.6 s;
+ * the default 20 s timed such tests out without anything being wrong.
+ */
+export const MULTI_PROCESS_TIMEOUT = 90_000;
+
 export interface PorticoProcess {
   child: ChildProcess;
   /** Everything printed so far, stdout and stderr. */

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/index.js';
 import { postgresProblem, TEST_POSTGRES_URL } from '../gateway.test-support.js';
 import { type FakeProvider, providerEnv, startFakeProvider } from '../oauth-provider.test-support.js';
-import { bin, listening, root, runPortico } from './cluster.test-support.js';
+import { bin, listening, MULTI_PROCESS_TIMEOUT, root, runPortico } from './cluster.test-support.js';
 
 /**
  * The rotation window of issue 30, on real gateway processes sharing PostgreSQL: one instance restarted with a new
@@ -110,72 +110,76 @@ async function untilAllKnow(id: string, count: number): Promise<void> {
   }
 }
 
-describe.skipIf(problem !== undefined)(`rotating the encryption key instance by instance${problem ? ` (skipped: ${problem})` : ''}`, () => {
-  beforeAll(async () => {
-    if (!existsSync(bin) || !existsSync(pluginModule)) throw new Error('these tests run the built gateway: run `pnpm build` first');
-    provider = await startFakeProvider();
-    store = new PostgresStore(TEST_POSTGRES_URL, { schema });
-    await store.migrate();
-    const registry = new Registry();
-    registry.register(examplePlugin);
-    engine = new Engine({ registry, store, encryptor: new Encryptor(parseEncryptionKey(OLD)) });
-    apiKey = (
-      await engine.createApiKey({ workspaceId: DEFAULT_WORKSPACE, name: 'rw', scopes: { admin: true, services: '*', readOnly: false } })
-    ).key;
-    await engine.configureIntegration(DEFAULT_WORKSPACE, 'example', { restEnabled: true });
-  });
+describe.skipIf(problem !== undefined)(
+  `rotating the encryption key instance by instance${problem ? ` (skipped: ${problem})` : ''}`,
+  { timeout: MULTI_PROCESS_TIMEOUT },
+  () => {
+    beforeAll(async () => {
+      if (!existsSync(bin) || !existsSync(pluginModule)) throw new Error('these tests run the built gateway: run `pnpm build` first');
+      provider = await startFakeProvider();
+      store = new PostgresStore(TEST_POSTGRES_URL, { schema });
+      await store.migrate();
+      const registry = new Registry();
+      registry.register(examplePlugin);
+      engine = new Engine({ registry, store, encryptor: new Encryptor(parseEncryptionKey(OLD)) });
+      apiKey = (
+        await engine.createApiKey({ workspaceId: DEFAULT_WORKSPACE, name: 'rw', scopes: { admin: true, services: '*', readOnly: false } })
+      ).key;
+      await engine.configureIntegration(DEFAULT_WORKSPACE, 'example', { restEnabled: true });
+    });
 
-  afterAll(async () => {
-    for (const child of children) child.kill('SIGKILL');
-    await engine?.close();
-    await store?.close();
-    await provider?.close();
-    const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-    await admin.connect();
-    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await admin.end();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+    afterAll(async () => {
+      for (const child of children) child.kill('SIGKILL');
+      await engine?.close();
+      await store?.close();
+      await provider?.close();
+      const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+      await admin.connect();
+      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await admin.end();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
 
-  it('no 424 on the old instance after the restarted one refreshes; the key is promoted once all know it', async () => {
-    const first = await spawnGateway(keysEnv(OLD));
-    let second = await spawnGateway(keysEnv(OLD));
-    await connectExpired();
+    it('no 424 on the old instance after the restarted one refreshes; the key is promoted once all know it', async () => {
+      const first = await spawnGateway(keysEnv(OLD));
+      let second = await spawnGateway(keysEnv(OLD));
+      await connectExpired();
 
-    // Phase 1, staged on one instance: restarted with the new key, the old one kept as a previous key.
-    await stop(second);
-    second = await spawnGateway(keysEnv(NEW, OLD));
-    const refreshes = provider.refreshRequests.length;
-    expect(await call(second)).toBe(200); // the expired token is refreshed here, and the credential sealed again
-    expect(provider.refreshRequests.length - refreshes).toBe(1);
-    expect(await sealedWith()).toBe(oldId); // with the key the other instance knows...
-    expect(await call(first)).toBe(200); // ...so it still reads it (before: 424 until it was restarted)
+      // Phase 1, staged on one instance: restarted with the new key, the old one kept as a previous key.
+      await stop(second);
+      second = await spawnGateway(keysEnv(NEW, OLD));
+      const refreshes = provider.refreshRequests.length;
+      expect(await call(second)).toBe(200); // the expired token is refreshed here, and the credential sealed again
+      expect(provider.refreshRequests.length - refreshes).toBe(1);
+      expect(await sealedWith()).toBe(oldId); // with the key the other instance knows...
+      expect(await call(first)).toBe(200); // ...so it still reads it (before: 424 until it was restarted)
 
-    // rotate refuses while an instance lacks the new key, and says which
-    const refused = await cli(keysEnv(NEW, OLD), 'encryption', 'rotate');
-    expect(refused.code).toBe(1);
-    expect(refused.err).toContain(`1 live instance(s) cannot decrypt with key ${newId}`);
-    const status = await cli(keysEnv(NEW, OLD), 'encryption', 'status');
-    expect(status.out).toContain(`Sealing with: ${oldId}`);
-    expect(status.out).toContain(`(lacks ${newId})`);
-    expect(await sealedWith()).toBe(oldId); // nothing was re-encrypted
+      // rotate refuses while an instance lacks the new key, and says which
+      const refused = await cli(keysEnv(NEW, OLD), 'encryption', 'rotate');
+      expect(refused.code).toBe(1);
+      expect(refused.err).toContain(`1 live instance(s) cannot decrypt with key ${newId}`);
+      const status = await cli(keysEnv(NEW, OLD), 'encryption', 'status');
+      expect(status.out).toContain(`Sealing with: ${oldId}`);
+      expect(status.out).toContain(`(lacks ${newId})`);
+      expect(await sealedWith()).toBe(oldId); // nothing was re-encrypted
 
-    // Phase 2: the last instance restarted with the new key; the new key is promoted without another restart.
-    await stop(first);
-    const third = await spawnGateway(keysEnv(NEW, OLD));
-    await untilAllKnow(newId, 2);
-    await new Promise((resolve) => setTimeout(resolve, 1_500)); // one more heartbeat of the second instance
-    await connectExpired();
-    expect(await call(second)).toBe(200);
-    expect(await sealedWith()).toBe(newId);
-    expect(await call(third)).toBe(200);
+      // Phase 2: the last instance restarted with the new key; the new key is promoted without another restart.
+      await stop(first);
+      const third = await spawnGateway(keysEnv(NEW, OLD));
+      await untilAllKnow(newId, 2);
+      await new Promise((resolve) => setTimeout(resolve, 1_500)); // one more heartbeat of the second instance
+      await connectExpired();
+      expect(await call(second)).toBe(200);
+      expect(await sealedWith()).toBe(newId);
+      expect(await call(third)).toBe(200);
 
-    const rotated = await cli(keysEnv(NEW, OLD), 'encryption', 'rotate');
-    expect(rotated.code, rotated.err).toBe(0);
-    expect(rotated.out).toContain(`Active key ${newId}`);
-    expect(await call(third)).toBe(200);
-    await stop(second);
-    await stop(third);
-    expect(await store.instances.live(new Date(Date.now() - 60_000).toISOString())).toEqual([]); // stopped instances leave
-  });
-});
+      const rotated = await cli(keysEnv(NEW, OLD), 'encryption', 'rotate');
+      expect(rotated.code, rotated.err).toBe(0);
+      expect(rotated.out).toContain(`Active key ${newId}`);
+      expect(await call(third)).toBe(200);
+      await stop(second);
+      await stop(third);
+      expect(await store.instances.live(new Date(Date.now() - 60_000).toISOString())).toEqual([]); // stopped instances leave
+    });
+  },
+);

@@ -6,7 +6,7 @@ import { DEFAULT_WORKSPACE, PostgresStore } from '@portico/core';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { postgresProblem, TEST_POSTGRES_URL } from '../gateway.test-support.js';
-import { listening, type PorticoProcess, runPortico, schemas, stop } from './cluster.test-support.js';
+import { listening, MULTI_PROCESS_TIMEOUT, type PorticoProcess, runPortico, schemas, stop } from './cluster.test-support.js';
 
 /**
  * Sandbox mode on a cluster (issue 28): real `portico serve --sandbox` processes on one PostgreSQL schema share one
@@ -83,6 +83,7 @@ const printedKey = (process: PorticoProcess) => KEY_LINES.exec(process.output())
 
 describe.skipIf(problem !== undefined)(
   `sandbox mode on PostgreSQL with several instances${problem ? ` (skipped: ${problem})` : ''}`,
+  { timeout: MULTI_PROCESS_TIMEOUT },
   () => {
     it('one key for the cluster and one firm: what one instance writes, the other reads; a survivor takes over', async () => {
       const schema = made.fresh();
