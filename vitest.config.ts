@@ -6,7 +6,7 @@ export default defineConfig({
   test: {
     include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'tests/**/*.test.ts'],
     reporters: ['default', './scripts/summary-reporter.ts'],
-    testTimeout: 20_000,
+    testTimeout: 60_000,
     hookTimeout: 30_000,
   },
 });
