@@ -42,8 +42,10 @@ const ALL_TARGETS: Target[] = [
   { plugin: slackPlugin, spec: 'chat/slack_web_openapi_v2_without_examples.json', basePath: '/api', strip: '/api' },
   { plugin: callrailPlugin, spec: 'calls/callrail-v3.partial.openapi.yml', basePath: '/v3', strip: '/v3' },
 ];
-/** PRISM_ONLY=slack,notion runs the check on those upstreams only (while working on one). */
-const TARGETS = ALL_TARGETS.filter((t) => !process.env.PRISM_ONLY || process.env.PRISM_ONLY.split(',').includes(t.plugin.service));
+/** PORTICO_PRISM_ONLY=slack,notion runs the check on those upstreams only (while working on one). */
+const TARGETS = ALL_TARGETS.filter(
+  (t) => !process.env.PORTICO_PRISM_ONLY || process.env.PORTICO_PRISM_ONLY.split(',').includes(t.plugin.service),
+);
 
 /** The target: at least 98 % of each spec's checkable operations accepted. Every upstream holds it. */
 const TARGET = 0.98;
