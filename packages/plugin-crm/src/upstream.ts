@@ -1,4 +1,6 @@
-import { type DeclarativeUpstream, upstreamInspector } from '@portico/core';
+import { Buffer } from 'node:buffer';
+import { randomUUID } from 'node:crypto';
+import { buildDeclarative, type DeclarativeUpstream, GatewayError, type UpstreamRequest, upstreamInspector } from '@portico/core';
 
 /** Lawmatics API v1. An operator may point the integration elsewhere (`PORTICO_LAWMATICS_BASE_URL`, the sandbox). */
 export const LAWMATICS_BASE_URL = 'https://api.lawmatics.com/v1';
@@ -56,4 +58,50 @@ export function jsonApiErrors(body: unknown): string | undefined {
     })
     .filter((text) => text.length > 0);
   return parts.length > 0 ? parts.join('; ') : undefined;
+}
+
+// ---- writes whose body is not plain JSON strings ------------------------------------------------------------------
+
+type Build = (params: Readonly<Record<string, unknown>>) => UpstreamRequest;
+/** A write built from a declarative mapping, which it keeps as `declared` (the upstream-facts test reads it). */
+export type EncodedWrite = Build & { declared: DeclarativeUpstream };
+const encoded = (declared: DeclarativeUpstream, build: Build): EncodedWrite => Object.assign(build, { declared });
+
+/**
+ * A write whose body carries ids that Lawmatics' API reference (v1.21.0) types as JSON numbers. The gateway takes
+ * every id as a digit string, as Lawmatics answers them; the ids named here are sent as numbers (lists item by item).
+ */
+export function withNumericIds(upstream: DeclarativeUpstream, fields: readonly string[]): EncodedWrite {
+  return encoded(upstream, (params) => {
+    const request = buildDeclarative(upstream, params);
+    const body = request.body as Record<string, unknown>;
+    for (const field of fields) {
+      const value = body[field];
+      if (value !== undefined) body[field] = Array.isArray(value) ? value.map((id) => idNumber(field, id)) : idNumber(field, value);
+    }
+    return request;
+  });
+}
+
+function idNumber(field: string, value: unknown): number {
+  const id = Number(value);
+  // The parameter schema allows digits only; a run of digits beyond what a JSON number holds exactly is refused.
+  if (!Number.isSafeInteger(id)) throw new GatewayError('bad_request', `params.${field}: ${String(value)} is not an id Lawmatics can hold`);
+  return id;
+}
+
+/**
+ * A write Lawmatics' API reference documents with a `multipart/form-data` body only (time entries, phone numbers):
+ * each body field a text part, booleans and numbers as their text ("true", "0.5"), as its reference shows them.
+ */
+export function asMultipart(upstream: DeclarativeUpstream): EncodedWrite {
+  return encoded(upstream, (params) => {
+    const { body, ...request } = buildDeclarative(upstream, params);
+    const boundary = `portico-${randomUUID()}`;
+    const parts = Object.entries(body as Record<string, unknown>).map(
+      ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${String(value)}\r\n`,
+    );
+    const data = Buffer.from(`${parts.join('')}--${boundary}--\r\n`, 'utf8');
+    return { ...request, raw: { data, contentType: `multipart/form-data; boundary=${boundary}` } };
+  });
 }

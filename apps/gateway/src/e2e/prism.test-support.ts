@@ -4,6 +4,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { PrismAdjustment } from './prism-exceptions.test-support.js';
 
 // Test-only helpers of the Prism check (prism.test.ts): Stoplight's Prism mocking an upstream's own published spec,
 // and a recording proxy in front of it that tells which requests Prism refused and why.
@@ -80,6 +81,10 @@ export interface Exchange {
   status: number;
   /** Prism's reason when it refused the request (its problem type and the validation messages). */
   refusal?: string;
+  /** Each thing Prism found wrong with the request, one message each. */
+  complaints: string[];
+  /** The adjustments (prism-exceptions.test-support.ts) the proxy made to the request before Prism saw it. */
+  adjusted: string[];
 }
 
 export interface RecordingProxy {
@@ -93,9 +98,9 @@ const REFUSALS = ['UNPROCESSABLE_ENTITY', 'NO_PATH_MATCHED_ERROR', 'NO_METHOD_MA
 
 /**
  * A proxy to Prism that strips `stripPrefix` from each path (the spec's server path, which Prism's mock does not
- * serve under) and records every exchange with Prism's reason for a refusal.
+ * serve under), applies the listed adjustments, and records every exchange with Prism's reason for a refusal.
  */
-export async function startRecordingProxy(target: string, stripPrefix = ''): Promise<RecordingProxy> {
+export async function startRecordingProxy(target: string, stripPrefix = '', adjustments: PrismAdjustment[] = []): Promise<RecordingProxy> {
   const exchanges: Exchange[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -106,10 +111,18 @@ export async function startRecordingProxy(target: string, stripPrefix = ''): Pro
       const headers = { ...req.headers };
       delete headers.host;
       // Recorded as it arrives, so that a request Prism never answers still counts as sent.
-      const exchange: Exchange = { method: req.method ?? 'GET', path: path.split('?')[0] as string, status: 0 };
+      const exchange: Exchange = {
+        method: req.method ?? 'GET',
+        path: path.split('?')[0] as string,
+        status: 0,
+        complaints: [],
+        adjusted: [],
+      };
       exchanges.push(exchange);
+      const forwarded = { method: req.method ?? 'GET', path, headers };
+      for (const adjustment of adjustments) if (adjustment.apply(forwarded)) exchange.adjusted.push(adjustment.reason);
       const upstream = httpRequest(
-        `${target}${path}`,
+        `${target}${forwarded.path}`,
         { method: req.method ?? 'GET', headers, timeout: 8_000, insecureHTTPParser: true },
         (answer) => {
           const body: Buffer[] = [];
@@ -119,16 +132,14 @@ export async function startRecordingProxy(target: string, stripPrefix = ''): Pro
             exchange.status = answer.statusCode ?? 0;
             const type = /prism\/errors#([A-Z_]+)/.exec(text)?.[1];
             if (type && REFUSALS.includes(type)) {
-              let detail = '';
               try {
                 const problem = JSON.parse(text) as { detail?: string; validation?: Array<{ location?: string[]; message?: string }> };
-                detail =
-                  (problem.validation ?? []).map((v) => `${(v.location ?? []).join('.')} ${v.message ?? ''}`).join('; ') ||
-                  (problem.detail ?? '');
+                exchange.complaints = (problem.validation ?? []).map((v) => `${(v.location ?? []).join('.')} ${v.message ?? ''}`);
+                if (exchange.complaints.length === 0) exchange.complaints = [problem.detail ?? ''];
               } catch {
-                detail = text.slice(0, 300);
+                exchange.complaints = [text.slice(0, 300)];
               }
-              exchange.refusal = `${type}: ${detail}`;
+              exchange.refusal = `${type}: ${exchange.complaints.join('; ')}`;
             }
             // Prism answers some invalid requests all the same, naming what is wrong in its sl-violations header.
             const violations = answer.headers['sl-violations'];
@@ -143,7 +154,10 @@ export async function startRecordingProxy(target: string, stripPrefix = ''): Pro
                 listed = [];
               }
               const errors = (Array.isArray(listed) ? listed : []).filter((v) => v.severity === 'Error' && v.location?.[0] === 'request');
-              if (errors.length > 0) exchange.refusal = `VIOLATIONS: ${errors.map((v) => v.message ?? '').join('; ')}`;
+              if (errors.length > 0) {
+                exchange.complaints = errors.map((v) => `${(v.location ?? []).join('.')} ${v.message ?? ''}`);
+                exchange.refusal = `VIOLATIONS: ${exchange.complaints.join('; ')}`;
+              }
             }
             // Prism sends both Content-Length and Transfer-Encoding on some answers: pass the body on with its length alone.
             const { 'transfer-encoding': _chunked, 'content-length': _length, ...passed } = answer.headers;
@@ -155,6 +169,7 @@ export async function startRecordingProxy(target: string, stripPrefix = ''): Pro
       upstream.on('timeout', () => upstream.destroy(new Error('Prism did not answer within 8 s')));
       upstream.on('error', (error) => {
         exchange.status = 502;
+        exchange.complaints = [`proxy: ${error.message}`];
         exchange.refusal = `proxy: ${error.message}`;
         res.writeHead(502);
         res.end();

@@ -18,7 +18,7 @@ export interface ExpectedRequest {
   path: string;
   /** Exact query (absent means none). Repeated keys are arrays. */
   query?: Record<string, string | string[]>;
-  /** Exact JSON (or form, as an object of strings) body; absent means no body. */
+  /** Exact JSON (or form or multipart, as an object of strings) body; absent means no body. */
   body?: unknown;
   /** Raw body, base64 (uploads). */
   rawBase64?: string;
@@ -238,5 +238,19 @@ function parseBody(recorded: Recorded): unknown {
   const text = recorded.raw.toString('utf8');
   if (type.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
   if (type.includes('json')) return JSON.parse(text);
+  if (type.includes('multipart/form-data')) return multipartFields(text, type);
   return text;
+}
+
+/** A multipart/form-data body's text parts as an object of strings (what a fixture's `body` states). */
+function multipartFields(text: string, type: string): Record<string, string> {
+  const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1] ?? '';
+  const fields: Record<string, string> = {};
+  for (const part of text.split(`--${boundary}`).slice(1)) {
+    if (part.startsWith('--')) break;
+    const split = part.indexOf('\r\n\r\n');
+    const name = /name="([^"]*)"/i.exec(part.slice(0, split))?.[1];
+    if (split >= 0 && name !== undefined) fields[name] = part.slice(split + 4).replace(/\r\n$/, '');
+  }
+  return fields;
 }

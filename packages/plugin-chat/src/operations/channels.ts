@@ -10,7 +10,7 @@ import {
   OkResponse,
   UserIdList,
 } from '../schemas.js';
-import { pageQuery } from './kit.js';
+import { formPost, pageQuery } from './kit.js';
 
 export const listChannels = defineOperation({
   name: 'list_channels',
@@ -81,8 +81,8 @@ export const createChannel = defineOperation({
     is_private: Type.Optional(Type.Boolean({ default: false, description: 'Create a private channel (default false: public).' })),
   }),
   response: ChannelResponse,
-  // https://api.slack.com/methods/conversations.create (accepts JSON bodies)
-  upstream: { method: 'POST', path: '/conversations.create' },
+  // https://api.slack.com/methods/conversations.create
+  upstream: formPost('/conversations.create'),
   example: { name: 'project-apollo', is_private: false },
 });
 
@@ -96,8 +96,8 @@ export const archiveChannel = defineOperation({
     'its history is kept and it can be unarchived later in Slack. The bot must be a member, and #general cannot be archived.',
   params: Params({ channel: ChannelId }),
   response: OkResponse,
-  // https://api.slack.com/methods/conversations.archive (accepts JSON bodies)
-  upstream: { method: 'POST', path: '/conversations.archive' },
+  // https://api.slack.com/methods/conversations.archive
+  upstream: formPost('/conversations.archive'),
   example: { channel: 'C05RANDOM01' },
 });
 
@@ -113,7 +113,7 @@ export const inviteToChannel = defineOperation({
   // users is optional as in the catalog; Slack needs it, and its no_user answers a 400.
   params: Params({ channel: ChannelId, users: Type.Optional(UserIdList) }),
   response: ChannelResponse,
-  // https://api.slack.com/methods/conversations.invite (accepts JSON bodies)
-  upstream: { method: 'POST', path: '/conversations.invite' },
+  // https://api.slack.com/methods/conversations.invite
+  upstream: formPost('/conversations.invite'),
   example: { channel: 'C05LAUNCH01', users: 'U05BRUNO002,U05ELENA005' },
 });

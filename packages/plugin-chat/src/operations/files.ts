@@ -1,6 +1,7 @@
 import { Buffer } from 'node:buffer';
 import { atLeastOne, atMostOne, defineOperation, GatewayError, Params, requires, type Static, Type } from '@portico/core';
 import { FilesResponse, MAX_UPLOAD_BYTES, MessageTs } from '../schemas.js';
+import { formPost } from './kit.js';
 
 /**
  * Base64 alphabet (RFC 4648 §4, padded, no line breaks), as Buffer.toString('base64') and btoa produce it. The
@@ -128,17 +129,16 @@ export const uploadFile = defineOperation({
     // The upload URL is absolute and pre-authorized: the bot token is not sent to it.
     await ctx.send({ method: 'POST', url: ticket.upload_url, raw: file });
 
-    // https://api.slack.com/methods/files.completeUploadExternal (accepts JSON bodies)
-    const completed = await ctx.send({
-      method: 'POST',
-      path: '/files.completeUploadExternal',
-      body: {
-        files: [{ id: ticket.file_id, title: filename }],
-        ...(params.channel_id === undefined ? {} : { channel_id: params.channel_id }),
-        ...(params.initial_comment === undefined ? {} : { initial_comment: params.initial_comment }),
-        ...(params.thread_ts === undefined ? {} : { thread_ts: params.thread_ts }),
-      },
-    });
+    // https://api.slack.com/methods/files.completeUploadExternal — form-encoded like every Slack call here; its
+    // `files` argument is then a JSON array in a string.
+    const completed = await ctx.send(
+      formPost('/files.completeUploadExternal')({
+        files: JSON.stringify([{ id: ticket.file_id, title: filename }]),
+        channel_id: params.channel_id,
+        initial_comment: params.initial_comment,
+        thread_ts: params.thread_ts,
+      }),
+    );
     return completed.body;
   },
   example: {

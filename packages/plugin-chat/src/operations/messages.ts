@@ -11,7 +11,7 @@ import {
   SendMessageResponse,
   TimeBound,
 } from '../schemas.js';
-import { pageQuery } from './kit.js';
+import { formPost, pageQuery } from './kit.js';
 
 export const sendMessage = defineOperation({
   name: 'send_message',
@@ -53,19 +53,16 @@ export const sendMessage = defineOperation({
     ),
   }),
   response: SendMessageResponse,
-  // https://api.slack.com/methods/chat.postMessage (accepts JSON bodies)
-  upstream: (params) => ({
-    method: 'POST',
-    path: '/chat.postMessage',
-    body: {
+  // https://api.slack.com/methods/chat.postMessage
+  upstream: (params) =>
+    formPost('/chat.postMessage')({
       channel: params.channel,
-      ...(params.text === undefined ? {} : { text: params.text }),
-      ...(params.thread_ts === undefined ? {} : { thread_ts: params.thread_ts }),
-      ...(params.reply_broadcast === undefined ? {} : { reply_broadcast: params.reply_broadcast }),
+      text: params.text,
+      thread_ts: params.thread_ts,
+      reply_broadcast: params.reply_broadcast,
       // Slack's own default for bots differs from the catalog's (true), so the catalog default is always sent.
       unfurl_links: params.unfurl_links ?? true,
-    },
-  }),
+    }),
   example: { channel: 'C05GENERAL1', text: 'Deploy of *billing-api* v2.4.1 finished :white_check_mark:' },
 });
 

@@ -1,5 +1,6 @@
 import { defineOperation, Params } from '@portico/core';
 import { ChannelId, MessageTs, OkResponse, PinsResponse } from '../schemas.js';
+import { formPost } from './kit.js';
 
 const MessageTimestamp = MessageTs('ts of the message to pin or unpin (from read_messages, read_thread or send_message).');
 
@@ -14,8 +15,8 @@ export const addPin = defineOperation({
     'pinned message is a conflict.',
   params: Params({ channel: ChannelId, timestamp: MessageTimestamp }),
   response: OkResponse,
-  // https://api.slack.com/methods/pins.add (accepts JSON bodies)
-  upstream: { method: 'POST', path: '/pins.add' },
+  // https://api.slack.com/methods/pins.add
+  upstream: formPost('/pins.add'),
   example: { channel: 'C05GENERAL1', timestamp: '1714060800.001700' },
 });
 
@@ -29,8 +30,8 @@ export const removePin = defineOperation({
     '(from list_pins). A message that is not pinned is not found.',
   params: Params({ channel: ChannelId, timestamp: MessageTimestamp }),
   response: OkResponse,
-  // https://api.slack.com/methods/pins.remove (a POST method upstream; accepts JSON bodies)
-  upstream: { method: 'POST', path: '/pins.remove' },
+  // https://api.slack.com/methods/pins.remove (a POST method upstream)
+  upstream: formPost('/pins.remove'),
   example: { channel: 'C05GENERAL1', timestamp: '1714060800.001700' },
 });
 

@@ -1,5 +1,6 @@
 import { defineOperation, Params, Type } from '@portico/core';
 import { ChannelId, EmojiName, MessageTs, OkResponse, ReactionsResponse } from '../schemas.js';
+import { formPost } from './kit.js';
 
 const MessageTimestamp = MessageTs('ts of the message (from read_messages, read_thread or send_message).');
 
@@ -15,8 +16,8 @@ export const addReaction = defineOperation({
   // name is optional as in the catalog; Slack needs it, and its own error (invalid_arguments) answers a 400.
   params: Params({ channel: ChannelId, timestamp: MessageTimestamp, name: Type.Optional(EmojiName) }),
   response: OkResponse,
-  // https://api.slack.com/methods/reactions.add (accepts JSON bodies)
-  upstream: { method: 'POST', path: '/reactions.add' },
+  // https://api.slack.com/methods/reactions.add
+  upstream: formPost('/reactions.add'),
   example: { channel: 'C05GENERAL1', timestamp: '1714060800.001700', name: 'eyes' },
 });
 
@@ -50,7 +51,7 @@ export const removeReaction = defineOperation({
   // name is optional as in the catalog; Slack needs it, and its own error (invalid_arguments) answers a 400.
   params: Params({ channel: ChannelId, timestamp: MessageTimestamp, name: Type.Optional(EmojiName) }),
   response: OkResponse,
-  // https://api.slack.com/methods/reactions.remove (a POST method upstream; accepts JSON bodies)
-  upstream: { method: 'POST', path: '/reactions.remove' },
+  // https://api.slack.com/methods/reactions.remove (a POST method upstream)
+  upstream: formPost('/reactions.remove'),
   example: { channel: 'C05GENERAL1', timestamp: '1714060800.001700', name: 'eyes' },
 });

@@ -1,5 +1,6 @@
 import { defineOperation, Params, Type } from '@portico/core';
 import { ACTIVITY_FILTERS, BodyId, GenericRecord, One, Paged, When } from '../schemas.js';
+import { withNumericIds } from '../upstream.js';
 import { getOperation, listOperation } from './kit.js';
 
 // The timeline: what happened on a matter or contact (notes, emails, stage changes…), and interactions logged from
@@ -65,7 +66,8 @@ export const createInteraction = defineOperation({
     }),
   }),
   response: One(GenericRecord('An interaction'), 'The new interaction'),
-  upstream: { method: 'POST', path: '/interactions' },
+  // Lawmatics' API reference types prospect_id as a JSON number.
+  upstream: withNumericIds({ method: 'POST', path: '/interactions' }, ['prospect_id']),
   example: {
     prospect_id: '5106',
     happened_at: '2024-11-15T10:15:00-08:00',

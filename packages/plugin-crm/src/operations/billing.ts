@@ -1,5 +1,6 @@
 import { atLeastOne, defineOperation, Params, StringEnum, Type, together } from '@portico/core';
 import { BodyId, GenericRecord, One, OptionalId, Paged, RecordId, Text } from '../schemas.js';
+import { asMultipart } from '../upstream.js';
 import { getOperation, listOperation } from './kit.js';
 
 // Invoices, expenses, time entries and transactions (payments) of Lawmatics' billing.
@@ -132,7 +133,7 @@ export const createTimeEntry = defineOperation({
       ? 'started_at must not be after completed_at'
       : undefined,
   response: One(GenericRecord('A time entry'), 'The new time entry'),
-  upstream: { method: 'POST', path: '/time_entries/' },
+  upstream: asMultipart({ method: 'POST', path: '/time_entries/' }),
   example: {
     duration: 0.5,
     contactable_type: 'Prospect',
@@ -161,6 +162,6 @@ export const updateTimeEntry = defineOperation({
     { rules: [atLeastOne('description', 'duration')] },
   ),
   response: One(GenericRecord('A time entry'), 'The updated time entry'),
-  upstream: { method: 'PUT', path: '/time_entries/:id' },
+  upstream: asMultipart({ method: 'PUT', path: '/time_entries/:id' }),
   example: { id: '39', duration: 5.5 },
 });

@@ -1,5 +1,6 @@
 import { defineOperation, Params, StringEnum, Type } from '@portico/core';
 import { GenericRecord, One, Paged } from '../schemas.js';
+import { asMultipart, withNumericIds } from '../upstream.js';
 import { getOperation, listOperation } from './kit.js';
 
 // Addresses, email addresses and phone numbers are records of their own in Lawmatics, each belonging to a contact, a
@@ -140,7 +141,8 @@ export const createEmailAddress = defineOperation({
   params: contactDetailParams('email address', 'maria.gonzalez@work.example'),
   check: needsOwnerId,
   response: One(GenericRecord('An email address'), 'The new email address'),
-  upstream: { method: 'POST', path: '/email_addresses' },
+  // Lawmatics' API reference types informationable_id as a JSON number.
+  upstream: withNumericIds({ method: 'POST', path: '/email_addresses' }, ['informationable_id']),
   example: { info: 'maria.gonzalez@work.example', label: 'Work', informationable_type: 'Contact', informationable_id: '8201' },
 });
 
@@ -156,6 +158,6 @@ export const createPhoneNumber = defineOperation({
   params: contactDetailParams('phone number', '(619) 555-0143'),
   check: needsOwnerId,
   response: One(GenericRecord('A phone number'), 'The new phone number'),
-  upstream: { method: 'POST', path: '/phone_numbers' },
+  upstream: asMultipart({ method: 'POST', path: '/phone_numbers' }),
   example: { info: '(619) 555-0143', label: 'Work', informationable_type: 'Prospect', informationable_id: '5101' },
 });

@@ -1,5 +1,6 @@
 import { atLeastOne, BooleanString, defineOperation, Params, StringEnum, Type, together } from '@portico/core';
 import { BodyId, GenericRecord, One, OptionalId, Paged, RecordId, Text, Unstructured, When } from '../schemas.js';
+import { withNumericIds } from '../upstream.js';
 import { getOperation, listOperation, namesOf, optionalAll } from './kit.js';
 
 // Events are appointments (consultations, signings, court dates) with a matter, a contact or a client.
@@ -108,7 +109,8 @@ export const createEvent = defineOperation({
     'send_invites is false.',
   params: Params({ ...eventCore, ...eventOptions }, { rules: [together('reminder_type', 'reminder_delay_length')] }),
   response: One(Event, 'The new event'),
-  upstream: { method: 'POST', path: '/events' },
+  // Lawmatics' API reference types user_ids as a JSON number.
+  upstream: withNumericIds({ method: 'POST', path: '/events' }, ['user_ids']),
   example: {
     name: 'Initial Consultation - Kevin O’Brien',
     description: 'Termination after the safety complaint: timeline, documents, next steps',
@@ -142,7 +144,7 @@ export const updateEvent = defineOperation({
     { rules: [atLeastOne(...namesOf(updateFields)), together('reminder_type', 'reminder_delay_length')] },
   ),
   response: One(Event, 'The updated event'),
-  upstream: { method: 'PUT', path: '/events/:id' },
+  upstream: withNumericIds({ method: 'PUT', path: '/events/:id' }, ['user_ids']),
   example: { id: '702', start_date: '2024-11-20T14:00:00-08:00', end_date: '2024-11-20T15:00:00-08:00' },
 });
 

@@ -1,5 +1,6 @@
 import { atLeastOne, defineOperation, Params, StringEnum, Type } from '@portico/core';
 import { BodyId, GenericRecord, One, Paged, RecordId, Text } from '../schemas.js';
+import { withNumericIds } from '../upstream.js';
 import { getOperation, listOperation } from './kit.js';
 
 // Notes: free text on a matter, contact or company — the intake summary, what a caller said.
@@ -50,7 +51,8 @@ export const createNote = defineOperation({
     }),
   }),
   response: One(Note, 'The new note'),
-  upstream: { method: 'POST', path: '/notes' },
+  // Lawmatics' API reference types notable_id as a JSON number.
+  upstream: withNumericIds({ method: 'POST', path: '/notes' }, ['notable_id']),
   example: {
     notable_type: 'Prospect',
     notable_id: '5106',

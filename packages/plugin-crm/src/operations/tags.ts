@@ -1,5 +1,6 @@
 import { atLeastOne, atMostOne, defineOperation, Params, Type } from '@portico/core';
 import { BodyId, GenericRecord, One, Paged, Unstructured } from '../schemas.js';
+import { withNumericIds } from '../upstream.js';
 import { getOperation, listOperation } from './kit.js';
 
 const Tag = GenericRecord('A tag');
@@ -60,7 +61,8 @@ export const attachTags = defineOperation({
     'follow-ups.',
   params: tagParams('tag'),
   response: Unstructured('What Lawmatics answers'),
-  upstream: { method: 'POST', path: '/tags/attach' },
+  // Lawmatics' API reference types matter_id as a JSON number.
+  upstream: withNumericIds({ method: 'POST', path: '/tags/attach' }, ['matter_id']),
   example: { matter_id: '5106', tags: ['Needs Follow-up', 'Spanish Speaking'] },
 });
 
@@ -74,6 +76,6 @@ export const detachTags = defineOperation({
     'record does not carry is ignored.',
   params: tagParams('untag'),
   response: Unstructured('What Lawmatics answers'),
-  upstream: { method: 'POST', path: '/tags/detach' },
+  upstream: withNumericIds({ method: 'POST', path: '/tags/detach' }, ['matter_id']),
   example: { matter_id: '5103', tags: ['Needs Follow-up'] },
 });

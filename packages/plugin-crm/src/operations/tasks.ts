@@ -1,5 +1,6 @@
 import { atLeastOne, defineOperation, FreeObject, Params, StringEnum, Type, together } from '@portico/core';
 import { BodyId, GenericRecord, One, OptionalId, Paged, RecordId, When } from '../schemas.js';
+import { withNumericIds } from '../upstream.js';
 import { getOperation, listOperation, namesOf, optionalAll } from './kit.js';
 
 // Tasks: follow-ups with a due date, assigned to users, usually on a matter.
@@ -78,7 +79,8 @@ export const createTask = defineOperation({
     { rules: [together('taskable_type', 'taskable_id')] },
   ),
   response: One(Task, 'The new task'),
-  upstream: { method: 'POST', path: '/tasks' },
+  // Lawmatics' API reference types these ids as JSON numbers.
+  upstream: withNumericIds({ method: 'POST', path: '/tasks' }, ['taskable_id', 'user_ids', 'assigned_by_id', 'tag_ids']),
   example: {
     name: 'Collect the termination letter',
     description: 'Ask Kevin to upload the termination letter and the supervisor’s texts.',
@@ -102,6 +104,6 @@ export const updateTask = defineOperation({
     'change priority, tags or recurrence. Lawmatics takes this as a PUT.',
   params: Params({ id: RecordId('Task', 'list_tasks', '5'), ...updateFields }, { rules: [atLeastOne(...namesOf(updateFields))] }),
   response: One(Task, 'The updated task'),
-  upstream: { method: 'PUT', path: '/tasks/:id' },
+  upstream: withNumericIds({ method: 'PUT', path: '/tasks/:id' }, ['user_ids', 'assigned_by_id', 'tag_ids']),
   example: { id: '5', done: true },
 });

@@ -95,7 +95,11 @@ export const billable = (key: string, type: string): CollectionDef => ({
   derive: (a) => {
     if (a.billable !== undefined && a.billable !== null) a.is_billable = a.billable === true || a.billable === 'true';
     if (a.rate_flat_fee !== undefined && a.rate_flat_fee !== null) a.is_flat_fee = a.rate_flat_fee === true || a.rate_flat_fee === 'true';
-    if (typeof a.duration === 'string' && a.duration.trim() !== '' && Number.isFinite(Number(a.duration))) a.duration = Number(a.duration);
+    // A form or multipart body (how Lawmatics documents time entries) carries numbers as text; Lawmatics stores numbers.
+    for (const name of ['duration', 'rate_cents', 'started_at', 'completed_at']) {
+      const value = a[name];
+      if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) a[name] = Number(value);
+    }
     if (typeof a.duration === 'number') a.duration_rounded = Math.ceil(a.duration * 10) / 10;
   },
 });

@@ -307,6 +307,9 @@ describe('Lawmatics sandbox: writes', () => {
       description: 'Research',
       contactable_type: 'Prospect',
       contactable_id: '5101',
+      rate_cents: '30000',
+      billable: 'true',
+      started_at: '1719583200',
     })) {
       form.set(key, value);
     }
@@ -315,7 +318,14 @@ describe('Lawmatics sandbox: writes', () => {
     const entry = await post('/time_entries', form);
     expect(entry.status).toBe(200);
     const created = ((await entry.json()) as { data: Resource }).data;
-    expect(created.attributes).toMatchObject({ description: 'Research', duration: 1.5 });
+    // Text parts that are numbers become numbers, as Lawmatics stores them.
+    expect(created.attributes).toMatchObject({
+      description: 'Research',
+      duration: 1.5,
+      rate_cents: 30000,
+      started_at: 1719583200,
+      is_billable: true,
+    });
     expect(created.relationships?.staff).toEqual({ data: { id: '12', type: 'user' } });
     const upload = new FormData();
     upload.set('documentable_type', 'matter');
