@@ -182,3 +182,22 @@ describe('without an OTLP endpoint', () => {
     expect(receiver.exports.length).toBe(exportsBefore);
   });
 });
+
+describe('with OTEL_EXPORTER_OTLP_PROTOCOL unset (http/protobuf, the specification’s default)', () => {
+  it('exports protobuf bodies to /v1/traces carrying the call’s trace id', async () => {
+    const before = receiver.exports.length;
+    const traceId = '6df92f3577b34da6a3ce929d0e0e4738';
+    const gateway = await start({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.url}/v1/traces` });
+    try {
+      const rest = await gateway.rest('GET', '/api/v1/example/items', { headers: { traceparent: `00-${traceId}-${PARENT}-01` } });
+      expect(rest.status).toBe(200);
+    } finally {
+      await gateway.close();
+    }
+    const sent = receiver.exports.slice(before);
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.every((e) => e.path === '/v1/traces' && e.headers['content-type'] === 'application/x-protobuf')).toBe(true);
+    // protobuf carries ids as raw bytes
+    expect(Buffer.concat(sent.map((e) => e.body)).includes(Buffer.from(traceId, 'hex'))).toBe(true);
+  });
+});
