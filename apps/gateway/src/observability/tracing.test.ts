@@ -11,6 +11,7 @@ import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from './otlp-
  */
 const REST_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const MCP_TRACE = '5cf92f3577b34da6a3ce929d0e0e4737';
+const PROBE_TRACE = '7ef92f3577b34da6a3ce929d0e0e4739';
 const PARENT = '00f067aa0ba902b7';
 const UPSTREAM_TOKEN = 'upstream-token-b1c2d3e4f5';
 const CLIENT_SECRET = 'client-secret-a9b8c7d6';
@@ -93,6 +94,9 @@ describe('with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     seen.restUpstream = sentUpstream(before);
     before = upstream.requests.length;
     await mcpCall(gateway, `00-${MCP_TRACE}-${PARENT}-01`);
+    expect((await gateway.rest('GET', '/readyz', { key: null, headers: { traceparent: `00-${PROBE_TRACE}-${PARENT}-01` } })).status).toBe(
+      200,
+    );
     seen.mcpUpstream = sentUpstream(before);
     await gateway.close(); // flushes the audit log, then exports the spans still buffered
     spans = receiver.spans;
@@ -157,6 +161,10 @@ describe('with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(links).toEqual(
       expect.arrayContaining([`${REST_TRACE}/${server(REST_TRACE).spanId}`, `${MCP_TRACE}/${server(MCP_TRACE).spanId}`]),
     );
+  });
+
+  it('does not trace the probes', () => {
+    expect(ofTrace(PROBE_TRACE)).toEqual([]);
   });
 
   it('puts no API key, token or client secret in any span', () => {

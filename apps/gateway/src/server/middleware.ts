@@ -54,7 +54,9 @@ export function requestLog(
     // (the OpenTelemetry server span when spans are recorded: observability/tracing.ts).
     const traceparent = ctx.get('traceparent') || undefined;
     const tracestate = ctx.get('tracestate') || undefined;
-    const traced = tracingOn() ? startServerSpan(ctx.method, traceparent, tracestate, requestAttributes(ctx)) : undefined;
+    // The probes are not traced: a balancer asks every second, and a trace per ask would bury the calls.
+    const traced =
+      tracingOn() && !UNTRACED.has(ctx.path) ? startServerSpan(ctx.method, traceparent, tracestate, requestAttributes(ctx)) : undefined;
     const trace = traced?.trace ?? traceFromHeaders(traceparent, tracestate);
     ctx.state.traceId = trace.traceId;
     ctx.set('traceparent', formatTraceparent(trace));
@@ -93,6 +95,8 @@ export function requestLog(
     }
   };
 }
+
+const UNTRACED = new Set(['/healthz', '/readyz', '/metrics']);
 
 /** The server span's attributes known before the request is routed (no query string: it may carry a code or a token). */
 function requestAttributes(ctx: Context): Attributes {
