@@ -223,6 +223,7 @@ export {
   upstreamInspector,
 } from './upstream/failures.js';
 export { DEFAULT_UPSTREAM_LIMIT_OPTIONS, type UpstreamLimitOptions } from './upstream/limits.js';
+export { detectTracing, startServerSpan, tracingOn } from './upstream/spans.js';
 export {
   currentTrace,
   formatTraceparent,

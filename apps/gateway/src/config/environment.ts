@@ -282,6 +282,30 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
       'Sandbox mode only: the day (YYYY-MM-DD) the sandboxes take as today; their seeded data (yesterday’s calls, overdue invoices…) is laid out around it. Re-read at every POST /__sandbox/reset',
   },
   {
+    name: 'OTEL_EXPORTER_OTLP_ENDPOINT',
+    default: '(none: no spans)',
+    meaning:
+      'OpenTelemetry: base URL of an OTLP/HTTP collector; set, the gateway records spans (request, upstream call, store) and exports them to <URL>/v1/traces. Unset, the SDK is not even loaded',
+  },
+  {
+    name: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+    default: '(none)',
+    meaning: 'The full traces URL, used as given; wins over OTEL_EXPORTER_OTLP_ENDPOINT',
+  },
+  {
+    name: 'OTEL_EXPORTER_OTLP_PROTOCOL',
+    default: 'http/protobuf',
+    meaning: 'http/protobuf or http/json (OTEL_EXPORTER_OTLP_TRACES_PROTOCOL wins over it); grpc is not offered',
+  },
+  {
+    name: 'OTEL_EXPORTER_OTLP_HEADERS',
+    default: '(none)',
+    meaning:
+      'Headers sent with each export, name=value pairs (values percent-encoded) separated by commas, e.g. a collector key; OTEL_EXPORTER_OTLP_TRACES_HEADERS adds to them. Never logged',
+  },
+  { name: 'OTEL_SERVICE_NAME', default: 'portico', meaning: 'service.name of the exported spans' },
+  { name: 'OTEL_SDK_DISABLED', default: 'false', meaning: 'true: no spans even with an endpoint set' },
+  {
     name: 'PORTICO_ENCRYPTION_KEY',
     default: '<data dir>/encryption.key',
     meaning: '32-byte key (base64 or hex) encrypting upstream credentials at rest',

@@ -11,6 +11,7 @@ import {
   parseWorkspaceHosts,
   type UpstreamLimits,
 } from '@portico/core';
+import { type OtlpConfig, otlpConfig } from './otlp.js';
 import { readSecretFiles } from './secret-files.js';
 import { parseTrustedProxies } from './trusted-proxies.js';
 
@@ -113,6 +114,8 @@ export interface GatewayConfig {
   oauthCimdCa: string | undefined;
   /** The firm's identity provider whose JWTs both doors accept (PORTICO_OAUTH_ISSUER and its companions); none: unset. */
   oauthIssuer: ExternalIssuerOptions | undefined;
+  /** Spans exported over OTLP (OTEL_EXPORTER_OTLP_ENDPOINT and companions: config/otlp.ts); undefined: no tracing. */
+  otlp: OtlpConfig | undefined;
 }
 
 /**
@@ -372,6 +375,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Gatewa
     oauthCimdAllowHosts,
     oauthCimdCa,
     oauthIssuer: externalIssuer(env, problems),
+    otlp: otlpConfig(env, problems),
     logLevel,
     encryptionKey: env.PORTICO_ENCRYPTION_KEY || undefined,
     previousEncryptionKeys: (env.PORTICO_ENCRYPTION_PREVIOUS_KEYS ?? '')

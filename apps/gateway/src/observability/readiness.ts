@@ -1,4 +1,4 @@
-import type { Store } from '@portico/core';
+import { type Logger, type Store, silentLogger } from '@portico/core';
 
 /** A dependency whose failure makes the instance unready (named in the readiness answer). */
 export type ReadinessProblem = 'database' | 'listen' | 'migrations' | 'draining';
@@ -6,18 +6,28 @@ export type ReadinessProblem = 'database' | 'listen' | 'migrations' | 'draining'
 /** How long the database may take to answer the readiness ping before it counts as down. */
 export const READINESS_PING_TIMEOUT_MS = 2_000;
 
+/** What `/readyz` answers: the failing dependencies, and a message naming each (with detail where there is some). */
+export interface ReadinessReport {
+  failing: ReadinessProblem[];
+  message: string;
+}
+
 /**
  * What a readiness probe asks: may a balancer send this instance calls? Not while the database does not answer, the
- * LISTEN connection (PostgreSQL) is down (its caches could miss a revoke made elsewhere), migrations are pending, or
- * the instance is draining before it stops. Liveness (`/healthz`) asks none of this.
+ * LISTEN connection (PostgreSQL) is down (its caches could miss a revoke made elsewhere), the database's schema is older
+ * than this code (migrations pending: a database restored or replaced under a running instance), or the instance is
+ * draining before it stops. A schema newer than the code (a newer instance migrated during a rolling upgrade) leaves
+ * it ready — migrations only add, so old instances keep serving until they are replaced (docs/deploy.md, "Upgrades") —
+ * and is said in one warning line. Liveness (`/healthz`) asks none of this.
  */
 export class Readiness {
   private drainingSince: number | undefined;
+  /** The newest schema version already warned about (one warning per version, not one per probe). */
+  private warnedNewer = 0;
 
   constructor(
     private readonly store: Store,
-    /** Migrations the code knows but the database lacks (undefined: not known, e.g. not checked). */
-    private readonly pendingMigrations: () => number = () => 0,
+    private readonly logger: Logger = silentLogger,
   ) {}
 
   /** From now on the instance answers not ready, for good: it is about to stop. */
@@ -31,24 +41,51 @@ export class Readiness {
 
   /** The failing dependencies, in a fixed order; empty when ready. */
   async problems(): Promise<ReadinessProblem[]> {
-    const problems: ReadinessProblem[] = [];
-    if (this.draining) problems.push('draining');
-    if (!(await pingWithin(this.store, READINESS_PING_TIMEOUT_MS))) problems.push('database');
-    if (this.store.listening && !this.store.listening()) problems.push('listen');
-    if (this.pendingMigrations() > 0) problems.push('migrations');
-    return problems;
+    return (await this.report()).failing;
+  }
+
+  /** The failing dependencies and the message naming them (`not ready: migrations pending (schema 7, code 8)`). */
+  async report(): Promise<ReadinessReport> {
+    const failing: ReadinessProblem[] = [];
+    const said: string[] = [];
+    const fail = (problem: ReadinessProblem, text: string = problem) => {
+      failing.push(problem);
+      said.push(text);
+    };
+    if (this.draining) fail('draining');
+    const databaseUp = await within(
+      this.store.ping().then(() => true as const),
+      READINESS_PING_TIMEOUT_MS,
+    );
+    if (!databaseUp) fail('database');
+    if (this.store.listening && !this.store.listening()) fail('listen');
+    if (databaseUp) {
+      const status = await within(this.store.migrationStatus(), READINESS_PING_TIMEOUT_MS);
+      if (status && status.unknown.length === 0 && status.pending.length > 0) {
+        fail('migrations', `migrations pending (schema ${status.databaseVersion}, code ${status.codeVersion})`);
+      }
+      if (status && status.unknown.length > 0 && status.databaseVersion > this.warnedNewer) {
+        this.warnedNewer = status.databaseVersion;
+        this.logger.warn(
+          { schemaVersion: status.databaseVersion, codeVersion: status.codeVersion },
+          'the database schema is newer than this release (a newer instance migrated it): still serving, as migrations only add; replace this instance with the newer release',
+        );
+      }
+    }
+    return { failing, message: failing.length === 0 ? 'ready' : `not ready: ${said.join(', ')}` };
   }
 }
 
-async function pingWithin(store: Store, ms: number): Promise<boolean> {
+/** What `promise` resolves to within `ms`; undefined when it fails or takes longer. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
   });
   try {
-    return await Promise.race([store.ping().then(() => true as const), timeout]);
+    return await Promise.race([promise, timeout]);
   } catch {
-    return false;
+    return undefined;
   } finally {
     clearTimeout(timer);
   }

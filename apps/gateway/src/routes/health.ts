@@ -34,13 +34,13 @@ export function mountHealth(
   });
 
   router.get('/readyz', async (ctx) => {
-    const failing = await readiness.problems();
+    const { failing, message } = await readiness.report();
     ctx.set('cache-control', 'no-store');
     if (failing.length === 0) {
       ctx.body = { status: 'ready' };
       return;
     }
     ctx.status = 503;
-    ctx.body = { error: true, code: 'not_ready', message: `not ready: ${failing.join(', ')}`, failing };
+    ctx.body = { error: true, code: 'not_ready', message, failing };
   });
 }

@@ -1,5 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { errorBody, formatTraceparent, GatewayError, type Logger, runInTrace, toGatewayError, traceFromHeaders } from '@portico/core';
+import { type Attributes, type Span, SpanStatusCode } from '@opentelemetry/api';
+import {
+  errorBody,
+  formatTraceparent,
+  GatewayError,
+  type Logger,
+  runInTrace,
+  startServerSpan,
+  toGatewayError,
+  traceFromHeaders,
+  tracingOn,
+} from '@portico/core';
 import type { Context, Next } from 'koa';
 import type { GatewayMetrics } from '../observability/metrics.js';
 import { ClientAddress } from './client-address.js';
@@ -39,8 +50,14 @@ export function requestLog(
     const inbound = ctx.get('x-request-id');
     ctx.state.requestId = REQUEST_ID.test(inbound) ? inbound : randomUUID();
     ctx.set('x-request-id', ctx.state.requestId);
-    // W3C trace context: the caller's trace when its traceparent is valid, else a new one; the answer names our span.
-    const trace = traceFromHeaders(ctx.get('traceparent') || undefined, ctx.get('tracestate') || undefined);
+    // W3C trace context: the caller's trace when its traceparent is valid, else a new one; the answer names our span
+    // (the OpenTelemetry server span when spans are recorded: observability/tracing.ts).
+    const traceparent = ctx.get('traceparent') || undefined;
+    const tracestate = ctx.get('tracestate') || undefined;
+    // The probes are not traced: a balancer asks every second, and a trace per ask would bury the calls.
+    const traced =
+      tracingOn() && !UNTRACED.has(ctx.path) ? startServerSpan(ctx.method, traceparent, tracestate, requestAttributes(ctx)) : undefined;
+    const trace = traced?.trace ?? traceFromHeaders(traceparent, tracestate);
     ctx.state.traceId = trace.traceId;
     ctx.set('traceparent', formatTraceparent(trace));
     let clientClosed = false;
@@ -59,6 +76,7 @@ export function requestLog(
           ? ctx.res.statusCode
           : ctx.status;
       metrics?.response(ctx.path, status);
+      if (traced) endServerSpan(traced.span, ctx, status);
       logger.info(
         {
           requestId: ctx.state.requestId,
@@ -76,6 +94,37 @@ export function requestLog(
       );
     }
   };
+}
+
+const UNTRACED = new Set(['/healthz', '/readyz', '/metrics']);
+
+/** The server span's attributes known before the request is routed (no query string: it may carry a code or a token). */
+function requestAttributes(ctx: Context): Attributes {
+  return {
+    'http.request.method': ctx.method,
+    'url.path': ctx.path,
+    'url.scheme': ctx.protocol,
+    ...(ctx.state.clientAddress ? { 'client.address': ctx.state.clientAddress as string } : {}),
+    'portico.request_id': ctx.state.requestId as string,
+  };
+}
+
+/** Names the server span after its route (`POST /api/mcp`) and ends it with the answer's status. */
+function endServerSpan(span: Span, ctx: Context, status: number): void {
+  const route = (ctx as Context & { _matchedRoute?: string | RegExp })._matchedRoute;
+  if (typeof route === 'string') {
+    span.setAttribute('http.route', route);
+    span.updateName(`${ctx.method} ${route}`);
+  }
+  span.setAttribute('http.response.status_code', status);
+  if (ctx.state.principal?.keyId) span.setAttribute('portico.key_id', ctx.state.principal.keyId as string);
+  if (ctx.state.service) span.setAttribute('portico.service', ctx.state.service as string);
+  if (ctx.state.operation) span.setAttribute('portico.operation', ctx.state.operation as string);
+  if (status >= 500) {
+    span.setAttribute('error.type', String(status));
+    span.setStatus({ code: SpanStatusCode.ERROR });
+  }
+  span.end();
 }
 
 const GUARDED_PROBES = new Set(['/healthz', '/metrics']);

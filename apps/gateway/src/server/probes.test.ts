@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Agent, get } from 'node:http';
-import { PostgresStore } from '@portico/core';
+import { createClient } from '@libsql/client';
+import { type Logger, PostgresStore } from '@portico/core';
 import { examplePlugin } from '@portico/core/testing';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -80,14 +81,77 @@ it('on close: readiness turns 503 at once, answers keep coming with Connection: 
   }
 });
 
+describe('readiness and the schema version', () => {
+  /** The gateway's SQLite database, opened beside it (as an operator restoring a backup under it would). */
+  async function withDatabase(gateway: TestGateway) {
+    const db = createClient({ url: gateway.runtime.config.databaseUrl });
+    const versions = async () =>
+      (await db.execute('SELECT version FROM schema_migrations ORDER BY version')).rows.map((r) => Number(r.version));
+    return { db, versions };
+  }
+
+  it('names pending migrations with both versions while the schema is older than the code, and is ready once migrated', async () => {
+    const gateway = await start();
+    const { db, versions } = await withDatabase(gateway);
+    try {
+      const code = (await versions()).at(-1) as number;
+      // the database now says the last migration never ran (a backup from before it, restored under a running instance)
+      const last = await db.execute({ sql: 'SELECT * FROM schema_migrations WHERE version = ?', args: [code] });
+      await db.execute({ sql: 'DELETE FROM schema_migrations WHERE version = ?', args: [code] });
+      const ready = await gateway.rest('GET', '/readyz', { key: null });
+      expect(ready.status).toBe(503);
+      expect(ready.body).toEqual({
+        error: true,
+        code: 'not_ready',
+        message: `not ready: migrations pending (schema ${code - 1}, code ${code})`,
+        failing: ['migrations'],
+      });
+      expect((await gateway.rest('GET', '/healthz', { key: null })).status).toBe(200); // liveness does not care
+      const row = last.rows[0] as unknown as { version: number; name: string; applied_at: string };
+      await db.execute({
+        sql: 'INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)',
+        args: [row.version, row.name, row.applied_at],
+      });
+      expect((await gateway.rest('GET', '/readyz', { key: null })).status).toBe(200);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('stays ready on a schema newer than the code (a newer instance migrated it), with one warning line', async () => {
+    const warnings: Array<{ obj: object; msg?: string }> = [];
+    const logger: Logger = { debug() {}, info() {}, error() {}, warn: (obj, msg) => warnings.push({ obj, ...(msg ? { msg } : {}) }) };
+    const gateway = await startTestGateway({ plugins: [examplePlugin], logger });
+    gateways.push(gateway);
+    const { db, versions } = await withDatabase(gateway);
+    try {
+      const code = (await versions()).at(-1) as number;
+      await db.execute({
+        sql: 'INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)',
+        args: [code + 1, 'from_a_newer_release', new Date().toISOString()],
+      });
+      for (let probe = 0; probe < 3; probe++) {
+        expect(await gateway.rest('GET', '/readyz', { key: null })).toMatchObject({ status: 200, body: { status: 'ready' } });
+      }
+      const newer = warnings.filter((w) => w.msg?.startsWith('the database schema is newer than this release'));
+      expect(newer).toEqual([{ obj: { schemaVersion: code + 1, codeVersion: code }, msg: expect.any(String) }]);
+    } finally {
+      db.close();
+    }
+  });
+});
+
 const problem = await postgresProblem();
 describe.skipIf(problem !== undefined)(`readiness on PostgreSQL${problem ? ` (skipped: ${problem})` : ''}`, () => {
   it('names the LISTEN connection while it is down, and is ready again once it has reconnected', async () => {
     const applicationName = `portico-ready-${randomBytes(4).toString('hex')}`;
-    const store = new PostgresStore(TEST_POSTGRES_URL, { applicationName });
+    // its own schema, migrated: readiness also asks whether migrations are pending
+    const schema = `otel_ready_${randomBytes(4).toString('hex')}`;
+    const store = new PostgresStore(TEST_POSTGRES_URL, { applicationName, schema });
     const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
     await admin.connect();
     try {
+      await store.migrate();
       const readiness = new Readiness(store);
       const unsubscribe = store.onChange(() => undefined);
       await store.whenListening();
@@ -100,8 +164,9 @@ describe.skipIf(problem !== undefined)(`readiness on PostgreSQL${problem ? ` (sk
       await expect.poll(() => readiness.problems(), { timeout: 10_000, interval: 50 }).toEqual([]);
       unsubscribe();
     } finally {
-      await admin.end();
       await store.close();
+      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await admin.end();
     }
   });
 });

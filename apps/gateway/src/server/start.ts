@@ -4,6 +4,7 @@ import { DEFAULT_WORKSPACE, type Logger, type Plugin, type SandboxServer } from 
 import type { GatewayConfig } from '../config/load.js';
 import { observe } from '../observability/observe.js';
 import { Readiness } from '../observability/readiness.js';
+import { startTracing } from '../observability/tracing.js';
 import { loadPlugins } from '../plugins/load.js';
 import { loadDashboardAssets } from '../routes/dashboard/assets.js';
 import { openRuntime, type Runtime } from '../runtime/runtime.js';
@@ -48,6 +49,8 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
   const { config, logger } = options;
   const hosts = allowedHosts(config); // before anything starts: a refusal leaves nothing to clean up
   const dashboardAssets = config.dashboard ? await loadDashboardAssets() : undefined;
+  // Spans over OTLP only when an endpoint is set: the SDK is loaded then, not otherwise (observability/tracing.ts).
+  const tracing = config.otlp ? await startTracing(config.otlp, logger) : undefined;
   const plugins = options.plugins ?? (await loadPlugins(config.plugins, logger, { extra: config.extraPlugins }));
   const sandboxes: Record<string, SandboxServer> = {};
   if (options.sandbox) {
@@ -67,6 +70,9 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
     baseUrls,
     sandboxLimits,
     waitForDatabaseMs: config.databaseWaitSeconds * 1000,
+  }).catch(async (error: unknown) => {
+    await tracing?.close();
+    throw error;
   });
   const { engine, store } = runtime;
   await engine.keyAgreement.start(config.heartbeatSeconds * 1000); // report this instance's keys (two-phase rotation)
@@ -96,7 +102,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
   }
 
   const observability = observe(config, runtime, logger); // metrics and audit retention
-  const readiness = new Readiness(store);
+  const readiness = new Readiness(store, logger);
   const app = createApp({
     ...(dashboardAssets ? { dashboard: { assets: dashboardAssets } } : {}),
     engine,
@@ -149,6 +155,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
     await sandboxCluster?.close();
     await runtime.close();
     for (const sandbox of Object.values(sandboxes)) await sandbox.close();
+    await tracing?.close();
     throw error;
   }
   // After listening, a server error (e.g. EMFILE on accept) is logged; it must not end the process.
@@ -181,6 +188,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
     await sandboxCluster?.close(); // another sandbox instance takes over the upstreams
     await runtime.close(); // flushes the audit log, then closes the database
     for (const sandbox of Object.values(sandboxes)) await sandbox.close();
+    await tracing?.close(); // exports the last spans (the audit log's last write among them)
   };
   return {
     url,

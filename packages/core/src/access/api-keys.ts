@@ -2,6 +2,7 @@ import { GatewayError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { SETTINGS_CACHE_MS } from '../store/changes.js';
 import type { ApiKeyRecord, KeyScopes, Store } from '../store/types.js';
+import { storeSpan } from '../upstream/spans.js';
 import { displayPrefix, generateApiKey, hashApiKey, hashesEqual, isWellFormedApiKey, newKeyId } from './key-format.js';
 
 /** Who is calling: resolved from the API key on every request. */
@@ -69,7 +70,7 @@ export class ApiKeys {
     const now = Date.now();
     const cached = this.keyCache.get(hash);
     if (cached && cached.expires > now) return cached.record;
-    const record = await this.store.findApiKeyByHash(hash);
+    const record = await storeSpan('key lookup', () => this.store.findApiKeyByHash(hash));
     // Unknown hashes are cached too (briefly), so that a flood of bad keys does not become a flood of queries;
     // the cache is bounded so that it cannot grow without limit.
     if (this.keyCache.size >= 10_000) this.keyCache.clear();

@@ -5,6 +5,7 @@ import { GatewayError } from '../errors.js';
 import { cacheKey, SETTINGS_CACHE_MS } from '../store/changes.js';
 import type { IntegrationSettingsRecord, Store } from '../store/types.js';
 import { EgressPolicy } from '../upstream/egress.js';
+import { storeSpan } from '../upstream/spans.js';
 import { WorkspaceBaseUrls } from '../upstream/workspace-base-urls.js';
 
 /** An integration as a workspace has configured it, defaults applied. */
@@ -33,7 +34,7 @@ export class IntegrationSettings {
     const cached = this.cache.get(key);
     if (cached && cached.expires > Date.now()) return cached.state;
     const integration = requireIntegration(this.registry, service);
-    const stored = await this.store.getIntegration(workspaceId, service);
+    const stored = await storeSpan('integration settings lookup', () => this.store.getIntegration(workspaceId, service));
     const state: IntegrationState = {
       service,
       // A new integration starts with MCP on and REST off (Core Specification, protocol toggles).

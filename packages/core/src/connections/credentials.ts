@@ -5,6 +5,7 @@ import type { Logger } from '../logger.js';
 import { cacheKey, SETTINGS_CACHE_MS } from '../store/changes.js';
 import type { AuditRecord, ConnectionRecord, Store } from '../store/types.js';
 import type { UpstreamClient } from '../upstream/client.js';
+import { storeSpan } from '../upstream/spans.js';
 import { Encryptor } from './crypto.js';
 import type { KeyRing } from './key-ring.js';
 import type { OAuthClients } from './oauth-clients.js';
@@ -206,7 +207,7 @@ export class Connections {
   }
 
   private async loadCredentials(workspaceId: string, service: string): Promise<Loaded> {
-    const record = await this.store.getConnection(workspaceId, service);
+    const record = await storeSpan('connection lookup', () => this.store.getConnection(workspaceId, service));
     if (!record) {
       throw new GatewayError(
         'not_connected',

@@ -1,12 +1,16 @@
+import type { SpanContext } from '@opentelemetry/api';
 import type { ConnectionAudit } from '../connections/credentials.js';
 import { errorSummary } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { AuditRecord, Store } from '../store/types.js';
+import { currentSpanContext, storeSpan, tracingOn } from '../upstream/spans.js';
 import type { AuditSpool } from './audit-spool.js';
 import { type AuditDetail, Observers } from './observers.js';
 
 /** A full queue is written at once instead of waiting for the timer. */
 const AUDIT_BATCH = 500;
+/** Requests an audit batch's span links to, at most (a span's links are bounded: 128 by the SDK's default). */
+const MAX_LINKS = 128;
 /** Records kept in memory while the store cannot take them (about 300 bytes each); past it the oldest are dropped. */
 export const AUDIT_HOLD_DEFAULT = 100_000;
 /** With nothing new to write, how often records on disk are tried again while the store refuses them. */
@@ -31,6 +35,8 @@ export interface AuditLogOptions {
  */
 export class AuditLog implements ConnectionAudit {
   private queue: AuditRecord[] = [];
+  /** The spans of the requests whose records are queued (only while spans are recorded): the batch's write links to them. */
+  private queueSpans: SpanContext[] = [];
   /** Records a write failed for, oldest first: written before the queue at the next flush. */
   private held: AuditRecord[] = [];
   private readonly timer: NodeJS.Timeout;
@@ -63,6 +69,10 @@ export class AuditLog implements ConnectionAudit {
   /** The outcome of one invocation; `detail` goes to observers only. */
   request(record: AuditRecord, detail?: AuditDetail): void {
     this.queue.push(record);
+    if (tracingOn()) {
+      const span = currentSpanContext();
+      if (span && this.queueSpans.length < MAX_LINKS) this.queueSpans.push(span);
+    }
     this.observers.audited(record, detail);
     this.exporter?.(record);
     if (this.queue.length >= AUDIT_BATCH) void this.flush();
@@ -112,12 +122,14 @@ export class AuditLog implements ConnectionAudit {
   private async writeOnce(spoolBackoff: boolean): Promise<void> {
     const retried = this.held.length;
     const batch = retried > 0 ? [...this.held, ...this.queue] : this.queue;
+    const links = this.queueSpans;
     this.held = [];
     this.queue = [];
+    this.queueSpans = [];
     let storeUp: boolean | undefined;
     if (batch.length > 0) {
       try {
-        await this.store.appendAudit(batch);
+        await storeSpan('audit write', () => this.store.appendAudit(batch), links);
         storeUp = true;
         this.refusing = false;
         this.observers.auditTrail({ written: batch.length });

@@ -23,6 +23,7 @@ import { DEFAULT_UPSTREAM_OPTIONS, UpstreamClient, type UpstreamClientOptions } 
 import { type EgressOptions, EgressPolicy } from '../upstream/egress.js';
 import { UpstreamLimiter, type UpstreamLimitOptions } from '../upstream/limits.js';
 import { UpstreamSender } from '../upstream/send.js';
+import { detectTracing } from '../upstream/spans.js';
 import { WorkspaceBaseUrls } from '../upstream/workspace-base-urls.js';
 import { AuditLog } from './audit-log.js';
 import { AuditSpool, type AuditSpoolOptions } from './audit-spool.js';
@@ -110,6 +111,7 @@ export class Engine {
   private index: OperationIndex | undefined;
 
   constructor(options: EngineOptions) {
+    detectTracing(); // spans are recorded if an OpenTelemetry SDK was registered before the engine (upstream/spans.ts)
     this.registry = options.registry;
     this.store = options.store;
     this.logger = options.logger ?? silentLogger;

@@ -11,6 +11,7 @@ import type { Logger } from '../logger.js';
 import type { Store } from '../store/types.js';
 import { buildDeclarative } from '../upstream/declarative.js';
 import { CredentialsRejected, type UpstreamSender } from '../upstream/send.js';
+import { annotateRequestSpan } from '../upstream/spans.js';
 import type { WorkspaceBaseUrls } from '../upstream/workspace-base-urls.js';
 import type { AuditLog } from './audit-log.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -149,6 +150,7 @@ export class Pipeline {
     let status = 200;
     let code: string | null = null;
     let upstreamStatus: number | undefined;
+    annotateRequestSpan(request.service, request.operation, request.protocol);
     try {
       // The key's rate limit first, for every door: a refused call costs no look-up (rate-limit.ts); audited below.
       const keyId = request.principal.keyId;

@@ -7,6 +7,7 @@ import type { UpstreamRequest, UpstreamResponse } from '../contract/operation.js
 import { GatewayError } from '../errors.js';
 import { EGRESS_REFUSED } from './egress.js';
 import { retryAfterMs } from './failures.js';
+import { endUpstreamSpan, startUpstreamSpan } from './spans.js';
 import { upstreamTraceHeaders } from './trace-context.js';
 
 export interface UpstreamClientOptions {
@@ -50,6 +51,9 @@ export interface PreparedRequest extends UpstreamRequest {
   deadline?: number;
   /** Runs before each retry (a connection's rate window: limits.ts); a throw ends the call with that error. */
   beforeRetry?: () => Promise<void>;
+  /** The service and operation the request is for: attributes of its span (spans.ts). */
+  service?: string;
+  operation?: string;
 }
 
 const RETRY_METHODS = new Set(['GET', 'PUT', 'DELETE', 'HEAD', 'OPTIONS']);
@@ -118,9 +122,12 @@ export class UpstreamClient {
     const got = await this.client();
     // Bounded: one attempt plus at most `retryLimit` retries.
     for (let attempt = 0; ; attempt++) {
-      // W3C trace context: the request's trace id, a new span id for each attempt (trace-context.ts)
-      const traced = { ...headers, ...upstreamTraceHeaders() };
+      // W3C trace context: the request's trace id, a new span id for each attempt (trace-context.ts) — the attempt's
+      // client span's when spans are recorded (spans.ts)
+      const span = startUpstreamSpan(request.method, url, request.service, request.operation, attempt);
+      const traced = { ...headers, ...upstreamTraceHeaders(span) };
       const outcome = await this.attempt(got, url, request.method, traced, body, deadline - performance.now(), name);
+      endUpstreamSpan(span, outcome.response?.status ?? outcome.error?.upstreamStatus, outcome.error);
       const wait = retriable && attempt < retryLimit ? this.retryWait(outcome, attempt) : undefined;
       if (wait === undefined || deadline - performance.now() - wait < timeoutMs * RETRY_MIN_BUDGET_SHARE) {
         if (outcome.error) throw outcome.error;

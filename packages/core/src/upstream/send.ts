@@ -47,7 +47,14 @@ export class UpstreamSender {
       ...request.headers,
     };
     const url = request.url ?? joinPath(baseUrl, request.path ?? '');
-    const prepared = { ...request, url, headers, upstreamName: integration.plugin.displayName };
+    const prepared = {
+      ...request,
+      url,
+      headers,
+      upstreamName: integration.plugin.displayName,
+      service: integration.service,
+      operation: operation.name,
+    };
     const response = await this.limits.send(this.client, integration, prepared, connection);
     const failure = upstream.inspect ? upstream.inspect(response) : readUpstreamFailure(response, { maxLength: MAX_MESSAGE });
     if (failure) {

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
+import type { Span } from '@opentelemetry/api';
 
 /**
  * W3C Trace Context (https://www.w3.org/TR/trace-context/): the trace a request belongs to, carried from the inbound
@@ -15,6 +16,8 @@ export interface TraceContext {
   flags: string;
   /** The caller's `tracestate`, when it was valid: passed on unchanged. */
   tracestate?: string;
+  /** The request's OpenTelemetry server span, when spans are recorded (spans.ts): its id is `spanId`. */
+  span?: Span;
 }
 
 /** Version 00: `00-<trace id>-<parent id>-<flags>`; later versions may append fields after a dash (parsed as 00). */
@@ -89,10 +92,18 @@ export function currentTrace(): TraceContext | undefined {
 
 /**
  * The headers of one upstream call: the current trace's id with a new span id for the call (a call outside any request
- * starts its own trace), and the caller's `tracestate`.
+ * starts its own trace), and the caller's `tracestate`. With the call's OpenTelemetry span (spans.ts), its trace and
+ * span ids instead, so that the upstream's own spans hang below it.
  */
-export function upstreamTraceHeaders(): Record<string, string> {
+export function upstreamTraceHeaders(span?: Span): Record<string, string> {
   const trace = current.getStore() ?? { traceId: newTraceId(), spanId: newSpanId(), flags: '01' };
+  if (span) {
+    const context = span.spanContext();
+    return {
+      traceparent: `00-${context.traceId}-${context.spanId}-${(context.traceFlags & 0xff).toString(16).padStart(2, '0')}`,
+      ...(trace.tracestate ? { tracestate: trace.tracestate } : {}),
+    };
+  }
   return {
     traceparent: formatTraceparent(trace, newSpanId()),
     ...(trace.tracestate ? { tracestate: trace.tracestate } : {}),
