@@ -40,7 +40,11 @@ beforeAll(async () => {
     await runtime.engine.connectToken(DEFAULT_WORKSPACE, 'example', 'upstream-token');
     await runtime.engine.configureIntegration(DEFAULT_WORKSPACE, 'example', { restEnabled: true });
     apiKey = (
-      await runtime.engine.createApiKey({ workspaceId: DEFAULT_WORKSPACE, name: 'quotas', scopes: { admin: false, services: '*' } })
+      await runtime.engine.createApiKey({
+        workspaceId: DEFAULT_WORKSPACE,
+        name: 'quotas',
+        scopes: { admin: false, services: '*', readOnly: true },
+      })
     ).key;
   } finally {
     await runtime.close();
