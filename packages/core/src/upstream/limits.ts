@@ -65,6 +65,8 @@ export class ConnectionLimiter {
   private readonly windows: Window[];
   /** The fewest requests any window lets start: no lease asks for more tokens than that at once. */
   private readonly smallestLimit: number;
+  /** Whether any window is shared (else no call ever waits for a lease). */
+  private readonly leased: boolean;
 
   constructor(
     readonly name: string,
@@ -84,6 +86,7 @@ export class ConnectionLimiter {
       );
     });
     this.smallestLimit = Math.min(...this.windows.map((window) => window.limit));
+    this.leased = this.windows.some((window) => window.tokens);
   }
 
   /** Requests in flight and calls waiting (for tests and diagnostics). */
@@ -170,7 +173,7 @@ export class ConnectionLimiter {
     if (this.concurrency > 0 && this.active >= this.concurrency) return Number.POSITIVE_INFINITY;
     const wait = this.windowWait(0, now);
     if (wait > 0) return wait;
-    return this.lease(now) ? Number.POSITIVE_INFINITY : 0;
+    return this.leased && this.lease(now) ? Number.POSITIVE_INFINITY : 0;
   }
 
   /**
@@ -181,7 +184,7 @@ export class ConnectionLimiter {
     for (const { tokens } of this.windows) {
       if (!tokens || tokens.held(now) >= 1) continue;
       const slots = this.concurrency > 0 ? Math.max(1, this.concurrency - this.active) : Number.POSITIVE_INFINITY;
-      return tokens.request(Math.min(this.waiting + this.pacing + 1, slots, this.smallestLimit));
+      return tokens.request(Math.min(Math.max(1, this.waiting + this.pacing), slots, this.smallestLimit));
     }
     return undefined;
   }

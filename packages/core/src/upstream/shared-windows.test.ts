@@ -132,6 +132,66 @@ describe('when the database cannot be asked', () => {
   });
 });
 
+describe('a shared window spent for now', () => {
+  /** A budget answering from a script of leases, recording what was asked and given back. */
+  function scripted(answers: Array<Partial<QuotaLease>>) {
+    const asked: number[] = [];
+    const askedAt: number[] = [];
+    const givenBack: number[] = [];
+    const store: QuotaLeases = {
+      leaseQuota: async (lease) => {
+        asked.push(lease.want);
+        askedAt.push(performance.now());
+        return { granted: 0, grantMs: asked.length, nextInMs: 0, ...answers.shift() };
+      },
+      returnQuota: async (_service, _workspace, _window, _grant, tokens) => void givenBack.push(tokens),
+    };
+    return { store, asked, askedAt, givenBack };
+  }
+
+  it('lets a call wait for the budget when it frees within the queue’s bound, then sends it', async () => {
+    const { store, asked, askedAt } = scripted([{ granted: 0, nextInMs: 300 }, { granted: 1 }]);
+    const limiter = instance(store, { concurrency: 0, perMinute: 50 });
+    const { client, sent } = upstream();
+    const started = performance.now();
+    expect(await call(limiter, client, 'a')).toBe('sent');
+    expect(sent[0]).toBeDefined();
+    expect((sent[0] as number) - started).toBeGreaterThanOrEqual(290);
+    // asked again only once the budget said it would have a token (then a batch of 2 ahead, the grant being spent)
+    expect(asked.slice(0, 2)).toEqual([1, 1]);
+    expect((askedAt[1] as number) - (askedAt[0] as number)).toBeGreaterThanOrEqual(290);
+  });
+
+  it('refuses at once the waiting calls the budget cannot serve within their bound, with its wait', async () => {
+    const { store } = scripted([{ granted: 1, nextInMs: 45_000 }]);
+    const limiter = instance(store, { concurrency: 0, perMinute: 50 });
+    const { client, sent } = upstream();
+    const started = performance.now();
+    const results = await Promise.all([1, 2, 3].map(() => call(limiter, client, 'a')));
+    expect(results).toEqual(['sent', 45, 45]);
+    expect(sent).toHaveLength(1);
+    expect(performance.now() - started).toBeLessThan(1_000); // not held for the 10 s queue wait
+  });
+
+  it('takes a token of the shared window for a retry too', async () => {
+    const { store, asked } = scripted([{ granted: 1 }, { granted: 1 }]);
+    const limiter = instance(store, { concurrency: 0, perHour: 1_000 });
+    const tries: number[] = [];
+    const client = {
+      options: { timeoutMs: 30_000, retryLimit: 1, retryAfterCapMs: 0 },
+      send: async (sent: PreparedRequest) => {
+        tries.push(performance.now());
+        await sent.beforeRetry?.();
+        tries.push(performance.now());
+        return OK;
+      },
+    } as unknown as UpstreamClient;
+    await limiter.send(client, clio, request, { workspaceId: 'a' });
+    expect(tries).toHaveLength(2);
+    expect(asked).toHaveLength(2); // one lease for the request, one for its retry
+  });
+});
+
 describe.skipIf(problem !== undefined)(`upstream windows shared on PostgreSQL${problem ? ` (skipped: ${problem})` : ''}`, () => {
   const stores: PostgresStore[] = [];
   afterAll(async () => {
