@@ -23,6 +23,7 @@ import { DEFAULT_UPSTREAM_OPTIONS, UpstreamClient, type UpstreamClientOptions } 
 import { type EgressOptions, EgressPolicy } from '../upstream/egress.js';
 import { UpstreamLimiter, type UpstreamLimitOptions } from '../upstream/limits.js';
 import { UpstreamSender } from '../upstream/send.js';
+import { hasQuotaLeases, sharedWindows } from '../upstream/shared-windows.js';
 import { detectTracing } from '../upstream/spans.js';
 import { WorkspaceBaseUrls } from '../upstream/workspace-base-urls.js';
 import { AuditLog } from './audit-log.js';
@@ -149,7 +150,7 @@ export class Engine {
       settings: this.settings,
       toolSets: this.toolSets,
       connections: this.connections,
-      upstream: observeUpstream(new UpstreamSender(client, logger, egress, new UpstreamLimiter(options.upstreamLimits)), this.observers),
+      upstream: observeUpstream(new UpstreamSender(client, logger, egress, this.upstreamLimiter(options)), this.observers),
       audit,
       baseUrlOverrides: options.baseUrlOverrides ?? {},
       workspaceBaseUrls,
@@ -175,6 +176,12 @@ export class Engine {
       const part = change.kind === 'integration' ? this.settings : change.kind === 'tool_set' ? this.toolSets : this.connections;
       part.forget(change.workspaceId, change.id);
     });
+  }
+
+  /** Per-minute and per-hour upstream windows are shared by every instance when the store can lease them (PostgreSQL). */
+  private upstreamLimiter(options: EngineOptions): UpstreamLimiter {
+    const shared = hasQuotaLeases(this.store) ? sharedWindows(this.store, this.logger) : undefined;
+    return new UpstreamLimiter(options.upstreamLimits, undefined, shared);
   }
 
   // ---- API keys -------------------------------------------------------------------------------------------

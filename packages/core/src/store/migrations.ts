@@ -179,4 +179,22 @@ export const MIGRATIONS: readonly Migration[] = [
     sqlite: ['ALTER TABLE audit ADD COLUMN client_address TEXT'],
     postgres: ['ALTER TABLE audit ADD COLUMN client_address TEXT'],
   },
+  {
+    version: 11,
+    name: 'upstream quotas shared by a cluster',
+    // The per-minute and per-hour windows of each connection's upstream limits, which instances on PostgreSQL lease
+    // tokens from in batches (store/postgres-quota.ts, upstream/shared-windows.ts). SQLite serves one process, whose
+    // windows are in memory.
+    sqlite: [],
+    postgres: [
+      `CREATE TABLE upstream_quotas (
+         service TEXT NOT NULL,
+         workspace_id TEXT NOT NULL,
+         window_ms INTEGER NOT NULL,
+         grant_ms DOUBLE PRECISION[] NOT NULL,
+         grant_n INTEGER[] NOT NULL,
+         granted INTEGER NOT NULL,
+         PRIMARY KEY (service, workspace_id, window_ms))`,
+    ],
+  },
 ];

@@ -12,8 +12,10 @@ import { ClusterSession } from './postgres-cluster.js';
 import { advisoryLockText, withAdvisoryLock } from './postgres-locks.js';
 import { CHANGE_CHANNEL, ChangeListener, changePayload, writeAndNotify } from './postgres-notify.js';
 import type { ClusterLink, PostgresStoreOptions } from './postgres-options.js';
+import { leaseQuota, returnQuota } from './postgres-quota.js';
 import { leaseTokens } from './postgres-rate.js';
 import { migrate as migrateSchema, migrationStatusOf, quoteIdent } from './postgres-schema.js';
+import type { QuotaLease, QuotaLeaseRequest, QuotaLeases } from './quota-types.js';
 import { apiKey, auditRecord, connection, type DbRow, integration, oauthState } from './rows.js';
 import { SqlSessionTable } from './sessions.js';
 import type {
@@ -49,7 +51,7 @@ export type { PostgresStoreOptions } from './postgres-options.js';
  * Schema and migrations are in postgres-schema.ts, advisory locks in postgres-locks.ts, LISTEN/NOTIFY in
  * postgres-notify.ts; this file maps the `Store` interface to SQL.
  */
-export class PostgresStore extends WorkspaceMethods implements Store {
+export class PostgresStore extends WorkspaceMethods implements Store, QuotaLeases {
   private readonly pool: pg.Pool;
   private readonly lockPool: pg.Pool;
   private readonly schema: string | undefined;
@@ -113,6 +115,14 @@ export class PostgresStore extends WorkspaceMethods implements Store {
 
   leaseTokens(bucket: string, want: number, burst: number, perMs: number): Promise<{ granted: number; left: number }> {
     return leaseTokens(this.pool, bucket, want, burst, perMs);
+  }
+
+  leaseQuota(request: QuotaLeaseRequest): Promise<QuotaLease> {
+    return leaseQuota(this.pool, request);
+  }
+
+  returnQuota(service: string, workspaceId: string, windowMs: number, grantMs: number, tokens: number): Promise<void> {
+    return returnQuota(this.pool, service, workspaceId, windowMs, grantMs, tokens);
   }
 
   withConnectionLock<T>(workspaceId: string, service: string, fn: () => Promise<T>): Promise<T> {

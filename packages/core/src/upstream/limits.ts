@@ -3,6 +3,8 @@ import type { RegisteredIntegration } from '../contract/registry.js';
 import { type UpstreamLimits, upstreamLimitsProblem, WINDOWS } from '../contract/upstream-limits.js';
 import { GatewayError } from '../errors.js';
 import type { PreparedRequest, UpstreamClient } from './client.js';
+import { Window } from './rate-window.js';
+import type { SharedWindow, SharedWindows, WindowTokens } from './shared-windows.js';
 
 export interface UpstreamLimitOptions {
   /** Requests in flight per connection for integrations that declare no `concurrency`; 0: no cap. */
@@ -42,48 +44,15 @@ interface Waiter {
   reject(error: GatewayError): void;
   gone: (() => boolean) | undefined;
   timer: ReturnType<typeof setTimeout>;
+  /** This limiter's clock: refused if it cannot start by then. */
+  until: number;
   done: boolean;
-}
-
-/** The start times of the last `limit` requests (a ring): a sliding window, exact, O(1) per request. */
-class Window {
-  private readonly stamps: number[] = [];
-  private next = 0;
-
-  constructor(
-    readonly limit: number,
-    readonly ms: number,
-    readonly unit: string,
-  ) {}
-
-  /** ms until one more request may start (0: now). */
-  freeIn(now: number): number {
-    if (this.stamps.length < this.limit) return 0;
-    return Math.max(0, (this.stamps[this.next] as number) + this.ms - now);
-  }
-
-  /** ms until a request with `ahead` others before it may start, at the earliest (a lower bound). */
-  freeInBehind(ahead: number, now: number): number {
-    const free = this.limit - this.stamps.length;
-    if (ahead < free) return 0;
-    const index = ahead - free;
-    // Beyond one window's worth of waiting requests, at least a whole window.
-    if (index >= this.stamps.length) return this.ms;
-    return Math.max(0, (this.stamps[(this.next + index) % this.limit] as number) + this.ms - now);
-  }
-
-  take(now: number): void {
-    if (this.stamps.length < this.limit) this.stamps.push(now);
-    else {
-      this.stamps[this.next] = now;
-      this.next = (this.next + 1) % this.limit;
-    }
-  }
 }
 
 /**
  * The slots of one connection: at most `concurrency` requests in flight, at most `limit` started in each window, and a
- * FIFO queue of bounded length whose calls wait a bounded time. In memory, per process.
+ * FIFO queue of bounded length whose calls wait a bounded time. In memory, per process; with `shared`, the windows it
+ * answers for also need tokens of a budget shared by every instance.
  */
 export class ConnectionLimiter {
   private active = 0;
@@ -94,6 +63,10 @@ export class ConnectionLimiter {
   private waiting = 0;
   private wake: ReturnType<typeof setTimeout> | undefined;
   private readonly windows: Window[];
+  /** The fewest requests any window lets start: no lease asks for more tokens than that at once. */
+  private readonly smallestLimit: number;
+  /** Whether any window is shared (else no call ever waits for a lease). */
+  private readonly leased: boolean;
 
   constructor(
     readonly name: string,
@@ -101,8 +74,19 @@ export class ConnectionLimiter {
     limits: UpstreamLimits,
     private readonly queueLength: number,
     private readonly now: () => number = performance.now.bind(performance),
+    shared?: (window: Pick<SharedWindow, 'limit' | 'ms'>, landed: () => void) => WindowTokens | undefined,
   ) {
-    this.windows = WINDOWS.filter(([key]) => (limits[key] ?? 0) > 0).map(([key, ms, unit]) => new Window(limits[key] as number, ms, unit));
+    this.windows = WINDOWS.filter(([key]) => (limits[key] ?? 0) > 0).map(([key, ms, unit]) => {
+      const limit = limits[key] as number;
+      return new Window(
+        limit,
+        ms,
+        unit,
+        shared?.({ limit, ms }, () => this.drain()),
+      );
+    });
+    this.smallestLimit = Math.min(...this.windows.map((window) => window.limit));
+    this.leased = this.windows.some((window) => window.tokens);
   }
 
   /** Requests in flight and calls waiting (for tests and diagnostics). */
@@ -127,7 +111,8 @@ export class ConnectionLimiter {
     const windowWait = this.windowWait(this.waiting, now);
     if (windowWait > maxWaitMs) throw this.refusal(this.rateText(), windowWait);
     return new Promise<Release>((resolve, reject) => {
-      const waiter: Waiter = { resolve, reject, gone, done: false, timer: setTimeout(() => this.expire(waiter, maxWaitMs), maxWaitMs) };
+      const timer = setTimeout(() => this.expire(waiter, maxWaitMs), maxWaitMs);
+      const waiter: Waiter = { resolve, reject, gone, done: false, timer, until: now + maxWaitMs };
       this.queue.push(waiter);
       this.waiting++;
       this.drain();
@@ -146,7 +131,13 @@ export class ConnectionLimiter {
         const now = this.now();
         const wait = this.windowWait(0, now);
         if (wait === 0) {
-          for (const window of this.windows) window.take(now);
+          const lease = this.lease(now);
+          if (lease) {
+            if (now >= until) throw this.refusal(this.rateText(), 0);
+            await lease;
+            continue;
+          }
+          for (const window of this.windows) window.take(now, this.waiting === 0);
           return;
         }
         if (now + wait > until) throw this.refusal(this.rateText(), wait);
@@ -174,10 +165,28 @@ export class ConnectionLimiter {
     }
   }
 
-  /** 0 when a request may start now; else ms until a window frees (Infinity when waiting for a concurrency slot). */
+  /**
+   * 0 when a request may start now; else ms until a window frees (Infinity when waiting for a concurrency slot, or for
+   * a lease of shared tokens: its release or answer drains the queue again).
+   */
   private admissible(now: number): number {
     if (this.concurrency > 0 && this.active >= this.concurrency) return Number.POSITIVE_INFINITY;
-    return this.windowWait(0, now);
+    const wait = this.windowWait(0, now);
+    if (wait > 0) return wait;
+    return this.leased && this.lease(now) ? Number.POSITIVE_INFINITY : 0;
+  }
+
+  /**
+   * Undefined when every shared window holds a token here; else the lease it asks for (at most one in flight per
+   * window), for the calls waiting and free slots, at most the smallest window's limit.
+   */
+  private lease(now: number): Promise<void> | undefined {
+    for (const { tokens } of this.windows) {
+      if (!tokens || tokens.held(now) >= 1) continue;
+      const slots = this.concurrency > 0 ? Math.max(1, this.concurrency - this.active) : Number.POSITIVE_INFINITY;
+      return tokens.request(Math.min(Math.max(1, this.waiting + this.pacing), slots, this.smallestLimit));
+    }
+    return undefined;
   }
 
   private windowWait(ahead: number, now: number): number {
@@ -188,7 +197,7 @@ export class ConnectionLimiter {
 
   private start(now: number): Release {
     this.active++;
-    for (const window of this.windows) window.take(now);
+    for (const window of this.windows) window.take(now, this.waiting === 0);
     let released = false;
     return () => {
       if (released) return;
@@ -213,8 +222,9 @@ export class ConnectionLimiter {
         continue;
       }
       const wait = this.admissible(now);
-      if (wait === Number.POSITIVE_INFINITY) break; // a release drains again
+      if (wait === Number.POSITIVE_INFINITY) break; // a release, or a lease's answer, drains again
       if (wait > 0) {
+        this.refuseLate(now, wait);
         if (this.wake === undefined) {
           this.wake = setTimeout(() => {
             this.wake = undefined;
@@ -231,6 +241,19 @@ export class ConnectionLimiter {
     if (this.head > 64 && this.head * 2 > this.queue.length) {
       this.queue.splice(0, this.head);
       this.head = 0;
+    }
+  }
+
+  /**
+   * Refuses at once the waiting calls that cannot start before their wait ends, now that no call can start for
+   * `wait` ms (what a lease of shared tokens learns only once asked: the budget of every instance is spent).
+   */
+  private refuseLate(now: number, wait: number): void {
+    for (let i = this.head; i < this.queue.length; i++) {
+      const waiter = this.queue[i] as Waiter;
+      if (waiter.done || waiter.until >= now + wait) continue;
+      this.settle(waiter);
+      waiter.reject(this.refusal(this.rateText(), wait));
     }
   }
 
@@ -281,9 +304,11 @@ export class UpstreamLimiter {
   private readonly options: UpstreamLimitOptions;
   private readonly integrations = new Map<string, Resolved | null>();
 
+  /** `shared`: windows whose budget every instance shares (PostgreSQL's per-minute and per-hour: shared-windows.ts). */
   constructor(
     options: Partial<UpstreamLimitOptions> = {},
     private readonly now?: () => number,
+    private readonly shared?: SharedWindows,
   ) {
     this.options = { ...DEFAULT_UPSTREAM_LIMIT_OPTIONS, ...options };
     for (const [service, limits] of Object.entries(this.options.services)) {
@@ -316,7 +341,16 @@ export class UpstreamLimiter {
     let limiter = resolved.connections.get(workspaceId);
     if (!limiter) {
       const { queueLength } = this.options;
-      limiter = new ConnectionLimiter(integration.plugin.displayName, resolved.concurrency, resolved.limits, queueLength, this.now);
+      const { shared } = this;
+      const { service } = integration;
+      limiter = new ConnectionLimiter(
+        integration.plugin.displayName,
+        resolved.concurrency,
+        resolved.limits,
+        queueLength,
+        this.now,
+        shared && ((window, landed) => shared({ service, workspaceId, ...window }, landed)),
+      );
       resolved.connections.set(workspaceId, limiter);
     }
     return limiter;

@@ -1,0 +1,260 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { UpstreamResponse } from '../contract/operation.js';
+import { definePlugin } from '../contract/plugin.js';
+import { Registry } from '../contract/registry.js';
+import type { UpstreamLimits } from '../contract/upstream-limits.js';
+import { GatewayError } from '../errors.js';
+import { type Logger, silentLogger } from '../logger.js';
+import { PostgresStore } from '../store/postgres.js';
+import { TEST_POSTGRES_URL as PG_URL, POSTGRES_REQUIRED, postgresProblem } from '../store/postgres.test-support.js';
+import { examplePlugin } from '../testing/example-plugin.js';
+import type { PreparedRequest, UpstreamClient } from './client.js';
+import { UpstreamLimiter } from './limits.js';
+import {
+  hasQuotaLeases,
+  leaseLifetime,
+  maxBatch,
+  type QuotaLease,
+  type QuotaLeaseRequest,
+  type QuotaLeases,
+  sharedWindows,
+} from './shared-windows.js';
+
+const problem = await postgresProblem();
+if (problem !== undefined && POSTGRES_REQUIRED) throw new Error(`PostgreSQL is required and not reachable: ${problem}`);
+const schema = `quotas_windows_${randomBytes(5).toString('hex')}`;
+
+const OK: UpstreamResponse = { status: 200, headers: {}, body: { ok: true } };
+const request: PreparedRequest = { method: 'GET', url: 'http://127.0.0.1:1/items' };
+
+/** An upstream stand-in answering at once and recording when each request reached it. */
+function upstream() {
+  const sent: number[] = [];
+  const client = {
+    options: { timeoutMs: 30_000, retryLimit: 0, retryAfterCapMs: 0 },
+    send: async () => {
+      sent.push(performance.now());
+      return OK;
+    },
+  } as unknown as UpstreamClient;
+  return { client, sent };
+}
+
+const registry = new Registry();
+const clio = registry.register(definePlugin({ ...examplePlugin, service: 'quoted', upstream: { ...examplePlugin.upstream, limits: {} } }));
+
+/** A gateway instance's limiter whose per-minute and per-hour windows lease from `store`. */
+const instance = (store: QuotaLeases, limits: UpstreamLimits, logger: Logger = silentLogger) =>
+  new UpstreamLimiter({ services: { quoted: limits } }, undefined, sharedWindows(store, logger));
+
+/** Sends one call through `limiter`: 'sent', or the refusal's Retry-After in seconds. */
+async function call(limiter: UpstreamLimiter, client: UpstreamClient, workspaceId: string): Promise<'sent' | number> {
+  try {
+    await limiter.send(client, clio, request, { workspaceId });
+    return 'sent';
+  } catch (error) {
+    if (!(error instanceof GatewayError) || error.code !== 'rate_limited') throw error;
+    return error.retryAfter as number;
+  }
+}
+
+/** Counts the leases asked of a store. */
+function counting(store: QuotaLeases): QuotaLeases & { leases: number } {
+  const counted = {
+    leases: 0,
+    leaseQuota(lease: QuotaLeaseRequest) {
+      counted.leases += 1;
+      return store.leaseQuota(lease);
+    },
+    returnQuota: store.returnQuota.bind(store),
+  };
+  return counted;
+}
+
+describe('the lease policy', () => {
+  it('lets a grant be spent for a second of a minute window and 5 s of an hour; batches a twentieth of the limit', () => {
+    expect(leaseLifetime(60_000)).toBe(1_000);
+    expect(leaseLifetime(3_600_000)).toBe(5_000);
+    expect([maxBatch(1), maxBatch(50), maxBatch(180), maxBatch(1_000)]).toEqual([1, 2, 9, 50]);
+    expect(hasQuotaLeases({})).toBe(false);
+  });
+});
+
+describe('when the database cannot be asked', () => {
+  const failing = (answer: () => Promise<QuotaLease>): QuotaLeases & { leases: number } => {
+    const store = {
+      leases: 0,
+      leaseQuota: () => {
+        store.leases += 1;
+        return answer();
+      },
+      returnQuota: async () => {},
+    };
+    return store;
+  };
+
+  it('limits each connection in this process alone for a second after a failed lease, and says so once', async () => {
+    const warnings: string[] = [];
+    const logger = { ...silentLogger, warn: (_: object, msg?: string) => void warnings.push(msg ?? '') };
+    const store = failing(() => Promise.reject(new Error('connection refused')));
+    const limiter = instance(store, { concurrency: 0, perMinute: 3 }, logger);
+    const { client, sent } = upstream();
+    const results = await Promise.all(Array.from({ length: 5 }, () => call(limiter, client, 'a')));
+    // the process' own window still holds: 3 a minute, the rest refused with the minute's wait
+    expect(results.filter((r) => r === 'sent')).toHaveLength(3);
+    expect(results.filter((r) => typeof r === 'number' && r >= 59)).toHaveLength(2);
+    expect(sent).toHaveLength(3);
+    expect(store.leases).toBe(1);
+    expect(warnings).toEqual(['could not lease upstream quota tokens: limiting each connection in this process alone for now']);
+  });
+
+  it('gives up on a lease that does not answer within a second, and the waiting calls go', async () => {
+    const store = failing(() => new Promise<QuotaLease>(() => {}));
+    const limiter = instance(store, { concurrency: 0, perHour: 10 });
+    const { client, sent } = upstream();
+    const started = performance.now();
+    expect(await Promise.all([call(limiter, client, 'a'), call(limiter, client, 'a')])).toEqual(['sent', 'sent']);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(990);
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(sent).toHaveLength(2);
+  });
+
+  it('never leases for a per-second window or the in-flight cap: those stay per host', async () => {
+    const store = failing(() => Promise.reject(new Error('not expected')));
+    const limiter = instance(store, { concurrency: 2, perSecond: 5 });
+    const { client, sent } = upstream();
+    const results = await Promise.all(Array.from({ length: 7 }, () => call(limiter, client, 'a')));
+    expect(results.filter((r) => r === 'sent').length).toBeGreaterThanOrEqual(5);
+    expect(sent.length).toBeGreaterThanOrEqual(5);
+    expect(store.leases).toBe(0);
+  });
+});
+
+describe('a shared window spent for now', () => {
+  /** A budget answering from a script of leases, recording what was asked and given back. */
+  function scripted(answers: Array<Partial<QuotaLease>>) {
+    const asked: number[] = [];
+    const askedAt: number[] = [];
+    const givenBack: number[] = [];
+    const store: QuotaLeases = {
+      leaseQuota: async (lease) => {
+        asked.push(lease.want);
+        askedAt.push(performance.now());
+        return { granted: 0, grantMs: asked.length, nextInMs: 0, ...answers.shift() };
+      },
+      returnQuota: async (_service, _workspace, _window, _grant, tokens) => void givenBack.push(tokens),
+    };
+    return { store, asked, askedAt, givenBack };
+  }
+
+  it('lets a call wait for the budget when it frees within the queue’s bound, then sends it', async () => {
+    const { store, asked, askedAt } = scripted([{ granted: 0, nextInMs: 300 }, { granted: 1 }]);
+    const limiter = instance(store, { concurrency: 0, perMinute: 50 });
+    const { client, sent } = upstream();
+    const started = performance.now();
+    expect(await call(limiter, client, 'a')).toBe('sent');
+    expect(sent[0]).toBeDefined();
+    expect((sent[0] as number) - started).toBeGreaterThanOrEqual(290);
+    // asked again only once the budget said it would have a token (then a batch of 2 ahead, the grant being spent)
+    expect(asked.slice(0, 2)).toEqual([1, 1]);
+    expect((askedAt[1] as number) - (askedAt[0] as number)).toBeGreaterThanOrEqual(290);
+  });
+
+  it('refuses at once the waiting calls the budget cannot serve within their bound, with its wait', async () => {
+    const { store } = scripted([{ granted: 1, nextInMs: 45_000 }]);
+    const limiter = instance(store, { concurrency: 0, perMinute: 50 });
+    const { client, sent } = upstream();
+    const started = performance.now();
+    const results = await Promise.all([1, 2, 3].map(() => call(limiter, client, 'a')));
+    expect(results).toEqual(['sent', 45, 45]);
+    expect(sent).toHaveLength(1);
+    expect(performance.now() - started).toBeLessThan(1_000); // not held for the 10 s queue wait
+  });
+
+  it('takes a token of the shared window for a retry too', async () => {
+    const { store, asked } = scripted([{ granted: 1 }, { granted: 1 }]);
+    const limiter = instance(store, { concurrency: 0, perHour: 1_000 });
+    const tries: number[] = [];
+    const client = {
+      options: { timeoutMs: 30_000, retryLimit: 1, retryAfterCapMs: 0 },
+      send: async (sent: PreparedRequest) => {
+        tries.push(performance.now());
+        await sent.beforeRetry?.();
+        tries.push(performance.now());
+        return OK;
+      },
+    } as unknown as UpstreamClient;
+    await limiter.send(client, clio, request, { workspaceId: 'a' });
+    expect(tries).toHaveLength(2);
+    expect(asked).toHaveLength(2); // one lease for the request, one for its retry
+  });
+});
+
+describe.skipIf(problem !== undefined)(`upstream windows shared on PostgreSQL${problem ? ` (skipped: ${problem})` : ''}`, () => {
+  const stores: PostgresStore[] = [];
+  afterAll(async () => {
+    for (const store of stores) await store.close();
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await admin.end();
+  });
+
+  /** `count` instances, each with its own pool on one schema, as separate gateway processes have. */
+  async function databases(count: number): Promise<PostgresStore[]> {
+    const made = Array.from({ length: count }, () => new PostgresStore(PG_URL, { schema, poolSize: 4 }));
+    stores.push(...made);
+    for (const store of made) await store.migrate();
+    return made;
+  }
+
+  it('three instances sending 120 calls at once: at most 50 a minute reach the upstream, the rest are 429 at once', async () => {
+    const limiters = (await databases(3)).map((store) => instance(store, { concurrency: 0, perMinute: 50 }));
+    const { client, sent } = upstream();
+    const started = performance.now();
+    const results = await Promise.all(Array.from({ length: 120 }, (_, i) => call(limiters[i % 3] as UpstreamLimiter, client, 'burst')));
+    const took = performance.now() - started;
+    expect(sent.length).toBeLessThanOrEqual(50);
+    // at most a batch per instance left unspent (given back a second later)
+    expect(sent.length).toBeGreaterThanOrEqual(50 - 3 * maxBatch(50));
+    expect(results.filter((r) => r === 'sent')).toHaveLength(sent.length);
+    // refused at once, not after the 10 s queue wait, with about the minute (and lease lifetime) to wait
+    const waits = results.filter((r): r is number => typeof r === 'number');
+    expect(waits).toHaveLength(120 - sent.length);
+    expect(Math.min(...waits)).toBeGreaterThanOrEqual(55);
+    expect(Math.max(...waits)).toBeLessThanOrEqual(62);
+    expect(took).toBeLessThan(5_000);
+    // more calls on each instance: only a token one still holds may go, the window stays within 50
+    for (const limiter of limiters) {
+      const result = await call(limiter, client, 'burst');
+      expect(result === 'sent' || result >= 55).toBe(true);
+    }
+    expect(sent.length).toBeLessThanOrEqual(50);
+  });
+
+  it('gives back what an instance leased and did not spend, and leases in batches rather than per call', async () => {
+    const [first, second] = await databases(2);
+    const a = counting(first as PostgresStore);
+    const quiet = instance(a, { concurrency: 0, perMinute: 50 });
+    const busy = instance(second as PostgresStore, { concurrency: 0, perMinute: 50 });
+    const { client, sent } = upstream();
+    for (let i = 0; i < 40; i++) expect(await call(quiet, client, 'given-back')).toBe('sent');
+    // a batch of 2 at most for 50 a minute: about one round trip for two calls, never one per call
+    expect(a.leases).toBeLessThanOrEqual(24);
+    // what the first instance leased ahead and did not spend comes back after the lease's lifetime
+    await new Promise((resolve) => setTimeout(resolve, leaseLifetime(60_000) + 300));
+    const more: Array<'sent' | number> = [];
+    for (let i = 0; i < 11; i++) more.push(await call(busy, client, 'given-back'));
+    expect(more.slice(0, 10)).toEqual(Array(10).fill('sent'));
+    expect(more[10]).toBeGreaterThanOrEqual(55);
+    expect(sent).toHaveLength(50);
+
+    // a larger limit leases larger batches: 200 calls of 1,000 a minute in a handful of round trips
+    const big = counting(first as PostgresStore);
+    const roomy = instance(big, { concurrency: 0, perMinute: 1_000 });
+    for (let i = 0; i < 200; i++) expect(await call(roomy, client, 'roomy')).toBe('sent');
+    expect(big.leases).toBeLessThanOrEqual(12);
+  });
+});
