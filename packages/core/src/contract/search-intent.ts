@@ -15,7 +15,7 @@ const verbs = (action: Action, generic: boolean, list: string) => {
   for (const word of list.split(' ')) VERBS[word] = [action, generic];
 };
 verbs('read', true, 'show list find look get see view open pull check fetch display retrieve browse');
-verbs('read', false, 'search read count download preview listen play query lookup');
+verbs('read', false, 'search read count download preview listen play query lookup filter sort calculate compute');
 verbs('create', true, 'add create make enter put give turn convert');
 verbs(
   'create',
@@ -23,7 +23,11 @@ verbs(
   'log record book schedule write jot save upload send post tell reply invite attach tag pin append assign ask request start copy duplicate leave share draft notify react generate bill flag label remind zip compress',
 );
 verbs('update', true, 'update change edit modify fix correct');
-verbs('update', false, 'rename move mark reschedule push raise reduce lower approve close reopen archive complete replace');
+verbs(
+  'update',
+  false,
+  'rename move mark reschedule push raise reduce lower approve close reopen archive complete replace disable enable deactivate reactivate activate hide unhide recolour recolor',
+);
 verbs('delete', true, 'delete remove erase');
 verbs('delete', false, 'void dismiss drop cancel unpin untag detach stop take');
 
@@ -78,6 +82,11 @@ const QUALIFYING = new Set(
 const QUALIFIER_WEIGHT = 0.7;
 /** How much a word naming a service's kind ("in the books", "the CRM", "in chat") counts as a topic word too. */
 const KIND_WEIGHT = 0.3;
+
+/** Question words that may ask about a kind of record ("which templates can we use"). */
+const THING_QUESTION = new Set(['what', 'which', 'whose']);
+/** Words that open a noun phrase: a word before them at a clause's head is a verb. */
+const DETERMINERS = new Set('the a an this that these those my our his her their its every each'.split(' '));
 
 /** Verbs that open one record ("open the Smith file", "pull up the lead"). */
 const OPENING = new Set(['open', 'pull', 'view']);
@@ -166,6 +175,7 @@ export function normalize(text: string): string {
     .replace(/[’`]/g, "'")
     .replace(/'s\b/g, '')
     .replace(/n't\b/g, ' not')
+    .replace(/\bp ?& ?l\b/g, 'profit and loss')
     .replace(/\ba\/r\b/g, 'receivable')
     .replace(/\ba\/p\b/g, 'payable');
 }
@@ -227,6 +237,7 @@ export function readQuery(
   brands: ReadonlySet<string> = new Set(),
   appWords: ReadonlySet<string> = new Set(),
   kindWords: ReadonlySet<string> = new Set(),
+  headWords: ReadonlySet<string> = new Set(),
 ): QueryReading {
   const normalized = normalize(text);
   const clauses = normalized.split(/[,.;:!?]|\bthen\b/);
@@ -239,6 +250,9 @@ export function readQuery(
   let one = false;
   let newOne = false;
   let single = false;
+  // "call tracking", "team chat": a word of a service's kind, or of the phrase naming it, says which service.
+  const isKind = (token: string, next: string | undefined) =>
+    kindWords.has(token) || (headWords.has(token) && next !== undefined && kindWords.has(next) && headWords.has(next));
   const capitalised = new Set([...text.matchAll(/(?<=\S\s+)[A-Z][a-z]+/g)].map(([word]) => word.toLowerCase()));
   for (const clause of clauses) {
     const tokens = clause.split(/[^a-z0-9-]+/).filter(Boolean);
@@ -261,12 +275,18 @@ export function readQuery(
         if (action === undefined) action = 'write';
         if (!NEUTRAL_TERMS.has(token)) return;
       }
+      // A word of no list at a clause's head, before an article or a possessive, is a verb: "email the report",
+      // "apply the rules" ask to act. A plural there is a noun ("calls the firm missed").
+      if (verb === undefined && i === 0 && !question && action === undefined && DETERMINERS.has(tokens[1] ?? ''))
+        if (!isPlural(token) && !STOP.has(token) && !QUALIFYING.has(token)) action = 'write';
       // In a question ("what webhooks are set up to notify…"), a verb asks to act only after its asker ("how do I add").
       // "I", "we" and "you" ask only at a clause's head or after a modal ("can you add", "how do I log"), not in a
       // relative clause ("case types we take").
       const asker = previous !== undefined && ASKER.has(previous) && (i < 2 || MODAL.has(tokens[i - 2] ?? ''));
+      // "What expense types can we record": a question about a kind of record asks what exists, whatever its verb.
+      const aboutThing = question && THING_QUESTION.has(tokens[0] ?? '') && !QUESTION.has(tokens[1] ?? '') && !MODAL.has(tokens[1] ?? '');
       const requested = question
-        ? asker
+        ? asker && !aboutThing
         : previous !== undefined &&
           (asker ||
             (!ASKER.has(previous) && BEFORE_VERB.has(previous) && (previous !== 'to' || i < 2 || WISH.has(tokens[i - 2] ?? ''))) ||
@@ -292,7 +312,7 @@ export function readQuery(
       if (!GENERIC_STEMS.has(stem(token)) && token !== 'new')
         raw.push({
           token,
-          weight: kindWords.has(token) ? weight * KIND_WEIGHT : participle(tokens, i) ? weight * QUALIFIER_WEIGHT : weight,
+          weight: isKind(token, tokens[i + 1]) ? weight * KIND_WEIGHT : participle(tokens, i) ? weight * QUALIFIER_WEIGHT : weight,
         });
     });
   }
