@@ -29,7 +29,7 @@ verbs(
   'rename move mark reschedule push raise reduce lower approve close reopen archive complete replace disable enable deactivate reactivate activate hide unhide recolour recolor',
 );
 verbs('delete', true, 'delete remove erase');
-verbs('delete', false, 'void dismiss drop cancel unpin untag detach stop take');
+verbs('delete', false, 'void dismiss drop cancel unpin untag detach stop take pause halt');
 
 /** Verbs of two words, as the one word they mean. */
 const PHRASAL_VERBS: Record<string, string> = {
@@ -62,7 +62,7 @@ const GENERIC_STEMS = new Set(
 const NEUTRAL_VERBS = new Set(['set', 'run', 'handle', 'do']);
 const NEUTRAL_TERMS = new Set(['run']);
 /** Verbs after "who" that ask about people themselves ("who is in our Slack", "who am I", "who works here"). */
-const BEING = new Set('is are am was were works work has have'.split(' '));
+const BEING = new Set('is are am was were works work has have uses use'.split(' '));
 /** Words before "to" that make the next verb a request ("need to log"); after a noun it qualifies ("matters ready to bill"). */
 const WISH = new Set('need needs want wants like how going have has able wish please time'.split(' '));
 /** Verbs that make one record out of another ("turn the call into a lead", "convert the inquiry into a matter"). */
@@ -326,11 +326,15 @@ export function readQuery(
       .map((word) => ({ term: stem(word), weight })),
   );
   const implied: string[] = [];
+  /** A phrase counts as much as its words do where they stand: "opposing counsel" in a qualifier counts less. */
+  const phraseWeight = new Map<string, number>();
   // A word of a phrase means what the phrase means: the phone of "phone number" is no phone call.
   const fixed = new Set<string>();
   for (const { phrase, adds, own } of PHRASE_TERMS) {
     if (!phrase.test(normalized)) continue;
     implied.push(...adds);
+    const at = Math.max(0, ...given.filter(({ term }) => own.includes(term)).map(({ weight }) => weight));
+    for (const term of adds) phraseWeight.set(term, Math.max(phraseWeight.get(term) ?? 0, at || 1));
     for (const word of own) fixed.add(word);
   }
   // What the values in a query are: an email address, a phone number, a name ("the lead named Kevin Brooks").
@@ -341,7 +345,7 @@ export function readQuery(
   const present = new Set([...given.map(({ term }) => term), ...implied]);
   const terms = new Map<string, number>();
   const add = (term: string, weight: number) => terms.set(term, Math.max(terms.get(term) ?? 0, weight));
-  for (const term of implied) add(term, SYNONYM_WEIGHT);
+  for (const term of implied) add(term, SYNONYM_WEIGHT * (phraseWeight.get(term) ?? 1));
   // Opening one record is what the operations named get_… do.
   if (one && [...OPENING].some((verb) => actionWords.has(verb))) add('get', SYNONYM_WEIGHT);
   for (const { term: base, weight } of given) {

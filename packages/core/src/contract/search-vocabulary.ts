@@ -93,6 +93,7 @@ export const SYNONYMS: Record<string, string[]> = {
   template: ['checklist', 'workflow', 'standard'],
   reminder: ['remind', 'alert'],
   timer: ['stopwatch', 'timing', 'clock'],
+  stop: ['pause', 'paused', 'halt'],
   docket: ['deadline'],
   trigger: ['deadline'],
   jurisdiction: ['court', 'rule'],
