@@ -300,14 +300,18 @@ export function readQuery(
         }
       }
       // "this week", "that morning" is when, not which record.
-      if ((ONE.has(token) && !PERIOD.has(tokens[i + 1] ?? '')) || /^\d/.test(token)) one = true;
+      // "this invoice" asks about one record; "line items on this invoice", "the timeline of this lead" about several.
+      if (((ONE.has(token) && !PERIOD.has(tokens[i + 1] ?? '')) || /^\d/.test(token)) && (weight === 1 || SINGLE.has(token)))
+        one = true;
       if (token === 'new' && tokens[i + 1] && !isPlural(tokens[i + 1] ?? '')) newOne = true;
       // A brand ("Lawmatics") or a name ("the Hendersons") ending in s is no plural.
       if (!STOP.has(token) && isPlural(token) && !ONE.has(token) && !brands.has(stem(token)) && !capitalised.has(token)) plural = true;
       if (SINGLE.has(token)) single = true;
       if (SEVERAL.has(token)) plural = true;
       // "who called", "who receives the summary": the question is about what was done, not about the users.
-      if (token === 'who' && tokens[i + 1] !== undefined && !BEING.has(tokens[i + 1] ?? '')) return;
+      // "who on the team", "who in the firm" ask about the people.
+      const next = tokens[i + 1];
+      if (token === 'who' && next !== undefined && !BEING.has(next) && !QUALIFYING.has(next)) return;
       // A service's kind ("in the books", "the CRM") says which service, not what the operation is about.
       if (!GENERIC_STEMS.has(stem(token)) && token !== 'new')
         raw.push({

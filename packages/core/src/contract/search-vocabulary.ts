@@ -81,7 +81,7 @@ export const SYNONYMS: Record<string, string[]> = {
   version: ['revision', 'revisions', 'previous', 'earlier'],
   request: ['replenish', 'replenishment', 'top-up'],
   sign: ['signature', 'signatures', 'signing', 'docusign', 'esignature'],
-  automation: ['automate', 'automated', 'merge', 'populate', 'prefill', 'prefilled'],
+  automation: ['automate', 'automated', 'generated', 'merge', 'populate', 'prefill', 'prefilled'],
   action: ['button', 'buttons'],
   visibility: ['see', 'visible', 'access', 'share', 'hide', 'hidden', 'unhide'],
   // calendar and work

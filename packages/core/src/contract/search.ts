@@ -49,6 +49,8 @@ function actionFactor(asked: Asked | undefined, does: Action | undefined): numbe
   if (asked === 'write') return does === 'create' || does === 'update' ? 1 : does === 'read' ? 0.35 : 0.5;
   if (does === undefined) return 0.7;
   if (asked === 'read' || does === 'read') return 0.2;
+  // Deleting is the opposite of creating; changing is near both ("remove a contact from a matter" may change it).
+  if ((asked === 'delete' && does === 'create') || (asked === 'create' && does === 'delete')) return 0.3;
   return 0.5;
 }
 
