@@ -131,6 +131,7 @@ export const SYNONYMS: Record<string, string[]> = {
   stat: ['click', 'clicks', 'clicked', 'bounce', 'bounced', 'performance', 'metric', 'metrics'],
   campaign: ['drip', 'newsletter', 'blast', 'sequence'],
   webhook: ['notify', 'callback'],
+  integration: ['connected', 'connection', 'connect', 'tool', 'tools', 'zapier'],
   log: ['audit', 'viewed', 'accessed', 'trail'],
   snippet: ['shortcut', 'reusable', 'boilerplate'],
   me: ['am', 'myself'],
