@@ -77,7 +77,7 @@ const MODAL = new Set('can could would will should shall please do how let need 
 
 /** Words after which the rest of a clause qualifies its head ("time entries on a matter", "invoices for a client"). */
 const QUALIFYING = new Set(
-  'about for on in with from at by regarding under into against across inside including before after like such to'.split(' '),
+  'about for on in with from at regarding under into against across inside including before after like such to'.split(' '),
 );
 const QUALIFIER_WEIGHT = 0.7;
 /** How much a word naming a service's kind ("in the books", "the CRM", "in chat") counts as a topic word too. */
