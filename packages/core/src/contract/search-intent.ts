@@ -1,5 +1,13 @@
 import { PHRASES, STOP, SYNONYMS } from './search-vocabulary.js';
 
+/** Plurals that no rule of stem() makes singular (here, before the lists below are stemmed). */
+const IRREGULAR = new Map([
+  ['children', 'child'],
+  ['criteria', 'criterion'],
+  ['indices', 'index'],
+  ['people', 'person'],
+]);
+
 /**
  * What a query asks for: to read what exists, or to create, change or delete something. A question, or words naming
  * records ("new leads created today", "overdue invoices"), asks to read: "new", "created" and "added" there are
@@ -149,6 +157,8 @@ export function operationIntent(name: string): { action: Action | undefined; man
 }
 
 export function stem(word: string): string {
+  const singular = IRREGULAR.get(word);
+  if (singular !== undefined) return singular;
   // "hearings" as "hearing" (→ "hear"), not as a word of its own.
   if (word.length > 6 && word.endsWith('ings')) return word.slice(0, -4);
   if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
@@ -166,7 +176,13 @@ function dropE(word: string): string {
   return word.length > 3 && word.endsWith('e') ? word.slice(0, -1) : word;
 }
 
-/** Lowercase, possessives dropped, the accountants' abbreviations spelled out. */
+/** British spellings as American ones, in the texts and the queries alike: colour, summarise, cancelled. */
+const BRITISH_OUR = /\b((?:re)?(?:col|fav|behavi|lab|hon|neighb))our/g;
+const BRITISH_ISE =
+  /\b((?:re)?(?:summar|organ|categor|custom|item|priorit|final|author|recogn|synchron|real|util|minim|maxim|standard|normal|special|apolog|memor|optim|initial|personal|digit|amort|capital|subsid))is(e|ed|es|ing|ation|ations|er|ers)\b/g;
+const BRITISH_LL = /\b(cancel|label|travel|model|signal|total|counsel|dial|fuel|channel)l(ed|ing|er|ers|ation)\b/g;
+
+/** Lowercase, possessives dropped, British spellings as American ones, the accountants' abbreviations spelled out. */
 export function normalize(text: string): string {
   return text
     .replace(/\b(called|named) (?=[A-Z])/g, 'name ')
@@ -175,6 +191,13 @@ export function normalize(text: string): string {
     .replace(/[’`]/g, "'")
     .replace(/'s\b/g, '')
     .replace(/n't\b/g, ' not')
+    .replace(BRITISH_OUR, '$1or')
+    .replace(BRITISH_ISE, '$1iz$2')
+    .replace(BRITISH_LL, '$1$2')
+    .replace(/\bcheque/g, 'check')
+    .replace(/\blicence/g, 'license')
+    .replace(/\bprogramme/g, 'program')
+    .replace(/\bcentre/g, 'center')
     .replace(/\bp ?& ?l\b/g, 'profit and loss')
     .replace(/\ba\/r\b/g, 'receivable')
     .replace(/\ba\/p\b/g, 'payable');
@@ -192,7 +215,7 @@ export function words(text: string): string[] {
 const CANONICAL = new Map<string, string[]>();
 for (const [word, alternatives] of Object.entries(SYNONYMS)) {
   for (const alternative of alternatives) {
-    const key = stem(alternative);
+    const key = stem(normalize(alternative));
     const known = CANONICAL.get(key) ?? [];
     if (!known.includes(stem(word))) CANONICAL.set(key, [...known, stem(word)]);
   }
@@ -301,8 +324,7 @@ export function readQuery(
       }
       // "this week", "that morning" is when, not which record.
       // "this invoice" asks about one record; "line items on this invoice", "the timeline of this lead" about several.
-      if (((ONE.has(token) && !PERIOD.has(tokens[i + 1] ?? '')) || /^\d/.test(token)) && (weight === 1 || SINGLE.has(token)))
-        one = true;
+      if (((ONE.has(token) && !PERIOD.has(tokens[i + 1] ?? '')) || /^\d/.test(token)) && (weight === 1 || SINGLE.has(token))) one = true;
       if (token === 'new' && tokens[i + 1] && !isPlural(tokens[i + 1] ?? '')) newOne = true;
       // A brand ("Lawmatics") or a name ("the Hendersons") ending in s is no plural.
       if (!STOP.has(token) && isPlural(token) && !ONE.has(token) && !brands.has(stem(token)) && !capitalised.has(token)) plural = true;
