@@ -53,6 +53,7 @@ const PHRASAL_VERBS: Record<string, string> = {
   'get rid of': 'delete',
   'give me': 'show me',
   'give us': 'show us',
+  'run a conflict check': 'search for a conflict check',
 };
 const PHRASAL = new RegExp(`\\b(${Object.keys(PHRASAL_VERBS).join('|')})\\b`, 'g');
 
