@@ -54,6 +54,8 @@ const PHRASAL_VERBS: Record<string, string> = {
   'give me': 'show me',
   'give us': 'show us',
   'run a conflict check': 'search for a conflict check',
+  'write off': 'credit',
+  'written off': 'credited',
 };
 const PHRASAL = new RegExp(`\\b(${Object.keys(PHRASAL_VERBS).join('|')})\\b`, 'g');
 
@@ -89,6 +91,7 @@ const QUALIFYING = new Set(
   'about for on in with from at regarding under into against across inside including before after like such to'.split(' '),
 );
 const QUALIFIER_WEIGHT = 0.7;
+const NEGATED_WEIGHT = 0.3;
 /** How much a word naming a service's kind ("in the books", "the CRM", "in chat") counts as a topic word too. */
 const KIND_WEIGHT = 0.3;
 
@@ -346,11 +349,12 @@ export function readQuery(
   // "open a new matter", "a new matter for a client": a new record asked for by itself is one to create.
   if (newOne && (action === undefined || action === 'read') && !question) action = 'create';
   if (action === undefined) action = 'read';
+  // "non-billable time": a word after "non-" is a filter of the head, not what is asked for.
   const given = raw.flatMap(({ token, weight }) =>
     token
       .split('-')
       .filter((word) => word && !STOP.has(word))
-      .map((word) => ({ term: stem(word), weight })),
+      .map((word) => ({ term: stem(word), weight: token.startsWith('non-') ? weight * NEGATED_WEIGHT : weight })),
   );
   const implied: string[] = [];
   /** A phrase counts as much as its words do where they stand: "opposing counsel" in a qualifier counts less. */

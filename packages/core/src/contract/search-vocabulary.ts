@@ -81,7 +81,7 @@ export const SYNONYMS: Record<string, string[]> = {
   version: ['revision', 'revisions', 'previous', 'earlier'],
   request: ['replenish', 'replenishment', 'top-up'],
   sign: ['signature', 'signatures', 'signing', 'docusign', 'esignature'],
-  automation: ['automate', 'automated', 'generated', 'merge', 'populate', 'prefill', 'prefilled'],
+  automation: ['automate', 'automated', 'generated', 'populate', 'prefill', 'prefilled'],
   action: ['button', 'buttons'],
   visibility: ['see', 'visible', 'access', 'share', 'hide', 'hidden', 'unhide'],
   // calendar and work
@@ -199,6 +199,8 @@ export const PHRASES: Array<[string, string]> = [
   ['billing codes?', 'activity description utbms code'],
   ['field sets?', 'custom field set'],
   ['task lists?', 'task template list'],
+  ['calendar events?', 'calendar entry'],
+  ['(statements? of account|account statements?)', 'bill balance outstanding'],
   ['(my|in-app) notifications?', 'my event'],
   ['conflicts? (check|search)', 'contact matter'],
   ['open rate', 'stat'],
