@@ -54,6 +54,7 @@ const PHRASAL_VERBS: Record<string, string> = {
   'give me': 'show me',
   'give us': 'show us',
   'run a conflict check': 'search for a conflict check',
+  'upload a new version of': 'update the version of',
   'write off': 'credit',
   'written off': 'credited',
 };
