@@ -1,12 +1,4 @@
-import { PHRASES, STOP, SYNONYMS } from './search-vocabulary.js';
-
-/** Plurals that no rule of stem() makes singular (here, before the lists below are stemmed). */
-const IRREGULAR = new Map([
-  ['children', 'child'],
-  ['criteria', 'criterion'],
-  ['indices', 'index'],
-  ['people', 'person'],
-]);
+import { BRITISH_ISE, BRITISH_LL, BRITISH_OUR, IRREGULAR, PHRASAL_VERBS, PHRASES, STOP, SYNONYMS } from './search-vocabulary.js';
 
 /**
  * What a query asks for: to read what exists, or to create, change or delete something. A question, or words naming
@@ -39,25 +31,6 @@ verbs(
 verbs('delete', true, 'delete remove erase');
 verbs('delete', false, 'void dismiss drop cancel unpin untag detach stop take pause halt');
 
-/** Verbs of two words, as the one word they mean. */
-const PHRASAL_VERBS: Record<string, string> = {
-  'call off': 'cancel',
-  'turn off': 'delete',
-  'take off': 'remove',
-  'take back': 'remove',
-  'look up': 'find',
-  'pull up': 'get',
-  'set up': 'create',
-  'check off': 'complete',
-  'sign up': 'create',
-  'get rid of': 'delete',
-  'give me': 'show me',
-  'give us': 'show us',
-  'run a conflict check': 'search for a conflict check',
-  'upload a new version of': 'update the version of',
-  'write off': 'credit',
-  'written off': 'credited',
-};
 const PHRASAL = new RegExp(`\\b(${Object.keys(PHRASAL_VERBS).join('|')})\\b`, 'g');
 
 /** The verbs that say only the action, as stems: "created" and "added" in a question are filters, not topics. */
@@ -180,12 +153,6 @@ function dropE(word: string): string {
   if (word.length > 7 && /[ai]tion$/.test(word)) return word.slice(0, -5);
   return word.length > 3 && word.endsWith('e') ? word.slice(0, -1) : word;
 }
-
-/** British spellings as American ones, in the texts and the queries alike: colour, summarise, cancelled. */
-const BRITISH_OUR = /\b((?:re)?(?:col|fav|behavi|lab|hon|neighb))our/g;
-const BRITISH_ISE =
-  /\b((?:re)?(?:summar|organ|categor|custom|item|priorit|final|author|recogn|synchron|real|util|minim|maxim|standard|normal|special|apolog|memor|optim|initial|personal|digit|amort|capital|subsid))is(e|ed|es|ing|ation|ations|er|ers)\b/g;
-const BRITISH_LL = /\b(cancel|label|travel|model|signal|total|counsel|dial|fuel|channel)l(ed|ing|er|ers|ation)\b/g;
 
 /** Lowercase, possessives dropped, British spellings as American ones, the accountants' abbreviations spelled out. */
 export function normalize(text: string): string {

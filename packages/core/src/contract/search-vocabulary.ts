@@ -251,3 +251,37 @@ export const KEY_WORDS: Record<string, string[]> = {
   phon: ['number', 'called', 'caller'],
   email: ['address', 'domain'],
 };
+
+/** Verbs of two words, as the one word they mean. */
+export const PHRASAL_VERBS: Record<string, string> = {
+  'call off': 'cancel',
+  'turn off': 'delete',
+  'take off': 'remove',
+  'take back': 'remove',
+  'look up': 'find',
+  'pull up': 'get',
+  'set up': 'create',
+  'check off': 'complete',
+  'sign up': 'create',
+  'get rid of': 'delete',
+  'give me': 'show me',
+  'give us': 'show us',
+  'run a conflict check': 'search for a conflict check',
+  'upload a new version of': 'update the version of',
+  'write off': 'credit',
+  'written off': 'credited',
+};
+
+/** Plurals that no rule of stem() in search-intent.ts makes singular. */
+export const IRREGULAR = new Map([
+  ['children', 'child'],
+  ['criteria', 'criterion'],
+  ['indices', 'index'],
+  ['people', 'person'],
+]);
+
+/** British spellings as American ones, in the texts and the queries alike: colour, summarise, cancelled. */
+export const BRITISH_OUR = /\b((?:re)?(?:col|fav|behavi|lab|hon|neighb))our/g;
+export const BRITISH_ISE =
+  /\b((?:re)?(?:summar|organ|categor|custom|item|priorit|final|author|recogn|synchron|real|util|minim|maxim|standard|normal|special|apolog|memor|optim|initial|personal|digit|amort|capital|subsid))is(e|ed|es|ing|ation|ations|er|ers)\b/g;
+export const BRITISH_LL = /\b(cancel|label|travel|model|signal|total|counsel|dial|fuel|channel)l(ed|ing|er|ers|ation)\b/g;
