@@ -1,4 +1,4 @@
-import { PHRASES, STOP, SYNONYMS } from './search-vocabulary.js';
+import { BRITISH_ISE, BRITISH_LL, BRITISH_OUR, IRREGULAR, PHRASAL_VERBS, PHRASES, STOP, SYNONYMS } from './search-vocabulary.js';
 
 /**
  * What a query asks for: to read what exists, or to create, change or delete something. A question, or words naming
@@ -15,7 +15,7 @@ const verbs = (action: Action, generic: boolean, list: string) => {
   for (const word of list.split(' ')) VERBS[word] = [action, generic];
 };
 verbs('read', true, 'show list find look get see view open pull check fetch display retrieve browse');
-verbs('read', false, 'search read count download preview listen play query lookup');
+verbs('read', false, 'search read count download preview listen play query lookup filter sort calculate compute');
 verbs('create', true, 'add create make enter put give turn convert');
 verbs(
   'create',
@@ -23,25 +23,14 @@ verbs(
   'log record book schedule write jot save upload send post tell reply invite attach tag pin append assign ask request start copy duplicate leave share draft notify react generate bill flag label remind zip compress',
 );
 verbs('update', true, 'update change edit modify fix correct');
-verbs('update', false, 'rename move mark reschedule push raise reduce lower approve close reopen archive complete replace');
+verbs(
+  'update',
+  false,
+  'rename move mark reschedule push raise reduce lower approve close reopen archive complete replace disable enable deactivate reactivate activate hide unhide recolour recolor',
+);
 verbs('delete', true, 'delete remove erase');
-verbs('delete', false, 'void dismiss drop cancel unpin untag detach stop take');
+verbs('delete', false, 'void dismiss drop cancel unpin untag detach stop take pause halt');
 
-/** Verbs of two words, as the one word they mean. */
-const PHRASAL_VERBS: Record<string, string> = {
-  'call off': 'cancel',
-  'turn off': 'delete',
-  'take off': 'remove',
-  'take back': 'remove',
-  'look up': 'find',
-  'pull up': 'get',
-  'set up': 'create',
-  'check off': 'complete',
-  'sign up': 'create',
-  'get rid of': 'delete',
-  'give me': 'show me',
-  'give us': 'show us',
-};
 const PHRASAL = new RegExp(`\\b(${Object.keys(PHRASAL_VERBS).join('|')})\\b`, 'g');
 
 /** The verbs that say only the action, as stems: "created" and "added" in a question are filters, not topics. */
@@ -58,7 +47,7 @@ const GENERIC_STEMS = new Set(
 const NEUTRAL_VERBS = new Set(['set', 'run', 'handle', 'do']);
 const NEUTRAL_TERMS = new Set(['run']);
 /** Verbs after "who" that ask about people themselves ("who is in our Slack", "who am I", "who works here"). */
-const BEING = new Set('is are am was were works work has have'.split(' '));
+const BEING = new Set('is are am was were works work has have uses use'.split(' '));
 /** Words before "to" that make the next verb a request ("need to log"); after a noun it qualifies ("matters ready to bill"). */
 const WISH = new Set('need needs want wants like how going have has able wish please time'.split(' '));
 /** Verbs that make one record out of another ("turn the call into a lead", "convert the inquiry into a matter"). */
@@ -73,11 +62,17 @@ const MODAL = new Set('can could would will should shall please do how let need 
 
 /** Words after which the rest of a clause qualifies its head ("time entries on a matter", "invoices for a client"). */
 const QUALIFYING = new Set(
-  'about for on in with from at by regarding under into against across inside including before after like such to'.split(' '),
+  'about for on in with from at regarding under into against across inside including before after like such to'.split(' '),
 );
 const QUALIFIER_WEIGHT = 0.7;
+const NEGATED_WEIGHT = 0.3;
 /** How much a word naming a service's kind ("in the books", "the CRM", "in chat") counts as a topic word too. */
 const KIND_WEIGHT = 0.3;
+
+/** Question words that may ask about a kind of record ("which templates can we use"). */
+const THING_QUESTION = new Set(['what', 'which', 'whose']);
+/** Words that open a noun phrase: a word before them at a clause's head is a verb. */
+const DETERMINERS = new Set('the a an this that these those my our his her their its every each'.split(' '));
 
 /** Verbs that open one record ("open the Smith file", "pull up the lead"). */
 const OPENING = new Set(['open', 'pull', 'view']);
@@ -140,6 +135,8 @@ export function operationIntent(name: string): { action: Action | undefined; man
 }
 
 export function stem(word: string): string {
+  const singular = IRREGULAR.get(word);
+  if (singular !== undefined) return singular;
   // "hearings" as "hearing" (→ "hear"), not as a word of its own.
   if (word.length > 6 && word.endsWith('ings')) return word.slice(0, -4);
   if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
@@ -157,7 +154,7 @@ function dropE(word: string): string {
   return word.length > 3 && word.endsWith('e') ? word.slice(0, -1) : word;
 }
 
-/** Lowercase, possessives dropped, the accountants' abbreviations spelled out. */
+/** Lowercase, possessives dropped, British spellings as American ones, the accountants' abbreviations spelled out. */
 export function normalize(text: string): string {
   return text
     .replace(/\b(called|named) (?=[A-Z])/g, 'name ')
@@ -166,6 +163,14 @@ export function normalize(text: string): string {
     .replace(/[’`]/g, "'")
     .replace(/'s\b/g, '')
     .replace(/n't\b/g, ' not')
+    .replace(BRITISH_OUR, '$1or')
+    .replace(BRITISH_ISE, '$1iz$2')
+    .replace(BRITISH_LL, '$1$2')
+    .replace(/\bcheque/g, 'check')
+    .replace(/\blicence/g, 'license')
+    .replace(/\bprogramme/g, 'program')
+    .replace(/\bcentre/g, 'center')
+    .replace(/\bp ?& ?l\b/g, 'profit and loss')
     .replace(/\ba\/r\b/g, 'receivable')
     .replace(/\ba\/p\b/g, 'payable');
 }
@@ -182,7 +187,7 @@ export function words(text: string): string[] {
 const CANONICAL = new Map<string, string[]>();
 for (const [word, alternatives] of Object.entries(SYNONYMS)) {
   for (const alternative of alternatives) {
-    const key = stem(alternative);
+    const key = stem(normalize(alternative));
     const known = CANONICAL.get(key) ?? [];
     if (!known.includes(stem(word))) CANONICAL.set(key, [...known, stem(word)]);
   }
@@ -227,6 +232,7 @@ export function readQuery(
   brands: ReadonlySet<string> = new Set(),
   appWords: ReadonlySet<string> = new Set(),
   kindWords: ReadonlySet<string> = new Set(),
+  headWords: ReadonlySet<string> = new Set(),
 ): QueryReading {
   const normalized = normalize(text);
   const clauses = normalized.split(/[,.;:!?]|\bthen\b/);
@@ -239,6 +245,9 @@ export function readQuery(
   let one = false;
   let newOne = false;
   let single = false;
+  // "call tracking", "team chat": a word of a service's kind, or of the phrase naming it, says which service.
+  const isKind = (token: string, next: string | undefined) =>
+    kindWords.has(token) || (headWords.has(token) && next !== undefined && kindWords.has(next) && headWords.has(next));
   const capitalised = new Set([...text.matchAll(/(?<=\S\s+)[A-Z][a-z]+/g)].map(([word]) => word.toLowerCase()));
   for (const clause of clauses) {
     const tokens = clause.split(/[^a-z0-9-]+/).filter(Boolean);
@@ -261,12 +270,18 @@ export function readQuery(
         if (action === undefined) action = 'write';
         if (!NEUTRAL_TERMS.has(token)) return;
       }
+      // A word of no list at a clause's head, before an article or a possessive, is a verb: "email the report",
+      // "apply the rules" ask to act. A plural there is a noun ("calls the firm missed").
+      if (verb === undefined && i === 0 && !question && action === undefined && DETERMINERS.has(tokens[1] ?? ''))
+        if (!isPlural(token) && !STOP.has(token) && !QUALIFYING.has(token)) action = 'write';
       // In a question ("what webhooks are set up to notify…"), a verb asks to act only after its asker ("how do I add").
       // "I", "we" and "you" ask only at a clause's head or after a modal ("can you add", "how do I log"), not in a
       // relative clause ("case types we take").
       const asker = previous !== undefined && ASKER.has(previous) && (i < 2 || MODAL.has(tokens[i - 2] ?? ''));
+      // "What expense types can we record": a question about a kind of record asks what exists, whatever its verb.
+      const aboutThing = question && THING_QUESTION.has(tokens[0] ?? '') && !QUESTION.has(tokens[1] ?? '') && !MODAL.has(tokens[1] ?? '');
       const requested = question
-        ? asker
+        ? asker && !aboutThing
         : previous !== undefined &&
           (asker ||
             (!ASKER.has(previous) && BEFORE_VERB.has(previous) && (previous !== 'to' || i < 2 || WISH.has(tokens[i - 2] ?? ''))) ||
@@ -280,37 +295,45 @@ export function readQuery(
         }
       }
       // "this week", "that morning" is when, not which record.
-      if ((ONE.has(token) && !PERIOD.has(tokens[i + 1] ?? '')) || /^\d/.test(token)) one = true;
+      // "this invoice" asks about one record; "line items on this invoice", "the timeline of this lead" about several.
+      if (((ONE.has(token) && !PERIOD.has(tokens[i + 1] ?? '')) || /^\d/.test(token)) && (weight === 1 || SINGLE.has(token))) one = true;
       if (token === 'new' && tokens[i + 1] && !isPlural(tokens[i + 1] ?? '')) newOne = true;
       // A brand ("Lawmatics") or a name ("the Hendersons") ending in s is no plural.
       if (!STOP.has(token) && isPlural(token) && !ONE.has(token) && !brands.has(stem(token)) && !capitalised.has(token)) plural = true;
       if (SINGLE.has(token)) single = true;
       if (SEVERAL.has(token)) plural = true;
       // "who called", "who receives the summary": the question is about what was done, not about the users.
-      if (token === 'who' && tokens[i + 1] !== undefined && !BEING.has(tokens[i + 1] ?? '')) return;
+      // "who on the team", "who in the firm" ask about the people.
+      const next = tokens[i + 1];
+      if (token === 'who' && next !== undefined && !BEING.has(next) && !QUALIFYING.has(next)) return;
       // A service's kind ("in the books", "the CRM") says which service, not what the operation is about.
       if (!GENERIC_STEMS.has(stem(token)) && token !== 'new')
         raw.push({
           token,
-          weight: kindWords.has(token) ? weight * KIND_WEIGHT : participle(tokens, i) ? weight * QUALIFIER_WEIGHT : weight,
+          weight: isKind(token, tokens[i + 1]) ? weight * KIND_WEIGHT : participle(tokens, i) ? weight * QUALIFIER_WEIGHT : weight,
         });
     });
   }
   // "open a new matter", "a new matter for a client": a new record asked for by itself is one to create.
   if (newOne && (action === undefined || action === 'read') && !question) action = 'create';
   if (action === undefined) action = 'read';
+  // "non-billable time": a word after "non-" is a filter of the head, not what is asked for.
   const given = raw.flatMap(({ token, weight }) =>
     token
       .split('-')
       .filter((word) => word && !STOP.has(word))
-      .map((word) => ({ term: stem(word), weight })),
+      .map((word) => ({ term: stem(word), weight: token.startsWith('non-') ? weight * NEGATED_WEIGHT : weight })),
   );
   const implied: string[] = [];
+  /** A phrase counts as much as its words do where they stand: "opposing counsel" in a qualifier counts less. */
+  const phraseWeight = new Map<string, number>();
   // A word of a phrase means what the phrase means: the phone of "phone number" is no phone call.
   const fixed = new Set<string>();
   for (const { phrase, adds, own } of PHRASE_TERMS) {
     if (!phrase.test(normalized)) continue;
     implied.push(...adds);
+    const at = Math.max(0, ...given.filter(({ term }) => own.includes(term)).map(({ weight }) => weight));
+    for (const term of adds) phraseWeight.set(term, Math.max(phraseWeight.get(term) ?? 0, at || 1));
     for (const word of own) fixed.add(word);
   }
   // What the values in a query are: an email address, a phone number, a name ("the lead named Kevin Brooks").
@@ -321,7 +344,7 @@ export function readQuery(
   const present = new Set([...given.map(({ term }) => term), ...implied]);
   const terms = new Map<string, number>();
   const add = (term: string, weight: number) => terms.set(term, Math.max(terms.get(term) ?? 0, weight));
-  for (const term of implied) add(term, SYNONYM_WEIGHT);
+  for (const term of implied) add(term, SYNONYM_WEIGHT * (phraseWeight.get(term) ?? 1));
   // Opening one record is what the operations named get_… do.
   if (one && [...OPENING].some((verb) => actionWords.has(verb))) add('get', SYNONYM_WEIGHT);
   for (const { term: base, weight } of given) {

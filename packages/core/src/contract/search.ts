@@ -49,11 +49,13 @@ function actionFactor(asked: Asked | undefined, does: Action | undefined): numbe
   if (asked === 'write') return does === 'create' || does === 'update' ? 1 : does === 'read' ? 0.35 : 0.5;
   if (does === undefined) return 0.7;
   if (asked === 'read' || does === 'read') return 0.2;
+  // Deleting is the opposite of creating; changing is near both ("remove a contact from a matter" may change it).
+  if ((asked === 'delete' && does === 'create') || (asked === 'create' && does === 'delete')) return 0.3;
   return 0.5;
 }
 
 /** The words a query may use for a service: its name, its display name, and the kind of application it is. */
-function serviceWords(integration: RegisteredIntegration): { names: Set<string>; kinds: Set<string> } {
+function serviceWords(integration: RegisteredIntegration): { names: Set<string>; kinds: Set<string>; head: Set<string> } {
   // A service named by a common word ("files") is not named by that word in a query ("the Smith file").
   // The display name's first word is the brand ("Clio" of "Clio Manage"); the rest may be a common verb.
   const brand = integration.plugin.displayName.split(/\s+/)[0] ?? '';
@@ -61,12 +63,15 @@ function serviceWords(integration: RegisteredIntegration): { names: Set<string>;
   const head = (integration.plugin.description.split(':')[0] ?? '').replace(/\([^)]*\)/g, ' ');
   // Kinds are read as written, not stemmed: "tracking" and "accounting" are kinds, "track" and "account" are not.
   const kinds = new Set<string>();
+  // The head's other words ("call" of "call tracking") name the kind only beside it.
+  const headWords = new Set<string>();
   for (const word of normalize(head).split(/[^a-z0-9]+/)) {
+    if (word && !STOP.has(word) && !names.has(stem(word))) headWords.add(word);
     if (!word || STOP.has(word) || SERVICE_HEAD_STOP.has(word) || names.has(stem(word))) continue;
     kinds.add(word);
     for (const alternative of SERVICE_KINDS[word] ?? []) kinds.add(alternative);
   }
-  return { names, kinds };
+  return { names, kinds, head: headWords };
 }
 
 /** Text of the parameters: their names, the first clause of their descriptions, their allowed values. */
@@ -97,9 +102,10 @@ export class OperationIndex {
   private readonly docs: Doc[] = [];
   private readonly documentFrequency = new Map<string, number>();
   private readonly averageLength: number;
-  private readonly services = new Map<string, { names: Set<string>; kinds: Set<string> }>();
+  private readonly services = new Map<string, { names: Set<string>; kinds: Set<string>; head: Set<string> }>();
   private readonly brands = new Set<string>();
   private readonly kindWords = new Set<string>();
+  private readonly headWords = new Set<string>();
   /** The words of the operations' names: the applications' own words. */
   private readonly nameWords = new Set<string>();
 
@@ -109,6 +115,7 @@ export class OperationIndex {
       this.services.set(integration.service, service);
       for (const name of service.names) this.brands.add(name);
       for (const kind of service.kinds) this.kindWords.add(kind);
+      for (const word of service.head) this.headWords.add(word);
     }
     // A service's brand in its own texts ("clio_payments", "Lawmatics invoice") says which service, not what topic:
     // the query's brand is read as the service named, never as a topic word of an operation.
@@ -154,7 +161,7 @@ export class OperationIndex {
     query: string,
     options: { limit: number; filter?: (doc: { service: string; operation: RegisteredOperation }) => boolean },
   ): SearchHit[] {
-    const reading = readQuery(query, this.brands, this.nameWords, this.kindWords);
+    const reading = readQuery(query, this.brands, this.nameWords, this.kindWords, this.headWords);
     const named = new Map<string, number>();
     for (const [service, { names, kinds }] of this.services) {
       for (const term of reading.words) if (names.has(term)) named.set(service, NAMED_SERVICE);
