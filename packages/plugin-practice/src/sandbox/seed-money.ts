@@ -96,7 +96,20 @@ export function seedFirmMoney(db: Db): void {
     default_account: false,
     institution: 'First Bay Bank',
     account_number: '****2207',
+    status: 'open',
     user: ref(1006),
+  });
+  // the firm's first operating account, closed when it moved to First Bay Bank
+  insert(db, '/bank_accounts', {
+    id: 6304,
+    name: 'Operating (Golden Gate Savings)',
+    type: 'Operating',
+    balance: 0,
+    currency: 'USD',
+    default_account: false,
+    institution: 'Golden Gate Savings',
+    account_number: '****0158',
+    status: 'closed',
   });
 
   // line items of the issued and draft bills (the expense on bill 1 is summed, not shown)

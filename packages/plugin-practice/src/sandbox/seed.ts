@@ -272,6 +272,7 @@ export function seed(): Db {
     default_account: true,
     institution: 'First Bay Bank',
     account_number: '****4412',
+    status: 'open',
   });
   insert(db, '/bank_accounts', {
     id: 6302,
@@ -282,6 +283,7 @@ export function seed(): Db {
     default_account: false,
     institution: 'First Bay Bank',
     account_number: '****9930',
+    status: 'open',
   });
 
   // what went through the two accounts lately: retainers into trust, a transfer to operating, a payment, a fee
