@@ -206,6 +206,18 @@ function billableCases(collect: Collect, operation: string): FilterCase[] {
   ];
 }
 
+/** The activity descriptions, each with the users it is available to (its groups' users; everyone without groups). */
+async function descriptionsWithUsers(call: Call, collect: Collect): Promise<FilterRecord[]> {
+  const users = (await collect(call, 'list_users', { fields: 'id' })).map((u) => u.id);
+  const groups = await collect(call, 'list_groups', { fields: 'id,users' });
+  const descriptions = await collect(call, 'list_activity_descriptions', { fields: 'id,groups' });
+  return descriptions.map((d) => {
+    const mine = ids(d.groups);
+    const available = mine.length === 0 ? users : groups.filter((g) => mine.includes(g.id)).flatMap((g) => ids(g.users));
+    return { ...d, available };
+  });
+}
+
 export function derivedCases(collect: Collect): FilterCase[] {
   const balances = (filter: string, field: 'originating' | 'responsible'): FilterCase => ({
     operation: 'list_outstanding_client_balances',
@@ -238,6 +250,16 @@ export function derivedCases(collect: Collect): FilterCase[] {
         matches: (r) => r.billed !== true && r.non_billable !== true && object(r.bill) === undefined,
         label: 'status=unbilled',
       }),
+    },
+    {
+      operation: 'list_activity_descriptions',
+      filters: ['user_id'],
+      base: { fields: 'id' },
+      all: (call) => descriptionsWithUsers(call, collect),
+      pick: (records) => {
+        const picked = pickValue(records, (r) => r.available);
+        return picked && { params: { user_id: picked.value }, matches: picked.matches, label: `user_id=${String(picked.value)}` };
+      },
     },
     byFlag('list_activity_descriptions', 'flat_rate', 'rate', (r) => object(r.rate)?.type === 'Flat'),
     byRead('list_activity_descriptions', 'type', 'utbms_task{id},utbms_activity{id}', (r) =>

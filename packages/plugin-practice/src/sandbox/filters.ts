@@ -258,6 +258,11 @@ const OWN: Record<string, Record<string, RowTest>> = {
     // UTBMS descriptions carry a UTBMS task or activity code; Clio's own do not.
     type: (row, value) => (isObject(row.utbms_task) || isObject(row.utbms_activity) ? 'utbms' : 'clio') === value,
     flat_rate: flag((row) => isObject(row.rate) && row.rate.type === 'Flat'),
+    // the descriptions available to the user: those kept for groups the user is in, and those kept for no group
+    user_id: (row, value, _, related) =>
+      !Array.isArray(row.groups) ||
+      row.groups.length === 0 ||
+      idsOf(row.groups).some((group) => idsOf(related('/groups', group)?.users).some((user) => String(user) === value)),
   },
   '/activities': {
     status: (row, value) => activityStatus(row, value),

@@ -105,6 +105,8 @@ export function seedReference(db: Db): void {
     rate: { amount: 325, non_billable_amount: 0, type: 'User' },
     utbms_task: ref(14_801),
     utbms_activity: ref(14_802),
+    // for the litigators only
+    groups: [ref(14_002)],
   });
   insert(db, '/activity_descriptions', {
     id: 4006,
