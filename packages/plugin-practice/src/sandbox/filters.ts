@@ -303,6 +303,12 @@ const OWN: Record<string, Record<string, RowTest>> = {
     // "whose `date` is on or after / on or before the date provided"
     received_since: bound('date', (o) => o >= 0),
     received_before: bound('date', (o) => o <= 0),
+    // "those that occur on the specified date": the day of the time given
+    received_at: (row, value) => {
+      if (Number.isNaN(Date.parse(value))) throw badRequest(`received_at must be an ISO-8601 time, got "${value}"`);
+      const day = (time: string) => new Date(time).toISOString().slice(0, 10);
+      return typeof row.received_at === 'string' && day(row.received_at) === day(value);
+    },
     having_time_entries: flag((row) => Number(row.time_entries_count ?? 0) > 0),
     query: (row, value) => [row.subject, row.body].some((t) => typeof t === 'string' && t.toLowerCase().includes(value.toLowerCase())),
     ...EXTERNAL,
