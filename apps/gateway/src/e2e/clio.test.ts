@@ -50,8 +50,10 @@ async function pendingFailures(): Promise<number> {
   return (armed.pending ?? 0) - 1;
 }
 
-// The seeded activities 5001–5014: 5001–5012 on matter 3001 + (i % 5), an expense every fourth, 5012 without a matter; 5013–5014 unbilled time on the story's matter.
-const ALL_ACTIVITIES = Array.from({ length: 14 }, (_, i) => 5001 + i);
+// The seeded activities 5001–5022: 5001–5012 on matter 3001 + (i % 5), an expense every fourth, 5012 without a matter;
+// 5013–5014 unbilled time on the story's matter; 5015–5022 the last days' work on other matters (5020 an expense), dated
+// in id order.
+const ALL_ACTIVITIES = Array.from({ length: 22 }, (_, i) => 5001 + i);
 
 describe('Clio list filters, each kind over REST and MCP', () => {
   it('an id filter, and the keyword null for records without that association', async () => {
@@ -68,7 +70,7 @@ describe('Clio list filters, each kind over REST and MCP', () => {
   });
 
   it('an enumerated filter, and a value outside its set refused with the values it takes', async () => {
-    expect(await activityIds({ type: 'ExpenseEntry' })).toEqual([5004, 5008, 5012]);
+    expect(await activityIds({ type: 'ExpenseEntry' })).toEqual([5004, 5008, 5012, 5020]);
     const res = await failsBoth({ method: 'GET', path: `${API}/activities?type=Invoice` }, 'list_activities', { type: 'Invoice' });
     expect(res.status).toBe(400);
     expect((res.body as { message: string }).message).toContain('TimeEntry');
@@ -133,7 +135,7 @@ describe('Clio paging with page_token', () => {
       token = next ? (new URL(next).searchParams.get('page_token') ?? undefined) : undefined;
       expect(pages).toBeLessThan(10);
     } while (token);
-    expect(pages).toBe(3);
+    expect(pages).toBe(5);
     expect(seen).toEqual(ALL_ACTIVITIES);
   });
 

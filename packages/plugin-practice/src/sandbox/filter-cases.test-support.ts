@@ -1,6 +1,7 @@
 import type { FilterCase, FilterRecord, SandboxHarness } from '@portico/core/testing';
 import { pickValue } from '@portico/core/testing';
 import { clioPlugin } from '../index.js';
+import { derivedCases } from './filter-derived.test-support.js';
 
 // The cases of the Clio filter suite (../filters.test.ts): one rule per Clio list convention, and a table of the filters
 // the rules cannot derive, each from its description in Clio's document.
@@ -47,7 +48,8 @@ const SCOPES: Record<string, [string, (call: Call) => Promise<unknown[]>]> = {
   list_jurisdictions_to_triggers: ['jurisdiction_id', ids('list_jurisdictions')],
   list_conversation_messages: ['conversation_id', ids('list_conversations')],
   list_notes: ['type', enumOf('list_notes', 'type')],
-  list_lauk_expense_categories: ['region', enumOf('list_lauk_expense_categories', 'region')],
+  // The region only chooses the rate each category answers: any one lists them all.
+  list_lauk_expense_categories: ['region', async () => ['London']],
 };
 
 /** The parameters every call of a case sends: the scope with the most records, and the fields the case reads. */
@@ -372,12 +374,15 @@ const TABLE: Record<string, FilterCase> = {
   },
   'list_matters.open_date[]': byDated('list_matters', 'open_date[]', 'open_date'),
   'list_matters.close_date[]': byDated('list_matters', 'close_date[]', 'close_date'),
+  'list_matters.pending_date[]': byDated('list_matters', 'pending_date[]', 'pending_date'),
   'list_tasks.priority': bySpelling('list_tasks', 'priority', 'priority', (v) => String(v).toLowerCase()),
   'list_users.subscription_type': bySpelling('list_users', 'subscription_type', 'subscription_type', (v) => String(v).toLowerCase()),
 };
 
+const DERIVED = Object.fromEntries(derivedCases(collect).map((c) => [`${c.operation}.${c.filters[0]}`, c]));
+
 export function ruleFor(operation: string, filter: string): FilterCase | undefined {
-  const listed = TABLE[`${operation}.${filter}`];
+  const listed = TABLE[`${operation}.${filter}`] ?? DERIVED[`${operation}.${filter}`];
   if (listed) return listed;
   if (SCOPES[operation]?.[0] === filter) return byScope(operation);
   if (filter === 'query') return byQuery(operation);

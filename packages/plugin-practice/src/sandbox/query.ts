@@ -1,5 +1,5 @@
 import { queryValues } from '@portico/core/testing/emulator';
-import { derivedFilter } from './filters.js';
+import { derivedFilter, hiddenByDefault } from './filters.js';
 import { badRequest, type Collection, type Db, lookup, type Row, type Stored } from './model.js';
 
 // Clio's list and record conventions: `fields` selection, list filters, `order` and `page_token` paging.
@@ -102,23 +102,10 @@ function timestamp(query: URLSearchParams, name: string): number | undefined {
   return time;
 }
 
-/**
- * The value a filter compares, for a record: its field of that name, or what Clio derives for a filter its records do
- * not hold as such — an activity's billing status (billed, on a draft bill, non-billable or unbilled), which the
- * gateway's list_activities documents and sends as status.
- */
-function fieldFor(row: Row, filter: string): unknown {
-  if (filter === 'status' && 'billed' in row && 'non_billable' in row) {
-    if (row.billed) return 'billed';
-    if (row.non_billable) return 'non_billable';
-    return row.bill ? 'draft' : 'unbilled';
-  }
-  return row[filter];
-}
-
 /** The records a list answers before paging: common filters, the collection's own filters, then `order`. */
 export function select(collection: Collection, stored: Stored[], query: URLSearchParams, db: Db): Row[] {
-  let rows = stored.map((s) => s.row);
+  const hidden = hiddenByDefault(collection.filters, query);
+  let rows = stored.map((s) => s.row).filter((r) => !hidden(r));
   const related = (template: string, id: unknown) => lookup(db, template, Number(id))?.row;
   const ids = queryValues(query, 'ids');
   if (ids.some((id) => !ID.test(id))) throw badRequest('ids[] must be record ids');
@@ -133,7 +120,7 @@ export function select(collection: Collection, stored: Stored[], query: URLSearc
     const value = values[0] as string;
     const derived = derivedFilter(collection.template, filter);
     if (derived) {
-      rows = rows.filter((r) => derived(r, value, values, related));
+      rows = rows.filter((r) => derived(r, value, values, related, query));
     } else if (filter === 'query') {
       const needle = value.toLowerCase();
       rows = rows.filter((r) => Object.values(r).some((v) => typeof v === 'string' && v.toLowerCase().includes(needle)));
@@ -151,8 +138,8 @@ export function select(collection: Collection, stored: Stored[], query: URLSearc
       rows = rows.filter((r) => (filter === 'start_date' ? String(r.date) >= value : String(r.date) <= value));
     } else if (/^\w+$/.test(filter)) {
       // Other filters apply where the records carry the field (status, type, name …); booleans are true/false.
-      if (!rows.some((r) => fieldFor(r, filter) !== undefined)) continue;
-      rows = rows.filter((r) => String(fieldFor(r, filter)).toLowerCase() === value.toLowerCase());
+      if (!rows.some((r) => r[filter] !== undefined)) continue;
+      rows = rows.filter((r) => String(r[filter]).toLowerCase() === value.toLowerCase());
     }
   }
   return sort(collection, rows, query.get('order'));

@@ -15,7 +15,12 @@ const kindOf = (value: unknown): Kind | undefined =>
         : (['number', 'boolean', 'string'] as const).find((k) => typeof value === k);
 
 /** The kind a body field takes: as seeded in this collection, then anywhere, then by its name (`_id` number, `_at` text). */
+/** Body fields Clio's document types otherwise than the record answers them: a task's parent task goes as its id. */
+const BODY_KINDS: Record<string, Record<string, Kind>> = { '/tasks': { cascading_source: 'number' } };
+
 function expected(db: Db, collection: Collection, field: string): Kind | undefined {
+  const declared = BODY_KINDS[collection.template]?.[field];
+  if (declared) return declared;
   // Only this collection's own records say what a field holds: the same name means other things elsewhere (a
   // communication's subject is text, a reminder's subject is the task or calendar entry it is about).
   for (const stored of db.records.get(collection.template) ?? []) {

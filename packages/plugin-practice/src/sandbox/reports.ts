@@ -1,4 +1,4 @@
-import type { Db, Row, Stored } from './model.js';
+import { badRequest, type Db, type Row, type Stored } from './model.js';
 
 // The collections Clio computes rather than stores: matters and clients with unbilled work (from the activities) and
 // what each client owes (from the unpaid issued bills). Computed when listed, so that a time entry just logged or a
@@ -98,25 +98,59 @@ function outstandingClientBalances(db: Db): Stored[] {
   );
   const byClient = groupBy(unpaid, (b) => idOf(b.client) as number);
   const contacts = rowsOf(db, '/contacts');
-  return [...byClient].map(([clientId, bills]) =>
-    computed(
+  const allocations = rowsOf(db, '/allocations').filter((a) => a.status !== 'invalid');
+  return [...byClient].map(([clientId, bills]) => {
+    const newestDue = bills.map((b) => String(b.due_at)).sort()[bills.length - 1] ?? null;
+    // the client's last payment: the newest payment allocated to one of its bills
+    const paid = allocations
+      .filter((a) => idOf(a.contact) === clientId)
+      .map((a) => String(a.date))
+      .sort();
+    return computed(
       {
         id: clientId,
         contact: { id: clientId, name: contacts.find((c) => c.id === clientId)?.name ?? null },
         contact_id: clientId,
+        associated_matter_ids: [...new Set(bills.flatMap((b) => (Array.isArray(b.matters) ? b.matters.map(idOf) : [])))],
         total_outstanding_balance: cents(bills.reduce((sum, b) => sum + numberOr0(b.balance), 0)),
-        last_payment_date: null,
-        newest_bill_due_date: bills.map((b) => String(b.due_at)).sort()[bills.length - 1] ?? null,
+        last_payment_date: paid[paid.length - 1] ?? null,
+        newest_bill_due_date: newestDue,
+        newest_issued_bill_due_date: newestDue,
       },
       bills,
-    ),
-  );
+    );
+  });
+}
+
+/**
+ * The UK legal aid expense categories with the rate of the region asked for (Clio requires the region): the London
+ * rate for London, the other one elsewhere.
+ */
+function legalAidExpenseCategories(db: Db, query: URLSearchParams): Stored[] {
+  const region = query.get('region');
+  if (region === null || region.trim() === '') throw badRequest('region is required');
+  return (db.records.get('/lauk_expense_categories') ?? []).map((stored) => {
+    const { london_rate, non_london_rate, ...row } = stored.row;
+    return { ...stored, row: { ...row, rate: region.toLowerCase() === 'london' ? london_rate : non_london_rate } as Row };
+  });
+}
+
+/**
+ * A folder's contents: its folders and documents together. Without parent_id, the account's root folder (the records
+ * at the top), unless scope=descendants asks for everything below it.
+ */
+function folderContents(db: Db, query: URLSearchParams): Stored[] {
+  const all = [...(db.records.get('/folders') ?? []), ...(db.records.get('/documents') ?? [])];
+  if (query.has('parent_id') || query.get('scope') === 'descendants') return all;
+  return all.filter((s) => idOf(s.row.parent) === undefined);
 }
 
 /** The records of a computed collection, for a list; undefined for a stored one. */
 export function reportRecords(db: Db, template: string, query: URLSearchParams): Stored[] | undefined {
-  if (template === '/billable_matters') return billableMatters(db, query);
+  if (template === '/billable_matters' || template === '/billable_matters/ids') return billableMatters(db, query);
   if (template === '/billable_clients') return billableClients(db, query);
   if (template === '/outstanding_client_balances') return outstandingClientBalances(db);
+  if (template === '/folders/list') return folderContents(db, query);
+  if (template === '/lauk_expense_categories') return legalAidExpenseCategories(db, query);
   return undefined;
 }

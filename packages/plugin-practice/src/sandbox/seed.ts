@@ -11,6 +11,10 @@ import {
   shiftSeededDates,
 } from '@portico/core/testing/emulator';
 import { type Db, etagOf, insert, parentOf, records, SANDBOX_COLLECTIONS } from './model.js';
+import { seedLegalAid } from './seed-legal-aid.js';
+import { seedFirmMoney } from './seed-money.js';
+import { seedReference } from './seed-reference.js';
+import { seedFirmWork, seedPendingMatter } from './seed-work.js';
 
 /**
  * The seeded firm, Harlow & Pike LLP (@portico/core/testing's firm: its people, clients, matters and their work), written
@@ -45,6 +49,10 @@ export function seed(): Db {
       subscription_type: attorney ? 'Attorney' : 'NonAttorney',
       enabled: p.role !== 'paralegal',
       rate: p.rate,
+      // the managing partner administers the account; the bookkeeper keeps the accounts and the bills
+      roles: i === 0 ? ['admin', 'billing', 'reports'] : p.role === 'bookkeeper' ? ['accounts', 'billing', 'reports'] : [],
+      pending_setup: false,
+      co_counsel: false,
     });
   });
   insert(db, '/currencies', { id: 1, code: 'USD', sign: '$', default: true });
@@ -97,6 +105,8 @@ export function seed(): Db {
       status,
       open_date,
       close_date: status === 'Closed' ? day(-(ordered[i]?.openedDaysAgo ?? 0) + 90) : null,
+      // Clio dates a matter's move to pending; these were pending from the day they came in
+      pending_date: status === 'Pending' ? open_date : null,
       billable: true,
       client: ref(client),
       practice_area: ref(area),
@@ -106,6 +116,8 @@ export function seed(): Db {
     });
   };
   matters.forEach(insertMatter);
+  // Northwind's second matter, pending (3008), before the internal one so that 3007 stays the last matter
+  seedPendingMatter(db);
   // matter 3007 without a client, for `client_id=null`
   insert(db, '/matters', {
     id: 3007,
@@ -177,6 +189,8 @@ export function seed(): Db {
       client: ref(2001 + (matter - 3001)),
       matters: [ref(matter)],
       subject: `Invoice ${1 + i}`,
+      // issued bills went out by email the day they were issued
+      last_sent_at: state === 'draft' ? null : `2024-01-${10 + i}T17:00:00+00:00`,
     });
   });
   // Rosa Delgado's matter (3006): unbilled time this week, and her bill, half paid and overdue
@@ -258,6 +272,7 @@ export function seed(): Db {
     default_account: true,
     institution: 'First Bay Bank',
     account_number: '****4412',
+    status: 'open',
   });
   insert(db, '/bank_accounts', {
     id: 6302,
@@ -268,6 +283,7 @@ export function seed(): Db {
     default_account: false,
     institution: 'First Bay Bank',
     account_number: '****9930',
+    status: 'open',
   });
 
   // what went through the two accounts lately: retainers into trust, a transfer to operating, a payment, a fee
@@ -300,6 +316,7 @@ export function seed(): Db {
       read_only_confirmation: false,
       client: client === null ? null : ref(client),
       matter: matter === null ? null : ref(matter),
+      bank_account: ref(account),
     });
   });
 
@@ -451,7 +468,16 @@ export function seed(): Db {
 
   const jurisdictions = ['California Superior Court', 'US District Court, N.D. Cal.', 'New York Supreme Court'];
   jurisdictions.forEach((description, i) => {
-    insert(db, '/court_rules/jurisdictions', { id: 9601 + i, description, system_id: 100 + i, default: i === 0, valid_from: '2020-01-01' });
+    // the firm subscribes to the two California sets of court rules, not to New York's
+    const valid_subscription = i < 2;
+    insert(db, '/court_rules/jurisdictions', {
+      id: 9601 + i,
+      description,
+      system_id: 100 + i,
+      default: i === 0,
+      valid_from: '2020-01-01',
+      valid_subscription,
+    });
   });
   const triggers = ['Complaint served', 'Trial date', 'Motion hearing', 'Discovery cut-off'];
   for (const [j, jurisdiction] of [9601, 9602].entries()) {
@@ -471,7 +497,7 @@ export function seed(): Db {
   insert(db, '/court_rules/matter_dockets', {
     id: 9901,
     name: 'Vance response deadlines',
-    status: 'active',
+    status: 'in_progress',
     start_date: '2024-01-10',
     matter: ref(3001),
     jurisdiction: ref(9601),
@@ -483,6 +509,10 @@ export function seed(): Db {
     const record = { id: 9951 + i, status, submitted_at: `2024-01-${12 + i}T18:00:00+00:00`, matter: ref(3001 + i) };
     insert(db, '/clio_file/submissions_reports', record);
   });
+  seedFirmWork(db);
+  seedFirmMoney(db);
+  seedReference(db);
+  seedLegalAid(db);
   generic(db);
   spareForDelete(db);
   return onTheClock(db);

@@ -3,23 +3,23 @@
 export const EXAMPLE_IDS = {
   '/activities': {
     first: 5001,
-    last: 5014,
+    last: 5022,
   },
   '/activity_rates': {
     first: 4101,
-    last: 4102,
+    last: 4103,
   },
   '/activity_descriptions': {
     first: 4001,
-    last: 4004,
+    last: 4006,
   },
   '/allocations': {
     first: 6101,
-    last: 6101,
+    last: 6104,
   },
   '/bank_accounts': {
     first: 6301,
-    last: 6302,
+    last: 6304,
   },
   '/bank_transactions': {
     first: 6311,
@@ -54,11 +54,11 @@ export const EXAMPLE_IDS = {
   },
   '/bills': {
     first: 6001,
-    last: 6005,
+    last: 6006,
   },
   '/calendar_entries': {
     first: 7201,
-    last: 7205,
+    last: 7207,
   },
   '/calendar_entry_event_types': {
     first: 7101,
@@ -66,45 +66,45 @@ export const EXAMPLE_IDS = {
   },
   '/calendars': {
     first: 7001,
-    last: 7002,
+    last: 7003,
   },
   '/clio_payments/links': {
-    first: 900020,
-    last: 900022,
+    first: 13851,
+    last: 13853,
   },
   '/clio_payments/payments': {
-    first: 900023,
-    last: 900025,
+    first: 13801,
+    last: 13803,
   },
   '/communications': {
     first: 9301,
-    last: 900206,
+    last: 9304,
   },
   '/contacts/{contact_id}/email_addresses': {
-    first: 900026,
-    last: 900027,
+    first: 900020,
+    last: 900021,
     scope: {
       contact_id: '2001',
     },
   },
   '/contacts/{contact_id}/phone_numbers': {
-    first: 900030,
-    last: 900031,
+    first: 900024,
+    last: 900025,
     scope: {
       contact_id: '2001',
     },
   },
   '/contacts': {
     first: 2001,
-    last: 2007,
+    last: 2009,
   },
   '/conversation_messages': {
     first: 9411,
-    last: 9412,
+    last: 9414,
   },
   '/conversations': {
     first: 9401,
-    last: 9401,
+    last: 9403,
   },
   '/court_rules/jurisdictions/{jurisdiction_id}/triggers': {
     first: 9701,
@@ -118,12 +118,12 @@ export const EXAMPLE_IDS = {
     last: 9603,
   },
   '/court_rules/matter_dockets/preview': {
-    first: 900034,
-    last: 900036,
+    first: 900028,
+    last: 900030,
   },
   '/court_rules/matter_dockets': {
     first: 9901,
-    last: 900207,
+    last: 9903,
   },
   '/court_rules/service_types': {
     first: 9801,
@@ -131,7 +131,7 @@ export const EXAMPLE_IDS = {
   },
   '/credit_memos': {
     first: 6201,
-    last: 6201,
+    last: 6202,
   },
   '/currencies': {
     first: 1,
@@ -139,73 +139,73 @@ export const EXAMPLE_IDS = {
   },
   '/custom_fields': {
     first: 9501,
-    last: 9502,
+    last: 9504,
   },
   '/custom_field_sets': {
+    first: 14101,
+    last: 14103,
+  },
+  '/custom_actions': {
+    first: 900031,
+    last: 900033,
+  },
+  '/damages': {
+    first: 900034,
+    last: 900036,
+  },
+  '/expense_categories': {
+    first: 13101,
+    last: 13103,
+  },
+  '/grants': {
+    first: 14901,
+    last: 14902,
+  },
+  '/grant_funding_sources': {
     first: 900037,
     last: 900039,
   },
-  '/custom_actions': {
+  '/groups': {
+    first: 14001,
+    last: 14003,
+  },
+  '/internal_notifications/event_metrics': {
     first: 900040,
     last: 900042,
   },
-  '/damages': {
+  '/internal_notifications/my_events': {
     first: 900043,
     last: 900045,
   },
-  '/expense_categories': {
+  '/interest_charges': {
+    first: 13971,
+    last: 13972,
+  },
+  '/line_items': {
+    first: 13901,
+    last: 13904,
+  },
+  '/log_entries': {
     first: 900046,
     last: 900048,
   },
-  '/grants': {
-    first: 900049,
-    last: 900051,
-  },
-  '/grant_funding_sources': {
-    first: 900052,
-    last: 900054,
-  },
-  '/groups': {
-    first: 900055,
-    last: 900057,
-  },
-  '/internal_notifications/event_metrics': {
-    first: 900058,
-    last: 900060,
-  },
-  '/internal_notifications/my_events': {
-    first: 900061,
-    last: 900063,
-  },
-  '/interest_charges': {
-    first: 900064,
-    last: 900066,
-  },
-  '/line_items': {
-    first: 900067,
-    last: 900069,
-  },
-  '/log_entries': {
-    first: 900070,
-    last: 900072,
-  },
   '/matters/{matter_id}/client': {
-    first: 900073,
-    last: 900074,
+    first: 900049,
+    last: 900050,
     scope: {
       matter_id: '3001',
     },
   },
   '/matters/{matter_id}/related_contacts': {
-    first: 900077,
-    last: 900078,
+    first: 900053,
+    last: 900054,
     scope: {
       matter_id: '3001',
     },
   },
   '/matters/{matter_id}/contacts': {
-    first: 900081,
-    last: 900082,
+    first: 900057,
+    last: 900058,
     scope: {
       matter_id: '3001',
     },
@@ -215,216 +215,216 @@ export const EXAMPLE_IDS = {
     last: 3007,
   },
   '/matter_stages': {
-    first: 900085,
-    last: 900087,
+    first: 14301,
+    last: 14303,
   },
   '/medical_records': {
-    first: 900088,
-    last: 900090,
+    first: 900061,
+    last: 900063,
   },
   '/medical_records_details': {
-    first: 900091,
-    last: 900093,
+    first: 14501,
+    last: 14502,
   },
   '/medical_bills': {
-    first: 900094,
-    last: 900096,
+    first: 900064,
+    last: 900066,
   },
   '/notes': {
     first: 9201,
-    last: 9202,
+    last: 9205,
   },
   '/outstanding_client_balances': {
-    first: 900097,
-    last: 900099,
+    first: 900067,
+    last: 900069,
   },
   '/practice_areas': {
     first: 1101,
     last: 1105,
   },
   '/relationships': {
+    first: 14401,
+    last: 14403,
+  },
+  '/reminders': {
+    first: 13301,
+    last: 13303,
+  },
+  '/reports/{id}/download': {
+    first: 900070,
+    last: 900071,
+    scope: {
+      id: '14601',
+    },
+  },
+  '/reports': {
+    first: 14601,
+    last: 14603,
+  },
+  '/report_presets/{id}/generate_report': {
+    first: 900074,
+    last: 900075,
+    scope: {
+      id: '14701',
+    },
+  },
+  '/report_presets': {
+    first: 14701,
+    last: 14703,
+  },
+  '/report_schedules': {
+    first: 900078,
+    last: 900080,
+  },
+  '/settings/billing': {
+    first: 900081,
+    last: 900083,
+  },
+  '/settings/text_snippets': {
+    first: 900084,
+    last: 900086,
+  },
+  '/tasks': {
+    first: 8001,
+    last: 8010,
+  },
+  '/task_calendars': {
+    first: 900087,
+    last: 900089,
+  },
+  '/task_templates': {
+    first: 14251,
+    last: 14253,
+  },
+  '/task_template_lists/{id}/copy': {
+    first: 900090,
+    last: 900091,
+    scope: {
+      id: '14201',
+    },
+  },
+  '/task_template_lists': {
+    first: 14201,
+    last: 14203,
+  },
+  '/task_types': {
+    first: 13201,
+    last: 13203,
+  },
+  '/timer': {
+    first: 900094,
+    last: 900096,
+  },
+  '/trust_line_items': {
+    first: 13951,
+    last: 13952,
+  },
+  '/trust_requests': {
+    first: 900097,
+    last: 900099,
+  },
+  '/users/who_am_i': {
     first: 900100,
     last: 900102,
   },
-  '/reminders': {
+  '/users': {
+    first: 1001,
+    last: 1007,
+  },
+  '/utbms/sets': {
+    first: 14851,
+    last: 14852,
+  },
+  '/utbms/codes': {
+    first: 14801,
+    last: 14803,
+  },
+  '/webhooks': {
     first: 900103,
     last: 900105,
   },
-  '/reports/{id}/download': {
+  '/lauk_civil_certificated_rates': {
+    first: 10001,
+    last: 10004,
+  },
+  '/lauk_civil_controlled_rates': {
+    first: 10101,
+    last: 10103,
+  },
+  '/lauk_criminal_controlled_rates': {
+    first: 10201,
+    last: 10203,
+  },
+  '/lauk_expense_categories': {
+    first: 10301,
+    last: 10303,
+  },
+  '/comments': {
+    first: 13501,
+    last: 13503,
+  },
+  '/document_archives/{id}/download': {
     first: 900106,
     last: 900107,
     scope: {
       id: '1',
     },
   },
-  '/reports': {
+  '/document_archives': {
     first: 900108,
     last: 900110,
   },
-  '/report_presets/{id}/generate_report': {
+  '/documents/{id}/download': {
     first: 900111,
     last: 900112,
-    scope: {
-      id: '1',
-    },
-  },
-  '/report_presets': {
-    first: 900113,
-    last: 900115,
-  },
-  '/report_schedules': {
-    first: 900116,
-    last: 900118,
-  },
-  '/settings/billing': {
-    first: 900119,
-    last: 900121,
-  },
-  '/settings/text_snippets': {
-    first: 900122,
-    last: 900124,
-  },
-  '/tasks': {
-    first: 8001,
-    last: 8007,
-  },
-  '/task_calendars': {
-    first: 900125,
-    last: 900127,
-  },
-  '/task_templates': {
-    first: 900128,
-    last: 900130,
-  },
-  '/task_template_lists/{id}/copy': {
-    first: 900131,
-    last: 900132,
-    scope: {
-      id: '1',
-    },
-  },
-  '/task_template_lists': {
-    first: 900133,
-    last: 900135,
-  },
-  '/task_types': {
-    first: 900136,
-    last: 900138,
-  },
-  '/timer': {
-    first: 900139,
-    last: 900141,
-  },
-  '/trust_line_items': {
-    first: 900142,
-    last: 900144,
-  },
-  '/trust_requests': {
-    first: 900145,
-    last: 900147,
-  },
-  '/users/who_am_i': {
-    first: 900148,
-    last: 900150,
-  },
-  '/users': {
-    first: 1001,
-    last: 1006,
-  },
-  '/utbms/sets': {
-    first: 900151,
-    last: 900153,
-  },
-  '/utbms/codes': {
-    first: 900154,
-    last: 900156,
-  },
-  '/webhooks': {
-    first: 900157,
-    last: 900159,
-  },
-  '/lauk_civil_certificated_rates': {
-    first: 900160,
-    last: 900162,
-  },
-  '/lauk_civil_controlled_rates': {
-    first: 900163,
-    last: 900165,
-  },
-  '/lauk_criminal_controlled_rates': {
-    first: 900166,
-    last: 900168,
-  },
-  '/lauk_expense_categories': {
-    first: 900169,
-    last: 900171,
-  },
-  '/comments': {
-    first: 900172,
-    last: 900174,
-  },
-  '/document_archives/{id}/download': {
-    first: 900175,
-    last: 900176,
-    scope: {
-      id: '1',
-    },
-  },
-  '/document_archives': {
-    first: 900177,
-    last: 900179,
-  },
-  '/documents/{id}/download': {
-    first: 900180,
-    last: 900181,
     scope: {
       id: '9101',
     },
   },
   '/documents/{id}/copy': {
-    first: 900184,
-    last: 900185,
+    first: 900115,
+    last: 900116,
     scope: {
       id: '9101',
     },
   },
   '/documents/{id}/versions': {
-    first: 900188,
-    last: 900189,
+    first: 9121,
+    last: 9122,
     scope: {
       id: '9101',
     },
   },
   '/documents': {
     first: 9101,
-    last: 9104,
+    last: 9108,
   },
   '/document_automations': {
-    first: 900192,
-    last: 900194,
+    first: 900119,
+    last: 900121,
   },
   '/document_categories': {
-    first: 900195,
-    last: 900197,
+    first: 13401,
+    last: 13402,
   },
   '/document_templates/{id}/download': {
-    first: 900198,
-    last: 900199,
+    first: 900122,
+    last: 900123,
     scope: {
       id: '1',
     },
   },
   '/document_templates': {
-    first: 900200,
-    last: 900202,
+    first: 900124,
+    last: 900126,
   },
   '/folders/list': {
-    first: 900203,
-    last: 900205,
+    first: 900127,
+    last: 900129,
   },
   '/folders': {
     first: 9001,
-    last: 9003,
+    last: 9006,
   },
   '/clio_file/submissions_reports': {
     first: 9951,
