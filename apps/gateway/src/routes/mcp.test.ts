@@ -265,6 +265,22 @@ describe('protocol versions', () => {
     expect(await old.text()).toMatch(/Unsupported protocol version: 1999-01-01/);
   });
 
+  it('refuses a message nested past 1,024 levels before parsing it, the shortest such message included', async () => {
+    for (const depth of [1_025, 5_000]) {
+      const res = await fetch(`${gateway.url}/api/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${gateway.key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: `${'['.repeat(depth)}${']'.repeat(depth)}`,
+      });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ id: null, error: { code: -32600, message: expect.stringMatching(/Too deeply nested/) } });
+    }
+  });
+
   it('refuses a body over PORTICO_BODY_LIMIT_BYTES with 413, declared or streamed, and still answers the next call', async () => {
     const small = await startTestGateway({
       plugins: [examplePlugin],
