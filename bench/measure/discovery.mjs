@@ -23,8 +23,9 @@ export async function measureMcpDiscovery(installed, openapi, { samples, logLeve
   const dataDir = mkdtempSync(join(os.tmpdir(), 'portico-bench-mcp-'));
   const gateway = await startServe({ dataDir, plugins: installed.join(','), logLevel });
   try {
-    const key = /portico_[A-Za-z0-9]+/.exec(gateway.stdout())?.[0];
-    if (!key) throw new Error(`no API key in the serve banner:\n${gateway.stdout()}`);
+    // The banner with the first admin key goes to stderr (stdout is the JSON log alone).
+    const key = /portico_[A-Za-z0-9]+/.exec(gateway.stderr())?.[0];
+    if (!key) throw new Error(`no API key in the serve banner:\n${gateway.stderr()}`);
     const auth = { authorization: `Bearer ${key}` };
     /** @type {{ integrations: string[] }} */
     const { integrations } = JSON.parse((await send(`${gateway.url}/healthz`)).text);

@@ -202,6 +202,35 @@ await measure(
 }
 
 // ---- the MCP door ------------------------------------------------------------------------------------------------
+// What the door adds to the pipeline REST shares: a tools/call of call_example from its body's text to its answer's
+// JSON, with an engine whose invoke answers at once with the upstream's list_items answer (issue 31).
+{
+  const params = { limit: 5, status: 'open', tags: ['a', 'b'] };
+  const text = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'call_example', arguments: { method: 'list_items', params } },
+  });
+  const answered = await engine.invoke({ principal, protocol: 'mcp', service: 'example', operation: 'list_items', params });
+  const stub = Object.create(engine, { invoke: { value: async () => answered } });
+  const options = { name: 'portico', version: 'bench', clientAddress: null };
+  const headers = { accept: 'application/json, text/event-stream', contentType: 'application/json', protocolVersion: undefined };
+  await measure(
+    'MCP door: a tools/call from its body to its answer JSON (invoke answering at once)',
+    'answerMcpPost + mcpToolCaller (core/src/doors/mcp-http.ts, mcp-calls.ts)',
+    async () => {
+      const answer = await core.answerMcpPost(
+        () => core.createMcpServer(stub, principal, options),
+        { ...headers, body: JSON.parse(text) },
+        core.mcpToolCaller(stub, principal, options),
+      );
+      if (answer.status !== 200) throw new Error(`MCP answered ${answer.status}`);
+      return answer.json ?? JSON.stringify(answer.body);
+    },
+    { iterations: 20000, warmup: 2000 },
+  );
+}
 await measure(
   'createMcpServer (new SDK Server + handlers), per request',
   'core/src/doors/mcp.ts',

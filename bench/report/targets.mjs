@@ -17,6 +17,10 @@ export const TARGETS = {
   toolsListBytes: 8 * 1024, // tools/list payload with all six < 8 KB
   toolSetOverhead: 0.02, // the tool-set check ≤ 2 % of the gateway's CPU per REST request (so of its throughput)
   dashboardOverhead: 0.01, // the dashboard's pass-through on an /api request ≤ 1 % of the gateway's CPU per REST or MCP request
+  // Issue 31, at the highest connection count, each figure from the same run:
+  ownCpuUs: 65, // Portico's own CPU per REST request (gateway CPU per request − the Koa + got hop's) ≤ 65 µs
+  mcpCpuVsRest: 1.15, // the gateway's CPU per MCP tools/call ≤ 1.15 × its CPU per REST request, same operation
+  restVsKoa: 0.85, // Portico REST throughput ≥ 0.85 × the Koa + got hop
 };
 const ALL_PLUGINS = 6;
 
@@ -53,6 +57,17 @@ function marginAtMost(value, limit, unit, digits = 2) {
   return value <= limit
     ? `${digits === 0 ? int(diff) : ms(diff, digits)} ${unit} below the limit`
     : `missed by ${digits === 0 ? int(diff) : ms(diff, digits)} ${unit} (${ratio(value / limit)} the limit)`;
+}
+
+/**
+ * @param {number} value
+ * @param {number} limit
+ */
+function marginAtMostRatio(value, limit) {
+  if (!Number.isFinite(value)) return '–';
+  return value <= limit
+    ? `${(limit - value).toFixed(2)} below the limit`
+    : `missed by ${(value - limit).toFixed(2)} (${pct(value / limit - 1)} above the limit)`;
 }
 
 /**
@@ -93,8 +108,14 @@ export function derive(results) {
     const koa = find(high, op, 'koa');
     /** @param {PathId} path */
     const added = (path) => (find(low, op, path)?.p50 ?? Number.NaN) - need(low, op, 'direct').p50;
+    /** The gateway's CPU per request on `path` minus the Koa + got hop's: what Portico itself adds (µs). */
+    const own = (/** @type {PathId} */ path) => (need(high, op, path).hopUsPerRequest ?? Number.NaN) - (koa?.hopUsPerRequest ?? Number.NaN);
     return {
       restVsProxy: need(high, op, 'rest').rps / need(high, op, 'proxy').rps,
+      restVsKoa: koa ? need(high, op, 'rest').rps / koa.rps : Number.NaN,
+      ownRestUs: own('rest'),
+      ownMcpUs: own('mcp'),
+      mcpCpuVsRest: (need(high, op, 'mcp').hopUsPerRequest ?? Number.NaN) / (need(high, op, 'rest').hopUsPerRequest ?? Number.NaN),
       gotVsProxy: need(high, op, 'got').rps / need(high, op, 'proxy').rps,
       koaVsProxy: koa ? koa.rps / need(high, op, 'proxy').rps : Number.NaN,
       mcpVsRestHigh: need(high, op, 'mcp').rps / need(high, op, 'rest').rps,
@@ -141,6 +162,36 @@ export function derive(results) {
       limit: `≥ ${ratio(TARGETS.mcpVsRest)}`,
       pass: ratios[op].mcpVsRestHigh >= TARGETS.mcpVsRest,
       margin: marginAtLeast(ratios[op].mcpVsRestHigh, TARGETS.mcpVsRest),
+    })),
+    ...ops.map((op) => {
+      const own = ratios[op].ownRestUs;
+      return {
+        name: `Portico's own CPU per REST request ≤ ${TARGETS.ownCpuUs} µs (gateway CPU per request − the Koa + got hop's, same run), ${high} connections, ${OPERATION_LABEL[op]}`,
+        measured: own,
+        show: `${int(own)} µs`,
+        limit: `≤ ${TARGETS.ownCpuUs} µs`,
+        pass: own <= TARGETS.ownCpuUs,
+        margin: marginAtMost(own, TARGETS.ownCpuUs, 'µs', 0),
+      };
+    }),
+    ...ops.map((op) => {
+      const r = ratios[op].mcpCpuVsRest;
+      return {
+        name: `MCP tools/call CPU per request ≤ ${TARGETS.mcpCpuVsRest} × REST's (the gateway's CPU per request, same operation), ${high} connections, ${OPERATION_LABEL[op]}`,
+        measured: r,
+        show: ratio(r),
+        limit: `≤ ${ratio(TARGETS.mcpCpuVsRest)}`,
+        pass: r <= TARGETS.mcpCpuVsRest,
+        margin: marginAtMostRatio(r, TARGETS.mcpCpuVsRest),
+      };
+    }),
+    ...ops.map((op) => ({
+      name: `Portico REST throughput ≥ ${TARGETS.restVsKoa} × the Koa + got hop, ${high} connections, ${OPERATION_LABEL[op]}`,
+      measured: ratios[op].restVsKoa,
+      show: ratio(ratios[op].restVsKoa),
+      limit: `≥ ${ratio(TARGETS.restVsKoa)}`,
+      pass: ratios[op].restVsKoa >= TARGETS.restVsKoa,
+      margin: marginAtLeast(ratios[op].restVsKoa, TARGETS.restVsKoa),
     })),
     // The tool-set check and the dashboard's pass-through cost too little to see in throughput measured one path
     // after another (the A/B section shows that noise); their cost is their CPU per call measured alone, as a share

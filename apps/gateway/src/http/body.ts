@@ -62,8 +62,15 @@ export function parseJson(raw: Buffer, contentType: string | undefined): unknown
  */
 const MCP_MESSAGE_LIMITS = { ...INPUT_LIMITS, maxKeys: INPUT_LIMITS.maxNodes, maxDepth: 1_024 };
 
+/**
+ * Passing any of the backstop's limits takes more bytes than the limit's number (a bracket per level, a byte or more
+ * per value or key): a shorter message, as nearly every tool call is, need not be read for them.
+ */
+const MCP_SHORT_MESSAGE = Math.min(MCP_MESSAGE_LIMITS.maxDepth, MCP_MESSAGE_LIMITS.maxNodes, MCP_MESSAGE_LIMITS.maxKeys);
+
 /** The MCP backstop read from a POST's text (see {@link jsonTextProblem}); undefined when the message is within. */
 export function mcpBodyProblem(raw: Buffer): string | undefined {
+  if (raw.length <= MCP_SHORT_MESSAGE) return undefined;
   return jsonTextProblem(raw, 'the request', { limits: MCP_MESSAGE_LIMITS });
 }
 

@@ -12,6 +12,12 @@ beforeAll(async () => {
   upstream = await startStubUpstream((method, url) => {
     if (url.pathname === '/items' && method === 'GET') return { status: 200, body: { items: [{ id: '1' }] } };
     if (url.pathname === '/v2/items/7') return { status: 200, body: { id: '7', name: 'seven' } };
+    // Answers of every JSON shape, for the tool call's answer written as JSON once (issue 31)
+    if (url.pathname === '/v2/items/quoted') return { status: 200, body: { id: 'q', name: 'say "hi"\n\tü 😀 \u2028 </script>', n: -0.5 } };
+    if (url.pathname === '/v2/items/listed') return { status: 200, body: [{ id: '1' }, { id: '2', result: null }] };
+    if (url.pathname === '/v2/items/worded') return { status: 200, body: 'just "words"' };
+    if (url.pathname === '/v2/items/nothing') return { status: 200, body: null };
+    if (url.pathname === '/v2/items/resulting') return { status: 200, body: { result: 'not wrapped' } };
     return { status: 404, body: { message: 'no such item' } };
   });
   gateway = await startTestGateway({ plugins: [examplePlugin], env: { PORTICO_EXAMPLE_BASE_URL: upstream.url } });
@@ -171,11 +177,23 @@ describe('protocol versions', () => {
     expect(body.map((m) => m.id)).toEqual(['a', 'b']);
   });
 
-  // A lone tools/call is answered without the SDK Server (answerMcpPost's fast path); inside a batch it goes through
-  // the Server. Both must give the same answer, errors included.
+  // A lone tools/call is answered without the SDK Server (answerMcpPost's fast path; the plainest ones, checked by hand,
+  // have their answer written as JSON once); inside a batch it goes through the Server. Both must give the same
+  // answer, errors included.
   it('answers a tools/call alone exactly as the SDK Server answers it in a batch', async () => {
+    const item = (item_id: string) => ({ name: 'call_example', arguments: { method: 'get_item', params: { item_id } } });
     const calls = [
       { name: 'call_example', arguments: { method: 'get_item', params: { item_id: '7' } } },
+      item('quoted'),
+      item('listed'),
+      item('worded'),
+      item('nothing'),
+      item('resulting'),
+      { ...item('7'), unknown: 'ignored' },
+      { ...item('7'), _meta: { progressToken: 'p' } },
+      { name: 'call_example', arguments: { method: 'list_items', params: {} } },
+      { name: 'list_connections' },
+      { name: 'search_methods', arguments: { query: 'create an item' } },
       { name: 'call_example', arguments: { method: 'get_item', params: { item_id: '404' } } },
       { name: 'call_example', arguments: { method: 'list_items', params: { limit: 'many' } } },
       { name: 'describe_method', arguments: { service: 'example', method: 'create_item' } },
@@ -184,12 +202,128 @@ describe('protocol versions', () => {
       { name: 'call_example' },
     ];
     for (const [i, params] of calls.entries()) {
-      const message = { jsonrpc: '2.0', id: `call-${i}`, method: 'tools/call', params };
-      const alone = await post(message);
-      const batched = await post([message]);
-      expect(alone.status).toBe(200);
-      const [viaServer] = (await batched.json()) as unknown[];
-      expect(await alone.json(), JSON.stringify(params)).toEqual(viaServer);
+      for (const id of [`call-${i}`, i, -i]) {
+        const message = { jsonrpc: '2.0', id, method: 'tools/call', params };
+        const alone = await post(message);
+        const batched = await post([message]);
+        expect(alone.status).toBe(200);
+        expect(alone.headers.get('content-type')).toBe('application/json; charset=utf-8');
+        const [viaServer] = (await batched.json()) as unknown[];
+        const text = await alone.text();
+        expect(JSON.parse(text), JSON.stringify(params)).toEqual(viaServer);
+        // what JSON.stringify writes (no member twice, nothing between): only the order of the members may differ
+        expect(text).toBe(JSON.stringify(JSON.parse(text)));
+      }
+    }
+    // the shapes the answers above must have had, so that the comparison covered each of them
+    const shapes = async (item_id: string) => {
+      const res = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: item(item_id) });
+      return ((await res.json()) as { result: { structuredContent: unknown; content: Array<{ text: string }> } }).result;
+    };
+    expect(await shapes('listed')).toMatchObject({ structuredContent: { result: [{ id: '1' }, { id: '2', result: null }] } });
+    expect(await shapes('worded')).toMatchObject({ structuredContent: { result: 'just "words"' } });
+    expect(await shapes('nothing')).toMatchObject({ structuredContent: { result: null }, content: [{ text: 'null' }] });
+    expect(await shapes('resulting')).toMatchObject({ structuredContent: { result: 'not wrapped' } });
+    expect(JSON.parse((await shapes('quoted')).content[0]?.text ?? '')).toEqual({
+      id: 'q',
+      name: 'say "hi"\n\tü 😀 \u2028 </script>',
+      n: -0.5,
+    });
+  });
+
+  it('answers a tools/call of any valid shape, and refuses an invalid one, as before the fast path', async () => {
+    const call = { name: 'call_example', arguments: { method: 'get_item', params: { item_id: '7' } } };
+    const ok = async (message: unknown) => {
+      const res = await post(message);
+      expect(res.status).toBe(200);
+      return (await res.json()) as { id: unknown; result?: { structuredContent: unknown }; error?: { code: number } };
+    };
+    // valid, each outside the plainest shape: answered with the item all the same
+    for (const message of [
+      { jsonrpc: '2.0', id: 'm', method: 'tools/call', params: { ...call, _meta: { progressToken: 5 } } },
+      { jsonrpc: '2.0', id: 'n', method: 'tools/call', params: { ...call, extra: [1, 2] } },
+    ]) {
+      expect((await ok(message)).result?.structuredContent).toEqual({ id: '7', name: 'seven' });
+    }
+    // arguments that are not an object, or an id that is no JSON-RPC id: the SDK's errors
+    expect((await ok({ jsonrpc: '2.0', id: 'a', method: 'tools/call', params: { name: 'call_example', arguments: [] } })).error?.code).toBe(
+      -32602,
+    );
+    for (const message of [
+      { jsonrpc: '2.0', id: 1.5, method: 'tools/call', params: call },
+      { jsonrpc: '2.0', id: null, method: 'tools/call', params: call },
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: call, extra: true },
+      { jsonrpc: '1.0', id: 1, method: 'tools/call', params: call },
+    ]) {
+      const res = await post(message);
+      expect(res.status, JSON.stringify(message)).toBe(400);
+      expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32700);
+    }
+    // the MCP-Protocol-Version rule holds for a lone tools/call too
+    const old = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: call }, { 'mcp-protocol-version': '1999-01-01' });
+    expect(old.status).toBe(400);
+    expect(await old.text()).toMatch(/Unsupported protocol version: 1999-01-01/);
+  });
+
+  it('refuses a message nested past 1,024 levels before parsing it, the shortest such message included', async () => {
+    for (const depth of [1_025, 5_000]) {
+      const res = await fetch(`${gateway.url}/api/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${gateway.key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: `${'['.repeat(depth)}${']'.repeat(depth)}`,
+      });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ id: null, error: { code: -32600, message: expect.stringMatching(/Too deeply nested/) } });
+    }
+  });
+
+  it('refuses a body over PORTICO_BODY_LIMIT_BYTES with 413, declared or streamed, and still answers the next call', async () => {
+    const small = await startTestGateway({
+      plugins: [examplePlugin],
+      env: { PORTICO_EXAMPLE_BASE_URL: upstream.url, PORTICO_BODY_LIMIT_BYTES: '2048' },
+    });
+    try {
+      await small.runtime.engine.connectToken(DEFAULT_WORKSPACE, 'example', 'tok');
+      const headers = {
+        authorization: `Bearer ${small.key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      };
+      const message = (name: string) =>
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'call_example', arguments: { method: 'get_item', params: { item_id: '7', name } } },
+        });
+      const declared = await fetch(`${small.url}/api/mcp`, { method: 'POST', headers, body: message('x'.repeat(4000)) });
+      expect(declared.status).toBe(413);
+      expect(await declared.json()).toMatchObject({ error: true, code: 'payload_too_large' });
+      // no Content-Length: the body is cut off as it passes the limit
+      const chunks = [message('y'.repeat(1500)).slice(0, 1200), 'y'.repeat(3000)];
+      const streamed = await fetch(`${small.url}/api/mcp`, {
+        method: 'POST',
+        headers,
+        body: new ReadableStream({
+          pull(controller) {
+            const next = chunks.shift();
+            if (next === undefined) controller.close();
+            else controller.enqueue(new TextEncoder().encode(next));
+          },
+        }),
+        duplex: 'half',
+      } as RequestInit);
+      expect(streamed.status).toBe(413);
+      expect(await streamed.json()).toMatchObject({ error: true, code: 'payload_too_large' });
+      const fine = await fetch(`${small.url}/api/mcp`, { method: 'POST', headers, body: message('z') });
+      expect(fine.status).toBe(200);
+      expect(((await fine.json()) as { result: { isError?: boolean } }).result.isError).toBeTruthy(); // name is no param of get_item
+    } finally {
+      await small.close();
     }
   });
 

@@ -179,7 +179,8 @@ export async function invokeTool(
     const result = await engine.invoke({ principal, protocol: 'mcp', service, operation, params, clientAddress });
     // Serialized once: the text block is this JSON, and its size decides whether the answer must be shortened.
     const text = JSON.stringify(result.body ?? null);
-    if (Buffer.byteLength(text) <= budget) return success(result.body, text);
+    // At most 3 bytes of UTF-8 per UTF-16 unit: most answers are under the budget without counting their bytes.
+    if (text.length * 3 <= budget || Buffer.byteLength(text) <= budget) return success(result.body, text);
     const registered = engine.registry.operation(service, operation);
     return success(fitToBudget(result.body, budget, registered ? budgetHints(registered) : {}).body);
   } catch (error) {
@@ -195,10 +196,28 @@ function budgetHints(operation: RegisteredOperation): BudgetHints {
   return { ...(pageSize ? { pageSize } : {}), ...(fields ? { fields } : {}) };
 }
 
+/** Each successful result's body as JSON (its text block), and whether structuredContent wraps it in `result`. */
+const BODY_TEXT = new WeakMap<CallToolResult, { text: string; wrapped: boolean }>();
+
 function success(body: unknown, text = JSON.stringify(body ?? null)): CallToolResult {
-  const structured =
-    typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : { result: body ?? null };
-  return { content: [{ type: 'text', text }], structuredContent: structured };
+  const wrapped = typeof body !== 'object' || body === null || Array.isArray(body);
+  const structured = wrapped ? { result: body ?? null } : (body as Record<string, unknown>);
+  const result: CallToolResult = { content: [{ type: 'text', text }], structuredContent: structured };
+  BODY_TEXT.set(result, { text, wrapped });
+  return result;
+}
+
+/**
+ * A tool result as JSON, the same text as `JSON.stringify(result)`. A successful result carries its body twice, as
+ * the text block and as structuredContent; the body was serialised once for the text block, and that text is reused
+ * for structuredContent instead of serialising the body a second time. Results are never changed once built.
+ */
+export function toolResultJson(result: CallToolResult): string {
+  const known = BODY_TEXT.get(result);
+  if (known === undefined) return JSON.stringify(result);
+  const { text, wrapped } = known;
+  const structured = wrapped ? `{"result":${text}}` : text;
+  return `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${structured}}`;
 }
 
 function failure(error: unknown, typed = false): CallToolResult {

@@ -88,3 +88,72 @@ describe('every MCP POST is answered within its time bound', () => {
     expect(pendingMcpPosts()).toBe(0);
   });
 });
+
+describe('a lone tools/call of the plainest shape (checked by hand, answered as JSON once)', () => {
+  const noServer = () => {
+    throw new Error('no Server for a lone tools/call');
+  };
+  const result = { content: [{ type: 'text' as const, text: '{"a":"\\"b\\""}' }], structuredContent: { a: '"b"' } };
+
+  it('answers with the JSON of its body, and the tool receives exactly the call', async () => {
+    const seen: unknown[] = [];
+    const answer = await answerMcpPost(
+      noServer,
+      request({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'call_x', arguments: { method: 'm' }, other: 1 } }),
+      async (call) => {
+        seen.push(call);
+        return result;
+      },
+    );
+    expect(seen).toEqual([{ name: 'call_x', arguments: { method: 'm' } }]);
+    expect(answer.body).toEqual({ jsonrpc: '2.0', id: 7, result });
+    expect(answer.json).toBe(JSON.stringify(answer.body));
+  });
+
+  it('answers a thrown error as a JSON-RPC error, and holds the MCP-Protocol-Version rule', async () => {
+    const message = { jsonrpc: '2.0', id: 'e', method: 'tools/call', params: { name: 'nope' } };
+    const thrown = await answerMcpPost(noServer, request(message), async () => {
+      throw Object.assign(new Error('Unknown tool: nope'), { code: -32602 });
+    });
+    expect(thrown).toEqual({ status: 200, body: { jsonrpc: '2.0', id: 'e', error: { code: -32602, message: 'Unknown tool: nope' } } });
+    const old = await answerMcpPost(noServer, { ...request(message), protocolVersion: '1999-01-01' }, async () => result);
+    expect(old.status).toBe(400);
+  });
+
+  it('leaves every other shape to the SDK schemas, valid or not', async () => {
+    const calls: unknown[] = [];
+    const callTool = async (call: unknown) => {
+      calls.push(call);
+      return result;
+    };
+    const params = { name: 'call_x', arguments: { method: 'm' } };
+    const valid = [
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { ...params, _meta: { progressToken: 1 } } },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'call_x', arguments: JSON.parse('{"__proto__":{"x":1},"method":"m"}') },
+      },
+    ];
+    for (const message of valid) {
+      const answer = await answerMcpPost(noServer, request(message), callTool);
+      expect(answer.body).toEqual({ jsonrpc: '2.0', id: message.id, result });
+      expect(answer.json).toBeUndefined();
+    }
+    expect(calls).toEqual([params, params]);
+    const invalid = [
+      { jsonrpc: '2.0', id: 2 ** 53, method: 'tools/call', params },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params, extra: 1 },
+      { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'call_x', arguments: ['m'] } },
+      { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 5 } },
+      { jsonrpc: '2.0', id: 6, method: 'tools/call' },
+    ];
+    for (const message of invalid) {
+      const answer = await answerMcpPost(noServer, request(message), callTool);
+      expect(answer.json, JSON.stringify(message)).toBeUndefined();
+      expect(JSON.stringify(answer.body), JSON.stringify(message)).toMatch(/"code":-32(700|602)/);
+    }
+    expect(calls).toHaveLength(2);
+  });
+});

@@ -16,6 +16,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
 import { type McpToolCall, parseRequest } from './mcp.js';
+import { toolResultJson } from './mcp-calls.js';
 
 export interface McpHttpRequest {
   accept: string | undefined;
@@ -29,6 +30,8 @@ export interface McpHttpAnswer {
   status: number;
   /** JSON to send; undefined for 202. */
   body?: unknown;
+  /** `body` already serialised, when the answer was written as JSON as it was built: send this text as it is. */
+  json?: string;
 }
 
 const MAX_BATCH = 100;
@@ -67,6 +70,8 @@ export const pendingMcpPosts = (): number => pending;
  * `callTool` directly when given, with the SDK's request validation and its error mapping, and without building a
  * Server, a transport and their per-request abort controllers (the benchmark profile showed those costing more than a
  * REST call's whole framing). `server` may be a function, so that a Server is only built when one is needed.
+ * The commonest such request, of the plainest shape (see plainToolCall), is checked by hand instead of by the SDK's
+ * schemas, and its answer comes with its JSON (`json`), written once (issue 31).
  */
 export async function answerMcpPost(
   server: Server | (() => Server),
@@ -81,6 +86,24 @@ export async function answerMcpPost(
     return rpcError(415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
   }
   const raw = request.body;
+  const plain = callTool ? plainToolCall(raw) : undefined;
+  if (plain && callTool) {
+    // The fast path: a lone tools/call of the plainest shape, checked by hand (see plainToolCall), with the
+    // MCP-Protocol-Version rule of every non-initialize POST.
+    if (request.protocolVersion !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(request.protocolVersion)) {
+      return unsupportedVersion(request.protocolVersion);
+    }
+    const timeoutMs = options.timeoutMs ?? MCP_POST_TIMEOUT_MS;
+    pending++;
+    try {
+      return await withDeadline(answerPlainToolCall(plain, callTool), timeoutMs, () => ({
+        status: 200,
+        body: timedOut(plain.id, timeoutMs),
+      }));
+    } finally {
+      pending--;
+    }
+  }
   // JSON-RPC 2.0: an empty array is an invalid request, answered with one error (not a 202 with nothing)
   if (Array.isArray(raw) && raw.length === 0) return rpcError(400, -32600, 'Invalid Request: an empty batch');
   if (Array.isArray(raw) && raw.length > MAX_BATCH)
@@ -94,11 +117,7 @@ export async function answerMcpPost(
   const initializing = messages.some(isInitializeRequest);
   if (initializing && messages.length > 1) return rpcError(400, -32600, 'Invalid Request: Only one initialization request is allowed');
   if (!initializing && request.protocolVersion !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(request.protocolVersion)) {
-    return rpcError(
-      400,
-      -32000,
-      `Bad Request: Unsupported protocol version: ${request.protocolVersion} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
-    );
+    return unsupportedVersion(request.protocolVersion);
   }
   const requests = messages.length > 1 ? messages.filter(isJSONRPCRequest) : [];
   if (new Set(requests.map((m) => m.id)).size !== requests.length) {
@@ -145,6 +164,13 @@ async function answerMessages(
   }
 }
 
+const unsupportedVersion = (version: string): McpHttpAnswer =>
+  rpcError(
+    400,
+    -32000,
+    `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
+  );
+
 /** `work`, or `late()` once `timeoutMs` has passed without it; the timer never outlives the race. */
 async function withDeadline<T>(work: Promise<T>, timeoutMs: number, late: () => T): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -170,6 +196,53 @@ const isCancellation = (message: JSONRPCMessage): message is JSONRPCNotification
 /** Task-augmented calls (`params.task`) take the SDK's path, which knows what to do with them. */
 const hasTask = (message: JSONRPCRequest): boolean => Boolean((message.params as { task?: unknown } | undefined)?.task);
 
+/** A lone `tools/call` request of the plainest shape: its id and the call it carries. */
+interface PlainToolCall {
+  id: RequestId;
+  call: McpToolCall;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The message, when it is one `tools/call` request that the SDK's schemas (JSONRPCMessageSchema, then
+ * CallToolRequestSchema) would accept as it is: only the members jsonrpc "2.0", id (a string or a safe integer),
+ * method and params; params an object with a string name, arguments absent or an object, and neither `_meta` nor
+ * `task`. Checked by hand in a few property reads, where the schemas cost several parses (and an error object for
+ * each union member that does not match). Anything else, valid or not, returns undefined and takes the general path,
+ * which keeps every answer the SDK's: a subset of what it accepts, read the same way, never more.
+ */
+function plainToolCall(message: unknown): PlainToolCall | undefined {
+  if (!isObject(message) || message.method !== 'tools/call' || message.jsonrpc !== '2.0') return undefined;
+  for (const key in message) {
+    if (key !== 'jsonrpc' && key !== 'id' && key !== 'method' && key !== 'params') return undefined;
+  }
+  const { id, params } = message;
+  if (typeof id !== 'string' && !Number.isSafeInteger(id)) return undefined;
+  if (!isObject(params) || typeof params.name !== 'string' || params._meta !== undefined || params.task !== undefined) return undefined;
+  const args = params.arguments;
+  if (args === undefined) return { id: id as RequestId, call: { name: params.name } };
+  // The schema copies arguments into a new object, where a "__proto__" member would not survive as one: leave that
+  // rare case to it, so that both paths see the same arguments.
+  if (!isObject(args) || Object.hasOwn(args, '__proto__')) return undefined;
+  return { id: id as RequestId, call: { name: params.name, arguments: args } };
+}
+
+/** A plain tool call's answer, written as JSON once: the tool result's own JSON (toolResultJson) in the envelope. */
+async function answerPlainToolCall(
+  { id, call }: PlainToolCall,
+  callTool: (call: McpToolCall) => Promise<CallToolResult>,
+): Promise<McpHttpAnswer> {
+  let result: CallToolResult;
+  try {
+    result = await callTool(call);
+  } catch (error) {
+    return { status: 200, body: thrownAnswer(id, error) };
+  }
+  const body: JSONRPCMessage = { jsonrpc: '2.0', id, result };
+  return { status: 200, body, json: `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${toolResultJson(result)}}` };
+}
+
 /**
  * One `tools/call` answered as the SDK Server answers it: the request checked against CallToolRequestSchema (the
  * same -32602 as the Server's, from parseRequest), and a thrown error turned into a JSON-RPC error with its code,
@@ -183,17 +256,22 @@ async function answerToolCall(message: JSONRPCRequest, callTool: (call: McpToolC
     const result = await callTool({ name, ...(args === undefined ? {} : { arguments: args }) });
     return { jsonrpc: '2.0', id: message.id, result };
   } catch (error) {
-    const { code, message: text, data } = error as { code?: unknown; message?: string; data?: unknown };
-    return {
-      jsonrpc: '2.0',
-      id: message.id,
-      error: {
-        code: Number.isSafeInteger(code) ? (code as number) : ErrorCode.InternalError,
-        message: text ?? 'Internal error',
-        ...(data === undefined ? {} : { data }),
-      },
-    };
+    return thrownAnswer(message.id, error);
   }
+}
+
+/** A thrown error as the SDK Server answers it: a JSON-RPC error with its code (else -32603), message and data. */
+function thrownAnswer(id: RequestId, error: unknown): JSONRPCMessage {
+  const { code, message, data } = error as { code?: unknown; message?: string; data?: unknown };
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: {
+      code: Number.isSafeInteger(code) ? (code as number) : ErrorCode.InternalError,
+      message: message ?? 'Internal error',
+      ...(data === undefined ? {} : { data }),
+    },
+  };
 }
 
 /**

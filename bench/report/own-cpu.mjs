@@ -1,0 +1,84 @@
+// Portico's own CPU per request (issue 31): the gateway's CPU time per request minus the Koa + got hop's, for each
+// door and operation, from the same run, with the figures of each round (their spread is the measurement's noise).
+import { OPERATION_LABEL } from '../measure/scenarios.mjs';
+import { int, ratio, table } from './markdown.mjs';
+
+/** @typedef {import('../results.mjs').Results} Results */
+/** @typedef {import('./targets.mjs').Derived} Derived */
+/** @typedef {import('../measure/scenarios.mjs').PathId} PathId */
+/** @typedef {import('../measure/scenarios.mjs').OperationId} OperationId */
+
+/** @type {[string, PathId][]} */
+const DOORS = [
+  ['REST', 'rest'],
+  ['MCP tools/call', 'mcp'],
+];
+
+/**
+ * @param {Results} results
+ * @param {Derived} d
+ * @returns {string[]}
+ */
+export function ownCpuSection(results, d) {
+  if (!d.ops.some((op) => d.find(d.high, op, 'koa'))) return [];
+  const rounds = results.throughput.rounds ?? [];
+  /**
+   * The CPU µs per request of `path` in each round.
+   * @param {OperationId} op
+   * @param {PathId} path
+   */
+  const perRound = (op, path) =>
+    rounds.map(
+      (runs) => runs.find((r) => r.connections === d.high && r.op === op && r.target === path)?.cpu.hop?.usPerRequest ?? Number.NaN,
+    );
+  const rows = [];
+  for (const op of d.ops) {
+    const koa = d.find(d.high, op, 'koa');
+    const rest = d.find(d.high, op, 'rest');
+    const koaRounds = perRound(op, 'koa');
+    const restRounds = perRound(op, 'rest');
+    for (const [door, path] of DOORS) {
+      const x = d.find(d.high, op, path);
+      if (!x || !koa) continue;
+      const own = (x.hopUsPerRequest ?? Number.NaN) - (koa.hopUsPerRequest ?? Number.NaN);
+      const doorRounds = perRound(op, path);
+      rows.push([
+        OPERATION_LABEL[op],
+        door,
+        int(x.hopUsPerRequest),
+        int(koa.hopUsPerRequest),
+        `**${int(own)}**`,
+        doorRounds.map((us, i) => int(us - (koaRounds[i] ?? Number.NaN))).join(', '),
+        path === 'rest' ? '–' : ratio((x.hopUsPerRequest ?? Number.NaN) / (rest?.hopUsPerRequest ?? Number.NaN)),
+        path === 'rest' ? '–' : doorRounds.map((us, i) => ratio(us / (restRounds[i] ?? Number.NaN))).join(', '),
+        ratio(x.rps / koa.rps),
+      ]);
+    }
+  }
+  return [
+    "## Portico's own CPU per request",
+    '',
+    `The gateway's CPU time per request (utime + stime of its process, all threads, per 2xx answer) minus that of the Koa + got hop ` +
+      `for the same operation, both at ${d.high} connections in this run: what Portico adds to the smallest Koa app passing the request through ` +
+      'the same tuned got instance (authentication, limits, validation, credentials, the upstream request built from the operation, mapping, ' +
+      'audit, metrics, the access log, and for MCP the JSON-RPC envelope). MCP sends the same operations as `tools/call` of `call_example` ' +
+      '(list_items reads, create_item creates). The figures per round are each round’s own subtraction and ratio; the table keeps the medians ' +
+      'over rounds, so its own CPU is the difference of two medians.',
+    '',
+    table(
+      [
+        'operation',
+        'door',
+        'gateway CPU µs/req',
+        'Koa + got hop CPU µs/req',
+        'own CPU µs/req',
+        'own CPU per round',
+        'CPU ÷ REST',
+        'CPU ÷ REST per round',
+        'req/s ÷ Koa + got hop',
+      ],
+      rows,
+    ),
+    '',
+  ];
+}
