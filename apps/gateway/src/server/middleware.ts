@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { errorBody, formatTraceparent, GatewayError, type Logger, runInTrace, toGatewayError, traceFromHeaders } from '@portico/core';
 import type { Context, Next } from 'koa';
+import { accessLogger } from '../observability/logger.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
 import { ClientAddress } from './client-address.js';
 import { edgeAnswered, isClientAbort } from './edge.js';
@@ -32,6 +33,7 @@ export function requestLog(
   metrics: GatewayMetrics | undefined,
   clients: ClientAddress = new ClientAddress([]),
 ): (ctx: Context, next: Next) => Promise<void> {
+  const access = accessLogger(logger);
   return async (ctx, next) => {
     const started = performance.now();
     ctx.state.clientAddress = clients.of(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for') || undefined);
@@ -59,7 +61,7 @@ export function requestLog(
           ? ctx.res.statusCode
           : ctx.status;
       metrics?.response(ctx.path, status);
-      logger.info(
+      access.info(
         {
           requestId: ctx.state.requestId,
           traceId: ctx.state.traceId,
@@ -86,6 +88,17 @@ const REQUEST_ID = /^[A-Za-z0-9._:/+=@-]{1,128}$/;
 /** DNS rebinding: a web page must not reach a gateway on loopback through a host name it controls. */
 export function hostGuard(allowed: readonly string[] | '*', publicUrl?: string): (ctx: Context, next: Next) => Promise<void> {
   const publicHost = publicUrl ? new URL(publicUrl).host.toLowerCase() : undefined;
+  // Clients send the same few Host values: each is judged once (bounded: the header is the client's to choose).
+  const hosts = new Map<string, boolean>();
+  const hostOk = (host: string, list: readonly string[]) => {
+    let ok = hosts.get(host);
+    if (ok === undefined) {
+      ok = hostAllowed(host, list);
+      if (hosts.size >= 256) hosts.clear();
+      hosts.set(host, ok);
+    }
+    return ok;
+  };
   return async (ctx, next) => {
     // the probes too: /healthz names the version and the integrations
     if (allowed !== '*' && (ctx.path.startsWith('/api/') || GUARDED_PROBES.has(ctx.path))) {
@@ -93,7 +106,7 @@ export function hostGuard(allowed: readonly string[] | '*', publicUrl?: string):
       // an Origin names a port too: a page on another port of an allowed name is another site
       const from = origin ? originHost(origin).toLowerCase() : undefined;
       const ownOrigin = from === undefined || from === ctx.get('host').toLowerCase() || from === publicHost;
-      if (!hostAllowed(ctx.get('host'), allowed) || (origin && (!hostAllowed(originHost(origin), allowed) || !ownOrigin))) {
+      if (!hostOk(ctx.get('host'), allowed) || (origin && (!hostAllowed(originHost(origin), allowed) || !ownOrigin))) {
         throw new GatewayError('forbidden', 'Host or Origin not allowed (see PORTICO_ALLOWED_HOSTS)');
       }
     }

@@ -9,6 +9,7 @@ import { coerceParams, problemList, queryParams } from '../contract/validation.j
 import { GatewayError, toGatewayError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/types.js';
+import { upstreamJsonBytes } from '../upstream/client.js';
 import { buildDeclarative } from '../upstream/declarative.js';
 import { CredentialsRejected, type UpstreamSender } from '../upstream/send.js';
 import type { WorkspaceBaseUrls } from '../upstream/workspace-base-urls.js';
@@ -53,6 +54,17 @@ interface PipelineOptions {
   workspaceBaseUrls?: WorkspaceBaseUrls;
   /** Per-key rate limit; undefined when it is off. */
   rateLimiter?: RateLimiter | undefined;
+}
+
+/** The upstream JSON a result's body was parsed from and is unchanged from (see {@link invokeResultJson}). */
+const resultJson = new WeakMap<InvokeResult, Buffer>();
+
+/**
+ * The JSON text of `result.body` as the upstream sent it, when the body is an object or array passed on unchanged
+ * (no transform, no `run`): a door answering with JSON sends these bytes instead of serialising the body again.
+ */
+export function invokeResultJson(result: InvokeResult): Buffer | undefined {
+  return resultJson.get(result);
 }
 
 /**
@@ -295,7 +307,15 @@ export class Pipeline {
         typeof definition.upstream === 'function'
           ? definition.upstream(params as never, context)
           : buildDeclarative(definition.upstream as DeclarativeUpstream, params);
-      body = (await send(upstream)).body;
+      const response = await send(upstream);
+      body = response.body;
+      // Nothing reads or changes the body on its way out: the door may send the upstream's bytes as they came.
+      const bytes = definition.transform ? undefined : upstreamJsonBytes(response);
+      if (bytes) {
+        const result = { body };
+        resultJson.set(result, bytes);
+        return result;
+      }
     }
     return { body: definition.transform ? definition.transform(body, params as never) : body };
   }
