@@ -45,7 +45,7 @@ interface PipelineOptions {
   logger: Logger;
   settings: IntegrationSettings;
   toolSets: ToolSets;
-  connections: Pick<Connections, 'credentialsFor' | 'refreshRejected'>;
+  connections: Pick<Connections, 'credentialsFor' | 'refreshRejected'> & Partial<Pick<Connections, 'cachedCredentials'>>;
   upstream: UpstreamSender;
   audit: AuditLog;
   /** Base URLs set by the operator's configuration (environment); they win over stored ones. */
@@ -67,6 +67,37 @@ export function invokeResultJson(result: InvokeResult): Buffer | undefined {
   return resultJson.get(result);
 }
 
+type Checked = { integration: RegisteredIntegration; allowed: AllowedOperations | undefined };
+
+function assertToolSetService(principal: Principal, service: string, allowed: AllowedOperations | undefined): void {
+  if (allowed && !allowed.hasService(service)) {
+    throw new GatewayError('forbidden', `This API key's tool set (${principal.scopes.toolSet}) has no operation of ${service}`);
+  }
+}
+
+/** The tool set's services and the workspace's door switches, in that order. */
+function checkState(
+  principal: Principal,
+  integration: RegisteredIntegration,
+  protocol: Protocol,
+  allowed: AllowedOperations | undefined,
+  state: IntegrationState,
+): Checked {
+  const service = integration.service;
+  assertToolSetService(principal, service, allowed);
+  if (protocol === 'rest' && !state.restEnabled) {
+    throw new GatewayError(
+      'forbidden',
+      `REST access to ${service} is disabled for this workspace (enable it with: portico integrations configure ${service} --rest on)`,
+    );
+  }
+  if (protocol === 'mcp' && !state.mcpEnabled) {
+    throw new GatewayError('forbidden', `MCP access to ${service} is disabled for this workspace`);
+  }
+  // 'dashboard': an admin trying an operation; the MCP and REST switches govern those doors, not the admin's console.
+  return { integration, allowed };
+}
+
 /**
  * The invoke pipeline: may this principal call this, are the params valid, which credentials, which request,
  * what came back. Every invocation is audited, whatever its outcome.
@@ -77,7 +108,7 @@ export class Pipeline {
   private readonly logger: Logger;
   private readonly settings: IntegrationSettings;
   private readonly toolSets: ToolSets;
-  private readonly connections: Pick<Connections, 'credentialsFor' | 'refreshRejected'>;
+  private readonly connections: PipelineOptions['connections'];
   private readonly upstream: UpstreamSender;
   private readonly audit: AuditLog;
   private readonly baseUrlOverrides: Readonly<Record<string, string>>;
@@ -110,11 +141,11 @@ export class Pipeline {
     return this.toolSets.cached(principal.workspaceId, id) ?? this.toolSets.allowed(principal.workspaceId, id);
   }
 
-  private async check(
-    principal: Principal,
-    service: string,
-    protocol: Protocol,
-  ): Promise<{ integration: RegisteredIntegration; allowed: AllowedOperations | undefined }> {
+  /**
+   * The checks of a call. Synchronous when the key's tool set and the integration's state are cached (the common case:
+   * a REST call makes it twice, an invoke once), so that it costs no promise; else a promise.
+   */
+  private check(principal: Principal, service: string, protocol: Protocol): Checked | Promise<Checked> {
     const integration = requireIntegration(this.registry, service);
     const { services } = principal.scopes;
     if (services !== '*' && !services.includes(service)) {
@@ -122,22 +153,20 @@ export class Pipeline {
     }
     // No await unless the set must be read: a key without a set, or with its set cached, costs no extra turn.
     const pending = this.allowedOperations(principal);
+    const state = pending instanceof Promise ? undefined : this.settings.cached(principal.workspaceId, service);
+    if (pending instanceof Promise || !state) return this.checkReading(principal, integration, protocol, pending);
+    return checkState(principal, integration, protocol, pending, state);
+  }
+
+  private async checkReading(
+    principal: Principal,
+    integration: RegisteredIntegration,
+    protocol: Protocol,
+    pending: Promise<AllowedOperations | undefined> | AllowedOperations | undefined,
+  ): Promise<Checked> {
     const allowed = pending instanceof Promise ? await pending : pending;
-    if (allowed && !allowed.hasService(service)) {
-      throw new GatewayError('forbidden', `This API key's tool set (${principal.scopes.toolSet}) has no operation of ${service}`);
-    }
-    const state = await this.settings.state(principal.workspaceId, service);
-    if (protocol === 'rest' && !state.restEnabled) {
-      throw new GatewayError(
-        'forbidden',
-        `REST access to ${service} is disabled for this workspace (enable it with: portico integrations configure ${service} --rest on)`,
-      );
-    }
-    if (protocol === 'mcp' && !state.mcpEnabled) {
-      throw new GatewayError('forbidden', `MCP access to ${service} is disabled for this workspace`);
-    }
-    // 'dashboard': an admin trying an operation; the MCP and REST switches govern those doors, not the admin's console.
-    return { integration, allowed };
+    assertToolSetService(principal, integration.service, allowed);
+    return checkState(principal, integration, protocol, allowed, await this.settings.state(principal.workspaceId, integration.service));
   }
 
   /** Integrations this principal may call over `protocol` and that have a connection, in registration order. */
@@ -166,7 +195,8 @@ export class Pipeline {
       const keyId = request.principal.keyId;
       const limited = keyId === null ? undefined : this.rateLimiter?.admit(keyId);
       if (limited) await limited;
-      const { integration, allowed } = await this.check(request.principal, request.service, request.protocol);
+      const checked = this.check(request.principal, request.service, request.protocol);
+      const { integration, allowed } = checked instanceof Promise ? await checked : checked;
       const operation = integration.operations.get(request.operation);
       if (!operation) throw new GatewayError('not_found', `${request.service} has no operation "${request.operation}"`);
       // The key's tool set, before anything else is done for the call: refused here, it never reaches the upstream.
@@ -262,9 +292,11 @@ export class Pipeline {
     workspaceId: string,
     callerGone?: () => boolean,
   ): Promise<InvokeResult> {
-    let loaded = await this.connections.credentialsFor(integration, workspaceId);
+    // Cached (the common call): read without a promise.
+    let loaded =
+      this.connections.cachedCredentials?.(integration, workspaceId) ?? (await this.connections.credentialsFor(integration, workspaceId));
     const { record } = loaded;
-    const state = await this.settings.state(workspaceId, integration.service);
+    const state = this.settings.cached(workspaceId, integration.service) ?? (await this.settings.state(workspaceId, integration.service));
     const context: OperationContext = { settings: state.settings, connection: record.meta };
     const baseUrl = this.baseUrlFor(integration, state, record.meta);
     // Every upstream request of the call, each page of a `run` included, takes a slot of the connection (upstream/limits.ts).
