@@ -156,7 +156,7 @@ export { type Logger, silentLogger } from './logger.js';
 export type { AuditSpoolOptions } from './pipeline/audit-spool.js';
 export { Engine, type EngineOptions } from './pipeline/engine.js';
 export type { AuditDetail, AuditTrailCounts, EngineObserver, UpstreamObservation } from './pipeline/observers.js';
-export type { InvokeRequest, InvokeResult, Protocol } from './pipeline/pipeline.js';
+export { type InvokeRequest, type InvokeResult, invokeResultJson, type Protocol } from './pipeline/pipeline.js';
 export { leaseChunk, type RateLimitOptions } from './pipeline/rate-limit.js';
 export type {
   AuthorizationCodeRecord,

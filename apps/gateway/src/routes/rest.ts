@@ -5,6 +5,7 @@ import {
   type Engine,
   GatewayError,
   type HttpMethod,
+  invokeResultJson,
   queryValues,
   type RestInvocation,
   restInvocation,
@@ -92,6 +93,13 @@ export function mountRest(
       clientAddress: ctx.state.clientAddress ?? null,
     });
     if (result.body === undefined) ctx.status = 204;
-    else ctx.body = result.body;
+    else {
+      // An object or array passed on unchanged: its bytes as the upstream sent them, not serialised again.
+      const json = invokeResultJson(result);
+      if (json) {
+        ctx.type = 'application/json; charset=utf-8';
+        ctx.body = json;
+      } else ctx.body = result.body;
+    }
   });
 }

@@ -12,6 +12,7 @@ import {
   tracingOn,
 } from '@portico/core';
 import type { Context, Next } from 'koa';
+import { accessLogger } from '../observability/logger.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
 import { ClientAddress } from './client-address.js';
 import { edgeAnswered, isClientAbort } from './edge.js';
@@ -43,6 +44,7 @@ export function requestLog(
   metrics: GatewayMetrics | undefined,
   clients: ClientAddress = new ClientAddress([]),
 ): (ctx: Context, next: Next) => Promise<void> {
+  const access = accessLogger(logger);
   return async (ctx, next) => {
     const started = performance.now();
     ctx.state.clientAddress = clients.of(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for') || undefined);
@@ -77,7 +79,7 @@ export function requestLog(
           : ctx.status;
       metrics?.response(ctx.path, status);
       if (traced) endServerSpan(traced.span, ctx, status);
-      logger.info(
+      access.info(
         {
           requestId: ctx.state.requestId,
           traceId: ctx.state.traceId,
@@ -135,6 +137,17 @@ const REQUEST_ID = /^[A-Za-z0-9._:/+=@-]{1,128}$/;
 /** DNS rebinding: a web page must not reach a gateway on loopback through a host name it controls. */
 export function hostGuard(allowed: readonly string[] | '*', publicUrl?: string): (ctx: Context, next: Next) => Promise<void> {
   const publicHost = publicUrl ? new URL(publicUrl).host.toLowerCase() : undefined;
+  // Clients send the same few Host values: each is judged once (bounded: the header is the client's to choose).
+  const hosts = new Map<string, boolean>();
+  const hostOk = (host: string, list: readonly string[]) => {
+    let ok = hosts.get(host);
+    if (ok === undefined) {
+      ok = hostAllowed(host, list);
+      if (hosts.size >= 256) hosts.clear();
+      hosts.set(host, ok);
+    }
+    return ok;
+  };
   return async (ctx, next) => {
     // the probes too: /healthz names the version and the integrations
     if (allowed !== '*' && (ctx.path.startsWith('/api/') || GUARDED_PROBES.has(ctx.path))) {
@@ -142,7 +155,7 @@ export function hostGuard(allowed: readonly string[] | '*', publicUrl?: string):
       // an Origin names a port too: a page on another port of an allowed name is another site
       const from = origin ? originHost(origin).toLowerCase() : undefined;
       const ownOrigin = from === undefined || from === ctx.get('host').toLowerCase() || from === publicHost;
-      if (!hostAllowed(ctx.get('host'), allowed) || (origin && (!hostAllowed(originHost(origin), allowed) || !ownOrigin))) {
+      if (!hostOk(ctx.get('host'), allowed) || (origin && (!hostAllowed(originHost(origin), allowed) || !ownOrigin))) {
         throw new GatewayError('forbidden', 'Host or Origin not allowed (see PORTICO_ALLOWED_HOSTS)');
       }
     }

@@ -53,7 +53,9 @@ export class ApiKeys {
     const reject = () => new GatewayError('unauthorized', 'A valid API key is required: send Authorization: Bearer <key>');
     if (!token || !isWellFormedApiKey(token)) throw reject();
     const hash = hashApiKey(token);
-    const record = await this.lookupKey(hash);
+    const cached = this.keyCache.get(hash);
+    // a fresh cached key is read without another promise; else the store is asked (lookupKey)
+    const record = cached && cached.expires > Date.now() ? cached.record : await this.lookupKey(hash);
     if (!record || !hashesEqual(record.hash, hash)) throw reject();
     if (record.revokedAt) throw reject();
     if (record.expiresAt && Date.parse(record.expiresAt) <= Date.now()) throw reject();

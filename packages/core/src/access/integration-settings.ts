@@ -29,6 +29,12 @@ export class IntegrationSettings {
     private readonly baseUrls: WorkspaceBaseUrls = new WorkspaceBaseUrls(new EgressPolicy(), undefined),
   ) {}
 
+  /** The state when the cache holds it fresh, else undefined: a call reads it without a promise or a turn of the loop. */
+  cached(workspaceId: string, service: string): IntegrationState | undefined {
+    const cached = this.cache.get(cacheKey(workspaceId, service));
+    return cached && cached.expires > Date.now() ? cached.state : undefined;
+  }
+
   async state(workspaceId: string, service: string): Promise<IntegrationState> {
     const key = cacheKey(workspaceId, service);
     const cached = this.cache.get(key);

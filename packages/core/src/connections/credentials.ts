@@ -132,6 +132,12 @@ export class Connections {
   }
 
   /** The connection's credentials, refreshed first when the access token expires within REFRESH_MARGIN_MS. */
+  /** The cached credentials when fresh and not due for a refresh, else undefined (then {@link credentialsFor}). */
+  cachedCredentials(integration: RegisteredIntegration, workspaceId: string): Loaded | undefined {
+    const cached = this.credentialCache.get(cacheKey(workspaceId, integration.service));
+    return cached && cached.expires > Date.now() && !needsRefresh(cached.value.credentials) ? cached.value : undefined;
+  }
+
   async credentialsFor(integration: RegisteredIntegration, workspaceId: string): Promise<Loaded> {
     const key = cacheKey(workspaceId, integration.service);
     const cached = this.credentialCache.get(key);

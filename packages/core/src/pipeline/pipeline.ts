@@ -9,6 +9,7 @@ import { coerceParams, problemList, queryParams } from '../contract/validation.j
 import { GatewayError, toGatewayError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/types.js';
+import { upstreamJsonBytes } from '../upstream/client.js';
 import { buildDeclarative } from '../upstream/declarative.js';
 import { CredentialsRejected, type UpstreamSender } from '../upstream/send.js';
 import { annotateRequestSpan } from '../upstream/spans.js';
@@ -45,7 +46,7 @@ interface PipelineOptions {
   logger: Logger;
   settings: IntegrationSettings;
   toolSets: ToolSets;
-  connections: Pick<Connections, 'credentialsFor' | 'refreshRejected'>;
+  connections: Pick<Connections, 'credentialsFor' | 'refreshRejected'> & Partial<Pick<Connections, 'cachedCredentials'>>;
   upstream: UpstreamSender;
   audit: AuditLog;
   /** Base URLs set by the operator's configuration (environment); they win over stored ones. */
@@ -54,6 +55,48 @@ interface PipelineOptions {
   workspaceBaseUrls?: WorkspaceBaseUrls;
   /** Per-key rate limit; undefined when it is off. */
   rateLimiter?: RateLimiter | undefined;
+}
+
+/** The upstream JSON a result's body was parsed from and is unchanged from (see {@link invokeResultJson}). */
+const resultJson = new WeakMap<InvokeResult, Buffer>();
+
+/**
+ * The JSON text of `result.body` as the upstream sent it, when the body is an object or array passed on unchanged
+ * (no transform, no `run`): a door answering with JSON sends these bytes instead of serialising the body again.
+ */
+export function invokeResultJson(result: InvokeResult): Buffer | undefined {
+  return resultJson.get(result);
+}
+
+type Checked = { integration: RegisteredIntegration; allowed: AllowedOperations | undefined };
+
+function assertToolSetService(principal: Principal, service: string, allowed: AllowedOperations | undefined): void {
+  if (allowed && !allowed.hasService(service)) {
+    throw new GatewayError('forbidden', `This API key's tool set (${principal.scopes.toolSet}) has no operation of ${service}`);
+  }
+}
+
+/** The tool set's services and the workspace's door switches, in that order. */
+function checkState(
+  principal: Principal,
+  integration: RegisteredIntegration,
+  protocol: Protocol,
+  allowed: AllowedOperations | undefined,
+  state: IntegrationState,
+): Checked {
+  const service = integration.service;
+  assertToolSetService(principal, service, allowed);
+  if (protocol === 'rest' && !state.restEnabled) {
+    throw new GatewayError(
+      'forbidden',
+      `REST access to ${service} is disabled for this workspace (enable it with: portico integrations configure ${service} --rest on)`,
+    );
+  }
+  if (protocol === 'mcp' && !state.mcpEnabled) {
+    throw new GatewayError('forbidden', `MCP access to ${service} is disabled for this workspace`);
+  }
+  // 'dashboard': an admin trying an operation; the MCP and REST switches govern those doors, not the admin's console.
+  return { integration, allowed };
 }
 
 /**
@@ -66,7 +109,7 @@ export class Pipeline {
   private readonly logger: Logger;
   private readonly settings: IntegrationSettings;
   private readonly toolSets: ToolSets;
-  private readonly connections: Pick<Connections, 'credentialsFor' | 'refreshRejected'>;
+  private readonly connections: PipelineOptions['connections'];
   private readonly upstream: UpstreamSender;
   private readonly audit: AuditLog;
   private readonly baseUrlOverrides: Readonly<Record<string, string>>;
@@ -99,11 +142,11 @@ export class Pipeline {
     return this.toolSets.cached(principal.workspaceId, id) ?? this.toolSets.allowed(principal.workspaceId, id);
   }
 
-  private async check(
-    principal: Principal,
-    service: string,
-    protocol: Protocol,
-  ): Promise<{ integration: RegisteredIntegration; allowed: AllowedOperations | undefined }> {
+  /**
+   * The checks of a call. Synchronous when the key's tool set and the integration's state are cached (the common case:
+   * a REST call makes it twice, an invoke once), so that it costs no promise; else a promise.
+   */
+  private check(principal: Principal, service: string, protocol: Protocol): Checked | Promise<Checked> {
     const integration = requireIntegration(this.registry, service);
     const { services } = principal.scopes;
     if (services !== '*' && !services.includes(service)) {
@@ -111,22 +154,20 @@ export class Pipeline {
     }
     // No await unless the set must be read: a key without a set, or with its set cached, costs no extra turn.
     const pending = this.allowedOperations(principal);
+    const state = pending instanceof Promise ? undefined : this.settings.cached(principal.workspaceId, service);
+    if (pending instanceof Promise || !state) return this.checkReading(principal, integration, protocol, pending);
+    return checkState(principal, integration, protocol, pending, state);
+  }
+
+  private async checkReading(
+    principal: Principal,
+    integration: RegisteredIntegration,
+    protocol: Protocol,
+    pending: Promise<AllowedOperations | undefined> | AllowedOperations | undefined,
+  ): Promise<Checked> {
     const allowed = pending instanceof Promise ? await pending : pending;
-    if (allowed && !allowed.hasService(service)) {
-      throw new GatewayError('forbidden', `This API key's tool set (${principal.scopes.toolSet}) has no operation of ${service}`);
-    }
-    const state = await this.settings.state(principal.workspaceId, service);
-    if (protocol === 'rest' && !state.restEnabled) {
-      throw new GatewayError(
-        'forbidden',
-        `REST access to ${service} is disabled for this workspace (enable it with: portico integrations configure ${service} --rest on)`,
-      );
-    }
-    if (protocol === 'mcp' && !state.mcpEnabled) {
-      throw new GatewayError('forbidden', `MCP access to ${service} is disabled for this workspace`);
-    }
-    // 'dashboard': an admin trying an operation; the MCP and REST switches govern those doors, not the admin's console.
-    return { integration, allowed };
+    assertToolSetService(principal, integration.service, allowed);
+    return checkState(principal, integration, protocol, allowed, await this.settings.state(principal.workspaceId, integration.service));
   }
 
   /** Integrations this principal may call over `protocol` and that have a connection, in registration order. */
@@ -156,7 +197,8 @@ export class Pipeline {
       const keyId = request.principal.keyId;
       const limited = keyId === null ? undefined : this.rateLimiter?.admit(keyId);
       if (limited) await limited;
-      const { integration, allowed } = await this.check(request.principal, request.service, request.protocol);
+      const checked = this.check(request.principal, request.service, request.protocol);
+      const { integration, allowed } = checked instanceof Promise ? await checked : checked;
       const operation = integration.operations.get(request.operation);
       if (!operation) throw new GatewayError('not_found', `${request.service} has no operation "${request.operation}"`);
       // The key's tool set, before anything else is done for the call: refused here, it never reaches the upstream.
@@ -252,9 +294,11 @@ export class Pipeline {
     workspaceId: string,
     callerGone?: () => boolean,
   ): Promise<InvokeResult> {
-    let loaded = await this.connections.credentialsFor(integration, workspaceId);
+    // Cached (the common call): read without a promise.
+    let loaded =
+      this.connections.cachedCredentials?.(integration, workspaceId) ?? (await this.connections.credentialsFor(integration, workspaceId));
     const { record } = loaded;
-    const state = await this.settings.state(workspaceId, integration.service);
+    const state = this.settings.cached(workspaceId, integration.service) ?? (await this.settings.state(workspaceId, integration.service));
     const context: OperationContext = { settings: state.settings, connection: record.meta };
     const baseUrl = this.baseUrlFor(integration, state, record.meta);
     // Every upstream request of the call, each page of a `run` included, takes a slot of the connection (upstream/limits.ts).
@@ -297,7 +341,15 @@ export class Pipeline {
         typeof definition.upstream === 'function'
           ? definition.upstream(params as never, context)
           : buildDeclarative(definition.upstream as DeclarativeUpstream, params);
-      body = (await send(upstream)).body;
+      const response = await send(upstream);
+      body = response.body;
+      // Nothing reads or changes the body on its way out: the door may send the upstream's bytes as they came.
+      const bytes = definition.transform ? undefined : upstreamJsonBytes(response);
+      if (bytes) {
+        const result = { body };
+        resultJson.set(result, bytes);
+        return result;
+      }
     }
     return { body: definition.transform ? definition.transform(body, params as never) : body };
   }

@@ -252,6 +252,17 @@ function encodeBody(request: UpstreamRequest): { headers: Record<string, string>
   return { headers, body: undefined };
 }
 
+/** The bytes a JSON object or array body was parsed from, by response: a door may send them on as they came. */
+const jsonBytes = new WeakMap<UpstreamResponse, Buffer>();
+
+/**
+ * The JSON text `response.body` was parsed from, when it is an object or an array parsed from an answer of this client
+ * (undefined otherwise): passing these bytes on saves serialising the body again when nothing changed it.
+ */
+export function upstreamJsonBytes(response: UpstreamResponse): Buffer | undefined {
+  return jsonBytes.get(response);
+}
+
 /**
  * The answer with its body read: JSON when the upstream said JSON (or the text looks like JSON), else the text. A
  * successful answer that declares JSON but does not parse is the upstream's fault: `upstream_error`, not a text result.
@@ -263,7 +274,9 @@ function toUpstreamResponse(status: number, headers: UpstreamResponse['headers']
   const declaredJson = /\bjson\b|\+json/i.test(type);
   if (declaredJson || /^\s*[[{]/.test(text)) {
     try {
-      return { status, headers, body: JSON.parse(text) };
+      const response = { status, headers, body: JSON.parse(text) };
+      if (typeof response.body === 'object' && response.body !== null) jsonBytes.set(response, raw);
+      return response;
     } catch {
       if (declaredJson && status >= 200 && status < 300) {
         throw new GatewayError('upstream_error', `${name} answered with invalid JSON (${status})`, { upstreamStatus: status });

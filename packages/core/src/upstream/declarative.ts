@@ -6,8 +6,7 @@ export function buildDeclarative(upstream: DeclarativeUpstream, params: Record<s
   for (const [key, value] of Object.entries(params)) {
     if (value !== undefined) values[upstream.rename?.[key] ?? key] = value;
   }
-  const inPath = new Set(pathTokens(upstream.path));
-  const inQuery = new Set(upstream.query ?? []);
+  const { inPath, inQuery } = namesOf(upstream);
   const bodyMethod = upstream.method === 'POST' || upstream.method === 'PATCH' || upstream.method === 'PUT';
   const query: Record<string, QueryValue> = { ...upstream.fixedQuery };
   const body: Record<string, unknown> = {};
@@ -22,6 +21,18 @@ export function buildDeclarative(upstream: DeclarativeUpstream, params: Record<s
     ...(Object.keys(query).length > 0 ? { query } : {}),
     ...(bodyMethod ? { body } : {}),
   };
+}
+
+/** The path's tokens and the query's names of a declaration (fixed once registered): read once, not on every call. */
+const names = new WeakMap<DeclarativeUpstream, { inPath: ReadonlySet<string>; inQuery: ReadonlySet<string> }>();
+
+function namesOf(upstream: DeclarativeUpstream): { inPath: ReadonlySet<string>; inQuery: ReadonlySet<string> } {
+  let known = names.get(upstream);
+  if (!known) {
+    known = { inPath: new Set(pathTokens(upstream.path)), inQuery: new Set(upstream.query ?? []) };
+    names.set(upstream, known);
+  }
+  return known;
 }
 
 function toQueryValue(value: unknown): QueryValue {

@@ -110,11 +110,24 @@ function upstreamMessage(code: ErrorCode, displayName: string, status: number, d
  * percent-encoded. The query goes in `request.query`.
  */
 export function joinPath(baseUrl: string, path: string): string {
-  const base = new URL(baseUrl); // an http(s) URL: the egress policy said so
-  base.search = '';
-  base.hash = '';
-  const safePath = path.replace(/[?#]/g, (c) => encodeURIComponent(c));
-  return `${base.href.replace(/\/+$/, '')}${safePath}`;
+  const safePath = path.includes('?') || path.includes('#') ? path.replace(/[?#]/g, (c) => encodeURIComponent(c)) : path;
+  return `${baseWithoutQuery(baseUrl)}${safePath}`;
+}
+
+/** Base URLs are few (one per integration and workspace): each is parsed once, not on every call. */
+const bases = new Map<string, string>();
+
+function baseWithoutQuery(baseUrl: string): string {
+  let href = bases.get(baseUrl);
+  if (href === undefined) {
+    const base = new URL(baseUrl); // an http(s) URL: the egress policy said so
+    base.search = '';
+    base.hash = '';
+    href = base.href.replace(/\/+$/, '');
+    if (bases.size >= 1_000) bases.clear(); // bounded, should a store hold very many
+    bases.set(baseUrl, href);
+  }
+  return href;
 }
 
 /** Throws `upstream_error` unless `value` (an address an upstream handed out) is an http or https URL: the upstream is at fault. */

@@ -65,3 +65,20 @@ describe('the headers of an upstream call', () => {
     expect(parseTraceparent(upstreamTraceHeaders().traceparent)).toBeDefined();
   });
 });
+
+describe('new ids', () => {
+  it('stay well formed and distinct across many requests (the random pool refills)', () => {
+    const traces = new Set<string>();
+    const spans = new Set<string>();
+    // 600 requests take 24 × 600 = 14,400 random bytes: the 4 KB pool is refilled three times
+    for (let i = 0; i < 600; i++) {
+      const trace = traceFromHeaders(undefined, undefined);
+      expect(trace.traceId).toMatch(/^[0-9a-f]{32}$/);
+      expect(trace.spanId).toMatch(/^[0-9a-f]{16}$/);
+      traces.add(trace.traceId);
+      spans.add(trace.spanId);
+    }
+    expect(traces.size).toBe(600);
+    expect(spans.size).toBe(600);
+  });
+});
