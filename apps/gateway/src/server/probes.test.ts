@@ -143,6 +143,31 @@ describe('readiness and the schema version', () => {
 
 const problem = await postgresProblem();
 describe.skipIf(problem !== undefined)(`readiness on PostgreSQL${problem ? ` (skipped: ${problem})` : ''}`, () => {
+  it('names pending migrations with both versions when the schema lacks the newest one', async () => {
+    const schema = `otel_ready_${randomBytes(4).toString('hex')}`;
+    const store = new PostgresStore(TEST_POSTGRES_URL, { schema });
+    const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+    await admin.connect();
+    try {
+      await store.migrate();
+      const unsubscribe = store.onChange(() => undefined); // the LISTEN connection, which readiness also asks about
+      await store.whenListening();
+      const readiness = new Readiness(store);
+      expect(await readiness.report()).toEqual({ failing: [], message: 'ready' });
+      const { codeVersion } = await store.migrationStatus();
+      await admin.query(`DELETE FROM "${schema}".schema_migrations WHERE version = $1`, [codeVersion]);
+      expect(await readiness.report()).toEqual({
+        failing: ['migrations'],
+        message: `not ready: migrations pending (schema ${codeVersion - 1}, code ${codeVersion})`,
+      });
+      unsubscribe();
+    } finally {
+      await store.close();
+      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await admin.end();
+    }
+  });
+
   it('names the LISTEN connection while it is down, and is ready again once it has reconnected', async () => {
     const applicationName = `portico-ready-${randomBytes(4).toString('hex')}`;
     // its own schema, migrated: readiness also asks whether migrations are pending
