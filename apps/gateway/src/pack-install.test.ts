@@ -181,9 +181,10 @@ describe.skipIf(problem !== undefined)(`packed tarballs installed with npm${prob
   beforeAll(async () => {
     tarballs = await packAll();
   }, 120_000);
+  // Three installs of about 65 MiB each: removing them takes more than the default 30 s on a busy machine.
   afterAll(() => {
     if (work) rmSync(work, { recursive: true, force: true });
-  });
+  }, 120_000);
 
   for (const major of LINES) {
     const line = nodes.get(major) ?? {};
