@@ -222,7 +222,8 @@ export {
   upstreamErrorMessage,
   upstreamInspector,
 } from './upstream/failures.js';
-export { DEFAULT_UPSTREAM_LIMIT_OPTIONS, type UpstreamLimitOptions } from './upstream/limits.js';
+export { BrokeredUpstreamLimiter, type SlotBroker, type SlotRelease, type UpstreamSlots } from './upstream/limiter-port.js';
+export { DEFAULT_UPSTREAM_LIMIT_OPTIONS, UpstreamLimiter, type UpstreamLimitOptions } from './upstream/limits.js';
 export {
   currentTrace,
   formatTraceparent,
