@@ -40,20 +40,26 @@ export interface SlotBroker {
   pace(service: string, workspaceId: string, maxWaitMs: number): Promise<void>;
 }
 
-interface Shape {
-  limited: boolean;
-  windows: boolean;
-}
+/** How a connection of an integration is limited in a process that borrows its slots. */
+type Shape =
+  /** Declared limits (the plugin's or the operator's): every worker shares them, through the broker. */
+  | { via: 'broker'; windows: boolean }
+  /** Only the default cap (PORTICO_UPSTREAM_MAX_CONCURRENCY), in this process: no round trip for what nobody declared. */
+  | { via: 'local' }
+  /** No limit at all. */
+  | { via: 'none' };
 
 /**
  * The limiter of a process whose connection slots live elsewhere: same contract and time budget as
- * {@link UpstreamLimiter.send}, each acquire, retry pacing and release a message to the broker. Integrations with no
- * limit at all never ask the broker (one map look-up, as in-process).
+ * {@link UpstreamLimiter.send}, each acquire, retry pacing and release a message to the broker. Only integrations
+ * with declared limits (the plugin's, an operator's override, a sandbox's) ask the broker; the default cap of those
+ * that declare none stays in this process, per process, and an integration with no limit costs a map look-up.
  */
 export class BrokeredUpstreamLimiter implements UpstreamSlots {
-  /** Only for the limits in force per integration (the same options as the broker's limiter): it holds no slot. */
+  /** The limits in force per integration (the same options as the broker's limiter), and the default cap's slots. */
   private readonly local: UpstreamLimiter;
   private readonly queueWaitMs: number;
+  private readonly overrides: Readonly<Record<string, unknown>>;
   private readonly shapes = new Map<string, Shape>();
 
   constructor(
@@ -62,6 +68,7 @@ export class BrokeredUpstreamLimiter implements UpstreamSlots {
   ) {
     this.local = new UpstreamLimiter(options);
     this.queueWaitMs = options.queueWaitMs ?? DEFAULT_UPSTREAM_LIMIT_OPTIONS.queueWaitMs;
+    this.overrides = options.services ?? {};
   }
 
   send(
@@ -70,9 +77,10 @@ export class BrokeredUpstreamLimiter implements UpstreamSlots {
     request: PreparedRequest,
     connection?: ConnectionCall,
   ): Promise<UpstreamResponse> {
-    const shape = connection && this.shapeOf(integration);
-    if (!connection || !shape?.limited) return client.send(request);
-    return this.sendInSlot(client, integration.service, request, connection, shape.windows);
+    if (!connection) return client.send(request);
+    const shape = this.shapeOf(integration);
+    if (shape.via === 'broker') return this.sendInSlot(client, integration.service, request, connection, shape.windows);
+    return shape.via === 'local' ? this.local.send(client, integration, request, connection) : client.send(request);
   }
 
   private async sendInSlot(
@@ -99,7 +107,9 @@ export class BrokeredUpstreamLimiter implements UpstreamSlots {
     if (!shape) {
       const limits = this.local.limitsOf(integration);
       const windows = limits.perSecond > 0 || limits.perMinute > 0 || limits.perHour > 0;
-      shape = { limited: windows || limits.concurrency > 0, windows };
+      const declared = Object.hasOwn(this.overrides, integration.service) || integration.plugin.upstream.limits !== undefined;
+      if (!windows && limits.concurrency === 0) shape = { via: 'none' };
+      else shape = declared ? { via: 'broker', windows } : { via: 'local' };
       this.shapes.set(integration.service, shape);
     }
     return shape;
