@@ -8,6 +8,7 @@ import { int, pct, table } from './markdown.mjs';
 import { startupSection } from './startup.mjs';
 import { derive } from './targets.mjs';
 import { abSection, throughputSection } from './throughput.mjs';
+import { workersSection, workersTargets } from './workers.mjs';
 
 /** @typedef {import('../results.mjs').Results} Results */
 
@@ -60,7 +61,7 @@ export function renderReport(results) {
   L.push(
     table(
       ['target', 'measured', 'limit', 'result', 'margin'],
-      d.targets.map((t) => [
+      [...d.targets, ...workersTargets(results)].map((t) => [
         t.name,
         t.show,
         t.limit,
@@ -73,6 +74,7 @@ export function renderReport(results) {
   L.push(
     ...abSection(results, d),
     ...throughputSection(results, d),
+    ...workersSection(results),
     ...startupSection(results),
     ...discoverySection(results),
     ...openApiSection(results),
