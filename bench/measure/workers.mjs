@@ -4,7 +4,7 @@
 // is the throughput at the same CPU budget, the load generator sharing the machine. A third run gives the example
 // integration a declared limit (PORTICO_EXAMPLE_UPSTREAM_LIMITS) so that every call borrows its slot from the primary
 // over IPC: its extra CPU per request is the cost of that round trip.
-import { spawn } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import { closeAgent } from '../harness/client.mjs';
 import { runLoad } from '../harness/load.mjs';
 import { cpuSeconds } from '../harness/machine.mjs';
 import { median } from '../harness/stats.mjs';
-import { GATEWAY_BIN, ROOT } from '../workspace.mjs';
+import { GATEWAY_BIN, importCore, importCoreTesting, importWorkerCoordination, ROOT } from '../workspace.mjs';
 import { requestFor } from './scenarios.mjs';
 
 /**
@@ -124,13 +124,62 @@ async function startServe(upstreamUrl, workers, sharedLimit, logLevel) {
 }
 
 /**
+ * One slot borrowed and given back over real IPC, alone: this process holds the primary's half (CoordinationHost with
+ * core's UpstreamLimiter), a forked child the worker's (WorkerLink), sequential acquire + release. Per call: the wall
+ * time of the round trip, and the CPU of each side. The child waits on every answer, so the CPU is the work per call.
+ * @typedef {{ count: number, roundTripUs: number, workerCpuUs: number, primaryCpuUs: number }} IpcCost
+ * @returns {Promise<IpcCost>}
+ */
+async function measureIpcRoundTrip(count = 20_000) {
+  const { CoordinationHost } = await importWorkerCoordination();
+  const { Registry, UpstreamLimiter, silentLogger } = await importCore();
+  const { examplePlugin } = await importCoreTesting();
+  const registry = new Registry();
+  registry.register(examplePlugin);
+  const host = new CoordinationHost(new UpstreamLimiter({ services: { example: { concurrency: 10 } } }), registry, silentLogger);
+  const child = fork(processFile('slot-borrower.mjs'), [String(count)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  host.attach({ id: 1, send: (message) => child.send(message) });
+  /** @type {{ count: number, elapsedMs: number, workerCpuUs: number }} */
+  const borrowed = await new Promise((resolve, reject) => {
+    let cpu = process.cpuUsage();
+    let measuring = false;
+    child.on('message', (/** @type {any} */ message) => {
+      if (message?.borrowed) {
+        const used = process.cpuUsage(cpu);
+        resolve({ ...message.borrowed, primaryCpuUs: used.user + used.system });
+        return;
+      }
+      // The warm-up's calls first: the primary's CPU counts from the measured run's first request.
+      if (!measuring && message?.kind === 'portico.slot' && message.id > Math.min(2_000, count)) {
+        measuring = true;
+        cpu = process.cpuUsage();
+      }
+      host.receive(1, message);
+    });
+    child.once('exit', (code) => reject(new Error(`slot-borrower exited (${code}) before reporting`)));
+  });
+  await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(undefined)));
+  const result = /** @type {typeof borrowed & { primaryCpuUs: number }} */ (borrowed);
+  return {
+    count: result.count,
+    roundTripUs: (result.elapsedMs * 1000) / result.count,
+    workerCpuUs: result.workerCpuUs / result.count,
+    primaryCpuUs: result.primaryCpuUs / result.count,
+  };
+}
+
+/**
  * @param {import('./settings.mjs').Settings} settings
  * @param {(line: string) => void} log
- * @returns {Promise<{ runs: WorkersRun[], rounds: WorkersRun[][] }>}
+ * @returns {Promise<{ runs: WorkersRun[], rounds: WorkersRun[][], ipc: IpcCost }>}
  */
 export async function measureWorkers(settings, log) {
   const { duration, warmup, rounds: roundCount, connections: connectionCounts, logLevel } = settings;
   const connections = Math.max(...connectionCounts);
+  const ipc = await measureIpcRoundTrip();
+  log(
+    `one slot over IPC, alone: ${ipc.roundTripUs.toFixed(1)} µs round trip, CPU ${ipc.workerCpuUs.toFixed(1)} µs in the worker + ${ipc.primaryCpuUs.toFixed(1)} µs in the primary`,
+  );
   /** @type {import('../harness/children.mjs').Started<{ url: string }>} */
   const upstream = await startChild(processFile('upstream.mjs'));
   /** @type {WorkersRun[][]} */
@@ -196,5 +245,5 @@ export async function measureWorkers(settings, log) {
       errors: all.reduce((a, r) => a + r.errors, 0),
     };
   });
-  return { runs, rounds };
+  return { runs, rounds, ipc };
 }

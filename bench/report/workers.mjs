@@ -93,6 +93,15 @@ export function workersSection(results) {
     ),
     '',
   );
+  const ipc = results.workers?.ipc;
+  if (ipc) {
+    L.push(
+      `One slot borrowed and given back over IPC, measured alone (${int(ipc.count)} in a row, a forked worker and this process as ` +
+        `the primary): ${ms(ipc.roundTripUs, 1)} µs round trip; CPU ${ms(ipc.workerCpuUs, 1)} µs in the worker and ` +
+        `${ms(ipc.primaryCpuUs, 1)} µs in the primary per call. Only calls of integrations with declared limits pay it.`,
+      '',
+    );
+  }
   if (one && two) {
     L.push(
       `Two workers: ${ratio(two.rps / one.rps)} one process's requests a second on ${ratio(two.gatewayCores / one.gatewayCores)} its CPU; ` +
