@@ -107,7 +107,8 @@ export function workersSection(results) {
       `Two workers: ${ratio(two.rps / one.rps)} one process's requests a second on ${ratio(two.gatewayCores / one.gatewayCores)} its CPU; ` +
         `per CPU-second ${ratio(efficiency)} (target ≥ ${ratio(WORKERS_EFFICIENCY)}).` +
         (shared
-          ? ` The IPC round trip of a declared limit costs ${int(ipcUs)} µs of gateway CPU per call (primary and worker together).`
+          ? ` With a declared limit (a slot over IPC per call) the gateway processes used ${int(ipcUs)} µs more CPU per call ` +
+            'than without, in this run (under load, so noisier than the round trip measured alone above).'
           : ''),
       '',
     );
