@@ -302,6 +302,32 @@ describe('portico serve --workers 2', () => {
   );
 
   it(
+    'on SQLite the workers are one instance: a key revoked through one worker is refused by both at once',
+    async () => {
+      const gateway = await startWorkers(upstream);
+      const created = await fetch(`${gateway.url}/api/admin/keys`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${gateway.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'short-lived', admin: false }),
+      });
+      expect(created.status).toBe(201);
+      const { id, key } = (await created.json()) as { id: string; key: string };
+      // One call at a time on fresh connections: the workers take turns, and each caches the key (for 5 s).
+      for (let n = 1; n <= 4; n++) expect((await call(gateway.url, key, n)).status).toBe(200);
+      expect(servingPids(gateway.process).size).toBe(2);
+      const revoked = await fetch(`${gateway.url}/api/admin/keys/${id}`, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${gateway.key}` },
+      });
+      expect(revoked.status).toBe(204);
+      // The worker that revoked it told the primary, which told the other: neither serves the key from its cache.
+      for (let n = 1; n <= 4; n++) expect((await call(gateway.url, key, n)).status).toBe(401);
+      await stop(gateway.process);
+    },
+    SLOW,
+  );
+
+  it(
     'refuses a bad worker count with a clear error',
     async () => {
       const refused = runPortico(['serve', '--workers', '0'], gatewayEnv(upstream, {}));
