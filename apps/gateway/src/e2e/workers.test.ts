@@ -302,6 +302,39 @@ describe('portico serve --workers 2', () => {
   );
 
   it(
+    'a worker that keeps dying is replaced after a growing back-off',
+    async () => {
+      const gateway = await startWorkers(upstream);
+      let victim = workerPids(gateway.process)[0] as number;
+      for (let death = 1; death <= 3; death++) {
+        process.kill(victim, 'SIGKILL');
+        await upstream.until(
+          () => logLines(gateway.process).filter((line) => line.msg === 'replacement worker listening').length === death,
+          `replacement ${death}`,
+          30_000,
+        );
+        victim = logLines(gateway.process).filter((line) => line.msg === 'replacement worker listening')[death - 1]?.pid as number;
+      }
+      const deaths = logLines(gateway.process).filter(
+        (line) => line.msg === 'a worker exited unexpectedly: starting a replacement',
+      ) as Array<LogLine & { restartInMs: number; crashesInARow: number }>;
+      expect(deaths).toHaveLength(3);
+      // Replacements that die within 10 s of their start count as a crash loop: each waits twice as long as the last.
+      const [, second, third] = deaths as [
+        unknown,
+        { restartInMs: number; crashesInARow: number },
+        { restartInMs: number; crashesInARow: number },
+      ];
+      expect(third.crashesInARow).toBe(second.crashesInARow + 1);
+      expect(third.restartInMs).toBeGreaterThanOrEqual(250);
+      expect(third.restartInMs).toBe(second.restartInMs === 0 ? 250 : second.restartInMs * 2);
+      expect((await call(gateway.url, gateway.key, 1)).status).toBe(200);
+      await stop(gateway.process);
+    },
+    SLOW,
+  );
+
+  it(
     'on SQLite the workers are one instance: a key revoked through one worker is refused by both at once',
     async () => {
       const gateway = await startWorkers(upstream);

@@ -67,7 +67,8 @@ class Supervisor {
   /** Every first worker listens: from then on, one that dies is replaced (before, the start fails). */
   private started = false;
   private crashes = 0;
-  private restartTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Replacements waiting out their back-off (one per dead worker). */
+  private readonly restartTimers = new Set<ReturnType<typeof setTimeout>>();
   private rolling: Promise<void> | undefined;
 
   constructor(
@@ -148,7 +149,6 @@ class Supervisor {
       'a worker exited unexpectedly: starting a replacement',
     );
     const replace = () => {
-      this.restartTimer = undefined;
       if (this.stopping) return;
       const fresh = this.fork();
       this.listening(fresh).then(
@@ -156,8 +156,15 @@ class Supervisor {
         () => {}, // its exit is handled (and replaced again, later) by exited()
       );
     };
-    if (delayMs === 0) replace();
-    else this.restartTimer ??= setTimeout(replace, delayMs);
+    if (delayMs === 0) {
+      replace();
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.restartTimers.delete(timer);
+      replace();
+    }, delayMs);
+    this.restartTimers.add(timer);
   }
 
   /** Resolves with the worker's URL once it listens; rejects if it exits first. */
@@ -198,7 +205,8 @@ class Supervisor {
 
   private async stopAll(): Promise<void> {
     this.stopping = true;
-    if (this.restartTimer) clearTimeout(this.restartTimer);
+    for (const timer of this.restartTimers) clearTimeout(timer);
+    this.restartTimers.clear();
     await this.rolling;
     await Promise.all([...this.live.values()].map(({ worker }) => this.retire(worker)));
   }
