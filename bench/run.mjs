@@ -12,7 +12,9 @@
 //    full key, and with a key bound to a tool set: the tool-set check's overhead) and Portico MCP tools/call, both
 //    also against a second gateway started with PORTICO_DASHBOARD=off (the dashboard's cost to the two doors),
 //    for a GET with query parameters (list_items) and a POST with a JSON body (create_item).
-// 4. CPU profiles (node --cpu-prof) of the gateway under REST load and under MCP load.
+// 4. `portico serve --workers N`: REST throughput with 1 and 2 workers per CPU-second of the gateway processes, and the
+//    IPC cost of a declared upstream limit (bench/measure/workers.mjs).
+// 5. CPU profiles (node --cpu-prof) of the gateway under REST load and under MCP load.
 // Writes bench/results/latest.json (+ the .cpuprofile files under bench/results/profiles/), then the report block of
 // docs/performance.md (or of --out).
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
@@ -26,6 +28,7 @@ import { profileGateway } from './measure/profiles.mjs';
 import { readSettings } from './measure/settings.mjs';
 import { measureStartup, measureStartupBreakdown } from './measure/startup.mjs';
 import { measureThroughput } from './measure/throughput.mjs';
+import { measureWorkers } from './measure/workers.mjs';
 import { checkReportTarget, renderReport, writeReport } from './report/document.mjs';
 import { LATEST, PROFILE_DIR, writeResults } from './results.mjs';
 import { installedPlugins, ROOT } from './workspace.mjs';
@@ -60,6 +63,9 @@ log('per-request building blocks…');
 const micro = await measureBuildingBlocks();
 log('throughput and latency…');
 const throughput = await measureThroughput(settings, log, waitForQuiet);
+log('serve --workers 1 and 2…');
+await waitForQuiet('before the workers');
+const workers = await measureWorkers(settings, log);
 let profiles;
 if (settings.profile) {
   log('CPU profiles…');
@@ -76,6 +82,7 @@ const results = {
   discovery,
   micro,
   throughput,
+  workers,
   ...(profiles ? { profiles } : {}),
   elapsedS: (performance.now() - started) / 1000,
 };

@@ -28,6 +28,15 @@ export const importGateway = () => import(href('apps/gateway/dist/index.js'));
  * @returns {Promise<typeof import('../apps/gateway/src/routes/dashboard/index.js')>}
  */
 export const importDashboardRoutes = () => import(href('apps/gateway/dist/routes/dashboard/index.js'));
+/**
+ * The two halves of `serve --workers N`'s coordination, which the gateway does not export: the bench measures one
+ * IPC round trip between them.
+ * @returns {Promise<typeof import('../apps/gateway/src/workers/host.js') & typeof import('../apps/gateway/src/workers/link.js')>}
+ */
+export const importWorkerCoordination = async () => ({
+  ...(await import(href('apps/gateway/dist/workers/host.js'))),
+  ...(await import(href('apps/gateway/dist/workers/link.js'))),
+});
 
 /** @typedef {import('../packages/core/node_modules/got/dist/source/index.js').Method} GotMethod */
 

@@ -9,6 +9,7 @@ import { ownCpuSection } from './own-cpu.mjs';
 import { startupSection } from './startup.mjs';
 import { derive } from './targets.mjs';
 import { abSection, throughputSection } from './throughput.mjs';
+import { workersSection, workersTargets } from './workers.mjs';
 
 /** @typedef {import('../results.mjs').Results} Results */
 
@@ -61,7 +62,7 @@ export function renderReport(results) {
   L.push(
     table(
       ['target', 'measured', 'limit', 'result', 'margin'],
-      d.targets.map((t) => [
+      [...d.targets, ...workersTargets(results)].map((t) => [
         t.name,
         t.show,
         t.limit,
@@ -75,6 +76,7 @@ export function renderReport(results) {
     ...ownCpuSection(results, d),
     ...abSection(results, d),
     ...throughputSection(results, d),
+    ...workersSection(results),
     ...startupSection(results),
     ...discoverySection(results),
     ...openApiSection(results),

@@ -222,7 +222,15 @@ export {
   upstreamErrorMessage,
   upstreamInspector,
 } from './upstream/failures.js';
-export { DEFAULT_UPSTREAM_LIMIT_OPTIONS, type UpstreamLimitOptions } from './upstream/limits.js';
+export { BrokeredUpstreamLimiter, type SlotBroker, type SlotRelease, type UpstreamSlots } from './upstream/limiter-port.js';
+export { DEFAULT_UPSTREAM_LIMIT_OPTIONS, UpstreamLimiter, type UpstreamLimitOptions } from './upstream/limits.js';
+export {
+  hasQuotaLeases,
+  type QuotaLeases,
+  type SharedWindows,
+  sharedWindows,
+  type WindowTokens,
+} from './upstream/shared-windows.js';
 export { detectTracing, startServerSpan, tracingOn } from './upstream/spans.js';
 export {
   currentTrace,

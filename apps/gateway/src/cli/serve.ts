@@ -1,13 +1,16 @@
+import cluster from 'node:cluster';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type GatewayConfig, loadConfig } from '../config/load.js';
+import { ConfigError, type GatewayConfig, loadConfig, MAX_WORKERS } from '../config/load.js';
 import { createLogger } from '../observability/logger.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { startGateway } from '../server/start.js';
 import { VERSION } from '../version.js';
+import { runPrimary, workersProblem } from '../workers/primary.js';
+import { runWorker } from '../workers/worker.js';
 import type { Command, Io } from './command.js';
 
-const HELP = `Usage: portico serve [--sandbox] [--port N] [--host ADDR]
+const HELP = `Usage: portico serve [--sandbox] [--port N] [--host ADDR] [--workers N|auto]
 
 Starts the gateway. On the first start without any API key, an admin key is created and printed once, to stderr
 (stdout carries only the JSON log).
@@ -20,22 +23,38 @@ Options:
                  it, and every instance calls the upstreams of one of them (docs/operations.md).
   --port N       Port (overrides PORTICO_PORT; 0 picks a free port)
   --host ADDR    Interface (overrides PORTICO_HOST)
+  --workers N    Worker processes sharing the port (overrides PORTICO_WORKERS; default 1: one process, as before).
+                 1 to ${MAX_WORKERS}, or auto for one per available core. The primary process migrates and makes the
+                 first key before forking, holds the upstream limits every worker shares (in flight, queues, rate
+                 windows per connection), replaces a worker that dies, drains them all on SIGTERM and restarts them
+                 one at a time on SIGHUP (docs/deploy.md)
   -h, --help     This help`;
 
 async function serve(args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { sandbox: { type: 'boolean' }, port: { type: 'string' }, host: { type: 'string' } },
+    options: { sandbox: { type: 'boolean' }, port: { type: 'string' }, host: { type: 'string' }, workers: { type: 'string' } },
     strict: true,
   });
   const overrides: NodeJS.ProcessEnv = { ...env };
   if (values.port !== undefined) overrides.PORTICO_PORT = values.port;
   if (values.host !== undefined) overrides.PORTICO_HOST = values.host;
+  if (values.workers !== undefined) overrides.PORTICO_WORKERS = values.workers;
   if (values.sandbox && !env.PORTICO_DATABASE_URL) {
     overrides.PORTICO_DATABASE_URL = `file:${resolve(env.PORTICO_DATA_DIR || './data', 'sandbox.db')}`;
   }
   const config: GatewayConfig = loadConfig(overrides);
   const logger = createLogger(config.logLevel);
+  if (cluster.isWorker) return runWorker(config, logger);
+  if (config.workers > 1) {
+    const problem = workersProblem(config, Boolean(values.sandbox));
+    if (problem) throw new ConfigError(`Invalid configuration:\n  - ${problem}`);
+    return runPrimary({
+      config,
+      logger,
+      ready: (url, runtime, createdKey) => printBanner(url, runtime, createdKey, false, config.dashboard, io, false, config.workers),
+    });
+  }
   const gateway = await startGateway({ config, logger, sandbox: Boolean(values.sandbox) });
   printBanner(gateway.url, gateway.runtime, gateway.createdKey, Boolean(values.sandbox), config.dashboard, io, gateway.joinedSandbox);
   await new Promise<void>((resolveStop) => {
@@ -54,18 +73,19 @@ async function serve(args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<nu
 
 function printBanner(
   url: string,
-  runtime: Runtime,
+  runtime: Pick<Runtime, 'registry'>,
   createdKey: { name: string; key: string } | undefined,
   sandbox: boolean,
   dashboard: boolean,
   io: Io,
   joinedSandbox = false,
+  workers = 1,
 ): void {
   const services = runtime.registry.list().map((i) => i.service);
   const key = createdKey?.key ?? '<your API key>';
   const lines = [
     '',
-    `Portico ${VERSION} is listening on ${url}${sandbox ? ' (sandbox mode: upstreams are local emulators with seeded data)' : ''}`,
+    `Portico ${VERSION} is listening on ${url}${sandbox ? ' (sandbox mode: upstreams are local emulators with seeded data)' : ''}${workers > 1 ? ` (${workers} workers)` : ''}`,
     `Integrations: ${services.length > 0 ? services.join(', ') : 'none installed'}`,
     '',
   ];

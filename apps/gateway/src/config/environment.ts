@@ -264,6 +264,12 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
       'On SIGTERM or SIGINT, before the grace period: seconds the instance keeps serving with /readyz answering 503 and Connection: close on every answer, so a balancer moves away without a dropped call. Set it above the balancer’s health-check interval × fall count',
   },
   {
+    name: 'PORTICO_WORKERS',
+    default: '1',
+    meaning:
+      'Worker processes of serve sharing its port (as serve --workers): a number from 1 to 64, or auto for one per available core. The primary migrates and makes the first key before forking, replaces a worker that dies, and holds the upstream limits all workers share (docs/deploy.md)',
+  },
+  {
     name: 'PORTICO_INSTANCE_HEARTBEAT_SECONDS',
     default: '10',
     meaning:

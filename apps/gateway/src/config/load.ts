@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import {
   DEFAULT_MCP_RESULT_BUDGET,
@@ -87,6 +88,8 @@ export interface GatewayConfig {
    * it stops listening, so that balancers move away without a dropped call.
    */
   drainSeconds: number;
+  /** `serve`'s worker processes sharing the port (PORTICO_WORKERS or --workers; `auto`: one per available core). */
+  workers: number;
   /** How often a serving instance reports its encryption keys (connections/key-agreement.ts in core). */
   heartbeatSeconds: number;
   /** Port of a separate, keyless `/metrics` listener; undefined: `/metrics` on the main port, for admin keys. */
@@ -361,6 +364,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Gatewa
     mcpResultBudget: int('PORTICO_MCP_RESULT_BUDGET', DEFAULT_MCP_RESULT_BUDGET, 2048, 64 * 1024 * 1024),
     shutdownGraceMs: int('PORTICO_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     drainSeconds: int('PORTICO_DRAIN_SECONDS', 0, 0, 3_600),
+    workers: workerCount(env.PORTICO_WORKERS, problems),
     heartbeatSeconds: int('PORTICO_INSTANCE_HEARTBEAT_SECONDS', 10, 1, 3_600),
     metricsPort: env.PORTICO_METRICS_PORT ? int('PORTICO_METRICS_PORT', 0, 0, 65535) : undefined,
     metricsHost: env.PORTICO_METRICS_HOST || '127.0.0.1',
@@ -407,6 +411,19 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Gatewa
   }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   return config;
+}
+
+/** The most workers `serve` starts: past a host's cores they only add memory and database connections. */
+export const MAX_WORKERS = 64;
+
+/** PORTICO_WORKERS: 1 by default (one process, no IPC), `auto` one per available core, or a number up to {@link MAX_WORKERS}. */
+function workerCount(value: string | undefined, problems: string[]): number {
+  if (value === undefined || value === '') return 1;
+  if (value === 'auto') return Math.min(MAX_WORKERS, availableParallelism());
+  const count = Number(value);
+  if (/^\d+$/.test(value) && count >= 1 && count <= MAX_WORKERS) return count;
+  problems.push(`PORTICO_WORKERS (serve --workers) must be auto or a whole number from 1 to ${MAX_WORKERS} (got "${value.slice(0, 20)}")`);
+  return 1;
 }
 
 /** `off` keeps held audit records in memory only; unset: a folder of the data directory. */

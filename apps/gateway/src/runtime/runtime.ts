@@ -7,7 +7,9 @@ import {
   Registry,
   SqliteStore,
   type Store,
+  type UpstreamLimitOptions,
   type UpstreamLimits,
+  type UpstreamSlots,
 } from '@portico/core';
 import type { GatewayConfig } from '../config/load.js';
 import { loadPlugins } from '../plugins/load.js';
@@ -40,6 +42,8 @@ export interface RuntimeOptions {
   sandboxLimits?: Record<string, UpstreamLimits | undefined>;
   /** How long to retry (with backoff) while the database cannot be reached at start; 0 or absent: no retry. */
   waitForDatabaseMs?: number;
+  /** A worker of `serve --workers N`: the primary coordinates its store and holds its upstream slots (workers/). */
+  worker?: { wrapStore(store: Store): Store; upstreamSlots(options: Partial<UpstreamLimitOptions>): UpstreamSlots };
 }
 
 /** Opens the database, loads and registers the plugins, and builds the engine: shared by `serve` and every CLI command. */
@@ -66,18 +70,18 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
     }
     for (const watcher of listenWatchers) watcher(state);
   };
-  const store = openStore(config.databaseUrl, {
+  const opened = openStore(config.databaseUrl, {
     ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
     poolSize: config.databasePoolSize,
     lockPoolSize: config.databaseLockPoolSize,
     applicationName: config.databaseApplicationName,
     onListenState,
   });
-  if (store instanceof SqliteStore) tightened.push(...store.tightenedFiles);
+  if (opened instanceof SqliteStore) tightened.push(...opened.tightenedFiles);
   if (tightened.length > 0) logger.warn({ files: tightened }, 'other users could read these files: made them owner-only (0700/0600)');
   // `serve` waits for a database that is not up yet (bounded, each retry logged); the CLI's commands do not.
   const migrate = () =>
-    store.migrate({
+    opened.migrate({
       mode: config.migrate,
       onApplied: ({ version, name, ms }) => logger.info({ migration: version, name, ms }, 'applied a schema migration'),
     });
@@ -85,9 +89,11 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
     if (options.waitForDatabaseMs) await waitForDatabase(migrate, options.waitForDatabaseMs, logger);
     else await migrate();
   } catch (error) {
-    await store.close().catch(() => {});
+    await opened.close().catch(() => {});
     throw error;
   }
+  const store = options.worker ? options.worker.wrapStore(opened) : opened;
+  const limits = upstreamLimitOptions(registry, config, logger, options.sandboxLimits);
   const auditExport = config.auditExport ? openAuditExport(config.auditExport, logger) : undefined;
   const engine = new Engine({
     registry,
@@ -117,7 +123,8 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
     },
     clientMetadataDocuments: { allowHosts: config.oauthCimdAllowHosts, ...(config.oauthCimdCa ? { ca: config.oauthCimdCa } : {}) },
     ...(config.oauthIssuer ? { externalIssuer: config.oauthIssuer } : {}),
-    upstreamLimits: upstreamLimitOptions(registry, config, logger, options.sandboxLimits),
+    upstreamLimits: limits,
+    ...(options.worker ? { upstreamSlots: options.worker.upstreamSlots(limits) } : {}),
     ...(config.auditSpoolDir ? { auditSpool: { dir: config.auditSpoolDir, maxBytes: config.auditSpoolMaxBytes } } : {}),
     ...(auditExport ? { auditExporter: auditExport.write } : {}),
   });

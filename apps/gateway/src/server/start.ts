@@ -7,7 +7,7 @@ import { Readiness } from '../observability/readiness.js';
 import { startTracing } from '../observability/tracing.js';
 import { loadPlugins } from '../plugins/load.js';
 import { loadDashboardAssets } from '../routes/dashboard/assets.js';
-import { openRuntime, type Runtime } from '../runtime/runtime.js';
+import { openRuntime, type Runtime, type RuntimeOptions } from '../runtime/runtime.js';
 import { VERSION } from '../version.js';
 import { createApp } from './app.js';
 import { answerClientError } from './edge.js';
@@ -23,6 +23,8 @@ export interface StartOptions {
   plugins?: Plugin[];
   /** Node's HTTP timers (tests shorten them); defaults: Node's (request 300 s, headers 60 s, checked every 30 s). */
   http?: { requestTimeoutMs?: number; headersTimeoutMs?: number; checkIntervalMs?: number };
+  /** A worker of `serve --workers N`: the primary migrated and made the first key; it coordinates the store and slots. */
+  worker?: RuntimeOptions['worker'];
 }
 
 export interface RunningGateway {
@@ -70,6 +72,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
     baseUrls,
     sandboxLimits,
     waitForDatabaseMs: config.databaseWaitSeconds * 1000,
+    ...(options.worker ? { worker: options.worker } : {}),
   }).catch(async (error: unknown) => {
     await tracing?.close();
     throw error;
@@ -88,17 +91,8 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
       throw error;
     }
     createdKey = sandboxCluster.createdKey;
-  } else {
-    // Instances starting together on an empty database: one mints the key, the others wait, then find it there.
-    createdKey = await store.withClusterLock('initial-key', async () => {
-      if ((await store.listApiKeys(DEFAULT_WORKSPACE)).length > 0) return undefined;
-      const created = await engine.createApiKey({
-        workspaceId: DEFAULT_WORKSPACE,
-        name: 'initial-admin',
-        scopes: { admin: true, operator: true, services: '*', readOnly: false },
-      });
-      return { name: 'initial-admin', key: created.key };
-    });
+  } else if (!options.worker) {
+    createdKey = await createInitialKey(runtime);
   }
 
   const observability = observe(config, runtime, logger); // metrics and audit retention
@@ -203,6 +197,22 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
       return closing;
     },
   };
+}
+
+/**
+ * The operator key of a first start, unless a key exists. Instances starting together on an empty database: one
+ * mints the key, the others wait, then find it there. (`serve --workers N`: the primary, before forking.)
+ */
+export function createInitialKey({ store, engine }: Runtime): Promise<RunningGateway['createdKey']> {
+  return store.withClusterLock('initial-key', async () => {
+    if ((await store.listApiKeys(DEFAULT_WORKSPACE)).length > 0) return undefined;
+    const created = await engine.createApiKey({
+      workspaceId: DEFAULT_WORKSPACE,
+      name: 'initial-admin',
+      scopes: { admin: true, operator: true, services: '*', readOnly: false },
+    });
+    return { name: 'initial-admin', key: created.key };
+  });
 }
 
 /** How often idle keep-alive connections are closed while draining. */

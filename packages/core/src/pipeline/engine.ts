@@ -21,6 +21,7 @@ import { type Logger, silentLogger } from '../logger.js';
 import { type AuditRecord, type ConnectionRecord, DEFAULT_WORKSPACE, type KeyScopes, type Store } from '../store/types.js';
 import { DEFAULT_UPSTREAM_OPTIONS, UpstreamClient, type UpstreamClientOptions } from '../upstream/client.js';
 import { type EgressOptions, EgressPolicy } from '../upstream/egress.js';
+import type { UpstreamSlots } from '../upstream/limiter-port.js';
 import { UpstreamLimiter, type UpstreamLimitOptions } from '../upstream/limits.js';
 import { UpstreamSender } from '../upstream/send.js';
 import { hasQuotaLeases, sharedWindows } from '../upstream/shared-windows.js';
@@ -69,6 +70,8 @@ export interface EngineOptions {
   rateLimit?: RateLimitOptions;
   /** Slots per upstream connection: the default cap, the queue's bounds and per-service limits (upstream/limits.ts). */
   upstreamLimits?: Partial<UpstreamLimitOptions>;
+  /** Where the slots live when not in this process (the gateway's workers borrow their primary's); replaces `upstreamLimits`. */
+  upstreamSlots?: UpstreamSlots;
   /** Lifetimes and limits of the built-in OAuth authorization server of the MCP and REST doors. */
   authorization?: AuthorizationOptions;
   /** Fetching Client ID Metadata Documents: hosts allowed although not public, an extra CA, caps. */
@@ -150,7 +153,10 @@ export class Engine {
       settings: this.settings,
       toolSets: this.toolSets,
       connections: this.connections,
-      upstream: observeUpstream(new UpstreamSender(client, logger, egress, this.upstreamLimiter(options)), this.observers),
+      upstream: observeUpstream(
+        new UpstreamSender(client, logger, egress, options.upstreamSlots ?? this.upstreamLimiter(options)),
+        this.observers,
+      ),
       audit,
       baseUrlOverrides: options.baseUrlOverrides ?? {},
       workspaceBaseUrls,

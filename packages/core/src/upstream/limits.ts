@@ -28,7 +28,7 @@ export const DEFAULT_UPSTREAM_LIMIT_OPTIONS: UpstreamLimitOptions = {
 };
 
 /** Share of the time budget a wait for a slot may take: a quarter is always left for the request itself. */
-const MAX_WAIT_SHARE = 0.75;
+export const MAX_WAIT_SHARE = 0.75;
 
 type Release = () => void;
 

@@ -6,6 +6,7 @@ import type { Logger } from '../logger.js';
 import type { UpstreamClient } from './client.js';
 import { EgressPolicy } from './egress.js';
 import { readUpstreamFailure, redactSecrets, retryAfterFromHeaders } from './failures.js';
+import type { UpstreamSlots } from './limiter-port.js';
 import { type ConnectionCall, UpstreamLimiter } from './limits.js';
 
 const MAX_MESSAGE = 500;
@@ -16,7 +17,7 @@ export class UpstreamSender {
     private readonly client: UpstreamClient,
     private readonly logger: Logger,
     private readonly egress: EgressPolicy = new EgressPolicy(),
-    private readonly limits: UpstreamLimiter = new UpstreamLimiter(),
+    private readonly limits: UpstreamSlots = new UpstreamLimiter(),
   ) {}
 
   async send(

@@ -1,0 +1,117 @@
+// The report's section on `serve --workers N` (bench/measure/workers.mjs) and its target: with two workers, throughput
+// at the same CPU within 10 % of twice one worker's — requests per CPU-second of the gateway processes (primary and
+// workers) at least 0.90 × one process's, since the load generator shares this machine and no run gets the same cores.
+import { int, ms, pct, ratio, table } from './markdown.mjs';
+
+/** @typedef {import('../results.mjs').Results} Results */
+/** @typedef {import('../measure/workers.mjs').WorkersRun} WorkersRun */
+
+/** CPU-normalised throughput of two workers ÷ one worker's: at least this. */
+export const WORKERS_EFFICIENCY = 0.9;
+
+/** @param {Results} results */
+function figures(results) {
+  const runs = results.workers?.runs ?? [];
+  const one = runs.find((r) => r.workers === 1);
+  const two = runs.find((r) => r.workers === 2 && !r.sharedLimit);
+  const shared = runs.find((r) => r.workers === 2 && r.sharedLimit);
+  return {
+    runs,
+    one,
+    two,
+    shared,
+    efficiency: one && two ? two.rpsPerCpuSecond / one.rpsPerCpuSecond : Number.NaN,
+    ipcUs: two && shared ? shared.gatewayUsPerRequest - two.gatewayUsPerRequest : Number.NaN,
+  };
+}
+
+/**
+ * The target row (for the report's targets table); none when the run measured no workers.
+ * @param {Results} results
+ * @returns {import('./targets.mjs').Target[]}
+ */
+export function workersTargets(results) {
+  const { one, two, efficiency } = figures(results);
+  if (!one || !two) return [];
+  return [
+    {
+      name: `2 workers within ${pct(1 - WORKERS_EFFICIENCY)} of twice one worker's throughput, CPU-normalised (REST GET, ${two.connections} connections: req per CPU-second of primary + workers ÷ one process's)`,
+      measured: efficiency,
+      show: ratio(efficiency),
+      limit: `≥ ${ratio(WORKERS_EFFICIENCY)}`,
+      pass: efficiency >= WORKERS_EFFICIENCY,
+      margin: Number.isFinite(efficiency)
+        ? efficiency >= WORKERS_EFFICIENCY
+          ? `${pct(efficiency / WORKERS_EFFICIENCY - 1)} above the target`
+          : `missed by ${(WORKERS_EFFICIENCY - efficiency).toFixed(2)}`
+        : '–',
+    },
+  ];
+}
+
+/**
+ * @param {Results} results
+ * @returns {string[]}
+ */
+export function workersSection(results) {
+  const { runs, one, two, shared, efficiency, ipcUs } = figures(results);
+  if (runs.length === 0) return [];
+  const L = ['## Workers (`serve --workers N`)', ''];
+  L.push(
+    'The built CLI, `portico serve --workers N`, REST GET `list_items` at the highest connection count, one configuration ' +
+      'after the other in the same run. CPU is the user + system time of every gateway process (the primary and its ' +
+      'workers, from `/proc`) over the measured run; the load generator and the upstream share the same cores, so the ' +
+      'comparison is per CPU-second, not per wall-clock second. "Declared limit" gives the example integration ' +
+      '`PORTICO_EXAMPLE_UPSTREAM_LIMITS=concurrency=10000`: every call then takes its slot from the primary over IPC ' +
+      '(acquire, release), the cost the other run does not pay.',
+    '',
+  );
+  L.push(
+    table(
+      [
+        'configuration',
+        'processes',
+        'req/s',
+        'p50 ms',
+        'p99 ms',
+        'gateway cores',
+        'CPU µs / request',
+        'req per CPU-second',
+        'non-2xx / errors',
+      ],
+      runs.map((r) => [
+        r.id,
+        String(r.processes),
+        int(r.rps),
+        ms(r.p50),
+        ms(r.p99),
+        ms(r.gatewayCores),
+        int(r.gatewayUsPerRequest),
+        int(r.rpsPerCpuSecond),
+        `${r.non2xx} / ${r.errors}`,
+      ]),
+    ),
+    '',
+  );
+  const ipc = results.workers?.ipc;
+  if (ipc) {
+    L.push(
+      `One slot borrowed and given back over IPC, measured alone (${int(ipc.count)} in a row, a forked worker and this process as ` +
+        `the primary): ${ms(ipc.roundTripUs, 1)} µs round trip; CPU ${ms(ipc.workerCpuUs, 1)} µs in the worker and ` +
+        `${ms(ipc.primaryCpuUs, 1)} µs in the primary per call. Only calls of integrations with declared limits pay it.`,
+      '',
+    );
+  }
+  if (one && two) {
+    L.push(
+      `Two workers: ${ratio(two.rps / one.rps)} one process's requests a second on ${ratio(two.gatewayCores / one.gatewayCores)} its CPU; ` +
+        `per CPU-second ${ratio(efficiency)} (target ≥ ${ratio(WORKERS_EFFICIENCY)}).` +
+        (shared
+          ? ` With a declared limit (a slot over IPC per call) the gateway processes used ${int(ipcUs)} µs more CPU per call ` +
+            'than without, in this run (under load, so noisier than the round trip measured alone above).'
+          : ''),
+      '',
+    );
+  }
+  return L;
+}
