@@ -283,6 +283,21 @@ export function derivedCases(collect: Collect): FilterCase[] {
     byFlag('list_calendar_entries', 'is_all_day', 'all_day', (r) => r.all_day === true),
     byRead('list_calendar_entries', 'source', 'calendar_owner{id,source}', (r) => object(r.calendar_owner)?.source),
     byFlag('list_calendar_entries', 'visible', 'calendar_owner{id,visible}', (r) => object(r.calendar_owner)?.visible === true),
+    // With a matter, true adds the entries on calendars the user cannot see (their calendar answers no permission).
+    byShown(
+      'list_calendar_entries',
+      'owner_entries_across_all_users',
+      'calendar_owner{id,permission}',
+      (r) => (object(r.calendar_owner)?.permission ?? null) === null,
+      { matter_id: 3001 },
+    ),
+    // true answers each later occurrence of a recurring entry as a record of its own (naming its series); false the series once.
+    byShown(
+      'list_calendar_entries',
+      'expanded',
+      'start_at,recurrence_rule,parent_calendar_entry_id',
+      (r) => r.parent_calendar_entry_id != null,
+    ),
     byFlag('list_calendars', 'writeable', 'permission', (r) => r.permission === 'owner' || r.permission === 'editor'),
     byFlag(
       'list_calendars',

@@ -24,8 +24,6 @@ const LISTS = clioPlugin.operations.filter((o) => o.name.startsWith('list_'));
 const NOT_YET: Record<string, Record<string, string>> = {
   'Clio does not say which activities are unaccounted for': { list_activities: 'only_unaccounted_for' },
   'Clio does not say what a shared resource id names': { list_contacts: 'shared_resource_id' },
-  'no recurring entries: the sandbox does not expand recurrences': { list_calendar_entries: 'expanded' },
-  'the sandbox lists every user’s entries already': { list_calendar_entries: 'owner_entries_across_all_users' },
   'no UK legal aid practice areas in a US firm': { list_practice_areas: 'matter_id' },
 };
 const PENDING = Object.fromEntries(
