@@ -339,6 +339,16 @@ export function derivedCases(collect: Collect): FilterCase[] {
     byRead('list_reminders', 'subject_type', 'subject', (r) => snake(String(object(r.subject)?.type ?? ''))),
     byRead('list_groups', 'user_id', 'users', (r) => ids(r.users)),
     byRead('list_matter_stages', 'practice_area_id', 'practice_area_id', (r) => r.practice_area_id),
+    // A matter with activities (the story's 3006, with its time entries) leaves out the legal aid practice areas.
+    {
+      operation: 'list_practice_areas',
+      filters: ['matter_id'],
+      base: { fields: 'id,category' },
+      pick: (records) =>
+        records.some((r) => r.category === 'legal_aid')
+          ? { params: { matter_id: 3006 }, matches: (r) => r.category !== 'legal_aid', label: 'matter_id=3006' }
+          : undefined,
+    },
     byRead('list_utbms_codes', 'utbms_set_id', 'utbms_set_id', (r) => r.utbms_set_id),
     byDay('list_medical_records_details', 'treatment_start_date', 'treatment_start_date', from, true),
     byDay('list_medical_records_details', 'treatment_end_date', 'treatment_end_date', until, true),

@@ -12,7 +12,15 @@ export type Related = (template: string, id: unknown) => Row | undefined;
  * A filter's test of one record, given the filter's value (and all its values, for a repeated `name[]` filter) and a
  * way to read the records it refers to.
  */
-export type RowTest = (row: Row, value: string, values: readonly string[], related: Related, query: URLSearchParams) => boolean;
+export type RowTest = (
+  row: Row,
+  value: string,
+  values: readonly string[],
+  related: Related,
+  query: URLSearchParams,
+  /** All the records of another collection (the activities of a matter …). */
+  records: (template: string) => readonly Row[],
+) => boolean;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -265,6 +273,15 @@ const OWN: Record<string, Record<string, RowTest>> = {
     },
     // applied before the filters (recurrence.ts), so that from and to see each occurrence
     expanded: () => true,
+  },
+  // "Exclude Legal Aid UK Practice Areas when activities exist on the matter": Clio's document marks a practice area
+  // as legal aid only by its category (`legal_aid`); a matter without activities leaves every practice area listed.
+  '/practice_areas': {
+    matter_id: (row, value, _, __, ___, records) => {
+      if (!/^[0-9]+$/.test(value)) throw badRequest(`matter_id must be a matter id, got "${value}"`);
+      const active = records('/activities').some((a) => String(idsOf(a.matter)[0]) === value);
+      return !active || row.category !== 'legal_aid';
+    },
   },
   '/activity_descriptions': {
     // UTBMS descriptions carry a UTBMS task or activity code; Clio's own do not.

@@ -106,6 +106,7 @@ function timestamp(query: URLSearchParams, name: string): number | undefined {
 /** The records a list answers before paging: common filters, the collection's own filters, then `order`. */
 export function select(collection: Collection, stored: Stored[], query: URLSearchParams, db: Db): Row[] {
   const related = (template: string, id: unknown) => lookup(db, template, Number(id))?.row;
+  const records = (template: string) => (db.records.get(template) ?? []).map((s) => s.row);
   const hidden = hiddenByDefault(collection.filters, query, related);
   let rows = stored.map((s) => s.row).filter((r) => !hidden(r));
   // a recurring calendar entry is one record, or one per occurrence (expanded=true) that the filters then see
@@ -123,7 +124,7 @@ export function select(collection: Collection, stored: Stored[], query: URLSearc
     const value = values[0] as string;
     const derived = derivedFilter(collection.template, filter);
     if (derived) {
-      rows = rows.filter((r) => derived(r, value, values, related, query));
+      rows = rows.filter((r) => derived(r, value, values, related, query, records));
     } else if (filter === 'query') {
       const needle = value.toLowerCase();
       rows = rows.filter((r) => Object.values(r).some((v) => typeof v === 'string' && v.toLowerCase().includes(needle)));

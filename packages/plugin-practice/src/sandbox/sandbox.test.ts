@@ -215,6 +215,27 @@ describe('lists', () => {
     ]);
   });
 
+  it('practice areas for a matter: without the legal aid ones once the matter has activities', async () => {
+    const areas = (await list('/practice_areas.json?fields=id,category')).body.data;
+    const legalAid = areas.filter((a) => a.category === 'legal_aid').map((a) => a.id);
+    expect(legalAid.length).toBeGreaterThan(0);
+    const activities = (await list('/activities.json?fields=id,matter{id}')).body.data;
+    const busy = new Set(activities.map((a) => (a.matter as { id: number } | null)?.id));
+    const matters = ids(await list('/matters.json'));
+    const idle = matters.find((m) => !busy.has(m));
+    const active = matters.find((m) => busy.has(m));
+    expect(idle, 'a matter without activities').toBeDefined();
+    expect(ids(await list(`/practice_areas.json?matter_id=${active}`))).toEqual(
+      areas.map((a) => a.id).filter((id) => !legalAid.includes(id)),
+    );
+    expect(ids(await list(`/practice_areas.json?matter_id=${idle}`))).toEqual(areas.map((a) => a.id));
+    // the first activity on the idle matter leaves the legal aid areas out for it too
+    const data = { type: 'TimeEntry', date: '2024-02-12', quantity: 3600, matter: { id: idle } };
+    expect((await call('/activities.json', { method: 'POST', body: { data } })).status).toBe(201);
+    expect(ids(await list(`/practice_areas.json?matter_id=${idle}`)).some((id) => legalAid.includes(id))).toBe(false);
+    expect((await list('/practice_areas.json?matter_id=null')).status).toBe(400);
+  });
+
   it('bank accounts by type as the filter names it: TrustAccount for a Trust account, OperatingAccount', async () => {
     const all = (await list('/bank_accounts.json?fields=id,type')).body.data as Array<Data & { type: string }>;
     for (const type of ['Trust', 'Operating']) {

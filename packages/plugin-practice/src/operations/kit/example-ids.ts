@@ -240,7 +240,7 @@ export const EXAMPLE_IDS = {
   },
   '/practice_areas': {
     first: 1101,
-    last: 1105,
+    last: 1106,
   },
   '/relationships': {
     first: 14401,
