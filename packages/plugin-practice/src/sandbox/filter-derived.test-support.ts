@@ -283,6 +283,21 @@ export function derivedCases(collect: Collect): FilterCase[] {
     byFlag('list_calendar_entries', 'is_all_day', 'all_day', (r) => r.all_day === true),
     byRead('list_calendar_entries', 'source', 'calendar_owner{id,source}', (r) => object(r.calendar_owner)?.source),
     byFlag('list_calendar_entries', 'visible', 'calendar_owner{id,visible}', (r) => object(r.calendar_owner)?.visible === true),
+    // With a matter, true adds the entries on calendars the user cannot see (their calendar answers no permission).
+    byShown(
+      'list_calendar_entries',
+      'owner_entries_across_all_users',
+      'calendar_owner{id,permission}',
+      (r) => (object(r.calendar_owner)?.permission ?? null) === null,
+      { matter_id: 3001 },
+    ),
+    // true answers each later occurrence of a recurring entry as a record of its own (naming its series); false the series once.
+    byShown(
+      'list_calendar_entries',
+      'expanded',
+      'start_at,recurrence_rule,parent_calendar_entry_id',
+      (r) => r.parent_calendar_entry_id != null,
+    ),
     byFlag('list_calendars', 'writeable', 'permission', (r) => r.permission === 'owner' || r.permission === 'editor'),
     byFlag(
       'list_calendars',
@@ -324,6 +339,16 @@ export function derivedCases(collect: Collect): FilterCase[] {
     byRead('list_reminders', 'subject_type', 'subject', (r) => snake(String(object(r.subject)?.type ?? ''))),
     byRead('list_groups', 'user_id', 'users', (r) => ids(r.users)),
     byRead('list_matter_stages', 'practice_area_id', 'practice_area_id', (r) => r.practice_area_id),
+    // A matter with activities (the story's 3006, with its time entries) leaves out the legal aid practice areas.
+    {
+      operation: 'list_practice_areas',
+      filters: ['matter_id'],
+      base: { fields: 'id,category' },
+      pick: (records) =>
+        records.some((r) => r.category === 'legal_aid')
+          ? { params: { matter_id: 3006 }, matches: (r) => r.category !== 'legal_aid', label: 'matter_id=3006' }
+          : undefined,
+    },
     byRead('list_utbms_codes', 'utbms_set_id', 'utbms_set_id', (r) => r.utbms_set_id),
     byDay('list_medical_records_details', 'treatment_start_date', 'treatment_start_date', from, true),
     byDay('list_medical_records_details', 'treatment_end_date', 'treatment_end_date', until, true),

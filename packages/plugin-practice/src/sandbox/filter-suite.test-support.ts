@@ -22,11 +22,12 @@ const LISTS = clioPlugin.operations.filter((o) => o.name.startsWith('list_'));
  * that, seeded records that differ on it and a rule in sandbox/filters.ts. The suite shows them as todo tests.
  */
 const NOT_YET: Record<string, Record<string, string>> = {
-  'Clio does not say which activities are unaccounted for': { list_activities: 'only_unaccounted_for' },
-  'Clio does not say what a shared resource id names': { list_contacts: 'shared_resource_id' },
-  'no recurring entries: the sandbox does not expand recurrences': { list_calendar_entries: 'expanded' },
-  'the sandbox lists every user’s entries already': { list_calendar_entries: 'owner_entries_across_all_users' },
-  'no UK legal aid practice areas in a US firm': { list_practice_areas: 'matter_id' },
+  'Clio’s document says only "Only unaccounted for activities": no field or state of an activity it reads': {
+    list_activities: 'only_unaccounted_for',
+  },
+  'Clio’s document does not say which kind of record (matter, document, calendar …) a shared resource id names': {
+    list_contacts: 'shared_resource_id',
+  },
 };
 const PENDING = Object.fromEntries(
   Object.entries(NOT_YET).flatMap(([reason, operations]) =>

@@ -12,7 +12,15 @@ export type Related = (template: string, id: unknown) => Row | undefined;
  * A filter's test of one record, given the filter's value (and all its values, for a repeated `name[]` filter) and a
  * way to read the records it refers to.
  */
-export type RowTest = (row: Row, value: string, values: readonly string[], related: Related, query: URLSearchParams) => boolean;
+export type RowTest = (
+  row: Row,
+  value: string,
+  values: readonly string[],
+  related: Related,
+  query: URLSearchParams,
+  /** All the records of another collection (the activities of a matter …). */
+  records: (template: string) => readonly Row[],
+) => boolean;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -184,14 +192,17 @@ const DOCUMENTS: Record<string, RowTest> = {
  * Records a list leaves out unless a filter asks for them: trashed documents and folders (include_deleted), documents
  * still being uploaded (show_uncompleted), co-counsel users (include_co_counsel).
  */
-const HIDDEN: Record<string, (row: Row) => boolean> = {
+const HIDDEN: Record<string, (row: Row, related: Related) => boolean> = {
   include_deleted: (row) => typeof row.deleted_at === 'string' && row.deleted_at !== '',
   show_uncompleted: (row) => isObject(row.latest_document_version) && row.latest_document_version.fully_uploaded === false,
   include_co_counsel: (row) => row.co_counsel === true,
+  // Entries on calendars the current user cannot see (not among the calendars the user's list answers): another user's
+  // entries on a matter, which owner_entries_across_all_users=true (with matter_id) asks for.
+  owner_entries_across_all_users: (row, related) => isObject(row.calendar_owner) && !calendarOf(row, related),
 };
-export function hiddenByDefault(filters: readonly string[], query: URLSearchParams): (row: Row) => boolean {
-  const active = filters.filter((f) => HIDDEN[f] && query.get(f) !== 'true').map((f) => HIDDEN[f] as (row: Row) => boolean);
-  return (row) => active.some((hidden) => hidden(row));
+export function hiddenByDefault(filters: readonly string[], query: URLSearchParams, related: Related): (row: Row) => boolean {
+  const active = filters.filter((f) => HIDDEN[f] && query.get(f) !== 'true').map((f) => HIDDEN[f] as (typeof HIDDEN)[string]);
+  return (row) => active.some((hidden) => hidden(row, related));
 }
 
 /** A matter a user subscribes to (its notification event subscribers). */
@@ -253,6 +264,24 @@ const OWN: Record<string, Record<string, RowTest>> = {
     source: (row, value, _, related) => calendarOf(row, related)?.source === value,
     visible: flag((row, related) => calendarOf(row, related)?.visible === true),
     ...EXTERNAL,
+    // "Returns CalendarEntry records for all users related to a matter. Requires matter id.": true shows the entries on
+    // calendars the user cannot see (hiddenByDefault) for the matter matter_id names.
+    owner_entries_across_all_users: (_, value, __, ___, query) => {
+      if (value !== 'true' && value !== 'false') throw badRequest(`must be true or false, got "${value}"`);
+      if (value === 'true' && !query.has('matter_id')) throw badRequest('owner_entries_across_all_users requires matter_id');
+      return true;
+    },
+    // applied before the filters (recurrence.ts), so that from and to see each occurrence
+    expanded: () => true,
+  },
+  // "Exclude Legal Aid UK Practice Areas when activities exist on the matter": Clio's document marks a practice area
+  // as legal aid only by its category (`legal_aid`); a matter without activities leaves every practice area listed.
+  '/practice_areas': {
+    matter_id: (row, value, _, __, ___, records) => {
+      if (!/^[0-9]+$/.test(value)) throw badRequest(`matter_id must be a matter id, got "${value}"`);
+      const active = records('/activities').some((a) => String(idsOf(a.matter)[0]) === value);
+      return !active || row.category !== 'legal_aid';
+    },
   },
   '/activity_descriptions': {
     // UTBMS descriptions carry a UTBMS task or activity code; Clio's own do not.

@@ -1,6 +1,7 @@
 import { queryValues } from '@portico/core/testing/emulator';
 import { derivedFilter, hiddenByDefault } from './filters.js';
 import { badRequest, type Collection, type Db, lookup, type Row, type Stored } from './model.js';
+import { expandRecurring, seriesOrder } from './recurrence.js';
 
 // Clio's list and record conventions: `fields` selection, list filters, `order` and `page_token` paging.
 
@@ -104,9 +105,12 @@ function timestamp(query: URLSearchParams, name: string): number | undefined {
 
 /** The records a list answers before paging: common filters, the collection's own filters, then `order`. */
 export function select(collection: Collection, stored: Stored[], query: URLSearchParams, db: Db): Row[] {
-  const hidden = hiddenByDefault(collection.filters, query);
-  let rows = stored.map((s) => s.row).filter((r) => !hidden(r));
   const related = (template: string, id: unknown) => lookup(db, template, Number(id))?.row;
+  const records = (template: string) => (db.records.get(template) ?? []).map((s) => s.row);
+  const hidden = hiddenByDefault(collection.filters, query, related);
+  let rows = stored.map((s) => s.row).filter((r) => !hidden(r));
+  // a recurring calendar entry is one record, or one per occurrence (expanded=true) that the filters then see
+  if (collection.filters.includes('expanded')) rows = expandRecurring(rows, query);
   const ids = queryValues(query, 'ids');
   if (ids.some((id) => !ID.test(id))) throw badRequest('ids[] must be record ids');
   if (ids.length > 0) rows = rows.filter((r) => ids.includes(String(r.id)));
@@ -120,7 +124,7 @@ export function select(collection: Collection, stored: Stored[], query: URLSearc
     const value = values[0] as string;
     const derived = derivedFilter(collection.template, filter);
     if (derived) {
-      rows = rows.filter((r) => derived(r, value, values, related, query));
+      rows = rows.filter((r) => derived(r, value, values, related, query, records));
     } else if (filter === 'query') {
       const needle = value.toLowerCase();
       rows = rows.filter((r) => Object.values(r).some((v) => typeof v === 'string' && v.toLowerCase().includes(needle)));
@@ -146,7 +150,7 @@ export function select(collection: Collection, stored: Stored[], query: URLSearc
 }
 
 function sort(collection: Collection, rows: Row[], order: string | null): Row[] {
-  if (order === null || !collection.ordered) return [...rows].sort((a, b) => a.id - b.id);
+  if (order === null || !collection.ordered) return [...rows].sort(seriesOrder);
   const match = /^(\w+)\((asc|desc)\)$/.exec(order);
   if (!match) throw badRequest(`order must be <field>(asc|desc), got "${order}"`);
   const [, field, direction] = match as unknown as [string, string, string];
@@ -159,7 +163,7 @@ function sort(collection: Collection, rows: Row[], order: string | null): Row[] 
   return [...rows].sort((a, b) => {
     const x = key(a);
     const y = key(b);
-    return (x < y ? -1 : x > y ? 1 : a.id - b.id) * sign;
+    return (x < y ? -1 : x > y ? 1 : seriesOrder(a, b)) * sign;
   });
 }
 

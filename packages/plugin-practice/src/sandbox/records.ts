@@ -1,5 +1,6 @@
 import { type EmulatorRequest, InvalidJsonError, isJsonObject } from '@portico/core/testing/emulator';
 import { ClioError, type Collection, type Db, etagOf, insert, iso, type Row, type Stored, unprocessable } from './model.js';
+import { parseRule } from './recurrence.js';
 
 // Create and update: the `{ "data": { … } }` body checked against the collection's body fields from Clio's document.
 
@@ -56,6 +57,15 @@ export function readData(request: EmulatorRequest, db: Db, collection: Collectio
       problems.push(`${field} must be ${want === 'object' ? 'an object' : `a ${want}`}`);
     } else if (got === 'object' && want === 'object' && 'id' in (value as object) && typeof (value as { id: unknown }).id !== 'number') {
       problems.push(`${field}.id must be a number`);
+    }
+  }
+  // a calendar entry's recurrence: an RRULE the list can expand ('' or null makes the entry non-recurring)
+  if (typeof data.recurrence_rule === 'string') {
+    try {
+      parseRule(data.recurrence_rule);
+    } catch (error) {
+      if (!(error instanceof ClioError)) throw error;
+      problems.push(error.message);
     }
   }
   if (creating) {

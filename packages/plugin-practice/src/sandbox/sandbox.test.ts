@@ -152,6 +152,90 @@ describe('lists', () => {
     expect((await list('/calendar_entries.json?from=next-week')).status).toBe(400);
   });
 
+  it("calendar entries of other users' calendars only for a matter with owner_entries_across_all_users", async () => {
+    const calendars = ids(await list('/calendars.json'));
+    const owners = (path: string) =>
+      list(path).then((a) => (a.body.data as Array<Data & { calendar_owner: { id: number } }>).map((e) => e.calendar_owner.id));
+    // by default: the entries of the calendars the user sees, and no other
+    const seen = await owners('/calendar_entries.json?fields=id,calendar_owner{id}');
+    expect(seen.every((id) => calendars.includes(id))).toBe(true);
+    const mine = await owners('/calendar_entries.json?fields=id,calendar_owner{id}&matter_id=3001');
+    const across = await owners('/calendar_entries.json?fields=id,calendar_owner{id}&matter_id=3001&owner_entries_across_all_users=true');
+    expect(across.length).toBeGreaterThan(mine.length);
+    expect(across.filter((id) => !calendars.includes(id)).length).toBe(across.length - mine.length);
+    const other = await list('/calendar_entries.json?fields=id,matter{id}&matter_id=3001&owner_entries_across_all_users=true');
+    expect(other.body.data.every((e) => (e.matter as { id: number }).id === 3001)).toBe(true);
+    expect((await list('/calendar_entries.json?owner_entries_across_all_users=true')).status).toBe(400);
+  });
+
+  it('a recurring calendar entry: once as its series, once per occurrence with expanded=true', async () => {
+    type Entry = Data & { start_at: string; end_at: string; recurrence_rule: string | null; parent_calendar_entry_id: number | null };
+    const fields = 'fields=id,start_at,end_at,recurrence_rule,parent_calendar_entry_id';
+    const series = (await list(`/calendar_entries.json?${fields}`)).body.data as Entry[];
+    const recurring = series.filter((e) => e.recurrence_rule);
+    expect(recurring).toHaveLength(1);
+    const [entry] = recurring as [Entry];
+    expect(entry.recurrence_rule).toBe('FREQ=WEEKLY;INTERVAL=1;COUNT=4');
+    const expanded = (await list(`/calendar_entries.json?${fields}&expanded=true`)).body.data as Entry[];
+    const of = expanded.filter((e) => e.id === entry.id || e.parent_calendar_entry_id === entry.id);
+    // four weekly occurrences of the same length: the series' own record first, then `<series id>_<YYYYMMDD>`
+    expect(of.map((e) => Date.parse(e.start_at) - Date.parse(entry.start_at))).toEqual([0, 1, 2, 3].map((w) => w * 7 * 86_400_000));
+    expect(of.every((e) => Date.parse(e.end_at) - Date.parse(e.start_at) === Date.parse(entry.end_at) - Date.parse(entry.start_at))).toBe(
+      true,
+    );
+    expect(of.slice(1).map((e) => e.id)).toEqual(of.slice(1).map((e) => `${entry.id}_${e.start_at.slice(0, 10).replaceAll('-', '')}`));
+    // the other entries are answered the same either way
+    expect(expanded.filter((e) => !of.includes(e)).map((e) => e.id)).toEqual(series.filter((e) => e !== entry).map((e) => e.id));
+    // from/to see each occurrence: a window around the third answers it alone of the series
+    const third = of[2] as Entry;
+    const window = `from=${encodeURIComponent(third.start_at)}&to=${encodeURIComponent(third.end_at)}`;
+    const windowed = (await list(`/calendar_entries.json?${fields}&expanded=true&${window}`)).body.data as Entry[];
+    expect(windowed.filter((e) => e.parent_calendar_entry_id === entry.id || e.id === entry.id).map((e) => e.id)).toEqual([third.id]);
+    expect((await list('/calendar_entries.json?expanded=yes')).status).toBe(400);
+    // a written rule is checked, and expands like the seeded one
+    const data = {
+      summary: 'Daily stand-up',
+      calendar_owner: { id: 7001 },
+      start_at: '2024-03-04T17:00:00Z',
+      end_at: '2024-03-04T17:15:00Z',
+    };
+    const hourly = await call('/calendar_entries.json', { method: 'POST', body: { data: { ...data, recurrence_rule: 'FREQ=HOURLY' } } });
+    expect(hourly.status).toBe(422);
+    const daily = await call('/calendar_entries.json', {
+      method: 'POST',
+      body: { data: { ...data, recurrence_rule: 'FREQ=DAILY;COUNT=3' } },
+    });
+    expect(daily.status).toBe(201);
+    const created = daily.body.data.id;
+    const again = (await list(`/calendar_entries.json?${fields}&expanded=true`)).body.data as Entry[];
+    expect(again.filter((e) => e.id === created || e.parent_calendar_entry_id === created).map((e) => e.start_at.slice(0, 10))).toEqual([
+      '2024-03-04',
+      '2024-03-05',
+      '2024-03-06',
+    ]);
+  });
+
+  it('practice areas for a matter: without the legal aid ones once the matter has activities', async () => {
+    const areas = (await list('/practice_areas.json?fields=id,category')).body.data;
+    const legalAid = areas.filter((a) => a.category === 'legal_aid').map((a) => a.id);
+    expect(legalAid.length).toBeGreaterThan(0);
+    const activities = (await list('/activities.json?fields=id,matter{id}')).body.data;
+    const busy = new Set(activities.map((a) => (a.matter as { id: number } | null)?.id));
+    const matters = ids(await list('/matters.json'));
+    const idle = matters.find((m) => !busy.has(m));
+    const active = matters.find((m) => busy.has(m));
+    expect(idle, 'a matter without activities').toBeDefined();
+    expect(ids(await list(`/practice_areas.json?matter_id=${active}`))).toEqual(
+      areas.map((a) => a.id).filter((id) => !legalAid.includes(id)),
+    );
+    expect(ids(await list(`/practice_areas.json?matter_id=${idle}`))).toEqual(areas.map((a) => a.id));
+    // the first activity on the idle matter leaves the legal aid areas out for it too
+    const data = { type: 'TimeEntry', date: '2024-02-12', quantity: 3600, matter: { id: idle } };
+    expect((await call('/activities.json', { method: 'POST', body: { data } })).status).toBe(201);
+    expect(ids(await list(`/practice_areas.json?matter_id=${idle}`)).some((id) => legalAid.includes(id))).toBe(false);
+    expect((await list('/practice_areas.json?matter_id=null')).status).toBe(400);
+  });
+
   it('bank accounts by type as the filter names it: TrustAccount for a Trust account, OperatingAccount', async () => {
     const all = (await list('/bank_accounts.json?fields=id,type')).body.data as Array<Data & { type: string }>;
     for (const type of ['Trust', 'Operating']) {

@@ -224,4 +224,7 @@ export function seedLegalAid(db: Db): void {
       non_london_rate: other,
     });
   });
+  // A legal aid practice area the account carries (no matter of the firm's uses it): list_practice_areas with a
+  // matter_id leaves it out when that matter has activities.
+  insert(db, '/practice_areas', { id: 1106, name: 'Legal Aid (UK) Family', code: 'LAF', category: 'legal_aid' });
 }

@@ -11,6 +11,7 @@ import {
   shiftSeededDates,
 } from '@portico/core/testing/emulator';
 import { type Db, etagOf, insert, parentOf, records, SANDBOX_COLLECTIONS } from './model.js';
+import { seedCalendarEntries } from './seed-calendar.js';
 import { seedLegalAid } from './seed-legal-aid.js';
 import { seedFirmMoney } from './seed-money.js';
 import { seedReference } from './seed-reference.js';
@@ -510,6 +511,7 @@ export function seed(): Db {
     insert(db, '/clio_file/submissions_reports', record);
   });
   seedFirmWork(db);
+  seedCalendarEntries(db);
   seedFirmMoney(db);
   seedReference(db);
   seedLegalAid(db);

@@ -58,7 +58,7 @@ export const EXAMPLE_IDS = {
   },
   '/calendar_entries': {
     first: 7201,
-    last: 7207,
+    last: 7209,
   },
   '/calendar_entry_event_types': {
     first: 7101,
@@ -240,7 +240,7 @@ export const EXAMPLE_IDS = {
   },
   '/practice_areas': {
     first: 1101,
-    last: 1105,
+    last: 1106,
   },
   '/relationships': {
     first: 14401,
