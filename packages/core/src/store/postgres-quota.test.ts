@@ -1,14 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PostgresStore } from './postgres.js';
-import { TEST_POSTGRES_URL as PG_URL, POSTGRES_REQUIRED, postgresProblem } from './postgres.test-support.js';
+import type { PostgresStore } from './postgres.js';
+import { POSTGRES_REQUIRED, postgresProblem, storesOnOneSchema } from './postgres.test-support.js';
 import { nextIn } from './postgres-quota.js';
 import type { QuotaLeaseRequest } from './quota-types.js';
 
 const problem = await postgresProblem();
 if (problem !== undefined && POSTGRES_REQUIRED) throw new Error(`PostgreSQL is required and not reachable: ${problem}`);
-const schema = `quotas_lease_${randomBytes(5).toString('hex')}`;
 
 describe('when the next token frees', () => {
   it('is when enough of the oldest grants have left the horizon for one more token', () => {
@@ -22,21 +19,8 @@ describe('when the next token frees', () => {
 });
 
 describe.skipIf(problem !== undefined)(`shared upstream quota windows on PostgreSQL${problem ? ` (skipped: ${problem})` : ''}`, () => {
-  const stores: PostgresStore[] = [];
-  afterAll(async () => {
-    for (const store of stores) await store.close();
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await admin.end();
-  });
-
-  async function instances(count: number): Promise<PostgresStore[]> {
-    const made = Array.from({ length: count }, () => new PostgresStore(PG_URL, { schema, poolSize: 4 }));
-    stores.push(...made);
-    for (const store of made) await store.migrate();
-    return made;
-  }
+  const shared = storesOnOneSchema('quotas_lease');
+  afterAll(() => shared.close());
 
   /** A lease of the 10-a-minute window of `service` (horizon: the minute plus a second), at `atMs` on a fake clock. */
   const minute = (service: string, want: number, atMs?: number): QuotaLeaseRequest => ({
@@ -50,7 +34,7 @@ describe.skipIf(problem !== undefined)(`shared upstream quota windows on Postgre
   });
 
   it('grants at most the limit within any horizon, across instances leasing at once', async () => {
-    const [a, b, c] = (await instances(3)) as [PostgresStore, PostgresStore, PostgresStore];
+    const [a, b, c] = (await shared.open(3)) as [PostgresStore, PostgresStore, PostgresStore];
     const leases = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
         [a, b, c][i % 3]?.leaseQuota({ ...minute('race', 2), limit: 25, windowMs: 3_600_000, horizonMs: 3_605_000 }),
@@ -69,7 +53,7 @@ describe.skipIf(problem !== undefined)(`shared upstream quota windows on Postgre
   });
 
   it('slides: a grant counts for its horizon, then its tokens are free again; given-back tokens are free at once', async () => {
-    const [a, b] = (await instances(2)) as [PostgresStore, PostgresStore];
+    const [a, b] = (await shared.open(2)) as [PostgresStore, PostgresStore];
     expect(await a.leaseQuota(minute('slide', 4, 1_000))).toEqual({ granted: 4, grantMs: 1_000, nextInMs: 0 });
     expect(await b.leaseQuota(minute('slide', 4, 2_000))).toEqual({ granted: 4, grantMs: 2_000, nextInMs: 0 });
     // 2 left of 10: granted, and the window is full until the first grant leaves the horizon (1 s + 61 s)
@@ -88,7 +72,7 @@ describe.skipIf(problem !== undefined)(`shared upstream quota windows on Postgre
   });
 
   it('keeps each grant apart when two come in the same instant, and leases on the database clock by default', async () => {
-    const [a] = (await instances(1)) as [PostgresStore];
+    const [a] = (await shared.open(1)) as [PostgresStore];
     const first = await a.leaseQuota(minute('same', 3, 5_000));
     const second = await a.leaseQuota(minute('same', 3, 5_000));
     expect(second.grantMs).toBeGreaterThan(first.grantMs);

@@ -1,31 +1,16 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PostgresStore } from './postgres.js';
-import { TEST_POSTGRES_URL as PG_URL, POSTGRES_REQUIRED, postgresProblem } from './postgres.test-support.js';
+import type { PostgresStore } from './postgres.js';
+import { POSTGRES_REQUIRED, postgresProblem, storesOnOneSchema } from './postgres.test-support.js';
 
 const problem = await postgresProblem();
 if (problem !== undefined && POSTGRES_REQUIRED) throw new Error(`PostgreSQL is required and not reachable: ${problem}`);
-const schema = `portico_rate_${randomBytes(5).toString('hex')}`;
 
 describe.skipIf(problem !== undefined)(`shared rate buckets on PostgreSQL${problem ? ` (skipped: ${problem})` : ''}`, () => {
-  const stores: PostgresStore[] = [];
-  afterAll(async () => {
-    for (const store of stores) await store.close();
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await admin.end();
-  });
+  const shared = storesOnOneSchema('portico_rate');
+  afterAll(() => shared.close());
 
   it('leases from a bucket created full, never grants more than it holds to concurrent instances, and refills', async () => {
-    const [a, b] = [0, 1].map(() => {
-      const store = new PostgresStore(PG_URL, { schema, poolSize: 4 });
-      stores.push(store);
-      return store;
-    }) as [PostgresStore, PostgresStore];
-    await a.migrate();
-    await b.migrate();
+    const [a, b] = (await shared.open(2)) as [PostgresStore, PostgresStore];
     const perMs = 0.0001; // one token in 10 s: the test runs well within that
     expect(await a.leaseTokens('key:first', 3, 10, perMs)).toEqual({ granted: 3, left: expect.closeTo(7, 1) });
 

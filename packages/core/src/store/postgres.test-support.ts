@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { PostgresStore } from './postgres.js';
 
 /** The PostgreSQL the store tests use (PORTICO_TEST_POSTGRES_URL, else the machine's `test` database). */
 export const TEST_POSTGRES_URL = process.env.PORTICO_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -22,4 +24,28 @@ export async function postgresProblem(): Promise<string | undefined> {
   } finally {
     await client.end().catch(() => {});
   }
+}
+
+/**
+ * Stores on one fresh schema named `prefix_<random>`, each with its own pool as separate gateway processes have
+ * them: `open(count)` makes and migrates them, `close()` ends every one and drops the schema (for `afterAll`).
+ */
+export function storesOnOneSchema(prefix: string): { open(count: number): Promise<PostgresStore[]>; close(): Promise<void> } {
+  const schema = `${prefix}_${randomBytes(5).toString('hex')}`;
+  const stores: PostgresStore[] = [];
+  return {
+    async open(count) {
+      const made = Array.from({ length: count }, () => new PostgresStore(TEST_POSTGRES_URL, { schema, poolSize: 4 }));
+      stores.push(...made);
+      for (const store of made) await store.migrate();
+      return made;
+    },
+    async close() {
+      for (const store of stores.splice(0)) await store.close();
+      const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+      await admin.connect();
+      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await admin.end();
+    },
+  };
 }

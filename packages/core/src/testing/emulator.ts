@@ -64,20 +64,7 @@ export {
   faultReply,
   parseFault,
 } from './faults.js';
-export {
-  FIRM,
-  FIRM_CLIENTS,
-  FIRM_MARKETING_LINES,
-  FIRM_MATTERS,
-  FIRM_PEOPLE,
-  type FirmClient,
-  type FirmMatter,
-  type FirmPerson,
-  firmClient,
-  firmPerson,
-  formatPhone,
-  STORY,
-} from './firm.js';
+export * from './firm.js';
 
 /**
  * The emulator kit: what every plugin's sandbox upstream (an in-process HTTP emulator of the application's wire

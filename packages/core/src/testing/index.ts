@@ -57,20 +57,7 @@ export {
   NOT_FILTERS,
   pickValue,
 } from './filter-suite.js';
-export {
-  FIRM,
-  FIRM_CLIENTS,
-  FIRM_MARKETING_LINES,
-  FIRM_MATTERS,
-  FIRM_PEOPLE,
-  type FirmClient,
-  type FirmMatter,
-  type FirmPerson,
-  firmClient,
-  firmPerson,
-  formatPhone,
-  STORY,
-} from './firm.js';
+export * from './firm.js';
 export {
   createFixtureHarness,
   type ExpectedRequest,

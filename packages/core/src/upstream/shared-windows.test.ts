@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { UpstreamResponse } from '../contract/operation.js';
 import { definePlugin } from '../contract/plugin.js';
@@ -7,8 +5,8 @@ import { Registry } from '../contract/registry.js';
 import type { UpstreamLimits } from '../contract/upstream-limits.js';
 import { GatewayError } from '../errors.js';
 import { type Logger, silentLogger } from '../logger.js';
-import { PostgresStore } from '../store/postgres.js';
-import { TEST_POSTGRES_URL as PG_URL, POSTGRES_REQUIRED, postgresProblem } from '../store/postgres.test-support.js';
+import type { PostgresStore } from '../store/postgres.js';
+import { POSTGRES_REQUIRED, postgresProblem, storesOnOneSchema } from '../store/postgres.test-support.js';
 import { examplePlugin } from '../testing/example-plugin.js';
 import type { PreparedRequest, UpstreamClient } from './client.js';
 import { UpstreamLimiter } from './limits.js';
@@ -24,7 +22,6 @@ import {
 
 const problem = await postgresProblem();
 if (problem !== undefined && POSTGRES_REQUIRED) throw new Error(`PostgreSQL is required and not reachable: ${problem}`);
-const schema = `quotas_windows_${randomBytes(5).toString('hex')}`;
 
 const OK: UpstreamResponse = { status: 200, headers: {}, body: { ok: true } };
 const request: PreparedRequest = { method: 'GET', url: 'http://127.0.0.1:1/items' };
@@ -193,25 +190,11 @@ describe('a shared window spent for now', () => {
 });
 
 describe.skipIf(problem !== undefined)(`upstream windows shared on PostgreSQL${problem ? ` (skipped: ${problem})` : ''}`, () => {
-  const stores: PostgresStore[] = [];
-  afterAll(async () => {
-    for (const store of stores) await store.close();
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await admin.end();
-  });
-
-  /** `count` instances, each with its own pool on one schema, as separate gateway processes have. */
-  async function databases(count: number): Promise<PostgresStore[]> {
-    const made = Array.from({ length: count }, () => new PostgresStore(PG_URL, { schema, poolSize: 4 }));
-    stores.push(...made);
-    for (const store of made) await store.migrate();
-    return made;
-  }
+  const shared = storesOnOneSchema('quotas_windows');
+  afterAll(() => shared.close());
 
   it('three instances sending 120 calls at once: at most 50 a minute reach the upstream, the rest are 429 at once', async () => {
-    const limiters = (await databases(3)).map((store) => instance(store, { concurrency: 0, perMinute: 50 }));
+    const limiters = (await shared.open(3)).map((store) => instance(store, { concurrency: 0, perMinute: 50 }));
     const { client, sent } = upstream();
     const started = performance.now();
     const results = await Promise.all(Array.from({ length: 120 }, (_, i) => call(limiters[i % 3] as UpstreamLimiter, client, 'burst')));
@@ -235,7 +218,7 @@ describe.skipIf(problem !== undefined)(`upstream windows shared on PostgreSQL${p
   });
 
   it('gives back what an instance leased and did not spend, and leases in batches rather than per call', async () => {
-    const [first, second] = await databases(2);
+    const [first, second] = await shared.open(2);
     const a = counting(first as PostgresStore);
     const quiet = instance(a, { concurrency: 0, perMinute: 50 });
     const busy = instance(second as PostgresStore, { concurrency: 0, perMinute: 50 });
