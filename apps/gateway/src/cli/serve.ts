@@ -116,8 +116,9 @@ function printBanner(
   }
   lines.push('', 'Stop with Ctrl-C.', '');
   // To stderr, for the operator at the terminal: stdout carries the JSON log alone, and a log shipper reading it
-  // never receives the admin key.
-  for (const line of lines) io.err(line);
+  // never receives the admin key. One write: a reader of both streams (a test, a terminal multiplexer) never finds a
+  // log line between the key's heading and the key.
+  io.err(lines.join('\n'));
 }
 
 /** `portico serve`: resolves only when the server has stopped (SIGINT, SIGTERM). */
