@@ -4,30 +4,64 @@ import type { Context } from 'koa';
 
 /**
  * Reads a request body with a hard size limit: a declared Content-Length over the limit is refused before reading,
- * and a chunked body is cut off as soon as it passes the limit.
+ * and a chunked body is cut off as soon as it passes the limit. Read from the stream's events, not its async iterator,
+ * which cost about 9 µs of CPU more per request (median of 16 paired rounds on a bare node:http server, issue 31); a
+ * request that closes before its end rejects as the iterator would (premature close), one already read is empty.
  */
-export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
-    req.resume();
-    throw tooLarge(limit);
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) {
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
       req.resume();
-      throw tooLarge(limit);
+      reject(tooLarge(limit));
+      return;
     }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+    // as the async iterator: a body already read is empty, a request already gone a premature close
+    if (req.readableEnded) {
+      resolve(Buffer.alloc(0));
+      return;
+    }
+    if (req.destroyed) {
+      reject(prematureClose());
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (error: Error | undefined, body?: Buffer) => {
+      if (settled) return;
+      settled = true;
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+      if (error) reject(error);
+      else resolve(body as Buffer);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        settle(tooLarge(limit));
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => settle(undefined, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
+    const onError = (error: Error) => settle(error);
+    const onClose = () => settle(prematureClose());
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
 }
 
 function tooLarge(limit: number): GatewayError {
   return new GatewayError('payload_too_large', `The request body is larger than the limit of ${limit} bytes`);
 }
+
+const prematureClose = () => Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
 
 /** A body's top level is not a call's parameters (an admin body; REST params are counted by invoke): keys, not params. */
 const BODY_LIMITS = { ...INPUT_LIMITS, maxParams: INPUT_LIMITS.maxKeys };

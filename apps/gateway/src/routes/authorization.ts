@@ -19,10 +19,11 @@ function doorOf(path: string): ResourcePath {
 /**
  * What a 401 or 403 of the doors says in `WWW-Authenticate` (RFC 6750 §3, RFC 9728 §5.1): where the protected-resource
  * metadata is, so that an OAuth client can discover the authorization server from the refusal alone; `invalid_token`
- * when a token was sent and refused; `insufficient_scope` when a known principal asked for more than it may.
+ * when a token was sent and refused; `insufficient_scope` when a known principal asked for more than it may. Synchronous
+ * (called by the app's front middleware): sets `ctx.state.challenge` on a path of the doors.
  */
-export function bearerChallenge(engine: Engine): (ctx: Context, next: Next) => Promise<void> {
-  return async (ctx, next) => {
+export function bearerChallenge(engine: Engine): (ctx: Context) => void {
+  return (ctx) => {
     if (ctx.path.startsWith('/api/')) {
       (ctx.state as GatewayState).challenge = (code) => {
         const metadata = AuthorizationServer.resourceMetadataUrl(gatewayUrl(engine, ctx), doorOf(ctx.path));
@@ -36,7 +37,6 @@ export function bearerChallenge(engine: Engine): (ctx: Context, next: Next) => P
         return undefined;
       };
     }
-    await next();
   };
 }
 

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import type Router from '@koa/router';
 import {
   answerMcpPost,
@@ -10,7 +9,7 @@ import {
   mcpToolCaller,
 } from '@portico/core';
 import type { Context, Next } from 'koa';
-import { mcpBodyProblem } from '../http/body.js';
+import { mcpBodyProblem, readBody } from '../http/body.js';
 import type { GatewayState } from '../http/state.js';
 
 /** What the MCP door needs of the gateway's options. */
@@ -43,7 +42,7 @@ export function mountMcp(
   const introduction = mcpServerOptions(options);
   const timeoutMs = Math.max(MCP_POST_TIMEOUT_MS, (options.upstreamTimeoutMs ?? 0) + 10_000);
   router.post('/api/mcp', authenticate, async (ctx) => {
-    const raw = await readMessage(ctx.req, options.bodyLimitBytes);
+    const raw = await readBody(ctx.req, options.bodyLimitBytes);
     // The input caps, read from the text before it is parsed: 400,000 argument keys are refused in microseconds.
     const tooBig = mcpBodyProblem(raw);
     if (tooBig) {
@@ -60,7 +59,7 @@ export function mountMcp(
       return;
     }
     const principal = ctx.state.principal;
-    const serverOptions = { ...introduction, clientAddress: ctx.state.clientAddress ?? null };
+    const serverOptions = { ...introduction, clientAddress: ctx.state.clientAddress ?? null, trace: ctx.state.trace };
     const answer = await answerMcpPost(
       () => createMcpServer(engine, principal, serverOptions),
       {
@@ -93,64 +92,3 @@ export function mountMcp(
   router.get('/api/mcp', mcpMethodNotAllowed);
   router.delete('/api/mcp', mcpMethodNotAllowed);
 }
-
-/**
- * The body of an MCP POST, with readBody's rules (a declared Content-Length over `limit` is refused before reading, a
- * body passing it is cut off there) but read from the stream's events: the async iterator readBody uses cost about
- * 9 µs of CPU more per request (median of 16 paired rounds on a bare node:http server, issue 31), a sizeable share of
- * a tool call's own work. A request that closes before its end rejects as readBody's does (aborted, premature close).
- */
-function readMessage(req: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) {
-      req.resume();
-      reject(tooLarge(limit));
-      return;
-    }
-    // as the async iterator: a body already read is empty, a request already gone a premature close
-    if (req.readableEnded) {
-      resolve(Buffer.alloc(0));
-      return;
-    }
-    if (req.destroyed) {
-      reject(prematureClose());
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const settle = (error: Error | undefined, body?: Buffer) => {
-      if (settled) return;
-      settled = true;
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('close', onClose);
-      if (error) reject(error);
-      else resolve(body as Buffer);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        settle(tooLarge(limit));
-        req.resume();
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => settle(undefined, chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
-    const onError = (error: Error) => settle(error);
-    const onClose = () => settle(prematureClose());
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('close', onClose);
-  });
-}
-
-function tooLarge(limit: number): GatewayError {
-  return new GatewayError('payload_too_large', `The request body is larger than the limit of ${limit} bytes`);
-}
-
-const prematureClose = () => Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });

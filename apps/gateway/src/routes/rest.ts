@@ -91,6 +91,7 @@ export function mountRest(
       // a call still waiting for an upstream slot when its client has gone is dropped (upstream/limits.ts)
       callerGone: () => socket.destroyed,
       clientAddress: ctx.state.clientAddress ?? null,
+      trace: ctx.state.trace,
     });
     if (result.body === undefined) ctx.status = 204;
     else {

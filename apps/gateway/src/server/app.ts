@@ -18,7 +18,7 @@ import { mountMcp } from '../routes/mcp.js';
 import { mountRest } from '../routes/rest.js';
 import { ClientAddress } from './client-address.js';
 import { hostAllowed } from './hosts.js';
-import { hostGuard, reportResponseError, requestLog } from './middleware.js';
+import { hostCheck, reportResponseError, requestLog } from './middleware.js';
 
 export interface AppOptions {
   engine: Engine;
@@ -66,37 +66,50 @@ export function createApp(options: AppOptions): GatewayApp {
   app.proxy = false;
   app.on('error', reportResponseError(logger));
   app.use(requestLog(logger, options.metrics, new ClientAddress(options.trustProxy ?? [])));
-  app.use(hostGuard(options.allowedHosts, options.publicUrl));
-  app.use(bearerChallenge(engine));
 
-  // The dashboard: one middleware that passes any path outside /dashboard straight on (routes/dashboard/index.ts).
-  if (options.dashboard) {
-    const allowed = options.allowedHosts;
-    app.use(
-      dashboardMiddleware({
-        engine,
-        logger,
-        assets: options.dashboard.assets,
-        hostAllowed: (host) => allowed === '*' || hostAllowed(host, allowed),
-        publicUrl: options.publicUrl,
-      }),
-    );
-  }
+  // The dashboard: one middleware for the paths under /dashboard (routes/dashboard/index.ts).
+  const allowed = options.allowedHosts;
+  const dashboard =
+    options.dashboard &&
+    dashboardMiddleware({
+      engine,
+      logger,
+      assets: options.dashboard.assets,
+      hostAllowed: (host) => allowed === '*' || hostAllowed(host, allowed),
+      publicUrl: options.publicUrl,
+    });
 
   const authenticate = authenticator(engine);
   const readJson = jsonBody(options.bodyLimitBytes);
-  // Order matters where two routes match one request: openapi.json is served before the REST catch-all.
+  // The REST door's routes in a router of their own, reached straight from the front middleware for /api/v1/ paths:
+  // an operation call is matched against three routes, not every route of the gateway. Order matters within it:
+  // openapi.json is served before the catch-all.
+  const rest = new Router<GatewayState>();
+  mountRest(rest, options, authenticate, readJson);
+  const restRoutes = rest.routes();
   const router = new Router<GatewayState>();
   mountHealth(router, options, authenticate);
   mountAuthorization(router, engine);
   mountMcp(router, options, authenticate);
   if (options.mcpLegacySse) mountLegacySse(router, options, authenticate);
   mountConnect(router, options, authenticate);
-  mountRest(router, options, authenticate, readJson);
 
   const admin = new Router<GatewayState>({ prefix: '/api/admin' });
   admin.use(authenticate);
   mountAdmin(admin, engine, readJson);
+
+  // The front middleware: the Host check and the doors' bearer challenge, called in turn rather than as middleware of
+  // their own (each layer of Koa's chain costs a promise per request), then the part of the app the path belongs to.
+  const checkHost = hostCheck(options.allowedHosts, options.publicUrl);
+  const setChallenge = bearerChallenge(engine);
+  app.use((ctx, next) => {
+    checkHost(ctx);
+    setChallenge(ctx);
+    const path = ctx.path;
+    if (path.startsWith('/api/v1/')) return restRoutes(ctx as Parameters<typeof restRoutes>[0], next);
+    if (dashboard && (path === '/dashboard' || path.startsWith('/dashboard/'))) return dashboard(ctx, next);
+    return next();
+  });
   app.use(router.routes());
   app.use(admin.routes());
   return app;

@@ -60,11 +60,17 @@ export function requestLog(
     const traced =
       tracingOn() && !UNTRACED.has(ctx.path) ? startServerSpan(ctx.method, traceparent, tracestate, requestAttributes(ctx)) : undefined;
     const trace = traced?.trace ?? traceFromHeaders(traceparent, tracestate);
+    ctx.state.trace = trace;
     ctx.state.traceId = trace.traceId;
     ctx.set('traceparent', formatTraceparent(trace));
     let clientClosed = false;
     try {
-      await runInTrace(trace, next);
+      // The doors hand the trace to the engine themselves (its upstream requests carry it, its log lines name it). It
+      // is made the current trace (AsyncLocalStorage) only while spans are recorded, whose context must follow every
+      // store read and upstream call: on Node 20 the first use of AsyncLocalStorage turns on promise hooks for every
+      // promise of the process, about a tenth of a request's CPU (docs/performance.md, issue 31).
+      if (traced) await runInTrace(trace, next);
+      else await next();
       if (ctx.status === 404 && ctx.body === undefined && ctx.respond !== false) {
         throw new GatewayError('not_found', `No route for ${ctx.method} ${ctx.path}`);
       }
@@ -134,8 +140,11 @@ const GUARDED_PROBES = new Set(['/healthz', '/metrics']);
 /** What an inbound request id may be: letters, digits and `-_.:/+=@`, 1 to 128 of them (no spaces, no control). */
 const REQUEST_ID = /^[A-Za-z0-9._:/+=@-]{1,128}$/;
 
-/** DNS rebinding: a web page must not reach a gateway on loopback through a host name it controls. */
-export function hostGuard(allowed: readonly string[] | '*', publicUrl?: string): (ctx: Context, next: Next) => Promise<void> {
+/**
+ * DNS rebinding: a web page must not reach a gateway on loopback through a host name it controls. Synchronous (called
+ * by the app's front middleware, not a middleware of its own): throws `forbidden` for a Host or Origin not allowed.
+ */
+export function hostCheck(allowed: readonly string[] | '*', publicUrl?: string): (ctx: Context) => void {
   const publicHost = publicUrl ? new URL(publicUrl).host.toLowerCase() : undefined;
   // Clients send the same few Host values: each is judged once (bounded: the header is the client's to choose).
   const hosts = new Map<string, boolean>();
@@ -148,7 +157,7 @@ export function hostGuard(allowed: readonly string[] | '*', publicUrl?: string):
     }
     return ok;
   };
-  return async (ctx, next) => {
+  return (ctx) => {
     // the probes too: /healthz names the version and the integrations
     if (allowed !== '*' && (ctx.path.startsWith('/api/') || GUARDED_PROBES.has(ctx.path))) {
       const origin = ctx.get('origin');
@@ -159,7 +168,6 @@ export function hostGuard(allowed: readonly string[] | '*', publicUrl?: string):
         throw new GatewayError('forbidden', 'Host or Origin not allowed (see PORTICO_ALLOWED_HOSTS)');
       }
     }
-    await next();
   };
 }
 

@@ -3,10 +3,14 @@ import type { AllowedOperations } from '../access/tool-sets.js';
 import type { RegisteredIntegration, RegisteredOperation } from '../contract/registry.js';
 import { errorBody, GatewayError, toGatewayError } from '../errors.js';
 import type { Engine, Principal } from '../pipeline/engine.js';
+import type { InvokeRequest } from '../pipeline/pipeline.js';
 import { connectionsOverview } from './connections-overview.js';
 import { describeOperation, jsonSchema } from './describe.js';
 import { type BudgetHints, fitToBudget } from './result-budget.js';
 import { closestOperations } from './suggest.js';
+
+/** Who calls a tool: the address kept in each call's audit record, and the trace its upstream requests carry. */
+export type McpCaller = Pick<InvokeRequest, 'clientAddress' | 'trace'>;
 
 /**
  * What the compact tools do once called: search_methods, describe_method and call_{service}. Every mistake in their
@@ -98,8 +102,8 @@ export async function runCall(
   service: string,
   args: Record<string, unknown>,
   budget: number,
-  /** The caller's address, kept in the call's audit record. */
-  clientAddress: string | null = null,
+  /** The caller's address (kept in the call's audit record) and its request's trace. */
+  caller: McpCaller = {},
 ): Promise<CallToolResult> {
   const { method, params } = args;
   const integration = engine.registry.get(service) as RegisteredIntegration;
@@ -119,9 +123,9 @@ export async function runCall(
   } catch (error) {
     return failure(error);
   }
-  if (!integration.operations.has(method)) return unknownOperation(engine, principal, integration, method, clientAddress);
+  if (!integration.operations.has(method)) return unknownOperation(engine, principal, integration, method, caller);
   const given = (params ?? {}) as Record<string, unknown>;
-  return invokeTool(engine, principal, service, method, given, budget, false, clientAddress);
+  return invokeTool(engine, principal, service, method, given, budget, false, caller);
 }
 
 /**
@@ -133,11 +137,11 @@ async function unknownOperation(
   principal: Principal,
   integration: RegisteredIntegration,
   method: string,
-  clientAddress: string | null,
+  caller: McpCaller,
 ): Promise<CallToolResult> {
   try {
     const { service } = integration;
-    await engine.invoke({ principal, protocol: 'mcp', service, operation: method, params: {}, clientAddress });
+    await engine.invoke({ principal, protocol: 'mcp', service, operation: method, params: {}, ...caller });
     throw new GatewayError('internal_error', 'Internal error');
   } catch (error) {
     const refusal = toGatewayError(error);
@@ -172,11 +176,11 @@ export async function invokeTool(
   budget: number,
   /** The tool declares an output schema: an error body must not be sent as structured content it would fail. */
   typed = false,
-  /** The caller's address, kept in the call's audit record. */
-  clientAddress: string | null = null,
+  /** The caller's address (kept in the call's audit record) and its request's trace. */
+  caller: McpCaller = {},
 ): Promise<CallToolResult> {
   try {
-    const result = await engine.invoke({ principal, protocol: 'mcp', service, operation, params, clientAddress });
+    const result = await engine.invoke({ principal, protocol: 'mcp', service, operation, params, ...caller });
     // Serialized once: the text block is this JSON, and its size decides whether the answer must be shortened.
     const text = JSON.stringify(result.body ?? null);
     // At most 3 bytes of UTF-8 per UTF-16 unit: most answers are under the budget without counting their bytes.

@@ -28,6 +28,7 @@ import {
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import type { RegisteredIntegration, RegisteredOperation } from '../contract/registry.js';
 import type { Engine, Principal } from '../pipeline/engine.js';
+import type { TraceContext } from '../upstream/trace-context.js';
 import { jsonSchema } from './describe.js';
 import {
   CALL_PREFIX,
@@ -60,6 +61,8 @@ export interface McpServerOptions {
   resultBudget?: number;
   /** The caller's address (the socket's, or the one a trusted proxy forwarded), kept in the audit record of each call. */
   clientAddress?: string | null;
+  /** The trace of the HTTP request the calls answer (W3C Trace Context); default: the current one, if any. */
+  trace?: TraceContext | undefined;
 }
 
 /**
@@ -167,7 +170,7 @@ export function mcpToolCaller(
 ): (call: McpToolCall) => Promise<CallToolResult> {
   const mode = options.mode ?? 'compact';
   const budget = options.resultBudget ?? DEFAULT_MCP_RESULT_BUDGET;
-  const clientAddress = options.clientAddress ?? null;
+  const caller = { clientAddress: options.clientAddress ?? null, ...(options.trace ? { trace: options.trace } : {}) };
   return async ({ name, arguments: given }) => {
     const args = (given ?? {}) as Record<string, unknown>;
     if (mode === 'compact') {
@@ -175,12 +178,12 @@ export function mcpToolCaller(
       if (name === 'search_methods') return runSearch(engine, principal, args);
       if (name === CONNECTIONS_TOOL.name) return runConnections(engine, principal);
       const service = name.startsWith(CALL_PREFIX) ? name.slice(CALL_PREFIX.length) : '';
-      if (engine.registry.get(service)) return runCall(engine, principal, service, args, budget, clientAddress);
+      if (engine.registry.get(service)) return runCall(engine, principal, service, args, budget, caller);
     } else {
       const target = operationForTool(engine, name);
       if (target) {
         const typed = Boolean(engine.registry.operation(target.service, target.operation)?.definition.response);
-        return invokeTool(engine, principal, target.service, target.operation, args, budget, typed, clientAddress);
+        return invokeTool(engine, principal, target.service, target.operation, args, budget, typed, caller);
       }
     }
     throw invalidArguments(`Unknown tool: ${name}`);

@@ -11,8 +11,10 @@ import type { Logger } from '../logger.js';
 import type { Store } from '../store/types.js';
 import { upstreamJsonBytes } from '../upstream/client.js';
 import { buildDeclarative } from '../upstream/declarative.js';
+import type { ConnectionCall } from '../upstream/limits.js';
 import { CredentialsRejected, type UpstreamSender } from '../upstream/send.js';
 import { annotateRequestSpan } from '../upstream/spans.js';
+import type { TraceContext } from '../upstream/trace-context.js';
 import type { WorkspaceBaseUrls } from '../upstream/workspace-base-urls.js';
 import type { AuditLog } from './audit-log.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -33,6 +35,11 @@ export interface InvokeRequest {
   callerGone?: () => boolean;
   /** The caller's address (the socket's, or the one a trusted proxy forwarded), kept in the call's audit record. */
   clientAddress?: string | null;
+  /**
+   * The trace of the request the call answers (W3C Trace Context): its upstream requests carry it and its log lines name
+   * it. Default: the current trace (`runInTrace`), if any.
+   */
+  trace?: TraceContext | undefined;
 }
 
 export interface InvokeResult {
@@ -215,7 +222,8 @@ export class Pipeline {
         );
       }
       const params = this.validate(operation, request);
-      const result = await this.execute(integration, operation, params, request.principal.workspaceId, request.callerGone);
+      const call = { workspaceId: request.principal.workspaceId, callerGone: request.callerGone, trace: request.trace };
+      const result = await this.execute(integration, operation, params, call);
       return result;
     } catch (error) {
       const failure = toGatewayError(error);
@@ -223,7 +231,15 @@ export class Pipeline {
       code = failure.code;
       upstreamStatus = failure.upstreamStatus;
       if (failure.code === 'internal_error') {
-        this.logger.error({ err: error, service: request.service, operation: request.operation }, 'operation failed');
+        this.logger.error(
+          {
+            err: error,
+            service: request.service,
+            operation: request.operation,
+            ...(request.trace ? { traceId: request.trace.traceId } : {}),
+          },
+          'operation failed',
+        );
       }
       throw failure;
     } finally {
@@ -291,9 +307,10 @@ export class Pipeline {
     integration: RegisteredIntegration,
     operation: RegisteredOperation,
     params: Record<string, unknown>,
-    workspaceId: string,
-    callerGone?: () => boolean,
+    /** Whose connection, the caller's state and trace: each upstream request of the call takes its slots (upstream/limits.ts). */
+    connection: ConnectionCall,
   ): Promise<InvokeResult> {
+    const { workspaceId } = connection;
     // Cached (the common call): read without a promise.
     let loaded =
       this.connections.cachedCredentials?.(integration, workspaceId) ?? (await this.connections.credentialsFor(integration, workspaceId));
@@ -301,8 +318,6 @@ export class Pipeline {
     const state = this.settings.cached(workspaceId, integration.service) ?? (await this.settings.state(workspaceId, integration.service));
     const context: OperationContext = { settings: state.settings, connection: record.meta };
     const baseUrl = this.baseUrlFor(integration, state, record.meta);
-    // Every upstream request of the call, each page of a `run` included, takes a slot of the connection (upstream/limits.ts).
-    const connection = { workspaceId, callerGone };
     const definition = operation.definition;
     let refresh: Promise<unknown> | undefined;
     const sendWith = (upstream: UpstreamRequest) =>

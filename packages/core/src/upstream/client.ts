@@ -8,7 +8,7 @@ import { GatewayError } from '../errors.js';
 import { EGRESS_REFUSED } from './egress.js';
 import { retryAfterMs } from './failures.js';
 import { endUpstreamSpan, startUpstreamSpan } from './spans.js';
-import { upstreamTraceHeaders } from './trace-context.js';
+import { type TraceContext, upstreamTraceHeaders } from './trace-context.js';
 
 export interface UpstreamClientOptions {
   /**
@@ -54,6 +54,8 @@ export interface PreparedRequest extends UpstreamRequest {
   /** The service and operation the request is for: attributes of its span (spans.ts). */
   service?: string;
   operation?: string;
+  /** The trace of the request the call answers (its `traceparent`); default: the current one, if any (trace-context.ts). */
+  trace?: TraceContext | undefined;
 }
 
 const RETRY_METHODS = new Set(['GET', 'PUT', 'DELETE', 'HEAD', 'OPTIONS']);
@@ -80,6 +82,8 @@ let GotRequestError: typeof import('got')['RequestError'] | undefined;
 
 export class UpstreamClient {
   private got: Promise<Got> | undefined;
+  /** The got instance once made: later calls take it without waiting on a promise. */
+  private ready: Got | undefined;
   private readonly maxResponseBytes: number;
   private readonly agents: { http: http.Agent; https: https.Agent };
 
@@ -95,7 +99,7 @@ export class UpstreamClient {
     gotModule ??= import('got');
     this.got ??= gotModule.then((module) => {
       GotRequestError = module.RequestError;
-      return module.default.extend({
+      this.ready = module.default.extend({
         agent: this.agents,
         ...(lookup ? { dnsLookup: lookup } : {}),
         followRedirect: false,
@@ -103,6 +107,7 @@ export class UpstreamClient {
         retry: { limit: 0 },
         headers: { 'user-agent': userAgent ?? 'portico-gateway' },
       });
+      return this.ready;
     });
     return this.got;
   }
@@ -119,13 +124,13 @@ export class UpstreamClient {
     const url = withQuery(request.url, request.query);
     const { headers, body } = encodeBody(request);
     const retriable = RETRY_METHODS.has(request.method);
-    const got = await this.client();
+    const got = this.ready ?? (await this.client());
     // Bounded: one attempt plus at most `retryLimit` retries.
     for (let attempt = 0; ; attempt++) {
       // W3C trace context: the request's trace id, a new span id for each attempt (trace-context.ts) — the attempt's
       // client span's when spans are recorded (spans.ts)
       const span = startUpstreamSpan(request.method, url, request.service, request.operation, attempt);
-      const traced = { ...headers, ...upstreamTraceHeaders(span) };
+      const traced = { ...headers, ...upstreamTraceHeaders(span, request.trace) };
       const outcome = await this.attempt(got, url, request.method, traced, body, deadline - performance.now(), name);
       endUpstreamSpan(span, outcome.response?.status ?? outcome.error?.upstreamStatus, outcome.error);
       const wait = retriable && attempt < retryLimit ? this.retryWait(outcome, attempt) : undefined;

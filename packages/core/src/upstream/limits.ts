@@ -5,6 +5,7 @@ import { GatewayError } from '../errors.js';
 import type { PreparedRequest, UpstreamClient } from './client.js';
 import { Window } from './rate-window.js';
 import type { SharedWindow, SharedWindows, WindowTokens } from './shared-windows.js';
+import type { TraceContext } from './trace-context.js';
 
 export interface UpstreamLimitOptions {
   /** Requests in flight per connection for integrations that declare no `concurrency`; 0: no cap. */
@@ -37,6 +38,8 @@ export interface ConnectionCall {
   workspaceId: string;
   /** True once the caller is gone (its client closed the connection): a waiting call is then dropped, never sent. */
   callerGone?: (() => boolean) | undefined;
+  /** The trace of the request the call answers: its upstream requests carry it, its log lines name it. */
+  trace?: TraceContext | undefined;
 }
 
 interface Waiter {

@@ -38,7 +38,10 @@ export class UpstreamSender {
     try {
       this.egress.assertRequest(integration.plugin, request, baseUrl);
     } catch (error) {
-      this.logger.warn({ service: integration.service, operation: operation.name, reason: (error as Error).message }, 'egress refused');
+      this.logger.warn(
+        { service: integration.service, operation: operation.name, reason: (error as Error).message, ...traceField(connection) },
+        'egress refused',
+      );
       throw error;
     }
     const withAuth = request.auth ?? !absolute;
@@ -55,13 +58,20 @@ export class UpstreamSender {
       upstreamName: integration.plugin.displayName,
       service: integration.service,
       operation: operation.name,
+      trace: connection?.trace,
     };
     const response = await this.limits.send(this.client, integration, prepared, connection);
     const failure = upstream.inspect ? upstream.inspect(response) : readUpstreamFailure(response, { maxLength: MAX_MESSAGE });
     if (failure) {
       const error = upstreamError(integration.plugin.displayName, failure, response);
       this.logger.warn(
-        { service: integration.service, operation: operation.name, upstreamStatus: response.status, code: error.code },
+        {
+          service: integration.service,
+          operation: operation.name,
+          upstreamStatus: response.status,
+          code: error.code,
+          ...traceField(connection),
+        },
         'upstream answered with an error',
       );
       throw error;
@@ -69,6 +79,9 @@ export class UpstreamSender {
     return response;
   }
 }
+
+/** The call's trace id for a log line (the logger's mixin names it only while the trace is the current one). */
+const traceField = (connection: ConnectionCall | undefined) => (connection?.trace ? { traceId: connection.trace.traceId } : {});
 
 /**
  * The upstream answered 401 (or its own way of saying so, through the plugin's `inspect`): the access token it was

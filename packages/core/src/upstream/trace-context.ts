@@ -108,12 +108,12 @@ export function currentTrace(): TraceContext | undefined {
 }
 
 /**
- * The headers of one upstream call: the current trace's id with a new span id for the call (a call outside any request
- * starts its own trace), and the caller's `tracestate`. With the call's OpenTelemetry span (spans.ts), its trace and
- * span ids instead, so that the upstream's own spans hang below it.
+ * The headers of one upstream call: the trace's id (the one given, else the current one) with a new span id for the
+ * call (a call outside any request starts its own trace), and the caller's `tracestate`. With the call's OpenTelemetry
+ * span (spans.ts), its trace and span ids instead, so that the upstream's own spans hang below it.
  */
-export function upstreamTraceHeaders(span?: Span): Record<string, string> {
-  const trace = current.getStore() ?? { traceId: newTraceId(), spanId: newSpanId(), flags: '01' };
+export function upstreamTraceHeaders(span?: Span, given?: TraceContext): Record<string, string> {
+  const trace = given ?? current.getStore() ?? { traceId: newTraceId(), spanId: newSpanId(), flags: '01' };
   if (span) {
     const context = span.spanContext();
     return {

@@ -355,6 +355,7 @@ export function mountPages(kit: PageKit): void {
           operation: description.method,
           params,
           clientAddress: r.ctx.state.clientAddress ?? null,
+          trace: r.ctx.state.trace,
         });
         result = { ok: true, status: answer.body === undefined ? 204 : 200, body: answer.body };
       } catch (error) {
