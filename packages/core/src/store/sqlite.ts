@@ -38,6 +38,13 @@ import { type Statement, WorkspaceMethods, WorkspaceRecords } from './workspace-
 /** Files SQLite keeps next to a database: they hold the same data. */
 const SIDECARS = ['', '-wal', '-shm', '-journal'];
 
+/** Appends the audit records given as one JSON array of rows (`appendAudit`), in the array's order. */
+const APPEND_AUDIT = `INSERT INTO audit (at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms, client_address)
+  SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'),
+         json_extract(value, '$[4]'), json_extract(value, '$[5]'), json_extract(value, '$[6]'), json_extract(value, '$[7]'),
+         json_extract(value, '$[8]'), json_extract(value, '$[9]')
+  FROM json_each(?) ORDER BY key`;
+
 /**
  * The database holds API key hashes and encrypted credentials: only its owner may read it. A missing directory is
  * created 0700 and a missing database 0600 (SQLite gives its WAL, shared-memory and journal files the database's
@@ -290,29 +297,24 @@ export class SqliteStore extends WorkspaceMethods implements Store {
 
   async appendAudit(records: readonly AuditRecord[]): Promise<void> {
     if (records.length === 0) return;
-    // Multi-row INSERTs (90 rows each, 900 parameters: under SQLite's limit) in one transaction: a flush of
-    // hundreds of records is a handful of statements, not hundreds.
-    const statements = [];
-    for (let start = 0; start < records.length; start += 90) {
-      const chunk = records.slice(start, start + 90);
-      statements.push({
-        sql: `INSERT INTO audit (at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms, client_address)
-              VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-        args: chunk.flatMap((r) => [
-          r.at,
-          r.workspaceId,
-          r.keyId,
-          r.service,
-          r.operation,
-          r.protocol,
-          r.status,
-          r.code,
-          Math.round(r.durationMs),
-          r.clientAddress ?? null,
-        ]),
-      });
-    }
-    await this.client.batch(statements, 'write');
+    // One statement of one parameter, the batch as a JSON array of rows, unpacked by SQLite's json_each in order: about
+    // half the CPU per record of multi-row INSERTs with ten parameters a row (measured on 500-record batches, issue 31),
+    // and the statement is the same whatever the batch's size.
+    const rows = JSON.stringify(
+      records.map((r) => [
+        r.at,
+        r.workspaceId,
+        r.keyId,
+        r.service,
+        r.operation,
+        r.protocol,
+        r.status,
+        r.code,
+        Math.round(r.durationMs),
+        r.clientAddress ?? null,
+      ]),
+    );
+    await this.client.execute({ sql: APPEND_AUDIT, args: [rows] });
   }
 
   async listAudit(workspaceId: string, limit: number): Promise<AuditRecord[]> {
