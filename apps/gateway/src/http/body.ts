@@ -67,6 +67,12 @@ const prematureClose = () => Object.assign(new Error('Premature close'), { code:
 const BODY_LIMITS = { ...INPUT_LIMITS, maxParams: INPUT_LIMITS.maxKeys };
 
 /**
+ * Passing any of the caps takes more bytes than the cap's number (a bracket per level, a byte or more per value or
+ * key): a body no longer than the smallest need not be scanned for them (as for MCP messages, below).
+ */
+const SHORT_BODY = Math.min(BODY_LIMITS.maxDepth, BODY_LIMITS.maxNodes, BODY_LIMITS.maxKeys, BODY_LIMITS.maxParams);
+
+/**
  * Parses a JSON body; an empty body is `undefined`. The input caps (core's INPUT_LIMITS: keys per object, depth,
  * number of values) are read from the text before it is parsed, and forbidden key names from the parsed value, so that
  * every JSON body the gateway reads (REST calls, admin requests) is refused cheaply when it is too wide or too deep.
@@ -76,7 +82,7 @@ export function parseJson(raw: Buffer, contentType: string | undefined): unknown
   if (contentType && !/^application\/([\w.+-]+\+)?json\b/i.test(contentType)) {
     throw new GatewayError('bad_request', `Content-Type must be application/json (got ${contentType.split(';')[0]})`);
   }
-  const tooBig = jsonTextProblem(raw);
+  const tooBig = raw.length <= SHORT_BODY ? undefined : jsonTextProblem(raw);
   if (tooBig) throw new GatewayError('bad_request', tooBig);
   let value: unknown;
   try {
