@@ -81,17 +81,19 @@ export function createApp(options: AppOptions): GatewayApp {
 
   const authenticate = authenticator(engine);
   const readJson = jsonBody(options.bodyLimitBytes);
-  // The REST door's routes in a router of their own, reached straight from the front middleware for /api/v1/ paths:
-  // an operation call is matched against three routes, not every route of the gateway. Order matters within it:
+  // The doors' routes in routers of their own, reached straight from the front middleware for their paths: a call is
+  // matched against its door's few routes, not every route of the gateway. Order matters within the REST door:
   // openapi.json is served before the catch-all.
   const rest = new Router<GatewayState>();
   mountRest(rest, options, authenticate, readJson);
   const restRoutes = rest.routes();
+  const mcp = new Router<GatewayState>();
+  mountMcp(mcp, options, authenticate);
+  if (options.mcpLegacySse) mountLegacySse(mcp, options, authenticate);
+  const mcpRoutes = mcp.routes();
   const router = new Router<GatewayState>();
   mountHealth(router, options, authenticate);
   mountAuthorization(router, engine);
-  mountMcp(router, options, authenticate);
-  if (options.mcpLegacySse) mountLegacySse(router, options, authenticate);
   mountConnect(router, options, authenticate);
 
   const admin = new Router<GatewayState>({ prefix: '/api/admin' });
@@ -107,6 +109,7 @@ export function createApp(options: AppOptions): GatewayApp {
     setChallenge(ctx);
     const path = ctx.path;
     if (path.startsWith('/api/v1/')) return restRoutes(ctx as Parameters<typeof restRoutes>[0], next);
+    if (path === '/api/mcp' || path.startsWith('/api/mcp/')) return mcpRoutes(ctx as Parameters<typeof mcpRoutes>[0], next);
     if (dashboard && (path === '/dashboard' || path.startsWith('/dashboard/'))) return dashboard(ctx, next);
     return next();
   });
