@@ -6,6 +6,7 @@ import { cacheKey, SETTINGS_CACHE_MS } from '../store/changes.js';
 import type { AuditRecord, ConnectionRecord, Store } from '../store/types.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import { storeSpan } from '../upstream/spans.js';
+import type { TraceContext } from '../upstream/trace-context.js';
 import { Encryptor } from './crypto.js';
 import type { KeyRing } from './key-ring.js';
 import type { OAuthClients } from './oauth-clients.js';
@@ -138,7 +139,8 @@ export class Connections {
     return cached && cached.expires > Date.now() && !needsRefresh(cached.value.credentials) ? cached.value : undefined;
   }
 
-  async credentialsFor(integration: RegisteredIntegration, workspaceId: string): Promise<Loaded> {
+  /** `trace`: the call's, carried by a refresh this starts (the token request's `traceparent`). */
+  async credentialsFor(integration: RegisteredIntegration, workspaceId: string, trace?: TraceContext): Promise<Loaded> {
     const key = cacheKey(workspaceId, integration.service);
     const cached = this.credentialCache.get(key);
     const loaded = cached && cached.expires > Date.now() ? cached.value : await this.loadCredentials(workspaceId, integration.service);
@@ -146,7 +148,7 @@ export class Connections {
     if (!needsRefresh(loaded.credentials)) return loaded;
     let flight = this.refreshing.get(key);
     if (!flight) {
-      flight = this.refresh(integration, workspaceId).finally(() => this.refreshing.delete(key));
+      flight = this.refresh(integration, workspaceId, undefined, trace).finally(() => this.refreshing.delete(key));
       this.refreshing.set(key, flight);
     }
     return flight;
@@ -159,11 +161,11 @@ export class Connections {
    * reconnected it meanwhile) is taken as it is. Throws `not_connected` (and marks the connection `needs_reconnect`)
    * when the provider refuses the refresh token. Only for credentials with a refresh token.
    */
-  async refreshRejected(integration: RegisteredIntegration, workspaceId: string, rejected: Loaded): Promise<Loaded> {
+  async refreshRejected(integration: RegisteredIntegration, workspaceId: string, rejected: Loaded, trace?: TraceContext): Promise<Loaded> {
     const key = cacheKey(workspaceId, integration.service);
     let flight = this.refreshing.get(key);
     if (!flight) {
-      flight = this.refresh(integration, workspaceId, rejected.record.version).finally(() => this.refreshing.delete(key));
+      flight = this.refresh(integration, workspaceId, rejected.record.version, trace).finally(() => this.refreshing.delete(key));
       this.refreshing.set(key, flight);
     }
     const loaded = await flight;
@@ -253,7 +255,12 @@ export class Connections {
    * With `rejectedVersion` (the upstream refused that version's access token), the refresh is due whatever the expiry
    * says, unless the stored connection is no longer that version.
    */
-  private async refresh(integration: RegisteredIntegration, workspaceId: string, rejectedVersion?: number): Promise<Loaded> {
+  private async refresh(
+    integration: RegisteredIntegration,
+    workspaceId: string,
+    rejectedVersion?: number,
+    trace?: TraceContext,
+  ): Promise<Loaded> {
     const service = integration.service;
     return this.store.withConnectionLock(workspaceId, service, async () => {
       const current = await this.loadCredentials(workspaceId, service);
@@ -265,10 +272,12 @@ export class Connections {
       const client = this.oauthClients.client(integration);
       let tokens: TokenSet;
       try {
-        ({ tokens } = await requestToken(this.client, client, {
-          grant_type: 'refresh_token',
-          refresh_token: current.credentials.refreshToken as string,
-        }));
+        ({ tokens } = await requestToken(
+          this.client,
+          client,
+          { grant_type: 'refresh_token', refresh_token: current.credentials.refreshToken as string },
+          trace,
+        ));
       } catch (error) {
         if (!(error instanceof InvalidGrantError)) {
           // The provider could not be reached or failed: the connection stays as it is, and the next call tries again.

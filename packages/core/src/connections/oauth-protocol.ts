@@ -3,6 +3,7 @@ import type { OAuth2Settings, TokenSet } from '../contract/plugin.js';
 import { GatewayError } from '../errors.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import { redactValues } from '../upstream/failures.js';
+import type { TraceContext } from '../upstream/trace-context.js';
 
 /** An OAuth client as the operator configured it for one integration (endpoints already overridden where set). */
 export interface OAuthClient {
@@ -65,6 +66,8 @@ export async function requestToken(
   http: UpstreamClient,
   client: OAuthClient,
   grant: Record<string, string>,
+  /** The trace of the call that needs the token (a refresh during a call): the token request carries it. */
+  trace?: TraceContext,
 ): Promise<{ tokens: TokenSet; body: unknown }> {
   const { settings } = client;
   const fields: Record<string, string> = { ...grant };
@@ -81,6 +84,7 @@ export async function requestToken(
     url: settings.tokenUrl,
     headers,
     ...(settings.tokenRequest === 'json' ? { body: fields } : { form: fields }),
+    ...(trace ? { trace } : {}),
   });
   const parsed = settings.parseToken ? settings.parseToken(response.body) : parseStandard(response.body);
   if ('error' in parsed) {

@@ -313,7 +313,8 @@ export class Pipeline {
     const { workspaceId } = connection;
     // Cached (the common call): read without a promise.
     let loaded =
-      this.connections.cachedCredentials?.(integration, workspaceId) ?? (await this.connections.credentialsFor(integration, workspaceId));
+      this.connections.cachedCredentials?.(integration, workspaceId) ??
+      (await this.connections.credentialsFor(integration, workspaceId, connection.trace));
     const { record } = loaded;
     const state = this.settings.cached(workspaceId, integration.service) ?? (await this.settings.state(workspaceId, integration.service));
     const context: OperationContext = { settings: state.settings, connection: record.meta };
@@ -332,7 +333,7 @@ export class Pipeline {
       } catch (error) {
         const withOurCredentials = upstream.auth ?? upstream.url === undefined;
         if (!(error instanceof CredentialsRejected) || !withOurCredentials || !sentWith.credentials.refreshToken) throw error;
-        refresh ??= this.connections.refreshRejected(integration, workspaceId, sentWith).then((fresh) => {
+        refresh ??= this.connections.refreshRejected(integration, workspaceId, sentWith, connection.trace).then((fresh) => {
           loaded = fresh;
         });
         await refresh;
