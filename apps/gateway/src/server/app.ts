@@ -110,8 +110,8 @@ export function createApp(options: AppOptions): GatewayApp {
     const path = ctx.path;
     if (path.startsWith('/api/v1/')) return restRoutes(ctx as Parameters<typeof restRoutes>[0], next);
     if (path === '/api/mcp' || path.startsWith('/api/mcp/')) return mcpRoutes(ctx as Parameters<typeof mcpRoutes>[0], next);
-    if (dashboard && (path === '/dashboard' || path.startsWith('/dashboard/'))) return dashboard(ctx, next);
-    return next();
+    // the dashboard passes any path outside /dashboard on itself
+    return dashboard ? dashboard(ctx, next) : next();
   });
   app.use(router.routes());
   app.use(admin.routes());
