@@ -1,6 +1,7 @@
+import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { pino } from 'pino';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { accessLogger, createLogger } from './logger.js';
 
 /** The lines written to a stream, parsed, once pino and the access line have written them. */
@@ -46,5 +47,59 @@ describe('the access line', () => {
     logger.level = 'info';
     access.info(FIELDS, 'request');
     expect(lines()).toHaveLength(1);
+  });
+});
+
+describe('stdout (the default destination)', () => {
+  /**
+   * A child process logging to its real stdout through the built logger: what a reader of that pipe sees, and when.
+   * `script` runs with `logger` and `access` in scope.
+   */
+  function logInChild(script: string): { lines: () => string[]; seenAt: Map<string, number>; exited: Promise<number | null> } {
+    const url = new URL('../../dist/observability/logger.js', import.meta.url).href;
+    const child = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { createLogger, accessLogger } = await import(${JSON.stringify(url)});
+        const logger = createLogger('info'); const access = accessLogger(logger); ${script}`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let text = '';
+    const seenAt = new Map<string, number>();
+    child.stdout.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      for (const line of text.split('\n').filter(Boolean)) {
+        const { msg } = JSON.parse(line) as { msg: string };
+        if (!seenAt.has(msg)) seenAt.set(msg, performance.now());
+      }
+    });
+    return {
+      lines: () => text.split('\n').filter(Boolean),
+      seenAt,
+      exited: new Promise((resolve) => child.once('close', (code) => resolve(code))),
+    };
+  }
+
+  it('an access line reaches stdout while the process keeps running, not held until it exits', async () => {
+    const run = logInChild(`access.info({ status: 200 }, 'one request'); setTimeout(() => {}, 1500);`);
+    await run.exited;
+    const exitedAt = performance.now();
+    // A line held until the 4 KB fill or the exit would arrive with the exit; it arrived a second or more before.
+    expect(exitedAt - (run.seenAt.get('one request') ?? exitedAt)).toBeGreaterThan(1000);
+  });
+
+  it('a warning goes out at once, after the access lines written before it, and nothing is lost at exit', async () => {
+    const run = logInChild(`for (let i = 0; i < 3; i++) access.info({ i }, 'request ' + i);
+      logger.warn({ n: 1 }, 'a warning');
+      for (let i = 3; i < 200; i++) access.info({ i }, 'request ' + i);
+      process.exit(0);`);
+    expect(await run.exited).toBe(0);
+    const messages = run.lines().map((line) => (JSON.parse(line) as { msg: string }).msg);
+    expect(messages).toHaveLength(201);
+    expect(messages.slice(0, 4)).toEqual(['request 0', 'request 1', 'request 2', 'a warning']);
+    expect(messages.at(-1)).toBe('request 199');
   });
 });

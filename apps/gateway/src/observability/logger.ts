@@ -2,9 +2,63 @@ import { currentTrace, type Logger } from '@portico/core';
 import { pino } from 'pino';
 import type { GatewayConfig } from '../config/load.js';
 
+/** Bytes of access lines collected before one write to stdout (docs/performance.md, issue 31: the third cut). */
+export const LOG_BUFFER_BYTES = 4096;
+/** Longest an access line waits in that buffer, ms: at low traffic, lines still reach stdout at once to the eye. */
+export const LOG_FLUSH_MS = 100;
+
+/** Where log lines go: `stream` for pino's lines, `access` for the access lines (the same stream, or batched into it). */
+interface LogStreams {
+  stream: NodeJS.WritableStream | ReturnType<typeof pino.destination>;
+  access: { write(line: string): unknown };
+}
+
+/**
+ * stdout with the access lines written in batches: a write per line (an `fs.write` on libuv's thread pool, a thread
+ * woken and a callback) cost more CPU than anything else a request does besides its two HTTP exchanges. Access lines
+ * wait until {@link LOG_BUFFER_BYTES} are collected or {@link LOG_FLUSH_MS} have passed. Every other line (start-up,
+ * warnings, errors) is written at once, with whatever access lines wait before it, so the order stays the order of
+ * writing; pino writes what is left when the process exits, whatever the exit (a signal, `process.exit`, an uncaught
+ * error).
+ */
+function batchedStdout(): LogStreams {
+  const stream = pino.destination({ sync: false, minLength: LOG_BUFFER_BYTES });
+  const write = stream.write.bind(stream);
+  let waiting = false;
+  // A flush asked for while a write was under way: done once that write is over (sonic-boom stops at minLength).
+  let urgent = false;
+  stream.on('drain', () => {
+    if (!urgent) return;
+    urgent = false;
+    stream.flush();
+  });
+  stream.write = (line: string) => {
+    const more = write(line);
+    waiting = false;
+    urgent = true;
+    stream.flush();
+    return more;
+  };
+  const timer = setInterval(() => {
+    if (!waiting) return;
+    waiting = false;
+    stream.flush();
+  }, LOG_FLUSH_MS).unref();
+  stream.once('close', () => clearInterval(timer));
+  return {
+    stream,
+    access: {
+      write(line: string) {
+        waiting = true;
+        return write(line);
+      },
+    },
+  };
+}
+
 /** Structured JSON logs. Anything that could carry a secret is redacted by path, whatever logged it. */
 export function createLogger(level: GatewayConfig['logLevel'], destination?: NodeJS.WritableStream) {
-  const stream = destination ?? pino.destination({ sync: false });
+  const { stream, access } = destination ? { stream: destination, access: destination } : batchedStdout();
   const logger = pino(
     {
       level,
@@ -40,7 +94,7 @@ export function createLogger(level: GatewayConfig['logLevel'], destination?: Nod
   // The access line (server/middleware.ts) has fixed fields, none of them a redacted name, and names its trace itself:
   // it is written to the same stream, at the same level, as the line pino would write without the redaction pass and
   // the mixin, built by hand: the same JSON (logger.test.ts compares the two) without pino's serialiser.
-  accessLoggers.set(logger, accessLine(logger, stream));
+  accessLoggers.set(logger, accessLine(logger, access));
   return logger;
 }
 
