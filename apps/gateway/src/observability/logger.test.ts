@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { pino } from 'pino';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { accessLogger, createLogger } from './logger.js';
 
 /** The lines written to a stream, parsed, once pino and the access line have written them. */
