@@ -83,12 +83,15 @@ describe('stdout (the default destination)', () => {
     };
   }
 
-  it('an access line reaches stdout while the process keeps running, not held until it exits', async () => {
-    const run = logInChild(`access.info({ status: 200 }, 'one request'); setTimeout(() => {}, 1500);`);
+  it('access lines reach stdout while the process keeps running, not held until it exits', async () => {
+    // 20 lines 5 ms apart (some written while an earlier write may be under way), then a quiet 1.5 s
+    const run =
+      logInChild(`let i = 0; const t = setInterval(() => { access.info({ i }, 'request ' + i); if (++i === 20) clearInterval(t); }, 5);
+      setTimeout(() => {}, 1600);`);
     await run.exited;
     const exitedAt = performance.now();
-    // A line held until the 4 KB fill or the exit would arrive with the exit; it arrived a second or more before.
-    expect(exitedAt - (run.seenAt.get('one request') ?? exitedAt)).toBeGreaterThan(1000);
+    // A line held until the 4 KB fill or the exit would arrive with the exit; each arrived a second or more before.
+    for (let i = 0; i < 20; i++) expect(exitedAt - (run.seenAt.get(`request ${i}`) ?? exitedAt)).toBeGreaterThan(1000);
   });
 
   it('a warning goes out at once, after the access lines written before it, and nothing is lost at exit', async () => {

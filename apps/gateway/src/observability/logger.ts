@@ -16,41 +16,42 @@ interface LogStreams {
 /**
  * stdout with the access lines written in batches: a write per line (an `fs.write` on libuv's thread pool, a thread
  * woken and a callback) cost more CPU than anything else a request does besides its two HTTP exchanges. Access lines
- * wait until {@link LOG_BUFFER_BYTES} are collected or {@link LOG_FLUSH_MS} have passed. Every other line (start-up,
- * warnings, errors) is written at once, with whatever access lines wait before it, so the order stays the order of
- * writing; pino writes what is left when the process exits, whatever the exit (a signal, `process.exit`, an uncaught
- * error).
+ * wait here until {@link LOG_BUFFER_BYTES} are collected or the next tick of a {@link LOG_FLUSH_MS} timer, then go to
+ * the stream as one string. Every other line (start-up, warnings, errors, audit export) is written at once, after the
+ * access lines waiting before it, so the order stays the order of writing; at exit, whatever the exit (a signal,
+ * `process.exit`, an uncaught error), the waiting lines are handed over before pino writes out what its stream holds.
  */
 function batchedStdout(): LogStreams {
-  const stream = pino.destination({ sync: false, minLength: LOG_BUFFER_BYTES });
+  const stream = pino.destination({ sync: false });
   const write = stream.write.bind(stream);
-  let waiting = false;
-  // A flush asked for while a write was under way: done once that write is over (sonic-boom stops at minLength).
-  let urgent = false;
-  stream.on('drain', () => {
-    if (!urgent) return;
-    urgent = false;
-    stream.flush();
-  });
-  stream.write = (line: string) => {
-    const more = write(line);
-    waiting = false;
-    urgent = true;
-    stream.flush();
-    return more;
+  let lines: string[] = [];
+  let bytes = 0;
+  const release = () => {
+    if (lines.length === 0) return;
+    const text = lines.length === 1 ? (lines[0] as string) : lines.join('');
+    lines = [];
+    bytes = 0;
+    write(text);
   };
-  const timer = setInterval(() => {
-    if (!waiting) return;
-    waiting = false;
-    stream.flush();
-  }, LOG_FLUSH_MS).unref();
-  stream.once('close', () => clearInterval(timer));
+  stream.write = (line: string) => {
+    release();
+    return write(line);
+  };
+  const timer = setInterval(release, LOG_FLUSH_MS).unref();
+  // before pino's own exit handler, which writes its stream's buffer synchronously
+  process.prependListener('exit', release);
+  stream.once('close', () => {
+    clearInterval(timer);
+    process.removeListener('exit', release);
+  });
   return {
     stream,
     access: {
       write(line: string) {
-        waiting = true;
-        return write(line);
+        lines.push(line);
+        bytes += line.length;
+        if (bytes >= LOG_BUFFER_BYTES) release();
+        return true;
       },
     },
   };
