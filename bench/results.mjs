@@ -20,6 +20,7 @@ export const LATEST = join(RESULTS_DIR, 'latest.json');
  * @property {import('./processes/micro.mjs').MicroRow[]} micro
  * @property {Awaited<ReturnType<typeof import('./measure/throughput.mjs').measureThroughput>>} throughput
  * @property {import('./measure/profiles.mjs').Profiles} [profiles] absent with --no-profile
+ * @property {import('./measure/sequential.mjs').Sequential} [sequential] own CPU at one connection, in one process
  * @property {Awaited<ReturnType<typeof import('./measure/workers.mjs').measureWorkers>>} [workers] serve --workers 1 and 2
  * @property {number} elapsedS
  */

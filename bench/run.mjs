@@ -25,6 +25,7 @@ import { measureMcpDiscovery } from './measure/discovery.mjs';
 import { environment, installedPluginCode } from './measure/environment.mjs';
 import { measureOpenApi } from './measure/openapi.mjs';
 import { profileGateway } from './measure/profiles.mjs';
+import { measureSequential } from './measure/sequential.mjs';
 import { readSettings } from './measure/settings.mjs';
 import { measureStartup, measureStartupBreakdown } from './measure/startup.mjs';
 import { measureThroughput } from './measure/throughput.mjs';
@@ -63,6 +64,9 @@ log('per-request building blocks…');
 const micro = await measureBuildingBlocks();
 log('throughput and latency…');
 const throughput = await measureThroughput(settings, log, waitForQuiet);
+log('own CPU at one connection, in one process…');
+await waitForQuiet('before the sequential run');
+const sequential = await measureSequential(settings, log);
 log('serve --workers 1 and 2…');
 await waitForQuiet('before the workers');
 const workers = await measureWorkers(settings, log);
@@ -82,6 +86,7 @@ const results = {
   discovery,
   micro,
   throughput,
+  sequential,
   workers,
   ...(profiles ? { profiles } : {}),
   elapsedS: (performance.now() - started) / 1000,

@@ -1,5 +1,6 @@
 // Portico's own CPU per request (issue 31): the gateway's CPU time per request minus the Koa + got hop's, for each
 // door and operation, from the same run, with the figures of each round (their spread is the measurement's noise).
+import { median } from '../harness/stats.mjs';
 import { OPERATION_LABEL } from '../measure/scenarios.mjs';
 import { int, ratio, table } from './markdown.mjs';
 
@@ -77,6 +78,55 @@ export function ownCpuSection(results, d) {
         'CPU ÷ REST per round',
         'req/s ÷ Koa + got hop',
       ],
+      rows,
+    ),
+    '',
+  ];
+}
+
+/**
+ * The same subtraction at one connection, in one process (processes/sequential.mjs): per round, the gateway's CPU per
+ * request minus the hop's of that round; the table keeps the medians over rounds.
+ * @param {Results} results
+ * @returns {string[]}
+ */
+export function sequentialSection(results) {
+  const seq = results.sequential;
+  if (!seq || seq.runs.length === 0) return [];
+  const rounds = [...new Set(seq.runs.map((r) => r.round))];
+  /**
+   * @param {OperationId} op
+   * @param {string} target
+   */
+  const perRound = (op, target) =>
+    rounds.map((round) => seq.runs.find((r) => r.op === op && r.target === target && r.round === round)?.usPerRequest ?? Number.NaN);
+  const rows = [];
+  for (const op of /** @type {OperationId[]} */ (['GET', 'POST'])) {
+    const koa = perRound(op, 'koa');
+    for (const [door, path] of DOORS) {
+      const own = perRound(op, path).map((us, i) => us - (koa[i] ?? Number.NaN));
+      rows.push([
+        OPERATION_LABEL[op],
+        door,
+        int(median(perRound(op, path))),
+        int(median(koa)),
+        `**${int(median(own))}**`,
+        own.map(int).join(', '),
+      ]);
+    }
+  }
+  return [
+    '### At one connection, in one process',
+    '',
+    `The benchmark upstream, the Koa + got hop and the gateway in one process, and a keep-alive client in it sending one request at a ` +
+      `time (${int(seq.requests)} per target and round, after ${int(seq.warmup)} to warm up; each round measures every target in turn): ` +
+      "the process's CPU time per request is the client's, the upstream's and the server's, and only the server differs, so the " +
+      'difference is what the gateway adds at one connection, without the scheduling noise of three processes on two cores. A request ' +
+      'alone in the event loop costs more than one among fifty, so these figures are higher than the ones above; they are the steadier ' +
+      'measure of a change.',
+    '',
+    table(
+      ['operation', 'door', 'process CPU µs/req, gateway', 'process CPU µs/req, Koa + got hop', 'own CPU µs/req', 'own CPU per round'],
       rows,
     ),
     '',
