@@ -180,7 +180,15 @@ export async function invokeTool(
   caller: McpCaller = {},
 ): Promise<CallToolResult> {
   try {
-    const result = await engine.invoke({ principal, protocol: 'mcp', service, operation, params, ...caller });
+    const result = await engine.invoke({
+      principal,
+      protocol: 'mcp',
+      service,
+      operation,
+      params,
+      clientAddress: caller.clientAddress,
+      trace: caller.trace,
+    });
     // Serialized once: the text block is this JSON, and its size decides whether the answer must be shortened.
     const text = JSON.stringify(result.body ?? null);
     // At most 3 bytes of UTF-8 per UTF-16 unit: most answers are under the budget without counting their bytes.

@@ -34,6 +34,7 @@ import {
   CALL_PREFIX,
   CONNECTIONS_TOOL,
   invokeTool,
+  type McpCaller,
   runCall,
   runConnections,
   runDescribe,
@@ -170,7 +171,7 @@ export function mcpToolCaller(
 ): (call: McpToolCall) => Promise<CallToolResult> {
   const mode = options.mode ?? 'compact';
   const budget = options.resultBudget ?? DEFAULT_MCP_RESULT_BUDGET;
-  const caller = { clientAddress: options.clientAddress ?? null, ...(options.trace ? { trace: options.trace } : {}) };
+  const caller: McpCaller = { clientAddress: options.clientAddress ?? null, trace: options.trace };
   return async ({ name, arguments: given }) => {
     const args = (given ?? {}) as Record<string, unknown>;
     if (mode === 'compact') {
