@@ -55,7 +55,12 @@ describe('stdout (the default destination)', () => {
    * A child process logging to its real stdout through the built logger: what a reader of that pipe sees, and when.
    * `script` runs with `logger` and `access` in scope.
    */
-  function logInChild(script: string): { lines: () => string[]; seenAt: Map<string, number>; exited: Promise<number | null> } {
+  function logInChild(script: string): {
+    lines: () => string[];
+    stderr: () => string;
+    seenAt: Map<string, number>;
+    exited: Promise<number | null>;
+  } {
     const url = new URL('../../dist/observability/logger.js', import.meta.url).href;
     const child = spawn(
       process.execPath,
@@ -65,9 +70,13 @@ describe('stdout (the default destination)', () => {
         `const { createLogger, accessLogger } = await import(${JSON.stringify(url)});
         const logger = createLogger('info'); const access = accessLogger(logger); ${script}`,
       ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
+      { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let text = '';
+    let errors = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      errors += chunk.toString('utf8');
+    });
     const seenAt = new Map<string, number>();
     child.stdout.on('data', (chunk: Buffer) => {
       text += chunk.toString('utf8');
@@ -78,6 +87,7 @@ describe('stdout (the default destination)', () => {
     });
     return {
       lines: () => text.split('\n').filter(Boolean),
+      stderr: () => errors,
       seenAt,
       exited: new Promise((resolve) => child.once('close', (code) => resolve(code))),
     };
@@ -104,5 +114,14 @@ describe('stdout (the default destination)', () => {
     expect(messages).toHaveLength(201);
     expect(messages.slice(0, 4)).toEqual(['request 0', 'request 1', 'request 2', 'a warning']);
     expect(messages.at(-1)).toBe('request 199');
+  });
+
+  it('many loggers in one process: the waiting lines of each are written at exit, with no listener warning', async () => {
+    const run = logInChild(`for (let i = 0; i < 15; i++) accessLogger(createLogger('info')).info({ i }, 'logger ' + i);
+      setTimeout(() => process.exit(0), 50);`);
+    expect(await run.exited).toBe(0);
+    const messages = run.lines().map((line) => (JSON.parse(line) as { msg: string }).msg);
+    expect(messages.sort()).toEqual(Array.from({ length: 15 }, (_, i) => `logger ${i}`).sort());
+    expect(run.stderr()).not.toMatch(/MaxListenersExceeded/);
   });
 });

@@ -38,11 +38,11 @@ function batchedStdout(): LogStreams {
     return write(line);
   };
   const timer = setInterval(release, LOG_FLUSH_MS).unref();
-  // before pino's own exit handler, which writes its stream's buffer synchronously
-  process.prependListener('exit', release);
+  releasedAtExit.add(release);
+  hookExit();
   stream.once('close', () => {
     clearInterval(timer);
-    process.removeListener('exit', release);
+    releasedAtExit.delete(release);
   });
   return {
     stream,
@@ -55,6 +55,19 @@ function batchedStdout(): LogStreams {
       },
     },
   };
+}
+
+/** The batches to hand over at exit: one listener for every logger of the process, however many there are. */
+const releasedAtExit = new Set<() => void>();
+let exitHooked = false;
+
+function hookExit(): void {
+  if (exitHooked) return;
+  exitHooked = true;
+  // before pino's own exit handler, which writes its stream's buffer synchronously
+  process.prependListener('exit', () => {
+    for (const release of releasedAtExit) release();
+  });
 }
 
 /** Structured JSON logs. Anything that could carry a secret is redacted by path, whatever logged it. */
