@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
@@ -104,7 +107,7 @@ describe('stdout (the default destination)', () => {
     for (let i = 0; i < 20; i++) expect(exitedAt - (run.seenAt.get(`request ${i}`) ?? exitedAt)).toBeGreaterThan(1500);
   });
 
-  it('a warning goes out at once, after the access lines written before it, and nothing is lost at exit', async () => {
+  it('a warning comes after the access lines written before it, and nothing is lost at exit', async () => {
     const run = logInChild(`for (let i = 0; i < 3; i++) access.info({ i }, 'request ' + i);
       logger.warn({ n: 1 }, 'a warning');
       for (let i = 3; i < 200; i++) access.info({ i }, 'request ' + i);
@@ -123,5 +126,36 @@ describe('stdout (the default destination)', () => {
     const messages = run.lines().map((line) => (JSON.parse(line) as { msg: string }).msg);
     expect(messages.sort()).toEqual(Array.from({ length: 15 }, (_, i) => `logger ${i}`).sort());
     expect(run.stderr()).not.toMatch(/MaxListenersExceeded/);
+  });
+
+  it('logger.flush() starts writing the waiting access lines, without waiting for the batch timer', async () => {
+    // stdout a file the child reads back 30 ms after the flush: a line left for the 100 ms timer would not be in it yet
+    const dir = mkdtempSync(join(tmpdir(), 'portico-log-'));
+    const file = join(dir, 'stdout');
+    const out = openSync(file, 'w');
+    const url = new URL('../../dist/observability/logger.js', import.meta.url).href;
+    const child = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const { readFileSync } = await import('node:fs');
+        const { createLogger, accessLogger } = await import(${JSON.stringify(url)});
+        const logger = createLogger('info');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        accessLogger(logger).info({ status: 200 }, 'flushed request');
+        logger.flush();
+        setTimeout(() => { process.stderr.write(readFileSync(${JSON.stringify(file)}, 'utf8')); process.exit(0); }, 30);`,
+      ],
+      { stdio: ['ignore', out, 'pipe'] },
+    );
+    let seen = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString('utf8');
+    });
+    await new Promise((resolve) => child.once('close', resolve));
+    closeSync(out);
+    rmSync(dir, { recursive: true, force: true });
+    expect(seen).toContain('"msg":"flushed request"');
   });
 });

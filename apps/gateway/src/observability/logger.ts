@@ -2,10 +2,10 @@ import { currentTrace, type Logger } from '@portico/core';
 import { pino } from 'pino';
 import type { GatewayConfig } from '../config/load.js';
 
-/** Bytes of access lines collected before one write to stdout (docs/performance.md, issue 31: the third cut). */
-export const LOG_BUFFER_BYTES = 4096;
+/** Access-line characters collected before one write to stdout (docs/performance.md, issue 31: the third cut). */
+const LOG_BUFFER_CHARS = 4096;
 /** Longest an access line waits in that buffer, ms: at low traffic, lines still reach stdout at once to the eye. */
-export const LOG_FLUSH_MS = 100;
+const LOG_FLUSH_MS = 100;
 
 /** Where log lines go: `stream` for pino's lines, `access` for the access lines (the same stream, or batched into it). */
 interface LogStreams {
@@ -16,7 +16,7 @@ interface LogStreams {
 /**
  * stdout with the access lines written in batches: a write per line (an `fs.write` on libuv's thread pool, a thread
  * woken and a callback) cost more CPU than anything else a request does besides its two HTTP exchanges. Access lines
- * wait here until {@link LOG_BUFFER_BYTES} are collected or the next tick of a {@link LOG_FLUSH_MS} timer, then go to
+ * wait here until {@link LOG_BUFFER_CHARS} characters are collected or the next tick of a {@link LOG_FLUSH_MS} timer, then go to
  * the stream as one string. Every other line (start-up, warnings, errors, audit export) is written at once, after the
  * access lines waiting before it, so the order stays the order of writing; at exit, whatever the exit (a signal,
  * `process.exit`, an uncaught error), the waiting lines are handed over before pino writes out what its stream holds.
@@ -25,17 +25,23 @@ function batchedStdout(): LogStreams {
   const stream = pino.destination({ sync: false });
   const write = stream.write.bind(stream);
   let lines: string[] = [];
-  let bytes = 0;
+  let chars = 0;
   const release = () => {
     if (lines.length === 0) return;
     const text = lines.length === 1 ? (lines[0] as string) : lines.join('');
     lines = [];
-    bytes = 0;
+    chars = 0;
     write(text);
   };
   stream.write = (line: string) => {
     release();
     return write(line);
+  };
+  // `logger.flush()` (pino's) starts writing everything the logger was given, the waiting access lines too
+  const flush = stream.flush.bind(stream);
+  stream.flush = (cb?: (error?: Error) => void) => {
+    release();
+    flush(cb);
   };
   const timer = setInterval(release, LOG_FLUSH_MS).unref();
   releasedAtExit.add(release);
@@ -49,8 +55,8 @@ function batchedStdout(): LogStreams {
     access: {
       write(line: string) {
         lines.push(line);
-        bytes += line.length;
-        if (bytes >= LOG_BUFFER_BYTES) release();
+        chars += line.length;
+        if (chars >= LOG_BUFFER_CHARS) release();
         return true;
       },
     },
