@@ -3,7 +3,7 @@
 // probe that proves a scenario answers before it is measured.
 import { send } from '../harness/client.mjs';
 
-/** @typedef {'direct' | 'proxy' | 'got' | 'koa' | 'rest' | 'rest-toolset' | 'mcp' | 'rest-nodash' | 'mcp-nodash'} PathId */
+/** @typedef {'direct' | 'proxy' | 'got' | 'koa' | 'koa-tuned' | 'rest' | 'rest-toolset' | 'mcp' | 'rest-nodash' | 'mcp-nodash'} PathId */
 /** @typedef {'GET' | 'POST'} OperationId */
 /** @typedef {import('../harness/load.mjs').LoadRequest & { method: string, path: string }} ScenarioRequest */
 
@@ -11,7 +11,7 @@ import { send } from '../harness/client.mjs';
  * Every path, in the order the tables list them (and every other round measures them).
  * @type {PathId[]}
  */
-export const PATHS = ['direct', 'proxy', 'got', 'koa', 'rest', 'rest-toolset', 'mcp', 'rest-nodash', 'mcp-nodash'];
+export const PATHS = ['direct', 'proxy', 'got', 'koa', 'koa-tuned', 'rest', 'rest-toolset', 'mcp', 'rest-nodash', 'mcp-nodash'];
 /** @type {OperationId[]} */
 export const OPERATIONS = ['GET', 'POST'];
 
@@ -21,6 +21,7 @@ export const PATH_LABEL = {
   proxy: 'bare node:http proxy',
   got: 'node:http + got hop (reference)',
   koa: 'Koa + got hop (reference)',
+  'koa-tuned': "Koa + got hop, got's options built as Portico builds them (reference)",
   rest: 'Portico REST',
   'rest-toolset': 'Portico REST, key bound to a tool set',
   mcp: 'Portico MCP tools/call',
@@ -55,6 +56,7 @@ export function requestFor(path, op, keys) {
   // The same requests to a second gateway started with PORTICO_DASHBOARD=off (its own keys).
   if (path === 'rest-nodash') return requestFor('rest', op, keys);
   if (path === 'mcp-nodash') return requestFor('mcp', op, keys);
+  if (path === 'koa-tuned') return requestFor('koa', op, keys);
   const auth = { authorization: `Bearer ${keys.key}` };
   const mcpHeaders = { ...auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   if (path === 'rest') {

@@ -34,16 +34,18 @@ export async function measureThroughput(settings, log, waitForQuiet) {
   const upstream = await startChild(processFile('upstream.mjs'));
   /** @type {Child[]} */
   const hops = [];
-  /** @param {string} file @returns {Promise<Child>} */
-  const hop = async (file) => {
+  /** @param {string} file @param {string[]} [args] @returns {Promise<Child>} */
+  const hop = async (file, args = []) => {
     /** @type {Child} */
-    const child = await startChild(processFile(file), {}, [], [upstream.url]);
+    const child = await startChild(processFile(file), {}, [], [upstream.url, ...args]);
     hops.push(child);
     return child;
   };
   const proxy = await hop('proxy.mjs');
   const gotHop = await hop('got-hop.mjs');
   const koaHop = await hop('koa-got-hop.mjs');
+  // The same hop with got's request options built as the gateway builds them (core's upstream/got-options.ts).
+  const koaTunedHop = await hop('koa-got-hop.mjs', ['--got-options=portico']);
   /** @type {GatewayChild} */
   const gateway = await startChild(processFile('gateway.mjs'), {}, [], [upstream.url]);
   // The same gateway without the dashboard: REST and MCP must not move when the dashboard is present.
@@ -55,6 +57,7 @@ export async function measureThroughput(settings, log, waitForQuiet) {
     proxy: { url: proxy.url, pid: proxy.pid },
     got: { url: gotHop.url, pid: gotHop.pid },
     koa: { url: koaHop.url, pid: koaHop.pid },
+    'koa-tuned': { url: koaTunedHop.url, pid: koaTunedHop.pid },
     rest: { url: gateway.url, pid: gateway.pid, gateway },
     'rest-toolset': { url: gateway.url, pid: gateway.pid, gateway },
     mcp: { url: gateway.url, pid: gateway.pid, gateway },
@@ -79,6 +82,7 @@ export async function measureThroughput(settings, log, waitForQuiet) {
         ['proxy', ['proxy']],
         ['got hop', ['got']],
         ['Koa + got hop', ['koa']],
+        ["Koa + got hop, got's options as Portico's", ['koa-tuned']],
         ['gateway', ['rest', 'rest-toolset', 'mcp']],
         ['gateway, dashboard off', ['rest-nodash', 'mcp-nodash']],
       ];

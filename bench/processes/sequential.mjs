@@ -7,6 +7,7 @@
 // node bench/processes/sequential.mjs <requests per round> <warm-up requests> <rounds>
 import { send } from '../harness/client.mjs';
 import { OPERATIONS, probe, requestFor } from '../measure/scenarios.mjs';
+import { importGot, importGotOptions } from '../workspace.mjs';
 import { startExampleGateway } from './example-gateway.mjs';
 import { koaGotApp } from './koa-got-app.mjs';
 import { createUpstream } from './upstream-server.mjs';
@@ -22,6 +23,11 @@ import { createUpstream } from './upstream-server.mjs';
  */
 
 const [requests, warmup, rounds] = process.argv.slice(2, 5).map(Number);
+
+// The hop and the gateway share one got here: its request options are built as the gateway builds them from the first
+// request on (core's upstream/got-options.ts), for the hop too, so this section compares them with the same got.
+const { tuneGotOptions } = await importGotOptions();
+if (!tuneGotOptions((await importGot()).Options)) throw new Error("got's request options could not be built as the gateway builds them");
 
 /** @param {import('node:net').Server} server */
 const listen = (server) =>

@@ -38,6 +38,8 @@ export function ownCpuSection(results, d) {
     const rest = d.find(d.high, op, 'rest');
     const koaRounds = perRound(op, 'koa');
     const restRounds = perRound(op, 'rest');
+    const tuned = d.find(d.high, op, 'koa-tuned');
+    const tunedRounds = perRound(op, 'koa-tuned');
     for (const [door, path] of DOORS) {
       const x = d.find(d.high, op, path);
       if (!x || !koa) continue;
@@ -50,6 +52,10 @@ export function ownCpuSection(results, d) {
         int(koa.hopUsPerRequest),
         `**${int(own)}**`,
         doorRounds.map((us, i) => int(us - (koaRounds[i] ?? Number.NaN))).join(', '),
+        tuned ? int(tuned.hopUsPerRequest) : '–',
+        tuned
+          ? `${int((x.hopUsPerRequest ?? Number.NaN) - (tuned.hopUsPerRequest ?? Number.NaN))} (${doorRounds.map((us, i) => int(us - (tunedRounds[i] ?? Number.NaN))).join(', ')})`
+          : '–',
         path === 'rest' ? '–' : ratio((x.hopUsPerRequest ?? Number.NaN) / (rest?.hopUsPerRequest ?? Number.NaN)),
         path === 'rest' ? '–' : doorRounds.map((us, i) => ratio(us / (restRounds[i] ?? Number.NaN))).join(', '),
         ratio(x.rps / koa.rps),
@@ -64,7 +70,9 @@ export function ownCpuSection(results, d) {
       'the same tuned got instance (authentication, limits, validation, credentials, the upstream request built from the operation, mapping, ' +
       'audit, metrics, the access log, and for MCP the JSON-RPC envelope). MCP sends the same operations as `tools/call` of `call_example` ' +
       '(list_items reads, create_item creates). The figures per round are each round’s own subtraction and ratio; the table keeps the medians ' +
-      'over rounds, so its own CPU is the difference of two medians.',
+      'over rounds, so its own CPU is the difference of two medians. The gateway builds the options got hands to `http.request` without ' +
+      'the object literal that Node 20 makes slow (docs/decisions.md, Upstream calls); the hop the targets use keeps got as it comes, and the ' +
+      'second hop has got changed as the gateway changes it: against that one, the own CPU is what Portico adds with the same got.',
     '',
     table(
       [
@@ -74,6 +82,8 @@ export function ownCpuSection(results, d) {
         'Koa + got hop CPU µs/req',
         'own CPU µs/req',
         'own CPU per round',
+        "hop with got's options as Portico's, CPU µs/req",
+        'own CPU against that hop (per round)',
         'CPU ÷ REST',
         'CPU ÷ REST per round',
         'req/s ÷ Koa + got hop',
@@ -123,7 +133,7 @@ export function sequentialSection(results) {
       "the process's CPU time per request is the client's, the upstream's and the server's, and only the server differs, so the " +
       'difference is what the gateway adds at one connection, without the scheduling noise of three processes on two cores. A request ' +
       'alone in the event loop costs more than one among fifty, so these figures are higher than the ones above; they are the steadier ' +
-      'measure of a change.',
+      'measure of a change. The hop and the gateway share one got here, with its request options built as the gateway builds them.',
     '',
     table(
       ['operation', 'door', 'process CPU µs/req, gateway', 'process CPU µs/req, Koa + got hop', 'own CPU µs/req', 'own CPU per round'],

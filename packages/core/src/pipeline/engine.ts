@@ -29,7 +29,7 @@ import { detectTracing } from '../upstream/spans.js';
 import { WorkspaceBaseUrls } from '../upstream/workspace-base-urls.js';
 import { AuditLog } from './audit-log.js';
 import { AuditSpool, type AuditSpoolOptions } from './audit-spool.js';
-import { type EngineObserver, Observers, observeUpstream } from './observers.js';
+import { type EngineObserver, Observers } from './observers.js';
 import { type InvokeRequest, type InvokeResult, Pipeline, type Protocol } from './pipeline.js';
 import { createRateLimiter, type RateLimitOptions } from './rate-limit.js';
 
@@ -146,6 +146,8 @@ export class Engine {
     const { registry, store, logger, keys, client, oauthClients, audit } = this;
     this.connections = new Connections({ registry, store, logger, keys, client, oauthClients, audit });
     this.oauth = new OAuthFlow({ registry, store, keys, client, oauthClients, connections: this.connections, audit });
+    const sender = new UpstreamSender(client, logger, egress, options.upstreamSlots ?? this.upstreamLimiter(options));
+    sender.onCall = (observation) => this.observers.upstream(observation);
     this.pipeline = new Pipeline({
       registry,
       store,
@@ -153,10 +155,7 @@ export class Engine {
       settings: this.settings,
       toolSets: this.toolSets,
       connections: this.connections,
-      upstream: observeUpstream(
-        new UpstreamSender(client, logger, egress, options.upstreamSlots ?? this.upstreamLimiter(options)),
-        this.observers,
-      ),
+      upstream: sender,
       audit,
       baseUrlOverrides: options.baseUrlOverrides ?? {},
       workspaceBaseUrls,

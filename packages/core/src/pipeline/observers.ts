@@ -1,6 +1,5 @@
-import { type ErrorCode, toGatewayError } from '../errors.js';
 import type { AuditRecord } from '../store/types.js';
-import type { UpstreamSender } from '../upstream/send.js';
+import type { UpstreamObservation } from '../upstream/send.js';
 
 /** What an audited outcome carries besides its record, for observers only (never stored). */
 export interface AuditDetail {
@@ -8,16 +7,7 @@ export interface AuditDetail {
   upstreamStatus?: number;
 }
 
-/** One upstream call of an operation: every attempt, back-off and `Retry-After` wait of its time budget included. */
-export interface UpstreamObservation {
-  service: string;
-  operation: string;
-  /** `ok`, or the error code the call ended with (`upstream_timeout`, `rate_limited`, `upstream_error`…). */
-  outcome: 'ok' | ErrorCode;
-  /** The status of the last answer; undefined when none came (refused, reset, timed out). */
-  status: number | undefined;
-  durationMs: number;
-}
+export type { UpstreamObservation } from '../upstream/send.js';
 
 /**
  * Listens to the engine without being part of it (metrics: core does not depend on any metrics library). One
@@ -84,36 +74,4 @@ export class Observers {
       }
     }
   }
-}
-
-/**
- * Makes `sender` tell `observers` about each upstream call it sends: its duration (the whole time budget, retries
- * included), its outcome and the status of the last answer. Wraps the instance's `send`; returns the same sender.
- */
-export function observeUpstream(sender: UpstreamSender, observers: Observers): UpstreamSender {
-  const send = sender.send.bind(sender);
-  sender.send = async (integration, operation, ...rest) => {
-    const started = performance.now();
-    let outcome: UpstreamObservation['outcome'] = 'ok';
-    let status: number | undefined;
-    try {
-      const response = await send(integration, operation, ...rest);
-      status = response.status;
-      return response;
-    } catch (error) {
-      const failure = toGatewayError(error);
-      outcome = failure.code;
-      status = failure.upstreamStatus;
-      throw error;
-    } finally {
-      observers.upstream({
-        service: integration.service,
-        operation: operation.name,
-        outcome,
-        status,
-        durationMs: performance.now() - started,
-      });
-    }
-  };
-  return sender;
 }

@@ -3,7 +3,7 @@ import type { IntegrationSettings, IntegrationState } from '../access/integratio
 import type { AllowedOperations, ToolSets } from '../access/tool-sets.js';
 import type { Connections } from '../connections/credentials.js';
 import { assertInput, pathSegmentProblem } from '../contract/input-limits.js';
-import { type DeclarativeUpstream, type OperationContext, repeatable, type UpstreamRequest } from '../contract/operation.js';
+import type { DeclarativeUpstream, UpstreamRequest, UpstreamResponse } from '../contract/operation.js';
 import { type RegisteredIntegration, type RegisteredOperation, type Registry, requireIntegration } from '../contract/registry.js';
 import { coerceParams, problemList, queryParams } from '../contract/validation.js';
 import { GatewayError, toGatewayError } from '../errors.js';
@@ -12,12 +12,13 @@ import type { Store } from '../store/types.js';
 import { upstreamJsonBytes } from '../upstream/client.js';
 import { buildDeclarative } from '../upstream/declarative.js';
 import type { ConnectionCall } from '../upstream/limits.js';
-import { CredentialsRejected, type UpstreamSender } from '../upstream/send.js';
+import type { UpstreamSender } from '../upstream/send.js';
 import { annotateRequestSpan } from '../upstream/spans.js';
 import type { TraceContext } from '../upstream/trace-context.js';
 import type { WorkspaceBaseUrls } from '../upstream/workspace-base-urls.js';
 import type { AuditLog } from './audit-log.js';
 import type { RateLimiter } from './rate-limit.js';
+import { afterRejection, sendRefreshing, type UpstreamCall } from './upstream-call.js';
 
 /** The door a call came through: an MCP or REST client, or an admin trying an operation in the dashboard. */
 export type Protocol = 'mcp' | 'rest' | 'dashboard';
@@ -285,7 +286,11 @@ export class Pipeline {
     assertInput(request.stringParams);
     // One coercion rule for every door (contract/validation.ts): query values and typed values meet the same schema.
     const schema = operation.definition.params;
-    const params = coerceParams(schema, { ...(request.stringParams ? queryParams(schema, request.stringParams) : {}), ...request.params });
+    // typed params win over query values; assigned rather than spread (a spread's added keys are slow on Node 20), which
+    // is safe here: assertInput refused __proto__ and the other forbidden keys above
+    const merged = request.stringParams ? queryParams(schema, request.stringParams) : {};
+    if (request.params) Object.assign(merged, request.params);
+    const params = coerceParams(schema, merged);
     const valid = operation.validator.check(params);
     const problems = valid ? [] : operation.validator.problems(params);
     // One path-parameter rule for every plugin, whatever its schema says, before any upstream call. Where the schema
@@ -312,52 +317,42 @@ export class Pipeline {
   ): Promise<InvokeResult> {
     const { workspaceId } = connection;
     // Cached (the common call): read without a promise.
-    let loaded =
+    const loaded =
       this.connections.cachedCredentials?.(integration, workspaceId) ??
       (await this.connections.credentialsFor(integration, workspaceId, connection.trace));
-    const { record } = loaded;
     const state = this.settings.cached(workspaceId, integration.service) ?? (await this.settings.state(workspaceId, integration.service));
-    const context: OperationContext = { settings: state.settings, connection: record.meta };
-    const baseUrl = this.baseUrlFor(integration, state, record.meta);
+    const baseUrl = this.baseUrlFor(integration, state, loaded.record.meta);
     const definition = operation.definition;
-    let refresh: Promise<unknown> | undefined;
-    const sendWith = (upstream: UpstreamRequest) =>
-      this.upstream.send(integration, operation, upstream, baseUrl, loaded.credentials, state.settings, connection);
-    // A 401 to our credentials on a connection with a refresh token: one refresh per call (shared with every call that
-    // saw the same rejection, connections/credentials.ts), then each refused request once more if sending it twice is
-    // safe; otherwise the caller is told to send the call again.
-    const send = async (upstream: UpstreamRequest) => {
-      const sentWith = loaded;
-      try {
-        return await sendWith(upstream);
-      } catch (error) {
-        const withOurCredentials = upstream.auth ?? upstream.url === undefined;
-        if (!(error instanceof CredentialsRejected) || !withOurCredentials || !sentWith.credentials.refreshToken) throw error;
-        refresh ??= this.connections.refreshRejected(integration, workspaceId, sentWith, connection.trace).then((fresh) => {
-          loaded = fresh;
-        });
-        await refresh;
-        if (loaded.credentials.accessToken === sentWith.credentials.accessToken) throw error; // refreshed already: not the token
-        if (!repeatable(definition, upstream)) {
-          throw new GatewayError(
-            'upstream_unauthorized',
-            `${integration.plugin.displayName} rejected the stored credentials (401); they were refreshed, but ${operation.name} ` +
-              `(${upstream.method}) was not sent again as it may not be safe to repeat: send the call again`,
-            { upstreamStatus: error.upstreamStatus ?? 401 },
-          );
-        }
-        return sendWith(upstream);
-      }
-    };
+    // What a second request of the call needs (an operation's run, a refresh): made only then.
+    const call = (): UpstreamCall => ({
+      sender: this.upstream,
+      connections: this.connections,
+      integration,
+      operation,
+      baseUrl,
+      settings: state.settings,
+      connection,
+      loaded,
+      refresh: undefined,
+    });
     let body: unknown;
     if (definition.run) {
-      body = await definition.run(params as never, { ...context, send });
+      const shared = call();
+      const send = (upstream: UpstreamRequest) => sendRefreshing(shared, upstream);
+      body = await definition.run(params as never, { settings: state.settings, connection: loaded.record.meta, send });
     } else {
       const upstream =
         typeof definition.upstream === 'function'
-          ? definition.upstream(params as never, context)
+          ? definition.upstream(params as never, { settings: state.settings, connection: loaded.record.meta })
           : buildDeclarative(definition.upstream as DeclarativeUpstream, params);
-      const response = await send(upstream);
+      // The common call sends once, without a closure or another async layer; a rejection of our credentials takes
+      // the refresh path (sendRefreshing).
+      let response: UpstreamResponse;
+      try {
+        response = await this.upstream.send(integration, operation, upstream, baseUrl, loaded.credentials, state.settings, connection);
+      } catch (error) {
+        response = await afterRejection(call(), upstream, error, loaded);
+      }
       body = response.body;
       // Nothing reads or changes the body on its way out: the door may send the upstream's bytes as they came.
       const bytes = definition.transform ? undefined : upstreamJsonBytes(response);

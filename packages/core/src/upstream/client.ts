@@ -7,8 +7,9 @@ import type { UpstreamRequest, UpstreamResponse } from '../contract/operation.js
 import { GatewayError } from '../errors.js';
 import { EGRESS_REFUSED } from './egress.js';
 import { retryAfterMs } from './failures.js';
+import { tuneGotOptions } from './got-options.js';
 import { endUpstreamSpan, startUpstreamSpan } from './spans.js';
-import { type TraceContext, upstreamTraceHeaders } from './trace-context.js';
+import { setTraceHeaders, type TraceContext } from './trace-context.js';
 
 export interface UpstreamClientOptions {
   /**
@@ -99,6 +100,7 @@ export class UpstreamClient {
     gotModule ??= import('got');
     this.got ??= gotModule.then((module) => {
       GotRequestError = module.RequestError;
+      tuneGotOptions(module.Options); // a literal V8 makes slow, built another way (got-options.ts)
       this.ready = module.default.extend({
         agent: this.agents,
         ...(lookup ? { dnsLookup: lookup } : {}),
@@ -130,8 +132,9 @@ export class UpstreamClient {
       // W3C trace context: the request's trace id, a new span id for each attempt (trace-context.ts) — the attempt's
       // client span's when spans are recorded (spans.ts)
       const span = startUpstreamSpan(request.method, url, request.service, request.operation, attempt);
-      const traced = { ...headers, ...upstreamTraceHeaders(span, request.trace) };
-      const outcome = await this.attempt(got, url, request.method, traced, body, deadline - performance.now(), name);
+      // got copies the headers into its own options: the one object is reused, its trace headers set anew each attempt
+      setTraceHeaders(headers, span, request.trace);
+      const outcome = await this.attempt(got, url, request.method, headers, body, deadline - performance.now(), name);
       endUpstreamSpan(span, outcome.response?.status ?? outcome.error?.upstreamStatus, outcome.error);
       const wait = retriable && attempt < retryLimit ? this.retryWait(outcome, attempt) : undefined;
       if (wait === undefined || deadline - performance.now() - wait < timeoutMs * RETRY_MIN_BUDGET_SHARE) {
@@ -173,11 +176,14 @@ export class UpstreamClient {
   ): Promise<Attempt> {
     const max = this.maxResponseBytes;
     return new Promise<Attempt>((resolve) => {
-      const stream = got.stream(url, {
+      // got(…, { isStream: true }) rather than got.stream(…), which copies the options to add that one key: on Node
+      // 20 a key added after a spread costs a call into V8's runtime (got-options.ts)
+      const stream = got(url, {
         method: method as 'GET',
         headers,
-        ...(body === undefined ? {} : { body }),
+        body,
         timeout: { request: Math.max(1, Math.floor(timeoutMs)) },
+        isStream: true,
       });
       let settled = false;
       let status = 0;
@@ -239,7 +245,8 @@ function withQuery(url: string, query: UpstreamRequest['query']): string {
 }
 
 function encodeBody(request: UpstreamRequest): { headers: Record<string, string>; body: string | Uint8Array | undefined } {
-  const headers: Record<string, string> = { accept: 'application/json', ...request.headers };
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (request.headers) Object.assign(headers, request.headers);
   if (request.raw) {
     headers['content-type'] = request.raw.contentType;
     return { headers, body: request.raw.data };

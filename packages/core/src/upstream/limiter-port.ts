@@ -96,7 +96,10 @@ export class BrokeredUpstreamLimiter implements UpstreamSlots {
     const release = await this.broker.acquire(service, connection.workspaceId, maxWait, connection.callerGone);
     try {
       const beforeRetry = () => this.broker.pace(service, connection.workspaceId, deadline - performance.now());
-      return await client.send(windows ? { ...request, deadline, beforeRetry } : { ...request, deadline });
+      // The request is the sender's own, made for this call: completed here rather than copied.
+      request.deadline = deadline;
+      if (windows) request.beforeRetry = beforeRetry;
+      return await client.send(request);
     } finally {
       release();
     }

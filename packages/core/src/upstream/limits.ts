@@ -162,9 +162,10 @@ export class ConnectionLimiter {
     const release = acquired instanceof Promise ? await acquired : acquired;
     try {
       const until = this.now() + (deadline - performance.now());
-      return await client.send(
-        this.windows.length === 0 ? { ...request, deadline } : { ...request, deadline, beforeRetry: () => this.pace(until) },
-      );
+      // The request is the sender's own, made for this call: completed here rather than copied.
+      request.deadline = deadline;
+      if (this.windows.length > 0) request.beforeRetry = () => this.pace(until);
+      return await client.send(request);
     } finally {
       release();
     }

@@ -1,15 +1,26 @@
 import type { UpstreamRequest, UpstreamResponse } from '../contract/operation.js';
 import type { Credentials, UpstreamFailure } from '../contract/plugin.js';
 import type { RegisteredIntegration, RegisteredOperation } from '../contract/registry.js';
-import { codeForUpstreamStatus, type ErrorCode, GatewayError } from '../errors.js';
+import { codeForUpstreamStatus, type ErrorCode, GatewayError, toGatewayError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { UpstreamClient } from './client.js';
+import type { PreparedRequest, UpstreamClient } from './client.js';
 import { EgressPolicy } from './egress.js';
 import { readUpstreamFailure, redactSecrets, retryAfterFromHeaders } from './failures.js';
 import type { UpstreamSlots } from './limiter-port.js';
 import { type ConnectionCall, UpstreamLimiter } from './limits.js';
 
 const MAX_MESSAGE = 500;
+
+/** One upstream call of an operation: every attempt, back-off and `Retry-After` wait of its time budget included. */
+export interface UpstreamObservation {
+  service: string;
+  operation: string;
+  /** `ok`, or the error code the call ended with (`upstream_timeout`, `rate_limited`, `upstream_error`…). */
+  outcome: 'ok' | ErrorCode;
+  /** The status of the last answer; undefined when none came (refused, reset, timed out). */
+  status: number | undefined;
+  durationMs: number;
+}
 
 /** Sends one upstream request of an operation, with the integration's headers and auth, and judges the answer. */
 export class UpstreamSender {
@@ -20,6 +31,9 @@ export class UpstreamSender {
     private readonly limits: UpstreamSlots = new UpstreamLimiter(),
   ) {}
 
+  /** Told of every upstream call sent through {@link send}, whatever its outcome (the engine's observers: metrics). */
+  onCall: ((observation: UpstreamObservation) => void) | undefined;
+
   async send(
     integration: RegisteredIntegration,
     operation: RegisteredOperation,
@@ -29,6 +43,42 @@ export class UpstreamSender {
     settings: Record<string, unknown>,
     /** Whose connection this is: its requests take its slots (limits.ts). Without it, no limit applies. */
     connection?: ConnectionCall,
+  ): Promise<UpstreamResponse> {
+    const started = performance.now();
+    try {
+      const response = await this.sendWithin(integration, operation, request, baseUrl, credentials, settings, connection);
+      this.onCall?.({
+        service: integration.service,
+        operation: operation.name,
+        outcome: 'ok',
+        status: response.status,
+        durationMs: performance.now() - started,
+      });
+      return response;
+    } catch (error) {
+      if (this.onCall) {
+        const failure = toGatewayError(error);
+        this.onCall({
+          service: integration.service,
+          operation: operation.name,
+          outcome: failure.code,
+          status: failure.upstreamStatus,
+          durationMs: performance.now() - started,
+        });
+      }
+      throw error;
+    }
+  }
+
+  /** {@link send} without the observation: the request built, sent within the connection's slots, its answer judged. */
+  private sendWithin(
+    integration: RegisteredIntegration,
+    operation: RegisteredOperation,
+    request: UpstreamRequest,
+    baseUrl: string,
+    credentials: Credentials,
+    settings: Record<string, unknown>,
+    connection: ConnectionCall | undefined,
   ): Promise<UpstreamResponse> {
     const upstream = integration.plugin.upstream;
     const absolute = request.url !== undefined;
@@ -44,23 +94,44 @@ export class UpstreamSender {
       );
       throw error;
     }
-    const withAuth = request.auth ?? !absolute;
-    const headers = {
-      ...upstream.headers?.(settings),
-      ...(withAuth ? (upstream.authHeaders?.(credentials) ?? { authorization: `Bearer ${credentials.accessToken}` }) : {}),
-      ...request.headers,
-    };
-    const url = request.url ?? joinPath(baseUrl, request.path ?? '');
-    const prepared = {
-      ...request,
-      url,
+    // One headers object, in order of precedence (later wins): the integration's, its auth, the request's own.
+    const headers: Record<string, string> = {};
+    if (upstream.headers) assignHeaders(headers, upstream.headers(settings));
+    if (request.auth ?? !absolute) {
+      if (upstream.authHeaders) assignHeaders(headers, upstream.authHeaders(credentials));
+      else headers.authorization = `Bearer ${credentials.accessToken}`;
+    }
+    if (request.headers) assignHeaders(headers, request.headers);
+    // Written out rather than spread: one object of one shape per call, which the limiter completes (limits.ts).
+    const prepared: PreparedRequest = {
+      method: request.method,
+      url: request.url ?? joinPath(baseUrl, request.path ?? ''),
+      query: request.query,
+      body: request.body,
+      form: request.form,
+      raw: request.raw,
       headers,
+      auth: request.auth,
       upstreamName: integration.plugin.displayName,
       service: integration.service,
       operation: operation.name,
       trace: connection?.trace,
+      deadline: undefined,
+      beforeRetry: undefined,
     };
-    const response = await this.limits.send(this.client, integration, prepared, connection);
+    return this.limits
+      .send(this.client, integration, prepared, connection)
+      .then((response) => this.judge(integration, operation, response, connection));
+  }
+
+  /** The answer as it is, or the error it says (a 4xx, a 5xx, or the plugin's own reading of it). */
+  private judge(
+    integration: RegisteredIntegration,
+    operation: RegisteredOperation,
+    response: UpstreamResponse,
+    connection: ConnectionCall | undefined,
+  ): UpstreamResponse {
+    const upstream = integration.plugin.upstream;
     const failure = upstream.inspect ? upstream.inspect(response) : readUpstreamFailure(response, { maxLength: MAX_MESSAGE });
     if (failure) {
       const error = upstreamError(integration.plugin.displayName, failure, response);
@@ -78,6 +149,11 @@ export class UpstreamSender {
     }
     return response;
   }
+}
+
+/** Copies every header of `source` over `target`'s, as a spread would (a later source wins). */
+function assignHeaders(target: Record<string, string>, source: Readonly<Record<string, string>>): void {
+  for (const name of Object.keys(source)) target[name] = source[name] as string;
 }
 
 /** The call's trace id for a log line (the logger's mixin names it only while the trace is the current one). */

@@ -113,16 +113,17 @@ export function currentTrace(): TraceContext | undefined {
  * span (spans.ts), its trace and span ids instead, so that the upstream's own spans hang below it.
  */
 export function upstreamTraceHeaders(span?: Span, given?: TraceContext): Record<string, string> {
+  const headers: Record<string, string> = {};
+  setTraceHeaders(headers, span, given);
+  return headers;
+}
+
+/** {@link upstreamTraceHeaders}, written into `headers` (`traceparent`, and `tracestate` when the trace has one). */
+export function setTraceHeaders(headers: Record<string, string>, span?: Span, given?: TraceContext): void {
   const trace = given ?? current.getStore() ?? { traceId: newTraceId(), spanId: newSpanId(), flags: '01' };
   if (span) {
     const context = span.spanContext();
-    return {
-      traceparent: `00-${context.traceId}-${context.spanId}-${(context.traceFlags & 0xff).toString(16).padStart(2, '0')}`,
-      ...(trace.tracestate ? { tracestate: trace.tracestate } : {}),
-    };
-  }
-  return {
-    traceparent: formatTraceparent(trace, newSpanId()),
-    ...(trace.tracestate ? { tracestate: trace.tracestate } : {}),
-  };
+    headers.traceparent = `00-${context.traceId}-${context.spanId}-${(context.traceFlags & 0xff).toString(16).padStart(2, '0')}`;
+  } else headers.traceparent = formatTraceparent(trace, newSpanId());
+  if (trace.tracestate) headers.tracestate = trace.tracestate;
 }
