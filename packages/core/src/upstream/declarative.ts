@@ -8,7 +8,8 @@ export function buildDeclarative(upstream: DeclarativeUpstream, params: Record<s
   }
   const { inPath, inQuery } = namesOf(upstream);
   const bodyMethod = upstream.method === 'POST' || upstream.method === 'PATCH' || upstream.method === 'PUT';
-  const query: Record<string, QueryValue> = { ...upstream.fixedQuery };
+  // assigned, not spread: keys added after a spread are slow on Node 20 (upstream/got-options.ts)
+  const query: Record<string, QueryValue> = Object.assign({}, upstream.fixedQuery);
   const body: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
     if (inPath.has(key)) continue;

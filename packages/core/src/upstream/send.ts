@@ -46,82 +46,76 @@ export class UpstreamSender {
   ): Promise<UpstreamResponse> {
     const started = performance.now();
     try {
-      const response = await this.sendWithin(integration, operation, request, baseUrl, credentials, settings, connection);
-      this.onCall?.({
+      const upstream = integration.plugin.upstream;
+      const absolute = request.url !== undefined;
+      // An absolute URL comes from the upstream (an upload address it handed out): if it is unusable, the upstream is at fault.
+      if (absolute) assertHttpUrl(request.url as string, `The address ${integration.plugin.displayName} handed out`);
+      // The egress policy, before any connection: an allowed base URL; a handed-out address only on an allowed host.
+      try {
+        this.egress.assertRequest(integration.plugin, request, baseUrl);
+      } catch (error) {
+        this.logger.warn(
+          { service: integration.service, operation: operation.name, reason: (error as Error).message, ...traceField(connection) },
+          'egress refused',
+        );
+        throw error;
+      }
+      // One headers object, in order of precedence (later wins): the integration's, its auth, the request's own.
+      const headers: Record<string, string> = {};
+      if (upstream.headers) assignHeaders(headers, upstream.headers(settings));
+      if (request.auth ?? !absolute) {
+        if (upstream.authHeaders) assignHeaders(headers, upstream.authHeaders(credentials));
+        else headers.authorization = `Bearer ${credentials.accessToken}`;
+      }
+      if (request.headers) assignHeaders(headers, request.headers);
+      // Written out rather than spread: one object of one shape per call, which the limiter completes (limits.ts).
+      const prepared: PreparedRequest = {
+        method: request.method,
+        url: request.url ?? joinPath(baseUrl, request.path ?? ''),
+        query: request.query,
+        body: request.body,
+        form: request.form,
+        raw: request.raw,
+        headers,
+        auth: request.auth,
+        upstreamName: integration.plugin.displayName,
         service: integration.service,
         operation: operation.name,
-        outcome: 'ok',
-        status: response.status,
-        durationMs: performance.now() - started,
-      });
+        trace: connection?.trace,
+        deadline: undefined,
+        beforeRetry: undefined,
+      };
+      const response = this.judge(
+        integration,
+        operation,
+        await this.limits.send(this.client, integration, prepared, connection),
+        connection,
+      );
+      this.observe(integration, operation, started, response.status, undefined);
       return response;
     } catch (error) {
-      if (this.onCall) {
-        const failure = toGatewayError(error);
-        this.onCall({
-          service: integration.service,
-          operation: operation.name,
-          outcome: failure.code,
-          status: failure.upstreamStatus,
-          durationMs: performance.now() - started,
-        });
-      }
+      this.observe(integration, operation, started, undefined, error);
       throw error;
     }
   }
 
-  /** {@link send} without the observation: the request built, sent within the connection's slots, its answer judged. */
-  private sendWithin(
+  /** Tells {@link onCall} of a call: its outcome (`ok` or the error's code), the last status and the time it took. */
+  private observe(
     integration: RegisteredIntegration,
     operation: RegisteredOperation,
-    request: UpstreamRequest,
-    baseUrl: string,
-    credentials: Credentials,
-    settings: Record<string, unknown>,
-    connection: ConnectionCall | undefined,
-  ): Promise<UpstreamResponse> {
-    const upstream = integration.plugin.upstream;
-    const absolute = request.url !== undefined;
-    // An absolute URL comes from the upstream (an upload address it handed out): if it is unusable, the upstream is at fault.
-    if (absolute) assertHttpUrl(request.url as string, `The address ${integration.plugin.displayName} handed out`);
-    // The egress policy, before any connection: an allowed base URL; a handed-out address only on an allowed host.
-    try {
-      this.egress.assertRequest(integration.plugin, request, baseUrl);
-    } catch (error) {
-      this.logger.warn(
-        { service: integration.service, operation: operation.name, reason: (error as Error).message, ...traceField(connection) },
-        'egress refused',
-      );
-      throw error;
-    }
-    // One headers object, in order of precedence (later wins): the integration's, its auth, the request's own.
-    const headers: Record<string, string> = {};
-    if (upstream.headers) assignHeaders(headers, upstream.headers(settings));
-    if (request.auth ?? !absolute) {
-      if (upstream.authHeaders) assignHeaders(headers, upstream.authHeaders(credentials));
-      else headers.authorization = `Bearer ${credentials.accessToken}`;
-    }
-    if (request.headers) assignHeaders(headers, request.headers);
-    // Written out rather than spread: one object of one shape per call, which the limiter completes (limits.ts).
-    const prepared: PreparedRequest = {
-      method: request.method,
-      url: request.url ?? joinPath(baseUrl, request.path ?? ''),
-      query: request.query,
-      body: request.body,
-      form: request.form,
-      raw: request.raw,
-      headers,
-      auth: request.auth,
-      upstreamName: integration.plugin.displayName,
+    started: number,
+    status: number | undefined,
+    error: unknown,
+  ): void {
+    if (!this.onCall) return;
+    const failure = error === undefined ? undefined : toGatewayError(error);
+    this.onCall({
       service: integration.service,
       operation: operation.name,
-      trace: connection?.trace,
-      deadline: undefined,
-      beforeRetry: undefined,
-    };
-    return this.limits
-      .send(this.client, integration, prepared, connection)
-      .then((response) => this.judge(integration, operation, response, connection));
+      outcome: failure ? failure.code : 'ok',
+      status: failure ? failure.upstreamStatus : status,
+      durationMs: performance.now() - started,
+    });
   }
 
   /** The answer as it is, or the error it says (a 4xx, a 5xx, or the plugin's own reading of it). */
