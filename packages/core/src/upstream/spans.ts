@@ -89,7 +89,7 @@ function parentContext(): Context {
 
 /**
  * A client span for one attempt of an upstream call, a child of the request's span; undefined when spans are not
- * recorded. Its id is the parent id of the `traceparent` sent upstream (trace-context.ts, `upstreamTraceHeaders`).
+ * recorded. Its id is the parent id of the `traceparent` sent upstream (trace-context.ts, `setTraceHeaders`).
  */
 export function startUpstreamSpan(
   method: string,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTraceparent, runInTrace, traceFromHeaders, upstreamTraceHeaders, validTracestate } from './trace-context.js';
+import { parseTraceparent, runInTrace, setTraceHeaders, traceFromHeaders, validTracestate } from './trace-context.js';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT = '00f067aa0ba902b7';
@@ -49,20 +49,29 @@ describe('W3C tracestate', () => {
 });
 
 describe('the headers of an upstream call', () => {
-  it('carry the current trace id with a new span id per call, and its tracestate', () => {
+  it('carry the current trace id with a new span id per attempt, and its tracestate, in the one headers object', () => {
     const trace = traceFromHeaders(`00-${TRACE}-${PARENT}-01`, 'rojo=1');
-    const [first, second] = runInTrace(trace, () => [upstreamTraceHeaders(), upstreamTraceHeaders()]);
-    for (const headers of [first, second]) {
-      const sent = parseTraceparent(headers?.traceparent);
-      expect(sent?.traceId).toBe(TRACE);
-      expect([PARENT, trace.spanId]).not.toContain(sent?.parentId);
-      expect(headers?.tracestate).toBe('rojo=1');
+    const headers: Record<string, string> = { accept: 'application/json' };
+    const sentEach = runInTrace(trace, () =>
+      [0, 1].map(() => {
+        setTraceHeaders(headers);
+        return { ...headers };
+      }),
+    );
+    for (const sent of sentEach) {
+      const parsed = parseTraceparent(sent.traceparent);
+      expect(parsed?.traceId).toBe(TRACE);
+      expect([PARENT, trace.spanId]).not.toContain(parsed?.parentId);
+      expect(sent.tracestate).toBe('rojo=1');
+      expect(sent.accept).toBe('application/json');
     }
-    expect(first?.traceparent).not.toBe(second?.traceparent);
+    expect(sentEach[0]?.traceparent).not.toBe(sentEach[1]?.traceparent);
   });
 
   it('outside any request: a trace of its own', () => {
-    expect(parseTraceparent(upstreamTraceHeaders().traceparent)).toBeDefined();
+    const headers: Record<string, string> = {};
+    setTraceHeaders(headers);
+    expect(parseTraceparent(headers.traceparent)).toBeDefined();
   });
 });
 

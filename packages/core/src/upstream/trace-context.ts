@@ -108,17 +108,11 @@ export function currentTrace(): TraceContext | undefined {
 }
 
 /**
- * The headers of one upstream call: the trace's id (the one given, else the current one) with a new span id for the
- * call (a call outside any request starts its own trace), and the caller's `tracestate`. With the call's OpenTelemetry
- * span (spans.ts), its trace and span ids instead, so that the upstream's own spans hang below it.
+ * Writes the headers of one upstream attempt into `headers`: the trace's id (the one given, else the current one) with a
+ * new span id for the attempt (a call outside any request starts its own trace), and the caller's `tracestate`. With
+ * the attempt's OpenTelemetry span (spans.ts), its trace and span ids instead, so that the upstream's own spans hang
+ * below it. The client reuses one headers object for every attempt of a call: each call here replaces `traceparent`.
  */
-export function upstreamTraceHeaders(span?: Span, given?: TraceContext): Record<string, string> {
-  const headers: Record<string, string> = {};
-  setTraceHeaders(headers, span, given);
-  return headers;
-}
-
-/** {@link upstreamTraceHeaders}, written into `headers` (`traceparent`, and `tracestate` when the trace has one). */
 export function setTraceHeaders(headers: Record<string, string>, span?: Span, given?: TraceContext): void {
   const trace = given ?? current.getStore() ?? { traceId: newTraceId(), spanId: newSpanId(), flags: '01' };
   if (span) {
