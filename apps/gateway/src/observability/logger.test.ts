@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { accessLogger, createLogger } from './logger.js';
+import { accessLogger, childLogger, createLogger } from './logger.js';
 
 /** The lines written to a stream, parsed, once pino and the access line have written them. */
 function capture() {
@@ -39,6 +39,32 @@ describe('the access line', () => {
     const withoutTime = (text: string | undefined) => text?.replace(/"time":\d+/, '"time":0');
     expect(withoutTime(line)).toBe(withoutTime(reference));
     expect(JSON.parse(line ?? '')).toMatchObject({ level: 30, app: 'portico', path: FIELDS.path, status: 200, msg: 'request' });
+  });
+
+  it('of a worker’s child logger is pino’s child line too: its bindings after `app`, then the fields', () => {
+    const ours = capture();
+    const child = childLogger(createLogger('info', ours.stream), { worker: 2, pid: 4321, role: 'wor"ker' });
+    accessLogger(child).info(FIELDS, 'request');
+    child.info({ note: 'pino line' }, 'other');
+    const theirs = capture();
+    pino({ level: 'info', base: { app: 'portico' } }, theirs.stream)
+      .child({ worker: 2, pid: 4321, role: 'wor"ker' })
+      .info(FIELDS, 'request');
+    const withoutTime = (text: string | undefined) => text?.replace(/"time":\d+/, '"time":0');
+    const [line, other] = ours.lines();
+    expect(withoutTime(line)).toBe(withoutTime(theirs.lines()[0]));
+    // hand-built, not pino's: the child's access logger is not the child itself
+    expect(accessLogger(child)).not.toBe(child);
+    expect(JSON.parse(other ?? '')).toMatchObject({ worker: 2, pid: 4321, note: 'pino line', msg: 'other' });
+  });
+
+  it('of a child bound to a redacted name is pino’s own, redacted', () => {
+    const ours = capture();
+    const child = childLogger(createLogger('info', ours.stream), { token: 'secret-value' });
+    expect(accessLogger(child)).toBe(child);
+    accessLogger(child).info(FIELDS, 'request');
+    expect(ours.lines()[0]).not.toContain('secret-value');
+    expect(JSON.parse(ours.lines()[0] ?? '')).toMatchObject({ token: '[redacted]', status: 200 });
   });
 
   it('follows the logger’s level: nothing at warn, a line again once the level is info', () => {

@@ -76,6 +76,9 @@ function hookExit(): void {
   });
 }
 
+/** The top-level names the redaction covers: a child's bindings of these names keep pino's own (redacting) line. */
+const REDACTED_NAMES = new Set(['authorization', 'headers', 'token', 'key', 'accessToken', 'refreshToken', 'secret', 'err']);
+
 /** Structured JSON logs. Anything that could carry a secret is redacted by path, whatever logged it. */
 export function createLogger(level: GatewayConfig['logLevel'], destination?: NodeJS.WritableStream) {
   const { stream, access } = destination ? { stream: destination, access: destination } : batchedStdout();
@@ -114,8 +117,33 @@ export function createLogger(level: GatewayConfig['logLevel'], destination?: Nod
   // The access line (server/middleware.ts) has fixed fields, none of them a redacted name, and names its trace itself:
   // it is written to the same stream, at the same level, as the line pino would write without the redaction pass and
   // the mixin, built by hand: the same JSON (logger.test.ts compares the two) without pino's serialiser.
-  accessLoggers.set(logger, accessLine(logger, access));
+  accessWriters.set(logger, { access, prefix: '' });
+  accessLoggers.set(logger, accessLine(logger, access, ''));
   return logger;
+}
+
+/**
+ * `logger.child(bindings)` whose access lines are still built by hand: pino writes a child's bindings after `base`,
+ * in their order, and so does this (a worker's `worker` and `pid`). Bindings that are not plain strings and numbers, or
+ * that have a redacted name, leave the child's access lines to pino, which redacts them.
+ */
+export function childLogger<L extends Logger & { child(bindings: object): L }>(
+  logger: L,
+  bindings: Record<string, string | number | undefined>,
+): L {
+  const child = logger.child(bindings);
+  const parent = accessWriters.get(logger);
+  if (!parent) return child;
+  let prefix = parent.prefix;
+  for (const name in bindings) {
+    const value = bindings[name];
+    if (value === undefined) continue;
+    if (REDACTED_NAMES.has(name) || (typeof value !== 'string' && typeof value !== 'number')) return child;
+    prefix += `,${JSON.stringify(name)}:${jsonValue(value)}`;
+  }
+  accessWriters.set(child, { access: parent.access, prefix });
+  accessLoggers.set(child, accessLine(child, parent.access, prefix));
+  return child;
 }
 
 /** What the access line of a request holds: strings and numbers; an undefined field is left out, as pino leaves it. */
@@ -128,19 +156,23 @@ export interface AccessLogger {
 
 const INFO = 30;
 
+/** A string or number as pino writes it: strings through JSON.stringify, a non-finite number as null. */
+const jsonValue = (value: string | number) =>
+  typeof value === 'number' ? (Number.isFinite(value) ? String(value) : 'null') : JSON.stringify(value);
+
 /**
- * pino's line for `logger.info(fields, msg)` with `base: { app: 'portico' }`: `level`, `time`, `app`, the fields in
- * their order, `msg`. Strings go through JSON.stringify, numbers as pino writes them (a non-finite one as null).
+ * pino's line for `logger.info(fields, msg)` with `base: { app: 'portico' }`: `level`, `time`, `app`, a child's
+ * bindings (`prefix`, already JSON), the fields in their order, `msg`.
  */
-function accessLine(logger: Logger & { levelVal?: number }, stream: { write(line: string): unknown }): AccessLogger {
+function accessLine(logger: Logger & { levelVal?: number }, stream: { write(line: string): unknown }, prefix: string): AccessLogger {
   return {
     info(fields, msg) {
       if ((logger.levelVal ?? INFO) > INFO) return;
-      let line = `{"level":30,"time":${Date.now()},"app":"portico"`;
+      let line = `{"level":30,"time":${Date.now()},"app":"portico"${prefix}`;
       for (const name in fields) {
         const value = fields[name];
         if (value === undefined) continue;
-        line += `,"${name}":${typeof value === 'number' ? (Number.isFinite(value) ? value : 'null') : JSON.stringify(value)}`;
+        line += `,"${name}":${jsonValue(value)}`;
       }
       stream.write(`${line},"msg":${JSON.stringify(msg)}}\n`);
     },
@@ -148,6 +180,8 @@ function accessLine(logger: Logger & { levelVal?: number }, stream: { write(line
 }
 
 const accessLoggers = new WeakMap<object, AccessLogger>();
+/** Where a logger made here (or by {@link childLogger}) writes its access lines, and its bindings as JSON. */
+const accessWriters = new WeakMap<object, { access: { write(line: string): unknown }; prefix: string }>();
 
 /** The logger that writes `logger`'s access lines: the hand-built one when {@link createLogger} made it, else itself. */
 export function accessLogger(logger: Logger): AccessLogger {

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { BrokeredUpstreamLimiter, SqliteStore } from '@portico/core';
 import type { GatewayConfig } from '../config/load.js';
-import type { createLogger } from '../observability/logger.js';
+import { childLogger, type createLogger } from '../observability/logger.js';
 import { startGateway } from '../server/start.js';
 import { coordinatedStore, WorkerLink } from './link.js';
 import type { FromWorker } from './protocol.js';
@@ -15,7 +15,8 @@ const ignore = () => {};
  * drained at the primary's word or at its own SIGTERM; at once when the primary is gone.
  */
 export async function runWorker(config: GatewayConfig, baseLogger: ReturnType<typeof createLogger>): Promise<number> {
-  const logger = baseLogger.child({ worker: cluster.worker?.id, pid: process.pid });
+  // the access lines stay hand-built (observability/logger.ts), with the worker's id and pid after `app`
+  const logger = childLogger(baseLogger, { worker: cluster.worker?.id, pid: process.pid });
   const link = new WorkerLink({
     send(message: FromWorker) {
       // a closed channel is reported by 'disconnect'; the callback keeps a late send from throwing an 'error' event
