@@ -23,6 +23,8 @@ export const importCore = () => import(href('packages/core/dist/index.js'));
 export const importCoreTesting = () => import(href('packages/core/dist/testing/index.js'));
 /** @returns {Promise<typeof import('../apps/gateway/src/index.js')>} */
 export const importGateway = () => import(href('apps/gateway/dist/index.js'));
+/** The V8 flags `portico` sets in its own process before it loads the gateway (apps/gateway/src/runtime/v8-flags.ts). */
+export const importV8Flags = () => import(href('apps/gateway/dist/runtime/v8-flags.js'));
 /**
  * The dashboard's middleware, which the gateway does not export: the building blocks measure it from its module.
  * @returns {Promise<typeof import('../apps/gateway/src/routes/dashboard/index.js')>}

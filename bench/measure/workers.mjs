@@ -174,7 +174,7 @@ async function measureIpcRoundTrip(count = 20_000) {
  * @returns {Promise<{ runs: WorkersRun[], rounds: WorkersRun[][], ipc: IpcCost }>}
  */
 export async function measureWorkers(settings, log) {
-  const { duration, warmup, rounds: roundCount, connections: connectionCounts, logLevel } = settings;
+  const { duration, warmup, prime, rounds: roundCount, connections: connectionCounts, logLevel } = settings;
   const connections = Math.max(...connectionCounts);
   const ipc = await measureIpcRoundTrip();
   log(
@@ -192,8 +192,9 @@ export async function measureWorkers(settings, log) {
         const serve = await startServe(upstream.url, workers, sharedLimit, logLevel);
         try {
           const requests = [requestFor('rest', 'GET', { key: serve.key })];
-          // Warm every worker (each has its own JIT and caches) before the measured run.
-          await runLoad({ url: serve.url, requests, connections, duration: Math.max(warmup, 1) * 2 });
+          // Warm every worker (each has its own JIT and caches) before the measured run: as long as every other process
+          // is primed, times the workers, since each worker sees only its share of the load.
+          await runLoad({ url: serve.url, requests, connections, duration: Math.max(prime, warmup, 1) * workers });
           const before = totalCpu(serve.pids);
           const run = await runLoad({ url: serve.url, requests, connections, duration });
           const cpu = totalCpu(serve.pids) - before;

@@ -3,7 +3,9 @@
 // REST and MCP enabled. Everything else is the gateway's own start-up path (startGateway, the same code `portico serve`
 // runs) with its default configuration: embedded SQLite in a fresh data directory, pino at PORTICO_LOG_LEVEL
 // (default info, one access-log line per request, to stdout, which run.mjs sends to /dev/null).
-// Reports a GatewayReady over IPC. Stops cleanly on SIGTERM or when the parent goes away, so that --cpu-prof is written.
+// V8's flags are set as `portico serve` sets them (cli-v8-flags.mjs, imported first). Reports a GatewayReady over IPC.
+// Stops cleanly on SIGTERM or when the parent goes away, so that --cpu-prof is written.
+import './cli-v8-flags.mjs';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { startExampleGateway } from './example-gateway.mjs';
 

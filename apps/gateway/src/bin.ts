@@ -1,5 +1,10 @@
 #!/usr/bin/env node
 import * as nodeModule from 'node:module';
+import { tuneV8 } from './runtime/v8-flags.js';
+
+// V8's allocation-site pretenuring off, in this process and so in every worker it forks, before anything that serves a
+// request is loaded (runtime/v8-flags.ts; node's own command line can decide otherwise).
+tuneV8();
 
 // Node 22.1 and later can keep the compiled code of every module it loads in a cache on disk (in the OS temp folder
 // unless NODE_COMPILE_CACHE names another): the gateway's modules and their dependencies load from node_modules one
