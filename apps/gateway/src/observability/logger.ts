@@ -76,8 +76,26 @@ function hookExit(): void {
   });
 }
 
-/** The top-level names the redaction covers: a child's bindings of these names keep pino's own (redacting) line. */
-const REDACTED_NAMES = new Set(['authorization', 'headers', 'token', 'key', 'accessToken', 'refreshToken', 'secret', 'err']);
+/** What pino redacts, by path, whatever logged it. */
+const REDACT_PATHS = [
+  'authorization',
+  '*.authorization',
+  'headers.authorization',
+  '*.headers.authorization',
+  'token',
+  '*.token',
+  'key',
+  '*.key',
+  'accessToken',
+  '*.accessToken',
+  'refreshToken',
+  '*.refreshToken',
+  'secret',
+  '*.secret',
+  'err.options',
+] as const;
+/** The top-level names those paths cover: a child's bindings of these names keep pino's own (redacting) line. */
+const REDACTED_NAMES = new Set(REDACT_PATHS.map((path) => path.split('.')[0]).filter((name) => name !== '*'));
 
 /** Structured JSON logs. Anything that could carry a secret is redacted by path, whatever logged it. */
 export function createLogger(level: GatewayConfig['logLevel'], destination?: NodeJS.WritableStream) {
@@ -92,23 +110,7 @@ export function createLogger(level: GatewayConfig['logLevel'], destination?: Nod
         return trace ? { traceId: trace.traceId } : {};
       },
       redact: {
-        paths: [
-          'authorization',
-          '*.authorization',
-          'headers.authorization',
-          '*.headers.authorization',
-          'token',
-          '*.token',
-          'key',
-          '*.key',
-          'accessToken',
-          '*.accessToken',
-          'refreshToken',
-          '*.refreshToken',
-          'secret',
-          '*.secret',
-          'err.options',
-        ],
+        paths: [...REDACT_PATHS],
         censor: '[redacted]',
       },
     },
@@ -117,8 +119,7 @@ export function createLogger(level: GatewayConfig['logLevel'], destination?: Nod
   // The access line (server/middleware.ts) has fixed fields, none of them a redacted name, and names its trace itself:
   // it is written to the same stream, at the same level, as the line pino would write without the redaction pass and
   // the mixin, built by hand: the same JSON (logger.test.ts compares the two) without pino's serialiser.
-  accessWriters.set(logger, { access, prefix: '' });
-  accessLoggers.set(logger, accessLine(logger, access, ''));
+  accessLoggers.set(logger, { access, prefix: '', writer: accessLine(logger, access, '') });
   return logger;
 }
 
@@ -132,7 +133,7 @@ export function childLogger<L extends Logger & { child(bindings: object): L }>(
   bindings: Record<string, string | number | undefined>,
 ): L {
   const child = logger.child(bindings);
-  const parent = accessWriters.get(logger);
+  const parent = accessLoggers.get(logger);
   if (!parent) return child;
   let prefix = parent.prefix;
   for (const name in bindings) {
@@ -141,8 +142,7 @@ export function childLogger<L extends Logger & { child(bindings: object): L }>(
     if (REDACTED_NAMES.has(name) || (typeof value !== 'string' && typeof value !== 'number')) return child;
     prefix += `,${JSON.stringify(name)}:${jsonValue(value)}`;
   }
-  accessWriters.set(child, { access: parent.access, prefix });
-  accessLoggers.set(child, accessLine(child, parent.access, prefix));
+  accessLoggers.set(child, { access: parent.access, prefix, writer: accessLine(child, parent.access, prefix) });
   return child;
 }
 
@@ -179,11 +179,10 @@ function accessLine(logger: Logger & { levelVal?: number }, stream: { write(line
   };
 }
 
-const accessLoggers = new WeakMap<object, AccessLogger>();
-/** Where a logger made here (or by {@link childLogger}) writes its access lines, and its bindings as JSON. */
-const accessWriters = new WeakMap<object, { access: { write(line: string): unknown }; prefix: string }>();
+/** Per logger made here (or by {@link childLogger}): where its access lines go, its bindings as JSON, its writer. */
+const accessLoggers = new WeakMap<object, { access: { write(line: string): unknown }; prefix: string; writer: AccessLogger }>();
 
 /** The logger that writes `logger`'s access lines: the hand-built one when {@link createLogger} made it, else itself. */
 export function accessLogger(logger: Logger): AccessLogger {
-  return accessLoggers.get(logger) ?? (logger as AccessLogger);
+  return accessLoggers.get(logger)?.writer ?? (logger as AccessLogger);
 }
