@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 
 export const USAGE = `node bench/run.mjs [--smoke | --quick] [--duration S] [--warmup S] [--prime S] [--rounds N]
-                   [--connections 1,50] [--retries N] [--no-profile] [--log-level info] [--wait-quiet S] [--out FILE]`;
+                   [--connections 1,50] [--pairs N] [--retries N] [--no-profile] [--log-level info] [--wait-quiet S] [--out FILE]`;
 
 /**
  * @typedef {object} Settings
@@ -13,6 +13,8 @@ export const USAGE = `node bench/run.mjs [--smoke | --quick] [--duration S] [--w
  * @property {number} retries repeats of a scenario disturbed by other processes
  * @property {number} rounds rounds of every scenario (the report keeps the median)
  * @property {number[]} connections connection counts, each a set of scenarios
+ * @property {number} pairs paired slices (Koa + got hop, REST, MCP) per operation at the highest connection count
+ * @property {number} pairSeconds seconds of load per slice of a pair
  * @property {string} logLevel the gateways' PORTICO_LOG_LEVEL
  * @property {number} waitQuietMs total budget for waiting for an idle machine
  * @property {boolean} profile whether to take the CPU profiles
@@ -42,6 +44,8 @@ export function readSettings(argv) {
     retries: number(args.retries, { full: 2, quick: 2, smoke: 0 }),
     rounds: Number(args.rounds),
     connections: args.connections.split(',').map(Number),
+    pairs: number(args.pairs, { full: 8, quick: 4, smoke: 1 }),
+    pairSeconds: { full: 3, quick: 2, smoke: 1 }[mode],
     logLevel: args['log-level'],
     waitQuietMs: number(args['wait-quiet'], { full: 180, quick: 180, smoke: 0 }) * 1000,
     profile: !args['no-profile'],
@@ -67,6 +71,7 @@ function parse(argv) {
         retries: { type: 'string' },
         rounds: { type: 'string', default: '1' },
         connections: { type: 'string', default: '1,50' },
+        pairs: { type: 'string' },
         'no-profile': { type: 'boolean', default: false },
         'log-level': { type: 'string', default: 'info' },
         out: { type: 'string' },

@@ -6,6 +6,7 @@ import { closeAgent } from '../harness/client.mjs';
 import { runLoad } from '../harness/load.mjs';
 import { memoryMiB } from '../harness/machine.mjs';
 import { median } from '../harness/stats.mjs';
+import { measurePairs } from './pairs.mjs';
 import { OPERATIONS, PATHS, probe, requestFor } from './scenarios.mjs';
 
 /** @typedef {import('./scenarios.mjs').PathId} PathId */
@@ -142,7 +143,21 @@ export async function measureThroughput(settings, log, waitForQuiet) {
       rounds.push(runs);
     }
     const memoryAfterLoad = memoryMiB(gateway.pid);
-    return { scenarios: medianOverRounds(rounds, connectionCounts, responseBytes), rounds, gatewayMemoryAfterLoad: memoryAfterLoad };
+    // The issue-31 targets compare the hop with the gateway's doors: measured again in alternating short slices.
+    const pairs =
+      settings.pairs > 0
+        ? await measurePairs({
+            endpoints: { koa: endpoints.koa, rest: endpoints.rest, mcp: endpoints.mcp },
+            request,
+            upstreamPid: upstream.pid,
+            connections: Math.max(...connectionCounts),
+            pairs: settings.pairs,
+            seconds: settings.pairSeconds,
+            warmup,
+            log,
+          })
+        : undefined;
+    return { scenarios: medianOverRounds(rounds, connectionCounts, responseBytes), rounds, pairs, gatewayMemoryAfterLoad: memoryAfterLoad };
   } finally {
     closeAgent();
     await Promise.all([gateway, gatewayOff, ...hops.reverse(), upstream].map((c) => stopChild(c.child)));

@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { buildingBlocksSection, profilesSection } from './costs.mjs';
 import { discoverySection, openApiSection } from './discovery.mjs';
 import { int, pct, table } from './markdown.mjs';
-import { ownCpuSection, sequentialSection } from './own-cpu.mjs';
+import { ownCpuSection, pairsSection, sequentialSection } from './own-cpu.mjs';
 import { startupSection } from './startup.mjs';
 import { derive } from './targets.mjs';
 import { abSection, throughputSection } from './throughput.mjs';
@@ -74,6 +74,7 @@ export function renderReport(results) {
   );
   L.push(
     ...ownCpuSection(results, d),
+    ...pairsSection(results),
     ...sequentialSection(results),
     ...abSection(results, d),
     ...throughputSection(results, d),
