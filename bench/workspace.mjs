@@ -26,6 +26,12 @@ export const importGateway = () => import(href('apps/gateway/dist/index.js'));
 /** The V8 flags `portico` sets in its own process before it loads the gateway (apps/gateway/src/runtime/v8-flags.ts). */
 export const importV8Flags = () => import(href('apps/gateway/dist/runtime/v8-flags.js'));
 /**
+ * node's own flags for a gateway process of the bench: what the image's entry point gives node and `serve --workers`
+ * gives each worker (the young generation's size, which V8 reads only at start-up).
+ * @returns {Promise<string[]>}
+ */
+export const gatewayNodeFlags = async () => (await importV8Flags()).startFlags(process.execArgv);
+/**
  * The dashboard's middleware, which the gateway does not export: the building blocks measure it from its module.
  * @returns {Promise<typeof import('../apps/gateway/src/routes/dashboard/index.js')>}
  */

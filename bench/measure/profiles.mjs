@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { summarizeProfile } from '../cpuprofile.mjs';
 import { processFile, startChild, stopChild } from '../harness/children.mjs';
 import { runLoad } from '../harness/load.mjs';
+import { gatewayNodeFlags } from '../workspace.mjs';
 import { OPERATIONS, requestFor } from './scenarios.mjs';
 
 /**
@@ -34,7 +35,7 @@ export async function profileGateway(profileDir, { connections: connectionCounts
     const gateway = await startChild(
       processFile('gateway.mjs'),
       {},
-      ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', name],
+      [...(await gatewayNodeFlags()), '--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', name],
       [upstreamUrl],
     );
     const connections = Math.max(...connectionCounts);

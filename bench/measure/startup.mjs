@@ -7,7 +7,7 @@ import { freePort, processFile, spawnCollect, startChild, stopChild, waitHealthy
 import { closeAgent, send } from '../harness/client.mjs';
 import { memoryMiB } from '../harness/machine.mjs';
 import { median } from '../harness/stats.mjs';
-import { GATEWAY_BIN } from '../workspace.mjs';
+import { GATEWAY_BIN, gatewayNodeFlags } from '../workspace.mjs';
 
 /**
  * Spawns `portico serve` on a free port and resolves once it answers /healthz.
@@ -20,7 +20,7 @@ export async function startServe({ plugins, dataDir, logLevel }) {
   if (plugins) env.PORTICO_PLUGINS = plugins;
   const url = `http://127.0.0.1:${port}`;
   const t0 = performance.now();
-  const proc = spawnCollect([GATEWAY_BIN, 'serve'], env);
+  const proc = spawnCollect([...(await gatewayNodeFlags()), GATEWAY_BIN, 'serve'], env);
   try {
     const ready = await waitHealthy(url, proc.child);
     return { ...proc, url, startupMs: ready - t0, memory: memoryMiB(/** @type {number} */ (proc.child.pid)) };

@@ -6,6 +6,7 @@ import { closeAgent } from '../harness/client.mjs';
 import { runLoad } from '../harness/load.mjs';
 import { memoryMiB } from '../harness/machine.mjs';
 import { median } from '../harness/stats.mjs';
+import { gatewayNodeFlags } from '../workspace.mjs';
 import { measurePairs } from './pairs.mjs';
 import { OPERATIONS, PATHS, probe, requestFor } from './scenarios.mjs';
 
@@ -47,11 +48,13 @@ export async function measureThroughput(settings, log, waitForQuiet) {
   const koaHop = await hop('koa-got-hop.mjs');
   // The same hop with got's request options built as the gateway builds them (core's upstream/got-options.ts).
   const koaTunedHop = await hop('koa-got-hop.mjs', ['--got-options=portico']);
+  // node's flags as the image starts the gateway (workspace.mjs)
+  const flags = await gatewayNodeFlags();
   /** @type {GatewayChild} */
-  const gateway = await startChild(processFile('gateway.mjs'), {}, [], [upstream.url]);
+  const gateway = await startChild(processFile('gateway.mjs'), {}, flags, [upstream.url]);
   // The same gateway without the dashboard: REST and MCP must not move when the dashboard is present.
   /** @type {GatewayChild} */
-  const gatewayOff = await startChild(processFile('gateway.mjs'), { PORTICO_DASHBOARD: 'off' }, [], [upstream.url]);
+  const gatewayOff = await startChild(processFile('gateway.mjs'), { PORTICO_DASHBOARD: 'off' }, flags, [upstream.url]);
   /** @type {Record<PathId, { url: string, pid: number, gateway?: GatewayChild }>} */
   const endpoints = {
     direct: { url: upstream.url, pid: upstream.pid },

@@ -13,7 +13,7 @@ import { closeAgent } from '../harness/client.mjs';
 import { runLoad } from '../harness/load.mjs';
 import { cpuSeconds } from '../harness/machine.mjs';
 import { median } from '../harness/stats.mjs';
-import { GATEWAY_BIN, importCore, importCoreTesting, importWorkerCoordination, ROOT } from '../workspace.mjs';
+import { GATEWAY_BIN, gatewayNodeFlags, importCore, importCoreTesting, importWorkerCoordination, ROOT } from '../workspace.mjs';
 import { requestFor } from './scenarios.mjs';
 
 /**
@@ -71,7 +71,7 @@ const totalCpu = (pids) => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
  */
 async function startServe(upstreamUrl, workers, sharedLimit, logLevel) {
   const dataDir = mkdtempSync(join(tmpdir(), 'portico-bench-workers-'));
-  const child = spawn(process.execPath, [GATEWAY_BIN, 'serve', '--workers', String(workers)], {
+  const child = spawn(process.execPath, [...(await gatewayNodeFlags()), GATEWAY_BIN, 'serve', '--workers', String(workers)], {
     env: {
       ...process.env,
       PORTICO_DATA_DIR: dataDir,

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { DEFAULT_WORKSPACE, MIGRATIONS, PostgresStore } from '@portico/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresProblem, TEST_POSTGRES_URL } from '../gateway.test-support.js';
+import { SEMI_SPACE_FLAG } from '../runtime/v8-flags.js';
 import { listening, type PorticoProcess, root, runPortico, schemas, stop } from './cluster.test-support.js';
 
 /**
@@ -210,6 +211,11 @@ describe('portico serve --workers 2', () => {
         expect(JSON.parse(answer.body).message).toMatch(/at most 5 requests a minute/);
       }
       expect(servingPids(gateway.process).size).toBe(2); // both workers answered calls
+      // Each worker started with the young generation's size fixed (runtime/v8-flags.ts); node's command line is the
+      // only place V8 reads it from.
+      const pids = workerPids(gateway.process);
+      expect(pids).toHaveLength(2);
+      for (const pid of pids) expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain(SEMI_SPACE_FLAG);
       // One migration run (by the primary), one operator key, on the empty SQLite database.
       expect(logLines(gateway.process).filter((line) => line.msg === 'applied a schema migration')).toHaveLength(MIGRATIONS.length);
       const keys = await fetch(`${gateway.url}/api/admin/keys`, { headers: { authorization: `Bearer ${gateway.key}` } });

@@ -4,6 +4,7 @@ import { ConfigError, type GatewayConfig } from '../config/load.js';
 import type { createLogger } from '../observability/logger.js';
 import { openRuntime, type Runtime } from '../runtime/runtime.js';
 import { upstreamLimitOptions } from '../runtime/upstream-limits.js';
+import { startFlags } from '../runtime/v8-flags.js';
 import { createInitialKey, type RunningGateway } from '../server/start.js';
 import { CoordinationHost, listeningUrl } from './host.js';
 import type { FromPrimary } from './protocol.js';
@@ -89,6 +90,9 @@ class Supervisor {
 
   /** Forks every worker; the URL once all listen, or undefined if one could not start (its error is on stderr). */
   async start(): Promise<string | undefined> {
+    // every worker, replacements too, starts with the young generation's size fixed (runtime/v8-flags.ts), unless
+    // node's command line sizes it
+    cluster.setupPrimary({ execArgv: [...process.execArgv, ...startFlags(process.execArgv)] });
     const starting = Array.from({ length: this.config.workers }, () => this.fork());
     try {
       const urls = await Promise.all(starting.map((worker) => this.listening(worker)));
