@@ -22,11 +22,11 @@ export function tuneV8(execArgv: readonly string[] = process.execArgv): void {
 }
 
 /**
- * The young generation's size, MB per semi-space: V8's own largest on 64-bit. As the smallest too, the young
- * generation keeps its pages: with V8's default it shrinks after a quiet spell and takes its pages back from the
- * kernel, page fault by page fault, when load returns (0.3–1.1 page faults per request in the seconds after a quiet
- * spell, against 0.1 with the size fixed, and 5–30 % more CPU per request; docs/performance.md, "Issue 31: the young
- * generation after a quiet spell"). The RSS after start-up does not move: the pages count once written.
+ * The young generation's smallest size, MB per semi-space, so that it keeps its pages: with V8's default it shrinks
+ * after a quiet spell, gives its pages back, and takes them from the kernel again, page fault by page fault, when load
+ * returns (up to 1.1 page faults per request in the seconds after a quiet
+ * spell, against 0.1 with the size fixed, and 12–32 % more CPU per request; docs/performance.md, "Issue 31: one process,
+ * two speeds"). The RSS after start-up does not move: the pages count once written.
  */
 export const SEMI_SPACE_MB = 16;
 export const SEMI_SPACE_FLAG = `--min-semi-space-size=${SEMI_SPACE_MB}`;
