@@ -24,9 +24,9 @@ export function tuneV8(execArgv: readonly string[] = process.execArgv): void {
 /**
  * The young generation's smallest size, MB per semi-space, so that it keeps its pages: with V8's default it shrinks
  * after a quiet spell, gives its pages back, and takes them from the kernel again, page fault by page fault, when load
- * returns (up to 1.1 page faults per request in the seconds after a quiet
- * spell, against 0.1 with the size fixed, and 12–32 % more CPU per request; docs/performance.md, "Issue 31: one process,
- * two speeds"). Start-up takes as long; its RSS grows by about 4 MB with six plugins.
+ * returns (up to 1.1 page faults per request in the seconds after a quiet spell, against 0.1 with the size fixed, and
+ * 12–32 % more CPU per request; docs/performance.md, "Issue 31: one process, two speeds"). Start-up takes as long; its
+ * RSS grows by about 4 MB with six plugins.
  */
 export const SEMI_SPACE_MB = 16;
 export const SEMI_SPACE_FLAG = `--min-semi-space-size=${SEMI_SPACE_MB}`;
