@@ -14,7 +14,8 @@ import { OPERATIONS } from './scenarios.mjs';
 
 /** @type {PairPath[]} */
 export const PAIR_PATHS = ['koa', 'rest', 'mcp'];
-const FOREIGN_LIMIT = 0.3; // cores used by other processes above which a slice is measured once more
+/** Cores used by other processes above which a scenario is repeated (throughput) or a slice measured once more. */
+export const FOREIGN_LIMIT = 0.3;
 
 /**
  * @param {object} options

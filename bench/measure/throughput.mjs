@@ -7,7 +7,7 @@ import { runLoad } from '../harness/load.mjs';
 import { memoryMiB } from '../harness/machine.mjs';
 import { median } from '../harness/stats.mjs';
 import { gatewayNodeFlags } from '../workspace.mjs';
-import { measurePairs } from './pairs.mjs';
+import { FOREIGN_LIMIT, measurePairs } from './pairs.mjs';
 import { OPERATIONS, PATHS, probe, requestFor } from './scenarios.mjs';
 
 /** @typedef {import('./scenarios.mjs').PathId} PathId */
@@ -23,7 +23,6 @@ import { OPERATIONS, PATHS, probe, requestFor } from './scenarios.mjs';
  *   target: PathId, op: OperationId, attempts: number, gateway?: GatewayStats & { rss: number } }} ScenarioRun
  */
 
-const FOREIGN_LIMIT = 0.3; // cores used by other processes above which a scenario is repeated
 
 /**
  * @param {import('./settings.mjs').Settings} settings
