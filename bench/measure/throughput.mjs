@@ -23,7 +23,6 @@ import { OPERATIONS, PATHS, probe, requestFor } from './scenarios.mjs';
  *   target: PathId, op: OperationId, attempts: number, gateway?: GatewayStats & { rss: number } }} ScenarioRun
  */
 
-
 /**
  * @param {import('./settings.mjs').Settings} settings
  * @param {(line: string) => void} log
