@@ -19,6 +19,8 @@ export const GATEWAY_BIN = fileURLToPath(href('apps/gateway/dist/bin.js'));
 
 /** @returns {Promise<typeof import('../packages/core/src/index.js')>} */
 export const importCore = () => import(href('packages/core/dist/index.js'));
+/** @returns {Promise<typeof import('../packages/core/src/mcp.js')>} */
+export const importCoreMcp = () => import(href('packages/core/dist/mcp.js'));
 /** @returns {Promise<typeof import('../packages/core/src/testing/index.js')>} */
 export const importCoreTesting = () => import(href('packages/core/dist/testing/index.js'));
 /** @returns {Promise<typeof import('../apps/gateway/src/index.js')>} */

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   importCore,
+  importCoreMcp,
   importCoreTesting,
   importDashboardRoutes,
   importGateway,
@@ -33,7 +34,7 @@ import {
  */
 
 const { createLogger, loadConfig, startGateway } = await importGateway();
-const core = await importCore();
+const core = { ...(await importCore()), ...(await importCoreMcp()) };
 const { examplePlugin } = await importCoreTesting();
 const { default: got } = await importGot();
 

@@ -1,7 +1,7 @@
 // Where start-up time and memory go: the gateway's start-up path taken one step at a time in one fresh process (run
 // as a child by run.mjs with --experimental-import-meta-resolve). Each step reports its wall time and the RSS after
-// it. The packages are unbundled (scripts/build-package.mjs): importing @portico/core loads typebox and the MCP
-// SDK with zod from node_modules; importing @portico/gateway loads koa, @koa/router, pino and prom-client.
+// it. The packages are unbundled (scripts/build-package.mjs): importing @portico/core loads typebox's type builder
+// from node_modules (its compiler and the MCP SDK with zod load later, with the first call that needs them); importing @portico/gateway loads koa, @koa/router, pino and prom-client.
 // @libsql/client (a native binding) is loaded first and named on its own.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,7 +30,7 @@ const mark = (name) => {
 await importSqliteBinding();
 mark('import @libsql/client (native SQLite binding)');
 const core = await importCore();
-mark('import @portico/core (with typebox, MCP SDK + zod; got on the first upstream call)');
+mark('import @portico/core (with typebox; its compiler on the first validation, the MCP SDK on the first MCP request, got on the first upstream call)');
 const gateway = await importGateway();
 mark('import @portico/gateway (with koa, @koa/router, pino, prom-client)');
 /** @type {Awaited<ReturnType<typeof gateway.loadPlugins>>} */

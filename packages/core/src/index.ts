@@ -114,30 +114,17 @@ export {
   type CompiledParams,
   coerceParams,
   compileParams,
+  compilerReady,
   MAX_LISTED_PROBLEMS,
   problemList,
   queryParams,
 } from './contract/validation.js';
 export { type ConnectionOverview, connectionsOverview } from './doors/connections-overview.js';
 export { describeOperation, exampleParams, jsonSchema, type OperationDescription } from './doors/describe.js';
-export {
-  createMcpServer,
-  type McpServerOptions,
-  type McpToolCall,
-  type McpToolMode,
-  METHOD_ENUM_LIMIT,
-  mcpToolCaller,
-} from './doors/mcp.js';
-export {
-  answerMcpPost,
-  type LegacySseTransport,
-  MCP_POST_TIMEOUT_MS,
-  type McpHttpAnswer,
-  type McpHttpOptions,
-  type McpHttpRequest,
-  openLegacySseTransport,
-  pendingMcpPosts,
-} from './doors/mcp-http.js';
+// The MCP door's functions are in `@portico/core/mcp` (src/mcp.ts): the MCP SDK with zod and Ajv is about a quarter of
+// core's import, and a gateway loads it with the first MCP request instead of at start-up. Its types stay here.
+export type { McpServerOptions, McpToolCall, McpToolMode } from './doors/mcp.js';
+export type { LegacySseTransport, McpHttpAnswer, McpHttpOptions, McpHttpRequest } from './doors/mcp-http.js';
 export { buildOpenApiDocument, type OpenApiOptions } from './doors/openapi.js';
 export { queryString, queryValues, type RestCall, type RestInvocation, restCallFor, restInvocation } from './doors/rest.js';
 export { type BudgetHints, DEFAULT_MCP_RESULT_BUDGET, fitToBudget, type TruncationNote } from './doors/result-budget.js';

@@ -263,7 +263,7 @@ describe('hostile input, every operation, REST and MCP (fast-check, fixed seed)'
   );
 
   it('answers every MCP batch — repeated ids, cancellations, junk — promptly, with JSON-RPC, and keeps nothing', async () => {
-    const { pendingMcpPosts } = await import('@portico/core');
+    const { pendingMcpPosts } = await import('@portico/core/mcp');
     const id = fc.oneof(fc.integer({ min: 1, max: 4 }), fc.constantFrom('1', 'a'));
     const request = fc.oneof(
       id.map((i) => ({ jsonrpc: '2.0', id: i, method: 'ping' })),

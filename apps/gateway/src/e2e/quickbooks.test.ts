@@ -5,10 +5,10 @@ import {
   DEFAULT_WORKSPACE,
   Encryptor,
   generateEncryptionKey,
-  METHOD_ENUM_LIMIT,
   parseEncryptionKey,
   type SandboxServer,
 } from '@portico/core';
+import { METHOD_ENUM_LIMIT } from '@portico/core/mcp';
 import { pinSandboxClock } from '@portico/core/testing';
 import quickbooksPlugin from '@portico/plugin-accounting';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { METHOD_ENUM_LIMIT, type OperationDescription, type SandboxServer } from '@portico/core';
+import type { OperationDescription, SandboxServer } from '@portico/core';
+import { METHOD_ENUM_LIMIT } from '@portico/core/mcp';
 import { pinSandboxClock, RESET_PATH } from '@portico/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp, restoreShortened, startSandboxedGateway, stopSandboxedGateway, type TestGateway } from '../gateway.test-support.js';

@@ -1,7 +1,10 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { buildOpenApiDocument, describeOperation, type Plugin, Registry, silentLogger } from '@portico/core';
+import { buildOpenApiDocument, compilerReady, describeOperation, type Plugin, Registry, silentLogger } from '@portico/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadPlugins } from './load.js';
+
+// Core loads typebox's compiler with the first validation; these tests call validators directly.
+await compilerReady();
 
 /** Every first-party plugin installed in this workspace, with the operation count the specification gives it. */
 const EXPECTED: Record<string, number> = { lawmatics: 86, quickbooks: 67, clio: 282, notion: 20, slack: 18, callrail: 32 };

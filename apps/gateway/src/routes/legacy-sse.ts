@@ -1,9 +1,9 @@
 import type Router from '@koa/router';
-import { createMcpServer, GatewayError, type LegacySseTransport, openLegacySseTransport } from '@portico/core';
+import { GatewayError, type LegacySseTransport } from '@portico/core';
 import type { Context, Next } from 'koa';
 import { parseJson, readBody } from '../http/body.js';
 import type { GatewayState } from '../http/state.js';
-import { type McpRouteOptions, mcpServerOptions } from './mcp.js';
+import { type McpRouteOptions, mcpDoor, mcpServerOptions } from './mcp.js';
 
 /**
  * The HTTP+SSE transport of protocol revision 2024-11-05, for clients that still need it: GET /api/mcp/sse opens an
@@ -18,6 +18,7 @@ export function mountLegacySse(
 ): void {
   const sessions = new Map<string, { transport: LegacySseTransport; keyId: string | null }>();
   router.get('/api/mcp/sse', authenticate, async (ctx) => {
+    const { createMcpServer, openLegacySseTransport } = await mcpDoor();
     const transport = await openLegacySseTransport('/api/mcp/messages', ctx.res);
     const clientAddress = ctx.state.clientAddress ?? null; // the address of the GET that opened the stream
     const server = createMcpServer(options.engine, ctx.state.principal, { ...mcpServerOptions(options), clientAddress });

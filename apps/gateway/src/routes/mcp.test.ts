@@ -1,4 +1,5 @@
-import { DEFAULT_WORKSPACE, pendingMcpPosts } from '@portico/core';
+import { DEFAULT_WORKSPACE } from '@portico/core';
+import { pendingMcpPosts } from '@portico/core/mcp';
 import { examplePlugin } from '@portico/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp, type StubUpstream, startStubUpstream, startTestGateway, type TestGateway } from '../gateway.test-support.js';

@@ -1,14 +1,5 @@
 import type Router from '@koa/router';
-import {
-  answerMcpPost,
-  createMcpServer,
-  type Engine,
-  GatewayError,
-  MCP_POST_TIMEOUT_MS,
-  type McpServerOptions,
-  type McpToolMode,
-  mcpToolCaller,
-} from '@portico/core';
+import { type Engine, GatewayError, type McpServerOptions, type McpToolMode } from '@portico/core';
 import type { Context, Next } from 'koa';
 import { mcpBodyProblem, readBody } from '../http/body.js';
 import type { GatewayState } from '../http/state.js';
@@ -22,6 +13,24 @@ export interface McpRouteOptions {
   bodyLimitBytes: number;
   /** The upstream budget: an MCP POST is answered at the latest 10 s after it (and never before MCP_POST_TIMEOUT_MS). */
   upstreamTimeoutMs?: number;
+}
+
+type McpDoor = typeof import('@portico/core/mcp');
+let door: McpDoor | undefined;
+let doorLoading: Promise<McpDoor> | undefined;
+
+/**
+ * The MCP door of `@portico/core/mcp`, imported by the first MCP request rather than at start-up: with the MCP SDK, zod
+ * and Ajv it is about a quarter of core's import (docs/decisions.md, "Builds and start-up"). Requests that come while
+ * it loads wait for the one import.
+ */
+export function mcpDoor(): McpDoor | Promise<McpDoor> {
+  if (door) return door;
+  doorLoading ??= import('@portico/core/mcp').then((loaded) => {
+    door = loaded;
+    return loaded;
+  });
+  return doorLoading;
 }
 
 /** How the gateway introduces itself to an MCP client, and which tools it lists. */
@@ -41,8 +50,8 @@ export function mountMcp(
 ): void {
   const { engine } = options;
   const introduction = mcpServerOptions(options);
-  const timeoutMs = Math.max(MCP_POST_TIMEOUT_MS, (options.upstreamTimeoutMs ?? 0) + 10_000);
   router.post('/api/mcp', authenticate, async (ctx) => {
+    const mcp = door ?? (await mcpDoor());
     const raw = await readBody(ctx.req, options.bodyLimitBytes);
     // The input caps, read from the text before it is parsed: 400,000 argument keys are refused in microseconds.
     const tooBig = mcpBodyProblem(raw);
@@ -70,16 +79,16 @@ export function mountMcp(
       clientAddress: ctx.state.clientAddress ?? null,
       trace: ctx.state.trace,
     };
-    const answer = await answerMcpPost(
-      () => createMcpServer(engine, principal, serverOptions),
+    const answer = await mcp.answerMcpPost(
+      () => mcp.createMcpServer(engine, principal, serverOptions),
       {
         accept: ctx.get('accept') || undefined,
         contentType: ctx.get('content-type') || undefined,
         protocolVersion: ctx.get('mcp-protocol-version') || undefined,
         body: message,
       },
-      mcpToolCaller(engine, principal, serverOptions),
-      { timeoutMs },
+      mcp.mcpToolCaller(engine, principal, serverOptions),
+      { timeoutMs: Math.max(mcp.MCP_POST_TIMEOUT_MS, (options.upstreamTimeoutMs ?? 0) + 10_000) },
     );
     if (answer.json !== undefined) {
       // written as JSON once, as it was built (a tool call's answer): Koa would serialise the object again

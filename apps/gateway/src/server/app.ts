@@ -7,6 +7,7 @@ import { jsonBody } from '../http/body.js';
 import type { GatewayState } from '../http/state.js';
 import type { GatewayMetrics } from '../observability/metrics.js';
 import type { Readiness } from '../observability/readiness.js';
+import { compilerLoaded } from '../routes/admin/guards.js';
 import { mountAdmin } from '../routes/admin/index.js';
 import { bearerChallenge, mountAuthorization } from '../routes/authorization.js';
 import { mountConnect } from '../routes/connect.js';
@@ -98,6 +99,7 @@ export function createApp(options: AppOptions): GatewayApp {
 
   const admin = new Router<GatewayState>({ prefix: '/api/admin' });
   admin.use(authenticate);
+  admin.use(compilerLoaded);
   mountAdmin(admin, engine, readJson);
 
   // The front middleware: the Host check and the doors' bearer challenge, called in turn rather than as middleware of

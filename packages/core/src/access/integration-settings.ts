@@ -1,6 +1,6 @@
 import { assertInput } from '../contract/input-limits.js';
 import { type RegisteredIntegration, type Registry, requireIntegration } from '../contract/registry.js';
-import { problemList } from '../contract/validation.js';
+import { compilerReady, problemList } from '../contract/validation.js';
 import { GatewayError } from '../errors.js';
 import { cacheKey, SETTINGS_CACHE_MS } from '../store/changes.js';
 import type { IntegrationSettingsRecord, Store } from '../store/types.js';
@@ -71,6 +71,7 @@ export class IntegrationSettings {
       );
     }
     const settings = { ...current.settings, ...change.settings };
+    if (integration.settingsValidator) await compilerReady();
     if (integration.settingsValidator && !integration.settingsValidator.check(settings)) {
       const problems = integration.settingsValidator.problems(settings).map((line) => line.replace(/^params\b/, 'settings'));
       throw new GatewayError('bad_request', `Invalid settings: ${problemList(problems)}`);

@@ -14,7 +14,10 @@ import {
   Type,
   together,
 } from './schema.js';
-import { compileParams } from './validation.js';
+import { compileParams, compilerReady } from './validation.js';
+
+// Core loads typebox's compiler with the first validation; these tests call validators directly.
+await compilerReady();
 
 describe('integerRangePattern', () => {
   it('matches exactly the numbers of the range, written without sign or leading zeros', () => {

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { assertInput, INPUT_LIMITS, inputProblem, jsonTextProblem, pathSegmentProblem } from './input-limits.js';
 import { CommaList, FreeObject, IntegerString, Params, StringEnum, Type } from './schema.js';
-import { coerceParams, compileParams, MAX_LISTED_PROBLEMS, problemList, queryParams } from './validation.js';
+import { coerceParams, compileParams, compilerReady, MAX_LISTED_PROBLEMS, problemList, queryParams } from './validation.js';
+
+// Core loads typebox's compiler with the first validation; these tests call validators directly.
+await compilerReady();
 
 const schema = Params({
   limit: Type.Optional(IntegerString({ minimum: 1, maximum: 999 })),

@@ -1,4 +1,3 @@
-import { Compile } from 'typebox/compile';
 import type { TLocalizedValidationError } from 'typebox/error';
 import { brokenRules, COMMA_LIST, EXPECTS, type TObject, type TSchema } from './schema.js';
 
@@ -8,15 +7,38 @@ export interface CompiledParams {
   problems(value: unknown): string[];
 }
 
+type Compiler = typeof import('typebox/compile');
+let compiler: Compiler | undefined;
+let compilerLoading: Promise<void> | undefined;
+
+/**
+ * typebox's compiler, imported by the first validation rather than with core: it is about 300 modules, a tenth of the
+ * gateway's start-up. Every path that validates awaits this before its first validator runs; it returns `undefined`
+ * once the compiler is loaded, so that those paths stay synchronous after the first call. `@portico/core/testing` loads
+ * it when imported, for tests that call validators directly.
+ */
+export function compilerReady(): Promise<void> | undefined {
+  if (compiler) return undefined;
+  compilerLoading ??= import('typebox/compile').then((loaded) => {
+    compiler = loaded;
+  });
+  return compilerLoading;
+}
+
+function loadedCompiler(): Compiler {
+  if (!compiler) throw new Error("typebox's compiler is not loaded yet: await compilerReady() before the first validation");
+  return compiler;
+}
+
 /**
  * A validator for an operation's parameters, compiled on its first use and kept: compiling generates code, and a
  * gateway with hundreds of operations would otherwise spend a good part of its start-up compiling validators for
- * operations nobody calls (about 0.3 ms each).
+ * operations nobody calls (about 0.3 ms each). Call it after `compilerReady()` has resolved.
  */
 export function compileParams(schema: TObject): CompiledParams {
-  let validator: ReturnType<typeof Compile<TObject>> | undefined;
+  let validator: ReturnType<Compiler['Compile']> | undefined;
   const compiled = () => {
-    validator ??= Compile(schema);
+    validator ??= loadedCompiler().Compile(schema);
     return validator;
   };
   return {

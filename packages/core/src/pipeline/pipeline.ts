@@ -5,7 +5,7 @@ import type { Connections } from '../connections/credentials.js';
 import { assertInput, pathSegmentProblem } from '../contract/input-limits.js';
 import type { DeclarativeUpstream, UpstreamRequest, UpstreamResponse } from '../contract/operation.js';
 import { type RegisteredIntegration, type RegisteredOperation, type Registry, requireIntegration } from '../contract/registry.js';
-import { coerceParams, problemList, queryParams } from '../contract/validation.js';
+import { coerceParams, compilerReady, problemList, queryParams } from '../contract/validation.js';
 import { GatewayError, toGatewayError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/types.js';
@@ -222,6 +222,8 @@ export class Pipeline {
           `This API key is read-only; ${request.operation} ${operation.access === 'delete' ? 'deletes' : 'writes'} data`,
         );
       }
+      const compiling = compilerReady(); // the first validation of the process loads typebox's compiler
+      if (compiling) await compiling;
       const params = this.validate(operation, request);
       const call = { workspaceId: request.principal.workspaceId, callerGone: request.callerGone, trace: request.trace };
       const result = await this.execute(integration, operation, params, call);

@@ -1,3 +1,5 @@
+import { compilerReady } from '../contract/validation.js';
+
 export { type CatalogDifferences, type CatalogOperation, type CatalogParam, compareWithCatalog } from './catalog.js';
 export {
   addDays,
@@ -68,3 +70,7 @@ export {
 } from './fixtures.js';
 export { type SandboxHarness, startSandboxHarness } from './sandbox.js';
 export { describeFixtures, type FixtureSuiteOptions, type SandboxSuiteOptions, useSandbox } from './suites.js';
+
+// Tests call operations' validators directly (`validator.problems(example)`), and core loads typebox's compiler with the
+// first validation (contract/validation.ts): importing the testing helpers loads it.
+await compilerReady();

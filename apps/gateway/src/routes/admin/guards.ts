@@ -1,10 +1,32 @@
 import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
-import { compileParams, type Engine, GatewayError, type Principal, problemList, type Static, type TObject } from '@portico/core';
+import {
+  compileParams,
+  compilerReady,
+  type Engine,
+  GatewayError,
+  type Principal,
+  problemList,
+  type Static,
+  type TObject,
+} from '@portico/core';
 import type { Context } from 'koa';
 import type { GatewayState } from '../../http/state.js';
 
-/** A checker for an admin request body: the value typed by `schema`, or `bad_request` naming every problem. */
+/**
+ * Middleware of the admin API: its bodies are checked by typebox validators, synchronously, and core loads typebox's
+ * compiler with the first validation (`compilerReady`); the first admin request waits for it.
+ */
+export async function compilerLoaded(_ctx: Context, next: () => Promise<unknown>): Promise<void> {
+  const compiling = compilerReady();
+  if (compiling) await compiling;
+  await next();
+}
+
+/**
+ * A checker for an admin request body: the value typed by `schema`, or `bad_request` naming every problem. Used by
+ * routes behind `compilerLoaded`.
+ */
 export function validator<T extends TObject>(schema: T) {
   const compiled = compileParams(schema);
   return (value: unknown): Static<T> => {

@@ -1,4 +1,4 @@
-import { type Engine, GatewayError, type Logger, Params, type Principal, Type, toGatewayError } from '@portico/core';
+import { compilerReady, type Engine, GatewayError, type Logger, Params, type Principal, Type, toGatewayError } from '@portico/core';
 import type { Context, Next } from 'koa';
 import { readBody } from '../../http/body.js';
 import type { GatewayState } from '../../http/state.js';
@@ -112,6 +112,9 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
   return async (ctx: Context, next: Next) => {
     const path = ctx.path;
     if (path !== DASHBOARD_PREFIX && !path.startsWith('/dashboard/')) return next();
+    // The forms are checked by typebox validators, synchronously: the first page loads typebox's compiler.
+    const compiling = compilerReady();
+    if (compiling) await compiling;
     const state = ctx.state as GatewayState;
     ctx.set('content-security-policy', DASHBOARD_CSP);
     ctx.set('x-content-type-options', 'nosniff');
