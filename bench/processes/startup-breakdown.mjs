@@ -30,7 +30,7 @@ const mark = (name) => {
 await importSqliteBinding();
 mark('import @libsql/client (native SQLite binding)');
 const core = await importCore();
-mark('import @portico/core (with typebox; its compiler on the first validation, the MCP SDK on the first MCP request, got on the first upstream call)');
+mark('import @portico/core (with typebox; its compiler, the MCP SDK and got load on first use)');
 const gateway = await importGateway();
 mark('import @portico/gateway (with koa, @koa/router, pino, prom-client)');
 /** @type {Awaited<ReturnType<typeof gateway.loadPlugins>>} */
