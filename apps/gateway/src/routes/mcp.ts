@@ -50,8 +50,10 @@ export function mountMcp(
 ): void {
   const { engine } = options;
   const introduction = mcpServerOptions(options);
+  let timeoutMs: number | undefined; // once the door is loaded: its floor is the door's
   router.post('/api/mcp', authenticate, async (ctx) => {
     const mcp = door ?? (await mcpDoor());
+    timeoutMs ??= Math.max(mcp.MCP_POST_TIMEOUT_MS, (options.upstreamTimeoutMs ?? 0) + 10_000);
     const raw = await readBody(ctx.req, options.bodyLimitBytes);
     // The input caps, read from the text before it is parsed: 400,000 argument keys are refused in microseconds.
     const tooBig = mcpBodyProblem(raw);
@@ -88,7 +90,7 @@ export function mountMcp(
         body: message,
       },
       mcp.mcpToolCaller(engine, principal, serverOptions),
-      { timeoutMs: Math.max(mcp.MCP_POST_TIMEOUT_MS, (options.upstreamTimeoutMs ?? 0) + 10_000) },
+      { timeoutMs },
     );
     if (answer.json !== undefined) {
       // written as JSON once, as it was built (a tool call's answer): Koa would serialise the object again
