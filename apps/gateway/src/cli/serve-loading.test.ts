@@ -1,43 +1,32 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bin, listening, MULTI_PROCESS_TIMEOUT, runPortico, stop } from '../e2e/cluster.test-support.js';
+import { moduleLog } from '../e2e/module-log.test-support.js';
 
 /**
  * What `portico serve` loads before it answers, on the built CLI: the MCP SDK and typebox's compiler are imported by
  * the first MCP request and the first call that validates, not at start-up (docs/decisions.md, "Builds and start-up").
- * A module hook registered with node's `--import` writes every URL the gateway's process resolves to a file.
+ * A module-resolution hook (module-log.test-support.ts) records every URL the gateway's process resolves.
  */
 const dir = mkdtempSync(join(tmpdir(), 'portico-serve-loading-'));
-const loadedFile = join(dir, 'loaded.txt');
-const hooks = join(dir, 'hooks.mjs');
-writeFileSync(
-  hooks,
-  `import { appendFileSync } from 'node:fs';
-export async function resolve(specifier, context, next) {
-  const resolved = await next(specifier, context);
-  appendFileSync(${JSON.stringify(loadedFile)}, resolved.url + '\\n');
-  return resolved;
-}
-`,
-);
-const register = join(dir, 'register.mjs');
-writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+const log = moduleLog(dir);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const MCP_SDK = '/@modelcontextprotocol/sdk/';
 const COMPILER = '/typebox/build/compile/';
-const loaded = () => (existsSync(loadedFile) ? readFileSync(loadedFile, 'utf8').split('\n').filter(Boolean) : []);
+const loaded = () => log.modules('gateway').split('\n').filter(Boolean);
 const count = (part: string) => loaded().filter((url) => url.includes(part)).length;
 
 describe('portico serve: what loads on first use', { timeout: MULTI_PROCESS_TIMEOUT }, () => {
   it("answers /healthz without the MCP SDK or typebox's compiler; the first MCP request loads one, the first validated call the other", async () => {
     if (!existsSync(bin)) throw new Error('this test runs the built gateway: run `pnpm build` first');
-    const gateway = runPortico(['serve', '--port', '0'], { PORTICO_DATA_DIR: mkdtempSync(join(dir, 'data-')), PORTICO_LOG_LEVEL: 'warn' }, [
-      `--import=${pathToFileURL(register).href}`,
-    ]);
+    const gateway = runPortico(['serve', '--port', '0'], {
+      PORTICO_DATA_DIR: mkdtempSync(join(dir, 'data-')),
+      PORTICO_LOG_LEVEL: 'warn',
+      ...log.env('gateway'),
+    });
     try {
       const url = await listening(gateway);
       expect((await fetch(`${url}/healthz`)).status).toBe(200);

@@ -24,9 +24,9 @@ export interface PorticoProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `portico <args>` with `env` (and PATH), node given `nodeArgs`; its output is collected. */
-export function runPortico(args: string[], env: Record<string, string>, nodeArgs: string[] = []): PorticoProcess {
-  const child = spawn(process.execPath, [...nodeArgs, bin, ...args], {
+/** Starts `portico <args>` with `env` (and PATH); its output is collected. */
+export function runPortico(args: string[], env: Record<string, string>): PorticoProcess {
+  const child = spawn(process.execPath, [bin, ...args], {
     env: { PATH: process.env.PATH, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,31 +1,19 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from '../observability/otlp-receiver.test-support.js';
 import { listening, type PorticoProcess, runPortico, stop } from './cluster.test-support.js';
+import { moduleLog } from './module-log.test-support.js';
 
 /**
  * The built `portico serve --sandbox` with OTEL_EXPORTER_OTLP_ENDPOINT set exports the spans of a REST call and of an
  * MCP tools/call (each with an inbound traceparent) to an OTLP/HTTP receiver on loopback; without it, none of the
- * SDK's modules is even loaded (a module-resolution hook records every @opentelemetry module the process imports).
+ * SDK's modules is even loaded (a module-resolution hook records every module the process imports).
  * Needs `pnpm build` first.
  */
 const dir = mkdtempSync(join(tmpdir(), 'portico-tracing-'));
-const HOOKS = join(dir, 'hooks.mjs');
-const REGISTER = join(dir, 'register.mjs');
-writeFileSync(
-  HOOKS,
-  `import { appendFileSync } from 'node:fs';
-export async function resolve(specifier, context, next) {
-  const result = await next(specifier, context);
-  if (result.url.includes('@opentelemetry')) appendFileSync(process.env.PORTICO_TEST_RESOLVED, result.url + '\\n');
-  return result;
-}
-`,
-);
-writeFileSync(REGISTER, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(HOOKS).href)});\n`);
+const log = moduleLog(dir);
 
 const REST_TRACE = '0af7651916cd43dd8448eb211c80319c';
 const MCP_TRACE = '1bf7651916cd43dd8448eb211c80319d';
@@ -45,15 +33,12 @@ afterAll(async () => {
 
 /** `portico serve --sandbox` with the Notion sandbox; resolves once listening, with its URL, key and resolved-module log. */
 async function serve(name: string, env: Record<string, string>) {
-  const resolved = join(dir, `${name}.resolved`);
-  writeFileSync(resolved, '');
   const process: PorticoProcess = runPortico(['serve', '--sandbox'], {
     PORTICO_DATA_DIR: mkdtempSync(join(dir, `${name}-`)),
     PORTICO_PLUGINS: 'notes',
     PORTICO_PORT: '0',
     PORTICO_LOG_LEVEL: 'info',
-    PORTICO_TEST_RESOLVED: resolved,
-    NODE_OPTIONS: `--import=${pathToFileURL(REGISTER).href}`,
+    ...log.env(name),
     ...env,
   });
   running.push(process);
@@ -63,7 +48,7 @@ async function serve(name: string, env: Record<string, string>) {
   for (let i = 0; i < 200 && !banner.test(process.output()); i++) await new Promise((r) => setTimeout(r, 50));
   const key = banner.exec(process.output())?.[1] as string;
   expect(key, process.output()).toBeTruthy();
-  return { process, url, key, modules: () => readFileSync(resolved, 'utf8') };
+  return { process, url, key, modules: () => log.modules(name) };
 }
 
 describe('portico serve --sandbox with OTEL_EXPORTER_OTLP_ENDPOINT', () => {
