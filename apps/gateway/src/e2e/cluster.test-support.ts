@@ -26,10 +26,7 @@ export interface PorticoProcess {
 
 /** Starts `portico <args>` with `env` (and PATH); its output is collected. */
 export function runPortico(args: string[], env: Record<string, string>): PorticoProcess {
-  const child = spawn(process.execPath, [bin, ...args], {
-    env: { PATH: process.env.PATH, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(process.execPath, [bin, ...args], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => {
     output += chunk.toString();
