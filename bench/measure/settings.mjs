@@ -15,6 +15,7 @@ export const USAGE = `node bench/run.mjs [--smoke | --quick] [--duration S] [--w
  * @property {number[]} connections connection counts, each a set of scenarios
  * @property {number} pairs paired slices (Koa + got hop, REST, MCP) per operation at the highest connection count
  * @property {number} pairSeconds seconds of load per slice of a pair
+ * @property {number} pairsPerStart pairs measured on one start of a new hop and a new gateway
  * @property {string} logLevel the gateways' PORTICO_LOG_LEVEL
  * @property {number} waitQuietMs total budget for waiting for an idle machine
  * @property {boolean} profile whether to take the CPU profiles
@@ -46,6 +47,7 @@ export function readSettings(argv) {
     connections: args.connections.split(',').map(Number),
     pairs: number(args.pairs, { full: 8, quick: 4, smoke: 1 }),
     pairSeconds: { full: 3, quick: 2, smoke: 1 }[mode],
+    pairsPerStart: { full: 2, quick: 2, smoke: 1 }[mode],
     logLevel: args['log-level'],
     waitQuietMs: number(args['wait-quiet'], { full: 180, quick: 180, smoke: 0 }) * 1000,
     profile: !args['no-profile'],

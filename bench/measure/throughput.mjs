@@ -144,17 +144,44 @@ export async function measureThroughput(settings, log, waitForQuiet) {
       rounds.push(runs);
     }
     const memoryAfterLoad = memoryMiB(gateway.pid);
-    // The issue-31 targets compare the hop with the gateway's doors: measured again in alternating short slices.
+    // The issue-31 targets compare the hop with the gateway's doors: measured again in alternating short slices, on
+    // a new hop and a new gateway with the same history (measure/pairs.mjs).
     const pairs =
       settings.pairs > 0
         ? await measurePairs({
-            endpoints: { koa: endpoints.koa, rest: endpoints.rest, mcp: endpoints.mcp },
-            request,
+            start: async () => {
+              /** @type {Child} */
+              const pairHop = await startChild(processFile('koa-got-hop.mjs'), {}, [], [upstream.url]);
+              /** @type {GatewayChild} */
+              const pairGateway = await startChild(processFile('gateway.mjs'), {}, flags, [upstream.url]);
+              /** @param {import('./pairs.mjs').PairPath} path @param {OperationId} op */
+              const pairRequest = (path, op) => requestFor(path, op, pairGateway);
+              // every request of the pairs succeeds on these processes before they are measured
+              for (const op of OPERATIONS) {
+                await probe(pairHop.url, pairRequest('koa', op));
+                for (const path of /** @type {const} */ (['rest', 'mcp'])) await probe(pairGateway.url, pairRequest(path, op));
+              }
+              closeAgent();
+              return {
+                endpoints: {
+                  koa: { url: pairHop.url, pid: pairHop.pid },
+                  rest: { url: pairGateway.url, pid: pairGateway.pid },
+                  mcp: { url: pairGateway.url, pid: pairGateway.pid },
+                },
+                request: pairRequest,
+                stop: async () => {
+                  await Promise.all([stopChild(pairGateway.child), stopChild(pairHop.child)]);
+                },
+              };
+            },
             upstreamPid: upstream.pid,
             connections: Math.max(...connectionCounts),
             pairs: settings.pairs,
+            pairsPerStart: settings.pairsPerStart,
             seconds: settings.pairSeconds,
             warmup,
+            // the gateway serves two paths: half of the rounds' priming for each, the whole of it for the hop
+            prime: prime / 2,
             log,
           })
         : undefined;

@@ -186,7 +186,13 @@ export function pairsSection(results) {
       `in slices of ${paired.seconds} s (each after ${paired.warmup} s of load), one slice of each per pair, the order reversed every other ` +
       'pair (hop, REST, MCP; MCP, REST, hop). Each pair gives its own ratios and differences from slices seconds apart; the targets take ' +
       'the median over the pairs. On this 2-core machine the CPU per request of one unchanged process moves by a third between ' +
-      'stretches of a few seconds, so one slice per path and round compares draws of that drift rather than the two programs.',
+      'stretches of a few seconds, so one slice per path and round compares draws of that drift rather than the two programs.' +
+      (paired.starts === undefined
+        ? ''
+        : ` The pairs run on processes of their own: a new Koa + got hop and a new gateway every ${paired.pairsPerStart} pair(s) ` +
+          `(${paired.starts} starts of each), the hop primed with ${2 * paired.prime} s of the operation's load and the gateway with ` +
+          `${paired.prime} s each of REST and MCP before the first slice, so that both sides of a pair have the same history. The ` +
+          'req/s ratios of the rounds above are of the processes that served every path.'),
     '',
     table(['operation', 'figure', 'median', 'range', 'per pair'], rows),
     '',
