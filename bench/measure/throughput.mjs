@@ -153,15 +153,30 @@ export async function measureThroughput(settings, log, waitForQuiet) {
               /** @type {Child} */
               const pairHop = await startChild(processFile('koa-got-hop.mjs'), {}, [], [upstream.url]);
               /** @type {GatewayChild} */
-              const pairGateway = await startChild(processFile('gateway.mjs'), {}, flags, [upstream.url]);
+              let pairGateway;
+              try {
+                pairGateway = await startChild(processFile('gateway.mjs'), {}, flags, [upstream.url]);
+              } catch (error) {
+                await stopChild(pairHop.child);
+                throw error;
+              }
               /** @param {import('./pairs.mjs').PairPath} path @param {OperationId} op */
               const pairRequest = (path, op) => requestFor(path, op, pairGateway);
+              const stop = async () => {
+                await Promise.all([stopChild(pairGateway.child), stopChild(pairHop.child)]);
+              };
               // every request of the pairs succeeds on these processes before they are measured
-              for (const op of OPERATIONS) {
-                await probe(pairHop.url, pairRequest('koa', op));
-                for (const path of /** @type {const} */ (['rest', 'mcp'])) await probe(pairGateway.url, pairRequest(path, op));
+              try {
+                for (const op of OPERATIONS) {
+                  await probe(pairHop.url, pairRequest('koa', op));
+                  for (const path of /** @type {const} */ (['rest', 'mcp'])) await probe(pairGateway.url, pairRequest(path, op));
+                }
+              } catch (error) {
+                await stop();
+                throw error;
+              } finally {
+                closeAgent();
               }
-              closeAgent();
               return {
                 endpoints: {
                   koa: { url: pairHop.url, pid: pairHop.pid },
@@ -169,9 +184,7 @@ export async function measureThroughput(settings, log, waitForQuiet) {
                   mcp: { url: pairGateway.url, pid: pairGateway.pid },
                 },
                 request: pairRequest,
-                stop: async () => {
-                  await Promise.all([stopChild(pairGateway.child), stopChild(pairHop.child)]);
-                },
+                stop,
               };
             },
             upstreamPid: upstream.pid,
