@@ -13,6 +13,7 @@ import { createApp } from './app.js';
 import { answerClientError } from './edge.js';
 import { allowedHosts } from './hosts.js';
 import { joinSandbox, type SandboxCluster } from './sandbox-cluster.js';
+import { UnansweredResponses } from './unanswered.js';
 
 export interface StartOptions {
   config: GatewayConfig;
@@ -125,14 +126,13 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
   server.on('clientError', (error: Error & { code?: string }, socket) => answerClientError(error, socket, logger));
   // During shutdown, every response still to be written closes its connection (the client reconnects elsewhere).
   let stopping = false;
-  const unanswered = new Set<ServerResponse>();
+  const unanswered = new UnansweredResponses();
   server.on('request', (_request, response: ServerResponse) => {
     if (stopping) {
       response.shouldKeepAlive = false;
       return;
     }
-    unanswered.add(response);
-    response.once('close', () => unanswered.delete(response));
+    response.once('close', unanswered.add(response));
   });
   try {
     await new Promise<void>((resolve, reject) => {
