@@ -19,24 +19,18 @@ interface Entry {
  */
 export class UnansweredResponses {
   private head: Entry | undefined;
-  private count = 0;
 
   /** Adds a response; the function returned removes it (once; later calls do nothing). */
   add(response: ServerResponse): () => void {
     const entry: Entry = { response, prev: undefined, next: this.head };
     if (this.head) this.head.prev = entry;
     this.head = entry;
-    this.count++;
     return () => this.remove(entry);
-  }
-
-  get size(): number {
-    return this.count;
   }
 
   /** Every response in the list, newest first. */
   *[Symbol.iterator](): IterableIterator<ServerResponse> {
-    for (let entry = this.head; entry; entry = entry.next) if (entry.response) yield entry.response;
+    for (let entry = this.head; entry?.response; entry = entry.next) yield entry.response;
   }
 
   /** Empties the list; the removers handed out before do nothing afterwards. */
@@ -50,7 +44,6 @@ export class UnansweredResponses {
       entry = next;
     }
     this.head = undefined;
-    this.count = 0;
   }
 
   private remove(entry: Entry): void {
@@ -61,6 +54,5 @@ export class UnansweredResponses {
     entry.response = undefined;
     entry.prev = undefined;
     entry.next = undefined;
-    this.count--;
   }
 }

@@ -1,4 +1,5 @@
 import { GatewayError, type Logger, type Registry, type UpstreamLimiter } from '@portico/core';
+import { IdTable } from './id-table.js';
 import { type FromPrimary, type FromWorker, readWorkerMessage, toWire, type WorkerRequest } from './protocol.js';
 
 /** One worker as the primary sees it: where its answers go. */
@@ -9,7 +10,7 @@ export interface WorkerChannel {
 
 interface Held {
   /** Slots and locks granted to this worker, by its request id: released when it gives them back or dies. */
-  grants: Map<number, () => void>;
+  grants: IdTable<() => void>;
   dead: boolean;
 }
 
@@ -36,7 +37,7 @@ export class CoordinationHost {
   /** Starts serving a worker's requests. */
   attach(channel: WorkerChannel): void {
     this.channels.set(channel.id, channel);
-    this.workers.set(channel.id, { grants: new Map(), dead: false });
+    this.workers.set(channel.id, { grants: new IdTable(), dead: false });
   }
 
   /** The worker is gone (exited or killed): whatever it held is released, whatever it waits for is dropped. */
@@ -155,9 +156,7 @@ export class CoordinationHost {
 
   private once(held: Held, id: number, release: () => void): () => void {
     return () => {
-      if (held.grants.get(id) === undefined) return;
-      held.grants.delete(id);
-      release();
+      if (held.grants.take(id) !== undefined) release();
     };
   }
 

@@ -1,4 +1,5 @@
 import { GatewayError, type SlotBroker, type SlotRelease, type Store, type StoreChange, type StoreChangeListener } from '@portico/core';
+import { IdTable } from './id-table.js';
 import { type FromPrimary, type FromWorker, fromWire, readPrimaryMessage, type WorkerRequest } from './protocol.js';
 
 /** A worker's end of the IPC channel (the worker's `process`, or a test double). */
@@ -16,7 +17,7 @@ type Ask = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, 'i
  */
 export class WorkerLink implements SlotBroker {
   private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
+  private readonly pending = new IdTable<Pending>();
   private readonly changeListeners = new Set<StoreChangeListener>();
   private closed = false;
   /** Called when the primary asks this worker to drain and stop. */
@@ -124,9 +125,8 @@ export class WorkerLink implements SlotBroker {
       }
       return;
     }
-    const pending = this.pending.get(message.id);
+    const pending = this.pending.take(message.id);
     if (!pending) return;
-    this.pending.delete(message.id);
     if (message.ok) pending.resolve(message.value);
     else pending.reject(fromWire(message.error));
   }
