@@ -13,7 +13,8 @@ export const USAGE = `node bench/run.mjs [--smoke | --quick] [--duration S] [--w
  * @property {number} retries repeats of a scenario disturbed by other processes
  * @property {number} rounds rounds of every scenario (the report keeps the median)
  * @property {number[]} connections connection counts, each a set of scenarios
- * @property {number} pairs paired slices (Koa + got hop, REST, MCP) per operation at the highest connection count
+ * @property {number} pairs paired slices (Koa + got hop, REST, MCP) per operation at the highest connection count, and
+ *   pairs of slices of one process and two workers (`serve --workers 1` and `2`)
  * @property {number} pairSeconds seconds of load per slice of a pair
  * @property {number} pairsPerStart pairs measured on one start of a new hop and a new gateway
  * @property {string} logLevel the gateways' PORTICO_LOG_LEVEL

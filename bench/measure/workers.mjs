@@ -3,7 +3,11 @@
 // CPU time of every gateway process (the primary and its workers, from /proc) over each run: requests per CPU-second
 // is the throughput at the same CPU budget, the load generator sharing the machine. A third run gives the example
 // integration a declared limit (PORTICO_EXAMPLE_UPSTREAM_LIMITS) so that every call borrows its slot from the primary
-// over IPC: its extra CPU per request is the cost of that round trip.
+// over IPC: its extra CPU per request is the cost of that round trip. After the rounds, one process and two workers
+// started side by side are measured in alternating slices (as the issue-31 pairs are): the machine's speed can drift by
+// half within minutes (docs/performance.md, "the bench on the fix, and per-call tables in workers"), and a ratio of
+// two configurations measured minutes apart is as much a draw of that drift as of the code. The target takes the
+// median of the pairs.
 import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,6 +35,11 @@ import { requestFor } from './scenarios.mjs';
  * @property {number} non2xx
  * @property {number} errors
  * @property {number} processes gateway processes measured (1, or the primary and its workers)
+ */
+
+/**
+ * One pair of slices seconds apart: requests per CPU-second of the gateway processes of each configuration.
+ * @typedef {{ one: number, two: number, efficiency: number, non2xx: number }} WorkersPair
  */
 
 /** @type {ReadonlyArray<{ id: string, workers: number, sharedLimit: boolean }>} */
@@ -171,7 +180,7 @@ async function measureIpcRoundTrip(count = 20_000) {
 /**
  * @param {import('./settings.mjs').Settings} settings
  * @param {(line: string) => void} log
- * @returns {Promise<{ runs: WorkersRun[], rounds: WorkersRun[][], ipc: IpcCost }>}
+ * @returns {Promise<{ runs: WorkersRun[], rounds: WorkersRun[][], ipc: IpcCost, pairs: WorkersPair[], pairSeconds: number }>}
  */
 export async function measureWorkers(settings, log) {
   const { duration, warmup, prime, rounds: roundCount, connections: connectionCounts, logLevel } = settings;
@@ -184,6 +193,8 @@ export async function measureWorkers(settings, log) {
   const upstream = await startChild(processFile('upstream.mjs'));
   /** @type {WorkersRun[][]} */
   const rounds = [];
+  /** @type {WorkersPair[]} */
+  let pairs = [];
   try {
     for (let round = 0; round < roundCount; round++) {
       /** @type {WorkersRun[]} */
@@ -226,6 +237,7 @@ export async function measureWorkers(settings, log) {
       }
       rounds.push(runs);
     }
+    pairs = await measurePairs(upstream.url, settings, connections, log);
   } finally {
     await stopChild(upstream.child);
   }
@@ -246,5 +258,59 @@ export async function measureWorkers(settings, log) {
       errors: all.reduce((a, r) => a + r.errors, 0),
     };
   });
-  return { runs, rounds, ipc };
+  return { runs, rounds, ipc, pairs, pairSeconds: settings.pairSeconds };
+}
+
+/**
+ * `serve --workers 1` and `serve --workers 2` started side by side, each warmed as in the rounds, then `settings.pairs`
+ * pairs of slices (`settings.pairSeconds` each, after `settings.warmup` of load), the order reversed every other pair.
+ * @param {string} upstreamUrl
+ * @param {import('./settings.mjs').Settings} settings
+ * @param {number} connections
+ * @param {(line: string) => void} log
+ * @returns {Promise<WorkersPair[]>}
+ */
+async function measurePairs(upstreamUrl, settings, connections, log) {
+  const { pairs: count, pairSeconds, warmup, prime, logLevel } = settings;
+  if (count <= 0) return [];
+  /** @type {WorkersPair[]} */
+  const pairs = [];
+  const one = await startServe(upstreamUrl, 1, false, logLevel);
+  try {
+    const two = await startServe(upstreamUrl, 2, false, logLevel);
+    try {
+      const sides = [
+        { workers: 1, serve: one, requests: [requestFor('rest', 'GET', { key: one.key })] },
+        { workers: 2, serve: two, requests: [requestFor('rest', 'GET', { key: two.key })] },
+      ];
+      for (const { workers, serve, requests } of sides)
+        await runLoad({ url: serve.url, requests, connections, duration: Math.max(prime, warmup, 1) * workers });
+      for (let pair = 0; pair < count; pair++) {
+        /** @type {Record<number, number>} */
+        const perCpuSecond = {};
+        let non2xx = 0;
+        for (const { workers, serve, requests } of pair % 2 === 0 ? sides : [...sides].reverse()) {
+          if (warmup > 0) await runLoad({ url: serve.url, requests, connections, duration: warmup });
+          const before = totalCpu(serve.pids);
+          const run = await runLoad({ url: serve.url, requests, connections, duration: pairSeconds });
+          const cpu = totalCpu(serve.pids) - before;
+          perCpuSecond[workers] = cpu > 0 ? run.requests / cpu : Number.NaN;
+          non2xx += run.non2xx + run.errors + run.timeouts;
+        }
+        const result = { one: perCpuSecond[1] ?? Number.NaN, two: perCpuSecond[2] ?? Number.NaN, non2xx };
+        pairs.push({ ...result, efficiency: result.two / result.one });
+        log(
+          `workers pair ${pair + 1}: 1 worker ${result.one.toFixed(0)}, 2 workers ${result.two.toFixed(0)} req per CPU-s, ` +
+            `${(result.two / result.one).toFixed(2)}×` +
+            (non2xx ? `, ${non2xx} non-2xx or errors` : ''),
+        );
+      }
+    } finally {
+      closeAgent();
+      await two.stop();
+    }
+  } finally {
+    await one.stop();
+  }
+  return pairs;
 }

@@ -1,6 +1,8 @@
 // The report's section on `serve --workers N` (bench/measure/workers.mjs) and its target: with two workers, throughput
 // at the same CPU within 10 % of twice one worker's — requests per CPU-second of the gateway processes (primary and
 // workers) at least 0.90 × one process's, since the load generator shares this machine and no run gets the same cores.
+// With paired slices (bench/measure/workers.mjs), the target takes the median of the pairs, else the rounds' medians.
+import { median } from '../harness/stats.mjs';
 import { int, ms, pct, ratio, table } from './markdown.mjs';
 
 /** @typedef {import('../results.mjs').Results} Results */
@@ -15,12 +17,16 @@ function figures(results) {
   const one = runs.find((r) => r.workers === 1);
   const two = runs.find((r) => r.workers === 2 && !r.sharedLimit);
   const shared = runs.find((r) => r.workers === 2 && r.sharedLimit);
+  const pairs = results.workers?.pairs ?? [];
+  const roundsEfficiency = one && two ? two.rpsPerCpuSecond / one.rpsPerCpuSecond : Number.NaN;
   return {
     runs,
     one,
     two,
     shared,
-    efficiency: one && two ? two.rpsPerCpuSecond / one.rpsPerCpuSecond : Number.NaN,
+    pairs,
+    roundsEfficiency,
+    efficiency: pairs.length > 0 ? median(pairs.map((p) => p.efficiency)) : roundsEfficiency,
     ipcUs: two && shared ? shared.gatewayUsPerRequest - two.gatewayUsPerRequest : Number.NaN,
   };
 }
@@ -31,11 +37,13 @@ function figures(results) {
  * @returns {import('./targets.mjs').Target[]}
  */
 export function workersTargets(results) {
-  const { one, two, efficiency } = figures(results);
+  const { one, two, pairs, efficiency } = figures(results);
   if (!one || !two) return [];
   return [
     {
-      name: `2 workers within ${pct(1 - WORKERS_EFFICIENCY)} of twice one worker's throughput, CPU-normalised (REST GET, ${two.connections} connections: req per CPU-second of primary + workers ÷ one process's)`,
+      name:
+        `2 workers within ${pct(1 - WORKERS_EFFICIENCY)} of twice one worker's throughput, CPU-normalised (REST GET, ${two.connections} connections: ` +
+        `req per CPU-second of primary + workers ÷ one process's${pairs.length > 0 ? `, median of ${pairs.length} pair${pairs.length === 1 ? '' : 's'} of slices` : ''})`,
       measured: efficiency,
       show: ratio(efficiency),
       limit: `≥ ${ratio(WORKERS_EFFICIENCY)}`,
@@ -54,7 +62,7 @@ export function workersTargets(results) {
  * @returns {string[]}
  */
 export function workersSection(results) {
-  const { runs, one, two, shared, efficiency, ipcUs } = figures(results);
+  const { runs, one, two, shared, pairs, roundsEfficiency, efficiency, ipcUs } = figures(results);
   if (runs.length === 0) return [];
   const L = ['## Workers (`serve --workers N`)', ''];
   L.push(
@@ -105,11 +113,26 @@ export function workersSection(results) {
   if (one && two) {
     L.push(
       `Two workers: ${ratio(two.rps / one.rps)} one process's requests a second on ${ratio(two.gatewayCores / one.gatewayCores)} its CPU; ` +
-        `per CPU-second ${ratio(efficiency)} (target ≥ ${ratio(WORKERS_EFFICIENCY)}).` +
+        `per CPU-second ${ratio(roundsEfficiency)}` +
+        (pairs.length > 0 ? '' : ` (target ≥ ${ratio(WORKERS_EFFICIENCY)})`) +
+        '.' +
         (shared
           ? ` With a declared limit (a slot over IPC per call) the gateway processes used ${int(ipcUs)} µs more CPU per call ` +
             'than without, in this run (under load, so noisier than the round trip measured alone above).'
           : ''),
+      '',
+    );
+  }
+  if (pairs.length > 0) {
+    const values = pairs.map((p) => p.efficiency);
+    L.push(
+      `**Paired slices (the target).** After the rounds, \`serve --workers 1\` and \`serve --workers 2\` started side by side, ` +
+        `each warmed as in the rounds, then measured in ${pairs.length} pair${pairs.length === 1 ? '' : 's'} of ${results.workers?.pairSeconds ?? '?'}-s slices ` +
+        '(each after the warm-up of a scenario), the order reversed every other pair: two workers ÷ one per CPU-second, ' +
+        `median **${ratio(efficiency)}** (range ${ratio(Math.min(...values))} – ${ratio(Math.max(...values))}; per pair ` +
+        `${values.map((v) => ratio(v)).join(', ')}; target ≥ ${ratio(WORKERS_EFFICIENCY)}). The rounds measure one ` +
+        "configuration after the other, minutes apart; a pair's slices are seconds apart." +
+        (pairs.some((p) => p.non2xx > 0) ? ` Non-2xx or errors in the pairs: ${pairs.reduce((a, p) => a + p.non2xx, 0)}.` : ''),
       '',
     );
   }

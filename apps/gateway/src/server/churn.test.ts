@@ -59,30 +59,33 @@ function unanswered(): Churned<() => void> {
   return { add: (call) => list.add(call as ServerResponse), remove: (remove) => remove() };
 }
 
-function byId(): Churned<number> {
-  const table = new IdTable<object>();
+/** A table keyed by a growing id, as a worker and its primary key their calls. */
+function keyedById(set: (id: number, call: object) => void, drop: (id: number) => void): Churned<number> {
   let next = 1;
   return {
     add: (call) => {
       const id = next++;
-      table.set(id, call);
+      set(id, call);
       return id;
     },
-    remove: (id) => void table.take(id),
+    remove: drop,
   };
+}
+
+function byId(): Churned<number> {
+  const table = new IdTable<object>();
+  return keyedById(
+    (id, call) => table.set(id, call),
+    (id) => void table.take(id),
+  );
 }
 
 function map(): Churned<number> {
   const table = new Map<number, object>();
-  let next = 1;
-  return {
-    add: (call) => {
-      const id = next++;
-      table.set(id, call);
-      return id;
-    },
-    remove: (id) => void table.delete(id),
-  };
+  return keyedById(
+    (id, call) => table.set(id, call),
+    (id) => void table.delete(id),
+  );
 }
 
 describe('per-call tables after a full collection', () => {
