@@ -30,7 +30,6 @@ describe('the responses not yet closed', () => {
     removeA();
     removeA();
     expect([...list]).toEqual([b]);
-    expect([...list]).toHaveLength(1);
   });
 
   it('is empty after clear, and the removers handed out before do nothing', () => {
@@ -43,7 +42,6 @@ describe('the responses not yet closed', () => {
     removeA();
     list.add(c);
     expect([...list]).toEqual([c]);
-    expect([...list]).toHaveLength(1);
   });
 
   it('keeps a thousand responses in flight through a churn of adds and removals', () => {
