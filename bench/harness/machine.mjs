@@ -1,5 +1,5 @@
 // Readings from /proc: a process' CPU time and memory, how busy the whole machine is, and waiting for it to be quiet.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 export const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ: 100 on every mainstream Linux build (getconf CLK_TCK)
 
@@ -8,10 +8,39 @@ export const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ: 100 on every mainstream L
  * @param {number} pid
  */
 export function cpuSeconds(pid) {
+  const { user, system } = cpuTimes(pid);
+  return user + system;
+}
+
+/**
+ * utime and stime of a process apart, in seconds (from /proc/<pid>/stat): system time is the kernel's work on the
+ * process's behalf (its syscalls, and loopback networking that runs in its context).
+ * @param {number} pid
+ */
+export function cpuTimes(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // After "pid (comm) ", field 3 (state) is index 0; utime is field 14 → index 11, stime field 15 → index 12.
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  return { user: Number(fields[11]) / CLOCK_TICKS_PER_SECOND, system: Number(fields[12]) / CLOCK_TICKS_PER_SECOND };
+}
+
+/**
+ * How many times the scheduler took the CPU from a running thread of the process (its threads'
+ * `nonvoluntary_ctxt_switches`, from /proc/<pid>/task): on a machine with no idle core, each one is a stretch of the
+ * process's work cut off, its caches cooled by whatever ran meanwhile.
+ * @param {number} pid
+ */
+export function preemptions(pid) {
+  let count = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const status = readFileSync(`/proc/${pid}/task/${task}/status`, 'utf8');
+      count += Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return count;
 }
 
 /**

@@ -7,7 +7,10 @@
 // started side by side are measured in alternating slices (as the issue-31 pairs are): the machine's speed can drift by
 // half within minutes (docs/performance.md, "the bench on the fix, and per-call tables in workers"), and a ratio of
 // two configurations measured minutes apart is as much a draw of that drift as of the code. The target takes the
-// median of the pairs.
+// median of the pairs. Every run and slice also records the gateway's user and system time apart, how often its
+// threads were preempted, and how idle the machine was: two workers beside the load generator and the upstream leave
+// a 2-core machine no idle core, one process leaves it a third idle (docs/performance.md, "Issue 31: the bench on a
+// new machine").
 import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +18,7 @@ import { join } from 'node:path';
 import { processFile, startChild, stopChild } from '../harness/children.mjs';
 import { closeAgent } from '../harness/client.mjs';
 import { runLoad } from '../harness/load.mjs';
-import { cpuSeconds } from '../harness/machine.mjs';
+import { cpuTimes, machineTicks, preemptions } from '../harness/machine.mjs';
 import { median } from '../harness/stats.mjs';
 import { GATEWAY_BIN, gatewayNodeFlags, importCore, importCoreTesting, importWorkerCoordination, ROOT } from '../workspace.mjs';
 import { requestFor } from './scenarios.mjs';
@@ -32,14 +35,19 @@ import { requestFor } from './scenarios.mjs';
  * @property {number} gatewayCores CPU time of the primary and its workers, in cores over the run
  * @property {number} gatewayUsPerRequest their CPU time per 2xx answer, µs
  * @property {number} rpsPerCpuSecond 2xx answers per CPU-second of the gateway processes
+ * @property {number} userUs their user time per 2xx answer, µs (absent in results of runs before 2026-11-28)
+ * @property {number} systemUs their system time per 2xx answer, µs (absent likewise)
+ * @property {number} preemptions times their threads were preempted, per 2xx answer (absent likewise)
+ * @property {number} machineIdle the whole machine's idle share over the run, 0–1 (absent likewise)
  * @property {number} non2xx
  * @property {number} errors
  * @property {number} processes gateway processes measured (1, or the primary and its workers)
  */
 
 /**
- * One pair of slices seconds apart: requests per CPU-second of the gateway processes of each configuration.
- * @typedef {{ one: number, two: number, efficiency: number, non2xx: number }} WorkersPair
+ * One pair of slices seconds apart: requests per CPU-second of the gateway processes of each configuration, and what
+ * each side spent per request.
+ * @typedef {{ one: number, two: number, efficiency: number, non2xx: number, sides?: { one: Spent, two: Spent } }} WorkersPair
  */
 
 /** @type {ReadonlyArray<{ id: string, workers: number, sharedLimit: boolean }>} */
@@ -68,8 +76,44 @@ function processTree(pid) {
   return [pid, ...children];
 }
 
-/** @param {number[]} pids */
-const totalCpu = (pids) => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+/**
+ * The counters of the gateway processes (the primary and its workers) and of the machine, read before and after a run.
+ * @param {number[]} pids
+ */
+function counters(pids) {
+  let user = 0;
+  let system = 0;
+  let preempted = 0;
+  for (const pid of pids) {
+    const times = cpuTimes(pid);
+    user += times.user;
+    system += times.system;
+    preempted += preemptions(pid);
+  }
+  return { user, system, preempted, machine: machineTicks() };
+}
+
+/**
+ * What the gateway processes spent between two readings of {@link counters}, per 2xx answer, and how idle the machine
+ * was meanwhile: with no idle core left, the scheduler preempts the workers, and a preemption can cost CPU.
+ * @typedef {{ cpu: number, userUs: number, systemUs: number, preemptions: number, machineIdle: number }} Spent
+ * @param {ReturnType<typeof counters>} before
+ * @param {ReturnType<typeof counters>} after
+ * @param {number} requests
+ * @returns {Spent}
+ */
+function spent(before, after, requests) {
+  const ticks = after.machine.total - before.machine.total;
+  /** @param {number} value */
+  const per = (value) => (requests > 0 ? value / requests : Number.NaN);
+  return {
+    cpu: after.user - before.user + (after.system - before.system),
+    userUs: per((after.user - before.user) * 1e6),
+    systemUs: per((after.system - before.system) * 1e6),
+    preemptions: per(after.preempted - before.preempted),
+    machineIdle: ticks > 0 ? (after.machine.idle - before.machine.idle) / ticks : Number.NaN,
+  };
+}
 
 /**
  * `portico serve --workers N` on a fresh SQLite database, connected to the upstream with REST on.
@@ -206,9 +250,10 @@ export async function measureWorkers(settings, log) {
           // Warm every worker (each has its own JIT and caches) before the measured run: as long as every other process
           // is primed, times the workers, since each worker sees only its share of the load.
           await runLoad({ url: serve.url, requests, connections, duration: Math.max(prime, warmup, 1) * workers });
-          const before = totalCpu(serve.pids);
+          const before = counters(serve.pids);
           const run = await runLoad({ url: serve.url, requests, connections, duration });
-          const cpu = totalCpu(serve.pids) - before;
+          const used = spent(before, counters(serve.pids), run.requests);
+          const { cpu } = used;
           /** @type {WorkersRun} */
           const result = {
             id,
@@ -221,6 +266,10 @@ export async function measureWorkers(settings, log) {
             gatewayCores: cpu / run.durationS,
             gatewayUsPerRequest: run.requests > 0 ? (cpu * 1e6) / run.requests : Number.NaN,
             rpsPerCpuSecond: cpu > 0 ? run.requests / cpu : Number.NaN,
+            userUs: used.userUs,
+            systemUs: used.systemUs,
+            preemptions: used.preemptions,
+            machineIdle: used.machineIdle,
             non2xx: run.non2xx,
             errors: run.errors + run.timeouts,
             processes: serve.pids.length,
@@ -228,6 +277,7 @@ export async function measureWorkers(settings, log) {
           runs.push(result);
           log(
             `round ${round + 1} ${id}: ${result.rps.toFixed(0)} req/s on ${result.gatewayCores.toFixed(2)} cores, ${result.rpsPerCpuSecond.toFixed(0)} req per CPU-s, ${result.gatewayUsPerRequest.toFixed(0)} µs CPU/request` +
+              ` (user ${used.userUs.toFixed(0)} + system ${used.systemUs.toFixed(0)}), preempted ${used.preemptions.toFixed(2)}× per request, machine ${(used.machineIdle * 100).toFixed(0)}% idle` +
               (result.non2xx || result.errors ? `, ${result.non2xx} non-2xx, ${result.errors} errors` : ''),
           );
         } finally {
@@ -254,6 +304,10 @@ export async function measureWorkers(settings, log) {
       gatewayCores: pick((r) => r.gatewayCores),
       gatewayUsPerRequest: pick((r) => r.gatewayUsPerRequest),
       rpsPerCpuSecond: pick((r) => r.rpsPerCpuSecond),
+      userUs: pick((r) => r.userUs),
+      systemUs: pick((r) => r.systemUs),
+      preemptions: pick((r) => r.preemptions),
+      machineIdle: pick((r) => r.machineIdle),
       non2xx: all.reduce((a, r) => a + r.non2xx, 0),
       errors: all.reduce((a, r) => a + r.errors, 0),
     };
@@ -286,22 +340,25 @@ async function measurePairs(upstreamUrl, settings, connections, log) {
       for (const { workers, serve, requests } of sides)
         await runLoad({ url: serve.url, requests, connections, duration: Math.max(prime, warmup, 1) * workers });
       for (let pair = 0; pair < count; pair++) {
-        /** @type {Record<number, number>} */
-        const perCpuSecond = {};
+        /** @type {Record<number, Spent & { perCpuSecond: number }>} */
+        const sideOf = {};
         let non2xx = 0;
         for (const { workers, serve, requests } of pair % 2 === 0 ? sides : [...sides].reverse()) {
           if (warmup > 0) await runLoad({ url: serve.url, requests, connections, duration: warmup });
-          const before = totalCpu(serve.pids);
+          const before = counters(serve.pids);
           const run = await runLoad({ url: serve.url, requests, connections, duration: pairSeconds });
-          const cpu = totalCpu(serve.pids) - before;
-          perCpuSecond[workers] = cpu > 0 ? run.requests / cpu : Number.NaN;
+          const used = spent(before, counters(serve.pids), run.requests);
+          sideOf[workers] = { ...used, perCpuSecond: used.cpu > 0 ? run.requests / used.cpu : Number.NaN };
           non2xx += run.non2xx + run.errors + run.timeouts;
         }
-        const result = { one: perCpuSecond[1] ?? Number.NaN, two: perCpuSecond[2] ?? Number.NaN, non2xx };
-        pairs.push({ ...result, efficiency: result.two / result.one });
+        const [oneSide, twoSide] = [sideOf[1], sideOf[2]];
+        if (!oneSide || !twoSide) throw new Error('a workers pair measured only one side');
+        const result = { one: oneSide.perCpuSecond, two: twoSide.perCpuSecond, non2xx };
+        pairs.push({ ...result, efficiency: result.two / result.one, sides: { one: oneSide, two: twoSide } });
         log(
           `workers pair ${pair + 1}: 1 worker ${result.one.toFixed(0)}, 2 workers ${result.two.toFixed(0)} req per CPU-s, ` +
-            `${(result.two / result.one).toFixed(2)}×` +
+            `${(result.two / result.one).toFixed(2)}×; preempted ${oneSide.preemptions.toFixed(2)} and ${twoSide.preemptions.toFixed(2)} times per request, ` +
+            `machine ${(oneSide.machineIdle * 100).toFixed(0)}% and ${(twoSide.machineIdle * 100).toFixed(0)}% idle` +
             (non2xx ? `, ${non2xx} non-2xx or errors` : ''),
         );
       }

@@ -85,6 +85,9 @@ export function workersSection(results) {
         'gateway cores',
         'CPU µs / request',
         'req per CPU-second',
+        'user + system µs / request',
+        'preempted / request',
+        'machine idle',
         'non-2xx / errors',
       ],
       runs.map((r) => [
@@ -96,6 +99,9 @@ export function workersSection(results) {
         ms(r.gatewayCores),
         int(r.gatewayUsPerRequest),
         int(r.rpsPerCpuSecond),
+        `${int(r.userUs)} + ${int(r.systemUs)}`,
+        ms(r.preemptions),
+        pct(r.machineIdle),
         `${r.non2xx} / ${r.errors}`,
       ]),
     ),
@@ -135,6 +141,21 @@ export function workersSection(results) {
         (pairs.some((p) => p.non2xx > 0) ? ` Non-2xx or errors in the pairs: ${pairs.reduce((a, p) => a + p.non2xx, 0)}.` : ''),
       '',
     );
+    const sides = pairs.flatMap((p) => (p.sides ? [p.sides] : []));
+    if (sides.length > 0) {
+      /** @param {'one' | 'two'} side @param {(s: import('../measure/workers.mjs').Spent) => number} f */
+      const mid = (side, f) => median(sides.map((s) => f(s[side])));
+      /** @param {'one' | 'two'} side */
+      const describe = (side) =>
+        `${int(mid(side, (s) => s.userUs))} µs user + ${int(mid(side, (s) => s.systemUs))} µs system per request, ` +
+        `preempted ${ms(mid(side, (s) => s.preemptions))} times per request, the machine ${pct(mid(side, (s) => s.machineIdle))} idle`;
+      L.push(
+        `In the pairs (medians): one process ${describe('one')}; two workers ${describe('two')}. Preemptions are the ` +
+          "gateway threads' involuntary context switches: with no idle core left for the load generator and the upstream, " +
+          'the scheduler cuts the workers off in the middle of their work, and the work after a cut may find its caches cooled by what ran meanwhile.',
+        '',
+      );
+    }
   }
   return L;
 }
