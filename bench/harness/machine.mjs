@@ -27,7 +27,7 @@ export function cpuTimes(pid) {
 /**
  * How many times the scheduler took the CPU from a running thread of the process (its threads'
  * `nonvoluntary_ctxt_switches`, from /proc/<pid>/task): on a machine with no idle core, each one is a stretch of the
- * process's work cut off, its caches cooled by whatever ran meanwhile.
+ * process's work cut off, to go on later on caches that whatever ran meanwhile may have cooled.
  * @param {number} pid
  */
 export function preemptions(pid) {
