@@ -96,7 +96,7 @@ function counters(pids) {
 /**
  * What the gateway processes spent between two readings of {@link counters}, per 2xx answer, and how idle the machine
  * was meanwhile: with no idle core left, the scheduler preempts the workers, and a preemption can cost CPU.
- * @typedef {{ cpu: number, userUs: number, systemUs: number, preemptions: number, machineIdle: number }} Spent
+ * @typedef {{ cpu: number, perCpuSecond: number, userUs: number, systemUs: number, preemptions: number, machineIdle: number }} Spent
  * @param {ReturnType<typeof counters>} before
  * @param {ReturnType<typeof counters>} after
  * @param {number} requests
@@ -106,8 +106,10 @@ function spent(before, after, requests) {
   const ticks = after.machine.total - before.machine.total;
   /** @param {number} value */
   const per = (value) => (requests > 0 ? value / requests : Number.NaN);
+  const cpu = after.user - before.user + (after.system - before.system);
   return {
-    cpu: after.user - before.user + (after.system - before.system),
+    cpu,
+    perCpuSecond: cpu > 0 ? requests / cpu : Number.NaN,
     userUs: per((after.user - before.user) * 1e6),
     systemUs: per((after.system - before.system) * 1e6),
     preemptions: per(after.preempted - before.preempted),
@@ -265,7 +267,7 @@ export async function measureWorkers(settings, log) {
             p99: run.p99,
             gatewayCores: cpu / run.durationS,
             gatewayUsPerRequest: run.requests > 0 ? (cpu * 1e6) / run.requests : Number.NaN,
-            rpsPerCpuSecond: cpu > 0 ? run.requests / cpu : Number.NaN,
+            rpsPerCpuSecond: used.perCpuSecond,
             userUs: used.userUs,
             systemUs: used.systemUs,
             preemptions: used.preemptions,
@@ -340,15 +342,14 @@ async function measurePairs(upstreamUrl, settings, connections, log) {
       for (const { workers, serve, requests } of sides)
         await runLoad({ url: serve.url, requests, connections, duration: Math.max(prime, warmup, 1) * workers });
       for (let pair = 0; pair < count; pair++) {
-        /** @type {Record<number, Spent & { perCpuSecond: number }>} */
+        /** @type {Record<number, Spent>} */
         const sideOf = {};
         let non2xx = 0;
         for (const { workers, serve, requests } of pair % 2 === 0 ? sides : [...sides].reverse()) {
           if (warmup > 0) await runLoad({ url: serve.url, requests, connections, duration: warmup });
           const before = counters(serve.pids);
           const run = await runLoad({ url: serve.url, requests, connections, duration: pairSeconds });
-          const used = spent(before, counters(serve.pids), run.requests);
-          sideOf[workers] = { ...used, perCpuSecond: used.cpu > 0 ? run.requests / used.cpu : Number.NaN };
+          sideOf[workers] = spent(before, counters(serve.pids), run.requests);
           non2xx += run.non2xx + run.errors + run.timeouts;
         }
         const [oneSide, twoSide] = [sideOf[1], sideOf[2]];
