@@ -26,7 +26,7 @@ import { environment, installedPluginCode } from './measure/environment.mjs';
 import { measureOpenApi } from './measure/openapi.mjs';
 import { profileGateway } from './measure/profiles.mjs';
 import { measureSequential } from './measure/sequential.mjs';
-import { readSettings } from './measure/settings.mjs';
+import { HELP, readSettings } from './measure/settings.mjs';
 import { measureStartup, measureStartupBreakdown } from './measure/startup.mjs';
 import { measureThroughput } from './measure/throughput.mjs';
 import { measureWorkers } from './measure/workers.mjs';
@@ -34,7 +34,12 @@ import { checkReportTarget, renderReport, writeReport } from './report/document.
 import { LATEST, PROFILE_DIR, writeResults } from './results.mjs';
 import { installedPlugins, ROOT } from './workspace.mjs';
 
-const settings = readSettings(process.argv.slice(2));
+const read = readSettings(process.argv.slice(2));
+if (read === 'help') {
+  process.stdout.write(HELP);
+  process.exit(0);
+}
+const settings = read;
 const outPath = resolve(ROOT, settings.out);
 checkReportTarget(outPath);
 /** @param {string} line */

@@ -4,6 +4,27 @@ import { parseArgs } from 'node:util';
 export const USAGE = `node bench/run.mjs [--smoke | --quick] [--duration S] [--warmup S] [--prime S] [--rounds N]
                    [--connections 1,50] [--pairs N] [--retries N] [--no-profile] [--log-level info] [--wait-quiet S] [--out FILE]`;
 
+/** What `--help` prints: the usage and what each option does (the defaults are those of a full run). */
+export const HELP = `usage: ${USAGE}
+
+Measures the gateway on loopback and rewrites the report block of docs/performance.md (pnpm bench builds first).
+
+  --smoke           everything once, in about two minutes, into bench/results/smoke.md: checks the bench runs
+  --quick           shorter loads and fewer pairs and starts
+  --duration S      seconds of load per scenario (5)
+  --warmup S        seconds of load before each scenario, not measured (1)
+  --prime S         seconds of load on every process before anything is measured (6)
+  --rounds N        rounds of every scenario; the report keeps the median (1)
+  --connections L   connection counts, comma-separated (1,50)
+  --pairs N         paired slices per operation, and pairs of one process and two workers (8)
+  --retries N       repeats of a scenario disturbed by other processes (2)
+  --no-profile      skip the CPU profiles
+  --log-level L     the gateways' PORTICO_LOG_LEVEL (info)
+  --wait-quiet S    seconds in all to wait for an idle machine before measuring (180)
+  --out FILE        the Markdown file whose bench block is rewritten (docs/performance.md)
+  --help            this text
+`;
+
 /**
  * @typedef {object} Settings
  * @property {'full' | 'quick' | 'smoke'} mode
@@ -28,10 +49,24 @@ export const USAGE = `node bench/run.mjs [--smoke | --quick] [--duration S] [--w
 
 /**
  * @param {string[]} argv
- * @returns {Settings}
+ * @returns {Settings | 'help'} the settings, or 'help' when --help asked for the usage
  */
 export function readSettings(argv) {
   const { values: args } = parse(argv);
+  if (args.help) return 'help';
+  for (const name of /** @type {const} */ (['duration', 'warmup', 'prime', 'wait-quiet', 'retries', 'rounds', 'pairs'])) {
+    const value = args[name];
+    const whole = !['duration', 'warmup', 'prime', 'wait-quiet'].includes(name);
+    if (value !== undefined && !(whole ? /^\d+$/ : /^\d+(\.\d+)?$/).test(value)) {
+      throw new Error(`--${name} takes ${whole ? 'a whole number' : 'a number of seconds'}, not '${value}'\nusage: ${USAGE}`);
+    }
+  }
+  for (const name of /** @type {const} */ (['rounds', 'pairs'])) {
+    if (args[name] !== undefined && Number(args[name]) < 1) throw new Error(`--${name} takes 1 or more\nusage: ${USAGE}`);
+  }
+  if (!/^[1-9]\d*(,[1-9]\d*)*$/.test(args.connections)) {
+    throw new Error(`--connections takes connection counts separated by commas, not '${args.connections}'\nusage: ${USAGE}`);
+  }
   // --smoke proves that everything runs and the report renders, in about a minute: its figures mean nothing.
   const mode = args.smoke ? 'smoke' : args.quick ? 'quick' : 'full';
   /** @param {string | undefined} value @param {Record<typeof mode, number>} byMode */
@@ -78,6 +113,7 @@ function parse(argv) {
         'no-profile': { type: 'boolean', default: false },
         'log-level': { type: 'string', default: 'info' },
         out: { type: 'string' },
+        help: { type: 'boolean', default: false },
       },
       strict: true,
     });

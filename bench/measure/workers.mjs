@@ -7,7 +7,8 @@
 // started side by side are measured in alternating slices (as the issue-31 pairs are): the machine's speed can drift by
 // half within minutes (docs/performance.md, "the bench on the fix, and per-call tables in workers"), and a ratio of
 // two configurations measured minutes apart is as much a draw of that drift as of the code. The target takes the
-// median of the pairs. Every run and slice also records the gateway's user and system time apart, how often its
+// median of the pairs. Each pair also measures two separate one-worker processes sharing the load: what twice one worker
+// does on this machine, so that a reader can tell the machine's price of a second busy process from Portico's. Every run and slice also records the gateway's user and system time apart, how often its
 // threads were preempted, and how idle the machine was: two workers beside the load generator and the upstream leave
 // a 2-core machine no idle core, one process leaves it a third idle (docs/performance.md, "Issue 31: the bench on a
 // new machine").
@@ -45,9 +46,10 @@ import { requestFor } from './scenarios.mjs';
  */
 
 /**
- * One pair of slices seconds apart: requests per CPU-second of the gateway processes of each configuration, and what
- * each side spent per request.
- * @typedef {{ one: number, two: number, efficiency: number, non2xx: number, sides?: { one: Spent, two: Spent } }} WorkersPair
+ * One set of slices seconds apart: requests per CPU-second of the gateway processes of each configuration (one
+ * process, two workers, and since 2026-11-28 two separate processes: `split`), and what each side spent per request.
+ * @typedef {{ one: number, two: number, split?: number, efficiency: number, againstSplit?: number, non2xx: number,
+ *   sides?: { one: Spent, two: Spent, split?: Spent } }} WorkersPair
  */
 
 /** @type {ReadonlyArray<{ id: string, workers: number, sharedLimit: boolean }>} */
@@ -289,7 +291,7 @@ export async function measureWorkers(settings, log) {
       }
       rounds.push(runs);
     }
-    pairs = await measurePairs(upstream.url, settings, connections, log);
+    pairs = await measureWorkerPairs(upstream.url, settings, connections, log);
   } finally {
     await stopChild(upstream.child);
   }
@@ -318,57 +320,81 @@ export async function measureWorkers(settings, log) {
 }
 
 /**
- * `serve --workers 1` and `serve --workers 2` started side by side, each warmed as in the rounds, then `settings.pairs`
- * pairs of slices (`settings.pairSeconds` each, after `settings.warmup` of load), the order reversed every other pair.
+ * `serve --workers 1`, `serve --workers 2` and two more `serve --workers 1` (the "two processes": what twice one worker
+ * does on this machine, each given half the connections by the same load generator) started side by side, each warmed
+ * as in the rounds, then `settings.pairs` sets of slices (`settings.pairSeconds` each, after `settings.warmup` of load),
+ * the order rotated from one set to the next. Two workers ÷ one process per CPU-second is the efficiency; two workers ÷
+ * two processes leaves out what the machine charges any second busy process (docs/performance.md, "Issue 31: an Intel
+ * machine, and two workers beside two processes").
  * @param {string} upstreamUrl
  * @param {import('./settings.mjs').Settings} settings
  * @param {number} connections
  * @param {(line: string) => void} log
  * @returns {Promise<WorkersPair[]>}
  */
-async function measurePairs(upstreamUrl, settings, connections, log) {
+export async function measureWorkerPairs(upstreamUrl, settings, connections, log) {
   const { pairs: count, pairSeconds, warmup, prime, logLevel } = settings;
   if (count <= 0) return [];
   /** @type {WorkersPair[]} */
   const pairs = [];
-  const one = await startServe(upstreamUrl, 1, false, logLevel);
+  /** @typedef {Awaited<ReturnType<typeof startServe>>} Serve */
+  /** @type {Serve[]} */
+  const started = [];
   try {
-    const two = await startServe(upstreamUrl, 2, false, logLevel);
-    try {
-      const sides = [
-        { workers: 1, serve: one, requests: [requestFor('rest', 'GET', { key: one.key })] },
-        { workers: 2, serve: two, requests: [requestFor('rest', 'GET', { key: two.key })] },
-      ];
-      for (const { workers, serve, requests } of sides)
-        await runLoad({ url: serve.url, requests, connections, duration: Math.max(prime, warmup, 1) * workers });
-      for (let pair = 0; pair < count; pair++) {
-        /** @type {Record<number, Spent>} */
-        const sideOf = {};
-        let non2xx = 0;
-        for (const { workers, serve, requests } of pair % 2 === 0 ? sides : [...sides].reverse()) {
-          if (warmup > 0) await runLoad({ url: serve.url, requests, connections, duration: warmup });
-          const before = counters(serve.pids);
-          const run = await runLoad({ url: serve.url, requests, connections, duration: pairSeconds });
-          sideOf[workers] = spent(before, counters(serve.pids), run.requests);
-          non2xx += run.non2xx + run.errors + run.timeouts;
-        }
-        const [oneSide, twoSide] = [sideOf[1], sideOf[2]];
-        if (!oneSide || !twoSide) throw new Error('a workers pair measured only one side');
-        const result = { one: oneSide.perCpuSecond, two: twoSide.perCpuSecond, non2xx };
-        pairs.push({ ...result, efficiency: result.two / result.one, sides: { one: oneSide, two: twoSide } });
-        log(
-          `workers pair ${pair + 1}: 1 worker ${result.one.toFixed(0)}, 2 workers ${result.two.toFixed(0)} req per CPU-s, ` +
-            `${(result.two / result.one).toFixed(2)}×; preempted ${oneSide.preemptions.toFixed(2)} and ${twoSide.preemptions.toFixed(2)} times per request, ` +
-            `machine ${(oneSide.machineIdle * 100).toFixed(0)}% and ${(twoSide.machineIdle * 100).toFixed(0)}% idle` +
-            (non2xx ? `, ${non2xx} non-2xx or errors` : ''),
-        );
+    for (const workers of [1, 2, 1, 1]) started.push(await startServe(upstreamUrl, workers, false, logLevel));
+    const [one, two, a, b] = /** @type {[Serve, Serve, Serve, Serve]} */ (started);
+    /** @param {Serve} serve @param {number} share */
+    const target = (serve, share) => ({ url: serve.url, requests: [requestFor('rest', 'GET', { key: serve.key })], connections: share });
+    const half = Math.max(1, Math.floor(connections / 2));
+    /** @type {{ side: 'one' | 'two' | 'split', workers: number, pids: number[], targets: ReturnType<typeof target>[] }[]} */
+    const sides = [
+      { side: 'one', workers: 1, pids: one.pids, targets: [target(one, connections)] },
+      { side: 'two', workers: 2, pids: two.pids, targets: [target(two, connections)] },
+      { side: 'split', workers: 1, pids: [...a.pids, ...b.pids], targets: [target(a, half), target(b, connections - half)] },
+    ];
+    /** @param {(typeof sides)[number]} side @param {number} duration */
+    const load = async (side, duration) => {
+      const runs = await Promise.all(side.targets.map((t) => runLoad({ ...t, duration })));
+      return runs.reduce(
+        (sum, r) => ({
+          requests: sum.requests + r.requests,
+          failed: sum.failed + r.non2xx + r.errors + r.timeouts,
+        }),
+        { requests: 0, failed: 0 },
+      );
+    };
+    for (const side of sides) await load(side, Math.max(prime, warmup, 1) * side.workers);
+    for (let pair = 0; pair < count; pair++) {
+      /** @type {Partial<Record<'one' | 'two' | 'split', Spent>>} */
+      const sideOf = {};
+      let non2xx = 0;
+      for (const side of [...sides.slice(pair % 3), ...sides.slice(0, pair % 3)]) {
+        if (warmup > 0) await load(side, warmup);
+        const before = counters(side.pids);
+        const run = await load(side, pairSeconds);
+        sideOf[side.side] = spent(before, counters(side.pids), run.requests);
+        non2xx += run.failed;
       }
-    } finally {
-      closeAgent();
-      await two.stop();
+      const { one: oneSide, two: twoSide, split: splitSide } = sideOf;
+      if (!oneSide || !twoSide || !splitSide) throw new Error('a workers pair measured only some of its sides');
+      const result = { one: oneSide.perCpuSecond, two: twoSide.perCpuSecond, split: splitSide.perCpuSecond, non2xx };
+      pairs.push({
+        ...result,
+        efficiency: result.two / result.one,
+        againstSplit: result.two / result.split,
+        sides: { one: oneSide, two: twoSide, split: splitSide },
+      });
+      log(
+        `workers pair ${pair + 1}: 1 worker ${result.one.toFixed(0)}, 2 workers ${result.two.toFixed(0)}, 2 processes ${result.split.toFixed(0)} req per CPU-s; ` +
+          `2 workers ÷ 1 ${(result.two / result.one).toFixed(2)}×, ÷ 2 processes ${(result.two / result.split).toFixed(2)}×; ` +
+          `preempted ${oneSide.preemptions.toFixed(2)}, ${twoSide.preemptions.toFixed(2)} and ${splitSide.preemptions.toFixed(2)} times per request, ` +
+          `machine ${(oneSide.machineIdle * 100).toFixed(0)}%, ${(twoSide.machineIdle * 100).toFixed(0)}% and ${(splitSide.machineIdle * 100).toFixed(0)}% idle` +
+          (non2xx ? `, ${non2xx} non-2xx or errors` : ''),
+      );
     }
   } finally {
-    await one.stop();
+    closeAgent();
+    for (const serve of started.reverse()) await serve.stop();
   }
   return pairs;
 }

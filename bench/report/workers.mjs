@@ -134,23 +134,45 @@ export function workersSection(results) {
     L.push(
       `**Paired slices (the target).** After the rounds, \`serve --workers 1\` and \`serve --workers 2\` started side by side, ` +
         `each warmed as in the rounds, then measured in ${pairs.length} pair${pairs.length === 1 ? '' : 's'} of ${results.workers?.pairSeconds ?? '?'}-s slices ` +
-        '(each after the warm-up of a scenario), the order reversed every other pair: two workers ÷ one per CPU-second, ' +
+        (pairs.every((p) => p.split !== undefined)
+          ? '(each after the warm-up of a scenario; with a third slice of two processes, below), the order rotated from one pair to the next: '
+          : '(each after the warm-up of a scenario), the order reversed every other pair: ') +
+        'two workers ÷ one per CPU-second, ' +
         `median **${ratio(efficiency)}** (range ${ratio(Math.min(...values))} – ${ratio(Math.max(...values))}; per pair ` +
         `${values.map((v) => ratio(v)).join(', ')}; target ≥ ${ratio(WORKERS_EFFICIENCY)}). The rounds measure one ` +
         "configuration after the other, minutes apart; a pair's slices are seconds apart." +
         (pairs.some((p) => p.non2xx > 0) ? ` Non-2xx or errors in the pairs: ${pairs.reduce((a, p) => a + p.non2xx, 0)}.` : ''),
       '',
     );
+    const split = pairs.flatMap((p) =>
+      p.split !== undefined && p.againstSplit !== undefined ? [{ ...p, split: p.split, againstSplit: p.againstSplit }] : [],
+    );
+    if (split.length === pairs.length) {
+      const against = split.map((p) => p.againstSplit);
+      const machine = split.map((p) => p.split / p.one);
+      L.push(
+        '**Against two processes.** Each set of slices also measured two separate `serve --workers 1`, given half the ' +
+          'connections each by the same load generator: what twice one worker does on this machine, without `node:cluster` ' +
+          `and without any coordination. Two workers ÷ two processes per CPU-second: median **${ratio(median(against))}** ` +
+          `(per set ${against.map((v) => ratio(v)).join(', ')}); two processes ÷ one process: median ${ratio(median(machine))} ` +
+          `(per set ${machine.map((v) => ratio(v)).join(', ')}). The second figure is what a second busy process costs on this ` +
+          "machine whatever runs in it; the first is what Portico's workers cost on top of that.",
+        '',
+      );
+    }
     const sides = pairs.flatMap((p) => (p.sides ? [p.sides] : []));
     if (sides.length > 0) {
-      /** @param {'one' | 'two'} side @param {(s: import('../measure/workers.mjs').Spent) => number} f */
-      const mid = (side, f) => median(sides.map((s) => f(s[side])));
-      /** @param {'one' | 'two'} side */
+      /** @param {'one' | 'two' | 'split'} side @param {(s: import('../measure/workers.mjs').Spent) => number} f */
+      const mid = (side, f) => median(sides.map((s) => f(/** @type {import('../measure/workers.mjs').Spent} */ (s[side]))));
+      /** @param {'one' | 'two' | 'split'} side */
       const describe = (side) =>
         `${int(mid(side, (s) => s.userUs))} µs user + ${int(mid(side, (s) => s.systemUs))} µs system per request, ` +
         `preempted ${ms(mid(side, (s) => s.preemptions))} times per request, the machine ${pct(mid(side, (s) => s.machineIdle))} idle`;
+      const withSplit = sides.every((s) => s.split);
       L.push(
-        `In the pairs (medians): one process ${describe('one')}; two workers ${describe('two')}. Preemptions are the ` +
+        `In the pairs (medians): one process ${describe('one')}; two workers ${describe('two')}` +
+          (withSplit ? `; two processes ${describe('split')}` : '') +
+          '. Preemptions are the ' +
           "gateway threads' involuntary context switches: with no idle core left for the load generator and the upstream, " +
           'the scheduler cuts the workers off in the middle of their work, and the work after a cut may find its caches cooled by what ran meanwhile.',
         '',
