@@ -16,7 +16,7 @@ Measures the gateway on loopback and rewrites the report block of docs/performan
   --prime S         seconds of load on every process before anything is measured (6)
   --rounds N        rounds of every scenario; the report keeps the median (1)
   --connections L   connection counts, comma-separated (1,50)
-  --pairs N         paired slices per operation, and pairs of one process and two workers (8)
+  --pairs N         paired slices per operation, and sets of one process, two workers and two processes (8)
   --retries N       repeats of a scenario disturbed by other processes (2)
   --no-profile      skip the CPU profiles
   --log-level L     the gateways' PORTICO_LOG_LEVEL (info)

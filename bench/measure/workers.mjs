@@ -7,11 +7,11 @@
 // started side by side are measured in alternating slices (as the issue-31 pairs are): the machine's speed can drift by
 // half within minutes (docs/performance.md, "the bench on the fix, and per-call tables in workers"), and a ratio of
 // two configurations measured minutes apart is as much a draw of that drift as of the code. The target takes the
-// median of the pairs. Each pair also measures two separate one-worker processes sharing the load: what twice one worker
-// does on this machine, so that a reader can tell the machine's price of a second busy process from Portico's. Every run and slice also records the gateway's user and system time apart, how often its
-// threads were preempted, and how idle the machine was: two workers beside the load generator and the upstream leave
-// a 2-core machine no idle core, one process leaves it a third idle (docs/performance.md, "Issue 31: the bench on a
-// new machine").
+// median of the pairs. Each pair also measures two separate one-worker processes sharing the load: what twice one
+// worker does on this machine, so that a reader can tell the machine's price of a second busy process from Portico's.
+// Every run and slice also records the gateway's user and system time apart, how often its threads were preempted, and
+// how idle the machine was: two workers beside the load generator and the upstream leave a 2-core machine no idle core,
+// one process leaves it a third idle (docs/performance.md, "Issue 31: the bench on a new machine").
 import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -144,12 +144,9 @@ export function workersSection(results) {
         (pairs.some((p) => p.non2xx > 0) ? ` Non-2xx or errors in the pairs: ${pairs.reduce((a, p) => a + p.non2xx, 0)}.` : ''),
       '',
     );
-    const split = pairs.flatMap((p) =>
-      p.split !== undefined && p.againstSplit !== undefined ? [{ ...p, split: p.split, againstSplit: p.againstSplit }] : [],
-    );
-    if (split.length === pairs.length) {
-      const against = split.map((p) => p.againstSplit);
-      const machine = split.map((p) => p.split / p.one);
+    if (pairs.every((p) => p.split !== undefined && p.againstSplit !== undefined)) {
+      const against = pairs.map((p) => /** @type {number} */ (p.againstSplit));
+      const machine = pairs.map((p) => /** @type {number} */ (p.split) / p.one);
       L.push(
         '**Against two processes.** Each set of slices also measured two separate `serve --workers 1`, given half the ' +
           'connections each by the same load generator: what twice one worker does on this machine, without `node:cluster` ' +
