@@ -9,7 +9,7 @@ export const HELP = `usage: ${USAGE}
 
 Measures the gateway on loopback and rewrites the report block of docs/performance.md (pnpm bench builds first).
 
-  --smoke           everything once, in about two minutes, into bench/results/smoke.md: checks the bench runs
+  --smoke           everything once, in a minute or two, into bench/results/smoke.md: checks the bench runs
   --quick           shorter loads and fewer pairs and starts
   --duration S      seconds of load per scenario (5)
   --warmup S        seconds of load before each scenario, not measured (1)
@@ -24,6 +24,19 @@ Measures the gateway on loopback and rewrites the report block of docs/performan
   --out FILE        the Markdown file whose bench block is rewritten (docs/performance.md)
   --help            this text
 `;
+
+/** The numeric options and what each takes: seconds, a count from 0, or a count from 1. */
+const NUMERIC = /** @type {const} */ ({
+  duration: 'seconds',
+  warmup: 'seconds',
+  prime: 'seconds',
+  'wait-quiet': 'seconds',
+  retries: 'count',
+  rounds: 'positive',
+  pairs: 'positive',
+});
+const NUMBER_FORMS = { seconds: /^\d+(\.\d+)?$/, count: /^\d+$/, positive: /^[1-9]\d*$/ };
+const NUMBER_WORDS = { seconds: 'a number of seconds', count: 'a whole number', positive: 'a whole number from 1' };
 
 /**
  * @typedef {object} Settings
@@ -54,20 +67,16 @@ Measures the gateway on loopback and rewrites the report block of docs/performan
 export function readSettings(argv) {
   const { values: args } = parse(argv);
   if (args.help) return 'help';
-  for (const name of /** @type {const} */ (['duration', 'warmup', 'prime', 'wait-quiet', 'retries', 'rounds', 'pairs'])) {
-    const value = args[name];
-    const whole = !['duration', 'warmup', 'prime', 'wait-quiet'].includes(name);
-    if (value !== undefined && !(whole ? /^\d+$/ : /^\d+(\.\d+)?$/).test(value)) {
-      throw new Error(`--${name} takes ${whole ? 'a whole number' : 'a number of seconds'}, not '${value}'\nusage: ${USAGE}`);
+  for (const [name, kind] of Object.entries(NUMERIC)) {
+    const value = /** @type {string | undefined} */ (args[/** @type {keyof typeof args} */ (name)]);
+    if (value !== undefined && !(/** @type {RegExp} */ (NUMBER_FORMS[kind]).test(value))) {
+      throw new Error(`--${name} takes ${NUMBER_WORDS[kind]}, not '${value}'\nusage: ${USAGE}`);
     }
-  }
-  for (const name of /** @type {const} */ (['rounds', 'pairs'])) {
-    if (args[name] !== undefined && Number(args[name]) < 1) throw new Error(`--${name} takes 1 or more\nusage: ${USAGE}`);
   }
   if (!/^[1-9]\d*(,[1-9]\d*)*$/.test(args.connections)) {
     throw new Error(`--connections takes connection counts separated by commas, not '${args.connections}'\nusage: ${USAGE}`);
   }
-  // --smoke proves that everything runs and the report renders, in about a minute: its figures mean nothing.
+  // --smoke proves that everything runs and the report renders, in a minute or two: its figures mean nothing.
   const mode = args.smoke ? 'smoke' : args.quick ? 'quick' : 'full';
   /** @param {string | undefined} value @param {Record<typeof mode, number>} byMode */
   const number = (value, byMode) => (value === undefined ? byMode[mode] : Number(value));

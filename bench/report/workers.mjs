@@ -131,10 +131,12 @@ export function workersSection(results) {
   }
   if (pairs.length > 0) {
     const values = pairs.map((p) => p.efficiency);
+    // runs before 2026-11-28 measured no two-process side
+    const withSplit = pairs.every((p) => p.split !== undefined && p.againstSplit !== undefined && p.sides?.split);
     L.push(
       `**Paired slices (the target).** After the rounds, \`serve --workers 1\` and \`serve --workers 2\` started side by side, ` +
         `each warmed as in the rounds, then measured in ${pairs.length} pair${pairs.length === 1 ? '' : 's'} of ${results.workers?.pairSeconds ?? '?'}-s slices ` +
-        (pairs.every((p) => p.split !== undefined)
+        (withSplit
           ? '(each after the warm-up of a scenario; with a third slice of two processes, below), the order rotated from one pair to the next: '
           : '(each after the warm-up of a scenario), the order reversed every other pair: ') +
         'two workers ÷ one per CPU-second, ' +
@@ -144,7 +146,7 @@ export function workersSection(results) {
         (pairs.some((p) => p.non2xx > 0) ? ` Non-2xx or errors in the pairs: ${pairs.reduce((a, p) => a + p.non2xx, 0)}.` : ''),
       '',
     );
-    if (pairs.every((p) => p.split !== undefined && p.againstSplit !== undefined)) {
+    if (withSplit) {
       const against = pairs.map((p) => /** @type {number} */ (p.againstSplit));
       const machine = pairs.map((p) => /** @type {number} */ (p.split) / p.one);
       L.push(
@@ -165,7 +167,6 @@ export function workersSection(results) {
       const describe = (side) =>
         `${int(mid(side, (s) => s.userUs))} µs user + ${int(mid(side, (s) => s.systemUs))} µs system per request, ` +
         `preempted ${ms(mid(side, (s) => s.preemptions))} times per request, the machine ${pct(mid(side, (s) => s.machineIdle))} idle`;
-      const withSplit = sides.every((s) => s.split);
       L.push(
         `In the pairs (medians): one process ${describe('one')}; two workers ${describe('two')}` +
           (withSplit ? `; two processes ${describe('split')}` : '') +
