@@ -79,4 +79,25 @@ describe('two-phase key rotation across instances', () => {
     expect(view.sealing).toBe(NEW.id);
     expect(view.lacking).toHaveLength(1);
   });
+
+  it('a heartbeat still being written when the instance stops does not bring its row back', async () => {
+    const { agreement } = await instance(OLD);
+    running.splice(running.indexOf(agreement), 1);
+    // the next heartbeat's write is held until the stop has begun
+    const table = store.instances;
+    const beat = table.beat.bind(table);
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    table.beat = async (record) => {
+      await held;
+      return beat(record);
+    };
+    const inFlight = agreement.beat();
+    const stopped = agreement.stop();
+    release();
+    await Promise.all([inFlight, stopped]);
+    expect(await table.live(new Date(Date.now() - 60_000).toISOString())).toEqual([]);
+  });
 });

@@ -37,6 +37,8 @@ export class KeyAgreement {
   private intervalMs = HEARTBEAT_MS;
   private serving = false;
   private lastSealing: string | undefined;
+  /** This instance's last heartbeat write: stop() waits for it, so that a beat in flight cannot bring the row back. */
+  private writing: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly store: Store,
@@ -63,6 +65,7 @@ export class KeyAgreement {
     this.timer = undefined;
     if (!this.serving) return;
     this.serving = false;
+    await this.writing.catch(() => {});
     await this.store.instances.remove(this.id).catch(() => {});
   }
 
@@ -70,7 +73,7 @@ export class KeyAgreement {
   async beat(): Promise<KeyAgreementView> {
     const now = Date.now();
     if (this.serving) {
-      await this.store.instances.beat({
+      this.writing = this.store.instances.beat({
         id: this.id,
         host: this.host,
         pid: process.pid,
@@ -79,6 +82,7 @@ export class KeyAgreement {
         startedAt: this.startedAt,
         seenAt: new Date(now).toISOString(),
       });
+      await this.writing;
       await this.store.instances.remove({ before: new Date(now - FORGET_MS).toISOString() });
     }
     const instances = await this.store.instances.live(new Date(now - 3 * this.intervalMs).toISOString());
