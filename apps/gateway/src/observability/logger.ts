@@ -16,13 +16,20 @@ interface LogStreams {
 /**
  * stdout with the access lines written in batches: a write per line (an `fs.write` on libuv's thread pool, a thread
  * woken and a callback) cost more CPU than anything else a request does besides its two HTTP exchanges. Access lines
- * wait here until {@link LOG_BUFFER_CHARS} characters are collected or the next tick of a {@link LOG_FLUSH_MS} timer, then go to
- * the stream as one string. Every other line (start-up, warnings, errors, audit export) is written at once, after the
- * access lines waiting before it, so the order stays the order of writing; at exit, whatever the exit (a signal,
- * `process.exit`, an uncaught error), the waiting lines are handed over before pino writes out what its stream holds.
+ * wait here until {@link LOG_BUFFER_CHARS} characters are collected or the next tick of a {@link LOG_FLUSH_MS} timer,
+ * then go to the stream as one string. Every other line (start-up, warnings, errors, audit export) is written at once,
+ * after the access lines waiting before it, so the order stays the order of writing; at exit, whatever the exit (a
+ * signal, `process.exit`, an uncaught error), the waiting lines are handed over before pino writes out what its stream
+ * holds.
+ *
+ * The stream writes synchronously, as node writes stdout to a file or a pipe on Linux: one `write` per batch, on the
+ * event loop. An asynchronous stream (`sync: false`) had a batch in flight on the thread pool while the process exited,
+ * and pino's exit handler wrote the lines after it first: the batch came out after them, or not at all if the thread
+ * had not written it yet. Measured against it in paired slices (REST POST, 50 connections): 0.993× of the hop's
+ * throughput against 0.977×, 485 against 490 µs of CPU per request (docs/performance.md).
  */
 function batchedStdout(): LogStreams {
-  const stream = pino.destination({ sync: false });
+  const stream = pino.destination({ sync: true });
   const write = stream.write.bind(stream);
   let lines: string[] = [];
   let chars = 0;
