@@ -91,7 +91,16 @@ describe.skipIf(problem !== undefined)(`start while the database is not up yet${
     while (retried().length < 2) await new Promise((resolve) => setTimeout(resolve, 50));
     const database = await relay(port);
     const gateway = await started;
-    expect((await fetch(`${gateway.url}/readyz`)).status).toBe(200);
+    // Ready once its LISTEN connection is up too, which connects on its own (with its own back-off after a failure):
+    // /readyz answered 503 once in a CI run straight after the start, so it is polled here as a balancer polls it.
+    const deadline = performance.now() + 10_000;
+    let ready = await fetch(`${gateway.url}/readyz`);
+    while (ready.status !== 200 && performance.now() < deadline) {
+      await ready.text();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      ready = await fetch(`${gateway.url}/readyz`);
+    }
+    expect({ status: ready.status, body: await ready.text() }).toMatchObject({ status: 200 });
     expect(retried()[0]).toMatchObject({ level: 40, attempt: 1, reason: 'ECONNREFUSED', retryInMs: 250 });
     expect(retried()[1]).toMatchObject({ attempt: 2, retryInMs: 500 }); // backing off
     expect(lines.some((l) => l.msg === 'the database answered')).toBe(true);
