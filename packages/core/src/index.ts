@@ -1,7 +1,9 @@
-export type { CreatedKey, Principal } from './access/api-keys.js';
+export { type CreatedKey, type Principal, type PrincipalKind, principalNoun } from './access/api-keys.js';
 export type { IntegrationState } from './access/integration-settings.js';
 export { API_KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedApiKey } from './access/key-format.js';
+export { type MemberInput, Members, memberPrincipal, memberScopes } from './access/members.js';
 export {
+  assertGrantWithin,
   assertKeyWithin,
   assertMayChangeService,
   assertMayEditToolSets,
@@ -25,6 +27,7 @@ export type { ClientMetadataDocumentOptions } from './authorization/metadata-doc
 export type { AuthorizationOptions } from './authorization/options.js';
 export { OAuthError as AuthorizationError } from './authorization/protocol.js';
 export { AUTHORIZATION_PATHS, AuthorizationServer, type ResourcePath } from './authorization/server.js';
+export { grantScopes, requestedScopes, scopeString, stepUpScope, supportedScopes } from './authorization/scopes.js';
 export type { TokenResponse } from './authorization/tokens.js';
 export { connectionAad, REFRESH_MARGIN_MS, type ReencryptionReport } from './connections/credentials.js';
 export { type EncryptionKey, Encryptor, generateEncryptionKey, parseEncryptionKey } from './connections/crypto.js';
@@ -162,7 +165,8 @@ export {
 export { MIGRATIONS, type Migration } from './store/migrations.js';
 export { openStore, PostgresStore, type PostgresStoreOptions, type StoreChange, type StoreChangeListener } from './store/open.js';
 export type { ListenState } from './store/postgres-options.js';
-export type { KeyScopes } from './store/scopes.js';
+export { MEMBER_ROLES, type MemberNarrowing, type MemberRecord, type MemberRole } from './store/member-types.js';
+export { type KeyScopes, mayWrite } from './store/scopes.js';
 export { SqliteStore } from './store/sqlite.js';
 export {
   type ApiKeyRecord,

@@ -6,6 +6,7 @@ import { ExternalIssuer, type ExternalIssuerOptions } from '../authorization/ext
 import type { ClientMetadataDocumentOptions } from '../authorization/metadata-documents.js';
 import type { AuthorizationOptions } from '../authorization/options.js';
 import { AuthorizationServer } from '../authorization/server.js';
+import { Members } from '../access/members.js';
 import { Connections, type ReencryptionReport } from '../connections/credentials.js';
 import type { Encryptor } from '../connections/crypto.js';
 import { KeyAgreement } from '../connections/key-agreement.js';
@@ -97,6 +98,8 @@ export class Engine {
   readonly workspaces: Workspaces;
   /** The tool sets of every workspace: saved, listed, deleted, and resolved for the keys bound to them. */
   readonly toolSets: ToolSets;
+  /** The people of workspaces (members), who sign in with the firm's identity provider. */
+  readonly members: Members;
   /** The built-in OAuth 2.1 authorization server whose access tokens both doors take (authorization/). */
   readonly authorization: AuthorizationServer;
   private readonly keys: KeyRing;
@@ -137,9 +140,11 @@ export class Engine {
       options.clientMetadataDocuments,
       egress,
       external,
+      () => this.registry.list().map((i) => i.service),
     );
     this.workspaces = new Workspaces(this.store, () => this.flushAudit());
     this.toolSets = new ToolSets(this.registry, this.store);
+    this.members = new Members(this.store);
     const workspaceBaseUrls = new WorkspaceBaseUrls(egress, options.egress?.workspaceHosts);
     this.settings = new IntegrationSettings(this.registry, this.store, workspaceBaseUrls);
     this.oauthClients = new OAuthClients(options.oauthClients ?? {}, () => this.publicUrl);

@@ -17,6 +17,7 @@ import { leaseTokens } from './postgres-rate.js';
 import { migrate as migrateSchema, migrationStatusOf, quoteIdent } from './postgres-schema.js';
 import type { QuotaLease, QuotaLeaseRequest, QuotaLeases } from './quota-types.js';
 import { apiKey, auditRecord, connection, type DbRow, integration, oauthState } from './rows.js';
+import { SqlMemberTable } from './members-sql.js';
 import { SqlSessionTable } from './sessions.js';
 import type {
   ApiKeyRecord,
@@ -359,6 +360,7 @@ export class PostgresStore extends WorkspaceMethods implements Store, QuotaLease
     this.pool.query<DbRow>(sql, args).then((result) => ({ rows: result.rows, changed: result.rowCount ?? 0 }));
   readonly authorization = new SqlAuthorizationTables('postgres', this.statement);
   readonly sessions = new SqlSessionTable('postgres', this.statement);
+  readonly members = new SqlMemberTable('postgres', this.statement);
   readonly instances = new SqlInstanceTable('postgres', this.statement);
 
   private async one(sql: string, args: unknown[]): Promise<DbRow | undefined> {
