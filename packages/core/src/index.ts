@@ -26,8 +26,8 @@ export type { ExternalIssuerOptions } from './authorization/external-issuer.js';
 export type { ClientMetadataDocumentOptions } from './authorization/metadata-documents.js';
 export type { AuthorizationOptions } from './authorization/options.js';
 export { OAuthError as AuthorizationError } from './authorization/protocol.js';
-export { AUTHORIZATION_PATHS, AuthorizationServer, type ResourcePath } from './authorization/server.js';
 export { grantScopes, requestedScopes, scopeString, stepUpScope, supportedScopes } from './authorization/scopes.js';
+export { AUTHORIZATION_PATHS, AuthorizationServer, type ResourcePath } from './authorization/server.js';
 export type { TokenResponse } from './authorization/tokens.js';
 export { connectionAad, REFRESH_MARGIN_MS, type ReencryptionReport } from './connections/credentials.js';
 export { type EncryptionKey, Encryptor, generateEncryptionKey, parseEncryptionKey } from './connections/crypto.js';
@@ -155,6 +155,7 @@ export type {
   OAuthClientRecord,
   OAuthTokenRecord,
 } from './store/authorization-types.js';
+export { MEMBER_ROLES, type MemberNarrowing, type MemberRecord, type MemberRole } from './store/member-types.js';
 export {
   type AppliedMigration,
   type MigrateMode,
@@ -165,7 +166,6 @@ export {
 export { MIGRATIONS, type Migration } from './store/migrations.js';
 export { openStore, PostgresStore, type PostgresStoreOptions, type StoreChange, type StoreChangeListener } from './store/open.js';
 export type { ListenState } from './store/postgres-options.js';
-export { MEMBER_ROLES, type MemberNarrowing, type MemberRecord, type MemberRole } from './store/member-types.js';
 export { type KeyScopes, mayWrite } from './store/scopes.js';
 export { SqliteStore } from './store/sqlite.js';
 export {

@@ -6,7 +6,6 @@ import type { Logger } from '../logger.js';
 import type { GrantRecord } from '../store/authorization-types.js';
 import type { Store } from '../store/types.js';
 import type { AUTHORIZATION_DEFAULTS } from './options.js';
-import { scopeString } from './scopes.js';
 import {
   ACCESS_TOKEN_PREFIX,
   isGatewayResource,
@@ -16,6 +15,7 @@ import {
   sha256Hex,
   verifierMatches,
 } from './protocol.js';
+import { scopeString } from './scopes.js';
 
 /** The token endpoint's answer (RFC 6749 §5.1). */
 export interface TokenResponse {

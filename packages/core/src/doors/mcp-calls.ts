@@ -94,11 +94,17 @@ export async function runDescribe(engine: Engine, principal: Principal, args: Re
     if (!operation) throw new GatewayError('not_found', await unknownOperationMessage(engine, principal, integration, method));
     const allowed = await engine.allowedOperations(principal);
     if (allowed && !allowed.has(service, method)) {
-      throw new GatewayError('forbidden', `${principalNoun(principal)}'s tool set (${principal.scopes.toolSet}) does not include ${service}:${method}`);
+      throw new GatewayError(
+        'forbidden',
+        `${principalNoun(principal)}'s tool set (${principal.scopes.toolSet}) does not include ${service}:${method}`,
+      );
     }
     // as search_methods and the tool list: a read-only key is not shown what it may not call
     if (operation.access !== 'read' && !mayWrite(principal.scopes, service)) {
-      throw new GatewayError('forbidden', `${principalNoun(principal)} may not write to ${service}; ${service}:${method} is not a read operation`);
+      throw new GatewayError(
+        'forbidden',
+        `${principalNoun(principal)} may not write to ${service}; ${service}:${method} is not a read operation`,
+      );
     }
     return success(describeOperation(integration, operation));
   } catch (error) {

@@ -26,8 +26,8 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import type { GatewayError } from '../errors.js';
 import type { RegisteredIntegration, RegisteredOperation } from '../contract/registry.js';
+import type { GatewayError } from '../errors.js';
 import type { Engine, Principal } from '../pipeline/engine.js';
 import type { TraceContext } from '../upstream/trace-context.js';
 import { jsonSchema } from './describe.js';

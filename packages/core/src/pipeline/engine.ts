@@ -1,12 +1,12 @@
 import { ApiKeys, type CreatedKey, type Principal } from '../access/api-keys.js';
 import { IntegrationSettings, type IntegrationState } from '../access/integration-settings.js';
+import { Members } from '../access/members.js';
 import { type AllowedOperations, ToolSets } from '../access/tool-sets.js';
 import { Workspaces } from '../access/workspaces.js';
 import { ExternalIssuer, type ExternalIssuerOptions } from '../authorization/external-issuer.js';
 import type { ClientMetadataDocumentOptions } from '../authorization/metadata-documents.js';
 import type { AuthorizationOptions } from '../authorization/options.js';
 import { AuthorizationServer } from '../authorization/server.js';
-import { Members } from '../access/members.js';
 import { Connections, type ReencryptionReport } from '../connections/credentials.js';
 import type { Encryptor } from '../connections/crypto.js';
 import { KeyAgreement } from '../connections/key-agreement.js';

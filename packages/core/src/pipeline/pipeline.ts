@@ -82,7 +82,10 @@ type Checked = { integration: RegisteredIntegration; allowed: AllowedOperations 
 
 function assertToolSetService(principal: Principal, service: string, allowed: AllowedOperations | undefined): void {
   if (allowed && !allowed.hasService(service)) {
-    throw new GatewayError('forbidden', `${principalNoun(principal)}'s tool set (${principal.scopes.toolSet}) has no operation of ${service}`);
+    throw new GatewayError(
+      'forbidden',
+      `${principalNoun(principal)}'s tool set (${principal.scopes.toolSet}) has no operation of ${service}`,
+    );
   }
 }
 
@@ -93,9 +96,13 @@ function assertToolSetService(principal: Principal, service: string, allowed: Al
 function beyondScopes(principal: Principal, message: string, service: string, needed: 'read' | 'write', registry: Registry): GatewayError {
   if (principal.via !== 'grant') return new GatewayError('forbidden', message);
   const services = registry.list().map((i) => i.service);
-  return new GatewayError('forbidden', `${message}; authorize again with the scope ${needed === 'write' ? `${service}:write` : `${service}:read`}`, {
-    requiredScope: stepUpScope(principal.scopes, service, needed, services),
-  });
+  return new GatewayError(
+    'forbidden',
+    `${message}; authorize again with the scope ${needed === 'write' ? `${service}:write` : `${service}:read`}`,
+    {
+      requiredScope: stepUpScope(principal.scopes, service, needed, services),
+    },
+  );
 }
 
 /** The tool set's services and the workspace's door switches, in that order. */

@@ -77,9 +77,9 @@ export class SqlMemberTable implements MemberTable {
   }
 
   async update(r: MemberRecord): Promise<boolean> {
-    const sql = `UPDATE members SET name = ?, role = ?, narrowing = ?, issuer = ?, subject = ?, last_sign_in_at = ?
+    const sql = `UPDATE members SET name = ?, role = ?, narrowing = ?, issuer = ?, subject = ?, source = ?, last_sign_in_at = ?
        WHERE workspace_id = ? AND id = ?`;
-    const args = [r.name, r.role, JSON.stringify(r.narrowing), r.issuer, r.subject, r.lastSignInAt, r.workspaceId, r.id];
+    const args = [r.name, r.role, JSON.stringify(r.narrowing), r.issuer, r.subject, r.source, r.lastSignInAt, r.workspaceId, r.id];
     return (await this.run(sql, args)).changed > 0;
   }
 

@@ -4,6 +4,7 @@ import { auditPage, auditQuerySql, auditSeriesPoints, auditSeriesSql } from './a
 import { SqlAuthorizationTables } from './authorization-sql.js';
 import { ChangeHub } from './changes.js';
 import { SqlInstanceTable } from './instances.js';
+import { SqlMemberTable } from './members-sql.js';
 import type { MigrateOptions, MigrationStatus } from './migration-plan.js';
 import { KeyedMutex } from './mutex.js';
 import { loadPg } from './pg.js';
@@ -17,7 +18,6 @@ import { leaseTokens } from './postgres-rate.js';
 import { migrate as migrateSchema, migrationStatusOf, quoteIdent } from './postgres-schema.js';
 import type { QuotaLease, QuotaLeaseRequest, QuotaLeases } from './quota-types.js';
 import { apiKey, auditRecord, connection, type DbRow, integration, oauthState } from './rows.js';
-import { SqlMemberTable } from './members-sql.js';
 import { SqlSessionTable } from './sessions.js';
 import type {
   ApiKeyRecord,

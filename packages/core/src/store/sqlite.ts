@@ -5,6 +5,7 @@ import { auditPage, auditQuerySql, auditSeriesPoints, auditSeriesSql, pruneBatch
 import { SqlAuthorizationTables } from './authorization-sql.js';
 import { ChangeHub } from './changes.js';
 import { SqlInstanceTable } from './instances.js';
+import { SqlMemberTable } from './members-sql.js';
 import {
   appliedRows,
   assertUsable,
@@ -15,7 +16,6 @@ import {
 } from './migration-plan.js';
 import { KeyedMutex } from './mutex.js';
 import { apiKey, auditRecord, connection, type DbRow, integration, oauthState } from './rows.js';
-import { SqlMemberTable } from './members-sql.js';
 import { SqlSessionTable } from './sessions.js';
 import {
   type ApiKeyRecord,
