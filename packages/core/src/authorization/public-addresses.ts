@@ -24,6 +24,10 @@ const NOT_PUBLIC: ReadonlyArray<readonly [string, number]> = [
   ['240.0.0.0', 4], // reserved, broadcast
   ['::', 128], // unspecified
   ['::1', 128], // loopback
+  ['::', 96], // IPv4-compatible: an IPv4 address in disguise
+  ['2001::', 32], // Teredo: tunnels to an IPv4 address
+  ['2002::', 16], // 6to4: tunnels to an IPv4 address
+  ['64:ff9b:1::', 48], // local-use NAT64
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
   ['fec0::', 10], // site-local (deprecated)
