@@ -15,6 +15,7 @@ import {
 import { type OtlpConfig, otlpConfig } from './otlp.js';
 import { readSecretFiles } from './secret-files.js';
 import { parseTrustedProxies } from './trusted-proxies.js';
+import { unknownVariables } from './unknown-variables.js';
 
 /** The gateway's configuration: read from the environment once, validated, typed. */
 export interface GatewayConfig {
@@ -174,6 +175,8 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): GatewayConfig {
   // Secrets given as files (PORTICO_ENCRYPTION_KEY_FILE…) are read once, first: everything below sees their values.
   const { env, problems } = readSecretFiles(environment);
+  // A misspelt variable (PORTICO_DATABSE_URL) would otherwise be ignored and its default used: a fresh database
+  problems.push(...unknownVariables(environment).refused);
   const trusted = parseTrustedProxies(env.PORTICO_TRUST_PROXY);
   problems.push(...trusted.problems);
   const int = (name: string, fallback: number, min: number, max: number): number => {
