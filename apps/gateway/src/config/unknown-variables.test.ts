@@ -19,12 +19,13 @@ describe('PORTICO_ variables the gateway does not read', () => {
   });
 
   it('warns about other unknown ones with the nearest known name, and starts', () => {
-    const env = { PORTICO_HOST_FILE: '/run/secrets/host', PORTICO_FAVOURITE_COLOUR: 'blue' };
+    const env = { PORTICO_HOST_FILE: '/run/secrets/host', PORTICO_FAVOURITE_COLOUR: 'blue', PORTICO_CLIO_BASE_URL_FILE: '/run/url' };
     const { refused, warnings } = unknownVariables(env);
     expect(refused).toEqual([]);
-    expect(warnings).toHaveLength(2);
-    expect(warnings[0]).toMatch(/^PORTICO_FAVOURITE_COLOUR is not a Portico variable and is ignored; the nearest is PORTICO_[A-Z_]+ /);
-    expect(warnings[1]).toMatch(/^PORTICO_HOST_FILE is not a Portico variable and is ignored; the nearest is PORTICO_[A-Z_]+ /);
+    expect(warnings).toHaveLength(3);
+    expect(warnings[0]).toMatch(/^PORTICO_CLIO_BASE_URL_FILE is not a Portico variable/);
+    expect(warnings[1]).toMatch(/^PORTICO_FAVOURITE_COLOUR is not a Portico variable and is ignored; the nearest is PORTICO_[A-Z_]+ /);
+    expect(warnings[2]).toMatch(/^PORTICO_HOST_FILE is not a Portico variable and is ignored; the nearest is PORTICO_[A-Z_]+ /);
     expect(() => loadConfig(env)).not.toThrow();
   });
 
@@ -38,6 +39,8 @@ describe('PORTICO_ variables the gateway does not read', () => {
       PORTICO_QUICKBOOKS_CLIENT_SECRET_FILE: '/run/secrets/qb',
       PORTICO_QUICKBOOKS_OAUTH_REVOKE_URL: 'http://127.0.0.1:2',
       PORTICO_CLIO_UPSTREAM_LIMITS: 'none',
+      PORTICO_OAUTH_CIMD_CA_FILE: '/etc/ssl/firm.pem',
+      PORTICO_ENCRYPTION_PREVIOUS_KEYS_FILE: '/run/secrets/old-keys',
       PORTICO_TEST_POSTGRES_URL: 'postgres://localhost/test',
       PORTICO_REQUIRE_POSTGRES: '1',
       PORTICO_CHROMIUM: '/usr/bin/chromium',

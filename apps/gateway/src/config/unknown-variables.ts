@@ -16,13 +16,13 @@ const exact = ENVIRONMENT.map((variable) => variable.name).filter((name) => !nam
 const perService = ENVIRONMENT.map((variable) => /^PORTICO_<SERVICE>(_[A-Z_]+)$/.exec(variable.name)?.[1])
   .filter((suffix): suffix is string => suffix !== undefined)
   .flatMap((suffix) => (suffix === '_OAUTH_AUTHORIZE_URL' ? [suffix, '_OAUTH_TOKEN_URL', '_OAUTH_REVOKE_URL'] : [suffix]));
-const PER_SERVICE = new RegExp(`^PORTICO_[A-Z0-9]+(${perService.join('|')})(_FILE)?$`);
+const PER_SERVICE = new RegExp(`^PORTICO_[A-Z0-9]+(${perService.join('|')})$`);
 
 /** Whether the gateway reads `name`: one of its variables, a per-service one, or a secret given as a file. */
 function isKnown(name: string): boolean {
-  const base = name.endsWith('_FILE') ? name.slice(0, -'_FILE'.length) : name;
-  if (base !== name && !SECRET_NAME.test(base)) return false;
-  return exact.includes(base) || PER_SERVICE.test(name);
+  if (exact.includes(name) || PER_SERVICE.test(name)) return true;
+  const base = name.endsWith('_FILE') ? name.slice(0, -'_FILE'.length) : undefined;
+  return base !== undefined && SECRET_NAME.test(base) && (exact.includes(base) || PER_SERVICE.test(base));
 }
 
 /** The known variable nearest `name`, the per-service ones spelt with the service `name` names. */
