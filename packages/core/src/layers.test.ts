@@ -23,10 +23,11 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
 
 /**
  * Modules at the top of src/: the shared ones every layer may import, and the public entries (`@portico/core`, which
- * re-exports every layer but testing, and `@portico/core/mcp`, the MCP door).
+ * re-exports what the gateway needs of every layer but testing, `@portico/core/mcp`, the MCP door, and
+ * `@portico/core/plugin`, the contract plugins are written against).
  */
 const SHARED = ['errors.ts', 'logger.ts'];
-const ENTRIES = ['index.ts', 'mcp.ts'];
+const ENTRIES = ['index.ts', 'mcp.ts', 'plugin.ts'];
 
 const SRC = dirname(fileURLToPath(import.meta.url));
 const DECISIONS = fileURLToPath(new URL('../../../docs/decisions.md', import.meta.url));

@@ -1,4 +1,4 @@
-import { definePlugin, packageVersion } from '@portico/core';
+import { definePlugin, packageVersion } from '@portico/core/plugin';
 import { findAccounts, findBudgets, findDeposits, findJournalCodes, findJournalEntries, findTransfers } from './operations/accounts.js';
 import { changeDataCapture, findCompanyInfos, findPreferences, getCompanyInfo, getPreferences } from './operations/company.js';
 import { findCompanyCurrencies, findExchangeRates } from './operations/currencies.js';

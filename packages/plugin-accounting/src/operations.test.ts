@@ -1,6 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { buildOpenApiDocument, describeOperation, Registry } from '@portico/core';
-import { describeFixtures } from '@portico/core/testing';
+import { buildOpenApiDocument, describeFixtures, describeOperation, Registry } from '@portico/core/testing';
 import { describe, expect, it } from 'vitest';
 import { accountFixtures } from './fixtures/accounts.js';
 import { companyFixtures } from './fixtures/company.js';

@@ -1,4 +1,4 @@
-import { BooleanString, DateString, EXPECTS, IntegerString, StringEnum, type TSchema, Type } from '@portico/core';
+import { BooleanString, DateString, EXPECTS, IntegerString, StringEnum, type TSchema, Type } from '@portico/core/plugin';
 
 // ---- value sets (QuickBooks Reports API) -------------------------------------------------------------------------------
 

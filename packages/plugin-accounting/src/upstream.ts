@@ -8,7 +8,7 @@ import {
   type UpstreamRequest,
   type UpstreamResponse,
   upstreamInspector,
-} from '@portico/core';
+} from '@portico/core/plugin';
 
 // ---- hosts and the company -------------------------------------------------------------------------------------------
 

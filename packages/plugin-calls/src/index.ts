@@ -1,4 +1,4 @@
-import { definePlugin, packageVersion, Type } from '@portico/core';
+import { definePlugin, packageVersion, Type } from '@portico/core/plugin';
 import { getAccount, listAccounts } from './operations/accounts.js';
 import { getSummaryEmailSubscription, listNotifications, listSummaryEmailSubscriptions } from './operations/alerts.js';
 import { getOutboundCallerId, listOutboundCallerIds } from './operations/caller-ids.js';

@@ -1,5 +1,11 @@
-import { buildOpenApiDocument, describeOperation, Registry } from '@portico/core';
-import { createFixtureHarness, describeFixtures, type FixtureHarness } from '@portico/core/testing';
+import {
+  buildOpenApiDocument,
+  createFixtureHarness,
+  describeFixtures,
+  describeOperation,
+  type FixtureHarness,
+  Registry,
+} from '@portico/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountFixtures } from './fixtures/accounts.js';
 import { alertFixtures } from './fixtures/alerts.js';

@@ -1,4 +1,4 @@
-import { atMostOne, CommaList, FreeObject, IntegerString, StringEnum, type TSchema, Type, together } from '@portico/core';
+import { atMostOne, CommaList, FreeObject, IntegerString, StringEnum, type TSchema, Type, together } from '@portico/core/plugin';
 
 // ---- value sets (Core Specification, "Enumerated values") ------------------------------------------------------
 

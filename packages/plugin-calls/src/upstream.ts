@@ -1,4 +1,4 @@
-import { type Credentials, fillPath, pathTokens, type QueryValue, type UpstreamRequest, upstreamInspector } from '@portico/core';
+import { type Credentials, fillPath, pathTokens, type QueryValue, type UpstreamRequest, upstreamInspector } from '@portico/core/plugin';
 
 export const CALLRAIL_BASE_URL = 'https://api.callrail.com/v3';
 

@@ -1,5 +1,4 @@
-import { EgressPolicy } from '@portico/core';
-import { createFixtureHarness, type FixtureHarness } from '@portico/core/testing';
+import { createFixtureHarness, EgressPolicy, type FixtureHarness } from '@portico/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { slackPlugin } from './index.js';
 

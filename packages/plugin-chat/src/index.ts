@@ -1,4 +1,4 @@
-import { definePlugin, packageVersion } from '@portico/core';
+import { definePlugin, packageVersion } from '@portico/core/plugin';
 import { archiveChannel, createChannel, getChannelInfo, inviteToChannel, listChannels } from './operations/channels.js';
 import { uploadFile } from './operations/files.js';
 import { readMessages, readThread, sendMessage } from './operations/messages.js';

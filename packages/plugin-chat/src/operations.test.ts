@@ -1,5 +1,4 @@
-import { buildOpenApiDocument, describeOperation, Registry } from '@portico/core';
-import { describeFixtures } from '@portico/core/testing';
+import { buildOpenApiDocument, describeFixtures, describeOperation, Registry } from '@portico/core/testing';
 import { describe, expect, it } from 'vitest';
 import { channelFixtures } from './fixtures/channels.js';
 import { fileFixtures } from './fixtures/files.js';

@@ -1,4 +1,4 @@
-import { CommaList, FreeObject, IntegerString, Type } from '@portico/core';
+import { CommaList, FreeObject, IntegerString, Type } from '@portico/core/plugin';
 
 /**
  * The catalog's default page size, a string as the catalog types `limit`; Slack's own defaults differ per method

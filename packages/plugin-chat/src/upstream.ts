@@ -1,5 +1,5 @@
 // How the plugin reads Slack: its failures, which arrive inside HTTP 200 answers, and its OAuth token answers.
-import { type TokenSet, upstreamInspector } from '@portico/core';
+import { type TokenSet, upstreamInspector } from '@portico/core/plugin';
 
 /**
  * Slack answers almost every failure with HTTP 200 and `{ ok: false, error: '<code>' }`

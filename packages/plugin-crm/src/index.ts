@@ -1,4 +1,4 @@
-import { definePlugin, packageVersion } from '@portico/core';
+import { definePlugin, packageVersion } from '@portico/core/plugin';
 import { createInteraction, getActivity, listActivities, listInteractions } from './operations/activities.js';
 import {
   createTimeEntry,

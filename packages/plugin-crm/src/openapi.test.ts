@@ -1,5 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { buildOpenApiDocument, describeOperation, Registry } from '@portico/core';
+import { buildOpenApiDocument, describeOperation, Registry } from '@portico/core/testing';
 import { describe, expect, it } from 'vitest';
 import { lawmaticsPlugin } from './index.js';
 

@@ -1,5 +1,5 @@
-import { accessOf, Registry } from '@portico/core';
-import { describeFixtures } from '@portico/core/testing';
+import { accessOf } from '@portico/core/plugin';
+import { describeFixtures, Registry } from '@portico/core/testing';
 import { describe, expect, it } from 'vitest';
 import { activityFixtures } from './fixtures/activities.js';
 import { billingFixtures } from './fixtures/billing.js';

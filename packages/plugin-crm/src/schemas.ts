@@ -1,4 +1,4 @@
-import { EXPECTS, FreeObject, IntegerString, Params, requires, StringEnum, type TSchema, Type } from '@portico/core';
+import { EXPECTS, FreeObject, IntegerString, Params, requires, StringEnum, type TSchema, Type } from '@portico/core/plugin';
 
 // ---- value sets (Core Specification, "Enumerated values") ------------------------------------------------------
 

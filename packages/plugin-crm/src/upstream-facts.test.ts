@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { DeclarativeUpstream } from '@portico/core';
+import type { DeclarativeUpstream } from '@portico/core/plugin';
 import type { ExpectedRequest, OperationFixture } from '@portico/core/testing';
 import { describe, expect, it } from 'vitest';
 import { activityFixtures } from './fixtures/activities.js';

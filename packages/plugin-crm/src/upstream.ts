@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
-import { buildDeclarative, type DeclarativeUpstream, GatewayError, type UpstreamRequest, upstreamInspector } from '@portico/core';
+import { buildDeclarative, type DeclarativeUpstream, GatewayError, type UpstreamRequest, upstreamInspector } from '@portico/core/plugin';
 
 /** Lawmatics API v1. An operator may point the integration elsewhere (`PORTICO_LAWMATICS_BASE_URL`, the sandbox). */
 export const LAWMATICS_BASE_URL = 'https://api.lawmatics.com/v1';

@@ -1,4 +1,4 @@
-import { definePlugin, packageVersion, Type } from '@portico/core';
+import { definePlugin, packageVersion, Type } from '@portico/core/plugin';
 import { appendBlockChildren, deleteBlock, getBlock, listBlockChildren, updateBlock } from './operations/blocks.js';
 import { createComment, listComments } from './operations/comments.js';
 import { createDatabase, getDatabase, listDatabases, queryDatabase, updateDatabase } from './operations/databases.js';

@@ -1,5 +1,4 @@
-import { Registry } from '@portico/core';
-import { createFixtureHarness, describeFixtures } from '@portico/core/testing';
+import { createFixtureHarness, describeFixtures, Registry } from '@portico/core/testing';
 import { describe, expect, it } from 'vitest';
 import { blockFixtures } from './fixtures/blocks.js';
 import { commentFixtures } from './fixtures/comments.js';

@@ -1,4 +1,4 @@
-import { FreeObject, StringEnum, type TSchema, Type } from '@portico/core';
+import { FreeObject, StringEnum, type TSchema, Type } from '@portico/core/plugin';
 
 /**
  * Notion ids are UUIDs; Notion accepts them with or without dashes (the dashless form is what appears in

@@ -1,4 +1,4 @@
-import { upstreamInspector } from '@portico/core';
+import { upstreamInspector } from '@portico/core/plugin';
 
 /** The Notion-Version Portico is written and tested against (the classic, pre-"data sources" API). */
 export const DEFAULT_NOTION_VERSION = '2022-06-28';

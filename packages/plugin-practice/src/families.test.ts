@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import type { OperationDefinition } from '@portico/core';
+import type { OperationDefinition } from '@portico/core/plugin';
 import { describe, expect, it } from 'vitest';
 import { COLLECTIONS, clioPlugin } from './index.js';
 import { LISTING_ORDER } from './operations/kit/listing.js';

@@ -1,4 +1,4 @@
-import { definePlugin, packageVersion } from '@portico/core';
+import { definePlugin, packageVersion } from '@portico/core/plugin';
 import { activities } from './operations/activities.js';
 import { bankAccounts } from './operations/bank-accounts.js';
 import { bills } from './operations/bills.js';

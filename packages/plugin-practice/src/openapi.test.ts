@@ -1,5 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { buildOpenApiDocument, Registry } from '@portico/core';
+import { buildOpenApiDocument, Registry } from '@portico/core/testing';
 import { describe, expect, it } from 'vitest';
 import { clioPlugin } from './index.js';
 

@@ -1,5 +1,5 @@
-import { GatewayError, Registry } from '@portico/core';
-import { createFixtureHarness, describeFixtures, type FixtureHarness } from '@portico/core/testing';
+import { GatewayError } from '@portico/core/plugin';
+import { createFixtureHarness, describeFixtures, type FixtureHarness, Registry } from '@portico/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API, fixtureFiles } from './fixtures/kit.js';
 import { COLLECTIONS, clioPlugin, collectionOperations } from './index.js';

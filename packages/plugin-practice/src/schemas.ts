@@ -1,4 +1,14 @@
-import { BooleanString, DateString, DateTimeString, EXPECTS, FreeObject, requires, StringEnum, type TSchema, Type } from '@portico/core';
+import {
+  BooleanString,
+  DateString,
+  DateTimeString,
+  EXPECTS,
+  FreeObject,
+  requires,
+  StringEnum,
+  type TSchema,
+  Type,
+} from '@portico/core/plugin';
 
 // Shapes and constants shared by several families of operations. The catalog types every query value as a string
 // ("query values are strings unless marked"), so ids, flags and dates in a query are strings with a pattern; body

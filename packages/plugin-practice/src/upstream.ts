@@ -1,4 +1,4 @@
-import { GatewayError, type OAuth2Settings, Type, upstreamInspector } from '@portico/core';
+import { GatewayError, type OAuth2Settings, Type, upstreamInspector } from '@portico/core/plugin';
 
 // ---- regions ------------------------------------------------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 // The Portico plugin template: a fictional task-list API, "Acme Tasks" (https://api.tasks.example/v1), with three
 // operations (a paged list, a get, a create). Copy this package and rename it: see README.md.
-import { definePlugin, packageVersion } from '@portico/core';
+import { definePlugin, packageVersion } from '@portico/core/plugin';
 import { createTask, getTask, listTasks } from './operations/tasks.js';
 import { upstream } from './upstream.js';
 

@@ -1,5 +1,5 @@
 // Shapes that several operations share.
-import { StringEnum, Type } from '@portico/core';
+import { StringEnum, Type } from '@portico/core/plugin';
 
 /** One task, as the upstream returns it (the response schema of get_task and create_task). */
 export const Task = Type.Object({

@@ -1,5 +1,5 @@
 // How the plugin reaches Acme Tasks: where the API is, what it allows one token, and how its errors read.
-import { type UpstreamSettings, upstreamInspector } from '@portico/core';
+import { type UpstreamSettings, upstreamInspector } from '@portico/core/plugin';
 
 /** Acme Tasks answers errors with `{ "error": { "code": "not_found", "message": "…" } }`. */
 function acmeMessage(body: unknown): string | undefined {

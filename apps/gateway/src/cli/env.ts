@@ -1,16 +1,22 @@
-import { ENVIRONMENT } from '../config/environment.js';
-import type { Command } from './command.js';
+import { environmentListing, environmentTable } from '../config/environment-docs.js';
+import { type Command, UsageError } from './command.js';
 
-const HELP = `Usage: portico env
+const HELP = `Usage: portico env [--markdown]
 
 Lists every environment variable the gateway reads, with what it sets and its default. Every command (serve and the
-others) reads the same variables.`;
+others) reads the same variables; a misspelt PORTICO_ variable stops them, naming the one meant.
+
+Options:
+  --markdown     The same as the README's configuration table`;
 
 /** `portico env`: the environment variables the gateway reads, each with its meaning and default. */
 export const envCommand: Command = {
   help: HELP,
-  run: async (_args, _env, io) => {
-    for (const v of ENVIRONMENT) io.out(`${v.name.padEnd(30)} ${v.meaning} (default: ${v.default})`);
+  run: async (args, _env, io) => {
+    const unknown = args.filter((arg) => arg !== '--markdown');
+    if (unknown.length > 0) throw new UsageError(`unknown option ${unknown[0]} (see portico env --help)`);
+    if (args.includes('--markdown')) io.out(environmentTable());
+    else for (const line of environmentListing()) io.out(line);
     return 0;
   },
 };

@@ -1,7 +1,9 @@
+import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { GatewayError } from '@portico/core';
 import { ConfigError } from '../config/load.js';
+import { unknownVariables } from '../config/unknown-variables.js';
 import { VERSION } from '../version.js';
 import { auditCommand } from './audit.js';
 import { type Command, type Io, refuseUnnamedDatabase, UsageError } from './command.js';
@@ -115,6 +117,13 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       return 0;
     }
     if (!command) throw new UsageError(`unknown command "${name}" (see portico --help)`);
+    // A variable the gateway does not read is said once, by the process the operator started (misspellings of one it
+    // reads are refused by the configuration itself).
+    if (name !== 'env') {
+      const unknown = unknownVariables(env);
+      if (unknown.refused.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${unknown.refused.join('\n  - ')}`);
+      if (cluster.isPrimary) for (const warning of unknown.warnings) io.err(`portico: warning: ${warning}`);
+    }
     if (name === 'serve' || name === 'env') return await command.run(rest, env, io);
     refuseUnnamedDatabase(env, rest.includes('--create'));
     return await command.run(

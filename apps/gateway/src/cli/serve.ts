@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { fallbackOf, integerRule } from '../config/environment.js';
 import { ConfigError, type GatewayConfig, loadConfig, MAX_WORKERS } from '../config/load.js';
 import { createLogger } from '../observability/logger.js';
 import type { Runtime } from '../runtime/runtime.js';
@@ -21,14 +22,16 @@ Options:
                  database (<data dir>/sandbox.db) unless PORTICO_DATABASE_URL is set. Several instances on one
                  PostgreSQL database (on one host) form one sandbox: the first prints the key, the others join
                  it, and every instance calls the upstreams of one of them (docs/operations.md).
-  --port N       Port (overrides PORTICO_PORT; 0 picks a free port)
-  --host ADDR    Interface (overrides PORTICO_HOST)
+  --port N       Port (overrides PORTICO_PORT, default ${integerRule('PORTICO_PORT').fallback}; 0 picks a free port)
+  --host ADDR    Interface (overrides PORTICO_HOST, default ${fallbackOf('PORTICO_HOST')})
   --workers N    Worker processes sharing the port (overrides PORTICO_WORKERS; default 1: one process, as before).
                  1 to ${MAX_WORKERS}, or auto for one per available core. The primary process migrates and makes the
                  first key before forking, holds the upstream limits every worker shares (in flight, queues, rate
                  windows per connection), replaces a worker that dies, drains them all on SIGTERM and restarts them
                  one at a time on SIGHUP (docs/deploy.md)
-  -h, --help     This help`;
+  -h, --help     This help
+
+Every other setting is an environment variable: 'portico env' lists them, with their defaults.`;
 
 async function serve(args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<number> {
   const { values } = parseArgs({

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import {
-  DEFAULT_MCP_RESULT_BUDGET,
   EgressPolicy,
   type ExternalIssuerOptions,
   type OAuthClientConfig,
@@ -12,10 +11,13 @@ import {
   parseWorkspaceHosts,
   type UpstreamLimits,
 } from '@portico/core';
+import { externalIssuer } from './external-issuer.js';
 import { type MemberSignInOptions, memberSignInConfig } from './member-sign-in.js';
 import { type OtlpConfig, otlpConfig } from './otlp.js';
+import { environmentReader } from './reader.js';
 import { readSecretFiles } from './secret-files.js';
 import { parseTrustedProxies } from './trusted-proxies.js';
+import { unknownVariables } from './unknown-variables.js';
 
 /** The gateway's configuration: read from the environment once, validated, typed. */
 export interface GatewayConfig {
@@ -124,47 +126,6 @@ export interface GatewayConfig {
   otlp: OtlpConfig | undefined;
 }
 
-/**
- * PORTICO_OAUTH_ISSUER (the provider's `iss`, exactly), PORTICO_OAUTH_AUDIENCE, PORTICO_OAUTH_JWKS_URL and
- * PORTICO_OAUTH_CLAIM; the companions without the issuer are a mistake worth saying.
- */
-function externalIssuer(env: NodeJS.ProcessEnv, problems: string[]): ExternalIssuerOptions | undefined {
-  const issuer = env.PORTICO_OAUTH_ISSUER || undefined;
-  const companions = [
-    'PORTICO_OAUTH_AUDIENCE',
-    'PORTICO_OAUTH_JWKS_URL',
-    'PORTICO_OAUTH_CLAIM',
-    'PORTICO_OAUTH_JWKS_REFETCH_SECONDS',
-  ].filter((name) => env[name]);
-  if (!issuer) {
-    if (companions.length > 0) problems.push(`${companions.join(', ')} need PORTICO_OAUTH_ISSUER`);
-    return undefined;
-  }
-  for (const [name, value] of [
-    ['PORTICO_OAUTH_ISSUER', issuer],
-    ['PORTICO_OAUTH_JWKS_URL', env.PORTICO_OAUTH_JWKS_URL],
-  ] as const) {
-    if (!value) continue;
-    let parsed: URL | undefined;
-    try {
-      parsed = new URL(value);
-    } catch {}
-    const loopback = parsed?.protocol === 'http:' && ['127.0.0.1', '[::1]', 'localhost'].includes(parsed.hostname);
-    if (parsed?.protocol !== 'https:' && !loopback) problems.push(`${name} must be an https URL (got "${value}")`);
-  }
-  const claim = env.PORTICO_OAUTH_CLAIM || undefined;
-  if (claim !== undefined && !/^[A-Za-z0-9_.:/-]{1,100}$/.test(claim)) problems.push('PORTICO_OAUTH_CLAIM must be a claim name');
-  const floor = Number(env.PORTICO_OAUTH_JWKS_REFETCH_SECONDS || 30);
-  if (!Number.isInteger(floor) || floor < 1 || floor > 3600) problems.push('PORTICO_OAUTH_JWKS_REFETCH_SECONDS must be 1 to 3600');
-  return {
-    issuer,
-    jwksRefetchFloorMs: floor * 1000,
-    audience: env.PORTICO_OAUTH_AUDIENCE || undefined,
-    jwksUri: env.PORTICO_OAUTH_JWKS_URL || undefined,
-    claim,
-  };
-}
-
 export class ConfigError extends Error {
   constructor(message: string) {
     super(message);
@@ -172,23 +133,15 @@ export class ConfigError extends Error {
   }
 }
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-
 export function loadConfig(environment: NodeJS.ProcessEnv = process.env): GatewayConfig {
   // Secrets given as files (PORTICO_ENCRYPTION_KEY_FILE…) are read once, first: everything below sees their values.
   const { env, problems } = readSecretFiles(environment);
-  const trusted = parseTrustedProxies(env.PORTICO_TRUST_PROXY);
+  // A misspelt variable (PORTICO_DATABSE_URL) would otherwise be ignored and its default used: a fresh database
+  problems.push(...unknownVariables(environment).refused);
+  const reader = environmentReader(env, problems);
+  const { read, int } = reader;
+  const trusted = parseTrustedProxies(read('PORTICO_TRUST_PROXY'));
   problems.push(...trusted.problems);
-  const int = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < min || value > max) {
-      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
-      return fallback;
-    }
-    return value;
-  };
   const url = (name: string, raw: string | undefined): string | undefined => {
     if (raw === undefined || raw === '') return undefined;
     try {
@@ -201,25 +154,23 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Gatewa
     }
   };
 
-  const dataDir = resolve(env.PORTICO_DATA_DIR || './data');
-  const databaseUrl = env.PORTICO_DATABASE_URL || `file:${resolve(dataDir, 'portico.db')}`;
+  const dataDir = resolve(reader.value('PORTICO_DATA_DIR'));
+  const databaseUrl = read('PORTICO_DATABASE_URL') || `file:${resolve(dataDir, 'portico.db')}`;
   if (!databaseUrl.startsWith('file:') && databaseUrl !== ':memory:' && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     // only the scheme is echoed: the rest of a database URL may hold a password
     problems.push(`PORTICO_DATABASE_URL must be file:<path>, :memory: or postgres://… (got a "${databaseUrl.split(':')[0]}:" URL)`);
   }
 
-  const migrate = (env.PORTICO_MIGRATE || 'auto') as GatewayConfig['migrate'];
-  if (migrate !== 'auto' && migrate !== 'never') problems.push('PORTICO_MIGRATE must be auto or never');
-  const databaseSchema = env.PORTICO_DATABASE_SCHEMA || undefined;
+  const migrate = reader.choose<GatewayConfig['migrate']>('PORTICO_MIGRATE');
+  const databaseSchema = read('PORTICO_DATABASE_SCHEMA') || undefined;
   if (databaseSchema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
     problems.push('PORTICO_DATABASE_SCHEMA must be a lowercase identifier (letters, digits, underscores)');
   }
 
-  const logLevel = (env.PORTICO_LOG_LEVEL || 'info') as GatewayConfig['logLevel'];
-  if (!LOG_LEVELS.includes(logLevel)) problems.push(`PORTICO_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const logLevel = reader.choose<GatewayConfig['logLevel']>('PORTICO_LOG_LEVEL');
 
   const serviceRenames: Record<string, string> = {};
-  for (const pair of (env.PORTICO_SERVICE_RENAMES ?? '')
+  for (const pair of (read('PORTICO_SERVICE_RENAMES') ?? '')
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)) {
@@ -253,7 +204,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Gatewa
     };
   }
 
-  const oauthCimdAllowHosts = (env.PORTICO_OAUTH_CIMD_ALLOW_HOSTS ?? '')
+  const oauthCimdAllowHosts = (read('PORTICO_OAUTH_CIMD_ALLOW_HOSTS') ?? '')
     .split(',')
     .map((s) => s.trim().toLowerCase())
     .filter(Boolean);
@@ -262,9 +213,10 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Gatewa
       problems.push(`PORTICO_OAUTH_CIMD_ALLOW_HOSTS: "${entry}" is not a host name or IP address`);
   }
   let oauthCimdCa: string | undefined;
-  if (env.PORTICO_OAUTH_CIMD_CA_FILE) {
+  const caFile = read('PORTICO_OAUTH_CIMD_CA_FILE');
+  if (caFile) {
     try {
-      oauthCimdCa = readFileSync(env.PORTICO_OAUTH_CIMD_CA_FILE, 'utf8');
+      oauthCimdCa = readFileSync(caFile, 'utf8');
       if (!oauthCimdCa.includes('-----BEGIN CERTIFICATE-----')) throw new Error('it holds no PEM certificate');
     } catch (error) {
       problems.push(`PORTICO_OAUTH_CIMD_CA_FILE: ${(error as Error).message}`);
@@ -273,13 +225,13 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Gatewa
 
   let egressAllowPrivate: GatewayConfig['egressAllowPrivate'];
   try {
-    egressAllowPrivate = parseEgressAllowance(env.PORTICO_EGRESS_ALLOW_PRIVATE);
+    egressAllowPrivate = parseEgressAllowance(read('PORTICO_EGRESS_ALLOW_PRIVATE'));
   } catch (error) {
     problems.push(`PORTICO_EGRESS_ALLOW_PRIVATE: ${(error as Error).message}`);
   }
   let workspaceUpstreamHosts: GatewayConfig['workspaceUpstreamHosts'];
   try {
-    workspaceUpstreamHosts = parseWorkspaceHosts(env.PORTICO_WORKSPACE_UPSTREAM_HOSTS);
+    workspaceUpstreamHosts = parseWorkspaceHosts(read('PORTICO_WORKSPACE_UPSTREAM_HOSTS'));
   } catch (error) {
     problems.push(`PORTICO_WORKSPACE_UPSTREAM_HOSTS: ${(error as Error).message}`);
   }
@@ -317,36 +269,36 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Gatewa
     }
   }
 
-  const plugins = env.PORTICO_PLUGINS
-    ? env.PORTICO_PLUGINS.split(',')
+  const pluginList = read('PORTICO_PLUGINS');
+  const plugins = pluginList
+    ? pluginList
+        .split(',')
         .map((s) => s.trim())
         .filter(Boolean)
     : undefined;
-  const extraPlugins = (env.PORTICO_EXTRA_PLUGINS ?? '')
+  const extraPlugins = (read('PORTICO_EXTRA_PLUGINS') ?? '')
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
 
-  const mcpTools = (env.PORTICO_MCP_TOOLS || 'compact') as GatewayConfig['mcpTools'];
-  if (mcpTools !== 'compact' && mcpTools !== 'operations') problems.push('PORTICO_MCP_TOOLS must be compact or operations');
-  const legacy = env.PORTICO_MCP_LEGACY_SSE || 'off';
-  if (legacy !== 'on' && legacy !== 'off') problems.push('PORTICO_MCP_LEGACY_SSE must be on or off');
-  const dashboard = env.PORTICO_DASHBOARD || 'on';
-  if (dashboard !== 'on' && dashboard !== 'off') problems.push('PORTICO_DASHBOARD must be on or off');
+  const mcpTools = reader.choose<GatewayConfig['mcpTools']>('PORTICO_MCP_TOOLS');
+  const legacy = reader.choose('PORTICO_MCP_LEGACY_SSE');
+  const dashboard = reader.choose('PORTICO_DASHBOARD');
 
-  const host = env.PORTICO_HOST || '127.0.0.1';
+  const host = reader.value('PORTICO_HOST');
+  const allowedHosts = read('PORTICO_ALLOWED_HOSTS');
   const config: GatewayConfig = {
     host,
-    port: int('PORTICO_PORT', 8787, 0, 65535),
-    publicUrl: url('PORTICO_PUBLIC_URL', env.PORTICO_PUBLIC_URL),
+    port: int('PORTICO_PORT'),
+    publicUrl: url('PORTICO_PUBLIC_URL', read('PORTICO_PUBLIC_URL')),
     dataDir,
     databaseUrl,
     migrate,
     databaseSchema,
-    databasePoolSize: int('PORTICO_DATABASE_POOL_SIZE', 10, 1, 1_000),
-    databaseLockPoolSize: int('PORTICO_DATABASE_LOCK_POOL_SIZE', 10, 1, 1_000),
-    databaseApplicationName: env.PORTICO_DATABASE_APPLICATION_NAME || 'portico',
-    databaseWaitSeconds: int('PORTICO_DATABASE_WAIT_SECONDS', 60, 0, 3_600),
+    databasePoolSize: int('PORTICO_DATABASE_POOL_SIZE'),
+    databaseLockPoolSize: int('PORTICO_DATABASE_LOCK_POOL_SIZE'),
+    databaseApplicationName: reader.value('PORTICO_DATABASE_APPLICATION_NAME'),
+    databaseWaitSeconds: int('PORTICO_DATABASE_WAIT_SECONDS'),
     trustProxy: trusted.proxies,
     plugins,
     extraPlugins,
@@ -355,46 +307,47 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Gatewa
     baseUrls,
     egressAllowPrivate,
     workspaceUpstreamHosts,
-    upstreamTimeoutMs: int('PORTICO_UPSTREAM_TIMEOUT_MS', 30_000, 100, 600_000),
-    upstreamRetries: int('PORTICO_UPSTREAM_RETRIES', 2, 0, 5),
-    retryAfterCapMs: int('PORTICO_RETRY_AFTER_CAP_MS', 10_000, 0, 600_000),
-    upstreamMaxConcurrency: int('PORTICO_UPSTREAM_MAX_CONCURRENCY', 32, 0, 100_000),
-    upstreamQueueLength: int('PORTICO_UPSTREAM_QUEUE_LENGTH', 200, 0, 100_000),
-    upstreamQueueWaitMs: int('PORTICO_UPSTREAM_QUEUE_WAIT_MS', 10_000, 0, 600_000),
+    upstreamTimeoutMs: int('PORTICO_UPSTREAM_TIMEOUT_MS'),
+    upstreamRetries: int('PORTICO_UPSTREAM_RETRIES'),
+    retryAfterCapMs: int('PORTICO_RETRY_AFTER_CAP_MS'),
+    upstreamMaxConcurrency: int('PORTICO_UPSTREAM_MAX_CONCURRENCY'),
+    upstreamQueueLength: int('PORTICO_UPSTREAM_QUEUE_LENGTH'),
+    upstreamQueueWaitMs: int('PORTICO_UPSTREAM_QUEUE_WAIT_MS'),
     upstreamLimits,
-    upstreamMaxResponseBytes: int('PORTICO_UPSTREAM_MAX_RESPONSE_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
-    bodyLimitBytes: int('PORTICO_BODY_LIMIT_BYTES', 8 * 1024 * 1024, 1024, 256 * 1024 * 1024),
-    mcpResultBudget: int('PORTICO_MCP_RESULT_BUDGET', DEFAULT_MCP_RESULT_BUDGET, 2048, 64 * 1024 * 1024),
-    shutdownGraceMs: int('PORTICO_SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
-    drainSeconds: int('PORTICO_DRAIN_SECONDS', 0, 0, 3_600),
-    workers: workerCount(env.PORTICO_WORKERS, problems),
-    heartbeatSeconds: int('PORTICO_INSTANCE_HEARTBEAT_SECONDS', 10, 1, 3_600),
-    metricsPort: env.PORTICO_METRICS_PORT ? int('PORTICO_METRICS_PORT', 0, 0, 65535) : undefined,
-    metricsHost: env.PORTICO_METRICS_HOST || '127.0.0.1',
-    auditRetentionDays: int('PORTICO_AUDIT_RETENTION_DAYS', 90, 0, 36_500),
-    auditSpoolDir: auditSpoolDir(env.PORTICO_AUDIT_SPOOL_DIR, dataDir),
-    auditSpoolMaxBytes: int('PORTICO_AUDIT_SPOOL_MAX_MB', 256, 1, 1_048_576) * 1024 * 1024,
-    auditExport: auditExport(env.PORTICO_AUDIT_EXPORT, problems),
-    rateLimitPerMinute: int('PORTICO_RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000_000),
-    rateLimitBurst: int('PORTICO_RATE_LIMIT_BURST', 60, 1, 1_000_000_000),
-    oauthAccessTokenSeconds: int('PORTICO_OAUTH_ACCESS_TOKEN_SECONDS', 3600, 1, 86_400),
-    oauthRefreshTokenDays: int('PORTICO_OAUTH_REFRESH_TOKEN_DAYS', 30, 1, 365),
+    upstreamMaxResponseBytes: int('PORTICO_UPSTREAM_MAX_RESPONSE_BYTES'),
+    bodyLimitBytes: int('PORTICO_BODY_LIMIT_BYTES'),
+    mcpResultBudget: int('PORTICO_MCP_RESULT_BUDGET'),
+    shutdownGraceMs: int('PORTICO_SHUTDOWN_GRACE_MS'),
+    drainSeconds: int('PORTICO_DRAIN_SECONDS'),
+    workers: workerCount(read('PORTICO_WORKERS'), problems),
+    heartbeatSeconds: int('PORTICO_INSTANCE_HEARTBEAT_SECONDS'),
+    metricsPort: read('PORTICO_METRICS_PORT') ? int('PORTICO_METRICS_PORT') : undefined,
+    metricsHost: reader.value('PORTICO_METRICS_HOST'),
+    auditRetentionDays: int('PORTICO_AUDIT_RETENTION_DAYS'),
+    auditSpoolDir: auditSpoolDir(read('PORTICO_AUDIT_SPOOL_DIR'), dataDir),
+    auditSpoolMaxBytes: int('PORTICO_AUDIT_SPOOL_MAX_MB') * 1024 * 1024,
+    auditExport: auditExport(read('PORTICO_AUDIT_EXPORT'), problems),
+    rateLimitPerMinute: int('PORTICO_RATE_LIMIT_PER_MINUTE'),
+    rateLimitBurst: int('PORTICO_RATE_LIMIT_BURST'),
+    oauthAccessTokenSeconds: int('PORTICO_OAUTH_ACCESS_TOKEN_SECONDS'),
+    oauthRefreshTokenDays: int('PORTICO_OAUTH_REFRESH_TOKEN_DAYS'),
     oauthCimdAllowHosts,
     oauthCimdCa,
-    oauthIssuer: externalIssuer(env, problems),
+    oauthIssuer: externalIssuer(reader, problems),
     memberSignIn: memberSignInConfig(env, problems),
     otlp: otlpConfig(env, problems),
     logLevel,
-    encryptionKey: env.PORTICO_ENCRYPTION_KEY || undefined,
-    previousEncryptionKeys: (env.PORTICO_ENCRYPTION_PREVIOUS_KEYS ?? '')
+    encryptionKey: read('PORTICO_ENCRYPTION_KEY') || undefined,
+    previousEncryptionKeys: (read('PORTICO_ENCRYPTION_PREVIOUS_KEYS') ?? '')
       .split(',')
       .map((k) => k.trim())
       .filter(Boolean),
     mcpTools,
     mcpLegacySse: legacy === 'on',
     dashboard: dashboard === 'on',
-    allowedHosts: env.PORTICO_ALLOWED_HOSTS
-      ? env.PORTICO_ALLOWED_HOSTS.split(',')
+    allowedHosts: allowedHosts
+      ? allowedHosts
+          .split(',')
           .map((s) => s.trim().toLowerCase())
           .filter(Boolean)
       : undefined,

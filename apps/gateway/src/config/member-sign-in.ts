@@ -17,33 +17,15 @@ export interface MemberSignInOptions {
   roleGroups: ReadonlyArray<{ role: MemberRole; group: string }>;
 }
 
-/** The variables of members' sign-in with the firm's identity provider, as `portico env` lists them. */
-export const MEMBER_SIGN_IN_VARIABLES = [
-  {
-    name: 'PORTICO_OIDC_ISSUER',
-    default: '(none)',
-    meaning:
-      "The firm's OpenID Connect provider (Entra ID, Google Workspace, Okta, Keycloak): members sign in to the dashboard with it (docs/workspaces.md)",
-  },
-  { name: 'PORTICO_OIDC_CLIENT_ID', default: '(none)', meaning: "The gateway's client id at that provider" },
-  {
-    name: 'PORTICO_OIDC_CLIENT_SECRET',
-    default: '(none: a public client)',
-    meaning: "The gateway's client secret at that provider (or PORTICO_OIDC_CLIENT_SECRET_FILE)",
-  },
-  { name: 'PORTICO_OIDC_NAME', default: 'your identity provider', meaning: "The provider's name on the sign-in button" },
-  {
-    name: 'PORTICO_OIDC_WORKSPACE',
-    default: 'default',
-    meaning: 'The workspace that people provisioned from their groups join, and whose membership a sign-in chooses first',
-  },
-  { name: 'PORTICO_OIDC_GROUPS_CLAIM', default: 'groups', meaning: "The ID token claim that lists a person's groups (Entra ID: roles)" },
-  {
-    name: 'PORTICO_OIDC_ROLE_GROUPS',
-    default: '(none: invitations only)',
-    meaning:
-      'Groups that make members, by role: owner=<group>,admin=<group>,member=<group> (any of them; a group may be repeated per role)',
-  },
+/** The variables of members' sign-in (declared with the others in environment.ts). */
+const MEMBER_SIGN_IN_VARIABLES = [
+  'PORTICO_OIDC_ISSUER',
+  'PORTICO_OIDC_CLIENT_ID',
+  'PORTICO_OIDC_CLIENT_SECRET',
+  'PORTICO_OIDC_NAME',
+  'PORTICO_OIDC_WORKSPACE',
+  'PORTICO_OIDC_GROUPS_CLAIM',
+  'PORTICO_OIDC_ROLE_GROUPS',
 ] as const;
 
 const loopbackHttp = (url: URL) => url.protocol === 'http:' && ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);
@@ -51,7 +33,7 @@ const loopbackHttp = (url: URL) => url.protocol === 'http:' && ['127.0.0.1', '[:
 /** PORTICO_OIDC_*: undefined when members' sign-in is off; a mistake is named in `problems`. */
 export function memberSignInConfig(env: NodeJS.ProcessEnv, problems: string[]): MemberSignInOptions | undefined {
   const issuer = env.PORTICO_OIDC_ISSUER || undefined;
-  const companions = MEMBER_SIGN_IN_VARIABLES.map((v) => v.name).filter((name) => name !== 'PORTICO_OIDC_ISSUER' && env[name]);
+  const companions = MEMBER_SIGN_IN_VARIABLES.filter((name) => name !== 'PORTICO_OIDC_ISSUER' && env[name]);
   if (!issuer) {
     if (companions.length > 0) problems.push(`${companions.join(', ')} need PORTICO_OIDC_ISSUER`);
     return undefined;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 
 /** The variables that may be given as a file instead (`<NAME>_FILE`): the secrets. */
-const SECRET_NAME = /^PORTICO_(ENCRYPTION_KEY|ENCRYPTION_PREVIOUS_KEYS|DATABASE_URL|[A-Z0-9_]+_CLIENT_SECRET)$/;
+export const SECRET_NAME = /^PORTICO_(ENCRYPTION_KEY|ENCRYPTION_PREVIOUS_KEYS|DATABASE_URL|[A-Z0-9_]+_CLIENT_SECRET)$/;
 
 /**
  * Secrets from files (Docker and Kubernetes secrets): for each secret variable `NAME`, `NAME_FILE` names a file whose

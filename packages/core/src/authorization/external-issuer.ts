@@ -5,7 +5,7 @@ import type { KeyScopes, Store } from '../store/types.js';
 import { UpstreamClient } from '../upstream/client.js';
 import type { EgressPolicy } from '../upstream/egress.js';
 import { Jwks } from './jwks.js';
-import { checkClaims, decodeJwt, isAllowedAlgorithm, JwtRefusal, publicKeyFor, signatureValid } from './jwt.js';
+import { decodeJwt, isAllowedAlgorithm, JwtRefusal, verifyJwt } from './jwt.js';
 import { gatewayResources } from './protocol.js';
 
 /** An external identity provider (Entra ID, Okta, Keycloak…) whose JWT access tokens both doors take. */
@@ -31,9 +31,9 @@ const JWKS_MAX_BYTES = 256 * 1024;
 const MAX_SUBJECT = 128;
 
 /**
- * Validates the external provider's JWTs and maps them to principals: algorithm from the allow-list (RS256, ES256),
- * signature through the provider's JWKS (fetched through the egress policy), issuer, audience, expiry and not-before
- * with a small skew, then the documented claim to a workspace and scopes. Every refusal is the same `unauthorized`;
+ * Validates the external provider's JWTs (with `jose`) and maps them to principals: algorithm from the allow-list
+ * (RS256, ES256), signature through the provider's JWKS (fetched through the egress policy), issuer, audience, expiry
+ * and not-before with a small skew, then the documented claim to a workspace and scopes. Every refusal is the same `unauthorized`;
  * why is logged (without the token).
  */
 export class ExternalIssuer {
@@ -90,16 +90,11 @@ export class ExternalIssuer {
       if (!isAllowedAlgorithm(alg)) throw new JwtRefusal(`alg ${alg} is not accepted`);
       const keys = await this.jwks.candidates(jwt.header.kid, now);
       if (keys.length === 0) throw new JwtRefusal('no key of the JWKS has this kid');
-      const valid = keys.some((jwk) => {
-        const key = publicKeyFor(jwk, alg);
-        return key !== undefined && signatureValid(alg, key, jwt);
-      });
-      if (!valid) throw new JwtRefusal('bad signature');
       const audiences = this.options.audience ? [this.options.audience] : publicUrl ? gatewayResources(publicUrl) : [];
-      checkClaims(jwt.payload, { issuer: this.issuer, audiences, skewSeconds: this.skewSeconds, now });
-      const { workspaceId, scopes } = scopesFromClaim(jwt.payload[this.claim]);
+      const payload = await verifyJwt(jwt, alg, keys, { issuer: this.issuer, audiences, skewSeconds: this.skewSeconds, now });
+      const { workspaceId, scopes } = scopesFromClaim(payload[this.claim]);
       if (!(await this.store.getWorkspace(workspaceId))) throw new JwtRefusal('the workspace does not exist');
-      const subject = typeof jwt.payload.sub === 'string' ? jwt.payload.sub.slice(0, MAX_SUBJECT) : 'unknown';
+      const subject = typeof payload.sub === 'string' ? payload.sub.slice(0, MAX_SUBJECT) : 'unknown';
       return { keyId: `idp:${subject}`, workspaceId, scopes, via: 'idp' };
     } catch (error) {
       if (!(error instanceof JwtRefusal)) throw error;

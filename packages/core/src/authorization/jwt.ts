@@ -1,9 +1,11 @@
-import { createPublicKey, type JsonWebKey, type KeyObject, verify } from 'node:crypto';
+import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { compactVerify, decodeProtectedHeader, errors, decodeJwt as joseDecodeJwt, jwtVerify } from 'jose';
 
 /**
- * JSON Web Tokens as an external identity provider signs them (RFC 7519, JWS compact form of RFC 7515), checked with
- * node:crypto alone. Only asymmetric algorithms are taken, each bound to its key type, so that a token cannot choose
- * `none`, nor an HMAC keyed with the provider's public key. Pure functions; the keys come from jwks.ts.
+ * JSON Web Tokens as an external identity provider signs them (RFC 7519, JWS compact form of RFC 7515). Signatures and
+ * registered claims are checked by `jose`; what is ours is the policy: only asymmetric algorithms are taken, each bound
+ * to its key type, so that a token cannot choose `none`, nor an HMAC keyed with the provider's public key. The keys come
+ * from jwks.ts.
  */
 
 /** The algorithms a token may be signed with, and the key type each needs. */
@@ -13,9 +15,8 @@ export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];
 export interface DecodedJwt {
   header: { alg: string; kid?: string; typ?: string };
   payload: Record<string, unknown>;
-  /** `base64url(header) + "." + base64url(payload)`: what the signature covers. */
-  signingInput: string;
-  signature: Buffer;
+  /** The compact token itself, which `jose` verifies. */
+  token: string;
 }
 
 /** Why a token was refused: for the logs (never the caller, who gets one message for every failure). */
@@ -34,31 +35,21 @@ export function looksLikeJwt(token: string): boolean {
   return parts.length === 3 && token.startsWith('eyJ') && !!parts[1] && parts.every((part) => SEGMENT.test(part));
 }
 
+/** The header and claims of a token, unverified: enough to pick the algorithm and the key. */
 export function decodeJwt(token: string): DecodedJwt {
   if (token.length > MAX_LENGTH || !looksLikeJwt(token)) throw new JwtRefusal('not a compact JWS');
-  const [head, body, signature] = token.split('.') as [string, string, string];
-  const header = parseJson(head, 'header');
-  const payload = parseJson(body, 'payload');
+  let header: Record<string, unknown>;
+  let payload: Record<string, unknown>;
+  try {
+    header = decodeProtectedHeader(token);
+    payload = joseDecodeJwt(token);
+  } catch (error) {
+    throw new JwtRefusal(`not a JWT: ${error instanceof Error ? error.message : 'undecodable'}`);
+  }
   if (typeof header.alg !== 'string') throw new JwtRefusal('the header names no alg');
   if (header.kid !== undefined && typeof header.kid !== 'string') throw new JwtRefusal('kid is not a string');
   if (header.crit !== undefined) throw new JwtRefusal('critical header parameters are not understood');
-  return {
-    header: header as DecodedJwt['header'],
-    payload,
-    signingInput: `${head}.${body}`,
-    signature: Buffer.from(signature, 'base64url'),
-  };
-}
-
-function parseJson(segment: string, what: string): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
-  } catch {
-    throw new JwtRefusal(`the ${what} is not JSON`);
-  }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new JwtRefusal(`the ${what} is not an object`);
-  return value as Record<string, unknown>;
+  return { header: header as DecodedJwt['header'], payload, token };
 }
 
 export const isAllowedAlgorithm = (alg: string): alg is JwtAlgorithm => (JWT_ALGORITHMS as readonly string[]).includes(alg);
@@ -80,13 +71,15 @@ export function publicKeyFor(jwk: JsonWebKey, alg: JwtAlgorithm): KeyObject | un
   return key;
 }
 
-export function signatureValid(alg: JwtAlgorithm, key: KeyObject, jwt: DecodedJwt): boolean {
-  const data = Buffer.from(jwt.signingInput, 'ascii');
-  if (alg === 'ES256') {
-    // JWS carries ECDSA signatures as r || s (64 bytes for P-256), not DER
-    return jwt.signature.length === 64 && verify('sha256', data, { key, dsaEncoding: 'ieee-p1363' }, jwt.signature);
+/** Whether `key` signed the token with `alg` (the signature only; `verifyJwt` checks the claims too). */
+export async function signatureValid(alg: JwtAlgorithm, key: KeyObject, jwt: DecodedJwt): Promise<boolean> {
+  try {
+    await compactVerify(jwt.token, key, { algorithms: [alg] });
+    return true;
+  } catch (error) {
+    if (error instanceof errors.JOSEError) return false;
+    throw error;
   }
-  return verify('sha256', data, key, jwt.signature);
 }
 
 export interface ClaimChecks {
@@ -98,18 +91,40 @@ export interface ClaimChecks {
   now: number;
 }
 
-/** The registered claims (RFC 7519 §4.1): issuer, audience, expiry (required), not-before, issued-at. */
-export function checkClaims(payload: Record<string, unknown>, checks: ClaimChecks): void {
-  const now = Math.floor(checks.now / 1000);
-  if (payload.iss !== checks.issuer) throw new JwtRefusal('issuer differs');
-  const aud = typeof payload.aud === 'string' ? [payload.aud] : Array.isArray(payload.aud) ? payload.aud : [];
-  if (!aud.some((value) => typeof value === 'string' && checks.audiences.includes(value))) throw new JwtRefusal('audience differs');
-  if (typeof payload.exp !== 'number') throw new JwtRefusal('no exp');
-  if (payload.exp + checks.skewSeconds <= now) throw new JwtRefusal('expired');
-  if (payload.nbf !== undefined && (typeof payload.nbf !== 'number' || payload.nbf - checks.skewSeconds > now)) {
-    throw new JwtRefusal('not valid yet');
+/**
+ * The token's claims once one of `keys` verifies its signature with `alg`, and its registered claims (RFC 7519 §4.1)
+ * hold: issuer, audience, expiry (required), not-before, issued-at, each with the allowed clock difference.
+ */
+export async function verifyJwt(
+  jwt: DecodedJwt,
+  alg: JwtAlgorithm,
+  keys: readonly JsonWebKey[],
+  checks: ClaimChecks,
+): Promise<Record<string, unknown>> {
+  const options = {
+    algorithms: [alg],
+    issuer: checks.issuer,
+    audience: [...checks.audiences],
+    clockTolerance: checks.skewSeconds,
+    currentDate: new Date(checks.now),
+    requiredClaims: ['exp'],
+  };
+  for (const jwk of keys) {
+    const key = publicKeyFor(jwk, alg);
+    if (!key) continue;
+    let payload: Record<string, unknown>;
+    try {
+      ({ payload } = await jwtVerify(jwt.token, key, options));
+    } catch (error) {
+      if (error instanceof errors.JWSSignatureVerificationFailed) continue;
+      if (error instanceof errors.JOSEError) throw new JwtRefusal(error.message);
+      throw error;
+    }
+    // jose checks `iat` only against a maximum age; a token issued in the future is refused here
+    if (typeof payload.iat === 'number' && payload.iat - checks.skewSeconds > Math.floor(checks.now / 1000)) {
+      throw new JwtRefusal('issued in the future');
+    }
+    return payload;
   }
-  if (payload.iat !== undefined && (typeof payload.iat !== 'number' || payload.iat - checks.skewSeconds > now)) {
-    throw new JwtRefusal('issued in the future');
-  }
+  throw new JwtRefusal('bad signature');
 }

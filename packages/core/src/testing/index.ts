@@ -1,5 +1,13 @@
 import { compilerReady } from '../contract/validation.js';
 
+// What a plugin's tests check it with beyond the contract (`@portico/core/plugin`): the registry and the documents the
+// gateway derives from its declarations, the egress policy its hosts pass, the principal a call runs as.
+export type { Principal } from '../access/api-keys.js';
+export { Registry } from '../contract/registry.js';
+export { describeOperation } from '../doors/describe.js';
+export { buildOpenApiDocument } from '../doors/openapi.js';
+export { EgressPolicy } from '../upstream/egress.js';
+
 export { type CatalogDifferences, type CatalogOperation, type CatalogParam, compareWithCatalog } from './catalog.js';
 export {
   addDays,

@@ -1,4 +1,4 @@
-import { CommaList, DateTimeString, defineOperation, FreeObject, Params, Type } from '@portico/core';
+import { CommaList, DateTimeString, defineOperation, FreeObject, Params, Type } from '@portico/core/plugin';
 import { CDC_ENTITIES } from '../schemas.js';
 import { companyGet, companyPath } from '../upstream.js';
 import { defineFind } from './kit/find.js';

@@ -1,4 +1,4 @@
-import type { SandboxOptions, SandboxServer } from '@portico/core';
+import type { SandboxOptions, SandboxServer } from '@portico/core/plugin';
 import {
   type EmulatorReply,
   type EmulatorRequest,

@@ -1,4 +1,4 @@
-import type { SandboxServer } from '@portico/core';
+import type { SandboxServer } from '@portico/core/plugin';
 import { pinSandboxClock } from '@portico/core/testing/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTHORED_TODAY, REPORT_NAMES, SANDBOX_REALM_ID, SANDBOX_TOKEN, startSandbox } from './index.js';

@@ -1,4 +1,4 @@
-import { defineOperation, Params, Type } from '@portico/core';
+import { defineOperation, Params, Type } from '@portico/core/plugin';
 import { AccountId, AnyRecord, CommaValues, CompanyFilter, DEFAULT_PER_PAGE, FREQUENCIES, idParam, Paged, Paging } from '../schemas.js';
 import { callrailGet } from '../upstream.js';
 

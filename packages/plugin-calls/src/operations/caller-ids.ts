@@ -1,4 +1,4 @@
-import { defineOperation, Params } from '@portico/core';
+import { defineOperation, Params } from '@portico/core/plugin';
 import { AccountId, AnyRecord, CompanyFilter, DEFAULT_PER_PAGE, idParam, Paged, Paging } from '../schemas.js';
 import { callrailGet } from '../upstream.js';
 

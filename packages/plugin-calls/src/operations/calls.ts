@@ -1,4 +1,4 @@
-import { atLeastOne, defineOperation, Params, requires, StringEnum, Type } from '@portico/core';
+import { atLeastOne, defineOperation, Params, requires, StringEnum, Type } from '@portico/core/plugin';
 import {
   AccountId,
   ANSWER_STATUSES,

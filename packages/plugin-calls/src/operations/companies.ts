@@ -1,4 +1,4 @@
-import { defineOperation, Params, requires, StringEnum, Type } from '@portico/core';
+import { defineOperation, Params, requires, StringEnum, Type } from '@portico/core/plugin';
 import { AccountId, Company, DEFAULT_PER_PAGE, Fields, idParam, Order, Paged, Paging } from '../schemas.js';
 import { callrailGet } from '../upstream.js';
 

@@ -1,4 +1,4 @@
-import { BooleanString, defineOperation, Params, requires, StringEnum, Type } from '@portico/core';
+import { BooleanString, defineOperation, Params, requires, StringEnum, Type } from '@portico/core/plugin';
 import {
   AccountId,
   AnyRecord,

@@ -1,4 +1,4 @@
-import { defineOperation, Params, Type } from '@portico/core';
+import { defineOperation, Params, Type } from '@portico/core/plugin';
 import {
   AccountId,
   AnyRecord,

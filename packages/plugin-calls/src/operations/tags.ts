@@ -1,4 +1,4 @@
-import { defineOperation, Params, requires, StringEnum, Type } from '@portico/core';
+import { defineOperation, Params, requires, StringEnum, Type } from '@portico/core/plugin';
 import { AccountId, AnyRecord, CompanyFilter, MAX_PER_PAGE, Order, Paged, TAG_LEVELS, TAG_STATUSES } from '../schemas.js';
 import { callrailGet } from '../upstream.js';
 

@@ -1,5 +1,5 @@
-import type { GatewayError, Principal } from '@portico/core';
-import { useSandbox } from '@portico/core/testing';
+import type { GatewayError } from '@portico/core/plugin';
+import { type Principal, useSandbox } from '@portico/core/testing';
 import { describe, expect, it } from 'vitest';
 import { callrailPlugin } from '../index.js';
 import { IDS } from './seed/ids.js';

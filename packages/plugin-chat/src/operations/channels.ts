@@ -1,4 +1,4 @@
-import { BooleanString, defineOperation, Params, Type } from '@portico/core';
+import { BooleanString, defineOperation, Params, Type } from '@portico/core/plugin';
 import {
   ChannelId,
   ChannelName,

@@ -1,5 +1,5 @@
 import { Buffer } from 'node:buffer';
-import { atLeastOne, atMostOne, defineOperation, GatewayError, Params, requires, type Static, Type } from '@portico/core';
+import { atLeastOne, atMostOne, defineOperation, GatewayError, Params, requires, type Static, Type } from '@portico/core/plugin';
 import { FilesResponse, MAX_UPLOAD_BYTES, MessageTs } from '../schemas.js';
 import { formPost } from './kit.js';
 

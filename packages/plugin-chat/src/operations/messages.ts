@@ -1,4 +1,4 @@
-import { defineOperation, EXPECTS, Params, Type } from '@portico/core';
+import { defineOperation, EXPECTS, Params, Type } from '@portico/core/plugin';
 import {
   ChannelId,
   CONVERSATION_ID_PATTERN,

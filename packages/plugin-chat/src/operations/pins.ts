@@ -1,4 +1,4 @@
-import { defineOperation, Params } from '@portico/core';
+import { defineOperation, Params } from '@portico/core/plugin';
 import { ChannelId, MessageTs, OkResponse, PinsResponse } from '../schemas.js';
 import { formPost } from './kit.js';
 

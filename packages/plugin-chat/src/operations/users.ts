@@ -1,4 +1,4 @@
-import { defineOperation, Params, Type } from '@portico/core';
+import { defineOperation, Params, Type } from '@portico/core/plugin';
 import { Cursor, Limit, MembersResponse, UserId, UserResponse } from '../schemas.js';
 import { pageQuery } from './kit.js';
 

@@ -1,5 +1,5 @@
 import { Buffer } from 'node:buffer';
-import type { SandboxOptions, SandboxServer } from '@portico/core';
+import type { SandboxOptions, SandboxServer } from '@portico/core/plugin';
 import {
   bytesReply,
   type EmulatorReply,

@@ -1,4 +1,4 @@
-import { defineOperation, Params, Type } from '@portico/core';
+import { defineOperation, Params, Type } from '@portico/core/plugin';
 import { ACTIVITY_FILTERS, BodyId, GenericRecord, One, Paged, When } from '../schemas.js';
 import { withNumericIds } from '../upstream.js';
 import { getOperation, listOperation } from './kit.js';

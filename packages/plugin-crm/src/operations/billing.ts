@@ -1,4 +1,4 @@
-import { atLeastOne, defineOperation, Params, StringEnum, Type, together } from '@portico/core';
+import { atLeastOne, defineOperation, Params, StringEnum, Type, together } from '@portico/core/plugin';
 import { BodyId, GenericRecord, One, OptionalId, Paged, RecordId, Text } from '../schemas.js';
 import { asMultipart } from '../upstream.js';
 import { getOperation, listOperation } from './kit.js';

@@ -1,4 +1,4 @@
-import { atLeastOne, defineOperation, Params, Type } from '@portico/core';
+import { atLeastOne, defineOperation, Params, Type } from '@portico/core/plugin';
 import { AddressFields, GenericRecord, One, RecordId, Text, Unstructured } from '../schemas.js';
 import { findOperation, getOperation, listOperation, namesOf } from './kit.js';
 

@@ -1,4 +1,4 @@
-import { defineOperation, Params, StringEnum, Type } from '@portico/core';
+import { defineOperation, Params, StringEnum, Type } from '@portico/core/plugin';
 import { GenericRecord, One, Paged } from '../schemas.js';
 import { asMultipart, withNumericIds } from '../upstream.js';
 import { getOperation, listOperation } from './kit.js';

@@ -1,4 +1,4 @@
-import { atLeastOne, defineOperation, Params } from '@portico/core';
+import { atLeastOne, defineOperation, Params } from '@portico/core/plugin';
 import { Contact, CustomFieldValues, NotesToAdd, One, Paged, PersonSummary, RecordId, Text } from '../schemas.js';
 import { findOperation, getOperation, listOperation, namesOf } from './kit.js';
 

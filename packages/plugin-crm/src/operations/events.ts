@@ -1,4 +1,4 @@
-import { atLeastOne, BooleanString, defineOperation, Params, StringEnum, Type, together } from '@portico/core';
+import { atLeastOne, BooleanString, defineOperation, Params, StringEnum, Type, together } from '@portico/core/plugin';
 import { BodyId, GenericRecord, One, OptionalId, Paged, RecordId, Text, Unstructured, When } from '../schemas.js';
 import { withNumericIds } from '../upstream.js';
 import { getOperation, listOperation, namesOf, optionalAll } from './kit.js';

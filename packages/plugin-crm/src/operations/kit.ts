@@ -1,4 +1,4 @@
-import { defineOperation, Params, type TSchema, Type } from '@portico/core';
+import { defineOperation, Params, type TSchema, Type } from '@portico/core/plugin';
 import { filterNeedsValue, ListParams, RecordId } from '../schemas.js';
 import { getList, getPlain, getRecord } from '../upstream.js';
 

@@ -1,4 +1,4 @@
-import { atLeastOne, defineOperation, Params, StringEnum, Type } from '@portico/core';
+import { atLeastOne, defineOperation, Params, StringEnum, Type } from '@portico/core/plugin';
 import { BodyId, GenericRecord, One, Paged, RecordId, Text } from '../schemas.js';
 import { withNumericIds } from '../upstream.js';
 import { getOperation, listOperation } from './kit.js';

@@ -1,4 +1,4 @@
-import { defineOperation, Params } from '@portico/core';
+import { defineOperation, Params } from '@portico/core/plugin';
 import { BodyId, GenericRecord, One, Paged } from '../schemas.js';
 import { listOperation } from './kit.js';
 

@@ -1,4 +1,4 @@
-import { atLeastOne, atMostOne, defineOperation, Params, StringEnum, Type } from '@portico/core';
+import { atLeastOne, atMostOne, defineOperation, Params, StringEnum, Type } from '@portico/core/plugin';
 import {
   AddressFields,
   Cents,

@@ -1,4 +1,4 @@
-import { atLeastOne, atMostOne, defineOperation, Params, Type } from '@portico/core';
+import { atLeastOne, atMostOne, defineOperation, Params, Type } from '@portico/core/plugin';
 import { BodyId, GenericRecord, One, Paged, Unstructured } from '../schemas.js';
 import { withNumericIds } from '../upstream.js';
 import { getOperation, listOperation } from './kit.js';

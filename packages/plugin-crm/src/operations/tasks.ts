@@ -1,4 +1,4 @@
-import { atLeastOne, defineOperation, FreeObject, Params, StringEnum, Type, together } from '@portico/core';
+import { atLeastOne, defineOperation, FreeObject, Params, StringEnum, Type, together } from '@portico/core/plugin';
 import { BodyId, GenericRecord, One, OptionalId, Paged, RecordId, When } from '../schemas.js';
 import { withNumericIds } from '../upstream.js';
 import { getOperation, listOperation, namesOf, optionalAll } from './kit.js';

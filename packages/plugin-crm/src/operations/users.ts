@@ -1,4 +1,4 @@
-import { defineOperation, Params } from '@portico/core';
+import { defineOperation, Params } from '@portico/core/plugin';
 import { GenericRecord, One, Paged } from '../schemas.js';
 import { ALL_FIELDS } from '../upstream.js';
 import { getOperation, listOperation } from './kit.js';

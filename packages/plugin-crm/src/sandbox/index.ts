@@ -1,4 +1,4 @@
-import type { SandboxOptions, SandboxServer } from '@portico/core';
+import type { SandboxOptions, SandboxServer } from '@portico/core/plugin';
 import { type EmulatorReply, type EmulatorRequest, type FaultWriter, jsonReply, startEmulator } from '@portico/core/testing/emulator';
 import { COLLECTIONS, TOP_LEVEL } from './collections.js';
 import { ApiError, type CollectionDef, type Db, notFound, type StoredRecord, type Verb } from './model.js';

@@ -1,4 +1,4 @@
-import type { SandboxServer } from '@portico/core';
+import type { SandboxServer } from '@portico/core/plugin';
 import { pinSandboxClock } from '@portico/core/testing/emulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PAGE_SIZE, startSandbox } from './index.js';

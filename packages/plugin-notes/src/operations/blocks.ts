@@ -1,4 +1,4 @@
-import { atLeastOne, defineOperation, FreeObject, fillPath, Params, Type } from '@portico/core';
+import { atLeastOne, defineOperation, FreeObject, fillPath, Params, Type } from '@portico/core/plugin';
 import { BlockArray, BlockId, EXAMPLE_BLOCK_ID, EXAMPLE_PAGE_ID, NotionId, PageSize, StartCursor } from '../schemas.js';
 
 export const getBlock = defineOperation({

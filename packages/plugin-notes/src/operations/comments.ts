@@ -1,4 +1,4 @@
-import { atLeastOne, atMostOne, defineOperation, Params, Type } from '@portico/core';
+import { atLeastOne, atMostOne, defineOperation, Params, Type } from '@portico/core/plugin';
 import {
   Comment,
   EXAMPLE_DISCUSSION_ID,

@@ -1,4 +1,4 @@
-import { atLeastOne, defineOperation, FreeObject, Params, StringEnum, Type } from '@portico/core';
+import { atLeastOne, defineOperation, FreeObject, Params, StringEnum, Type } from '@portico/core/plugin';
 import {
   Cover,
   Database,

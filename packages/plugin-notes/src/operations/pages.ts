@@ -1,4 +1,4 @@
-import { atLeastOne, defineOperation, FreeObject, fillPath, Params, Type } from '@portico/core';
+import { atLeastOne, defineOperation, FreeObject, fillPath, Params, Type } from '@portico/core/plugin';
 import {
   BlockArray,
   Cover,

@@ -1,4 +1,4 @@
-import { defineOperation, Params, StringEnum, Type } from '@portico/core';
+import { defineOperation, Params, StringEnum, Type } from '@portico/core/plugin';
 import { Database, ListOf, Page, PageSize, StartCursor } from '../schemas.js';
 
 export const search = defineOperation({

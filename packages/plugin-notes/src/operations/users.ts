@@ -1,4 +1,4 @@
-import { defineOperation, Params, Type } from '@portico/core';
+import { defineOperation, Params, Type } from '@portico/core/plugin';
 import { EXAMPLE_USER_ID, ListOf, PageSize, StartCursor, User, UserId } from '../schemas.js';
 
 export const listUsers = defineOperation({

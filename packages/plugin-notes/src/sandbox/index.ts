@@ -1,4 +1,4 @@
-import type { SandboxOptions, SandboxServer } from '@portico/core';
+import type { SandboxOptions, SandboxServer } from '@portico/core/plugin';
 import { type EmulatorReply, type EmulatorRequest, type FaultWriter, jsonReply, startEmulator } from '@portico/core/testing/emulator';
 import { defaultCode, defaultMessage, NotionError, show, validationError } from './errors.js';
 import { deterministicId } from './ids.js';

@@ -1,4 +1,4 @@
-import { defineOperation, Params, StringEnum, Type } from '@portico/core';
+import { defineOperation, Params, StringEnum, Type } from '@portico/core/plugin';
 import { Bool, Day, Fields, Flag, IdFilter, Int, List, Num, notNull, nullable, Obj, Ref, Text } from '../schemas.js';
 import { family, ONLY_ID, withFields } from './kit/rows.js';
 

@@ -1,4 +1,4 @@
-import { StringEnum } from '@portico/core';
+import { StringEnum } from '@portico/core/plugin';
 import { Bool, Day, Flag, IdFilter, Int, List, Num, notNull, nullable, Ref, Text } from '../schemas.js';
 import { family, pick } from './kit/rows.js';
 

@@ -1,4 +1,4 @@
-import { defineOperation, IntegerString, Params, StringEnum } from '@portico/core';
+import { defineOperation, IntegerString, Params, StringEnum } from '@portico/core/plugin';
 import { Bool, ClioId, Day, Flag, IdFilter, Ids, Int, Num, notNull, nullable, Obj, Ref, Text } from '../schemas.js';
 import { family } from './kit/rows.js';
 

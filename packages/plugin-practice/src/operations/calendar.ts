@@ -1,4 +1,4 @@
-import { requires, StringEnum } from '@portico/core';
+import { requires, StringEnum } from '@portico/core/plugin';
 import { Bool, Flag, IdFilter, Int, List, Moment, notNull, nullable, Obj, PolyRef, Ref, Text } from '../schemas.js';
 import { family, omit } from './kit/rows.js';
 

@@ -1,4 +1,4 @@
-import { StringEnum } from '@portico/core';
+import { StringEnum } from '@portico/core/plugin';
 import { Bool, Flag, IdFilter, Int, Num, notNull, Obj, PolyRef, Text } from '../schemas.js';
 import { family } from './kit/rows.js';
 

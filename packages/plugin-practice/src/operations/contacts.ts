@@ -1,4 +1,4 @@
-import { StringEnum } from '@portico/core';
+import { StringEnum } from '@portico/core/plugin';
 import { Day, Flag, IdFilter, IdList, List, notNull, Obj, Text } from '../schemas.js';
 import { family } from './kit/rows.js';
 

@@ -1,4 +1,4 @@
-import { defineOperation, Params, StringEnum, Type } from '@portico/core';
+import { defineOperation, Params, StringEnum, Type } from '@portico/core/plugin';
 import { Day, Flag, IdFilter, Moment, notNull, nullable, Ref, Text } from '../schemas.js';
 import { family } from './kit/rows.js';
 

@@ -1,4 +1,4 @@
-import { StringEnum } from '@portico/core';
+import { StringEnum } from '@portico/core/plugin';
 import { Text } from '../schemas.js';
 import { family } from './kit/rows.js';
 

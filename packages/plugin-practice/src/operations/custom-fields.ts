@@ -1,4 +1,4 @@
-import { StringEnum } from '@portico/core';
+import { StringEnum } from '@portico/core/plugin';
 import { Bool, Flag, Int, List, Text } from '../schemas.js';
 import { family, omit } from './kit/rows.js';
 

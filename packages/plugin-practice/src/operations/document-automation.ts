@@ -1,4 +1,4 @@
-import { StringEnum, Type } from '@portico/core';
+import { StringEnum, Type } from '@portico/core/plugin';
 import { Obj, Ref, Text } from '../schemas.js';
 import { downloadOperation } from './kit/downloads.js';
 import { family } from './kit/rows.js';

@@ -1,4 +1,4 @@
-import { atLeastOne, IntegerString } from '@portico/core';
+import { atLeastOne, IntegerString } from '@portico/core/plugin';
 import { Flag, Text } from '../schemas.js';
 import { family } from './kit/rows.js';
 

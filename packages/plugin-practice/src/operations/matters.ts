@@ -1,4 +1,4 @@
-import { defineOperation, Params, StringEnum, Type } from '@portico/core';
+import { defineOperation, Params, StringEnum, Type } from '@portico/core/plugin';
 import { Bool, ClioId, Day, Fields, Flag, IdFilter, Ids, Int, List, Num, notNull, nullable, Obj, Ref, Text } from '../schemas.js';
 import { family, fieldsNote, omit, withFields } from './kit/rows.js';
 

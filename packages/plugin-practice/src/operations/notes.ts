@@ -1,4 +1,4 @@
-import { atLeastOne, StringEnum } from '@portico/core';
+import { atLeastOne, StringEnum } from '@portico/core/plugin';
 import { Day, Flag, IdFilter, List, notNull, Ref, Text } from '../schemas.js';
 import { family, omit } from './kit/rows.js';
 

@@ -1,4 +1,4 @@
-import { defineOperation, Params, Type } from '@portico/core';
+import { defineOperation, Params, Type } from '@portico/core/plugin';
 import { Bool, Fields } from '../schemas.js';
 import { family, fieldsNote, withFields } from './kit/rows.js';
 

@@ -1,4 +1,4 @@
-import { defineOperation, Params, StringEnum, Type } from '@portico/core';
+import { defineOperation, Params, StringEnum, Type } from '@portico/core/plugin';
 import { ClioId, Day, Flag, Int, Moment, Ref, Text, TimeZone } from '../schemas.js';
 import { downloadOperation } from './kit/downloads.js';
 import { family } from './kit/rows.js';

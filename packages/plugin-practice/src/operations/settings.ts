@@ -1,4 +1,4 @@
-import { defineOperation, Params, Type } from '@portico/core';
+import { defineOperation, Params, Type } from '@portico/core/plugin';
 import { Bool, Fields, Text } from '../schemas.js';
 import { family, fieldsNote } from './kit/rows.js';
 

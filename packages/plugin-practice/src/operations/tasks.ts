@@ -1,4 +1,4 @@
-import { defineOperation, Params, StringEnum, Type } from '@portico/core';
+import { defineOperation, Params, StringEnum, Type } from '@portico/core/plugin';
 import { Bool, ClioId, Day, Fields, Flag, IdFilter, Int, List, Moment, notNull, nullable, PolyRef, Ref, Text } from '../schemas.js';
 import { dataOf, family, ONLY_ID, omit, withFields } from './kit/rows.js';
 

@@ -1,4 +1,4 @@
-import type { SandboxOptions, SandboxServer } from '@portico/core';
+import type { SandboxOptions, SandboxServer } from '@portico/core/plugin';
 import { type EmulatorReply, type EmulatorRequest, type FaultWriter, jsonReply, startEmulator } from '@portico/core/testing/emulator';
 import { ClioError, type Db, lookup, notFound, parentOf, records, route } from './model.js';
 import { answerOAuth, newOAuthState, type OAuthState } from './oauth.js';

@@ -1,4 +1,4 @@
-import type { SandboxServer } from '@portico/core';
+import type { SandboxServer } from '@portico/core/plugin';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { everyFixture } from '../fixtures/kit.js';
 import { startSandbox } from './index.js';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { SandboxServer } from '@portico/core';
+import type { SandboxServer } from '@portico/core/plugin';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_COLLECTIONS, startSandbox } from './index.js';
 import { TABLE } from './table.js';

@@ -1,5 +1,5 @@
 // The tasks family: every operation on Acme Tasks' tasks. A bigger API has one such file per resource family.
-import { DateString, defineOperation, IntegerString, Params, StringEnum, Type } from '@portico/core';
+import { DateString, defineOperation, IntegerString, Params, StringEnum, Type } from '@portico/core/plugin';
 import { Task } from '../schemas.js';
 
 /** The upstream wraps single objects as `{ "data": … }`; the gateway answers with the object itself. */

@@ -1,7 +1,7 @@
 // The sandbox: an emulator of the Acme Tasks API (same paths, auth check, paging and error bodies) over seeded data,
 // for the plugin's tests and `portico serve --sandbox`. Loaded only through the plugin's `sandbox` (never in
 // production); built on the emulator kit, which serves POST /__sandbox/reset and POST /__sandbox/fail-next.
-import type { SandboxOptions, SandboxServer } from '@portico/core';
+import type { SandboxOptions, SandboxServer } from '@portico/core/plugin';
 import { type EmulatorReply, type EmulatorRequest, type FaultWriter, jsonReply, startEmulator } from '@portico/core/testing/emulator';
 
 /** The token the sandbox accepts (`portico serve --sandbox` connects with it). */

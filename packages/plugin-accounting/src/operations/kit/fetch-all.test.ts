@@ -1,4 +1,4 @@
-import { GatewayError } from '@portico/core';
+import { GatewayError } from '@portico/core/plugin';
 import { describe, expect, it } from 'vitest';
 import { fetchAll, type PageReader } from './find.js';
 

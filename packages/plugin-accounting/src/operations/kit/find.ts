@@ -9,7 +9,7 @@ import {
   type RunContext,
   type Static,
   Type,
-} from '@portico/core';
+} from '@portico/core/plugin';
 import { companyGet, fetchAllBudgetMs, fetchAllMaxRows, PAGE_SIZE } from '../../upstream.js';
 import { MAX_WHERE_LENGTH, parseWhere, SELECT_PATTERN, selectColumns, selectStatement, whereProblem } from './where.js';
 

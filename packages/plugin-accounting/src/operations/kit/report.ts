@@ -1,4 +1,4 @@
-import { atMostOne, defineOperation, FreeObject, type ParamRule, Params, type TSchema, Type, together } from '@portico/core';
+import { atMostOne, defineOperation, FreeObject, type ParamRule, Params, type TSchema, Type, together } from '@portico/core/plugin';
 import { REPORT_PARAMS, type ReportParamName } from '../../schemas.js';
 import { companyGet } from '../../upstream.js';
 

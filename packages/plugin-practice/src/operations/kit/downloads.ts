@@ -1,4 +1,4 @@
-import { defineOperation, GatewayError, type OperationDefinition, Params, type RunContext, type TSchema, Type } from '@portico/core';
+import { defineOperation, GatewayError, type OperationDefinition, Params, type RunContext, type TSchema, Type } from '@portico/core/plugin';
 import { ClioId } from '../../schemas.js';
 
 // Clio's download endpoints (documents, document versions, document archives, document templates, reports) do not

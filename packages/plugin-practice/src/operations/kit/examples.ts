@@ -1,4 +1,4 @@
-import type { OperationDefinition } from '@portico/core';
+import type { OperationDefinition } from '@portico/core/plugin';
 import { EXAMPLE_IDS } from './example-ids.js';
 
 // Ready-to-run examples for describe_method, written on the sandbox's seeded firm (example-ids.ts beside this file, generated

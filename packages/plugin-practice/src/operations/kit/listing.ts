@@ -1,4 +1,4 @@
-import type { OperationDefinition } from '@portico/core';
+import type { OperationDefinition } from '@portico/core/plugin';
 
 // The order the plugin lists its operations in (tools/list, OpenAPI, docs/operations.md). Callers and the published
 // operation list see it, so the families do not decide it: it records how the operations came — the 61 the Integration

@@ -10,7 +10,7 @@ import {
   type TSchema,
   Type,
   type UpstreamRequest,
-} from '@portico/core';
+} from '@portico/core/plugin';
 import { ClioId, Fields, Ids, Moment, type Schemas } from '../../schemas.js';
 
 // Turns a row of the collection table (one per Clio collection, declared in its family's file) into operations that
