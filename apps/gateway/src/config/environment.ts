@@ -164,6 +164,12 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
       'Host names accepted in the Host and Origin headers of /api requests (DNS-rebinding protection); * for any. On an interface other than loopback, this or PORTICO_PUBLIC_URL is required',
   },
   {
+    name: 'PORTICO_CORS_ORIGINS',
+    default: '(none)',
+    meaning:
+      'Comma-separated origins (https://app.example.com, exactly as browsers send them) whose pages may call /api/mcp and /api/v1 with a token: their preflights are answered and their answers carry Access-Control-Allow-Origin. Other origins get no CORS headers',
+  },
+  {
     name: 'PORTICO_RATE_LIMIT_PER_MINUTE',
     default: '600',
     meaning:
