@@ -149,6 +149,20 @@ describe('registrations shaped like hosted connectors', () => {
     );
     expect(stolen.status).toBe(400);
     expect(((await stolen.json()) as Json).error).toBe('invalid_grant');
+
+    // revocation (RFC 7009) with the same Basic credentials ends the grant
+    const revoked = await fetch(`${gateway.url}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(clientId, '') },
+      body: new URLSearchParams({ token: tokens.access_token as string }).toString(),
+    });
+    expect(revoked.status).toBe(200);
+    const after = await fetch(`${gateway.url}/api/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(after.status).toBe(401);
   });
 
   it('a native client registered on one loopback port is sent back to the port it asks for, and redeems there', async () => {
