@@ -90,7 +90,7 @@ describe.skipIf(problem)(`MCP Inspector’s browser flow in Chromium${problem ? 
     }
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Allow MCP Inspector to use this gateway?');
     expect(await page.locator('.lead').textContent()).toContain(`sent back to ${new URL(inspectorUrl).host}`);
-    await page.getByRole('checkbox', { name: 'Notion' }).check();
+    await page.getByRole('group', { name: 'Notion' }).getByRole('radio', { name: 'Read', exact: true }).check();
     await page.getByRole('button', { name: 'Allow' }).click();
 
     // back on the Inspector: it exchanges the code; Connect then uses the token

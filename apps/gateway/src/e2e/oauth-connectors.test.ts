@@ -27,7 +27,7 @@ const CHATGPT = {
   response_types: ['code'],
   token_endpoint_auth_method: 'client_secret_basic',
 };
-const CHOICES = { service_notion: 'on', access: 'read_only', expires: '1' };
+const CHOICES = { access_notion: 'read', expires: '1' };
 
 let gateway: TestGateway;
 const clients: Client[] = [];
