@@ -38,6 +38,25 @@ export interface GrantEndpoints {
   resource?: string;
 }
 
+/**
+ * The consent step alone: an admin signs in to the dashboard with `adminKey`, opens `authorizeUrl` (an authorization
+ * request as a client builds it), answers the consent form with `choices`, and gets where the browser is sent back.
+ */
+export async function approveAsAdmin(gatewayUrl: string, adminKey: string, authorizeUrl: URL, choices: ConsentChoices): Promise<URL> {
+  const signIn = await form(`${gatewayUrl}/dashboard/sign-in`, { key: adminKey });
+  must(signIn.status === 303, `sign-in answered ${signIn.status}`);
+  const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] as string;
+  const page = await fetch(authorizeUrl, { redirect: 'manual', headers: { cookie } });
+  const text = await page.text();
+  must(page.status === 200, `the consent page answered ${page.status}`);
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(text)?.[1];
+  must(csrf, 'the consent page has no CSRF field');
+  const hidden = Object.fromEntries([...text.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)].map((m) => [m[1], m[2]]));
+  const answer = await form(`${gatewayUrl}/dashboard/authorize`, { ...hidden, _csrf: csrf, decision: 'approve', ...choices }, cookie);
+  must(answer.status === 303, `consent answered ${answer.status}`);
+  return new URL(answer.headers.get('location') as string);
+}
+
 export async function obtainGrant(
   gatewayUrl: string,
   adminKey: string,
@@ -53,10 +72,6 @@ export async function obtainGrant(
   must(registered.status === 201, `registration answered ${registered.status}`);
   const clientId = ((await registered.json()) as { client_id: string }).client_id;
 
-  const signIn = await form(`${gatewayUrl}/dashboard/sign-in`, { key: adminKey });
-  must(signIn.status === 303, `sign-in answered ${signIn.status}`);
-  const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] as string;
-
   const verifier = randomBytes(32).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
   const authorize = new URL(endpoints.authorize ?? `${gatewayUrl}/dashboard/authorize`);
@@ -71,16 +86,9 @@ export async function obtainGrant(
   })) {
     authorize.searchParams.set(name, value);
   }
-  const page = await fetch(authorize, { redirect: 'manual', headers: { cookie } });
-  const text = await page.text();
-  must(page.status === 200, `the consent page answered ${page.status}`);
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(text)?.[1];
-  must(csrf, 'the consent page has no CSRF field');
-  const hidden = Object.fromEntries([...text.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)].map((m) => [m[1], m[2]]));
-  const answer = await form(`${gatewayUrl}/dashboard/authorize`, { ...hidden, _csrf: csrf, decision: 'approve', ...choices }, cookie);
-  must(answer.status === 303, `consent answered ${answer.status}`);
-  const code = new URL(answer.headers.get('location') as string).searchParams.get('code');
-  must(code, `consent sent no code: ${answer.headers.get('location')}`);
+  const back = await approveAsAdmin(gatewayUrl, adminKey, authorize, choices);
+  const code = back.searchParams.get('code');
+  must(code, `consent sent no code: ${back.href}`);
 
   const exchanged = await form(endpoints.token ?? `${gatewayUrl}/oauth/token`, {
     grant_type: 'authorization_code',

@@ -63,4 +63,25 @@ describe('portico serve output', { timeout: MULTI_PROCESS_TIMEOUT }, () => {
     expect(missing.stderr).toContain(`PORTICO_ENCRYPTION_KEY_FILE: cannot read ${join(dir, 'missing')} (no such file)`);
     expect(missing.stderr).not.toContain('is listening on');
   });
+
+  it('warns, on stderr and in the log, when the public URL is http on a host that is not loopback', async () => {
+    const { stdout, stderr } = await firstStart({ PORTICO_PUBLIC_URL: 'http://portico.example.com' });
+    expect(stderr).toContain('is listening on http://portico.example.com');
+    expect(stderr).toContain('Warning: PORTICO_PUBLIC_URL is http://portico.example.com, not https');
+    expect(stderr).toContain('Claude and ChatGPT connect from their cloud and need a public https URL');
+    const warned = stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { level: number | string; msg: string; publicUrl?: string })
+      .filter((record) => record.msg.includes('need a public https URL'));
+    expect(warned).toHaveLength(1);
+    expect(warned[0]?.publicUrl).toBe('http://portico.example.com');
+
+    for (const quiet of ['https://portico.example.com', 'http://127.0.0.1:8787', 'http://localhost:8787']) {
+      const started = await firstStart({ PORTICO_PUBLIC_URL: quiet });
+      expect(started.stderr, quiet).toContain('is listening on');
+      expect(started.stderr, quiet).not.toContain('Warning:');
+      expect(started.stdout, quiet).not.toContain('need a public https URL');
+    }
+  });
 });

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fallbackOf, integerRule } from '../config/environment.js';
 import { ConfigError, type GatewayConfig, loadConfig, MAX_WORKERS } from '../config/load.js';
+import { publicUrlWarning } from '../config/public-url.js';
 import { createLogger } from '../observability/logger.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { startGateway } from '../server/start.js';
@@ -49,17 +50,30 @@ async function serve(args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<nu
   const config: GatewayConfig = loadConfig(overrides);
   const logger = createLogger(config.logLevel);
   if (cluster.isWorker) return runWorker(config, logger);
+  const warning = publicUrlWarning(config.publicUrl);
+  if (warning) logger.warn({ publicUrl: config.publicUrl }, warning);
   if (config.workers > 1) {
     const problem = workersProblem(config, Boolean(values.sandbox));
     if (problem) throw new ConfigError(`Invalid configuration:\n  - ${problem}`);
     return runPrimary({
       config,
       logger,
-      ready: (url, runtime, createdKey) => printBanner(url, runtime, createdKey, false, config.dashboard, io, false, config.workers),
+      ready: (url, runtime, createdKey) =>
+        printBanner(url, runtime, createdKey, false, config.dashboard, io, false, config.workers, warning),
     });
   }
   const gateway = await startGateway({ config, logger, sandbox: Boolean(values.sandbox) });
-  printBanner(gateway.url, gateway.runtime, gateway.createdKey, Boolean(values.sandbox), config.dashboard, io, gateway.joinedSandbox);
+  printBanner(
+    gateway.url,
+    gateway.runtime,
+    gateway.createdKey,
+    Boolean(values.sandbox),
+    config.dashboard,
+    io,
+    gateway.joinedSandbox,
+    1,
+    warning,
+  );
   await new Promise<void>((resolveStop) => {
     const stop = (signal: string) => {
       logger.info({ signal }, 'shutting down');
@@ -83,6 +97,7 @@ function printBanner(
   io: Io,
   joinedSandbox = false,
   workers = 1,
+  warning?: string,
 ): void {
   const services = runtime.registry.list().map((i) => i.service);
   const key = createdKey?.key ?? '<your API key>';
@@ -117,6 +132,7 @@ function printBanner(
       `  curl -H "Authorization: Bearer ${key}" ${url}/api/v1/notion/openapi.json`,
     );
   }
+  if (warning) lines.push('', `Warning: ${warning}.`);
   lines.push('', 'Stop with Ctrl-C.', '');
   // To stderr, for the operator at the terminal: stdout carries the JSON log alone, and a log shipper reading it
   // never receives the admin key. One write: a reader of both streams (a test, a terminal multiplexer) never finds a

@@ -191,6 +191,11 @@ const DECLARED = [
     "loopback names and the public URL's host",
     'Host names accepted in the `Host` and `Origin` headers of `/api` requests (DNS-rebinding protection); `*` for any. On an interface other than loopback, this or `PORTICO_PUBLIC_URL` is required: the gateway refuses to start without either',
   ),
+  text(
+    'PORTICO_CORS_ORIGINS',
+    '(none)',
+    'Comma-separated origins (`https://app.example.com`, exactly as browsers send them) whose pages may call `/api/mcp` and `/api/v1` with a token: their preflights are answered and their answers carry `Access-Control-Allow-Origin`. Other origins get no CORS headers',
+  ),
   integer(
     'PORTICO_RATE_LIMIT_PER_MINUTE',
     { fallback: 600, min: 0, max: 1_000_000_000 },

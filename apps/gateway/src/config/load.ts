@@ -11,6 +11,7 @@ import {
   parseWorkspaceHosts,
   type UpstreamLimits,
 } from '@portico/core';
+import { parseCorsOrigins } from '../server/cors.js';
 import { externalIssuer } from './external-issuer.js';
 import { type MemberSignInOptions, memberSignInConfig } from './member-sign-in.js';
 import { type OtlpConfig, otlpConfig } from './otlp.js';
@@ -84,6 +85,8 @@ export interface GatewayConfig {
   dashboard: boolean;
   /** Host names accepted in Host/Origin headers of /api requests (DNS-rebinding protection); undefined: derived. */
   allowedHosts: string[] | undefined;
+  /** Origins whose pages may call /api/mcp and /api/v1 across origins (`PORTICO_CORS_ORIGINS`, server/cors.ts). */
+  corsOrigins: string[];
   /** On SIGTERM/SIGINT, how long in-flight requests may take to finish before their connections are closed. */
   shutdownGraceMs: number;
   /**
@@ -223,6 +226,12 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Gatewa
     }
   }
 
+  let corsOrigins: string[] = [];
+  try {
+    corsOrigins = parseCorsOrigins(read('PORTICO_CORS_ORIGINS'));
+  } catch (error) {
+    problems.push(`PORTICO_CORS_ORIGINS: ${(error as Error).message}`);
+  }
   let egressAllowPrivate: GatewayConfig['egressAllowPrivate'];
   try {
     egressAllowPrivate = parseEgressAllowance(read('PORTICO_EGRESS_ALLOW_PRIVATE'));
@@ -351,6 +360,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Gatewa
           .map((s) => s.trim().toLowerCase())
           .filter(Boolean)
       : undefined,
+    corsOrigins,
   };
   for (const [name, value] of [
     ['PORTICO_ENCRYPTION_KEY', config.encryptionKey],

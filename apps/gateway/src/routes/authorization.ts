@@ -66,6 +66,26 @@ async function readForm(ctx: Context): Promise<Record<string, string>> {
   return form;
 }
 
+/**
+ * The client id of HTTP Basic client credentials (RFC 6749 §2.3.1), put in the form: a client registered as public may
+ * still authenticate as a confidential one would (hosted connectors do). The secret part is ignored, since no public
+ * client has one; the id must agree with the form's when both are sent. Other schemes are ignored, as before.
+ */
+function withBasicClientId(ctx: Context, form: Record<string, string>): Record<string, string> {
+  const match = /^Basic\s+(\S*)\s*$/i.exec(ctx.get('authorization'));
+  if (!match) return form;
+  const decoded = Buffer.from(match[1] ?? '', 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  // each part is form-urlencoded before it is joined and encoded (RFC 6749 §2.3.1)
+  const clientId = colon > 0 ? new URLSearchParams(`id=${decoded.slice(0, colon)}`).get('id') : null;
+  if (!clientId) throw new AuthorizationError('invalid_client', 'The Authorization header holds no client id', 401);
+  if (form.client_id !== undefined && form.client_id !== clientId) {
+    throw new AuthorizationError('invalid_client', 'The client_id of the form differs from the Authorization header’s', 401);
+  }
+  form.client_id = clientId;
+  return form;
+}
+
 /** Answers an OAuth endpoint's failure in OAuth's form (`{ error, error_description }`), which OAuth clients parse. */
 async function oauthAnswer(ctx: Context, work: () => Promise<unknown>, status = 200): Promise<void> {
   ctx.set('cache-control', 'no-store');
@@ -77,6 +97,8 @@ async function oauthAnswer(ctx: Context, work: () => Promise<unknown>, status = 
     if (!(error instanceof AuthorizationError)) throw error;
     ctx.status = error.status;
     ctx.body = error.body();
+    // RFC 6749 §5.2: a client that authenticated with the Authorization header is told the scheme it failed
+    if (error.status === 401) ctx.set('www-authenticate', 'Basic realm="portico"');
     if (error.status === 429) ctx.set('retry-after', '60');
   }
 }
@@ -111,12 +133,12 @@ export function mountAuthorization(router: Router<GatewayState>, engine: Engine)
   }
   router.all(AUTHORIZATION_PATHS.token, cors, async (ctx) => {
     if (ctx.method !== 'POST') throw new GatewayError('method_not_allowed', 'Use POST');
-    await oauthAnswer(ctx, async () => server.tokens.exchange(await readForm(ctx), gatewayUrl(engine, ctx)));
+    await oauthAnswer(ctx, async () => server.tokens.exchange(withBasicClientId(ctx, await readForm(ctx)), gatewayUrl(engine, ctx)));
   });
   router.all(AUTHORIZATION_PATHS.revoke, cors, async (ctx) => {
     if (ctx.method !== 'POST') throw new GatewayError('method_not_allowed', 'Use POST');
     await oauthAnswer(ctx, async () => {
-      await server.tokens.revoke(await readForm(ctx));
+      await server.tokens.revoke(withBasicClientId(ctx, await readForm(ctx)));
       return {};
     });
   });

@@ -20,6 +20,7 @@ import { mountLegacySse } from '../routes/legacy-sse.js';
 import { mountMcp } from '../routes/mcp.js';
 import { mountRest } from '../routes/rest.js';
 import { ClientAddress } from './client-address.js';
+import { doorCors, listedDoorOrigin } from './cors.js';
 import { hostAllowed } from './hosts.js';
 import { hostCheck, reportResponseError, requestLog } from './middleware.js';
 
@@ -38,6 +39,8 @@ export interface AppOptions {
   mcpLegacySse?: boolean;
   /** Host names accepted in Host/Origin headers of /api requests; '*' accepts any. */
   allowedHosts: readonly string[] | '*';
+  /** Origins whose pages may call the MCP and REST doors (CORS, server/cors.ts); none by default. */
+  corsOrigins?: readonly string[];
   version: string;
   /** The upstream budget: an MCP POST is answered at the latest 10 s after it (and never before MCP_POST_TIMEOUT_MS). */
   upstreamTimeoutMs?: number;
@@ -117,10 +120,17 @@ export function createApp(options: AppOptions): GatewayApp {
 
   // The front middleware: the Host check and the doors' bearer challenge, called in turn rather than as middleware of
   // their own (each layer of Koa's chain costs a promise per request), then the part of the app the path belongs to.
-  const checkHost = hostCheck(options.allowedHosts, options.publicUrl);
+  const corsOrigins = options.corsOrigins ?? [];
+  const checkHost = hostCheck(options.allowedHosts, options.publicUrl, listedDoorOrigin(corsOrigins));
   const setChallenge = bearerChallenge(engine);
+  const cors = doorCors(corsOrigins);
   app.use((ctx, next) => {
+    const preflight = cors(ctx); // first: a refusal below is readable by the listed origin's page too
     checkHost(ctx);
+    if (preflight) {
+      ctx.status = 204;
+      return;
+    }
     setChallenge(ctx);
     const path = ctx.path;
     if (path.startsWith('/api/v1/')) return restRoutes(ctx as Parameters<typeof restRoutes>[0], next);

@@ -144,7 +144,12 @@ const REQUEST_ID = /^[A-Za-z0-9._:/+=@-]{1,128}$/;
  * DNS rebinding: a web page must not reach a gateway on loopback through a host name it controls. Synchronous (called
  * by the app's front middleware, not a middleware of its own): throws `forbidden` for a Host or Origin not allowed.
  */
-export function hostCheck(allowed: readonly string[] | '*', publicUrl?: string): (ctx: Context) => void {
+export function hostCheck(
+  allowed: readonly string[] | '*',
+  publicUrl?: string,
+  /** Requests whose Origin the operator listed for cross-origin calls (server/cors.ts): their Origin is not checked. */
+  fromListedOrigin: (ctx: Context) => boolean = () => false,
+): (ctx: Context) => void {
   const publicHost = publicUrl ? new URL(publicUrl).host.toLowerCase() : undefined;
   // Clients send the same few Host values: each is judged once (bounded: the header is the client's to choose).
   const hosts = new Map<string, boolean>();
@@ -160,7 +165,7 @@ export function hostCheck(allowed: readonly string[] | '*', publicUrl?: string):
   return (ctx) => {
     // the probes too: /healthz names the version and the integrations
     if (allowed !== '*' && (ctx.path.startsWith('/api/') || GUARDED_PROBES.has(ctx.path))) {
-      const origin = ctx.get('origin');
+      const origin = fromListedOrigin(ctx) ? '' : ctx.get('origin');
       // an Origin names a port too: a page on another port of an allowed name is another site
       const from = origin ? originHost(origin).toLowerCase() : undefined;
       const ownOrigin = from === undefined || from === ctx.get('host').toLowerCase() || from === publicHost;

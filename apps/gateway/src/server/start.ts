@@ -106,6 +106,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
     metricsOnMainPort: observability.onMainPort,
     readiness,
     allowedHosts: hosts,
+    corsOrigins: config.corsOrigins,
     trustProxy: config.trustProxy,
     mcpTools: config.mcpTools,
     mcpResultBudget: config.mcpResultBudget,

@@ -4,7 +4,7 @@ import type { KeyScopes } from '../store/scopes.js';
 import type { Store } from '../store/types.js';
 import type { ClientRegistry } from './clients.js';
 import type { AUTHORIZATION_DEFAULTS } from './options.js';
-import { CODE_PREFIX, isChallenge, isGatewayResource, newSecret, sha256Hex } from './protocol.js';
+import { CODE_PREFIX, isChallenge, isGatewayResource, newSecret, redirectUriMatches, sha256Hex } from './protocol.js';
 
 /** An authorization request that passed every check: what the consent page shows and what approving it binds. */
 export interface AuthorizeRequest {
@@ -71,18 +71,24 @@ export class Authorizer {
     if (typeof found === 'string') return { kind: 'show', message: found };
     const client = found;
     const redirectUri = one('redirect_uri');
-    // Exact string comparison: no normalisation of case, port, path, trailing slash or user information.
-    if (!redirectUri || !client.redirectUris.includes(redirectUri)) {
+    // Exact string comparison, but for the port of a loopback IP address (protocol.ts).
+    if (!redirectUri || !redirectUriMatches(client.redirectUris, redirectUri)) {
       return { kind: 'show', message: 'The redirect URI is not one this client registered.' };
     }
+    // A client nobody approved yet is anyone's registration: its errors are shown, not redirected, lest the gateway send
+    // a freshly signed-in admin on to a site of the registrant's choosing with no consent page between (RFC 9700 §4.11.2).
+    const approved =
+      client.lastUsedAt !== null || ((await this.store.authorization.getClient(client.clientId))?.lastUsedAt ?? null) !== null;
     const state = one('state');
+    const fail = (error: string, description: string): AuthorizeCheck =>
+      approved
+        ? { kind: 'redirect', location: errorRedirect(redirectUri, error, description, state ?? null) }
+        : { kind: 'show', message: `The client’s request is not valid (${error}): ${description}.` };
     if (state === null || (state !== undefined && state.length > MAX_STATE)) {
-      return { kind: 'redirect', location: errorRedirect(redirectUri, 'invalid_request', 'state is repeated or too long', null) };
+      return approved
+        ? { kind: 'redirect', location: errorRedirect(redirectUri, 'invalid_request', 'state is repeated or too long', null) }
+        : fail('invalid_request', 'state is repeated or too long');
     }
-    const fail = (error: string, description: string): AuthorizeCheck => ({
-      kind: 'redirect',
-      location: errorRedirect(redirectUri, error, description, state ?? null),
-    });
     if (one('response_type') !== 'code') return fail('unsupported_response_type', 'Only response_type=code is supported');
     const challenge = one('code_challenge');
     if (!challenge) return fail('invalid_request', 'PKCE is required: send code_challenge with code_challenge_method=S256');

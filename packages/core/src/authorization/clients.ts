@@ -17,13 +17,20 @@ export interface RegisteredClient {
 }
 
 const MAX_REDIRECT_URIS = 10;
+/**
+ * Token endpoint authentication methods a registration may ask for. The secret-based ones are accepted and answered
+ * as `none` (RFC 7591 §3.2.1 lets the server replace requested metadata): hosted connectors ask for
+ * `client_secret_post` although they run PKCE like any public client.
+ */
+const AUTH_METHODS: readonly unknown[] = ['none', 'client_secret_post', 'client_secret_basic'];
 const MAX_URI_LENGTH = 2_000;
 const MAX_NAME_LENGTH = 100;
 
 /**
- * Dynamic Client Registration (RFC 7591), public clients only: a client that asks for a secret-based token endpoint
- * authentication is refused, since a desktop or browser client cannot keep one. A registration gives no access by
- * itself (an admin still consents); one nobody consented to is deleted after a day.
+ * Dynamic Client Registration (RFC 7591), public clients only: no secret is ever issued. A client that asks for
+ * `client_secret_post` or `client_secret_basic` is registered as public all the same, and the answer says `none`; any
+ * other method (`private_key_jwt`, …) is refused. A registration gives no access by itself (an admin still consents);
+ * one nobody consented to is deleted after a day.
  */
 export class ClientRegistry {
   private readonly recent = new Map<string, number[]>();
@@ -50,8 +57,9 @@ export class ClientRegistry {
         );
       }
     }
-    const method = meta.token_endpoint_auth_method ?? 'none';
-    if (method !== 'none') throw invalidMetadata('Only public clients register here: token_endpoint_auth_method must be none');
+    if (!AUTH_METHODS.includes(meta.token_endpoint_auth_method ?? 'none')) {
+      throw invalidMetadata('Only public clients register here: token_endpoint_auth_method must be none (no secret is issued)');
+    }
     for (const [field, allowed] of [
       ['grant_types', ['authorization_code', 'refresh_token']],
       ['response_types', ['code']],

@@ -68,6 +68,26 @@ export function isAcceptableRedirectUri(value: string): boolean {
   );
 }
 
+/** `http://127.0.0.1:<port><rest>` or `http://[::1]:<port><rest>`: the host, and everything after the port. */
+const LOOPBACK_IP_REDIRECT = /^http:\/\/(127\.0\.0\.1|\[::1\])(?::([1-9][0-9]{0,4}))?([/?][^#]*)?$/;
+
+/**
+ * Whether an authorization request's redirect URI is one the client registered: exact string comparison (no
+ * normalisation of case, path, trailing slash or user information), except that on a loopback IP literal over http
+ * the port may differ (RFC 8252 §7.3: a native client listens on whatever port the system gives it). Scheme, address,
+ * path and query must still be the registered ones, character for character. `localhost` is compared exactly: it is a
+ * name that need not resolve to loopback, which is why RFC 8252 §8.3 advises against it.
+ */
+export function redirectUriMatches(registered: readonly string[], requested: string): boolean {
+  if (registered.includes(requested)) return true;
+  const asked = LOOPBACK_IP_REDIRECT.exec(requested);
+  if (!asked || Number(asked[2] ?? 80) > 65_535) return false;
+  return registered.some((uri) => {
+    const known = LOOPBACK_IP_REDIRECT.exec(uri);
+    return known !== null && known[1] === asked[1] && (known[3] ?? '') === (asked[3] ?? '');
+  });
+}
+
 /**
  * The resources (RFC 8707) a token of this gateway may be for: the gateway itself, its MCP door and its REST door.
  * A grant for any of them is good on both doors; a grant for another URL is not this gateway's.
