@@ -102,4 +102,25 @@ describe.skipIf(problem)(`MCP Inspector’s browser flow in Chromium${problem ? 
     await page.getByRole('button', { name: 'List Tools' }).click();
     await expect.poll(() => page.getByText('call_notion').count(), { timeout: 20_000 }).toBeGreaterThan(0);
   });
+
+  it('starts its OAuth flow from Connect itself: the 401 sends it to consent, and it comes back connected', async () => {
+    const fresh = await (await browser.newContext()).newPage();
+    await fresh.addInitScript(() => localStorage.setItem('lastConnectionType', 'direct'));
+    const serverUrl = `${gateway.url}/api/mcp`;
+    await fresh.goto(`${inspectorUrl}/?transport=streamable-http&serverUrl=${encodeURIComponent(serverUrl)}`);
+    await fresh.getByRole('button', { name: 'Connect', exact: true }).click();
+    await fresh.waitForURL((at) => at.href.startsWith(gateway.url), { timeout: 20_000 });
+    if (new URL(fresh.url()).pathname === '/dashboard/sign-in') {
+      await fresh.getByLabel('Admin API key').fill(gateway.key);
+      await fresh.getByRole('button', { name: 'Sign in' }).click();
+      await fresh.waitForURL((at) => at.pathname === '/dashboard/authorize');
+    }
+    await fresh.getByRole('group', { name: 'Notion' }).getByRole('radio', { name: 'Read', exact: true }).check();
+    await fresh.getByRole('button', { name: 'Allow' }).click();
+    await fresh.waitForURL((at) => at.href.startsWith(inspectorUrl), { timeout: 20_000 });
+    await expect.poll(() => fresh.getByText('Connected', { exact: true }).count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    await fresh.getByRole('tab', { name: 'Tools' }).click();
+    await fresh.getByRole('button', { name: 'List Tools' }).click();
+    await expect.poll(() => fresh.getByText('call_notion').count(), { timeout: 20_000 }).toBeGreaterThan(0);
+  });
 });

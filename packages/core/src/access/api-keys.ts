@@ -71,7 +71,9 @@ export class ApiKeys {
 
   /** Resolves a bearer token to a principal, or throws `unauthorized` (one message for every failure). */
   async authenticate(token: string | undefined): Promise<Principal> {
-    const reject = () => new GatewayError('unauthorized', 'A valid API key is required: send Authorization: Bearer <key>');
+    // "Unauthorized" first: browser clients (MCP Inspector) recognise a 401 by that word in the body and start OAuth
+    const reject = () =>
+      new GatewayError('unauthorized', 'Unauthorized: send a valid API key or OAuth access token as Authorization: Bearer <credential>');
     if (!token || !isWellFormedApiKey(token)) throw reject();
     const hash = hashApiKey(token);
     const cached = this.keyCache.get(hash);
