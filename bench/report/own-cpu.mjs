@@ -1,4 +1,4 @@
-// Portico's own CPU per request (issue 31): the gateway's CPU time per request minus the Koa + got hop's, for each
+// Portico's own CPU per request: the gateway's CPU time per request minus the Koa + got hop's, for each
 // door and operation, from the same run, with the figures of each round (their spread is the measurement's noise).
 import { median } from '../harness/stats.mjs';
 import { pairFigures } from '../measure/pairs.mjs';

@@ -18,7 +18,7 @@ export const TARGETS = {
   toolsListBytes: 8 * 1024, // tools/list payload with all six < 8 KB
   toolSetOverhead: 0.02, // the tool-set check ≤ 2 % of the gateway's CPU per REST request (so of its throughput)
   dashboardOverhead: 0.01, // the dashboard's pass-through on an /api request ≤ 1 % of the gateway's CPU per REST or MCP request
-  // Issue 31, at the highest connection count, each figure from the same run:
+  // At the highest connection count, each figure from the same run:
   ownCpuUs: 65, // Portico's own CPU per REST request (gateway CPU per request − the Koa + got hop's) ≤ 65 µs
   mcpCpuVsRest: 1.15, // the gateway's CPU per MCP tools/call ≤ 1.15 × its CPU per REST request, same operation
   restVsKoa: 0.85, // Portico REST throughput ≥ 0.85 × the Koa + got hop

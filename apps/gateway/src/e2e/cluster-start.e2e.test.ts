@@ -10,7 +10,7 @@ import { postgresProblem, startTestGateway, TEST_POSTGRES_URL } from '../gateway
 import { listening, MULTI_PROCESS_TIMEOUT, type PorticoProcess, root, runPortico, schemas, stop } from './cluster.test-support.js';
 
 /**
- * Starting a cluster (issue 30): real `portico serve` processes on a fresh PostgreSQL schema, and `portico migrate`.
+ * Starting a cluster: real `portico serve` processes on a fresh PostgreSQL schema, and `portico migrate`.
  * Needs `pnpm build` first.
  */
 const problem = await postgresProblem();

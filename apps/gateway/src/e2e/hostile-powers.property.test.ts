@@ -4,7 +4,7 @@ import { startTestGateway, type TestGateway } from '../gateway.test-support.js';
 import { callWith, dashboardAs } from './hostile.test-support.js';
 
 /**
- * Findings 2 and 3 of issue 29, as a property: a key never creates, edits or revokes anything wider than itself
+ * As a property: a key never creates, edits or revokes anything wider than itself
  * (docs/security.md, "One rule for powers"). For each generated admin key shape — workspace, operator, services,
  * read-only, tool set — every admin route that changes something (under both prefixes) and every dashboard form is
  * tried; what the rule (written out here independently of the gateway's code) says is wider must be refused with
@@ -72,7 +72,7 @@ async function keyRecord(workspace: string, id: string) {
   return gateway.runtime.engine.store.getApiKey(workspace, id);
 }
 
-describe('no key grants more than it holds (findings 2 and 3)', () => {
+describe('no key grants more than it holds', () => {
   it(`holds for ${RUNS} generated admin key shapes over every admin route and dashboard form`, async () => {
     await fc.assert(
       fc.asyncProperty(shapes, async (shape) => {

@@ -13,9 +13,9 @@ import { type FakeProvider, providerEnv, startFakeProvider } from '../oauth-prov
 import { bin, listening, MULTI_PROCESS_TIMEOUT, root, runPortico } from './cluster.test-support.js';
 
 /**
- * The rotation window of issue 30, on real gateway processes sharing PostgreSQL: one instance restarted with a new
- * encryption key (the old one as a previous key) while another still runs with the old key only. Its next refresh
- * used to seal the credential with the new key, and the other instance answered 424 until restarted. Now every
+ * The window of an encryption-key rotation, on real gateway processes sharing PostgreSQL: one instance restarted with a new
+ * encryption key (the old one as a previous key) while another still runs with the old key only. Were its next refresh
+ * to seal the credential with the new key, the other instance would answer 424 until restarted: every
  * instance seals with the newest key all live instances know (their heartbeats in the store), the new key is
  * promoted once the last instance knows it, and `portico encryption rotate` refuses while one does not.
  * Needs `pnpm build` first.

@@ -9,7 +9,7 @@ import { postgresProblem, TEST_POSTGRES_URL } from '../gateway.test-support.js';
 import { listening, MULTI_PROCESS_TIMEOUT, type PorticoProcess, runPortico, schemas, stop } from './cluster.test-support.js';
 
 /**
- * Sandbox mode on a cluster (issue 28): real `portico serve --sandbox` processes on one PostgreSQL schema share one
+ * Sandbox mode on a cluster: real `portico serve --sandbox` processes on one PostgreSQL schema share one
  * admin key and one set of sandbox upstreams. Needs `pnpm build` first.
  */
 const problem = await postgresProblem();

@@ -11,7 +11,7 @@ import { openRuntime } from '../runtime/runtime.js';
 import { listening, type PorticoProcess, root, runPortico, schemas, stop } from './cluster.test-support.js';
 
 /**
- * Upstream quotas that hold across instances (issue 31): three `portico serve` processes (the built CLI: `pnpm build`
+ * Upstream quotas that hold across instances: three `portico serve` processes (the built CLI: `pnpm build`
  * first) on one PostgreSQL schema, in front of one upstream whose limit the operator sets to 50 a minute
  * (`PORTICO_EXAMPLE_UPSTREAM_LIMITS=per_minute=50`). With per-process windows each instance would send up to 50;
  * shared, the upstream sees at most 50 in the minute whichever instances the calls reach, and the others get 429

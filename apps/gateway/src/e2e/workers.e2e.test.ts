@@ -11,7 +11,7 @@ import { SEMI_SPACE_FLAG } from '../runtime/v8-flags.js';
 import { listening, type PorticoProcess, root, runPortico, schemas, stop } from './cluster.test-support.js';
 
 /**
- * `portico serve --workers 2` (the built CLI, issue 31): one port, two worker processes, the upstream limits of a
+ * `portico serve --workers 2` (the built CLI): one port, two worker processes, the upstream limits of a
  * connection shared by both (held by the primary), a worker killed mid-load and replaced, a drain on SIGTERM, and one
  * migration run and one operator key on an empty database. The upstream is a loopback server that counts the
  * requests it has in flight and when each arrived. Needs `pnpm build` first.
