@@ -127,10 +127,12 @@ describe('test lanes', () => {
     write('spawns.test-support.ts', "import { spawn } from 'node:child_process';\nexport const run = () => spawn(process.execPath, []);\n");
     write('via-helper.test.ts', "import { run } from './spawns.test-support.js';\nrun();\n");
     write('lists.test.ts', "import { execFileSync } from 'node:child_process';\nexecFileSync('git', ['ls-files']);\n/x/.exec('x');\n");
+    write('wrapped.test.ts', "import { execFile } from 'node:child_process';\nconst run = promisify(execFile);\n");
     write('built.test.ts', "const bin = 'apps/gateway/dist/bin.js';\n");
     write('database.test.ts', 'const problem = await postgresProblem();\n');
     expect(needsOf(dir, 'via-helper.test.ts')).toEqual(['another process']);
     expect(needsOf(dir, 'lists.test.ts')).toEqual([]);
+    expect(needsOf(dir, 'wrapped.test.ts')).toEqual(['another process']);
     expect(needsOf(dir, 'built.test.ts')).toEqual(['the built output']);
     expect(needsOf(dir, 'database.test.ts')).toEqual(['PostgreSQL']);
     rmSync(dir, { recursive: true, force: true });

@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** `issue 31`, `Issue #31`, `issues 27 and 28`, `PR 12`, `pull request #4`, `finding 5`, `findings 2 and 3`. */
-const HISTORY = /\b(?:issues?|PR|pull requests?|findings?)\s+#?\d{1,4}\b/i;
+/** `issue 31`, `issue-31`, `Issue #31`, `issues 27 and 28`, `PR 12`, `pull request #4`, `finding 5`, `findings 2 and 3`. */
+const HISTORY = /\b(?:issues?|PR|pull requests?|findings?)[\s-]+#?\d{1,4}\b/i;
 
 const code = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '*.ts', '*.mts', '*.mjs', '*.js', '*.cjs'], {
   cwd: root,
@@ -36,6 +36,7 @@ describe('history out of the code', () => {
     ['// measured on 500-record batches (issue 31)', true],
     ["describe('minor points of Issue #29', () => {", true],
     ['/** Findings 2 and 3, as a property */', true],
+    ['// the issue-31 targets', true],
     ['// see pull request 12', true],
     ["it('retries 3 times on issues with the upstream', () => {", false],
     ['// HTTP 429 when the issuer answers 503', false],

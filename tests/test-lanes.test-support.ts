@@ -6,6 +6,8 @@ import { dirname, join } from 'node:path';
 
 /** A process started with anything but `git` (which lists the repository's files) or `openssl` (a test certificate). */
 const PROCESS_CALL = /(?<![.\w$])(?:spawn|spawnSync|exec|execSync|execFile|execFileSync|fork)\((?!\s*['"](?:git|openssl)['"])/;
+/** A process function wrapped (`promisify(execFile)`): its calls go by another name. */
+const PROMISIFIED = /promisify\(\s*(?:spawn|exec|execFile|fork)\s*\)/;
 const NEEDS = [
   { need: 'the built output', pattern: /(?:apps|packages)\/[\w.-]+\/dist\/|\.\.\/dist\/|\bdist\/bin\.js/ },
   { need: 'a browser', pattern: /playwright|chromium/i },
@@ -32,7 +34,7 @@ function startsProcess(file: string, seen: Set<string>): boolean {
   if (seen.has(file)) return false;
   seen.add(file);
   const text = readFileSync(file, 'utf8');
-  if (/['"]node:child_process['"]/.test(text) && PROCESS_CALL.test(text)) return true;
+  if (/['"]node:child_process['"]/.test(text) && (PROCESS_CALL.test(text) || PROMISIFIED.test(text))) return true;
   return localImports(file, text)
     .filter((target) => !target.endsWith('.test.ts'))
     .some((target) => startsProcess(target, seen));

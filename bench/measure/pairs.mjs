@@ -1,5 +1,5 @@
 // Paired slices: the Koa + got hop and the gateway's REST and MCP doors measured in short slices that alternate
-// (hop, REST, MCP, then MCP, REST, hop, …), so that every comparison the issue-31 targets make is between slices a few
+// (hop, REST, MCP, then MCP, REST, hop, …), so that every comparison the paired-slice targets make is between slices a few
 // seconds apart. On this 2-core machine the speed of one process moves by a third from one stretch of seconds to the
 // next; three rounds of one slice per path leave the ratio to the
 // luck of three draws, many short pairs measure it.

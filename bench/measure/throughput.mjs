@@ -144,7 +144,7 @@ export async function measureThroughput(settings, log, waitForQuiet) {
       rounds.push(runs);
     }
     const memoryAfterLoad = memoryMiB(gateway.pid);
-    // The issue-31 targets compare the hop with the gateway's doors: measured again in alternating short slices, on
+    // The paired-slice targets compare the hop with the gateway's doors: measured again in alternating short slices, on
     // a new hop and a new gateway with the same history (measure/pairs.mjs).
     const pairs =
       settings.pairs > 0

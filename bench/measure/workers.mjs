@@ -4,7 +4,7 @@
 // is the throughput at the same CPU budget, the load generator sharing the machine. A third run gives the example
 // integration a declared limit (PORTICO_EXAMPLE_UPSTREAM_LIMITS) so that every call borrows its slot from the primary
 // over IPC: its extra CPU per request is the cost of that round trip. After the rounds, one process and two workers
-// started side by side are measured in alternating slices (as the issue-31 pairs are): the machine's speed can drift by
+// started side by side are measured in alternating slices (as the paired slices are): the machine's speed can drift by
 // half within minutes, and a ratio of
 // two configurations measured minutes apart is as much a draw of that drift as of the code. The target takes the
 // median of the pairs. Each pair also measures two separate one-worker processes sharing the load: what twice one

@@ -113,7 +113,7 @@ export function derive(results) {
     const added = (path) => (find(low, op, path)?.p50 ?? Number.NaN) - need(low, op, 'direct').p50;
     /** The gateway's CPU per request on `path` minus the Koa + got hop's: what Portico itself adds (µs). */
     const own = (/** @type {PathId} */ path) => (need(high, op, path).hopUsPerRequest ?? Number.NaN) - (koa?.hopUsPerRequest ?? Number.NaN);
-    // The issue-31 figures come from the paired slices when the run measured them (measure/pairs.mjs), else from the
+    // The paired-slice figures come from the paired slices when the run measured them (measure/pairs.mjs), else from the
     // medians over rounds.
     const paired = pairs.length > 0 ? pairFigures(pairs, op) : undefined;
     return {

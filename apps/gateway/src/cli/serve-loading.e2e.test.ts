@@ -7,7 +7,7 @@ import { moduleLog } from '../e2e/module-log.test-support.js';
 
 /**
  * What `portico serve` loads before it answers, on the built CLI: the MCP SDK and typebox's compiler are imported by
- * the first MCP request and the first call that validates, not at start-up (docs/decisions.md, "Builds and start-up").
+ * the first MCP request and the first call that validates, not at start-up (docs/adr/0014-unbundled-packages.md).
  * A module-resolution hook (module-log.test-support.ts) records every URL the gateway's process resolves.
  */
 const dir = mkdtempSync(join(tmpdir(), 'portico-serve-loading-'));

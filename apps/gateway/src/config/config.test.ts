@@ -59,11 +59,11 @@ describe('the documented environment', () => {
   });
 });
 
-describe('the README', () => {
+describe('docs/configuration.md', () => {
   it('documents every environment variable the gateway reads, with its default', () => {
-    const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
+    const doc = readFileSync(new URL('../../../../docs/configuration.md', import.meta.url), 'utf8');
     for (const variable of ENVIRONMENT) {
-      const row = readme.split('\n').find((line) => line.startsWith(`| \`${variable.name}\``));
+      const row = doc.split('\n').find((line) => line.startsWith(`| \`${variable.name}\``));
       expect(row, variable.name).toBeDefined();
       expect(row?.replaceAll('`', '')).toContain(variable.default);
     }

@@ -14,7 +14,7 @@ import { MULTI_PROCESS_TIMEOUT } from './cluster.test-support.js';
 
 /**
  * Real gateway processes (the built CLI, `portico serve`) sharing one PostgreSQL schema, against a fake OAuth
- * provider whose refresh tokens rotate. Needs `pnpm build` first (the README's test command does it).
+ * provider whose refresh tokens rotate. Needs `pnpm build` first (`pnpm test:e2e` does it).
  */
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const bin = join(root, 'apps/gateway/dist/bin.js');
