@@ -1,4 +1,4 @@
-// What a package publishes is its dist/: no test helper may ship in it. `pnpm test` builds every package first, so a
+// What a package publishes is its dist/: no test helper may ship in it. `pnpm test:e2e` builds every package first, so a
 // missing dist/ is a failure here, not a skip. Two rules, because a name alone proves nothing: a helper named by the
 // convention (`*.test-support.ts`, `*.test.ts`, `src/fixtures/`) must have been excluded by the build, and a module
 // compiled from src/ that nothing the package names (its `exports` and `bin`) imports, by value or by type, is a module
@@ -55,7 +55,7 @@ describe('dist/ of every package', () => {
   describe.each(packages)('%s', (dir) => {
     const dist = join(root, dir, 'dist');
 
-    it('was built (pnpm test builds every package first)', () => {
+    it('was built (pnpm test:e2e builds every package first)', () => {
       expect(existsSync(dist), `${dir}/dist is missing: run pnpm build`).toBe(true);
       expect(filesUnder(dist).some((file) => file.endsWith('.js'))).toBe(true);
     });

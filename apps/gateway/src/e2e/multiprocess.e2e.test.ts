@@ -97,7 +97,7 @@ describe.skipIf(problem !== undefined)(
   () => {
     beforeAll(async () => {
       if (!existsSync(bin) || !existsSync(pluginModule))
-        throw new Error('these tests run the built gateway: run `pnpm build` first (`pnpm test` does)');
+        throw new Error('these tests run the built gateway: run `pnpm build` first (`pnpm test:e2e` does)');
       provider = await startFakeProvider();
       store = new PostgresStore(TEST_POSTGRES_URL, { schema });
       await store.migrate();
