@@ -13,7 +13,7 @@ export interface ObtainedGrant {
   secrets: string[];
 }
 
-/** What the admin picks on the consent page: `service_<name>: 'on'`, `tool_set`, `access` (`read_only`|`full`), `expires`. */
+/** What the person picks on the consent page: `access_<service>` (`read`|`write`), `tool_set`, `expires` (days, or `never`). */
 export type ConsentChoices = Record<string, string>;
 
 const REDIRECT = 'http://127.0.0.1:9/callback';

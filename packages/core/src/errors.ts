@@ -41,6 +41,11 @@ interface GatewayErrorOptions {
   retryAfter?: number;
   /** Upstream HTTP status behind this error, kept for logs and audit only (never in the body). */
   upstreamStatus?: number;
+  /**
+   * The OAuth scopes that would let the call through (`<service>:write` …), for a refusal of an OAuth token's call:
+   * sent as `scope=` in the `insufficient_scope` challenge, so that the client can step up. Never in the body.
+   */
+  requiredScope?: string;
   cause?: unknown;
 }
 
@@ -48,6 +53,7 @@ export class GatewayError extends Error {
   readonly code: ErrorCode;
   readonly retryAfter: number | undefined;
   readonly upstreamStatus: number | undefined;
+  readonly requiredScope: string | undefined;
 
   constructor(code: ErrorCode, message: string, options: GatewayErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -57,6 +63,7 @@ export class GatewayError extends Error {
     const wait = options.retryAfter;
     this.retryAfter = wait !== undefined && Number.isFinite(wait) && wait >= 0 ? Math.max(1, Math.ceil(wait)) : undefined;
     this.upstreamStatus = options.upstreamStatus;
+    this.requiredScope = options.requiredScope;
   }
 
   get status(): number {

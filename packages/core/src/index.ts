@@ -1,7 +1,9 @@
-export type { CreatedKey, Principal } from './access/api-keys.js';
+export { type CreatedKey, type Principal, type PrincipalKind, principalNoun } from './access/api-keys.js';
 export type { IntegrationState } from './access/integration-settings.js';
 export { API_KEY_PREFIX, generateApiKey, hashApiKey, isWellFormedApiKey } from './access/key-format.js';
+export { type MemberInput, Members, memberPrincipal, memberScopes } from './access/members.js';
 export {
+  assertGrantWithin,
   assertKeyWithin,
   assertMayChangeService,
   assertMayEditToolSets,
@@ -24,6 +26,7 @@ export type { ExternalIssuerOptions } from './authorization/external-issuer.js';
 export type { ClientMetadataDocumentOptions } from './authorization/metadata-documents.js';
 export type { AuthorizationOptions } from './authorization/options.js';
 export { OAuthError as AuthorizationError } from './authorization/protocol.js';
+export { grantScopes, requestedScopes, scopeString, stepUpScope, supportedScopes } from './authorization/scopes.js';
 export { AUTHORIZATION_PATHS, AuthorizationServer, type ResourcePath } from './authorization/server.js';
 export type { TokenResponse } from './authorization/tokens.js';
 export { connectionAad, REFRESH_MARGIN_MS, type ReencryptionReport } from './connections/credentials.js';
@@ -152,6 +155,7 @@ export type {
   OAuthClientRecord,
   OAuthTokenRecord,
 } from './store/authorization-types.js';
+export { MEMBER_ROLES, type MemberNarrowing, type MemberRecord, type MemberRole } from './store/member-types.js';
 export {
   type AppliedMigration,
   type MigrateMode,
@@ -162,7 +166,7 @@ export {
 export { MIGRATIONS, type Migration } from './store/migrations.js';
 export { openStore, PostgresStore, type PostgresStoreOptions, type StoreChange, type StoreChangeListener } from './store/open.js';
 export type { ListenState } from './store/postgres-options.js';
-export type { KeyScopes } from './store/scopes.js';
+export { type KeyScopes, mayWrite } from './store/scopes.js';
 export { SqliteStore } from './store/sqlite.js';
 export {
   type ApiKeyRecord,

@@ -12,6 +12,7 @@ import { envCommand } from './env.js';
 import { grantsCommand } from './grants.js';
 import { integrationsCommand } from './integrations.js';
 import { keysCommand } from './keys.js';
+import { membersCommand } from './members.js';
 import { migrateCommand } from './migrate.js';
 import { serveCommand } from './serve.js';
 import { toolSetsCommand } from './tool-sets.js';
@@ -27,6 +28,7 @@ Commands:
                                 Manage workspaces (each with its own keys, connections, settings, audit)
   keys create|list|revoke       Manage API keys
   grants list|revoke            OAuth clients' grants: their client, scope and last use; revoke ends their tokens
+  members list|invite|remove    The people of a workspace, who sign in with the firm's identity provider
   tool-sets list|show|save|delete
                                 Manage tool sets: named selections of operations a key can be bound to
   integrations list|configure   Show integrations; turn MCP/REST on or off, set base URL and settings
@@ -50,6 +52,7 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ['workspaces', workspacesCommand],
   ['keys', keysCommand],
   ['grants', grantsCommand],
+  ['members', membersCommand],
   ['tool-sets', toolSetsCommand],
   ['integrations', integrationsCommand],
   ['connect', connectCommand],

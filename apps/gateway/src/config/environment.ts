@@ -1,3 +1,4 @@
+import { MEMBER_SIGN_IN_VARIABLES } from './member-sign-in.js';
 /** Every environment variable the gateway reads, with its meaning and default: the source of the docs table. */
 export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning: string }> = [
   { name: 'PORTICO_HOST', default: '127.0.0.1', meaning: 'Interface to listen on (0.0.0.0 to accept remote clients)' },
@@ -215,6 +216,7 @@ export const ENVIRONMENT: ReadonlyArray<{ name: string; default: string; meaning
     default: '30',
     meaning: "Fewest seconds between two fetches of the provider's keys when tokens name a key id not known yet (a rotation)",
   },
+  ...MEMBER_SIGN_IN_VARIABLES,
   {
     name: 'PORTICO_OAUTH_CLAIM',
     default: 'portico',

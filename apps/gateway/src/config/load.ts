@@ -12,6 +12,7 @@ import {
   parseWorkspaceHosts,
   type UpstreamLimits,
 } from '@portico/core';
+import { type MemberSignInOptions, memberSignInConfig } from './member-sign-in.js';
 import { type OtlpConfig, otlpConfig } from './otlp.js';
 import { readSecretFiles } from './secret-files.js';
 import { parseTrustedProxies } from './trusted-proxies.js';
@@ -117,6 +118,8 @@ export interface GatewayConfig {
   oauthCimdCa: string | undefined;
   /** The firm's identity provider whose JWTs both doors accept (PORTICO_OAUTH_ISSUER and its companions); none: unset. */
   oauthIssuer: ExternalIssuerOptions | undefined;
+  /** Members sign in to the dashboard with the firm's OpenID Connect provider (PORTICO_OIDC_*); none: unset. */
+  memberSignIn: MemberSignInOptions | undefined;
   /** Spans exported over OTLP (OTEL_EXPORTER_OTLP_ENDPOINT and companions: config/otlp.ts); undefined: no tracing. */
   otlp: OtlpConfig | undefined;
 }
@@ -379,6 +382,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Gatewa
     oauthCimdAllowHosts,
     oauthCimdCa,
     oauthIssuer: externalIssuer(env, problems),
+    memberSignIn: memberSignInConfig(env, problems),
     otlp: otlpConfig(env, problems),
     logLevel,
     encryptionKey: env.PORTICO_ENCRYPTION_KEY || undefined,

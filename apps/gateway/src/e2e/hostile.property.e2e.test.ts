@@ -40,8 +40,8 @@ beforeAll(async () => {
     await gateway.runtime.engine.configureIntegration(DEFAULT_WORKSPACE, integration.service, { restEnabled: true });
   }
   client = await connectMcp(gateway.url, gateway.key);
-  const everyService = Object.fromEntries(gateway.runtime.registry.list().map((i) => [`service_${i.service}`, 'on']));
-  grantToken = (await obtainGrant(gateway.url, gateway.key, { ...everyService, access: 'full', expires: '1' })).accessToken;
+  const everyService = Object.fromEntries(gateway.runtime.registry.list().map((i) => [`access_${i.service}`, 'write']));
+  grantToken = (await obtainGrant(gateway.url, gateway.key, { ...everyService, expires: '1' })).accessToken;
   grantClient = await connectMcp(gateway.url, grantToken);
   operations = gateway.runtime.registry
     .list()

@@ -23,7 +23,7 @@ if (problem && process.env.PORTICO_REQUIRE_CHROMIUM === '1')
 
 const ACCESS_TOKEN_SECONDS = 2;
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-type Access = 'Read-only' | 'Read and write';
+type Access = 'Read' | 'Read and write';
 
 describe.skipIf(problem)(`the MCP SDK client authorized in Chromium${problem ? ` (skipped: ${problem})` : ''}`, () => {
   let gateway: TestGateway;
@@ -96,8 +96,7 @@ describe.skipIf(problem)(`the MCP SDK client authorized in Chromium${problem ? `
       return (await axe.run(document)).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id);
     });
     expect(violations).toEqual([]);
-    await page.getByRole('checkbox', { name: 'Clio' }).check();
-    await page.getByRole('radio', { name: new RegExp(`^${access}`) }).check();
+    await page.getByRole('group', { name: 'Clio' }).getByRole('radio', { name: access, exact: true }).check();
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.waitForURL((at) => at.href.startsWith(callback.url));
     const back = callback.received[before] as URLSearchParams;
@@ -155,7 +154,7 @@ describe.skipIf(problem)(`the MCP SDK client authorized in Chromium${problem ? `
 
   it('registers by Client ID Metadata Document: consent, calls, refresh, revoke on the grants page, and again', async () => {
     const provider = new MemoryProvider(callback.url, metadata, documentHost.clientId);
-    const client = await authorize(provider, 'Read-only');
+    const client = await authorize(provider, 'Read');
     expect(provider.client?.client_id).toBe(documentHost.clientId);
     expect(documentHost.fetched).toBeGreaterThan(0);
     expect(await gateway.runtime.store.authorization.getClient(documentHost.clientId)).toMatchObject({ kind: 'cimd' });
@@ -169,7 +168,7 @@ describe.skipIf(problem)(`the MCP SDK client authorized in Chromium${problem ? `
     await refreshAfterExpiry(client, provider);
     await revokeInDashboard(provider);
     // The SDK meets the 401, its refresh is refused (the grant is gone), and it starts a new authorization.
-    const again = await authorize(provider, 'Read-only', client);
+    const again = await authorize(provider, 'Read', client);
     expect(provider.client?.client_id).toBe(documentHost.clientId);
     await works(again, provider);
     await again.close();
@@ -188,7 +187,7 @@ describe.skipIf(problem)(`the MCP SDK client authorized in Chromium${problem ? `
     expect(write.isError, JSON.stringify(write.structuredContent)).toBeFalsy();
     await refreshAfterExpiry(client, provider);
     await revokeInDashboard(provider);
-    const again = await authorize(provider, 'Read-only', client);
+    const again = await authorize(provider, 'Read', client);
     await works(again, provider);
     await again.close();
     await client.close();

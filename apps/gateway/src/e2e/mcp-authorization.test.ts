@@ -79,36 +79,43 @@ async function authorizedClient(provider: MemoryProvider, choices: Record<string
 }
 
 describe('connecting with the MCP SDK client’s own OAuth support', () => {
-  it('a 401 on either door names the protected-resource metadata, which names the authorization server', async () => {
+  it('a 401 on either door names the protected-resource metadata and the read scopes; both documents list the scopes', async () => {
+    const services = gateway.runtime.registry.list().map((i) => i.service);
+    const reads = services.map((s) => `${s}:read`).join(' ');
     const mcp = await fetch(`${gateway.url}/api/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(mcp.status).toBe(401);
     expect(mcp.headers.get('www-authenticate')).toBe(
-      `Bearer realm="portico", resource_metadata="${gateway.url}/.well-known/oauth-protected-resource/api/mcp"`,
+      `Bearer realm="portico", resource_metadata="${gateway.url}/.well-known/oauth-protected-resource/api/mcp", scope="${reads}"`,
     );
     const rest = await gateway.rest('GET', '/api/v1/clio/matters', { key: 'portico_at_nothing' });
     expect(rest.headers.get('www-authenticate')).toBe(
-      `Bearer realm="portico", resource_metadata="${gateway.url}/.well-known/oauth-protected-resource/api/v1", error="invalid_token"`,
+      `Bearer realm="portico", resource_metadata="${gateway.url}/.well-known/oauth-protected-resource/api/v1", scope="${reads}", error="invalid_token"`,
     );
+    const everyScope = services.flatMap((s) => [`${s}:read`, `${s}:write`]);
     const resource = (await (await fetch(`${gateway.url}/.well-known/oauth-protected-resource/api/mcp`)).json()) as Record<string, unknown>;
-    expect(resource).toMatchObject({ resource: `${gateway.url}/api/mcp`, authorization_servers: [gateway.url] });
+    expect(resource).toMatchObject({
+      resource: `${gateway.url}/api/mcp`,
+      authorization_servers: [gateway.url],
+      scopes_supported: everyScope,
+    });
     const server = (await (await fetch(`${gateway.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
-    expect(server).toMatchObject({ issuer: gateway.url, code_challenge_methods_supported: ['S256'] });
+    expect(server).toMatchObject({ issuer: gateway.url, code_challenge_methods_supported: ['S256'], scopes_supported: everyScope });
+    expect(JSON.stringify(server.scopes_supported)).not.toContain('admin');
   });
 
   it('registers, is authorized by the admin, calls within its grant on both doors, refreshes after expiry, and ends on revoke', async () => {
     const provider = newProvider();
-    const client = await authorizedClient(provider, { service_clio: 'on', access: 'read_only', expires: '1' });
+    const client = await authorizedClient(provider, { access_clio: 'read', expires: '1' });
     expect(provider.client?.client_id).toMatch(/^client_/);
     const tools = await client.listTools();
     expect(tools.tools.map((t) => t.name)).toContain('call_clio');
     const read = await client.callTool({ name: 'call_clio', arguments: { method: 'list_matters', params: {} } });
     expect(read.isError, JSON.stringify(read.structuredContent)).toBeFalsy();
-    const write = await client.callTool({
-      name: 'call_clio',
-      arguments: { method: 'create_contact', params: { body: { name: 'X', type: 'Person' } } },
-    });
-    expect(write.isError).toBe(true);
-    expect(write.structuredContent).toMatchObject({ error: true, code: 'forbidden' });
+    // A write beyond the grant is an HTTP 403 step-up challenge; the SDK refreshes (which keeps the grant's scopes)
+    // and, refused again, gives up: a new authorization is needed (the browser test steps up).
+    await expect(
+      client.callTool({ name: 'call_clio', arguments: { method: 'create_contact', params: { body: { name: 'X', type: 'Person' } } } }),
+    ).rejects.toThrow(/403/);
 
     const token = provider.saved?.access_token as string;
     expect(token).toMatch(/^portico_at_/);
@@ -117,6 +124,7 @@ describe('connecting with the MCP SDK client’s own OAuth support', () => {
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ error: true, code: 'forbidden' });
     expect(refused.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
+    expect(refused.headers.get('www-authenticate')).toContain('scope="clio:read clio:write"');
     expect((await gateway.rest('GET', '/api/v1/lawmatics/contacts', { key: token })).status).toBe(403);
 
     // The access token lives 2 s: after that the SDK meets a 401, refreshes, and retries on its own.
@@ -145,7 +153,7 @@ describe('connecting with the MCP SDK client’s own OAuth support', () => {
 
   it('a grant is listed in the dashboard; revoking it there ends the client’s access at once, and it can be authorized again', async () => {
     const provider = newProvider();
-    const client = await authorizedClient(provider, { service_clio: 'on', access: 'full', expires: '7' });
+    const client = await authorizedClient(provider, { access_clio: 'write', expires: '7' });
     expect((await client.callTool({ name: 'call_clio', arguments: { method: 'list_matters', params: {} } })).isError).toBeFalsy();
     const cookie = await signIn();
     const list = await (await fetch(`${gateway.url}/dashboard/grants`, { headers: { cookie } })).text();
@@ -162,7 +170,7 @@ describe('connecting with the MCP SDK client’s own OAuth support', () => {
     provider.authorizationUrl = undefined;
     await expect(client.listTools()).rejects.toThrow(/Unauthorized/);
     expect(provider.authorizationUrl).toBeDefined();
-    const again = await authorizedClient(provider, { service_clio: 'on', access: 'read_only', expires: '1' });
+    const again = await authorizedClient(provider, { access_clio: 'read', expires: '1' });
     expect((await again.listTools()).tools.map((t) => t.name)).toContain('call_clio');
     await again.close();
     await client.close();

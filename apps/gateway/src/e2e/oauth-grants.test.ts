@@ -82,7 +82,7 @@ describe('a token obtained as the OpenAPI document describes', () => {
     const document = (await gateway.rest('GET', '/api/v1/lawmatics/openapi.json')).body as Json;
     const flow = oauthFlow(document);
     const obtained = await grant(
-      { service_lawmatics: 'on', access: 'read_only', expires: '1' },
+      { access_lawmatics: 'read', expires: '1' },
       { authorize: flow.authorizationUrl as string, token: flow.tokenUrl as string },
     );
     const server = ((document.servers as Json[])[0] as Json).url as string;
@@ -103,7 +103,7 @@ describe('the scope of a grant, on both doors', () => {
       body: { name: 'Intake', rules: ['clio:list_matters', 'clio:get_matter'] },
     });
     expect(saved.status).toBe(201);
-    const obtained = await grant({ tool_set: 'intake', access: 'full', expires: '1' });
+    const obtained = await grant({ access_clio: 'write', tool_set: 'intake', expires: '1' });
     const client = await mcpAs(obtained.accessToken);
     const tools = (await client.listTools()).tools;
     expect(tools.map((t) => t.name).filter((name) => name.startsWith('call_'))).toEqual(['call_clio']);
@@ -137,17 +137,32 @@ describe('the scope of a grant, on both doors', () => {
     expect(upstream.requests.length).toBe(before + 1);
   });
 
-  it('a read-only grant cannot write on either door, and nothing reaches the upstream', async () => {
-    const obtained = await grant({ service_clio: 'on', access: 'read_only', expires: '1' });
+  it('a read-only grant cannot write on either door: both answer 403 with a step-up challenge, nothing reaches the upstream', async () => {
+    const obtained = await grant({ access_clio: 'read', expires: '1' });
     const client = await mcpAs(obtained.accessToken);
     const before = upstream.requests.length;
-    const write = await client.callTool({
-      name: 'call_clio',
-      arguments: { method: 'create_contact', params: { body: { name: 'X', type: 'Person' } } },
+    const mcp = await fetch(`${gateway.url}/api/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${obtained.accessToken}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'call_clio', arguments: { method: 'create_contact', params: { body: { name: 'X', type: 'Person' } } } },
+      }),
     });
-    expect(write.structuredContent).toMatchObject({ error: true, code: 'forbidden' });
+    expect(mcp.status).toBe(403);
     const rest = await gateway.rest('POST', '/api/v1/clio/contacts', { key: obtained.accessToken, body: { name: 'X', type: 'Person' } });
     expect(rest.status).toBe(403);
+    for (const challenge of [mcp.headers.get('www-authenticate'), rest.headers.get('www-authenticate')]) {
+      expect(challenge).toContain('error="insufficient_scope"');
+      expect(challenge).toContain('scope="clio:read clio:write"');
+    }
+    expect(((await mcp.json()) as { message: string }).message).toMatch(/^This token is read-only; create_contact writes data/);
     expect(upstream.requests.length).toBe(before);
     const read = await client.callTool({ name: 'call_clio', arguments: { method: 'list_matters', params: {} } });
     expect(read.isError).toBeFalsy();
@@ -157,7 +172,7 @@ describe('the scope of a grant, on both doors', () => {
 
 describe('where the gateway’s tokens never go', () => {
   it('a refreshed grant calls both doors; then no token, code or verifier is upstream, in the database or in the logs', async () => {
-    const obtained = await grant({ service_clio: 'on', access: 'full', expires: '1' });
+    const obtained = await grant({ access_clio: 'write', expires: '1' });
     const refreshed = await fetch(`${gateway.url}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },

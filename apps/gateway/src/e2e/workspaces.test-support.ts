@@ -67,7 +67,7 @@ export function isolationSuite(name: string, database: () => Record<string, stri
           user = (await call(admin.key, 'POST', '/api/admin/keys', { name: `${id}-user` })).body as { key: string; id: string };
         } else {
           // the workspace's admin consents in the dashboard, for the example service, read and write
-          const grant = await obtainGrant(gateway.url, admin.key, { service_example: 'on', access: 'full', expires: '7' });
+          const grant = await obtainGrant(gateway.url, admin.key, { access_example: 'write', expires: '7' });
           const [record] = await gateway.runtime.store.authorization.listGrants(`firm-${id}`);
           user = { key: grant.accessToken, id: record?.id as string };
         }

@@ -13,5 +13,5 @@ export interface GatewayState {
   service?: string;
   operation?: string;
   /** The `WWW-Authenticate` value of a refusal with this code, where the path has one (routes/authorization.ts). */
-  challenge?: (code: string) => string | undefined;
+  challenge?: (code: string, scope?: string) => string | undefined;
 }

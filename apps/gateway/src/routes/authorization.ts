@@ -1,5 +1,13 @@
 import type Router from '@koa/router';
-import { AUTHORIZATION_PATHS, AuthorizationError, AuthorizationServer, type Engine, GatewayError, type ResourcePath } from '@portico/core';
+import {
+  AUTHORIZATION_PATHS,
+  AuthorizationError,
+  AuthorizationServer,
+  type Engine,
+  GatewayError,
+  type ResourcePath,
+  supportedScopes,
+} from '@portico/core';
 import type { Context, Next } from 'koa';
 import { readBody } from '../http/body.js';
 import type { GatewayState } from '../http/state.js';
@@ -25,14 +33,19 @@ function doorOf(path: string): ResourcePath {
 export function bearerChallenge(engine: Engine): (ctx: Context) => void {
   return (ctx) => {
     if (ctx.path.startsWith('/api/')) {
-      (ctx.state as GatewayState).challenge = (code) => {
+      (ctx.state as GatewayState).challenge = (code, scope) => {
         const metadata = AuthorizationServer.resourceMetadataUrl(gatewayUrl(engine, ctx), doorOf(ctx.path));
         if (code === 'unauthorized') {
           const invalid = ctx.get('authorization') ? ', error="invalid_token"' : '';
-          return `Bearer realm="portico", resource_metadata="${metadata}"${invalid}`;
+          // The scope a new authorization starts from: reading every service (a client asks for the supported scopes,
+          // every write included, when the challenge names none); writing is a step-up, asked for when it is needed.
+          const reads = supportedScopes(engine.authorization.services()).filter((s) => s.endsWith(':read'));
+          return `Bearer realm="portico", resource_metadata="${metadata}", scope="${reads.join(' ')}"${invalid}`;
         }
         if (code === 'forbidden' && (ctx.state as Partial<GatewayState>).principal) {
-          return `Bearer realm="portico", resource_metadata="${metadata}", error="insufficient_scope"`;
+          // with the scopes that would let the call through, for an OAuth token: the client can step up (RFC 6750 §3.1)
+          const wanted = scope ? `, scope="${scope}"` : '';
+          return `Bearer realm="portico", resource_metadata="${metadata}", error="insufficient_scope"${wanted}`;
         }
         return undefined;
       };

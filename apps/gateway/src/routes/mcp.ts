@@ -71,6 +71,8 @@ export function mountMcp(
       return;
     }
     const principal = ctx.state.principal;
+    // An OAuth token's call beyond its scopes is answered 403 with a step-up challenge, not as a tool result
+    let stepUp: GatewayError | undefined;
     // One shape for every request, written out (a spread of the introduction here took about a third of this handler's
     // own profile samples)
     const serverOptions: McpServerOptions = {
@@ -80,6 +82,12 @@ export function mountMcp(
       resultBudget: introduction.resultBudget,
       clientAddress: ctx.state.clientAddress ?? null,
       trace: ctx.state.trace,
+      stepUp:
+        principal.via === 'grant'
+          ? (refusal) => {
+              stepUp ??= refusal;
+            }
+          : undefined,
     };
     const answer = await mcp.answerMcpPost(
       () => mcp.createMcpServer(engine, principal, serverOptions),
@@ -92,6 +100,7 @@ export function mountMcp(
       mcp.mcpToolCaller(engine, principal, serverOptions),
       { timeoutMs },
     );
+    if (stepUp) throw stepUp;
     if (answer.json !== undefined) {
       // written as JSON once, as it was built (a tool call's answer): Koa would serialise the object again
       ctx.status = answer.status;

@@ -2,6 +2,7 @@ import type { RequestListener } from 'node:http';
 import Router from '@koa/router';
 import type { Engine, Logger, McpToolMode } from '@portico/core';
 import Koa from 'koa';
+import type { MemberSignInOptions } from '../config/member-sign-in.js';
 import { authenticator } from '../http/auth.js';
 import { jsonBody } from '../http/body.js';
 import type { GatewayState } from '../http/state.js';
@@ -13,6 +14,7 @@ import { bearerChallenge, mountAuthorization } from '../routes/authorization.js'
 import { mountConnect } from '../routes/connect.js';
 import type { DashboardAssets } from '../routes/dashboard/assets.js';
 import { dashboardMiddleware } from '../routes/dashboard/index.js';
+import { MemberSignIn } from '../routes/dashboard/member-sign-in.js';
 import { mountHealth } from '../routes/health.js';
 import { mountLegacySse } from '../routes/legacy-sse.js';
 import { mountMcp } from '../routes/mcp.js';
@@ -46,6 +48,8 @@ export interface AppOptions {
   readiness?: Readiness;
   /** Serve the dashboard at /dashboard with these browser assets (absent: no dashboard). */
   dashboard?: { assets: DashboardAssets };
+  /** Members sign in to the dashboard with the firm's identity provider (PORTICO_OIDC_*). */
+  memberSignIn?: MemberSignInOptions | undefined;
 }
 
 /**
@@ -78,6 +82,7 @@ export function createApp(options: AppOptions): GatewayApp {
       assets: options.dashboard.assets,
       hostAllowed: (host) => allowed === '*' || hostAllowed(host, allowed),
       publicUrl: options.publicUrl,
+      memberSignIn: options.memberSignIn && new MemberSignIn(options.memberSignIn, engine, logger),
     });
 
   const authenticate = authenticator(engine);

@@ -186,7 +186,10 @@ function sendError(ctx: Context, error: unknown, logger: Logger): boolean {
   ctx.respond = true;
   ctx.status = failure.status;
   ctx.body = errorBody(failure);
-  const challenge = (ctx.state.challenge as ((code: string) => string | undefined) | undefined)?.(failure.code);
+  const challenge = (ctx.state.challenge as ((code: string, scope?: string) => string | undefined) | undefined)?.(
+    failure.code,
+    failure.requiredScope,
+  );
   if (challenge) ctx.set('www-authenticate', challenge);
   else if (failure.code === 'unauthorized') ctx.set('www-authenticate', 'Bearer realm="portico"');
   if (failure.retryAfter !== undefined) ctx.set('retry-after', String(failure.retryAfter));

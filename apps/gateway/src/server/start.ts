@@ -100,6 +100,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
   const readiness = new Readiness(store, logger);
   const app = createApp({
     ...(dashboardAssets ? { dashboard: { assets: dashboardAssets } } : {}),
+    memberSignIn: config.memberSignIn,
     engine,
     metrics: observability.metrics,
     metricsOnMainPort: observability.onMainPort,

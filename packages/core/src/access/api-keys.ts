@@ -5,11 +5,32 @@ import type { ApiKeyRecord, KeyScopes, Store } from '../store/types.js';
 import { storeSpan } from '../upstream/spans.js';
 import { displayPrefix, generateApiKey, hashApiKey, hashesEqual, isWellFormedApiKey, newKeyId } from './key-format.js';
 
-/** Who is calling: resolved from the API key on every request. */
+/** Who is calling: resolved from the bearer credential (or the dashboard session) on every request. */
 export interface Principal {
+  /** The credential's id: an API key's, a grant's (`grant_…`), `idp:<sub>`, or a member's (`mem_…`) for a session. */
   keyId: string | null;
   workspaceId: string;
   scopes: KeyScopes;
+  /** The person behind the call: a signed-in member, or the member a grant acts for. Absent or null: nobody named. */
+  memberId?: string | null;
+  /** What authenticated the call; absent: an API key. */
+  via?: PrincipalKind;
+}
+
+/** An API key, a grant's access token, the firm's identity provider's token, or a member's dashboard session. */
+export type PrincipalKind = 'key' | 'grant' | 'idp' | 'member';
+
+/** How messages name the principal to the person reading them: "This key", "This token", "Your account". */
+export function principalNoun(principal: Pick<Principal, 'via'>): string {
+  switch (principal.via) {
+    case 'grant':
+    case 'idp':
+      return 'This token';
+    case 'member':
+      return 'Your account';
+    default:
+      return 'This API key';
+  }
 }
 
 export interface CreatedKey {
@@ -60,7 +81,7 @@ export class ApiKeys {
     if (record.revokedAt) throw reject();
     if (record.expiresAt && Date.parse(record.expiresAt) <= Date.now()) throw reject();
     this.touch(record.id);
-    return { keyId: record.id, workspaceId: record.workspaceId, scopes: record.scopes };
+    return { keyId: record.id, workspaceId: record.workspaceId, scopes: record.scopes, via: 'key' };
   }
 
   /** Drops every cached key: keys are cached by hash, which a change notification does not carry. */

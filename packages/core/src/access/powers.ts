@@ -1,12 +1,13 @@
 import { GatewayError } from '../errors.js';
-import type { KeyScopes } from '../store/types.js';
-import type { Principal } from './api-keys.js';
+import { type KeyScopes, mayWrite } from '../store/scopes.js';
+import { type Principal, principalNoun } from './api-keys.js';
 
 /**
- * One rule for powers: a key (or a dashboard session, which acts as its key) never creates, edits or revokes anything
- * wider than itself. "Wider" is measured on every narrowing a key can have:
+ * One rule for powers: a principal (a key, a member, a grant, or a dashboard session, which acts as its key or member)
+ * never creates, approves, edits or revokes anything wider than itself: keys, grants (consent), members, tool sets,
+ * connections. "Wider" is measured on every narrowing a principal can have:
  * - services: a key limited to some services reaches only those;
- * - read-only: a read-only key grants nothing that writes;
+ * - read-only, and writes per service: a principal grants no write it may not make itself;
  * - tool set: a key bound to a tool set grants only that tool set;
  * - operator: only an operator key makes or revokes operator keys (and manages workspaces);
  * - workspace: a non-operator key acts only in its own workspace (checked where the workspace is resolved).
@@ -45,6 +46,16 @@ export function widerThan(actor: Principal, scopes: KeyScopes): string | undefin
     if (outside.length > 0) return `it reaches ${outside.join(', ')}, outside your services (${own.services.join(', ')})`;
   }
   if (own.readOnly && !scopes.readOnly) return 'it may write and yours is read-only';
+  if (!scopes.readOnly) {
+    // what it may write to must be writable by the actor too, service by service
+    if (scopes.services === '*' && scopes.writes === undefined) {
+      if (own.writes !== undefined) return `it may write to every service and yours only to ${own.writes.join(', ') || 'none'}`;
+    } else {
+      const writable = scopes.writes ?? (scopes.services as string[]);
+      const outside = writable.filter((service) => !mayWrite(own, service));
+      if (outside.length > 0) return `it may write to ${outside.join(', ')}, which yours may not`;
+    }
+  }
   if (own.toolSet && scopes.toolSet !== own.toolSet) {
     return scopes.toolSet
       ? `it is bound to tool set ${scopes.toolSet} and yours to ${own.toolSet}`
@@ -56,7 +67,24 @@ export function widerThan(actor: Principal, scopes: KeyScopes): string | undefin
 /** Throws `forbidden` unless a key with `scopes` lies within `actor` (to create it or to revoke it). */
 export function assertKeyWithin(actor: Principal, scopes: KeyScopes, verb: 'create' | 'revoke'): void {
   const why = widerThan(actor, scopes);
-  if (why) throw new GatewayError('forbidden', `This key may not ${verb} a key wider than itself: ${why}`);
+  if (why) throw new GatewayError('forbidden', `${principalNoun(actor)} may not ${verb} a key wider than itself: ${why}`);
+}
+
+/**
+ * Throws `forbidden` unless `actor` may approve a grant with `scopes` (consent), or revoke one: within its own powers,
+ * or, to revoke, the actor's own grant (a member ends what they allowed, whatever it reaches).
+ */
+export function assertGrantWithin(
+  actor: Principal,
+  grant: { scopes: KeyScopes; memberId?: string | null },
+  verb: 'approve' | 'revoke',
+): void {
+  if (verb === 'revoke' && actor.memberId && grant.memberId === actor.memberId) return;
+  if (verb === 'revoke' && !actor.scopes.admin) {
+    throw new GatewayError('forbidden', `${principalNoun(actor)} may revoke only its own grants`);
+  }
+  const why = widerThan(actor, grant.scopes);
+  if (why) throw new GatewayError('forbidden', `${principalNoun(actor)} may not ${verb} a grant wider than itself: ${why}`);
 }
 
 /** Why `actor` may not change what governs every key on `service` (toggles, base URL, settings, connection), or undefined. */
@@ -71,7 +99,7 @@ export function serviceChangeProblem(actor: Principal, service: string): string 
 /** Throws `forbidden` unless `actor` may change `service`'s integration settings or connection. */
 export function assertMayChangeService(actor: Principal, service: string): void {
   const why = serviceChangeProblem(actor, service);
-  if (why) throw new GatewayError('forbidden', `This key may not change ${service}'s settings or connection: ${why}`);
+  if (why) throw new GatewayError('forbidden', `${principalNoun(actor)} may not change ${service}'s settings or connection: ${why}`);
 }
 
 /** Throws `forbidden` unless `actor` may create, replace or delete tool sets: a key not narrowed in any way. */
@@ -85,5 +113,8 @@ export function assertMayEditToolSets(actor: Principal): void {
         ? 'it is read-only'
         : undefined;
   if (why)
-    throw new GatewayError('forbidden', `This key may not edit tool sets: ${why} (a tool set may reach every service, reads and writes)`);
+    throw new GatewayError(
+      'forbidden',
+      `${principalNoun(actor)} may not edit tool sets: ${why} (a tool set may reach every service, reads and writes)`,
+    );
 }

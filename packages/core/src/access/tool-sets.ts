@@ -187,13 +187,23 @@ export class ToolSets {
     return { record, operations: allowed.list() };
   }
 
-  /** Deletes a tool set; refused (`conflict`, naming them) while active keys are bound to it. */
+  /**
+   * Deletes a tool set; refused (`conflict`, naming them) while active keys, grants or members are bound to it: a set
+   * deleted and saved again with other rules would otherwise widen what they were allowed.
+   */
   async delete(workspaceId: string, id: string): Promise<boolean> {
-    const bound = (await this.store.listApiKeys(workspaceId)).filter((key) => key.scopes.toolSet === id && !key.revokedAt);
+    const now = Date.now();
+    const live = (r: { revokedAt: string | null; expiresAt: string | null }) =>
+      !r.revokedAt && !(r.expiresAt && Date.parse(r.expiresAt) <= now);
+    const bound = [
+      ...(await this.store.listApiKeys(workspaceId)).filter((key) => key.scopes.toolSet === id && live(key)).map((key) => key.id),
+      ...(await this.store.authorization.listGrants(workspaceId)).filter((g) => g.scopes.toolSet === id && live(g)).map((g) => g.id),
+      ...(await this.store.members.list(workspaceId)).filter((m) => m.narrowing.toolSet === id).map((m) => m.id),
+    ];
     if (bound.length > 0 && (await this.store.getToolSet(workspaceId, id))) {
       throw new GatewayError(
         'conflict',
-        `Tool set ${id} is used by ${bound.length} active key(s) (${bound.map((key) => key.id).join(', ')}): revoke them first`,
+        `Tool set ${id} is used by ${bound.length} active key(s), grant(s) or member(s) (${bound.join(', ')}): revoke or change them first`,
       );
     }
     const deleted = await this.store.deleteToolSet(workspaceId, id);

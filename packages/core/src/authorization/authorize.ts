@@ -14,6 +14,8 @@ export interface AuthorizeRequest {
   state: string | null;
   /** The resource (RFC 8707) the tokens will be for: one of this gateway's. */
   resource: string;
+  /** The `scope` parameter as the client sent it (`clio:read notion:write`), to pre-tick the consent page; null: none. */
+  scope: string | null;
 }
 
 /**
@@ -26,13 +28,15 @@ export type AuthorizeCheck =
   | { kind: 'show'; message: string }
   | { kind: 'redirect'; location: string };
 
-/** What the admin chose on the consent page. */
+/** What the signed-in person chose on the consent page (checked against their powers before it gets here). */
 export interface Consent {
   workspaceId: string;
-  scopes: Pick<KeyScopes, 'services' | 'readOnly' | 'toolSet'>;
+  scopes: Pick<KeyScopes, 'services' | 'readOnly' | 'toolSet' | 'writes'>;
   expiresAt: string | null;
-  /** The admin key whose session consented. */
+  /** The key or member whose session consented. */
   createdBy: string | null;
+  /** The member the grant acts for (they consented for themselves); absent or null: an admin key's grant. */
+  memberId?: string | null;
 }
 
 const MAX_STATE = 1_000;
@@ -88,9 +92,18 @@ export class Authorizer {
     if (resource === null || (resource !== undefined && !isGatewayResource(resource, publicUrl))) {
       return fail('invalid_target', 'The resource is not this gateway');
     }
+    const scope = one('scope');
+    if (scope === null || (scope !== undefined && scope.length > 4_000)) return fail('invalid_scope', 'scope is repeated or too long');
     return {
       kind: 'ok',
-      request: { client, redirectUri, challenge, state: state ?? null, resource: resource ?? publicUrl.replace(/\/+$/, '') },
+      request: {
+        client,
+        redirectUri,
+        challenge,
+        state: state ?? null,
+        resource: resource ?? publicUrl.replace(/\/+$/, ''),
+        scope: scope ?? null,
+      },
     };
   }
 
@@ -108,9 +121,11 @@ export class Authorizer {
         services: consent.scopes.services,
         readOnly: consent.scopes.readOnly,
         toolSet: consent.scopes.toolSet ?? null,
+        ...(consent.scopes.writes ? { writes: consent.scopes.writes } : {}),
       },
       resource: request.resource,
       createdBy: consent.createdBy,
+      memberId: consent.memberId ?? null,
       createdAt: at,
       lastUsedAt: null,
       expiresAt: consent.expiresAt,
@@ -136,6 +151,6 @@ export class Authorizer {
   }
 
   deny(request: AuthorizeRequest): string {
-    return errorRedirect(request.redirectUri, 'access_denied', 'The administrator declined the request', request.state);
+    return errorRedirect(request.redirectUri, 'access_denied', 'The request was declined', request.state);
   }
 }

@@ -100,7 +100,7 @@ export class ExternalIssuer {
       const { workspaceId, scopes } = scopesFromClaim(jwt.payload[this.claim]);
       if (!(await this.store.getWorkspace(workspaceId))) throw new JwtRefusal('the workspace does not exist');
       const subject = typeof jwt.payload.sub === 'string' ? jwt.payload.sub.slice(0, MAX_SUBJECT) : 'unknown';
-      return { keyId: `idp:${subject}`, workspaceId, scopes };
+      return { keyId: `idp:${subject}`, workspaceId, scopes, via: 'idp' };
     } catch (error) {
       if (!(error instanceof JwtRefusal)) throw error;
       this.logger.info({ issuer: this.issuer, reason: error.message }, 'identity provider token refused');

@@ -8,6 +8,7 @@ import type { ExternalIssuer } from './external-issuer.js';
 import { looksLikeJwt } from './jwt.js';
 import { type ClientMetadataDocumentOptions, ClientMetadataDocuments } from './metadata-documents.js';
 import { AUTHORIZATION_DEFAULTS, type AuthorizationOptions } from './options.js';
+import { supportedScopes } from './scopes.js';
 import { Tokens } from './tokens.js';
 
 /** Where the server's endpoints are, below the gateway's public URL. */
@@ -44,13 +45,19 @@ export class AuthorizationServer {
     documents: ClientMetadataDocumentOptions = {},
     egress?: EgressPolicy,
     external?: ExternalIssuer,
+    /** The installed services: the scopes a client may ask for are theirs. */
+    services: () => readonly string[] = () => [],
   ) {
     this.external = external;
+    this.services = services;
     this.options = { ...AUTHORIZATION_DEFAULTS, ...dropUndefined(options) };
     this.clients = new ClientRegistry(store, this.options, new ClientMetadataDocuments(store, this.options, documents, egress));
     this.authorizer = new Authorizer(store, this.clients, this.options);
-    this.tokens = new Tokens(store, logger, this.options);
+    this.tokens = new Tokens(store, logger, this.options, services);
   }
+
+  /** The installed services (scopes are per service). */
+  readonly services: () => readonly string[];
 
   /** RFC 8414 metadata. */
   metadata(publicUrl: string): Record<string, unknown> {
@@ -67,6 +74,7 @@ export class AuthorizationServer {
       token_endpoint_auth_methods_supported: ['none'],
       revocation_endpoint_auth_methods_supported: ['none'],
       client_id_metadata_document_supported: true,
+      scopes_supported: supportedScopes(this.services()),
     };
   }
 
@@ -79,6 +87,7 @@ export class AuthorizationServer {
       authorization_servers: this.external ? [this.external.issuer, issuer] : [issuer],
       bearer_methods_supported: ['header'],
       resource_name: 'Portico',
+      scopes_supported: supportedScopes(this.services()),
     };
   }
 

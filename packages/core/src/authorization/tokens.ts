@@ -1,4 +1,6 @@
 import type { Principal } from '../access/api-keys.js';
+import { memberScopes } from '../access/members.js';
+import { widerThan } from '../access/powers.js';
 import { GatewayError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { GrantRecord } from '../store/authorization-types.js';
@@ -13,6 +15,7 @@ import {
   sha256Hex,
   verifierMatches,
 } from './protocol.js';
+import { scopeString } from './scopes.js';
 
 /** The token endpoint's answer (RFC 6749 §5.1). */
 export interface TokenResponse {
@@ -20,6 +23,8 @@ export interface TokenResponse {
   token_type: 'Bearer';
   expires_in: number;
   refresh_token: string;
+  /** What the grant allows, as OAuth scopes (`clio:read clio:write notion:read`). */
+  scope: string;
 }
 
 /** The token endpoint's form: one value per field. */
@@ -41,6 +46,8 @@ export class Tokens {
     private readonly store: Store,
     private readonly logger: Logger,
     private readonly options: typeof AUTHORIZATION_DEFAULTS,
+    /** The installed services, for the scope strings of token responses. */
+    private readonly services: () => readonly string[] = () => [],
   ) {}
 
   async exchange(form: TokenForm, publicUrl: string, now = Date.now()): Promise<TokenResponse> {
@@ -119,8 +126,40 @@ export class Tokens {
     if (grant.revokedAt || (grant.expiresAt && Date.parse(grant.expiresAt) <= now)) throw reject();
     // Audience (RFC 8707): a token another gateway issued into a shared database is not good here.
     if (!publicUrl || !isGatewayResource(grant.resource, publicUrl)) throw reject();
+    const approverProblem = await this.approverProblem(grant, now);
+    if (approverProblem) {
+      this.logger.info({ grantId: grant.id, why: approverProblem }, 'grant refused: its approver no longer stands behind it');
+      throw reject();
+    }
     this.touch(grant.id, now);
-    return { keyId: grant.id, workspaceId: grant.workspaceId, scopes: { ...grant.scopes, admin: false, operator: false } };
+    return {
+      keyId: grant.id,
+      workspaceId: grant.workspaceId,
+      scopes: { ...grant.scopes, admin: false, operator: false },
+      memberId: grant.memberId,
+      via: 'grant',
+    };
+  }
+
+  /**
+   * Why the grant's approver no longer stands behind it, or undefined: a grant is never more than whoever approved it
+   * is now. The member it acts for was removed, or narrowed below it; the admin key that approved it was revoked,
+   * expired or narrowed below it.
+   */
+  private async approverProblem(grant: GrantRecord, now: number): Promise<string | undefined> {
+    if (grant.memberId) {
+      const member = await this.store.members.get(grant.workspaceId, grant.memberId);
+      if (!member) return 'its member was removed';
+      const why = widerThan({ keyId: member.id, workspaceId: member.workspaceId, scopes: memberScopes(member) }, grant.scopes);
+      return why && `it is wider than its member now: ${why}`;
+    }
+    if (!grant.createdBy) return undefined; // made by the CLI or by a release before grants named their approver
+    const key = await this.store.getApiKey(grant.workspaceId, grant.createdBy);
+    if (!key) return undefined; // an approver that is no key (a release before members) is not checked
+    if (key.revokedAt) return 'the key that approved it was revoked';
+    if (key.expiresAt && Date.parse(key.expiresAt) <= now) return 'the key that approved it expired';
+    const why = widerThan({ keyId: key.id, workspaceId: key.workspaceId, scopes: key.scopes }, grant.scopes);
+    return why && `it is wider than the key that approved it: ${why}`;
   }
 
   private async liveGrant(id: string, now: number): Promise<GrantRecord> {
@@ -164,6 +203,7 @@ export class Tokens {
       token_type: 'Bearer',
       expires_in: Math.max(1, Math.floor((accessEnd - now) / 1000)),
       refresh_token: refresh,
+      scope: scopeString(grant.scopes, this.services()),
     };
   }
 

@@ -1,16 +1,25 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { principalNoun } from '../access/api-keys.js';
 import type { AllowedOperations } from '../access/tool-sets.js';
 import type { RegisteredIntegration, RegisteredOperation } from '../contract/registry.js';
 import { errorBody, GatewayError, toGatewayError } from '../errors.js';
 import type { Engine, Principal } from '../pipeline/engine.js';
 import type { InvokeRequest } from '../pipeline/pipeline.js';
+import { mayWrite } from '../store/scopes.js';
 import { connectionsOverview } from './connections-overview.js';
 import { describeOperation, jsonSchema } from './describe.js';
 import { type BudgetHints, fitToBudget } from './result-budget.js';
 import { closestOperations } from './suggest.js';
 
 /** Who calls a tool: the address kept in each call's audit record, and the trace its upstream requests carry. */
-export type McpCaller = Pick<InvokeRequest, 'clientAddress' | 'trace'>;
+export type McpCaller = Pick<InvokeRequest, 'clientAddress' | 'trace'> & {
+  /**
+   * Told of a tool call refused for want of an OAuth scope (an error with `requiredScope`): the HTTP door then answers
+   * 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`, as the MCP authorization
+   * specification's step-up describes, instead of the tool result. Only OAuth grants' tokens carry such refusals.
+   */
+  stepUp?: (refusal: GatewayError) => void;
+};
 
 /**
  * What the compact tools do once called: search_methods, describe_method and call_{service}. Every mistake in their
@@ -41,7 +50,8 @@ export async function runConnections(engine: Engine, principal: Principal): Prom
 /** Which operations a caller may use: a read-only key only those that read, a key with a tool set only the set's. */
 export function usableBy(principal: Principal, allowed: AllowedOperations | undefined): (operation: RegisteredOperation) => boolean {
   return (operation) =>
-    (!principal.scopes.readOnly || operation.access === 'read') && (!allowed || allowed.has(operation.service, operation.name));
+    (operation.access === 'read' || mayWrite(principal.scopes, operation.service)) &&
+    (!allowed || allowed.has(operation.service, operation.name));
 }
 
 export async function runSearch(engine: Engine, principal: Principal, args: Record<string, unknown>): Promise<CallToolResult> {
@@ -84,11 +94,17 @@ export async function runDescribe(engine: Engine, principal: Principal, args: Re
     if (!operation) throw new GatewayError('not_found', await unknownOperationMessage(engine, principal, integration, method));
     const allowed = await engine.allowedOperations(principal);
     if (allowed && !allowed.has(service, method)) {
-      throw new GatewayError('forbidden', `This API key's tool set (${principal.scopes.toolSet}) does not include ${service}:${method}`);
+      throw new GatewayError(
+        'forbidden',
+        `${principalNoun(principal)}'s tool set (${principal.scopes.toolSet}) does not include ${service}:${method}`,
+      );
     }
     // as search_methods and the tool list: a read-only key is not shown what it may not call
-    if (principal.scopes.readOnly && operation.access !== 'read') {
-      throw new GatewayError('forbidden', `This API key is read-only; ${service}:${method} is not a read operation`);
+    if (operation.access !== 'read' && !mayWrite(principal.scopes, service)) {
+      throw new GatewayError(
+        'forbidden',
+        `${principalNoun(principal)} may not write to ${service}; ${service}:${method} is not a read operation`,
+      );
     }
     return success(describeOperation(integration, operation));
   } catch (error) {
@@ -145,7 +161,7 @@ async function unknownOperation(
     throw new GatewayError('internal_error', 'Internal error');
   } catch (error) {
     const refusal = toGatewayError(error);
-    if (refusal.code !== 'not_found') return failure(refusal);
+    if (refusal.code !== 'not_found') return failure(refusal, false, caller);
     return failure(new GatewayError('not_found', await unknownOperationMessage(engine, principal, integration, method)));
   }
 }
@@ -196,7 +212,7 @@ export async function invokeTool(
     const registered = engine.registry.operation(service, operation);
     return success(fitToBudget(result.body, budget, registered ? budgetHints(registered) : {}).body);
   } catch (error) {
-    return failure(error, typed);
+    return failure(error, typed, caller);
   }
 }
 
@@ -232,8 +248,11 @@ export function toolResultJson(result: CallToolResult): string {
   return `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${structured}}`;
 }
 
-function failure(error: unknown, typed = false): CallToolResult {
-  const body = errorBody(toGatewayError(error));
+function failure(error: unknown, typed = false, caller?: McpCaller): CallToolResult {
+  const refusal = toGatewayError(error);
+  // An OAuth token's call beyond its scopes: the door answers HTTP 403 with a step-up challenge instead (see McpCaller).
+  if (refusal.requiredScope && caller?.stepUp) caller.stepUp(refusal);
+  const body = errorBody(refusal);
   const content: CallToolResult['content'] = [{ type: 'text', text: JSON.stringify(body) }];
   return typed ? { isError: true, content } : { isError: true, content, structuredContent: { ...body } };
 }

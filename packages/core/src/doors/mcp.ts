@@ -27,6 +27,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import type { RegisteredIntegration, RegisteredOperation } from '../contract/registry.js';
+import type { GatewayError } from '../errors.js';
 import type { Engine, Principal } from '../pipeline/engine.js';
 import type { TraceContext } from '../upstream/trace-context.js';
 import { jsonSchema } from './describe.js';
@@ -64,6 +65,8 @@ export interface McpServerOptions {
   clientAddress?: string | null;
   /** The trace of the HTTP request the calls answer (W3C Trace Context); default: the current one, if any. */
   trace?: TraceContext | undefined;
+  /** Told of a call refused for want of an OAuth scope, so that the HTTP door can answer with a step-up (McpCaller). */
+  stepUp?: ((refusal: GatewayError) => void) | undefined;
 }
 
 /**
@@ -172,6 +175,7 @@ export function mcpToolCaller(
   const mode = options.mode ?? 'compact';
   const budget = options.resultBudget ?? DEFAULT_MCP_RESULT_BUDGET;
   const caller: McpCaller = { clientAddress: options.clientAddress ?? null, trace: options.trace };
+  if (options.stepUp) caller.stepUp = options.stepUp;
   return async ({ name, arguments: given }) => {
     const args = (given ?? {}) as Record<string, unknown>;
     if (mode === 'compact') {

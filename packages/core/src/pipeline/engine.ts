@@ -1,5 +1,6 @@
 import { ApiKeys, type CreatedKey, type Principal } from '../access/api-keys.js';
 import { IntegrationSettings, type IntegrationState } from '../access/integration-settings.js';
+import { Members } from '../access/members.js';
 import { type AllowedOperations, ToolSets } from '../access/tool-sets.js';
 import { Workspaces } from '../access/workspaces.js';
 import { ExternalIssuer, type ExternalIssuerOptions } from '../authorization/external-issuer.js';
@@ -97,6 +98,8 @@ export class Engine {
   readonly workspaces: Workspaces;
   /** The tool sets of every workspace: saved, listed, deleted, and resolved for the keys bound to them. */
   readonly toolSets: ToolSets;
+  /** The people of workspaces (members), who sign in with the firm's identity provider. */
+  readonly members: Members;
   /** The built-in OAuth 2.1 authorization server whose access tokens both doors take (authorization/). */
   readonly authorization: AuthorizationServer;
   private readonly keys: KeyRing;
@@ -137,9 +140,11 @@ export class Engine {
       options.clientMetadataDocuments,
       egress,
       external,
+      () => this.registry.list().map((i) => i.service),
     );
     this.workspaces = new Workspaces(this.store, () => this.flushAudit());
     this.toolSets = new ToolSets(this.registry, this.store);
+    this.members = new Members(this.store);
     const workspaceBaseUrls = new WorkspaceBaseUrls(egress, options.egress?.workspaceHosts);
     this.settings = new IntegrationSettings(this.registry, this.store, workspaceBaseUrls);
     this.oauthClients = new OAuthClients(options.oauthClients ?? {}, () => this.publicUrl);

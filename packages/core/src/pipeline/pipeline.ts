@@ -1,6 +1,7 @@
-import type { Principal } from '../access/api-keys.js';
+import { type Principal, principalNoun } from '../access/api-keys.js';
 import type { IntegrationSettings, IntegrationState } from '../access/integration-settings.js';
 import type { AllowedOperations, ToolSets } from '../access/tool-sets.js';
+import { stepUpScope } from '../authorization/scopes.js';
 import type { Connections } from '../connections/credentials.js';
 import { assertInput, pathSegmentProblem } from '../contract/input-limits.js';
 import type { DeclarativeUpstream, UpstreamRequest, UpstreamResponse } from '../contract/operation.js';
@@ -8,6 +9,7 @@ import { type RegisteredIntegration, type RegisteredOperation, type Registry, re
 import { coerceParams, compilerReady, problemList, queryParams } from '../contract/validation.js';
 import { GatewayError, toGatewayError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { mayWrite } from '../store/scopes.js';
 import type { Store } from '../store/types.js';
 import { upstreamJsonBytes } from '../upstream/client.js';
 import { buildDeclarative } from '../upstream/declarative.js';
@@ -80,8 +82,27 @@ type Checked = { integration: RegisteredIntegration; allowed: AllowedOperations 
 
 function assertToolSetService(principal: Principal, service: string, allowed: AllowedOperations | undefined): void {
   if (allowed && !allowed.hasService(service)) {
-    throw new GatewayError('forbidden', `This API key's tool set (${principal.scopes.toolSet}) has no operation of ${service}`);
+    throw new GatewayError(
+      'forbidden',
+      `${principalNoun(principal)}'s tool set (${principal.scopes.toolSet}) has no operation of ${service}`,
+    );
   }
+}
+
+/**
+ * A call beyond the principal's scopes: `forbidden`, and for an OAuth grant's token the scopes that would let it
+ * through, so that the doors can answer with a step-up challenge (`insufficient_scope` with `scope=`).
+ */
+function beyondScopes(principal: Principal, message: string, service: string, needed: 'read' | 'write', registry: Registry): GatewayError {
+  if (principal.via !== 'grant') return new GatewayError('forbidden', message);
+  const services = registry.list().map((i) => i.service);
+  return new GatewayError(
+    'forbidden',
+    `${message}; authorize again with the scope ${needed === 'write' ? `${service}:write` : `${service}:read`}`,
+    {
+      requiredScope: stepUpScope(principal.scopes, service, needed, services),
+    },
+  );
 }
 
 /** The tool set's services and the workspace's door switches, in that order. */
@@ -158,7 +179,7 @@ export class Pipeline {
     const integration = requireIntegration(this.registry, service);
     const { services } = principal.scopes;
     if (services !== '*' && !services.includes(service)) {
-      throw new GatewayError('forbidden', `This API key may not call ${service}`);
+      throw beyondScopes(principal, `${principalNoun(principal)} may not call ${service}`, service, 'read', this.registry);
     }
     // No await unless the set must be read: a key without a set, or with its set cached, costs no extra turn.
     const pending = this.allowedOperations(principal);
@@ -213,14 +234,14 @@ export class Pipeline {
       if (allowed && !allowed.has(request.service, request.operation)) {
         throw new GatewayError(
           'forbidden',
-          `This API key's tool set (${request.principal.scopes.toolSet}) does not include ${request.service}:${request.operation}`,
+          `${principalNoun(request.principal)}'s tool set (${request.principal.scopes.toolSet}) does not include ${request.service}:${request.operation}`,
         );
       }
-      if (request.principal.scopes.readOnly && operation.access !== 'read') {
-        throw new GatewayError(
-          'forbidden',
-          `This API key is read-only; ${request.operation} ${operation.access === 'delete' ? 'deletes' : 'writes'} data`,
-        );
+      if (operation.access !== 'read' && !mayWrite(request.principal.scopes, request.service)) {
+        const what = request.principal.scopes.readOnly ? 'is read-only' : `may not write to ${request.service}`;
+        const verb = operation.access === 'delete' ? 'deletes' : 'writes';
+        const message = `${principalNoun(request.principal)} ${what}; ${request.operation} ${verb} data`;
+        throw beyondScopes(request.principal, message, request.service, 'write', this.registry);
       }
       const compiling = compilerReady(); // the first validation of the process loads typebox's compiler
       if (compiling) await compiling;
@@ -258,6 +279,7 @@ export class Pipeline {
           code,
           durationMs: performance.now() - started,
           clientAddress: request.clientAddress ?? null,
+          memberId: request.principal.memberId ?? null,
         },
         upstreamStatus === undefined ? undefined : { upstreamStatus },
       );

@@ -36,6 +36,7 @@ function grant(row: DbRow, prefix = ''): GrantRecord {
     scopes: JSON.parse(String(col('scopes'))),
     resource: String(col('resource')),
     createdBy: text(col('created_by')),
+    memberId: text(col('member_id')),
     createdAt: String(col('created_at')),
     lastUsedAt: text(col('last_used_at')),
     expiresAt: text(col('expires_at')),
@@ -115,8 +116,8 @@ export class SqlAuthorizationTables implements AuthorizationTables {
 
   async createGrant(r: GrantRecord): Promise<void> {
     await this.run(
-      `INSERT INTO oauth_grants (id, workspace_id, client_id, client_name, scopes, resource, created_by, created_at, last_used_at, expires_at, revoked_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO oauth_grants (id, workspace_id, client_id, client_name, scopes, resource, created_by, member_id, created_at, last_used_at, expires_at, revoked_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         r.id,
         r.workspaceId,
@@ -125,6 +126,7 @@ export class SqlAuthorizationTables implements AuthorizationTables {
         JSON.stringify(r.scopes),
         r.resource,
         r.createdBy,
+        r.memberId,
         r.createdAt,
         r.lastUsedAt,
         r.expiresAt,

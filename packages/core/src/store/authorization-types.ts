@@ -32,8 +32,10 @@ export interface GrantRecord {
   scopes: KeyScopes;
   /** The resource (RFC 8707) the grant's tokens are for: this gateway's MCP or REST URL. */
   resource: string;
-  /** The admin key whose dashboard session consented. */
+  /** The key or member whose dashboard session consented. */
   createdBy: string | null;
+  /** The person the grant acts for (a member who consented for themselves); null: a grant an admin key approved. */
+  memberId: string | null;
   createdAt: string;
   lastUsedAt: string | null;
   expiresAt: string | null;

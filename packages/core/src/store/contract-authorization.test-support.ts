@@ -16,6 +16,7 @@ export function authorizationContract(fresh: () => Promise<Store>): void {
     scopes: { admin: false, services: ['clio'], readOnly: true, toolSet: null },
     resource: 'https://gw.example/api/mcp',
     createdBy: 'key_admin',
+    memberId: null,
     createdAt: T0,
     lastUsedAt: null,
     expiresAt: null,

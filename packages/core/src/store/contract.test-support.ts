@@ -2,6 +2,7 @@ import { afterEach, describe } from 'vitest';
 import { auditContract } from './contract-audit.test-support.js';
 import { authorizationContract } from './contract-authorization.test-support.js';
 import { coordinationContract } from './contract-coordination.test-support.js';
+import { membersContract } from './contract-members.test-support.js';
 import { recordContract } from './contract-records.test-support.js';
 import { sessionContract } from './contract-sessions.test-support.js';
 import { workspaceContract } from './contract-workspaces.test-support.js';
@@ -32,5 +33,6 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     workspaceContract(fresh);
     sessionContract(fresh);
     authorizationContract(fresh);
+    membersContract(fresh);
   });
 }

@@ -1,5 +1,6 @@
 import { AUTHORIZATION_TABLES } from './authorization-sql.js';
 import { INSTANCES_TABLE } from './instances.js';
+import { MEMBERS_TABLES } from './members-sql.js';
 import type { Migration } from './migration-types.js';
 import { SESSIONS_TABLE } from './sessions.js';
 
@@ -196,5 +197,13 @@ export const MIGRATIONS: readonly Migration[] = [
          granted INTEGER NOT NULL,
          PRIMARY KEY (service, workspace_id, window_ms))`,
     ],
+  },
+  {
+    version: 12,
+    name: 'members; the person behind grants and audit records',
+    // The people of a workspace, who sign in with the firm's identity provider (store/members-sql.ts,
+    // docs/workspaces.md); a grant and an audit record name the member behind them (NULL: a key, or before v12).
+    sqlite: MEMBERS_TABLES,
+    postgres: MEMBERS_TABLES,
   },
 ];

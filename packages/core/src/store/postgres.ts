@@ -4,6 +4,7 @@ import { auditPage, auditQuerySql, auditSeriesPoints, auditSeriesSql } from './a
 import { SqlAuthorizationTables } from './authorization-sql.js';
 import { ChangeHub } from './changes.js';
 import { SqlInstanceTable } from './instances.js';
+import { SqlMemberTable } from './members-sql.js';
 import type { MigrateOptions, MigrationStatus } from './migration-plan.js';
 import { KeyedMutex } from './mutex.js';
 import { loadPg } from './pg.js';
@@ -359,6 +360,7 @@ export class PostgresStore extends WorkspaceMethods implements Store, QuotaLease
     this.pool.query<DbRow>(sql, args).then((result) => ({ rows: result.rows, changed: result.rowCount ?? 0 }));
   readonly authorization = new SqlAuthorizationTables('postgres', this.statement);
   readonly sessions = new SqlSessionTable('postgres', this.statement);
+  readonly members = new SqlMemberTable('postgres', this.statement);
   readonly instances = new SqlInstanceTable('postgres', this.statement);
 
   private async one(sql: string, args: unknown[]): Promise<DbRow | undefined> {

@@ -76,5 +76,7 @@ export function auditRecord(row: DbRow): Omit<AuditEntry, 'id'> {
     code: text(row.code),
     durationMs: Number(row.duration_ms),
     clientAddress: text(row.client_address),
+    // only where a person is named: records of keys keep their shape
+    ...(row.member_id === null || row.member_id === undefined ? {} : { memberId: String(row.member_id) }),
   };
 }

@@ -13,4 +13,16 @@ export interface KeyScopes {
   services: '*' | string[];
   /** Only operations that read (GET-like) may be called. */
   readOnly: boolean;
+  /**
+   * Of its services, those it may also write to (an OAuth grant's `<service>:write` scopes). Absent: every one of its
+   * services, unless `readOnly`. Empty with `readOnly` false never occurs: a grant that writes nowhere is read-only.
+   */
+  writes?: string[];
+}
+
+/** Whether scopes let their holder call operations of `service` that write. */
+export function mayWrite(scopes: KeyScopes, service: string): boolean {
+  if (scopes.readOnly) return false;
+  if (scopes.services !== '*' && !scopes.services.includes(service)) return false;
+  return scopes.writes === undefined || scopes.writes.includes(service);
 }

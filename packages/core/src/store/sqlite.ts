@@ -5,6 +5,7 @@ import { auditPage, auditQuerySql, auditSeriesPoints, auditSeriesSql, pruneBatch
 import { SqlAuthorizationTables } from './authorization-sql.js';
 import { ChangeHub } from './changes.js';
 import { SqlInstanceTable } from './instances.js';
+import { SqlMemberTable } from './members-sql.js';
 import {
   appliedRows,
   assertUsable,
@@ -39,10 +40,10 @@ import { type Statement, WorkspaceMethods, WorkspaceRecords } from './workspace-
 const SIDECARS = ['', '-wal', '-shm', '-journal'];
 
 /** Appends the audit records given as one JSON array of rows (`appendAudit`), in the array's order. */
-const APPEND_AUDIT = `INSERT INTO audit (at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms, client_address)
+const APPEND_AUDIT = `INSERT INTO audit (at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms, client_address, member_id)
   SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'),
          json_extract(value, '$[4]'), json_extract(value, '$[5]'), json_extract(value, '$[6]'), json_extract(value, '$[7]'),
-         json_extract(value, '$[8]'), json_extract(value, '$[9]')
+         json_extract(value, '$[8]'), json_extract(value, '$[9]'), json_extract(value, '$[10]')
   FROM json_each(?) ORDER BY key`;
 
 /**
@@ -159,6 +160,11 @@ export class SqliteStore extends WorkspaceMethods implements Store {
   });
 
   readonly instances = new SqlInstanceTable('sqlite', async (sql, args) => {
+    const result = await this.client.execute({ sql, args });
+    return { rows: result.rows, changed: result.rowsAffected };
+  });
+
+  readonly members = new SqlMemberTable('sqlite', async (sql, args) => {
     const result = await this.client.execute({ sql, args });
     return { rows: result.rows, changed: result.rowsAffected };
   });
@@ -312,6 +318,7 @@ export class SqliteStore extends WorkspaceMethods implements Store {
         r.code,
         Math.round(r.durationMs),
         r.clientAddress ?? null,
+        r.memberId ?? null,
       ]),
     );
     await this.client.execute({ sql: APPEND_AUDIT, args: [rows] });

@@ -1,4 +1,5 @@
 import type { AuthorizationTables } from './authorization-types.js';
+import type { MemberTable } from './member-types.js';
 import type { MigrateOptions, MigrationStatus } from './migration-types.js';
 import type { KeyScopes } from './scopes.js';
 
@@ -122,6 +123,8 @@ export interface AuditRecord {
   code: string | null;
   durationMs: number;
   clientAddress: string | null; // the socket's, or a trusted proxy's X-Forwarded-For; null: no request, or before v10
+  /** The person behind the call (a member's session or grant); absent or null: a key, or a record before v12. */
+  memberId?: string | null;
 }
 
 /** An audit record as `queryAudit` lists it: with its id, which orders the records (a higher id was written later). */
@@ -338,6 +341,9 @@ export interface Store {
 
   /** The built-in OAuth authorization server's clients, grants, codes and tokens (store/authorization-sql.ts). */
   readonly authorization: AuthorizationTables;
+
+  /** The members of workspaces: people who sign in with the firm's identity provider (store/members-sql.ts). */
+  readonly members: MemberTable;
 
   /** The gateway instances' heartbeats and the encryption keys each can decrypt with (store/instances.ts). */
   readonly instances: InstanceTable;

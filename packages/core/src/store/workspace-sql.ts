@@ -51,6 +51,7 @@ const OWNED: ReadonlyArray<[table: string, counted: keyof WorkspaceUsage | undef
   ['oauth_tokens', undefined],
   ['oauth_codes', undefined],
   ['oauth_grants', undefined],
+  ['members', undefined],
 ];
 
 /** The workspace and tool-set half of the `Store` interface, in the SQL SQLite and PostgreSQL share. */

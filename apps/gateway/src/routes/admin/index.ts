@@ -7,6 +7,7 @@ import { mountConnectionRoutes } from './connections.js';
 import { requireAdmin, type WorkspaceOf, type WorkspaceRoutes } from './guards.js';
 import { mountIntegrationRoutes } from './integrations.js';
 import { mountKeyRoutes } from './keys.js';
+import { mountMemberRoutes } from './members.js';
 import { mountToolSetRoutes } from './tool-sets.js';
 import { mountWorkspaceAdmin } from './workspaces.js';
 
@@ -40,5 +41,6 @@ export function mountAdmin(router: Router<GatewayState>, engine: Engine, body: (
     mountConnectionRoutes(routes);
     mountAuditRoutes(routes);
     mountToolSetRoutes(routes);
+    mountMemberRoutes(routes);
   }
 }

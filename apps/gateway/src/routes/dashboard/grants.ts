@@ -1,19 +1,17 @@
-import { GatewayError, type GrantRecord } from '@portico/core';
+import { assertGrantWithin, GatewayError, type GrantRecord, type Principal } from '@portico/core';
 import type { PageKit } from './handlers.js';
 import { type Html, html } from './html.js';
 import { csrfField, when } from './layout.js';
 import type { DashboardSession } from './session.js';
 
 function scopeOf(g: GrantRecord): string {
-  const what = g.scopes.toolSet
-    ? `tool set ${g.scopes.toolSet}`
-    : g.scopes.services === '*'
-      ? 'all services'
-      : g.scopes.services.join(', ');
-  return `${what}${g.scopes.readOnly ? ', read-only' : ''}`;
+  const { scopes } = g;
+  const services = scopes.services === '*' ? 'all services' : scopes.services.join(', ');
+  const access = scopes.readOnly ? ', read-only' : scopes.writes ? `, writes to ${scopes.writes.join(', ')}` : '';
+  return `${services}${access}${scopes.toolSet ? `, tool set ${scopes.toolSet}` : ''}`;
 }
 
-function grantsPage(session: DashboardSession, grants: GrantRecord[]): Html {
+function grantsPage(session: DashboardSession, grants: GrantRecord[], own: boolean, people: Map<string, string>): Html {
   const now = Date.now();
   const state = (g: GrantRecord) =>
     g.revokedAt
@@ -22,14 +20,19 @@ function grantsPage(session: DashboardSession, grants: GrantRecord[]): Html {
         ? html`<span class="badge warn">Ended</span>`
         : html`<span class="badge ok">Active</span>`;
   return html`<h1>Connected clients</h1>
-<p class="lead">What admins allowed OAuth clients (Claude, ChatGPT, other MCP clients) to do in this workspace. Revoking ends the client's tokens at once.</p>
+<p class="lead">${
+    own
+      ? 'The assistants you allowed to act for you (Claude, ChatGPT, other MCP clients).'
+      : 'What people of this workspace allowed OAuth clients (Claude, ChatGPT, other MCP clients) to do.'
+  } Revoking ends the client's tokens at once.</p>
 <div class="table-wrap">
 <table class="stack">
-  <thead><tr><th scope="col">Client</th><th scope="col">May use</th><th scope="col">Allowed</th><th scope="col">Last used</th><th scope="col">Ends</th><th scope="col">State</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+  <thead><tr><th scope="col">Client</th><th scope="col">For</th><th scope="col">May use</th><th scope="col">Allowed</th><th scope="col">Last used</th><th scope="col">Ends</th><th scope="col">State</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
   <tbody>
   ${grants.map(
     (g) => html`<tr data-grant="${g.id}">
     <td data-label="Client"><strong>${g.clientName}</strong> <code class="hint">${g.id}</code></td>
+    <td data-label="For">${g.memberId ? (people.get(g.memberId) ?? g.memberId) : 'the workspace (an admin key)'}</td>
     <td data-label="May use">${scopeOf(g)}</td>
     <td data-label="Allowed">${when(g.createdAt)}</td>
     <td data-label="Last used">${when(g.lastUsedAt)}</td>
@@ -48,17 +51,28 @@ function grantsPage(session: DashboardSession, grants: GrantRecord[]): Html {
 </div>`;
 }
 
+/** Which grants a person sees: an admin every grant of the workspace, a member only their own. */
+const visibleTo = (principal: Principal) => (g: GrantRecord) =>
+  principal.scopes.admin || (!!principal.memberId && g.memberId === principal.memberId);
+
 /** The grants of the session's workspace, listed with their client and last use, and revoked. */
 export function mountGrants(kit: PageKit): void {
   const { engine, route, show, flash, redirect } = kit;
   route('GET', '/dashboard/grants', async (r) => {
-    show(r, 'keys', 'Connected clients', grantsPage(r.session, await engine.store.authorization.listGrants(r.principal.workspaceId)));
+    const grants = (await engine.store.authorization.listGrants(r.principal.workspaceId)).filter(visibleTo(r.principal));
+    const people = new Map((await engine.store.members.list(r.principal.workspaceId)).map((m) => [m.id, m.name ?? m.email]));
+    show(r, 'keys', 'Connected clients', grantsPage(r.session, grants, !r.principal.scopes.admin, people));
   });
   route('POST', '/dashboard/grants/:id/revoke', async (r) => {
     const id = r.params[0] as string;
     const grant = await engine.store.authorization.getGrant(id);
+    if (!grant || grant.workspaceId !== r.principal.workspaceId || grant.revokedAt || !visibleTo(r.principal)(grant)) {
+      throw new GatewayError('not_found', 'No active grant with this id');
+    }
+    // one's own grant, or, for an admin, a grant within their powers (as for keys)
+    assertGrantWithin(r.principal, grant, 'revoke');
     const revoked = await engine.store.authorization.revokeGrant(r.principal.workspaceId, id, new Date().toISOString());
-    if (!revoked || !grant) throw new GatewayError('not_found', 'No active grant with this id');
+    if (!revoked) throw new GatewayError('not_found', 'No active grant with this id');
     flash(r, 'ok', `${grant.clientName} no longer has access.`);
     redirect(r.ctx, '/dashboard/grants');
   });

@@ -1,4 +1,14 @@
-import { compilerReady, type Engine, GatewayError, type Logger, Params, type Principal, Type, toGatewayError } from '@portico/core';
+import {
+  compilerReady,
+  type Engine,
+  GatewayError,
+  type Logger,
+  memberPrincipal,
+  Params,
+  type Principal,
+  Type,
+  toGatewayError,
+} from '@portico/core';
 import type { Context, Next } from 'koa';
 import { readBody } from '../../http/body.js';
 import type { GatewayState } from '../../http/state.js';
@@ -8,11 +18,17 @@ import { DASHBOARD_CSP } from './csp.js';
 import { mountGrants } from './grants.js';
 import { backTo, type Handler, mountPages, type PageRequest, validator } from './handlers.js';
 import type { Html } from './html.js';
-import { errorPage, type Notice, page, type Section, signInPage } from './layout.js';
+import { errorPage, type Notice, page, type Section, type SignInChoices, signInPage } from './layout.js';
+import { type MemberSignIn, SignInRefused } from './member-sign-in.js';
+import { mountMembers } from './members.js';
 import { AttemptLimiter, csrfMatches, SessionStore } from './session.js';
 
 export const DASHBOARD_PREFIX = '/dashboard';
 const COOKIE = 'portico_session';
+/** The browser-bound half of a sign-in with the identity provider in progress (member-sign-in.ts). */
+const SIGN_IN_COOKIE = 'portico_sign_in';
+/** Pages a member who is not an admin may open: their own connected clients, consent, sign-out. */
+const MEMBER_PATHS = /^\/dashboard\/(authorize|grants(\/[a-z0-9_.-]{1,100}\/revoke)?|sign-out)$/i;
 const FORM_LIMIT_BYTES = 64 * 1024;
 
 export { DASHBOARD_CSP } from './csp.js';
@@ -26,6 +42,8 @@ export interface DashboardOptions {
   publicUrl?: string | undefined;
   sessions?: SessionStore;
   signInLimiter?: AttemptLimiter;
+  /** Members sign in with the firm's identity provider (PORTICO_OIDC_*); absent: admin keys only. */
+  memberSignIn?: MemberSignIn | undefined;
 }
 
 const SignIn = Params({ key: Type.String({ minLength: 1, maxLength: 400 }) });
@@ -45,16 +63,42 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
     routes.push({ method, pattern: new RegExp(`^${path.replace(/:\w+/g, '([a-z0-9_.-]{1,100})')}$`, 'i'), handler });
 
   const secure = (ctx: Context) => ctx.secure || Boolean(options.publicUrl?.startsWith('https:'));
-  const cookie = (ctx: Context, value: string, maxAge?: number) =>
-    ctx.set(
+  // SameSite=Lax: a signed-in person arriving from claude.ai or chatgpt.com (a top-level GET) reaches the consent page;
+  // cross-site POSTs carry no cookie, and every POST is checked for its origin and CSRF token besides (docs/dashboard.md).
+  const setCookie = (ctx: Context, name: string, value: string, maxAge?: number) =>
+    ctx.append(
       'set-cookie',
-      `${COOKIE}=${value}; Path=${DASHBOARD_PREFIX}; HttpOnly; SameSite=Strict${secure(ctx) ? '; Secure' : ''}${maxAge === undefined ? '' : `; Max-Age=${maxAge}`}`,
+      `${name}=${value}; Path=${DASHBOARD_PREFIX}; HttpOnly; SameSite=Lax${secure(ctx) ? '; Secure' : ''}${maxAge === undefined ? '' : `; Max-Age=${maxAge}`}`,
     );
-  const sessionId = (ctx: Context) => {
+  const cookie = (ctx: Context, value: string, maxAge?: number) => setCookie(ctx, COOKIE, value, maxAge);
+  const cookieValue = (ctx: Context, name: string) => {
     const header = ctx.get('cookie');
-    const match = new RegExp(`(?:^|;\\s*)${COOKIE}=([A-Za-z0-9_-]+)`).exec(header);
+    const match = new RegExp(`(?:^|;\\s*)${name}=([A-Za-z0-9_-]+)`).exec(header);
     return match?.[1];
   };
+  const sessionId = (ctx: Context) => cookieValue(ctx, COOKIE);
+  const memberSignIn = options.memberSignIn;
+  /** Where a sign-in lands: an admin on the integrations, a member on their own connected clients. */
+  const home = (principal: Principal) => (principal.scopes.admin ? '/dashboard/integrations' : '/dashboard/grants');
+  /** The client an authorization request waiting for a sign-in names: its claimed name, or its document's host. */
+  const waitingClient = async (next: string | undefined): Promise<string | undefined> => {
+    if (!next) return undefined;
+    const clientId = new URLSearchParams(next.slice(next.indexOf('?') + 1)).get('client_id');
+    if (!clientId || clientId.length > 2000) return undefined;
+    if (/^https:\/\//.test(clientId)) {
+      try {
+        return `the client published by ${new URL(clientId).host}`;
+      } catch {
+        return undefined;
+      }
+    }
+    return (await engine.authorization.clients.find(clientId))?.name;
+  };
+  const signInChoices = async (next: string | undefined): Promise<SignInChoices> => ({
+    provider: memberSignIn?.options.name,
+    waiting: await waitingClient(next),
+  });
+  const redirectUri = (ctx: Context) => `${(options.publicUrl ?? ctx.origin).replace(/\/+$/, '')}/dashboard/sign-in/callback`;
   const send = (ctx: Context, status: number, body: string) => {
     ctx.status = status;
     ctx.type = 'text/html; charset=utf-8';
@@ -69,7 +113,19 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
     send(
       r.ctx,
       200,
-      page({ assets, session: r.session, keyName: r.keyName, section, notice: notice ?? sessions.takeFlash(r.session) }, title, content),
+      page(
+        {
+          assets,
+          session: r.session,
+          keyName: r.keyName,
+          section,
+          notice: notice ?? sessions.takeFlash(r.session),
+          admin: r.principal.scopes.admin,
+          member: Boolean(r.principal.memberId),
+        },
+        title,
+        content,
+      ),
     );
   const flash = (r: PageRequest, kind: 'ok' | 'error', message: string) => sessions.flash(r.session, { kind, message });
 
@@ -106,6 +162,7 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
   // The authorize endpoint of the built-in OAuth server: a consent page of the dashboard (consent.ts).
   mountConsent(kit);
   mountGrants(kit);
+  mountMembers(kit, memberSignIn?.options.name);
 
   // ---- the middleware -------------------------------------------------------------------------------------------
 
@@ -151,13 +208,59 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
         );
       }
       if (path === DASHBOARD_PREFIX || path === '/dashboard/') return redirect(ctx, '/dashboard/integrations');
+      const nextOf = (value: unknown) =>
+        typeof value === 'string' && value.startsWith('/dashboard/authorize?') && value.length <= 8192 ? value : undefined;
+
+      if (path === '/dashboard/sign-in/provider' || path === '/dashboard/sign-in/callback') {
+        if (ctx.method !== 'GET' || !memberSignIn)
+          return send(ctx, 404, errorPage(assets, 404, 'Not found', 'There is no dashboard page here.'));
+        if (path === '/dashboard/sign-in/provider') {
+          const next = nextOf(ctx.query.next);
+          let start: Awaited<ReturnType<MemberSignIn['begin']>>;
+          try {
+            start = await memberSignIn.begin(redirectUri(ctx), next);
+          } catch (error) {
+            options.logger.error({ err: error }, 'the identity provider could not be reached for a sign-in');
+            const text = `${memberSignIn.options.name} cannot be reached right now; try again in a minute.`;
+            return send(ctx, 502, signInPage(assets, { kind: 'error', text }, next, await signInChoices(next)));
+          }
+          setCookie(ctx, SIGN_IN_COOKIE, start.cookie, 600);
+          ctx.redirect(start.url);
+          ctx.status = 303;
+          return;
+        }
+        const address = ctx.state.clientAddress ?? ctx.req.socket.remoteAddress ?? 'unknown';
+        const { wait, succeeded } = limiter.reserve(address);
+        if (wait > 0) {
+          ctx.set('retry-after', String(wait));
+          return send(ctx, 429, signInPage(assets, { kind: 'error', text: `Too many sign-in attempts; try again in ${wait} seconds.` }));
+        }
+        setCookie(ctx, SIGN_IN_COOKIE, '', 0); // used once, whatever the outcome
+        let signedIn: Awaited<ReturnType<MemberSignIn['complete']>>;
+        try {
+          signedIn = await memberSignIn.complete(new URL(redirectUri(ctx) + ctx.search), cookieValue(ctx, SIGN_IN_COOKIE));
+        } catch (error) {
+          if (!(error instanceof SignInRefused)) throw error;
+          return send(ctx, 403, signInPage(assets, { kind: 'error', text: error.message }, undefined, await signInChoices(undefined)));
+        }
+        succeeded();
+        await sessions.destroy(sessionId(ctx));
+        const created = await sessions.create(signedIn.member.id, signedIn.member.workspaceId);
+        state.principal = signedIn.principal;
+        cookie(ctx, created.id);
+        options.logger.info({ memberId: signedIn.member.id, workspaceId: signedIn.member.workspaceId }, 'member signed in');
+        return redirect(ctx, signedIn.next ?? home(signedIn.principal));
+      }
 
       if (path === '/dashboard/sign-in') {
         // An OAuth client's authorization request that met a signed-out browser resumes after the sign-in.
-        const nextOf = (value: unknown) =>
-          typeof value === 'string' && value.startsWith('/dashboard/authorize?') && value.length <= 8192 ? value : undefined;
         if (ctx.method === 'GET') {
-          if (await sessions.get(sessionId(ctx))) return redirect(ctx, '/dashboard/integrations');
+          const live = await sessions.get(sessionId(ctx));
+          if (live)
+            return redirect(
+              ctx,
+              nextOf(ctx.query.next) ?? (live.keyId.startsWith('mem_') ? '/dashboard/grants' : '/dashboard/integrations'),
+            );
           const signedOut = ctx.query.signed_out !== undefined;
           const expired = ctx.query.expired !== undefined;
           return send(
@@ -171,6 +274,7 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
                   ? { kind: 'error', text: 'Your session ended; sign in again.' }
                   : undefined,
               nextOf(ctx.query.next),
+              await signInChoices(nextOf(ctx.query.next)),
             ),
           );
         }
@@ -194,10 +298,13 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
           if (toGatewayError(error).code !== 'unauthorized' && toGatewayError(error).code !== 'bad_request') throw error;
         }
         if (!principal?.keyId) {
-          return send(ctx, 401, signInPage(assets, { kind: 'error', text: 'This key is not valid.' }, next));
+          return send(ctx, 401, signInPage(assets, { kind: 'error', text: 'This key is not valid.' }, next, await signInChoices(next)));
         }
         if (!principal.scopes.admin) {
-          return send(ctx, 403, signInPage(assets, { kind: 'error', text: 'This key is not an admin key.' }, next));
+          const text = memberSignIn
+            ? `This key is not an admin key. Members sign in with ${memberSignIn.options.name}.`
+            : 'This key is not an admin key.';
+          return send(ctx, 403, signInPage(assets, { kind: 'error', text }, next, await signInChoices(next)));
         }
         succeeded();
         await sessions.destroy(sessionId(ctx));
@@ -215,15 +322,20 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
         }
         return redirect(ctx, id ? '/dashboard/sign-in?expired' : '/dashboard/sign-in');
       }
-      // The key is read again on every request: a revoked, expired or demoted key ends the session at once.
-      const record = await engine.store.getApiKey(session.workspaceId, session.keyId);
-      if (!record || record.revokedAt || (record.expiresAt && Date.parse(record.expiresAt) <= Date.now()) || !record.scopes.admin) {
+      // The key or member is read again on every request: a revoked, expired or demoted key, or a removed member,
+      // ends the session at once.
+      const signedIn = await signedInAs(engine, session.workspaceId, session.keyId);
+      if (!signedIn) {
         await sessions.destroy(id);
         cookie(ctx, '', 0);
         return redirect(ctx, '/dashboard/sign-in?expired');
       }
-      const principal: Principal = { keyId: record.id, workspaceId: record.workspaceId, scopes: record.scopes };
+      const { principal, name: keyName } = signedIn;
       state.principal = principal;
+      if (!principal.scopes.admin && !MEMBER_PATHS.test(path)) {
+        if (path === '/dashboard/integrations' && ctx.method === 'GET') return redirect(ctx, '/dashboard/grants');
+        return send(ctx, 403, errorPage(assets, 403, 'Refused', 'This page is for the workspace’s admins.'));
+      }
 
       let form: Record<string, string> = {};
       if (ctx.method === 'POST') {
@@ -253,7 +365,7 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
         const params = match.slice(1);
         if (params[0] && engine.registry.get(params[0])) state.service = params[0];
         try {
-          await candidate.handler({ ctx, session, principal, keyName: record.name, form, params });
+          await candidate.handler({ ctx, session, principal, keyName, form, params });
         } catch (error) {
           const failure = toGatewayError(error);
           if (failure.code === 'internal_error')
@@ -274,6 +386,19 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
       return send(ctx, failure.status, errorPage(assets, failure.status, titleOf(failure.status), failure.message));
     }
   };
+}
+
+/** Who a session is signed in as, read again: an admin key still valid, or a member still in the workspace. */
+async function signedInAs(engine: Engine, workspaceId: string, id: string): Promise<{ principal: Principal; name: string } | undefined> {
+  if (id.startsWith('mem_')) {
+    const member = await engine.store.members.get(workspaceId, id);
+    return member ? { principal: memberPrincipal(member), name: member.name ?? member.email } : undefined;
+  }
+  const record = await engine.store.getApiKey(workspaceId, id);
+  if (!record || record.revokedAt || (record.expiresAt && Date.parse(record.expiresAt) <= Date.now()) || !record.scopes.admin) {
+    return undefined;
+  }
+  return { principal: { keyId: record.id, workspaceId: record.workspaceId, scopes: record.scopes, via: 'key' }, name: record.name };
 }
 
 const titleOf = (status: number) =>

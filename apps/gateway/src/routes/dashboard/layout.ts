@@ -5,13 +5,16 @@ import type { DashboardSession, Flash } from './session.js';
 /** What a page says above its content, once: a flash message, or a new key's secret (shown only on that answer). */
 export type Notice = Flash | { kind: 'secret'; message: string; secret: string };
 
-export type Section = 'integrations' | 'operations' | 'keys' | 'activity';
+export type Section = 'integrations' | 'operations' | 'keys' | 'activity' | 'members' | 'grants';
 
-const NAV: ReadonlyArray<[Section, string, string]> = [
-  ['integrations', 'Integrations', '/dashboard/integrations'],
-  ['operations', 'Operations', '/dashboard/operations'],
-  ['keys', 'API keys', '/dashboard/keys'],
-  ['activity', 'Activity', '/dashboard/activity'],
+/** The sections, and whether only admins see them (a member sees their own connected clients only). */
+const NAV: ReadonlyArray<[Section, string, string, adminOnly: boolean]> = [
+  ['integrations', 'Integrations', '/dashboard/integrations', true],
+  ['operations', 'Operations', '/dashboard/operations', true],
+  ['keys', 'API keys', '/dashboard/keys', true],
+  ['members', 'Members', '/dashboard/members', true],
+  ['grants', 'Connected clients', '/dashboard/grants', false],
+  ['activity', 'Activity', '/dashboard/activity', true],
 ];
 
 export interface PageContext {
@@ -20,6 +23,10 @@ export interface PageContext {
   keyName: string;
   section: Section;
   notice?: Notice | undefined;
+  /** An admin (key or member) sees every section; a member only their own. */
+  admin: boolean;
+  /** Signed in as a person (by the identity provider), not with a key. */
+  member: boolean;
 }
 
 function head(assets: DashboardAssets, title: string): Html {
@@ -40,14 +47,14 @@ export function page(context: PageContext, title: string, content: Html): string
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header class="top">
-  <a class="brand" href="/dashboard/integrations">Portico</a>
+  <a class="brand" href="${context.admin ? '/dashboard/integrations' : '/dashboard/grants'}">Portico</a>
   <nav aria-label="Dashboard">
     <ul>
-      ${NAV.map(([section, label, href]) => html`<li><a href="${href}"${section === context.section ? html` aria-current="page"` : ''}>${label}</a></li>`)}
+      ${NAV.filter(([, , , adminOnly]) => context.admin || !adminOnly).map(([section, label, href]) => html`<li><a href="${href}"${section === context.section ? html` aria-current="page"` : ''}>${label}</a></li>`)}
     </ul>
   </nav>
   <div class="who">
-    <span>Signed in with <strong>${context.keyName}</strong> · workspace <strong>${session.workspaceId}</strong></span>
+    <span>Signed in ${context.member ? 'as' : 'with'} <strong>${context.keyName}</strong> · workspace <strong>${session.workspaceId}</strong></span>
     <form class="inline" method="post" action="/dashboard/sign-out">
       ${csrfField(session)}
       <button type="submit" class="secondary">Sign out</button>
@@ -80,8 +87,21 @@ function flashMessage(flash: Notice): Html {
 
 export const csrfField = (session: DashboardSession): Html => html`<input type="hidden" name="_csrf" value="${session.csrf}">`;
 
+/** What the sign-in page offers besides the key: the firm's identity provider, and the client waiting for consent. */
+export interface SignInChoices {
+  /** The identity provider's name, when members can sign in with it. */
+  provider?: string | undefined;
+  /** The OAuth client whose authorization request waits for this sign-in (its name as it claims it, or its host). */
+  waiting?: string | undefined;
+}
+
 /** The sign-in page (also shown, with a message, after a refused attempt). */
-export function signInPage(assets: DashboardAssets, message?: { text: string; kind: 'error' | 'ok' }, next?: string): string {
+export function signInPage(
+  assets: DashboardAssets,
+  message?: { text: string; kind: 'error' | 'ok' },
+  next?: string,
+  choices: SignInChoices = {},
+): string {
   return html`<!doctype html>
 <html lang="en">
 <head>${head(assets, 'Sign in')}</head>
@@ -89,8 +109,14 @@ export function signInPage(assets: DashboardAssets, message?: { text: string; ki
 <main id="main" class="signin">
   <div class="panel">
     <h1>Portico</h1>
-    <p class="lead">Sign in with an admin API key.</p>
+    ${choices.waiting ? html`<p class="lead" data-waiting>Sign in to let <strong>${choices.waiting}</strong> connect: you choose what it may do next.</p>` : ''}
     ${message ? html`<div class="flash ${message.kind}" role="${message.kind === 'error' ? 'alert' : 'status'}">${message.text}</div>` : ''}
+    ${
+      choices.provider
+        ? html`<p><a class="button" href="/dashboard/sign-in/provider${next ? `?next=${encodeURIComponent(next)}` : ''}">Sign in with ${choices.provider}</a></p>
+    <p class="hint">Admins may also sign in with an admin API key:</p>`
+        : html`<p class="lead">Sign in with an admin API key.</p>`
+    }
     <form method="post" action="/dashboard/sign-in">
       ${next ? html`<input type="hidden" name="next" value="${next}">` : ''}
       <label for="key">Admin API key</label>
