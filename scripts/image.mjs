@@ -1,13 +1,14 @@
 #!/usr/bin/env node
-// pnpm image [options]: stages the gateway as an operator installs it (the packed packages installed with npm, production
-// dependencies only) and builds deploy/Dockerfile on it with podman or docker. See docs/deploy.md.
+// pnpm image [options]: stages the gateway as an operator installs it (the packed packages and the PostgreSQL driver
+// installed with npm, production dependencies only) and builds deploy/Dockerfile on it with podman or docker. See
+// docs/deploy.md.
 //
 //   node scripts/image.mjs [--engine podman|docker] [--base IMAGE] [--tag NAME] [--stage DIR] [--stage-only]
 //
 // --stage-only writes the build context (DIR/Dockerfile, DIR/app/) and stops: what a CI without a container engine
 // can still check, and what an operator can hand to another builder.
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +32,8 @@ export const IMAGE_PACKAGES = [
 const HELP = `Usage: node scripts/image.mjs [options]   (pnpm image [options])
 
 Builds the Portico gateway image from deploy/Dockerfile, after staging its context: the packages packed with
-pnpm pack and installed with npm (production dependencies only) into <stage>/app. Needs pnpm build first.
+pnpm pack and, with the PostgreSQL driver (pg), installed with npm (production dependencies only) into <stage>/app.
+With podman the image is written in docker format, which keeps its HEALTHCHECK. Needs pnpm build first.
 
 Options:
   --engine podman|docker  container engine (default: podman if installed, else docker)
@@ -69,6 +71,9 @@ export async function stageContext(dir, options = {}) {
       return [name, `file:../tarballs/${file}`];
     }),
   );
+  // The PostgreSQL driver, an optional peer of core: the image runs what docs/deploy.md deploys (PostgreSQL), so it
+  // is installed, at the version core's tests run against.
+  dependencies.pg = postgresDriverVersion();
   const manifest = { name: 'portico-image', private: true, type: 'module', dependencies };
   writeFileSync(join(app, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   await run('npm', ['install', '--omit=dev', '--no-audit', '--no-fund'], {
@@ -83,6 +88,29 @@ export async function stageContext(dir, options = {}) {
   cpSync(join(ROOT, 'deploy/Dockerfile'), join(dir, 'Dockerfile'));
   log(`staged ${dir}`);
   return dir;
+}
+
+/** The version range of `pg` the image installs: core's development version of it, within its peer range. */
+export function postgresDriverVersion() {
+  const core = JSON.parse(readFileSync(join(ROOT, 'packages/core/package.json'), 'utf8'));
+  const version = core.devDependencies?.pg ?? core.peerDependencies?.pg;
+  if (!version) throw new Error('packages/core/package.json names no pg version');
+  return version;
+}
+
+/**
+ * The engine's build command for the staged context. Podman writes OCI images by default, a format with no
+ * HEALTHCHECK: `--format docker` keeps it (docker's own builder writes that format anyway and has no such option).
+ * @param {string} engine
+ * @param {{ tag: string, base?: string, stage: string, extra?: string[] }} options
+ */
+export function buildArgs(engine, options) {
+  const args = ['build'];
+  if (/(^|\/)podman$/.test(engine)) args.push('--format', 'docker');
+  args.push(...(options.extra ?? []), '-t', options.tag);
+  if (options.base) args.push('--build-arg', `BASE_IMAGE=${options.base}`);
+  args.push(options.stage);
+  return args;
 }
 
 /** @returns {Promise<string | undefined>} */
@@ -122,9 +150,7 @@ async function main() {
   }
   const engine = values.engine ?? (await defaultEngine());
   if (!engine) throw new Error('no container engine (podman or docker) found; --stage-only stages the context without one');
-  const args = ['build', '-t', values.tag];
-  if (values.base) args.push('--build-arg', `BASE_IMAGE=${values.base}`);
-  args.push(stage);
+  const args = buildArgs(engine, { tag: values.tag, ...(values.base ? { base: values.base } : {}), stage });
   console.error(`image: ${engine} ${args.join(' ')}`);
   const { stdout } = await run(engine, args, { timeout: 900_000, maxBuffer: 64 * 1024 * 1024 });
   process.stderr.write(stdout.split('\n').slice(-3).join('\n'));

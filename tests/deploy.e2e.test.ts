@@ -1,14 +1,18 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { BlockList, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENVIRONMENT } from '../apps/gateway/src/config/environment.js';
+import { loadConfig } from '../apps/gateway/src/config/load.js';
+import { schemas } from '../apps/gateway/src/e2e/cluster.test-support.js';
+import { postgresProblem, TEST_POSTGRES_URL } from '../apps/gateway/src/gateway.test-support.js';
 // @ts-expect-error: a script of ours without declarations (its JSDoc types are checked by its own run)
-import { stageContext } from '../scripts/image.mjs';
+import { buildArgs, stageContext } from '../scripts/image.mjs';
+import { composeGatewayEnv, parseCompose } from './compose.test-support.js';
 
 /**
  * What docs/deploy.md gives an operator, tried: the files in deploy/ hold together (HAProxy accepts its configuration;
@@ -40,7 +44,9 @@ describe('deploy/: the files an operator starts from', () => {
     for (const file of ['deploy/compose.yaml', 'deploy/Dockerfile']) {
       const used = [...read(file).matchAll(/\bPORTICO_[A-Z0-9_]+\b/g)].map((m) => m[0]).filter((name) => name !== 'PORTICO_IMAGE');
       expect(used.length, file).toBeGreaterThan(0);
-      for (const name of used) expect(known.has(name), `${file} sets ${name}, which the gateway does not read`).toBe(true);
+      // a secret may come as NAME_FILE (which variables may is the configuration's rule: loadConfig is run below)
+      for (const name of used.map((used) => used.replace(/_FILE$/, '')))
+        expect(known.has(name), `${file} sets ${name}, which the gateway does not read`).toBe(true);
     }
   });
 
@@ -55,6 +61,60 @@ describe('deploy/: the files an operator starts from', () => {
       expect(server.port).toBe(port);
     }
     expect(haproxy).toMatch(/uri \/readyz/);
+  });
+
+  it('hands the compose stack its secrets as files, with no password in the file and no default one', () => {
+    const text = read('deploy/compose.yaml');
+    const compose = parseCompose(text);
+    expect(text).not.toMatch(/PASSWORD:-|POSTGRES_PASSWORD:|PORTICO_ENCRYPTION_KEY:|PORTICO_DATABASE_URL:/);
+    for (const [name, service] of Object.entries(compose.services)) {
+      for (const [variable, value] of Object.entries(service.environment ?? {})) {
+        expect(String(value), `${name} ${variable}`).not.toMatch(/:\/\/[^/@\s]*:[^/@\s]*@/); // no user:password@ in a URL
+        const secret = /^\/run\/secrets\/(.+)$/.exec(String(value))?.[1];
+        if (!secret) continue;
+        expect(variable, `${name} ${variable}`).toMatch(/_FILE$/);
+        expect(service.secrets, `${name} mounts ${secret}`).toContain(secret);
+        expect(compose.secrets?.[secret]?.file, `the secret ${secret} comes from a file`).toBeTruthy();
+      }
+    }
+    expect(compose.services.gateway1?.environment).toMatchObject({
+      PORTICO_ENCRYPTION_KEY_FILE: '/run/secrets/encryption_key',
+      PORTICO_DATABASE_URL_FILE: '/run/secrets/database_url',
+    });
+    expect(compose.services.postgres?.environment?.POSTGRES_PASSWORD_FILE).toBe('/run/secrets/postgres_password');
+  });
+
+  it('sets gateway settings the gateway accepts, trusting its own balancer and nothing else', () => {
+    const text = read('deploy/compose.yaml');
+    const compose = parseCompose(text);
+    const secrets = mkdtempSync(join(tmpdir(), 'portico-compose-'));
+    try {
+      const databaseUrl = 'postgres://portico:s3cret@postgres:5432/portico';
+      const env = composeGatewayEnv(text, secrets, { database_url: databaseUrl });
+      const config = loadConfig(env);
+      expect(config.databaseUrl).toBe(databaseUrl);
+      expect(config.encryptionKey).toBe(readFileSync(env.PORTICO_ENCRYPTION_KEY_FILE as string, 'utf8').trim());
+      const balancer = compose.services.balancer?.networks as Record<string, { ipv4_address?: string }>;
+      const address = Object.values(balancer)[0]?.ipv4_address;
+      expect(address).toBeTruthy();
+      expect(config.trustProxy).toEqual([address]);
+      const subnet = Object.values(compose.networks ?? {})[0]?.ipam?.config?.[0]?.subnet ?? '';
+      const list = new BlockList();
+      list.addSubnet(subnet.split('/')[0] as string, Number(subnet.split('/')[1]), 'ipv4');
+      expect(list.check(address as string, 'ipv4'), `${address} in ${subnet}`).toBe(true);
+    } finally {
+      rmSync(secrets, { recursive: true, force: true });
+    }
+  });
+
+  it('limits every service’s CPU, memory and processes', () => {
+    const compose = parseCompose(read('deploy/compose.yaml'));
+    for (const [name, service] of Object.entries(compose.services)) {
+      const limits = service.deploy?.resources?.limits;
+      expect(limits?.cpus, name).toMatch(/^\d+(\.\d+)?$/);
+      expect(limits?.memory, name).toMatch(/^\d+[MG]$/);
+      expect(limits?.pids, name).toBeGreaterThan(0);
+    }
   });
 
   const haproxyProblem = existsSync(HAPROXY)
@@ -124,6 +184,7 @@ async function engineProblem(): Promise<string | undefined> {
 
 const staging = await stagingProblem();
 const engine = staging ?? (await engineProblem());
+const postgres = staging ?? (await postgresProblem());
 
 describe.skipIf(staging)('the image', () => {
   let work = '';
@@ -177,6 +238,52 @@ describe.skipIf(staging)('the image', () => {
     child.kill('SIGTERM');
   }, 60_000);
 
+  it('has the PostgreSQL driver where core loads it', async () => {
+    const core = join(stage, 'app/node_modules/@portico/core');
+    const { stdout } = await run(process.execPath, ['-e', "console.log(typeof require('pg').Pool)"], { cwd: core });
+    expect(stdout.trim()).toBe('function');
+  });
+
+  it.skipIf(postgres)(
+    'starts from the staged tree on PostgreSQL with the compose file’s settings and secret files',
+    async () => {
+      const port = await freePort();
+      const schema = schemas('deploy_image');
+      const secrets = join(work, 'secrets');
+      mkdirSync(secrets);
+      // the compose file's environment, its /run/secrets files made here: the database URL is the test server's
+      const composed = composeGatewayEnv(read('deploy/compose.yaml'), secrets, { database_url: TEST_POSTGRES_URL });
+      const child = spawn(process.execPath, [join(stage, 'app/node_modules/@portico/gateway/dist/bin.js'), 'serve'], {
+        cwd: join(stage, 'app'),
+        env: {
+          PATH: process.env.PATH,
+          NODE_ENV: 'production',
+          ...composed,
+          PORTICO_DATABASE_SCHEMA: schema.fresh(),
+          PORTICO_HOST: '127.0.0.1',
+          PORTICO_PORT: String(port),
+          PORTICO_DATA_DIR: mkdtempSync(join(work, 'data-pg-')),
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      children.push(child);
+      let output = '';
+      child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      try {
+        await waitHealthy(`http://127.0.0.1:${port}`, 30_000, () => output);
+        const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+        expect(ready.status, output).toBe(200);
+        expect(output).not.toMatch(/needs the pg package/);
+      } finally {
+        child.kill('SIGTERM');
+        await new Promise((resolve) => child.once('exit', resolve));
+        await schema.dropAll();
+      }
+    },
+    60_000,
+  );
+
   describe.skipIf(engine)('built and run with podman', () => {
     const name = `portico-image-test-${process.pid}`;
     const volume = `${name}-data`;
@@ -190,10 +297,8 @@ describe.skipIf(staging)('the image', () => {
       podman = (args, timeout = 300_000) =>
         run('podman', ['--runtime', '/usr/sbin/runc', ...args], { env, timeout, maxBuffer: 64 * 1024 * 1024 });
       await buildBase(work, podman);
-      await podman(
-        ['build', '--format', 'docker', '--isolation', 'chroot', '--build-arg', `BASE_IMAGE=${BASE}`, '-t', `${name}:test`, stage],
-        600_000,
-      );
+      // the build command `pnpm image` runs (docker format under podman: the HEALTHCHECK is kept)
+      await podman(buildArgs('podman', { tag: `${name}:test`, base: BASE, stage, extra: ['--isolation', 'chroot'] }), 600_000);
     }, 900_000);
 
     afterAll(async () => {
@@ -235,6 +340,17 @@ describe.skipIf(staging)('the image', () => {
       expect(inspect.Config.User ?? inspect.User).toBe('10001:10001');
       expect(JSON.stringify(inspect.Healthcheck ?? inspect.Config.Healthcheck)).toContain('/healthz');
       await podman(['healthcheck', 'run', name]);
+      // the PostgreSQL driver is in the image, where core loads it from
+      const pg = await podman([
+        'exec',
+        '-w',
+        '/opt/portico/node_modules/@portico/core',
+        name,
+        'node',
+        '-e',
+        "console.log(typeof require('pg').Pool)",
+      ]);
+      expect(pg.stdout.trim()).toBe('function');
       // A stop is a SIGTERM: the gateway exits by itself, well within the engine's grace period.
       await podman(['stop', '-t', '20', name], 60_000);
       const state = JSON.parse((await podman(['inspect', name])).stdout)[0].State;

@@ -57,6 +57,7 @@ describe('portico CLI', () => {
       'workspaces',
       'keys',
       'grants',
+      'members',
       'tool-sets',
       'integrations',
       'connect',

@@ -63,9 +63,28 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ['env', envCommand],
 ]);
 
+/**
+ * Writes to stdout or stderr that stop quietly when the reader goes away (`portico audit | head`): the rest of the
+ * output is dropped, without an EPIPE stack, and the command still finishes its work and exits with its own code (a
+ * `migrate up` piped into `head` is not cut off half-way).
+ */
+function closableWriter(stream: NodeJS.WriteStream): (text: string) => void {
+  let closed = false;
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+    closed = true;
+  });
+  return (text) => {
+    if (!closed && !stream.destroyed) stream.write(text);
+  };
+}
+
+const writeOut = closableWriter(process.stdout);
+const writeErr = closableWriter(process.stderr);
+
 const defaultIo: Io = {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
+  out: (line) => writeOut(`${line}\n`),
+  err: (line) => writeErr(`${line}\n`),
   stdin: () => readFileSync(0, 'utf8'),
   prompt: async (question) => {
     const terminal = createInterface({ input: process.stdin, output: process.stderr });

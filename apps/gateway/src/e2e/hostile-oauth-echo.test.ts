@@ -23,6 +23,8 @@ let echoUrl = '';
 let gateway: TestGateway;
 let client: Client;
 let readOnlyKey = '';
+/** How the token endpoint echoes: every form at once, or only the whole request body in one encoding. */
+let echoShape: 'everything' | 'base64' | 'hex' = 'everything';
 
 beforeAll(async () => {
   echo = createServer((req, res) => {
@@ -33,16 +35,10 @@ beforeAll(async () => {
     req.on('end', () => {
       if (req.url?.startsWith('/oauth/token')) {
         const auth = req.headers.authorization ?? '';
-        const decoded = decodeURIComponent(body.replace(/\+/g, ' '));
-        const description = [
-          `you sent ${auth}`,
-          `body ${body}`,
-          `decoded ${decoded}`,
-          `b64 ${Buffer.from(body).toString('base64')}`,
-          `b64 secret ${Buffer.from(CLIENT_SECRET).toString('base64')}`,
-          `enc ${encodeURIComponent(decoded)}`,
-          `basic-decoded ${Buffer.from(auth.replace(/^Basic /, ''), 'base64').toString()}`,
-        ].join('; ');
+        const description =
+          echoShape === 'everything'
+            ? everything(body, auth)
+            : `received ${Buffer.from(body).toString(echoShape === 'hex' ? 'hex' : 'base64')}`;
         res.writeHead(400, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: 'invalid_request', error_description: description }));
         return;
@@ -51,6 +47,18 @@ beforeAll(async () => {
       res.end(JSON.stringify({ items: [] }));
     });
   });
+  const everything = (body: string, auth: string) => {
+    const decoded = decodeURIComponent(body.replace(/\+/g, ' '));
+    return [
+      `you sent ${auth}`,
+      `body ${body}`,
+      `decoded ${decoded}`,
+      `b64 ${Buffer.from(body).toString('base64')}`,
+      `b64 secret ${Buffer.from(CLIENT_SECRET).toString('base64')}`,
+      `enc ${encodeURIComponent(decoded)}`,
+      `basic-decoded ${Buffer.from(auth.replace(/^Basic /, ''), 'base64').toString()}`,
+    ].join('; ');
+  };
   await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
   echoUrl = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
   gateway = await startTestGateway({
@@ -118,4 +126,50 @@ describe('an OAuth token endpoint echoing the request', () => {
         expect(seen, `${door} ${form}`).not.toContain(form);
     }
   });
+});
+
+/** Every run of base64 or hex characters in `text`, decoded at every alignment: what a reader could recover from it. */
+function recoverable(text: string): string {
+  const decoded: string[] = [];
+  for (const run of text.match(/[A-Za-z0-9+/_-]{8,}/g) ?? []) {
+    if (/^[0-9a-fA-F]+$/.test(run)) decoded.push(Buffer.from(run.slice(0, run.length - (run.length % 2)), 'hex').toString('latin1'));
+    for (let offset = 0; offset < 4; offset++) decoded.push(Buffer.from(run.slice(offset), 'base64').toString('latin1'));
+  }
+  return decoded.join('\n');
+}
+
+describe('an OAuth token endpoint echoing the whole request body, encoded', () => {
+  afterAll(() => {
+    echoShape = 'everything';
+  });
+
+  for (const shape of ['base64', 'hex'] as const) {
+    it(`in ${shape}: the callback page and a read-only agent can decode no secret from it`, async () => {
+      echoShape = shape;
+      const started = await gateway.rest('POST', '/api/admin/connections/example/authorize');
+      const authorize = new URL((started.body as { authorize_url: string }).authorize_url);
+      const code = `code-echo-${shape}-authorization-4e1`;
+      const page = await (
+        await fetch(`${gateway.url}/api/connect/example/callback?state=${authorize.searchParams.get('state')}&code=${code}`)
+      ).text();
+      expect(page).toContain('invalid_request');
+      expect(page).toContain('[redacted]');
+      expect(recoverable(page)).not.toContain(code);
+
+      await gateway.runtime.engine.saveConnection(DEFAULT_WORKSPACE, 'example', 'oauth2', {
+        accessToken: 'expired-access-token',
+        refreshToken: REFRESH_TOKEN,
+        expiresAt: new Date(Date.now() - 60_000).toISOString(),
+      });
+      const rest = await gateway.rest('GET', '/api/v1/example/items', { key: readOnlyKey });
+      const mcp = await client.callTool({ name: 'call_example', arguments: { method: 'list_items', params: {} } });
+      for (const [door, seen] of [
+        ['REST', JSON.stringify(rest.body)],
+        ['MCP', JSON.stringify(mcp.content)],
+      ] as const) {
+        expect(seen, door).toContain('invalid_request');
+        expect(recoverable(seen), door).not.toContain(REFRESH_TOKEN);
+      }
+    });
+  }
 });

@@ -53,6 +53,14 @@ export interface AppOptions {
 }
 
 /**
+ * Every route has one spelling: paths are matched case-sensitively and a trailing slash is part of the path. The
+ * guards in front of the routers (the Host check, the doors' dispatch, the admin key check) compare paths exactly, so
+ * a spelling they do not recognise must not reach a handler either: `/HEALTHZ`, `/healthz/` and `/API/ADMIN/keys`
+ * answer 404 (docs/decisions.md, "One path, one guard").
+ */
+const ONE_SPELLING = { sensitive: true, strict: true } as const;
+
+/**
  * What `createApp` returns: a request listener for `node:http`'s `createServer`. The app is built with Koa (a
  * dependency); its public type stays off Koa so that a TypeScript user needs no Koa types.
  */
@@ -90,19 +98,19 @@ export function createApp(options: AppOptions): GatewayApp {
   // The doors' routes in routers of their own, reached straight from the front middleware for their paths: a call is
   // matched against its door's few routes, not every route of the gateway. Order matters within the REST door:
   // openapi.json is served before the catch-all.
-  const rest = new Router<GatewayState>();
+  const rest = new Router<GatewayState>(ONE_SPELLING);
   mountRest(rest, options, authenticate, readJson);
   const restRoutes = rest.routes();
-  const mcp = new Router<GatewayState>();
+  const mcp = new Router<GatewayState>(ONE_SPELLING);
   mountMcp(mcp, options, authenticate);
   if (options.mcpLegacySse) mountLegacySse(mcp, options, authenticate);
   const mcpRoutes = mcp.routes();
-  const router = new Router<GatewayState>();
+  const router = new Router<GatewayState>(ONE_SPELLING);
   mountHealth(router, options, authenticate);
   mountAuthorization(router, engine);
   mountConnect(router, options, authenticate);
 
-  const admin = new Router<GatewayState>({ prefix: '/api/admin' });
+  const admin = new Router<GatewayState>({ ...ONE_SPELLING, prefix: '/api/admin' });
   admin.use(authenticate);
   admin.use(compilerLoaded);
   mountAdmin(admin, engine, readJson);

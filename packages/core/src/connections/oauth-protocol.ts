@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { OAuth2Settings, TokenSet } from '../contract/plugin.js';
 import { GatewayError } from '../errors.js';
 import type { UpstreamClient } from '../upstream/client.js';
-import { redactValues } from '../upstream/failures.js';
+import { redactValues } from '../upstream/redact-values.js';
 import type { TraceContext } from '../upstream/trace-context.js';
 
 /** An OAuth client as the operator configured it for one integration (endpoints already overridden where set). */

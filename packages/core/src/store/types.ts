@@ -3,11 +3,8 @@ import type { MemberTable } from './member-types.js';
 import type { MigrateOptions, MigrationStatus } from './migration-types.js';
 import type { KeyScopes } from './scopes.js';
 
-/**
- * Persistence contract. Core talks to storage only through this interface; the embedded default is SQLite
- * (`SqliteStore`), and a PostgreSQL adapter implements the same interface with the same migrations.
- * All state belongs to a workspace.
- */
+/** Persistence contract: core talks to storage only through it; SQLite (`SqliteStore`, the default) and PostgreSQL
+ * implement it with the same migrations. All state belongs to a workspace. */
 
 export const DEFAULT_WORKSPACE = 'default';
 
@@ -123,8 +120,7 @@ export interface AuditRecord {
   code: string | null;
   durationMs: number;
   clientAddress: string | null; // the socket's, or a trusted proxy's X-Forwarded-For; null: no request, or before v10
-  /** The person behind the call (a member's session or grant); absent or null: a key, or a record before v12. */
-  memberId?: string | null;
+  memberId?: string | null; // the person behind the call (a member or their grant); absent or null: none, or before v12
 }
 
 /** An audit record as `queryAudit` lists it: with its id, which orders the records (a higher id was written later). */
@@ -341,9 +337,7 @@ export interface Store {
 
   /** The built-in OAuth authorization server's clients, grants, codes and tokens (store/authorization-sql.ts). */
   readonly authorization: AuthorizationTables;
-
-  /** The members of workspaces: people who sign in with the firm's identity provider (store/members-sql.ts). */
-  readonly members: MemberTable;
+  readonly members: MemberTable; // the people of workspaces, who sign in with the firm's provider (members-sql.ts)
 
   /** The gateway instances' heartbeats and the encryption keys each can decrypt with (store/instances.ts). */
   readonly instances: InstanceTable;

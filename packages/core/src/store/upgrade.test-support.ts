@@ -99,11 +99,13 @@ export async function checkUpgraded(store: Store): Promise<void> {
     keyId: 'key_admin',
     workspaceId: 'default',
     scopes: { admin: true, operator: true, services: '*', readOnly: false },
+    via: 'key',
   });
   expect(await apiKeys.authenticate(keys.reader)).toEqual({
     keyId: 'key_reader',
     workspaceId: 'default',
     scopes: { admin: false, services: ['notion'], readOnly: true },
+    via: 'key',
   });
   await expect(apiKeys.authenticate(keys.revoked)).rejects.toMatchObject({ code: 'unauthorized' });
 

@@ -11,8 +11,9 @@ import { GatewayError } from '../errors.js';
  * - An address an upstream hands out (an upload URL, a paging link) is requested only on the host of the
  *   integration's base URL or on a host the plugin declares (`upstream.egressHosts`), before any connection opens.
  * - A base URL (the operator's override or the plugin's own) may not point at a link-local address (169.254.0.0/16,
- *   fe80::/10) or a cloud metadata address or name, unless the operator allows it (`allowPrivate`); loopback and the
- *   private ranges stay allowed (upstream proxies and sandboxes live there).
+ *   fe80::/10), a cloud metadata address or name, or an IPv6 special-purpose address that tunnels or translates to an
+ *   IPv4 address or reaches the network's own services ({@link SPECIAL_IPV6_RANGES}), unless the operator allows it
+ *   (`allowPrivate`); loopback and the private ranges stay allowed (upstream proxies and sandboxes live there).
  * - At connection time, every address a host name resolves to is checked the same way (a name that resolves to
  *   169.254.169.254 is refused), through the `lookup` given to the upstream client's agents.
  */
@@ -63,11 +64,31 @@ export const METADATA_HOSTNAMES: readonly string[] = [
   'metadata.platformequinix.com',
 ];
 
-type Refusal = 'link-local' | 'metadata';
+/**
+ * IPv6 ranges of IANA's special-purpose registry refused besides link-local: those that carry an IPv4 address to a
+ * tunnel or translator the gateway cannot see through (which could lead to 169.254.169.254), and the anycast addresses
+ * of the network's own services. The rest of the registry is allowed as its IPv4 counterparts are: `::1` (loopback,
+ * exempt from `::/96` with `::`), `::ffff:0:0/96` (IPv4-mapped: checked as the IPv4 address it is), `64:ff9b::/96`
+ * (well-known NAT64: only public IPv4 behind it, so each refused IPv4 range is refused in it too), `fc00::/7` (unique
+ * local, the private range), and ranges no connection reaches (`100::/64` discard, `100:0:0:1::/64` dummy,
+ * `2001:2::/48` benchmarking, `2001:db8::/32` and `3fff::/20` documentation, ORCHID, AMT, AS112, `5f00::/16` SRv6).
+ */
+export const SPECIAL_IPV6_RANGES: ReadonlyArray<readonly [address: string, prefix: number, name: string]> = [
+  ['::', 96, 'IPv4-compatible (deprecated)'],
+  ['2002::', 16, '6to4'],
+  ['2001::', 32, 'Teredo'],
+  ['64:ff9b:1::', 48, 'local-use NAT64'],
+  ['2001:1::1', 128, 'Port Control Protocol anycast'],
+  ['2001:1::2', 128, 'TURN anycast'],
+  ['2001:1::3', 128, 'DNS-SD service registration anycast'],
+];
+
+type Refusal = 'link-local' | 'metadata' | 'special-purpose';
 
 const REFUSAL_TEXT: Record<Refusal, string> = {
   'link-local': 'a link-local address (169.254.0.0/16, fe80::/10)',
   metadata: 'a cloud metadata address',
+  'special-purpose': `an IPv6 special-purpose address (${SPECIAL_IPV6_RANGES.map(([address, prefix, name]) => `${name} ${address}/${prefix}`).join(', ')})`,
 };
 
 const METADATA_NAMES = new Set(METADATA_HOSTNAMES);
@@ -76,6 +97,11 @@ const LINK_LOCAL_BLOCK = new BlockList();
 for (const address of METADATA_ADDRESSES) addRange(METADATA_BLOCK, address, isIP(address) === 6 ? 128 : 32);
 addRange(LINK_LOCAL_BLOCK, '169.254.0.0', 16);
 addRange(LINK_LOCAL_BLOCK, 'fe80::', 10);
+const SPECIAL_BLOCK = new BlockList();
+for (const [address, prefix] of SPECIAL_IPV6_RANGES) SPECIAL_BLOCK.addSubnet(address, prefix, 'ipv6');
+/** `::` and `::1`, inside `::/96`: the unspecified address and loopback, allowed as 0.0.0.0 and 127.0.0.1 are. */
+const SPECIAL_EXEMPT = new BlockList();
+SPECIAL_EXEMPT.addSubnet('::', 127, 'ipv6');
 
 /** Adds a range, and for IPv4 also its NAT64 form (64:ff9b::/96), which reaches the same address. */
 export function addRange(list: BlockList, address: string, prefix: number): void {
@@ -270,6 +296,7 @@ export class EgressPolicy {
     if (this.allowedAddresses.check(address, family)) return undefined;
     if (METADATA_BLOCK.check(address, family)) return 'metadata';
     if (LINK_LOCAL_BLOCK.check(address, family)) return 'link-local';
+    if (family === 'ipv6' && SPECIAL_BLOCK.check(address, family) && !SPECIAL_EXEMPT.check(address, family)) return 'special-purpose';
     return undefined;
   }
 }

@@ -152,32 +152,6 @@ export function redactSecrets(text: string): string {
     );
 }
 
-/**
- * `text` with each of `values` (secrets the gateway sent: a client secret, a refresh token, a code) blanked out in
- * every form a provider may echo it in — as sent, URL-encoded, form-encoded, base64 and base64url — and then with
- * {@link redactSecrets}. Values shorter than 4 characters are left alone (they would blank out ordinary words).
- */
-export function redactValues(text: string, values: readonly string[]): string {
-  const forms = new Set<string>();
-  for (const value of values) {
-    if (value.length < 4) continue;
-    const base64 = Buffer.from(value).toString('base64');
-    for (const form of [
-      value,
-      encodeURIComponent(value),
-      new URLSearchParams({ v: value }).toString().slice(2),
-      base64,
-      base64.replace(/=+$/, ''),
-    ])
-      forms.add(form);
-    forms.add(Buffer.from(value).toString('base64url'));
-  }
-  let out = text;
-  // longest first: a value inside another's encoding is blanked with the whole
-  for (const form of [...forms].sort((a, b) => b.length - a.length)) if (form.length >= 4) out = out.split(form).join('[redacted]');
-  return redactSecrets(out);
-}
-
 function redactMessage(text: string, redact?: (text: string) => string): string {
   const generic = redactSecrets(text);
   return redact ? redact(generic) : generic;

@@ -98,7 +98,8 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
     provider: memberSignIn?.options.name,
     waiting: await waitingClient(next),
   });
-  const redirectUri = (ctx: Context) => `${(options.publicUrl ?? ctx.origin).replace(/\/+$/, '')}/dashboard/sign-in/callback`;
+  const redirectUri = (ctx: Context) =>
+    `${(options.publicUrl ?? engine.publicUrl ?? `${ctx.protocol}://${ctx.host}`).replace(/\/+$/, '')}/dashboard/sign-in/callback`;
   const send = (ctx: Context, status: number, body: string) => {
     ctx.status = status;
     ctx.type = 'text/html; charset=utf-8';

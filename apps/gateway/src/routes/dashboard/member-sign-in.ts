@@ -87,13 +87,19 @@ export class MemberSignIn {
     }
     let claims: Record<string, unknown>;
     try {
-      const tokens = await oidc.authorizationCodeGrant(await this.config(), callbackUrl, {
+      const config = await this.config();
+      const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
         pkceCodeVerifier: pending.verifier,
         expectedState: pending.state,
         expectedNonce: pending.nonce,
         idTokenExpected: true,
       });
-      claims = (tokens.claims() ?? {}) as Record<string, unknown>;
+      const id = (tokens.claims() ?? {}) as Record<string, unknown>;
+      // Many providers keep email, name and groups out of the ID token (OpenID Connect Core §5.4): the UserInfo
+      // endpoint has them, for the same subject (checked by the library); issuer and subject stay the ID token's.
+      const info = config.serverMetadata().userinfo_endpoint ? await oidc.fetchUserInfo(config, tokens.access_token, String(id.sub)) : {};
+      claims = { ...info, iss: id.iss, sub: id.sub };
+      for (const [name, value] of Object.entries(id)) if (claims[name] === undefined) claims[name] = value;
     } catch (error) {
       this.logger.warn(
         { err: error instanceof Error ? { name: error.name, message: error.message } : String(error) },
