@@ -21,14 +21,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: {
-          name: 'unit',
-          include: ROOTS.map((root) => `${root}/*.test.ts`),
-          exclude: [...E2E, '**/node_modules/**'],
-          // A worker keeps its imported modules from one file to the next: each file importing core, the gateway and
-          // their libraries again cost more than half the lane's CPU (docs/adr/0016-tests-in-two-lanes.md).
-          isolate: false,
-        },
+        test: { name: 'unit', include: ROOTS.map((root) => `${root}/*.test.ts`), exclude: [...E2E, '**/node_modules/**'] },
       },
       {
         extends: true,
