@@ -1,18 +1,32 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
+// Two lanes (CONTRIBUTING.md, "Two test lanes"). `unit` (`pnpm test`) runs from the TypeScript source through the
+// `portico-source` condition, with no build. `e2e` (`pnpm test:e2e`, after a build) holds the files named
+// `*.e2e.test.ts` or `*.browser.test.ts`: those that start the built gateway or another process, drive Chromium, or
+// need PostgreSQL, HAProxy, podman or Prism. tests/layout.test.ts keeps such a test out of the unit lane.
+const E2E = ['**/*.e2e.test.ts', '**/*.browser.test.ts'];
+const ROOTS = ['packages/*/src/**', 'apps/*/src/**', 'tests/**'];
+
 export default defineConfig({
   resolve: { conditions: ['portico-source'] },
   ssr: { resolve: { conditions: ['portico-source'] } },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'tests/**/*.test.ts'],
     reporters: ['default', './scripts/summary-reporter.ts'],
-    // One test file more than the machine has cores: most files spend their time waiting on processes and sockets of
-    // their own (gateways, PostgreSQL, Chromium, npm), and vitest's default (cores − 1) runs them one at a time on
-    // the 2-core machines of CI. Measured there on the whole suite: 868 s with one file at a time, 494–536 s with three
-    // (docs/decisions.md, "Tests in parallel"). `--maxWorkers N` on the command line still decides.
+    // One test file more than the machine has cores: e2e files spend most of their time waiting on processes and
+    // sockets of their own (gateways, PostgreSQL, Chromium, npm). `--maxWorkers N` on the command line still decides.
     maxWorkers: availableParallelism() + 1,
     testTimeout: 60_000,
     hookTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ROOTS.map((root) => `${root}/*.test.ts`), exclude: [...E2E, '**/node_modules/**'] },
+      },
+      {
+        extends: true,
+        test: { name: 'e2e', include: ROOTS.flatMap((root) => E2E.map((pattern) => `${root}/${pattern.slice(3)}`)) },
+      },
+    ],
   },
 });

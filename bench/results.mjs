@@ -7,6 +7,8 @@ import { ROOT } from './workspace.mjs';
 export const RESULTS_DIR = join(ROOT, 'bench', 'results');
 export const PROFILE_DIR = join(RESULTS_DIR, 'profiles');
 export const LATEST = join(RESULTS_DIR, 'latest.json');
+/** The whole report of the last run; docs/performance.md holds its summary. */
+export const REPORT = join(RESULTS_DIR, 'report.md');
 
 /**
  * Everything one run measured. Figures that were not numbers (NaN) come back from JSON as null.

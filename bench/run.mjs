@@ -17,7 +17,7 @@
 // 5. CPU profiles (node --cpu-prof) of the gateway under REST load and under MCP load.
 // Writes bench/results/latest.json (+ the .cpuprofile files under bench/results/profiles/), then the report block of
 // docs/performance.md (or of --out).
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { quietWaiter } from './harness/machine.mjs';
 import { measureBuildingBlocks } from './measure/building-blocks.mjs';
@@ -30,8 +30,8 @@ import { HELP, readSettings } from './measure/settings.mjs';
 import { measureStartup, measureStartupBreakdown } from './measure/startup.mjs';
 import { measureThroughput } from './measure/throughput.mjs';
 import { measureWorkers } from './measure/workers.mjs';
-import { checkReportTarget, renderReport, writeReport } from './report/document.mjs';
-import { LATEST, PROFILE_DIR, writeResults } from './results.mjs';
+import { checkReportTarget, renderReport, renderSummary, writeReport } from './report/document.mjs';
+import { LATEST, PROFILE_DIR, REPORT, writeResults } from './results.mjs';
 import { installedPlugins, ROOT } from './workspace.mjs';
 
 const read = readSettings(process.argv.slice(2));
@@ -98,5 +98,6 @@ const results = {
 };
 
 writeResults(results);
-writeReport(outPath, renderReport(results));
-log(`wrote ${relative(ROOT, outPath)} and ${relative(ROOT, LATEST)} in ${results.elapsedS.toFixed(0)} s`);
+writeReport(outPath, renderSummary(results));
+writeFileSync(REPORT, `# Bench report\n\n${renderReport(results)}`);
+log(`wrote ${relative(ROOT, outPath)}, ${relative(ROOT, REPORT)} and ${relative(ROOT, LATEST)} in ${results.elapsedS.toFixed(0)} s`);

@@ -5,7 +5,7 @@
 // records lost (must be 0), RSS of the gateway process (start, peak, end) and its heap after garbage collection before
 // and after the load, and /healthz latency (p50, p99, max) during the load.
 //
-//   node bench/soak.mjs [--seconds 60] [--rate 600] [--peak 500] [--fault-rate 0.05] [--out docs/soak.md]
+//   node bench/soak.mjs [--seconds 60] [--rate 600] [--peak 500] [--fault-rate 0.05] [--out FILE]
 //
 // Everything runs on 127.0.0.1, bounded in time and count, and stops by itself.
 import { fork } from 'node:child_process';

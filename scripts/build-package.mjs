@@ -4,7 +4,7 @@
 // .ts file, the folder structure kept). Nothing is bundled: a package's dependencies are imported from node_modules at
 // run time, so they are declared, deduplicated and patched through the user's lock file like any other package's.
 // Source maps name the original files by path and do not embed their text (TypeScript's default).
-// Why not bundle: measured in docs/decisions.md, "Builds and start-up".
+// Why not bundle: docs/adr/0014-unbundled-packages.md.
 // The script then checks that every entry point the package.json names (`exports` and `bin`) was written.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';

@@ -1,10 +1,12 @@
 // The one plugin layout (docs/plugins.md, "Layout"), held for every plugin package of the repository, the template too:
 // knowing one plugin is knowing all seven. And no file anywhere is named by a letter range or a part number.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { isE2e, needsOf } from './test-lanes.test-support.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const plugins = readdirSync(join(root, 'packages')).filter((name) => name.startsWith('plugin-'));
@@ -92,5 +94,47 @@ describe('file names', () => {
       return LETTER_RANGE.test(stem) || PART_NUMBER.test(stem);
     });
     expect(offending).toEqual([]);
+  });
+});
+
+describe('test lanes', () => {
+  const tests = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '*.test.ts'], {
+    cwd: root,
+    encoding: 'utf8',
+  })
+    .split('\n')
+    .filter((path) => path !== '' && existsSync(join(root, path)));
+
+  it('finds tests in both lanes', () => {
+    expect(tests.filter(isE2e).length).toBeGreaterThan(0);
+    expect(tests.filter((path) => !isE2e(path)).length).toBeGreaterThan(0);
+  });
+
+  it('keeps out of the unit lane every test that needs a build, another process, a browser or PostgreSQL', () => {
+    const misplaced = tests
+      // This file names what it looks for, in the examples below.
+      .filter((path) => !isE2e(path) && path !== 'tests/layout.test.ts')
+      .flatMap((path) => {
+        const needs = needsOf(root, path);
+        return needs.length > 0 ? [`${path} needs ${needs.join(', ')}: name it *.e2e.test.ts`] : [];
+      });
+    expect(misplaced).toEqual([]);
+  });
+
+  it('tells a process test from a unit test', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'portico-lanes-'));
+    const write = (name: string, text: string) => writeFileSync(join(dir, name), text);
+    write('spawns.test-support.ts', "import { spawn } from 'node:child_process';\nexport const run = () => spawn(process.execPath, []);\n");
+    write('via-helper.test.ts', "import { run } from './spawns.test-support.js';\nrun();\n");
+    write('lists.test.ts', "import { execFileSync } from 'node:child_process';\nexecFileSync('git', ['ls-files']);\n/x/.exec('x');\n");
+    write('wrapped.test.ts', "import { execFile } from 'node:child_process';\nconst run = promisify(execFile);\n");
+    write('built.test.ts', "const bin = 'apps/gateway/dist/bin.js';\n");
+    write('database.test.ts', 'const problem = await postgresProblem();\n');
+    expect(needsOf(dir, 'via-helper.test.ts')).toEqual(['another process']);
+    expect(needsOf(dir, 'lists.test.ts')).toEqual([]);
+    expect(needsOf(dir, 'wrapped.test.ts')).toEqual(['another process']);
+    expect(needsOf(dir, 'built.test.ts')).toEqual(['the built output']);
+    expect(needsOf(dir, 'database.test.ts')).toEqual(['PostgreSQL']);
+    rmSync(dir, { recursive: true, force: true });
   });
 });

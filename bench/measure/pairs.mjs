@@ -1,15 +1,14 @@
 // Paired slices: the Koa + got hop and the gateway's REST and MCP doors measured in short slices that alternate
-// (hop, REST, MCP, then MCP, REST, hop, …), so that every comparison the issue-31 targets make is between slices a few
+// (hop, REST, MCP, then MCP, REST, hop, …), so that every comparison the paired-slice targets make is between slices a few
 // seconds apart. On this 2-core machine the speed of one process moves by a third from one stretch of seconds to the
-// next (docs/performance.md, "Issue 31: paired slices"); three rounds of one slice per path leave the ratio to the
+// next; three rounds of one slice per path leave the ratio to the
 // luck of three draws, many short pairs measure it.
 //
 // The pairs run on processes of their own, a new hop and a new gateway every `pairsPerStart` pairs, each primed for
 // the same time before its first slice: the two sides of a pair have the same history. The processes of the rounds do
 // not: the gateway there has served three paths at two connection counts while the hop served one. In one run its
 // pairs came out at a median of 0.70× of the hop (GET and POST), while a gateway started beside it after the rounds
-// measured 1.13× and 1.17× of the same hop in the same pairs (docs/performance.md, "Issue 31: the pairs on processes of
-// their own"). Several starts also draw the speed of a new process several times instead of once (18 starts of the
+// measured 1.13× and 1.17× of the same hop in the same pairs. Several starts also draw the speed of a new process several times instead of once (18 starts of the
 // gateway measured 0.80–1.08× of one long-lived hop).
 import { runLoad } from '../harness/load.mjs';
 import { median } from '../harness/stats.mjs';

@@ -144,7 +144,7 @@ export async function measureThroughput(settings, log, waitForQuiet) {
       rounds.push(runs);
     }
     const memoryAfterLoad = memoryMiB(gateway.pid);
-    // The issue-31 targets compare the hop with the gateway's doors: measured again in alternating short slices, on
+    // The paired-slice targets compare the hop with the gateway's doors: measured again in alternating short slices, on
     // a new hop and a new gateway with the same history (measure/pairs.mjs).
     const pairs =
       settings.pairs > 0
@@ -196,7 +196,7 @@ export async function measureThroughput(settings, log, waitForQuiet) {
             // The gateway serves two paths: each gets 1.5 × the rounds' priming, the hop twice that. With half of the
             // rounds' priming each (until 2026-11-28), the second pair of a start came out above the first in 7 of 8
             // starts (REST ÷ hop, POST, either order of the slices): the gateway was still warming at the first pair.
-            // With three times as much, in 2 of 4 (docs/performance.md, "Issue 31: an Intel machine").
+            // With three times as much, in 2 of 4 (on an Intel machine).
             prime: (3 * prime) / 2,
             log,
           })

@@ -4,14 +4,14 @@
 // is the throughput at the same CPU budget, the load generator sharing the machine. A third run gives the example
 // integration a declared limit (PORTICO_EXAMPLE_UPSTREAM_LIMITS) so that every call borrows its slot from the primary
 // over IPC: its extra CPU per request is the cost of that round trip. After the rounds, one process and two workers
-// started side by side are measured in alternating slices (as the issue-31 pairs are): the machine's speed can drift by
-// half within minutes (docs/performance.md, "the bench on the fix, and per-call tables in workers"), and a ratio of
+// started side by side are measured in alternating slices (as the paired slices are): the machine's speed can drift by
+// half within minutes, and a ratio of
 // two configurations measured minutes apart is as much a draw of that drift as of the code. The target takes the
 // median of the pairs. Each pair also measures two separate one-worker processes sharing the load: what twice one
 // worker does on this machine, so that a reader can tell the machine's price of a second busy process from Portico's.
 // Every run and slice also records the gateway's user and system time apart, how often its threads were preempted, and
 // how idle the machine was: two workers beside the load generator and the upstream leave a 2-core machine no idle core,
-// one process leaves it a third idle (docs/performance.md, "Issue 31: the bench on a new machine").
+// one process leaves it a third idle.
 import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -324,8 +324,7 @@ export async function measureWorkers(settings, log) {
  * does on this machine, each given half the connections by the same load generator) started side by side, each warmed
  * as in the rounds, then `settings.pairs` sets of slices (`settings.pairSeconds` each, after `settings.warmup` of load),
  * the order rotated from one set to the next. Two workers ÷ one process per CPU-second is the efficiency; two workers ÷
- * two processes leaves out what the machine charges any second busy process (docs/performance.md, "Issue 31: an Intel
- * machine, and two workers beside two processes").
+ * two processes leaves out what the machine charges any second busy process.
  * @param {string} upstreamUrl
  * @param {import('./settings.mjs').Settings} settings
  * @param {number} connections

@@ -1,7 +1,7 @@
 // Reference hop (not a target baseline): the Koa + got app of koa-got-app.mjs as a child process.
 // node bench/processes/koa-got-hop.mjs <upstream URL> [--got-options=portico]
 // With --got-options=portico, got's request options are built as the gateway builds them (core's
-// upstream/got-options.ts, docs/decisions.md): the hop 'koa-tuned' of the report.
+// upstream/got-options.ts): the hop 'koa-tuned' of the report.
 import { importGot, importGotOptions } from '../workspace.mjs';
 import { koaGotApp } from './koa-got-app.mjs';
 

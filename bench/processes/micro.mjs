@@ -204,7 +204,7 @@ await measure(
 
 // ---- the MCP door ------------------------------------------------------------------------------------------------
 // What the door adds to the pipeline REST shares: a tools/call of call_example from its body's text to its answer's
-// JSON, with an engine whose invoke answers at once with the upstream's list_items answer (issue 31).
+// JSON, with an engine whose invoke answers at once with the upstream's list_items answer.
 {
   const params = { limit: 5, status: 'open', tags: ['a', 'b'] };
   const text = JSON.stringify({

@@ -1,6 +1,6 @@
-// The report as Markdown, and where it goes: between two marker lines of a document whose other text is written by
-// hand (docs/performance.md), which is never touched. Every figure in the report comes from the results; the only
-// constants are the targets.
+// The report as Markdown, and where it goes: the summary (renderSummary) between two marker lines of a document whose
+// other text is written by hand (docs/performance.md), which is never touched; the whole report (renderReport) to a
+// file of its own. Every figure in the report comes from the results; the only constants are the targets.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { buildingBlocksSection, profilesSection } from './costs.mjs';
 import { discoverySection, openApiSection } from './discovery.mjs';
@@ -84,6 +84,45 @@ export function renderReport(results) {
     ...openApiSection(results),
     ...buildingBlocksSection(results),
     ...profilesSection(results),
+    END,
+    '',
+  );
+  return L.join('\n').replace(/\n{3,}/g, '\n\n');
+}
+
+/**
+ * The block for the hand-written document: when and where the run was made, and the targets. The full report
+ * (renderReport) goes to bench/results/report.md beside the results.
+ * @param {Results} results
+ * @returns {string} the block, markers included
+ */
+export function renderSummary(results) {
+  const env = results.environment;
+  const d = derive(results);
+  const L = [BEGIN, '', '## The last run', ''];
+  L.push(
+    `Measured ${env.date.slice(0, 16).replace('T', ' ')} UTC with \`${env.command}\` on ${env.cpu} (${env.cores} cores), ` +
+      `Node.js ${env.node}, commit ${env.commit ?? 'unknown'}${env.dirty ? ' (with uncommitted changes)' : ''}; ` +
+      `${env.settings.rounds} round(s) of ${env.settings.duration} s per scenario, the machine ${pct(env.busyBeforeRun)} busy before the run. ` +
+      'Every ratio compares figures of this one run.',
+    '',
+  );
+  if (env.settings.mode === 'smoke')
+    L.push('**A smoke run (`--smoke`): it shows that the bench runs end to end; its figures mean nothing.**', '');
+  L.push(
+    table(
+      ['target', 'measured', 'limit', 'result'],
+      [...d.targets, ...workersTargets(results)].map((t) => [
+        t.name,
+        t.show,
+        t.limit,
+        t.pass ? (t.partial ? 'pass (partial: fewer plugins)' : 'pass') : '**miss**',
+      ]),
+    ),
+    '',
+    'The whole report of the run (throughput and latency, workers, start-up, MCP discovery, per-request building ' +
+      'blocks, CPU profiles) is `bench/results/report.md`, beside `bench/results/latest.json`.',
+    '',
     END,
     '',
   );

@@ -1,4 +1,4 @@
-// Portico's own CPU per request (issue 31): the gateway's CPU time per request minus the Koa + got hop's, for each
+// Portico's own CPU per request: the gateway's CPU time per request minus the Koa + got hop's, for each
 // door and operation, from the same run, with the figures of each round (their spread is the measurement's noise).
 import { median } from '../harness/stats.mjs';
 import { pairFigures } from '../measure/pairs.mjs';
@@ -72,7 +72,7 @@ export function ownCpuSection(results, d) {
       'audit, metrics, the access log, and for MCP the JSON-RPC envelope). MCP sends the same operations as `tools/call` of `call_example` ' +
       '(list_items reads, create_item creates). The figures per round are each round’s own subtraction and ratio; the table keeps the medians ' +
       'over rounds, so its own CPU is the difference of two medians. The gateway builds the options got hands to `http.request` without ' +
-      'the object literal that Node 20 makes slow (docs/decisions.md, Upstream calls); the hop the targets use keeps got as it comes, and the ' +
+      'the object literal that Node 20 makes slow (core’s upstream/got-options.ts); the hop the targets use keeps got as it comes, and the ' +
       'second hop has got changed as the gateway changes it: against that one, the own CPU is what Portico adds with the same got.',
     '',
     table(
@@ -145,7 +145,7 @@ export function sequentialSection(results) {
 }
 
 /**
- * The paired slices (measure/pairs.mjs) that judge the issue-31 targets: per operation, each figure's median over the
+ * The paired slices (measure/pairs.mjs) that judge the paired-slice targets: per operation, each figure's median over the
  * pairs, its range and every pair's own value.
  * @param {Results} results
  * @returns {string[]}
@@ -180,7 +180,7 @@ export function pairsSection(results) {
     }
   }
   return [
-    '### Paired slices (the issue-31 targets)',
+    '### Paired slices (the paired-slice targets)',
     '',
     `After the rounds, the Koa + got hop, Portico REST and Portico MCP tools/call are measured again at ${paired.connections} connections ` +
       `in slices of ${paired.seconds} s (each after ${paired.warmup} s of load), one slice of each per pair, the order reversed every other ` +

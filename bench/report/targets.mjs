@@ -18,7 +18,7 @@ export const TARGETS = {
   toolsListBytes: 8 * 1024, // tools/list payload with all six < 8 KB
   toolSetOverhead: 0.02, // the tool-set check ≤ 2 % of the gateway's CPU per REST request (so of its throughput)
   dashboardOverhead: 0.01, // the dashboard's pass-through on an /api request ≤ 1 % of the gateway's CPU per REST or MCP request
-  // Issue 31, at the highest connection count, each figure from the same run:
+  // At the highest connection count, each figure from the same run:
   ownCpuUs: 65, // Portico's own CPU per REST request (gateway CPU per request − the Koa + got hop's) ≤ 65 µs
   mcpCpuVsRest: 1.15, // the gateway's CPU per MCP tools/call ≤ 1.15 × its CPU per REST request, same operation
   restVsKoa: 0.85, // Portico REST throughput ≥ 0.85 × the Koa + got hop
@@ -113,7 +113,7 @@ export function derive(results) {
     const added = (path) => (find(low, op, path)?.p50 ?? Number.NaN) - need(low, op, 'direct').p50;
     /** The gateway's CPU per request on `path` minus the Koa + got hop's: what Portico itself adds (µs). */
     const own = (/** @type {PathId} */ path) => (need(high, op, path).hopUsPerRequest ?? Number.NaN) - (koa?.hopUsPerRequest ?? Number.NaN);
-    // The issue-31 figures come from the paired slices when the run measured them (measure/pairs.mjs), else from the
+    // The paired-slice figures come from the paired slices when the run measured them (measure/pairs.mjs), else from the
     // medians over rounds.
     const paired = pairs.length > 0 ? pairFigures(pairs, op) : undefined;
     return {

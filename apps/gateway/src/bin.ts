@@ -8,8 +8,7 @@ tuneV8();
 
 // Node 22.1 and later can keep the compiled code of every module it loads in a cache on disk (in the OS temp folder
 // unless NODE_COMPILE_CACHE names another): the gateway's modules and their dependencies load from node_modules one
-// file at a time, and with the cache a restart skips compiling them (measured in docs/decisions.md, "Builds and
-// start-up"). Node 20 has no such cache and starts without it. The rest of the CLI is imported after this line so that it is cached too.
+// file at a time, and with the cache a restart skips compiling them (docs/adr/0014-unbundled-packages.md). Node 20 has no such cache and starts without it. The rest of the CLI is imported after this line so that it is cached too.
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 const { main } = await import('./cli/index.js');
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * Core is grouped by layer, one folder each: a module imports from its own folder, from the layers below its own that
- * the table names, and from the shared modules at the top. docs/decisions.md ("Core by layer") holds the same table and
+ * the table names, and from the shared modules at the top. docs/adr/0019-core-by-layer.md holds the same table and
  * says why; the first test keeps the two equal.
  */
 const LAYERS: Readonly<Record<string, readonly string[]>> = {
@@ -30,7 +30,7 @@ const SHARED = ['errors.ts', 'logger.ts'];
 const ENTRIES = ['index.ts', 'mcp.ts', 'plugin.ts'];
 
 const SRC = dirname(fileURLToPath(import.meta.url));
-const DECISIONS = fileURLToPath(new URL('../../../docs/decisions.md', import.meta.url));
+const DECISIONS = fileURLToPath(new URL('../../../docs/adr/0019-core-by-layer.md', import.meta.url));
 
 /** Every `.ts` file below src/, as a path relative to it (`contract/registry.ts`). */
 function sources(dir = ''): string[] {
@@ -68,7 +68,7 @@ function wrongWay(from: string, to: string): string | undefined {
   if (ENTRIES.includes(source))
     return target === 'testing' ? 'the public entry does not carry the test helpers (@portico/core/testing does)' : undefined;
   const allowed = LAYERS[source];
-  if (!allowed) return `${source} is in no layer: add its folder to the table here and in docs/decisions.md`;
+  if (!allowed) return `${source} is in no layer: add its folder to the table here and in docs/adr/0019-core-by-layer.md`;
   if (!Object.hasOwn(LAYERS, target)) return `${target} is in no layer`;
   return allowed.includes(target) ? undefined : `${source}/ may import ${allowed.join(', ') || 'nothing but itself'}, not ${target}/`;
 }
@@ -87,12 +87,8 @@ function violations(files: readonly string[], read?: (path: string) => string): 
 describe('packages/core/src by layer', () => {
   const files = sources();
 
-  it('has the layer table of docs/decisions.md, "Core by layer"', () => {
-    const text = readFileSync(DECISIONS, 'utf8');
-    const start = text.indexOf('\n## Core by layer\n');
-    expect(start).toBeGreaterThan(-1);
-    const end = text.indexOf('\n## ', start + 1);
-    const section = text.slice(start, end === -1 ? undefined : end);
+  it('has the layer table of docs/adr/0019-core-by-layer.md', () => {
+    const section = readFileSync(DECISIONS, 'utf8');
     // | `folder/` | what it holds | `below/`, `other/` (or —) |
     const rows = [...section.matchAll(/^\|\s*`([a-z-]+)\/`\s*\|.*\|([^|]*)\|\s*$/gm)].map(([, folder, imports]) => [
       folder,

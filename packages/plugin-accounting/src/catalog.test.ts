@@ -68,7 +68,7 @@ const CATALOG: CatalogOperation[] = [
 
 /**
  * Intended differences from the catalog, each with its reason: every find_* also takes select (QuickBooks SELECT
- * columns), so that an assistant can ask for the fields it needs rather than whole records (issue 27).
+ * columns), so that an assistant can ask for the fields it needs rather than whole records.
  */
 const DIFFERENCES: CatalogDifferences = Object.fromEntries(
   FINDS.map(([name]) => [`${name}.select:extra`, 'field selection: the columns an assistant needs, not whole records']),

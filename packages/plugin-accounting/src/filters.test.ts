@@ -1,7 +1,7 @@
 import { describeFilters, type FilterCase, type FilterRecord, filterParams, pickValue, useSandbox } from '@portico/core/testing';
 import { quickbooksPlugin } from './index.js';
 
-// Every documented list filter of the QuickBooks plugin against its sandbox (issue 28). The find_* operations take one
+// Every documented list filter of the QuickBooks plugin against its sandbox. The find_* operations take one
 // filter, where (QuickBooks' query language): every entity is filtered on one of its own fields with a value from its
 // records, and every operator of the language (=, <, >, <=, >=, LIKE, IN, AND, dotted fields) is exercised on invoices.
 

@@ -2,7 +2,7 @@ import { describeFilters, type FilterCase, type FilterRecord, filterParams, pick
 import { callrailPlugin } from './index.js';
 import * as clock from './sandbox/clock.js';
 
-// Every documented list filter of the CallRail plugin against its sandbox (issue 28): each value is picked from the
+// Every documented list filter of the CallRail plugin against its sandbox: each value is picked from the
 // records the unfiltered list answers, and the filtered answer must be exactly the records that match.
 
 const harness = useSandbox(callrailPlugin);

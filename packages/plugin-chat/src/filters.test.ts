@@ -1,7 +1,7 @@
 import { describeFilters, type FilterRecord, filterParams, pickValue, useSandbox } from '@portico/core/testing';
 import { slackPlugin } from './index.js';
 
-// Every documented list filter of the Slack plugin against its sandbox (issue 28): values come from the seeded records.
+// Every documented list filter of the Slack plugin against its sandbox: values come from the seeded records.
 
 const harness = useSandbox(slackPlugin);
 const LISTS = /^(list|read|search)_/;

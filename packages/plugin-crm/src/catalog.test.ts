@@ -92,7 +92,7 @@ const CATALOG: CatalogOperation[] = [
 
 /**
  * Intended differences from the catalog (key → reason): every list also takes fields (Lawmatics' field selection), so
- * that an assistant can ask for the attributes it needs (issue 27).
+ * that an assistant can ask for the attributes it needs.
  */
 const DIFFERENCES: CatalogDifferences = Object.fromEntries(
   CATALOG.filter((row) => row.params && 'sort_by' in row.params).map((row) => [

@@ -1,7 +1,7 @@
 import { describeFilters, type FilterCase, type FilterRecord, filterParams, pickValue, useSandbox } from '@portico/core/testing';
 import { lawmaticsPlugin } from './index.js';
 
-// Every documented list filter of the Lawmatics plugin against its sandbox (issue 28). Lawmatics lists take one filter
+// Every documented list filter of the Lawmatics plugin against its sandbox. Lawmatics lists take one filter
 // per request (filter_by names the field, filter_on the value, filter_with the operator): every list is filtered on one
 // of its own fields with a value from its records, and every operator is exercised on the prospects.
 

@@ -1,7 +1,7 @@
 import { describeFilters, type FilterCase, type FilterRecord, filterParams, pickValue, useSandbox } from '@portico/core/testing';
 import { notionPlugin } from './index.js';
 
-// Every documented list filter of the Notion plugin against its sandbox (issue 28). query_database's filter is one
+// Every documented list filter of the Notion plugin against its sandbox. query_database's filter is one
 // parameter with a condition per property type: each type the seeded databases hold is exercised on its own.
 
 const harness = useSandbox(notionPlugin);

@@ -20,7 +20,7 @@ describe('portico env', () => {
     expect(out.join('\n')).not.toContain('`');
   });
 
-  it('prints the README table with --markdown, and refuses other options', async () => {
+  it('prints the table of docs/configuration.md with --markdown, and refuses other options', async () => {
     const table = await run(['env', '--markdown']);
     const lines = table.out.join('\n').split('\n');
     expect(lines[0]).toMatch(/^\| Variable +\| Default +\| Meaning +\|$/);

@@ -7,7 +7,7 @@ Lists every environment variable the gateway reads, with what it sets and its de
 others) reads the same variables; a misspelt PORTICO_ variable stops them, naming the one meant.
 
 Options:
-  --markdown     The same as the README's configuration table`;
+  --markdown     The same as the table of docs/configuration.md`;
 
 /** `portico env`: the environment variables the gateway reads, each with its meaning and default. */
 export const envCommand: Command = {

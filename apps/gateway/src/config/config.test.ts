@@ -51,13 +51,11 @@ describe('configuration from the environment', () => {
   });
 });
 
-describe('the README', () => {
+describe('docs/configuration.md', () => {
   it('holds the configuration table generated from the declared variables (portico env --markdown)', () => {
-    const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
+    const doc = readFileSync(new URL('../../../../docs/configuration.md', import.meta.url), 'utf8');
     const table = environmentTable();
     expect(table.split('\n')).toHaveLength(ENVIRONMENT.length + 2);
-    expect(readme.includes(`${table}\n`), 'README.md, "Configuration": replace the table by the output of `portico env --markdown`').toBe(
-      true,
-    );
+    expect(doc.includes(`${table}\n`), 'docs/configuration.md: replace the table by the output of `portico env --markdown`').toBe(true);
   });
 });

@@ -8,7 +8,7 @@ export function environmentListing(): string[] {
   return ENVIRONMENT.map((variable) => `${variable.name.padEnd(30)} ${plain(variable.meaning)} (default: ${plain(variable.default)})`);
 }
 
-/** The README's configuration table (`portico env --markdown`), its columns padded to their widest cell. */
+/** The configuration table of docs/configuration.md (`portico env --markdown`), its columns padded to their widest cell. */
 export function environmentTable(): string {
   const rows = [
     ['Variable', 'Default', 'Meaning'],

@@ -3,7 +3,7 @@ import { DEFAULT_MCP_RESULT_BUDGET } from '@portico/core';
 /**
  * Every environment variable the gateway reads, declared once: its name, its documented default and meaning (markdown),
  * and, for whole numbers and fixed words, how it is parsed. load.ts parses from here (its reads are typed by these
- * names), `portico env` lists it, and the README's configuration table is generated from it (`portico env --markdown`).
+ * names), `portico env` lists it, and the table of docs/configuration.md is generated from it (`portico env --markdown`).
  */
 
 /** A whole number: the value when unset, and the bounds a set value must keep. */

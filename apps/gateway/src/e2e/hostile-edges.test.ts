@@ -5,9 +5,9 @@ import { startTestGateway, type TestGateway } from '../gateway.test-support.js';
 import { callWith, dashboardAs } from './hostile.test-support.js';
 
 /**
- * Findings 5–7 of issue 29: the dashboard's sign-in limit raced by sign-ins sent at once; the dashboard's OpenAPI
- * document ignoring the key's services, tool set and read-only flag (and the API's listing writes to read-only keys);
- * `/healthz` answering a foreign Host with the version and the integrations.
+ * Attacks on the edges: sign-ins sent at once to race the dashboard's sign-in limit; the dashboard's OpenAPI document,
+ * which follows the key's services, tool set and read-only flag (as the API's listing does: no writes for a read-only
+ * key); `/healthz` asked with a foreign Host, which names neither the version nor the integrations.
  */
 
 let gateway: TestGateway;
@@ -36,7 +36,7 @@ function getWithHost(path: string, host: string): Promise<{ status: number; body
   });
 }
 
-describe('the dashboard sign-in limit (finding 5)', () => {
+describe('the dashboard sign-in limit under a race', () => {
   it('checks at most the limit of 300 sign-ins sent at once from one address; the rest are 429', async () => {
     // a gateway of its own: the address is locked out afterwards
     const target = await startTestGateway({ env: { PORTICO_PLUGINS: 'notes' } });
@@ -73,7 +73,7 @@ describe('the dashboard sign-in limit (finding 5)', () => {
   }, 60_000);
 });
 
-describe('OpenAPI documents (finding 6, and the read-only minor point)', () => {
+describe('OpenAPI documents narrowed to what the key may call', () => {
   const pathsOf = (doc: unknown) => Object.keys((doc as { paths: Record<string, unknown> }).paths);
   const operationsOf = (doc: unknown) =>
     Object.values((doc as { paths: Record<string, Record<string, { operationId: string }>> }).paths).flatMap((item) =>
@@ -115,7 +115,7 @@ describe('OpenAPI documents (finding 6, and the read-only minor point)', () => {
   });
 });
 
-describe('/healthz (finding 7)', () => {
+describe('/healthz asked with a foreign Host', () => {
   it('refuses a foreign Host without naming the version or the integrations; answers its own', async () => {
     const foreign = await getWithHost('/healthz', 'evil.example');
     expect(foreign.status).toBe(403);

@@ -3,7 +3,7 @@ import { examplePlugin } from '@portico/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp, startTestGateway, type TestGateway } from '../gateway.test-support.js';
 
-/** The minor points of issue 29, each as the attacker tried it. */
+/** Smaller attacks on a tenant's limits, each as the attacker tried it. */
 
 let gateway: TestGateway;
 let readOnly: Client;
@@ -31,7 +31,7 @@ afterAll(async () => {
 
 const text = (result: Awaited<ReturnType<Client['callTool']>>) => JSON.stringify(result.content);
 
-describe('minor points of issue 29', () => {
+describe('smaller attacks on what a key may see and do', () => {
   it('describe_method does not describe a write operation to a read-only key', async () => {
     const write = [...(gateway.runtime.registry.get('example')?.operations.values() ?? [])].find((op) => op.access !== 'read');
     expect(write).toBeDefined();

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp, startTestGateway, type TestGateway } from '../gateway.test-support.js';
 
 /**
- * Finding 4 of issue 29: a provider whose token endpoint echoes the request in `error_description` put
- * `Basic <base64 client id:secret>` on the callback page, and on refresh the refresh token and the Basic value reached a
- * read-only agent's REST and MCP error. Here the token endpoint echoes everything it received — the Authorization
+ * A provider whose token endpoint echoes the request in `error_description` could put `Basic <base64 client id:secret>`
+ * on the callback page, and on refresh put the refresh token and the Basic value in a read-only agent's REST and MCP
+ * error. Here the token endpoint echoes everything it received — the Authorization
  * header, the form body as sent, URL-decoded, in base64 and URL-encoded — and no form of a secret may reach what the
  * browser or the agent sees.
  */
@@ -94,7 +94,7 @@ function secretForms(...values: string[]): string[] {
 
 const basic = Buffer.from(`${encodeURIComponent(CLIENT_ID)}:${encodeURIComponent(CLIENT_SECRET)}`).toString('base64');
 
-describe('an OAuth token endpoint echoing the request (finding 4)', () => {
+describe('an OAuth token endpoint echoing the request', () => {
   it('reaches the callback page with no form of the client secret, the Basic value, the code or the verifier', async () => {
     const started = await gateway.rest('POST', '/api/admin/connections/example/authorize');
     const authorize = new URL((started.body as { authorize_url: string }).authorize_url);

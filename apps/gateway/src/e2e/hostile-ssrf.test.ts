@@ -5,9 +5,8 @@ import { connectMcp, type StubUpstream, startStubUpstream, startTestGateway, typ
 import { callWith, dashboardAs, tenantAdmin } from './hostile.test-support.js';
 
 /**
- * Finding 1 of issue 29 (High): a workspace admin pointed Notion's base URL at a loopback service
- * (`http://127.0.0.1:<port>/metrics#`): the `#` swallowed the operation's path, and the service received the
- * workspace's upstream token. Here ten inward forms are tried as a workspace admin through the admin API, the
+ * A workspace admin may point Notion's base URL at a loopback service (`http://127.0.0.1:<port>/metrics#`), where the
+ * `#` would swallow the operation's path and the service would receive the workspace's upstream token. Here ten inward forms are tried as a workspace admin through the admin API, the
  * dashboard form and the CLI (`--workspace`): every one is refused and stored nowhere; stored anyway (straight into the
  * database), a call over REST and MCP is refused before any connection; a recorder on loopback receives nothing. An
  * operator's explicit allowance (PORTICO_WORKSPACE_UPSTREAM_HOSTS) still works, with the path appended as a path.
@@ -49,7 +48,7 @@ async function cli(argv: string[], env: Record<string, string>) {
   return { code, err: err.join('\n') };
 }
 
-describe('a workspace admin setting an inward base URL (finding 1)', () => {
+describe('a workspace admin setting an inward base URL', () => {
   it('is refused on the admin API, the dashboard form and the CLI, and nothing reaches the loopback recorder', async () => {
     const gateway = await startTestGateway({ env: { PORTICO_PLUGINS: 'notes' } });
     gateways.push(gateway);

@@ -1,6 +1,6 @@
 import type { TestGateway } from '../gateway.test-support.js';
 
-/** Test-only helpers of the hostile regressions (issue 29): a tenant with its own admin key, and a dashboard browser. */
+/** Test-only helpers of the attack tests (hostile-*.test.ts): a tenant with its own admin key, and a dashboard browser. */
 
 /** A REST request with a key: status, error code (if any) and body. */
 export async function callWith(gateway: TestGateway, key: string, method: string, path: string, body?: unknown) {

@@ -1,5 +1,5 @@
 /**
- * Where the Prism check (prism.test.ts) and an upstream's saved spec disagree, each with its reason.
+ * Where the Prism check (prism.e2e.test.ts) and an upstream's saved spec disagree, each with its reason.
  *
  * Exceptions, per operation:
  * - `absent`: the saved spec has no such operation (newer than the spec, or left out of a reduced spec). It cannot be

@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PrismAdjustment } from './prism-exceptions.test-support.js';
 
-// Test-only helpers of the Prism check (prism.test.ts): Stoplight's Prism mocking an upstream's own published spec,
+// Test-only helpers of the Prism check (prism.e2e.test.ts): Stoplight's Prism mocking an upstream's own published spec,
 // and a recording proxy in front of it that tells which requests Prism refused and why.
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -154,7 +154,7 @@ describe('a key bound to a tool set, over MCP', () => {
     }
     expect(await search(bound, 'profit and loss report')).toContain('quickbooks:report_profit_and_loss');
     const matters = await search(bound, 'matters');
-    // a bare noun asks what exists (issue 27's reading of intent): the set's reads of matters first, its create among the rest
+    // a bare noun asks what exists: the set's reads of matters first, its create among the rest
     expect(matters.slice(0, 2).sort()).toEqual(['clio:get_matter', 'clio:list_matters']);
     expect(matters).toContain('clio:create_matter');
     // ranked among what the key may call only: the full key's first hits for the same words are other operations

@@ -2,7 +2,7 @@ import { currentTrace, type Logger } from '@portico/core';
 import { pino } from 'pino';
 import type { GatewayConfig } from '../config/load.js';
 
-/** Access-line characters collected before one write to stdout (docs/performance.md, issue 31: the third cut). */
+/** Access-line characters collected before one write to stdout: one write per batch, not one per line. */
 const LOG_BUFFER_CHARS = 4096;
 /** Longest an access line waits in that buffer, ms: at low traffic, lines still reach stdout at once to the eye. */
 const LOG_FLUSH_MS = 100;

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { CHECKS, type Described, sentences } from './descriptions.test-support.js';
 import { loadPlugins } from './load.js';
 
-// Issue 27: the summaries and descriptions a model chooses an operation by, checked over every operation of every
+// The summaries and descriptions a model chooses an operation by, checked over every operation of every
 // plugin as the gateway loads them, plus the plugin template (docs/plugins.md, "Writing summaries and descriptions").
 
 const TEMPLATE = fileURLToPath(new URL('../../../../packages/plugin-template/src/index.ts', import.meta.url));

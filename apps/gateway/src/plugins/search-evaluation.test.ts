@@ -7,7 +7,7 @@ import { evaluateSearch, type SearchTask } from './search-evaluation.js';
 
 // The evaluation set of search_methods (docs/mcp.md, "Finding an operation"): tasks in a firm's words, the development
 // part tuned on, the held-out part never looked at while tuning. The floors are the figures reached when the set was
-// committed (the held-out top-1 moved from 58.8 % to 58.0 % when issue 27's select/fields parameters joined what is
+// committed (the held-out top-1 moved from 58.8 % to 58.0 % when the select/fields parameters joined what is
 // indexed; then 78.6 % / 94.5 % on dev and 65.5 % / 88.2 % held out with the rewritten descriptions of all six; with
 // the ranking's reading of verbs, brands, kinds and lookup keys 84.1 % / 98.1 % on dev, 72.3 % / 90.8 % held out; with
 // vocabulary and reading rules meant to generalise (verbs of no list, qualifiers, British spellings, the firms' and

@@ -3,7 +3,7 @@ import { examplePlugin } from '@portico/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StubUpstream, startStubUpstream, startTestGateway, type TestGateway } from '../gateway.test-support.js';
 
-// The client address in the audit trail (issue 30): a REST and an MCP call, made with the official MCP client, keep
+// The client address in the audit trail: a REST and an MCP call, made with the official MCP client, keep
 // the address a trusted proxy forwarded, and the socket's address when no proxy is trusted.
 
 let upstream: StubUpstream;

@@ -13,7 +13,7 @@ beforeAll(async () => {
   upstream = await startStubUpstream((method, url) => {
     if (url.pathname === '/items' && method === 'GET') return { status: 200, body: { items: [{ id: '1' }] } };
     if (url.pathname === '/v2/items/7') return { status: 200, body: { id: '7', name: 'seven' } };
-    // Answers of every JSON shape, for the tool call's answer written as JSON once (issue 31)
+    // Answers of every JSON shape, for the tool call's answer written as JSON once
     if (url.pathname === '/v2/items/quoted') return { status: 200, body: { id: 'q', name: 'say "hi"\n\tü 😀 \u2028 </script>', n: -0.5 } };
     if (url.pathname === '/v2/items/listed') return { status: 200, body: [{ id: '1' }, { id: '2', result: null }] };
     if (url.pathname === '/v2/items/worded') return { status: 200, body: 'just "words"' };

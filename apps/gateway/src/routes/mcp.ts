@@ -21,7 +21,7 @@ let doorLoading: Promise<McpDoor> | undefined;
 
 /**
  * The MCP door of `@portico/core/mcp`, imported by the first MCP request rather than at start-up: with the MCP SDK, zod
- * and Ajv it is about a quarter of core's import (docs/decisions.md, "Builds and start-up"). Requests that come while
+ * and Ajv it is about a quarter of core's import (docs/adr/0014-unbundled-packages.md). Requests that come while
  * it loads wait for the one import.
  */
 export function mcpDoor(): McpDoor | Promise<McpDoor> {

@@ -5,8 +5,8 @@ import { setFlagsFromString } from 'node:v8';
  * decides it: allocation-site pretenuring off. With V8's default, a gateway process often came to allocate some
  * per-request objects straight in the old generation; the young objects they point to then survive every scavenge
  * until the next full collection (20 KB promoted per request instead of 2 in a `serve --workers` worker, in 21 of 22
- * runs), and the CPU per request moves between two levels from one start to the next. Measured in docs/performance.md ("Issue 31:
- * workers, on a quieter machine") and decided in docs/decisions.md ("V8's allocation-site pretenuring is off").
+ * runs), and the CPU per request moves between two levels from one start to the next. Decided in
+ * docs/adr/0010-v8-flags.md.
  */
 export const PRETENURING_OFF = '--no-allocation-site-pretenuring';
 
@@ -25,7 +25,7 @@ export function tuneV8(execArgv: readonly string[] = process.execArgv): void {
  * The young generation's smallest size, MB per semi-space, so that it keeps its pages: with V8's default it shrinks
  * after a quiet spell, gives its pages back, and takes them from the kernel again, page fault by page fault, when load
  * returns (up to 1.1 page faults per request in the seconds after a quiet spell, against 0.1 with the size fixed, and
- * 12–32 % more CPU per request; docs/performance.md, "Issue 31: one process, two speeds"). Start-up takes as long; its
+ * 12–32 % more CPU per request; docs/adr/0010-v8-flags.md). Start-up takes as long; its
  * RSS grows by about 4 MB with six plugins.
  */
 export const SEMI_SPACE_MB = 16;

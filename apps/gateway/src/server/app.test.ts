@@ -524,7 +524,7 @@ describe('path parameters of every operation, against every sandbox', () => {
             body !== null &&
             (body as { error?: unknown }).error === true &&
             (body as { code?: unknown }).code === 'bad_request' &&
-            // the path rule's words, or the schema's where it refuses that value itself (issue 27: the message that says
+            // the path rule's words, or the schema's where it refuses that value itself (the message that says
             // what the value must be); either way naming the parameter, before any upstream request
             String((body as { message?: unknown }).message).startsWith(`Invalid params for ${operation.name}: `) &&
             String((body as { message?: unknown }).message).includes(`params.${name}: `);

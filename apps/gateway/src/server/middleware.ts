@@ -68,7 +68,7 @@ export function requestLog(
       // The doors hand the trace to the engine themselves (its upstream requests carry it, its log lines name it). It
       // is made the current trace (AsyncLocalStorage) only while spans are recorded, whose context must follow every
       // store read and upstream call: on Node 20 the first use of AsyncLocalStorage turns on promise hooks for every
-      // promise of the process, about a tenth of a request's CPU (docs/performance.md, issue 31).
+      // promise of the process, about a tenth of a request's CPU.
       if (traced) await runInTrace(trace, next);
       else await next();
       if (ctx.status === 404 && ctx.body === undefined && ctx.respond !== false) {

@@ -35,7 +35,7 @@ interface Options {
  * One process (SQLite): its own upstreams; each start revokes the previous sandbox key and prints a new one — the key
  * is shown once and stored hashed, so the previous one's holder is a process that is gone, and demo keys do not pile up.
  *
- * Several instances on PostgreSQL (docs/decisions.md, "Sandbox mode on a cluster"): one sandbox key for the cluster,
+ * Several instances on PostgreSQL (docs/adr/0013-sandbox-mode.md): one sandbox key for the cluster,
  * minted (and the previous ones revoked) only by an instance that starts while no other sandbox instance runs — it
  * takes the members lock exclusively, which fails while anyone holds it shared; and one instance, the holder of the
  * host lock, whose in-memory upstreams every instance uses, so that all see the same firm. The host publishes its

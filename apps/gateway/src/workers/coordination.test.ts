@@ -6,7 +6,7 @@ import { WorkerLink } from './link.js';
 
 /**
  * The primary's coordination host and its workers' links, joined by an in-memory channel that serialises each
- * message as node:cluster's IPC does (JSON). The real processes are tested in e2e/workers.test.ts.
+ * message as node:cluster's IPC does (JSON). The real processes are tested in e2e/workers.e2e.test.ts.
  */
 function cluster(limits = { concurrency: 1, perMinute: 0 }) {
   const registry = new Registry();

@@ -5,7 +5,7 @@
  * collection has moved the current table to the old generation, that pointer keeps every later table alive through
  * the young collections, with what their entries hold (here: the promises of the calls waiting, and all they keep).
  * Two workers and their primary promoted twice the bytes per young collection and ran a full collection every few
- * seconds (docs/performance.md, "the bench on the fix, and per-call tables in workers"). A null-prototype object keeps
+ * seconds. A null-prototype object keeps
  * integer keys in a table that is replaced when it grows, never chained: the same churn without the chain. The list
  * of responses a stop closes had the same fault (server/unanswered.ts).
  */

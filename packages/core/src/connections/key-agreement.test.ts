@@ -7,7 +7,7 @@ import { KeyRing } from './key-ring.js';
 
 /**
  * Two instances on one database, their key rings and heartbeats: a new key staged on one is not sealed with until the
- * other can decrypt with it too. (The gateway processes themselves: apps/gateway/src/e2e/rotation-window.test.ts.)
+ * other can decrypt with it too. (The gateway processes themselves: apps/gateway/src/e2e/rotation-window.e2e.test.ts.)
  */
 const OLD = parseEncryptionKey(generateEncryptionKey());
 const NEW = parseEncryptionKey(generateEncryptionKey());

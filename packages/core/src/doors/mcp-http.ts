@@ -71,7 +71,7 @@ export const pendingMcpPosts = (): number => pending;
  * Server, a transport and their per-request abort controllers (the benchmark profile showed those costing more than a
  * REST call's whole framing). `server` may be a function, so that a Server is only built when one is needed.
  * The commonest such request, of the plainest shape (see plainToolCall), is checked by hand instead of by the SDK's
- * schemas, and its answer comes with its JSON (`json`), written once (issue 31).
+ * schemas, and its answer comes with its JSON (`json`), written once.
  */
 export async function answerMcpPost(
   server: Server | (() => Server),

@@ -1,4 +1,4 @@
-// Test helper, run as a separate Node process by contract.test.ts: takes a Portico connection lock with plain `pg`,
+// Test helper, run as a separate Node process by contract-postgres.e2e.test.ts: takes a Portico connection lock with plain `pg`,
 // deriving the advisory key on its own from the documented formula (see advisoryLockText in postgres-locks.ts), so that a
 // PostgresStore in another process blocking on it proves the derivation is shared, not just the database.
 // Usage: node lock-holder.test-support.mjs <url> <schema> <workspaceId> <service>; prints "locked", releases on a "release"

@@ -162,7 +162,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 9,
     name: 'sandbox upstreams shared by a cluster',
     // Sandbox mode on PostgreSQL: the instance hosting the sandbox upstreams publishes their base URLs here, and the
-    // others point at them (store/postgres-cluster.ts, docs/decisions.md). SQLite serves one process, which hosts its own.
+    // others point at them (store/postgres-cluster.ts, docs/adr/0013-sandbox-mode.md). SQLite serves one process, which hosts its own.
     sqlite: [],
     postgres: [
       `CREATE TABLE sandbox_upstreams (

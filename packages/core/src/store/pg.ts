@@ -4,7 +4,7 @@ import type pg from 'pg';
 /**
  * node-postgres, loaded by the first PostgresStore: a gateway on the embedded SQLite default never pays for it
  * (about 15 MiB and 60 ms of start-up). pg is CommonJS, so a synchronous require keeps the constructor synchronous.
- * It is an optional peer dependency of @portico/core (docs/decisions.md, "Dependencies"): only a PostgreSQL
+ * It is an optional peer dependency of @portico/core (docs/adr/0017-dependencies.md): only a PostgreSQL
  * deployment installs it, and one that did not is told so.
  */
 let pgModule: typeof pg | undefined;

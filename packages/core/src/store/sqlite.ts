@@ -304,7 +304,7 @@ export class SqliteStore extends WorkspaceMethods implements Store {
   async appendAudit(records: readonly AuditRecord[]): Promise<void> {
     if (records.length === 0) return;
     // One statement of one parameter, the batch as a JSON array of rows, unpacked by SQLite's json_each in order: about
-    // half the CPU per record of multi-row INSERTs with ten parameters a row (measured on 500-record batches, issue 31),
+    // half the CPU per record of multi-row INSERTs with ten parameters a row (measured on 500-record batches),
     // and the statement is the same whatever the batch's size.
     const rows = JSON.stringify(
       records.map((r) => [

@@ -75,7 +75,7 @@ type Attempt = { response: UpstreamResponse; error?: undefined } | { response?: 
  */
 /**
  * got is imported by the first upstream call, not at start-up: unbundled, it is about a hundred files, and a gateway
- * that has not called an upstream yet does not need it (docs/decisions.md, "Builds and start-up").
+ * that has not called an upstream yet does not need it (docs/adr/0014-unbundled-packages.md).
  */
 let gotModule: Promise<typeof import('got')> | undefined;
 /** got's error class, known once got is loaded (the only time a got error can exist). */

@@ -5,7 +5,7 @@ import { checkServerIdentity } from 'node:tls';
  * got builds the options of every request it hands to `http.request` in `Options#createNativeRequestOptions`: one
  * object literal that spreads two objects first and then names about thirty properties. On the V8 of Node 20 each
  * property written after a spread in a literal is a call into the runtime, about a microsecond each: the literal costs
- * 34–87 µs per request as timed here, more than the rest of got's option handling together (docs/performance.md, issue 31). The
+ * 34–87 µs per request as timed here, more than the rest of got's option handling together. The
  * replacement below builds the same options — same values, same precedence (the named properties win over the two
  * spread objects) — as a plain literal, then adds the spread objects' other keys.
  *

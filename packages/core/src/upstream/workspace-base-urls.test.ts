@@ -10,7 +10,7 @@ const plugin = {
   upstream: { baseUrl: 'https://api.notes.example/v1', egressHosts: ['files.notes.example', '*.cdn.notes.example'] },
 } as unknown as Plugin;
 
-/** The ten forms a tenant could use to turn the gateway inward (issue 29, finding 1). */
+/** The ten forms a tenant could use to turn the gateway inward. */
 const INWARD_BASE_URLS: ReadonlyArray<[string, RegExp]> = [
   ['http://127.0.0.1:9464/metrics#', /may not contain "\?" or "#"/],
   ['http://[::1]:9464/', /points at ::1, which is not one of Notes's hosts/],

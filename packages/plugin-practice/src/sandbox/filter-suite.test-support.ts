@@ -2,7 +2,7 @@ import { describeFilters, type FilterCase, filterParams, type SandboxHarness } f
 import { clioPlugin } from '../index.js';
 import { collect, type Page, ruleFor } from './filter-cases.test-support.js';
 
-// Every documented list filter of the Clio plugin against its sandbox (issue 28), declared by filters.test.ts and
+// Every documented list filter of the Clio plugin against its sandbox, declared by filters.test.ts and
 // filters-billing.test.ts (each with a sandbox of its own). Clio's filters follow a few conventions, so most cases come
 // from one rule per convention, with values picked from the records the list answers: ids[], created_since and
 // updated_since on every list; `<name>_id` compares the record's `<name>.id`; a plain filter compares the record's

@@ -1,0 +1,27 @@
+// Workspace isolation with two instances on one PostgreSQL (the suite: workspaces.test-support.ts).
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, describe } from 'vitest';
+import { postgresProblem, TEST_POSTGRES_URL } from '../gateway.test-support.js';
+import { isolationSuite } from './workspaces.test-support.js';
+
+const problem = await postgresProblem();
+const schemas: string[] = [];
+
+afterAll(async () => {
+  if (schemas.length === 0) return;
+  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+  await admin.connect();
+  for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await admin.end();
+});
+
+describe.skipIf(problem !== undefined)(`on PostgreSQL${problem ? ` (skipped: ${problem})` : ''}`, () => {
+  const schema = `portico_ws_${randomBytes(5).toString('hex')}`;
+  schemas.push(schema);
+  isolationSuite('PostgreSQL, two instances', () => ({ PORTICO_DATABASE_URL: TEST_POSTGRES_URL, PORTICO_DATABASE_SCHEMA: schema }), 2);
+  const grantSchema = `${schema}_g`;
+  schemas.push(grantSchema);
+  const grantDatabase = () => ({ PORTICO_DATABASE_URL: TEST_POSTGRES_URL, PORTICO_DATABASE_SCHEMA: grantSchema });
+  isolationSuite('PostgreSQL, two instances', grantDatabase, 2, 'grant');
+});
