@@ -85,6 +85,23 @@ describe('an unknown operation name', () => {
   });
 });
 
+describe('a name that asks to write where nothing of the kind can be written', () => {
+  it('on a read-only integration says it is read-only here and what can be read instead', async () => {
+    const result = await call('call_quickbooks', { method: 'create_payment', params: { amount: 100 } });
+    expect(result).toMatchObject({ isError: true, body: { error: true, code: 'not_found' } });
+    expect(result.body.message).toMatch(/^QuickBooks is read-only here: quickbooks has no operation "create_payment"/);
+    const reads = /What can be read instead: (.*?)\. Next:/.exec(result.body.message)?.[1] ?? '';
+    expect(reads.startsWith('find_payments (')).toBe(true);
+    expect(result.body.message).toContain('describe_method with service "quickbooks"');
+  });
+
+  it('an ordinary unknown write on an integration that writes still names the closest operations', async () => {
+    const result = await call('call_clio', { method: 'add_matter', params: {} });
+    expect(result.body.message).not.toContain('read-only');
+    expect(suggested(result.body.message)).toContain('create_matter');
+  });
+});
+
 describe('each class of mistake inside a tool call is a tool result with isError', () => {
   it('an unknown operation given to describe_method names the closest ones too', async () => {
     const result = await call('describe_method', { service: 'slack', method: 'post_message' });
