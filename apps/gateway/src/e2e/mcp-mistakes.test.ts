@@ -140,6 +140,22 @@ describe('each class of mistake inside a tool call is a tool result with isError
       expect(result).toMatchObject({ isError: true, body: { code: 'bad_request' } });
       expect(result.body.message).toContain('take the id from list_channels');
     }
+    // reading is refused alike, a number too, before anything reaches Slack
+    for (const [method, channel] of [
+      ['read_messages', 'intake'],
+      ['read_messages', 12345],
+      ['get_channel_info', '#intake'],
+      ['list_pins', 'intake'],
+    ] as const) {
+      const result = await call('call_slack', { method, params: { channel } });
+      expect(result, `${method} ${channel}`).toMatchObject({ isError: true, body: { code: 'bad_request' } });
+      expect(result.body.message).toContain('channel ids look like C05GENERAL1 (C…, G… or D…) — take the id from list_channels');
+    }
+    // an id of the right form that names no channel says where ids come from too
+    const unknown = await call('call_slack', { method: 'read_messages', params: { channel: 'C0NOSUCH000' } });
+    expect(unknown).toMatchObject({ isError: true, body: { code: 'not_found' } });
+    expect(unknown.body.message).toContain('channel_not_found');
+    expect(unknown.body.message).toContain('come from list_channels');
     await gateway.runtime.engine.configureIntegration(DEFAULT_WORKSPACE, 'slack', { restEnabled: true });
     const rest = await gateway.rest('POST', `/api/v1/slack/channels/${encodeURIComponent('#intake')}/messages`, { body: { text: 'hi' } });
     expect(rest.status).toBe(400);
