@@ -151,7 +151,7 @@ describe('CallRail sandbox through the gateway pipeline', () => {
       expect(summary.grouped_results.reduce((sum, g) => sum + (g.total_calls ?? 0), 0)).toBe(matching);
       expect(summary.grouped_results.reduce((sum, g) => sum + (g.leads ?? 0), 0)).toBe(summary.total_results.leads);
       expect(summary.total_results.answered_calls + summary.total_results.missed_calls).toBe(matching);
-      expect(summary.start_date).toBe('2025-05-17T00:00:00.000-08:00');
+      expect(summary.start_date).toBe('2025-05-17T00:00:00.000-07:00');
       expect(summary.time_zone).toBe('America/Los_Angeles');
     }
     expect(bySource.grouped_by).toBe('source');

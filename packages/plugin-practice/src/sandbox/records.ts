@@ -1,5 +1,5 @@
 import { type EmulatorRequest, InvalidJsonError, isJsonObject } from '@portico/core/testing/emulator';
-import { ClioError, type Collection, type Db, etagOf, insert, iso, type Row, type Stored, unprocessable } from './model.js';
+import { ClioError, type Collection, type Db, etagOf, insert, iso, type Row, type Stored, tick, unprocessable } from './model.js';
 import { parseRule } from './recurrence.js';
 
 // Create and update: the `{ "data": { … } }` body checked against the collection's body fields from Clio's document.
@@ -88,8 +88,7 @@ export function create(db: Db, collection: Collection, data: Record<string, unkn
 
 export function update(db: Db, stored: Stored, data: Record<string, unknown>): Row {
   const { id: _id, etag: _etag, created_at: _c, updated_at: _u, ...fields } = data;
-  db.clock += 60;
-  Object.assign(stored.row, fields, { updated_at: iso(db.clock) });
+  Object.assign(stored.row, fields, { updated_at: iso(tick(db)) });
   stored.version += 1;
   stored.row.etag = etagOf(stored);
   return stored.row;
