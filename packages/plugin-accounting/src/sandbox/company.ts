@@ -75,6 +75,8 @@ const CUSTOMERS: Array<[string, string, string, string]> = [
   ['Presidio Robotics', '2', '2', '3'],
   ['Bay Area Food Bank', '2', '3', '3'],
   ['Henry Whitfield', '1', '1', '2'],
+  // a client since her matter opened, with no invoice yet (a contingency case, billed at its end)
+  ['Lucia Moreno', '1', '1', '1'],
 ];
 
 const email = (name: string) =>
