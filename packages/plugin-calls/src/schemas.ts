@@ -120,12 +120,43 @@ export const Order = Type.Optional(
   StringEnum(ORDERS, { description: 'Sort direction. Needs sort to be set as well.', examples: ['desc'] }),
 );
 
-export const Fields = (examples: string[]) =>
+/**
+ * The extra fields a call answers when asked (CallRail's "additional user requested response fields" for calls), beyond
+ * the default set every call carries. transcription is among the fields CallRail returns only when asked.
+ */
+export const CALL_FIELDS = [
+  'call_type',
+  'campaign',
+  'company_id',
+  'company_name',
+  'company_time_zone',
+  'device_type',
+  'first_call',
+  'formatted_customer_name',
+  'formatted_customer_phone_number',
+  'formatted_duration',
+  'formatted_tracking_phone_number',
+  'keywords',
+  'landing_page_url',
+  'lead_status',
+  'medium',
+  'note',
+  'referrer_domain',
+  'source',
+  'source_name',
+  'tags',
+  'tracker_id',
+  'transcription',
+  'value',
+] as const;
+
+export const Fields = (examples: string[], valid?: readonly string[]) =>
   Type.Optional(
     // REST callers often write fields=a,b (CallRail's own style), which arrives as one item: allow commas inside items.
     Type.Array(Type.String({ minLength: 1, pattern: '^[a-z0-9_]+(,[a-z0-9_]+)*$' }), {
       description:
-        'Extra response fields to include beyond the default set (CallRail field selection); sent upstream as one comma-separated list.',
+        'Extra response fields to include beyond the default set (CallRail field selection); sent upstream as one comma-separated list.' +
+        (valid ? ` One or more of: ${valid.join(', ')}.` : ''),
       examples: [examples],
     }),
   );

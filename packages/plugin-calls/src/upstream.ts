@@ -64,6 +64,8 @@ export function authHeaders(credentials: Credentials): Record<string, string> {
 export const inspect = upstreamInspector({
   defaultMessages: { 401: 'the API key was not accepted', 404: 'not found', 429: 'too many requests' },
   redact,
+  // CallRail's refusals of a field name list the valid ones; cut at the default 300 characters, the list would be lost.
+  maxLength: 500,
 });
 
 /** An error text must never carry a credential, even if an upstream echoes the header it received. */

@@ -67,6 +67,39 @@ describe('plugin declaration', () => {
     }
   });
 
+  it('every operation that takes a channel refuses a #name, a bare name or a number alike, saying where ids come from', () => {
+    const integration = new Registry().register(slackPlugin);
+    const taking = [...integration.operations.values()].filter((op) =>
+      ['channel', 'channel_id'].some((name) => name in (describeOperation(integration, op).params.properties as object)),
+    );
+    expect(taking.map((op) => op.name).sort()).toEqual([
+      'add_pin',
+      'add_reaction',
+      'archive_channel',
+      'get_channel_info',
+      'get_reactions',
+      'invite_to_channel',
+      'list_pins',
+      'read_messages',
+      'read_thread',
+      'remove_pin',
+      'remove_reaction',
+      'send_message',
+      'upload_file',
+    ]);
+    for (const op of taking) {
+      const key = 'channel' in (describeOperation(integration, op).params.properties as object) ? 'channel' : 'channel_id';
+      for (const wrong of ['intake', '#intake', '12345', 'c05general1']) {
+        const problems = op.validator.problems({ [key]: wrong });
+        expect(
+          problems.find((p) => p.includes(key)),
+          `${op.name} ${wrong}`,
+        ).toContain('channel ids look like C05GENERAL1 (C…, G… or D…) — take the id from list_channels');
+      }
+      expect(op.validator.problems({ [key]: 'C05GENERAL1' }).join(' '), op.name).not.toContain(key);
+    }
+  });
+
   it("states upload_file's one-way rule in the schema: thread_ts needs channel_id, channel_id alone is fine", () => {
     const integration = new Registry().register(slackPlugin);
     const upload = integration.operations.get('upload_file');

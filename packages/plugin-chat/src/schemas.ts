@@ -1,4 +1,4 @@
-import { CommaList, FreeObject, IntegerString, Type } from '@portico/core/plugin';
+import { CommaList, EXPECTS, FreeObject, IntegerString, Type } from '@portico/core/plugin';
 
 /**
  * The catalog's default page size, a string as the catalog types `limit`; Slack's own defaults differ per method
@@ -22,11 +22,21 @@ const TS_PATTERN = '^\\d+(\\.\\d+)?$';
 /** A Slack conversation id: C (channel), G (private channel or group DM) or D (DM), then capital letters and digits. */
 export const CONVERSATION_ID_PATTERN = '^[CGD][A-Z0-9]{2,}$';
 
-export const ChannelId = Type.String({
-  minLength: 1,
-  description: 'Conversation id (starts with C, G or D), as returned by list_channels or create_channel.',
-  examples: ['C05GENERAL1'],
-});
+/**
+ * What a channel parameter that is not a conversation id is told, on every operation that takes one: a #name, a bare
+ * name or a number would reach Slack only to come back as channel_not_found, with nothing said about the fix.
+ */
+export const CHANNEL_ID_EXPECTED =
+  'a conversation id, not a #name, a channel name or a number: channel ids look like C05GENERAL1 (C…, G… or D…) — take the id from list_channels';
+
+/** A conversation id parameter, refused with {@link CHANNEL_ID_EXPECTED} when it is anything else. */
+export function ConversationId(description: string) {
+  return Type.String({ pattern: CONVERSATION_ID_PATTERN, [EXPECTS]: CHANNEL_ID_EXPECTED, description, examples: ['C05GENERAL1'] });
+}
+
+export const ChannelId = ConversationId(
+  'Conversation id (starts with C, G or D), as returned by list_channels or create_channel; a #name or a bare channel name is refused.',
+);
 
 /** A message timestamp: Slack's message id, a Unix time with a microsecond fraction, always a string. */
 export function MessageTs(description: string) {

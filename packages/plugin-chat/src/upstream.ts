@@ -134,8 +134,16 @@ export const inspectSlackResponse = upstreamInspector({
   defaultMessages: { 429: 'ratelimited' },
 });
 
+/** What the caller can do about an error Slack names without saying (its codes are terse). */
+const HINTS: Readonly<Record<string, string>> = {
+  channel_not_found:
+    'no conversation with this id is visible to the bot: channel ids look like C05GENERAL1 and come from list_channels; a private channel lists only once the bot is a member',
+};
+
 function describe(code: string, body: SlackErrorBody): string {
   const details: string[] = [];
+  const hint = HINTS[code];
+  if (hint !== undefined) details.push(hint);
   if (typeof body.needed === 'string') details.push(`needed scope: ${body.needed}`);
   const messages = body.response_metadata?.messages;
   if (Array.isArray(messages)) {

@@ -116,6 +116,27 @@ describe('field selection, described and working against the sandboxes', () => {
   });
 });
 
+describe('Lawmatics list_prospects', () => {
+  it('shows each prospect’s practice area, as its description promises, by a name list_practice_areas knows', async () => {
+    const described = await client.callTool({ name: 'describe_method', arguments: { service: 'lawmatics', method: 'list_prospects' } });
+    expect(JSON.stringify(described.structuredContent)).toContain('practice area');
+    type Ref = { data: { id: string; type: string } | null };
+    const { data } = await call<{ data: Array<{ id: string; relationships?: { practice_area?: Ref } }> }>(
+      'lawmatics',
+      'list_prospects',
+      {},
+    );
+    const areas = await call<{ data: Array<{ id: string; attributes: { name: string } }> }>('lawmatics', 'list_practice_areas', {});
+    const known = new Set(areas.data.map((a) => a.id));
+    expect(data.length).toBeGreaterThan(0);
+    for (const prospect of data) {
+      const area = prospect.relationships?.practice_area?.data;
+      expect(area, `prospect ${prospect.id}`).toMatchObject({ type: 'practice_area' });
+      expect(known.has(area?.id as string), `prospect ${prospect.id}`).toBe(true);
+    }
+  });
+});
+
 describe('the MCP result budget (32 KiB by default)', () => {
   it('no answer of the sandboxes’ largest reads exceeds it without saying so', async () => {
     const budget = 32 * 1024;

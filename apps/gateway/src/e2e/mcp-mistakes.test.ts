@@ -85,6 +85,23 @@ describe('an unknown operation name', () => {
   });
 });
 
+describe('a name that asks to write where nothing of the kind can be written', () => {
+  it('on a read-only integration says it is read-only here and what can be read instead', async () => {
+    const result = await call('call_quickbooks', { method: 'create_payment', params: { amount: 100 } });
+    expect(result).toMatchObject({ isError: true, body: { error: true, code: 'not_found' } });
+    expect(result.body.message).toMatch(/^QuickBooks is read-only here: quickbooks has no operation "create_payment"/);
+    const reads = /What can be read instead: (.*?)\. Next:/.exec(result.body.message)?.[1] ?? '';
+    expect(reads.startsWith('find_payments (')).toBe(true);
+    expect(result.body.message).toContain('describe_method with service "quickbooks"');
+  });
+
+  it('an ordinary unknown write on an integration that writes still names the closest operations', async () => {
+    const result = await call('call_clio', { method: 'add_matter', params: {} });
+    expect(result.body.message).not.toContain('read-only');
+    expect(suggested(result.body.message)).toContain('create_matter');
+  });
+});
+
 describe('each class of mistake inside a tool call is a tool result with isError', () => {
   it('an unknown operation given to describe_method names the closest ones too', async () => {
     const result = await call('describe_method', { service: 'slack', method: 'post_message' });
@@ -123,6 +140,22 @@ describe('each class of mistake inside a tool call is a tool result with isError
       expect(result).toMatchObject({ isError: true, body: { code: 'bad_request' } });
       expect(result.body.message).toContain('take the id from list_channels');
     }
+    // reading is refused alike, a number too, before anything reaches Slack
+    for (const [method, channel] of [
+      ['read_messages', 'intake'],
+      ['read_messages', 12345],
+      ['get_channel_info', '#intake'],
+      ['list_pins', 'intake'],
+    ] as const) {
+      const result = await call('call_slack', { method, params: { channel } });
+      expect(result, `${method} ${channel}`).toMatchObject({ isError: true, body: { code: 'bad_request' } });
+      expect(result.body.message).toContain('channel ids look like C05GENERAL1 (C…, G… or D…) — take the id from list_channels');
+    }
+    // an id of the right form that names no channel says where ids come from too
+    const unknown = await call('call_slack', { method: 'read_messages', params: { channel: 'C0NOSUCH000' } });
+    expect(unknown).toMatchObject({ isError: true, body: { code: 'not_found' } });
+    expect(unknown.body.message).toContain('channel_not_found');
+    expect(unknown.body.message).toContain('come from list_channels');
     await gateway.runtime.engine.configureIntegration(DEFAULT_WORKSPACE, 'slack', { restEnabled: true });
     const rest = await gateway.rest('POST', `/api/v1/slack/channels/${encodeURIComponent('#intake')}/messages`, { body: { text: 'hi' } });
     expect(rest.status).toBe(400);

@@ -172,7 +172,7 @@ describe('searches', () => {
 
 describe('fetchAll', () => {
   it('reads every page of 1000, one request after another, into one answer (3 pages, with a where and with an offset)', async () => {
-    expect((await control('/__sandbox/settings', { extra_records: { Customer: 2500 } })).records.Customer).toBe(2515);
+    expect((await control('/__sandbox/settings', { extra_records: { Customer: 2500 } })).records.Customer).toBe(2516);
     const before = await stats();
     const viaRest = await rest('find_customers', { where: "DisplayName LIKE '%#%'", fetchAll: 'true' });
     const after = await stats();
@@ -191,9 +191,9 @@ describe('fetchAll', () => {
     expect(restoreShortened(viaMcp.body, body)).toEqual(body);
 
     const everyone = await both('find_customers', { fetchAll: 'true' });
-    expect(everyone.QueryResponse.maxResults).toBe(2515);
+    expect(everyone.QueryResponse.maxResults).toBe(2516);
     const skipped = await both('find_customers', { fetchAll: 'true', offset: '100' });
-    expect(skipped.QueryResponse).toMatchObject({ startPosition: 101, maxResults: 2415 });
+    expect(skipped.QueryResponse).toMatchObject({ startPosition: 101, maxResults: 2416 });
     expect(records(skipped, 'Customer')[0]).toEqual(records(everyone, 'Customer')[100]);
   });
 
@@ -209,7 +209,7 @@ describe('fetchAll', () => {
     // per door: two pages of 1000 and one probe for a single record
     expect((await stats()).requests - before.requests).toBe(6);
 
-    await control('/__sandbox/settings', { extra_records: { Customer: 1985 } });
+    await control('/__sandbox/settings', { extra_records: { Customer: 1984 } });
     const exactly = await both('find_customers', { fetchAll: 'true' });
     expect(exactly.QueryResponse.maxResults).toBe(2000);
     expect(records(exactly, 'Customer')).toHaveLength(2000);
@@ -227,7 +227,7 @@ describe('fetchAll', () => {
     ];
     const answers = await Promise.all(calls);
     expect(answers.every((a) => a.ok)).toBe(true);
-    expect(answers.every((a) => a.body.QueryResponse.maxResults === 2515)).toBe(true);
+    expect(answers.every((a) => a.body.QueryResponse.maxResults === 2516)).toBe(true);
     const seen = await stats();
     expect(seen.requests).toBe(60);
     expect(seen.throttled).toBe(0);

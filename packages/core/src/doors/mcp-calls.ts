@@ -9,7 +9,7 @@ import { mayWrite } from '../store/scopes.js';
 import { connectionsOverview } from './connections-overview.js';
 import { describeOperation, jsonSchema } from './describe.js';
 import { type BudgetHints, fitToBudget } from './result-budget.js';
-import { closestOperations } from './suggest.js';
+import { closestOperations, readOnlyReason } from './suggest.js';
 
 /** Who calls a tool: the address kept in each call's audit record, and the trace its upstream requests carry. */
 export type McpCaller = Pick<InvokeRequest, 'clientAddress' | 'trace'> & {
@@ -174,13 +174,25 @@ async function unknownOperationMessage(
 ): Promise<string> {
   const { service } = integration;
   const usable = usableBy(principal, await engine.allowedOperations(principal));
-  const closest = closestOperations([...integration.operations.values()].filter(usable), method);
+  const operations = [...integration.operations.values()];
+  const next = `Next: describe_method with service "${service}" and one of these as method shows its parameters; search_methods with what you want to do finds others.`;
+  const readOnly = readOnlyReason(operations, method);
+  if (readOnly !== undefined) {
+    // Nothing of the kind can be written: say so, and offer what can be read instead.
+    const reads = closestOperations(
+      operations.filter((op) => op.access === 'read' && usable(op)),
+      method,
+    );
+    const named = reads.map((op) => `${op.name} (${op.definition.summary})`).join(', ');
+    const why =
+      readOnly.scope === 'integration'
+        ? `${integration.plugin.displayName} is read-only here: ${service} has no operation ${echo(method)}, nor any other that creates, changes or deletes anything.`
+        : `${service} has no operation ${echo(method)}: its ${readOnly.noun} operations only read (${readOnly.reads.map((op) => op.name).join(', ')}), none creates, changes or deletes a ${readOnly.noun}.`;
+    return `${why} ${reads.length > 0 ? `What can be read instead: ${named}. ` : ''}${next}`;
+  }
+  const closest = closestOperations(operations.filter(usable), method);
   const named = closest.map((op) => `${op.name} (${op.definition.summary})`).join(', ');
-  return (
-    `${service} has no operation ${echo(method)}. ` +
-    (closest.length > 0 ? `Closest: ${named}. ` : '') +
-    `Next: describe_method with service "${service}" and one of these as method shows its parameters; search_methods with what you want to do finds others.`
-  );
+  return `${service} has no operation ${echo(method)}. ${closest.length > 0 ? `Closest: ${named}. ` : ''}${next}`;
 }
 
 export async function invokeTool(

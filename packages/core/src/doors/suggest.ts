@@ -10,6 +10,37 @@ import type { RegisteredOperation } from '../contract/registry.js';
  *   service (so "time entries" finds the operation whose description says it lists time entries),
  * - the edit distance between the two names (typos, singular for plural).
  */
+/**
+ * Why a name that asks to write has no operation, when the reason is that nothing there writes: the integration has
+ * no operation that creates, changes or deletes (`integration`), or the operations on the name's resource only read
+ * (`resource`, with those operations). Undefined when the name asks to read, names no verb we know, or something of
+ * the kind can be written.
+ */
+export type ReadOnlyReason = { scope: 'integration' } | { scope: 'resource'; noun: string; reads: RegisteredOperation[] };
+
+export function readOnlyReason(operations: readonly RegisteredOperation[], wrong: string): ReadOnlyReason | undefined {
+  if (operations.length === 0 || wrong.length > MAX_NAME_LENGTH) return undefined;
+  const asked = words(wrong);
+  const verb = VERB_CLASS.get(asked[0] as string);
+  if (verb === undefined || verb === 'read') return undefined;
+  if (operations.every((op) => op.access === 'read')) return { scope: 'integration' };
+  let found: ReadOnlyReason | undefined;
+  for (const name of alternatives(wrong)) {
+    const nouns = words(name).slice(1);
+    const noun = nouns[nouns.length - 1];
+    if (noun === undefined) continue;
+    // The resource's operations: those whose name ends with the same thing (find_bill_payments is about payments).
+    const family = operations.filter((op) => {
+      const own = words(op.name);
+      return VERB_CLASS.has(own[0] as string) && own.length > 1 && own[own.length - 1] === noun;
+    });
+    // Any word for the thing that can be written means the name was only wrong, not impossible.
+    if (family.some((op) => op.access !== 'read')) return undefined;
+    if (family.length > 0) found ??= { scope: 'resource', noun, reads: family };
+  }
+  return found;
+}
+
 /** The longest name worth suggesting for: no operation name comes near it. */
 const MAX_NAME_LENGTH = 100;
 

@@ -5,6 +5,7 @@ import {
   daysFromToday,
   pinSandboxClock,
   SANDBOX_TODAY_ENV,
+  sandboxNow,
   sandboxToday,
   shiftFromAuthored,
   shiftSeededDates,
@@ -17,9 +18,16 @@ afterEach(() => {
 });
 
 describe('the sandbox clock', () => {
-  it("is today's UTC date unless pinned", () => {
-    expect(anchorSandboxClock()).toBe(new Date().toISOString().slice(0, 10));
-    expect(daysFromToday(-1)).toBe(addDays(new Date().toISOString().slice(0, 10), -1));
+  it("is today's date in the firm's zone unless pinned, and its now moves with the process", () => {
+    const local = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles' }).format(new Date());
+    expect(anchorSandboxClock()).toBe(local);
+    expect(daysFromToday(-1)).toBe(addDays(local, -1));
+    const before = Date.now();
+    expect(sandboxNow()).toBeGreaterThanOrEqual(before);
+    // pinned to another day: the same time of day, on that day
+    pinSandboxClock(addDays(local, -10));
+    expect(Math.round((Date.now() - sandboxNow()) / 86_400_000)).toBe(10);
+    pinSandboxClock();
   });
 
   it('takes PORTICO_SANDBOX_TODAY, and a pin in code over it', () => {

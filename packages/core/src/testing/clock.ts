@@ -2,7 +2,7 @@
  * The sandbox clock: the one "today" every plugin's sandbox seeds its data around, so that "yesterday's calls",
  * "overdue today" and "due in 10 days" mean the same day in all of them.
  *
- * Today is the real UTC date when a sandbox starts (or is reset with `POST /__sandbox/reset`, which re-anchors it).
+ * Today is the real date in the firm's zone (America/Los_Angeles) when a sandbox starts (or is reset with `POST /__sandbox/reset`, which re-anchors it).
  * It can be pinned: `PORTICO_SANDBOX_TODAY=YYYY-MM-DD` in the environment (for a demo on a chosen day), or
  * {@link pinSandboxClock} in a test that asserts fixed dates. A pin in code wins over the environment.
  *
@@ -10,6 +10,8 @@
  * records, {@link shiftFromAuthored} for data written against a fixed day (every date moves by the same number of days,
  * so the spacing the data was written with is kept).
  */
+
+import { reoffsetLocal, zonedDate } from './zone.js';
 
 export const SANDBOX_TODAY_ENV = 'PORTICO_SANDBOX_TODAY';
 
@@ -31,12 +33,22 @@ function checked(date: string, source: string): string {
   return date;
 }
 
-/** The day the clock would anchor to now: the pin, else `PORTICO_SANDBOX_TODAY`, else the real UTC date. */
+/** The day the clock would anchor to now: the pin, else `PORTICO_SANDBOX_TODAY`, else the real date in the firm's zone. */
 function currentDay(): string {
   if (pinned) return pinned;
   const fromEnv = process.env[SANDBOX_TODAY_ENV]?.trim();
   if (fromEnv) return checked(fromEnv, SANDBOX_TODAY_ENV);
-  return new Date().toISOString().slice(0, 10);
+  return zonedDate(Date.now());
+}
+
+/**
+ * The sandbox's now (milliseconds since the epoch): the real time of day in the firm's zone, on the sandbox's today,
+ * moving with the process. Emulators stamp writes with it, never earlier than what they seeded (see their clocks).
+ */
+export function sandboxNow(): number {
+  const real = Date.now();
+  const moved = daysBetween(zonedDate(real), sandboxToday());
+  return real + moved * DAY_MS;
 }
 
 /**
@@ -78,11 +90,16 @@ export function daysFromToday(days: number): string {
 /**
  * For data written against a fixed day (`authoredToday`): a function that moves a date or timestamp
  * (`2024-11-08`, `2024-11-08 15:30`, `2024-11-08T15:30:00-08:00`) by as many days as the sandbox's today is from
- * `authoredToday`, leaving its time of day and offset alone. With the clock pinned to `authoredToday` it is the identity.
+ * `authoredToday`, leaving its time of day alone; a local time of the firm's zone takes the offset its new date has
+ * there (daylight or standard time). With the clock pinned to `authoredToday` only such offsets change.
  */
 export function shiftFromAuthored(authoredToday: string): (value: string) => string {
   const offset = daysBetween(checked(authoredToday, 'authoredToday'), sandboxToday());
-  return (value) => (offset === 0 || !isIsoDate(value.slice(0, 10)) ? value : `${addDays(value.slice(0, 10), offset)}${value.slice(10)}`);
+  // A time written in the firm's local time keeps its wall time and takes the offset of its new date.
+  return (value) =>
+    !isIsoDate(value.slice(0, 10))
+      ? value
+      : reoffsetLocal(offset === 0 ? value : `${addDays(value.slice(0, 10), offset)}${value.slice(10)}`);
 }
 
 /** A timestamp (ISO, UTC) on the day `days` from today at `time` (`HH:MM`, UTC). */
@@ -99,7 +116,6 @@ const DATED = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-
  */
 export function shiftSeededDates<T>(value: T, authoredToday: string): T {
   const shift = shiftFromAuthored(authoredToday);
-  if (shift('2000-01-01') === '2000-01-01') return value;
   const seen = new WeakSet<object>();
   const moved = (item: unknown): unknown => {
     if (typeof item === 'string') return DATED.test(item) ? shift(item) : item;

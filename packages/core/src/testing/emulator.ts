@@ -2,6 +2,18 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SandboxOptions, SandboxServer } from '../contract/plugin.js';
 import { anchorSandboxClock } from './clock.js';
+
+export {
+  FIRM_ZONE,
+  isoOffset,
+  localOffsetMinutes,
+  reoffsetLocal,
+  toZoned,
+  zonedDate,
+  zonedTimestamp,
+  zoneOffsetMinutes,
+} from './zone.js';
+
 import {
   BodyTooLargeError,
   CONTROL_PREFIX,
@@ -27,6 +39,7 @@ export {
   isIsoDate,
   pinSandboxClock,
   SANDBOX_TODAY_ENV,
+  sandboxNow,
   sandboxToday,
   shiftFromAuthored,
   shiftSeededDates,

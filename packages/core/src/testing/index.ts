@@ -17,6 +17,7 @@ export {
   isIsoDate,
   pinSandboxClock,
   SANDBOX_TODAY_ENV,
+  sandboxNow,
   sandboxToday,
   shiftFromAuthored,
   shiftSeededDates,
@@ -78,6 +79,16 @@ export {
 } from './fixtures.js';
 export { type SandboxHarness, startSandboxHarness } from './sandbox.js';
 export { describeFixtures, type FixtureSuiteOptions, type SandboxSuiteOptions, useSandbox } from './suites.js';
+export {
+  FIRM_ZONE,
+  isoOffset,
+  localOffsetMinutes,
+  reoffsetLocal,
+  toZoned,
+  zonedDate,
+  zonedTimestamp,
+  zoneOffsetMinutes,
+} from './zone.js';
 
 // Tests call operations' validators directly (`validator.problems(example)`), and core loads typebox's compiler with the
 // first validation (contract/validation.ts): importing the testing helpers loads it.

@@ -1,4 +1,4 @@
-import { FIRM, type FirmPerson, firmClient, firmPerson, formatPhone, STORY } from '@portico/core/testing/emulator';
+import { FIRM, type FirmPerson, firmClient, firmPerson, formatPhone, STORY, zonedTimestamp } from '@portico/core/testing/emulator';
 import { ACCT, accountName, accounts } from './accounts.js';
 import { base, type Json, refTo, USD } from './records.js';
 
@@ -75,6 +75,8 @@ const CUSTOMERS: Array<[string, string, string, string]> = [
   ['Presidio Robotics', '2', '2', '3'],
   ['Bay Area Food Bank', '2', '3', '3'],
   ['Henry Whitfield', '1', '1', '2'],
+  // a client since her matter opened, with no invoice yet (a contingency case, billed at its end)
+  ['Lucia Moreno', '1', '1', '1'],
 ];
 
 const email = (name: string) =>
@@ -318,7 +320,7 @@ export function nameLists(): Pick<
       TargetCurrencyCode: 'USD',
       Rate: rate,
       AsOfDate: asOf,
-      MetaData: { LastUpdatedTime: `${asOf}T00:00:00-07:00` },
+      MetaData: { LastUpdatedTime: zonedTimestamp(String(asOf), '00:00') },
     })),
     JournalCode: named(['Sales', 'Purchases', 'Bank', 'General'], 17, (name) => ({
       Type: name === 'General' ? 'Others' : name,

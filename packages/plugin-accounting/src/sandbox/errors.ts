@@ -1,4 +1,4 @@
-import { type EmulatorReply, jsonReply, sandboxToday } from '@portico/core/testing/emulator';
+import { type EmulatorReply, jsonReply, sandboxToday, toZoned, zonedTimestamp } from '@portico/core/testing/emulator';
 
 // QuickBooks Online's error answers: a `Fault` with one or more errors and a type, plus the server's `time`.
 
@@ -37,13 +37,12 @@ export function faultBody(status: number, type: FaultType, errors: FaultError[],
  * always gets the same answer on a day (and the server time agrees with the date macros and aging, which use that day).
  */
 export function sandboxNow(): Date {
-  return new Date(`${sandboxToday()}T16:00:00.000-07:00`);
+  return new Date(zonedTimestamp(sandboxToday(), '16:00'));
 }
 
 /** The server time QuickBooks puts in every answer: local time of the company (Pacific) with milliseconds. */
 export function qboTime(now: Date = sandboxNow()): string {
-  const pacific = new Date(now.getTime() - 7 * 3_600_000);
-  return `${pacific.toISOString().slice(0, 23)}-07:00`;
+  return toZoned(now, { millis: true });
 }
 
 // ---- the faults the sandbox answers ---------------------------------------------------------------------------------

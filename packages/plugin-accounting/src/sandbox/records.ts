@@ -1,4 +1,5 @@
 // The shape every seeded QuickBooks record shares: JSON objects, references (`{ value, name }`), and MetaData.
+import { zonedTimestamp } from '@portico/core/testing/emulator';
 
 export type Json = Record<string, unknown>;
 
@@ -9,8 +10,7 @@ export interface Ref {
 
 /** `MetaData` of a record created (and last changed) on a day, in the company's Pacific time. */
 export function metaData(date: string, hour = 9, updated = date): Json {
-  const offset = (d: string) => (d >= '2025-03-09' && d < '2025-11-02' ? '-07:00' : '-08:00');
-  const time = (d: string, h: number) => `${d}T${String(h).padStart(2, '0')}:${String((h * 7) % 60).padStart(2, '0')}:00${offset(d)}`;
+  const time = (d: string, h: number) => zonedTimestamp(d, `${String(h).padStart(2, '0')}:${String((h * 7) % 60).padStart(2, '0')}`);
   return { CreateTime: time(date, hour), LastUpdatedTime: time(updated, hour + 1) };
 }
 

@@ -51,8 +51,8 @@ beforeEach(() => control('/__sandbox/reset'));
 describe('query endpoint', () => {
   it('answers QueryResponse pages with startPosition and maxResults, and nothing but {} when empty', async () => {
     const { body } = await query('SELECT * FROM Customer');
-    expect(body.QueryResponse.Customer).toHaveLength(15);
-    expect(body.QueryResponse).toMatchObject({ startPosition: 1, maxResults: 15 });
+    expect(body.QueryResponse.Customer).toHaveLength(16);
+    expect(body.QueryResponse).toMatchObject({ startPosition: 1, maxResults: 16 });
     expect(body.time).toMatch(/^\d{4}-\d{2}-\d{2}T[\d:.]+-07:00$/);
     const empty = await query("SELECT * FROM Customer WHERE DisplayName = 'Nobody'");
     expect(empty.body.QueryResponse).toEqual({});
@@ -130,7 +130,7 @@ describe('query endpoint', () => {
     const counts: Record<string, number> = {};
     for (const entity of ENTITY_NAMES) counts[entity] = (await query(`SELECT COUNT(*) FROM ${entity}`)).body.QueryResponse.totalCount;
     expect(Object.values(counts).every((n) => n > 0)).toBe(true);
-    expect(counts).toMatchObject({ Customer: 15, Vendor: 8, Invoice: 40, Account: 31, CompanyInfo: 1, Preferences: 1 });
+    expect(counts).toMatchObject({ Customer: 16, Vendor: 8, Invoice: 40, Account: 31, CompanyInfo: 1, Preferences: 1 });
   });
 
   it('answers QuickBooks ValidationFaults for parse errors, MAXRESULTS over 1000, unknown entities and fields', async () => {
@@ -209,17 +209,17 @@ describe('change data capture', () => {
 describe('extra records', () => {
   it('adds records of an entity beyond the seeded ones until reset, replacing earlier extras', async () => {
     const set = await control('/__sandbox/settings', { extra_records: { Customer: 2500 } });
-    expect(set.records.Customer).toBe(2515);
-    expect((await query('SELECT COUNT(*) FROM Customer')).body.QueryResponse.totalCount).toBe(2515);
+    expect(set.records.Customer).toBe(2516);
+    expect((await query('SELECT COUNT(*) FROM Customer')).body.QueryResponse.totalCount).toBe(2516);
     const page = await rows('SELECT * FROM Customer STARTPOSITION 2001 MAXRESULTS 1000');
-    expect(page).toHaveLength(515);
+    expect(page).toHaveLength(516);
     expect(page[0]).toMatchObject({ Id: '2001', Balance: 0 });
     expect(page[0]?.DisplayName).toMatch(/ #\d+$/);
-    expect((await control('/__sandbox/settings', { extra_records: { Customer: 10 } })).records.Customer).toBe(25);
+    expect((await control('/__sandbox/settings', { extra_records: { Customer: 10 } })).records.Customer).toBe(26);
     // The books do not change: extra names post nothing.
     expect((await query('SELECT COUNT(*) FROM Invoice')).body.QueryResponse.totalCount).toBe(40);
     await control('/__sandbox/reset');
-    expect((await query('SELECT COUNT(*) FROM Customer')).body.QueryResponse.totalCount).toBe(15);
+    expect((await query('SELECT COUNT(*) FROM Customer')).body.QueryResponse.totalCount).toBe(16);
     for (const bad of [{ extra_records: { Invoice: 5 } }, { extra_records: { Customer: -1 } }, { extra_records: 5 }]) {
       const response = await fetch(`${sandbox.url}/__sandbox/settings`, { method: 'POST', body: JSON.stringify(bad) });
       expect(response.status, JSON.stringify(bad)).toBe(400);
@@ -304,7 +304,7 @@ describe('OAuth', () => {
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ token_type: 'bearer', expires_in: 3600, x_refresh_token_expires_in: 8726400 });
     expect((await tokens({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT })).body).toEqual({ error: 'invalid_grant' });
-    expect((await query('SELECT COUNT(*) FROM Customer', first.body.access_token)).body.QueryResponse.totalCount).toBe(15);
+    expect((await query('SELECT COUNT(*) FROM Customer', first.body.access_token)).body.QueryResponse.totalCount).toBe(16);
 
     const second = await tokens({ grant_type: 'refresh_token', refresh_token: first.body.refresh_token });
     expect(second.status).toBe(200);

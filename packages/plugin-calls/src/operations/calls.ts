@@ -3,6 +3,7 @@ import {
   AccountId,
   ANSWER_STATUSES,
   AnyRecord,
+  CALL_FIELDS,
   CALL_GROUPS,
   CALL_SORTS,
   CALL_SUMMARY_FIELDS,
@@ -83,7 +84,7 @@ export const listCalls = defineOperation({
           examples: ['Jenkins'],
         }),
       ),
-      fields: Fields(CALL_FIELD_EXAMPLES),
+      fields: Fields(CALL_FIELD_EXAMPLES, CALL_FIELDS),
       ...Paging,
     },
     // CallRail: "If order is provided, sort is required" (one-way: sort alone is fine).
@@ -111,9 +112,10 @@ export const getCall = defineOperation({
   description:
     'Returns one phone call by id (from list_calls): answered, voicemail, direction, duration, start_time, the ' +
     "caller's name, number and location, business and tracking numbers, agent_email and recording links. Request " +
-    'attribution and scoring with fields, such as ' +
-    '["source","campaign","keywords","landing_page_url","lead_status","tags","note","transcription"].',
-  params: Params({ account_id: AccountId, call_id: CallId, fields: Fields(CALL_FIELD_EXAMPLES) }),
+    'attribution, scoring and the transcription with fields, such as ' +
+    '["source","campaign","keywords","landing_page_url","lead_status","tags","note","transcription"] (the fields ' +
+    'parameter lists every one); transcription is null for a call with no recording.',
+  params: Params({ account_id: AccountId, call_id: CallId, fields: Fields(CALL_FIELD_EXAMPLES, CALL_FIELDS) }),
   response: Call,
   // https://apidocs.callrail.com/#retrieving-a-single-call
   upstream: callrailGet('/a/:account_id/calls/:call_id.json'),

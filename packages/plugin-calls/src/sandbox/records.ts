@@ -14,8 +14,6 @@ export interface CompanyRec {
   name: string;
   status: 'active' | 'disabled';
   time_zone: string;
-  /** UTC offset of the company's local time during the seeded period (all of it falls in daylight saving time). */
-  offset: string;
   created_at: string;
   disabled_at: string | null;
   city: string;

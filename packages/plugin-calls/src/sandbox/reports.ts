@@ -1,3 +1,4 @@
+import { zonedTimestamp } from '@portico/core/testing/emulator';
 import { addDays, type DateWindow, localDate, today, weekStart } from './clock.js';
 import type { CallRec, CompanyRec, FormRec, SandboxData } from './records.js';
 import {
@@ -172,11 +173,15 @@ function period(window: DateWindow | undefined, timestamps: readonly string[]): 
   return window ?? { from: earliestDay(timestamps), to: today() };
 }
 
+/** A local time of the company's zone (UTC without a company), with the offset in force then. */
+function local(company: CompanyRec | undefined, day: string, time: string): string {
+  return company ? zonedTimestamp(day, time, { millis: true, zone: company.time_zone }) : `${day}T${time}+00:00`;
+}
+
 function envelope(window: DateWindow, company: CompanyRec | undefined) {
-  const offset = company?.offset ?? '+00:00';
   return {
-    start_date: `${window.from}T00:00:00.000${offset}`,
-    end_date: `${window.to}T23:59:59.999${offset}`,
+    start_date: local(company, window.from, '00:00:00.000'),
+    end_date: local(company, window.to, '23:59:59.999'),
     time_zone: company?.time_zone ?? 'UTC',
   };
 }
@@ -206,21 +211,21 @@ export function callSummary(ctx: RequestContext, accountId: string): Record<stri
 }
 
 /** Start of the bucket a local timestamp falls into. */
-function bucketOf(interval: string, timestamp: string, offset: string): string {
+function bucketOf(interval: string, timestamp: string, company: CompanyRec | undefined): string {
   const day = localDate(timestamp);
-  if (interval === 'hour') return `${day}T${timestamp.slice(11, 13)}:00:00.000${offset}`;
+  if (interval === 'hour') return local(company, day, `${timestamp.slice(11, 13)}:00:00.000`);
   if (interval === 'week') return weekStart(day);
   if (interval === 'month') return day.slice(0, 7);
   return day;
 }
 
-function buckets(interval: string, window: DateWindow, offset: string): string[] {
+function buckets(interval: string, window: DateWindow, company: CompanyRec | undefined): string[] {
   const out: string[] = [];
   for (let day = window.from; day <= window.to; day = addDays(day, 1)) {
     if (interval === 'hour') {
-      for (let h = 0; h < 24; h++) out.push(`${day}T${String(h).padStart(2, '0')}:00:00.000${offset}`);
+      for (let h = 0; h < 24; h++) out.push(local(company, day, `${String(h).padStart(2, '0')}:00:00.000`));
     } else {
-      const key = bucketOf(interval, `${day}T00:00:00`, offset);
+      const key = bucketOf(interval, `${day}T00:00:00`, company);
       if (out[out.length - 1] !== key) out.push(key);
     }
   }
@@ -235,16 +240,15 @@ export function callTimeSeries(ctx: RequestContext, accountId: string): Record<s
     window,
     calls.map((c) => c.start_time),
   );
-  const offset = company?.offset ?? '+00:00';
   const byBucket = new Map<string, CallRec[]>();
   for (const c of calls) {
-    const key = bucketOf(interval, c.start_time, offset);
+    const key = bucketOf(interval, c.start_time, company);
     byBucket.set(key, [...(byBucket.get(key) ?? []), c]);
   }
   return {
     ...envelope(covered, company),
     total_results: callMetrics(calls, fields),
-    data: buckets(interval, covered, offset).map((date) => ({ date, ...callMetrics(byBucket.get(date) ?? [], fields) })),
+    data: buckets(interval, covered, company).map((date) => ({ date, ...callMetrics(byBucket.get(date) ?? [], fields) })),
   };
 }
 

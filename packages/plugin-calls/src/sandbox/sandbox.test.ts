@@ -2,6 +2,7 @@ import type { GatewayError } from '@portico/core/plugin';
 import { type Principal, useSandbox } from '@portico/core/testing';
 import { describe, expect, it } from 'vitest';
 import { callrailPlugin } from '../index.js';
+import { CALL_FIELDS } from '../schemas.js';
 import { IDS } from './seed/ids.js';
 
 const SERVICE = 'callrail';
@@ -150,7 +151,7 @@ describe('CallRail sandbox through the gateway pipeline', () => {
       expect(summary.grouped_results.reduce((sum, g) => sum + (g.total_calls ?? 0), 0)).toBe(matching);
       expect(summary.grouped_results.reduce((sum, g) => sum + (g.leads ?? 0), 0)).toBe(summary.total_results.leads);
       expect(summary.total_results.answered_calls + summary.total_results.missed_calls).toBe(matching);
-      expect(summary.start_date).toBe('2025-05-17T00:00:00.000-08:00');
+      expect(summary.start_date).toBe('2025-05-17T00:00:00.000-07:00');
       expect(summary.time_zone).toBe('America/Los_Angeles');
     }
     expect(bySource.grouped_by).toBe('source');
@@ -277,6 +278,22 @@ describe('CallRail sandbox through the gateway pipeline', () => {
     const field = await failure('get_call', { account_id: ACC, call_id: IDS.firstCall, fields: ['favourite_color'] });
     expect(field.code).toBe('bad_request');
     expect(field.message).toContain('favourite_color');
+    // the refusal names the fields that exist, so the next call can be right
+    expect(field.message).toContain(`Valid fields: ${CALL_FIELDS.join(', ')}`);
+  });
+
+  it('accepts every field the call operations document, on one call and on the list', async () => {
+    const documented = callrailPlugin.operations.find((op) => op.name === 'get_call')?.description ?? '';
+    expect(documented).toContain('"transcription"');
+    const one = await call<Call>('get_call', { account_id: ACC, call_id: IDS.firstCall, fields: [...CALL_FIELDS] });
+    for (const field of CALL_FIELDS) expect(one, field).toHaveProperty(field);
+    const page = await call<Paged>('list_calls', { account_id: ACC, fields: [CALL_FIELDS.join(',')], per_page: '250' });
+    const calls = page.calls as Call[];
+    for (const c of calls) for (const field of CALL_FIELDS) expect(c, field).toHaveProperty(field);
+    // a recorded call of the firm has a transcription that names its caller; a missed call has none
+    const recorded = calls.find((c) => c.recording !== null && c.customer_name !== null) as Call;
+    expect(recorded.transcription).toEqual(expect.stringContaining(`this is ${recorded.customer_name}`));
+    expect(calls.find((c) => c.recording === null)?.transcription).toBeNull();
   });
 
   it('maps a wrong API key to upstream_unauthorized', async () => {

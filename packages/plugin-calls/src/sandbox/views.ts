@@ -18,6 +18,7 @@ import type {
   UserRec,
 } from './records.js';
 import { IDS } from './seed/ids.js';
+import { transcriptionOf } from './transcripts.js';
 
 /** Where the sandbox is reachable, for URLs it hands out (recordings). */
 export interface Origin {
@@ -142,6 +143,9 @@ export function recordingFileUrl(origin: Origin, c: CallRec): string {
   return `${origin.origin}/__sandbox/recordings/${c.id}.mp3?access_key=${key}`;
 }
 
+/** The firm's own account has CallRail transcribe its recorded calls (CallScribe); the estate-planning line does not. */
+const transcribes = (accountId: string) => accountId === IDS.harbor;
+
 export function callView(data: SandboxData, origin: Origin, c: CallRec): View {
   const company = companyOf(data, c.company_id);
   const tracker = data.trackers.find((t) => t.id === c.tracker_id);
@@ -188,6 +192,7 @@ export function callView(data: SandboxData, origin: Origin, c: CallRec): View {
       source_name: tracker?.name ?? null,
       tags: c.tag_ids.map((id) => data.tags.find((t) => t.id === id)).flatMap((t) => (t ? [{ name: t.name, color: t.color }] : [])),
       tracker_id: c.tracker_id,
+      transcription: transcriptionOf(c, company?.name ?? null, recorded, transcribes(c.account_id)),
       value: c.value,
     },
   };
@@ -213,7 +218,7 @@ export function companyView(data: SandboxData, c: CompanyRec): View {
       swap_landing_override: null,
       swap_cookie_duration: 6,
       swap_cookie_duration_unit: 'months',
-      callscribe_enabled: c.account_id === IDS.harbor,
+      callscribe_enabled: transcribes(c.account_id),
       keyword_spotting_enabled: false,
       form_capture: c.status === 'active',
       verified_caller_ids: data.callerIds

@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer';
 import { atLeastOne, atMostOne, defineOperation, GatewayError, Params, requires, type Static, Type } from '@portico/core/plugin';
-import { FilesResponse, MAX_UPLOAD_BYTES, MessageTs } from '../schemas.js';
+import { ConversationId, FilesResponse, MAX_UPLOAD_BYTES, MessageTs } from '../schemas.js';
 import { formPost } from './kit.js';
 
 /**
@@ -18,11 +18,7 @@ export const DEFAULT_BINARY_FILENAME = 'upload.bin';
 const uploadParams = Params(
   {
     channel_id: Type.Optional(
-      Type.String({
-        minLength: 1,
-        description: 'Channel id (from list_channels) to share the file in. Without it the file is uploaded privately to the bot.',
-        examples: ['C05GENERAL1'],
-      }),
+      ConversationId('Channel id (from list_channels) to share the file in. Without it the file is uploaded privately to the bot.'),
     ),
     filename: Type.Optional(
       Type.String({

@@ -1,7 +1,7 @@
-import { defineOperation, EXPECTS, Params, Type } from '@portico/core/plugin';
+import { defineOperation, Params, Type } from '@portico/core/plugin';
 import {
   ChannelId,
-  CONVERSATION_ID_PATTERN,
+  ConversationId,
   Cursor,
   compareTs,
   Limit,
@@ -25,13 +25,9 @@ export const sendMessage = defineOperation({
     "the thread's parent message from read_messages; text uses Slack mrkdwn (*bold*, _italic_, <@U123> mentions). " +
     "The answer's ts is the new message's id, usable with add_reaction, add_pin or as a thread_ts.",
   params: Params({
-    channel: Type.String({
-      pattern: CONVERSATION_ID_PATTERN,
-      [EXPECTS]: 'a conversation id (C…, G… or D…, e.g. C05GENERAL1), not a #name or a channel name: take the id from list_channels',
-      description:
-        'Conversation id (starts with C, G or D) of a channel, private channel or DM: take it from list_channels (or create_channel). A #name or a bare channel name is refused: names change and are not unique over time, ids are.',
-      examples: ['C05GENERAL1'],
-    }),
+    channel: ConversationId(
+      'Conversation id (starts with C, G or D) of a channel, private channel or DM: take it from list_channels (or create_channel). A #name or a bare channel name is refused: names change and are not unique over time, ids are.',
+    ),
     // Optional as in the catalog; Slack needs it (this operation has no blocks), and its no_text answers a 400.
     text: Type.Optional(
       Type.String({

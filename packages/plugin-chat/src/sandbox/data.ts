@@ -21,7 +21,6 @@ export interface SandboxUser {
   title: string;
   email?: string;
   tz: string;
-  tzOffset: number;
   isAdmin: boolean;
   isBot: boolean;
   deleted: boolean;
@@ -84,7 +83,7 @@ export interface SandboxState {
   users: SandboxUser[];
   channels: SandboxChannel[];
   files: Map<string, SandboxFile>;
-  /** Logical clock (Unix seconds) for new messages and records, so that runs are reproducible. */
+  /** Unix seconds of the last stamp handed out: new messages and records come after it and after every seeded one. */
   clock: number;
   sequence: number;
 }
@@ -100,7 +99,6 @@ const USERS: SandboxUser[] = [
     id: 'U05ALICE001',
     ...firmUser(0),
     tz: 'America/Los_Angeles',
-    tzOffset: -28800,
     isAdmin: true,
     isBot: false,
     deleted: false,
@@ -109,7 +107,6 @@ const USERS: SandboxUser[] = [
     id: 'U05BRUNO002',
     ...firmUser(1),
     tz: 'America/Los_Angeles',
-    tzOffset: -28800,
     isAdmin: false,
     isBot: false,
     deleted: false,
@@ -118,7 +115,6 @@ const USERS: SandboxUser[] = [
     id: 'U05CHLOE003',
     ...firmUser(4),
     tz: 'America/Los_Angeles',
-    tzOffset: -28800,
     isAdmin: false,
     isBot: false,
     deleted: false,
@@ -127,7 +123,6 @@ const USERS: SandboxUser[] = [
     id: 'U05DAVID004',
     ...firmUser(2),
     tz: 'America/Los_Angeles',
-    tzOffset: -28800,
     isAdmin: false,
     isBot: false,
     deleted: false,
@@ -136,7 +131,6 @@ const USERS: SandboxUser[] = [
     id: 'U05ELENA005',
     ...firmUser(5),
     tz: 'America/Los_Angeles',
-    tzOffset: -28800,
     isAdmin: false,
     isBot: false,
     deleted: false,
@@ -148,7 +142,6 @@ const USERS: SandboxUser[] = [
     displayName: 'Portico',
     title: '',
     tz: 'America/Los_Angeles',
-    tzOffset: -25200,
     isAdmin: false,
     isBot: true,
     deleted: false,
@@ -394,8 +387,10 @@ export function seedState(): SandboxState {
     users: USERS.map((u) => ({ ...u })),
     channels: [general, random, launch, design, offsite, leadership, aliceDm],
     files: new Map(),
-    // new messages from noon of the sandbox's today on, after every seeded one
-    clock: Date.parse(`${sandboxToday()}T12:00:00Z`) / 1000,
+    // new messages after every seeded one (and at the sandbox's now, once that is later: see nextTs)
+    clock: Math.max(
+      ...[general, random, launch, design, offsite, leadership, aliceDm].flatMap((c) => c.messages.map((m) => Math.floor(Number(m.ts)))),
+    ),
     sequence: 0,
   };
 }

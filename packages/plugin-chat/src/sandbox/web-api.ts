@@ -1,6 +1,7 @@
 // What every Web API method of the sandbox shares: its arguments, Slack's way of failing, paging cursors, and
 // lookups in the workspace.
 import { Buffer } from 'node:buffer';
+import { sandboxNow } from '@portico/core/testing/emulator';
 import { compareTs, tsKey } from '../schemas.js';
 import { BOT_USER_ID, type SandboxChannel, type SandboxState, type SandboxUser, type StoredMessage } from './data.js';
 
@@ -128,9 +129,15 @@ export function targetMessage(args: Args, state: SandboxState): { target: Sandbo
 }
 
 export function nextTs(state: SandboxState): string {
-  state.clock += 1;
+  tick(state);
   state.sequence += 1;
   return `${state.clock}.${String(state.sequence).padStart(6, '0')}`;
+}
+
+/** Moves the clock to the sandbox's now, or one second on when now is not later: a write sorts after all before it. */
+export function tick(state: SandboxState): number {
+  state.clock = Math.max(state.clock + 1, Math.floor(sandboxNow() / 1000));
+  return state.clock;
 }
 
 export function isTopLevel(m: StoredMessage): boolean {

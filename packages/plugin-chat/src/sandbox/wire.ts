@@ -1,5 +1,6 @@
 // Slack's wire shapes of the sandbox's records: what its methods answer with.
 
+import { sandboxNow, zoneOffsetMinutes } from '@portico/core/testing/emulator';
 import {
   BOT_ID,
   BOT_USER_ID,
@@ -20,7 +21,8 @@ export function userJson(u: SandboxUser): Result {
     deleted: u.deleted,
     real_name: u.realName,
     tz: u.tz,
-    tz_offset: u.tzOffset,
+    // Slack gives the offset in force now, in seconds: −28800 in Pacific standard time, −25200 in daylight time.
+    tz_offset: zoneOffsetMinutes(sandboxNow(), u.tz) * 60,
     is_admin: u.isAdmin,
     is_owner: u.isAdmin,
     is_bot: u.isBot,

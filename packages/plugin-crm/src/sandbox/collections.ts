@@ -61,7 +61,8 @@ const prospect: CollectionDef = {
     addresses: linked('addresses', 'addressable', 'prospect', 'address'),
     relationships: linked('relationships', 'prospect', 'prospect', 'relationship'),
   },
-  defaults: list('first_name last_name email created_at updated_at'),
+  // Lists show a prospect's practice area as well as its name (what list_prospects documents).
+  defaults: list('first_name last_name email created_at updated_at practice_area'),
   finderFields: list('first_name last_name email phone created_at updated_at'),
   required: (body) => (blank(body.contact_id) && blank(body.company_id) && blank(body.company_name) ? need('first_name')(body) : []),
   mirror: { email: 'email_address', phone: 'phone_number' },

@@ -2,6 +2,7 @@
  * The shapes the Lawmatics sandbox works with: stored records, the collection table's entries, and Lawmatics'
  * JSON:API error answer (`{ "errors": [{ "title", "detail", "status" }] }`).
  */
+import { sandboxNow, toZoned, zonedTimestamp } from '@portico/core/testing/emulator';
 
 /** A JSON:API resource identifier as Lawmatics writes it: both strings. */
 export interface Ref {
@@ -124,20 +125,13 @@ export const ref = (type: string, id: string | number): Ref => ({ id: String(id)
 export const isRef = (value: unknown): value is Ref =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as Ref).id === 'string';
 
-/** A firm-local timestamp as Lawmatics prints them: `2024-03-05T09:14:22.000-08:00` (Pacific time). */
-export function pacific(date: Date): string {
-  const month = date.getUTCMonth() + 1;
-  const offset = month >= 4 && month <= 10 ? 7 : 8;
-  const local = new Date(date.getTime() - offset * 3_600_000).toISOString().slice(0, 23);
-  return `${local}-0${offset}:00`;
-}
+/** Now, on the sandbox's clock, as Lawmatics prints it. */
+export const now = (): string => toZoned(sandboxNow(), { millis: true });
 
-export const now = (): string => pacific(new Date());
-
-/** `2024-03-05 09:14` (firm time) → `2024-03-05T09:14:00.000-08:00`, with Pacific daylight time Apr–Oct. */
+/** `2024-03-05 09:14` (firm time) → `2024-03-05T09:14:00.000-08:00`. */
 export function at(local: string): string {
-  const month = Number(local.slice(5, 7));
-  return `${local.replace(' ', 'T')}:00.000-0${month >= 4 && month <= 10 ? 7 : 8}:00`;
+  const [date, time] = local.split(' ') as [string, string];
+  return zonedTimestamp(date, time, { millis: true });
 }
 
 export function record(

@@ -84,7 +84,7 @@ describe('Lawmatics sandbox: auth and envelope', () => {
     const first = answer.body.data[0] as Resource;
     expect(first.type).toBe('prospect');
     expect(Object.keys(first.attributes)).toEqual(['first_name', 'last_name', 'email', 'created_at', 'updated_at']);
-    expect(first.relationships).toEqual({});
+    expect(Object.keys(first.relationships ?? {})).toEqual(['practice_area']);
   });
 
   it('returns every attribute and relationship with fields=all, and a chosen set in the order asked', async () => {

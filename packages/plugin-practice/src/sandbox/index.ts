@@ -198,7 +198,7 @@ function resource(request: EmulatorRequest, db: Db, path: string): EmulatorReply
       throw new ClioError(412, 'PreconditionFailed', 'The record changed since the IF-MATCH etag was read');
     }
     const selection = fields();
-    const row = update(db, stored, readData(request, db, collection, false));
+    const row = update(db, stored, readData(request, db, collection, false), collection.template);
     return jsonReply(200, { data: render(db, row, selection) }, { etag: row.etag });
   }
   const list = records(db, collection);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { sandboxNow, toZoned } from '@portico/core/testing/emulator';
 import { bankAccounts } from '../operations/bank-accounts.js';
 import { clioFile } from '../operations/clio-file.js';
 import type { CollectionRow } from '../operations/kit/rows.js';
@@ -35,6 +36,8 @@ export interface Db {
   nextId: number;
   /** Seconds since the epoch of the clock used for new timestamps (advances with every write). */
   clock: number;
+  /** The seed is done: writes are stamped at the sandbox's now. */
+  live?: boolean;
 }
 
 /** A Clio error: `{ "error": { "type", "message" } }` with a status. */
@@ -140,7 +143,17 @@ export function parentOf(collection: Collection, param: string): Collection | un
   return at < 0 ? undefined : BY_TEMPLATE.get(collection.template.slice(0, at));
 }
 
-export const iso = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', '+00:00');
+/** A time as Clio writes it: the firm's local time with its offset (`2024-02-12T09:30:00-08:00`). */
+export const iso = (seconds: number) => toZoned(seconds * 1000);
+
+/**
+ * The next timestamp of a write: a minute after the last one, and once the seed is done never before the sandbox's now,
+ * so that a record written now sorts after everything seeded.
+ */
+export function tick(db: Db): number {
+  db.clock = Math.max(db.clock + 60, db.live ? Math.floor(sandboxNow() / 1000) : 0);
+  return db.clock;
+}
 
 export function etagOf(stored: Stored): string {
   return `"${createHash('sha1')
@@ -163,8 +176,7 @@ export function insert(db: Db, template: string, fields: Record<string, unknown>
   const collection = BY_TEMPLATE.get(template);
   if (!collection) throw new Error(`no collection ${template}`);
   const id = typeof fields.id === 'number' ? fields.id : db.nextId++;
-  db.clock += 60;
-  const stamp = iso(db.clock);
+  const stamp = iso(tick(db));
   const row = { created_at: stamp, updated_at: stamp, ...fields, id, etag: '' } as Row;
   const stored: Stored = { row, scope, version: 1 };
   row.etag = etagOf(stored);

@@ -1,5 +1,6 @@
 import { type EmulatorRequest, InvalidJsonError, isJsonObject } from '@portico/core/testing/emulator';
-import { ClioError, type Collection, type Db, etagOf, insert, iso, type Row, type Stored, unprocessable } from './model.js';
+import { derivedOnCreate, derivedOnUpdate } from './derived.js';
+import { ClioError, type Collection, type Db, etagOf, insert, iso, type Row, type Stored, tick, unprocessable } from './model.js';
 import { parseRule } from './recurrence.js';
 
 // Create and update: the `{ "data": { … } }` body checked against the collection's body fields from Clio's document.
@@ -83,13 +84,17 @@ const CREATED_DEFAULTS: Record<string, Record<string, unknown>> = { '/activities
 
 export function create(db: Db, collection: Collection, data: Record<string, unknown>, scope: Record<string, string>): Row {
   const { id: _id, etag: _etag, created_at: _c, updated_at: _u, ...fields } = data;
-  return insert(db, collection.template, { ...CREATED_DEFAULTS[collection.template], ...fields }, scope);
+  return insert(
+    db,
+    collection.template,
+    derivedOnCreate(db, collection.template, { ...CREATED_DEFAULTS[collection.template], ...fields }),
+    scope,
+  );
 }
 
-export function update(db: Db, stored: Stored, data: Record<string, unknown>): Row {
+export function update(db: Db, stored: Stored, data: Record<string, unknown>, template = ''): Row {
   const { id: _id, etag: _etag, created_at: _c, updated_at: _u, ...fields } = data;
-  db.clock += 60;
-  Object.assign(stored.row, fields, { updated_at: iso(db.clock) });
+  Object.assign(stored.row, derivedOnUpdate(template, fields), { updated_at: iso(tick(db)) });
   stored.version += 1;
   stored.row.etag = etagOf(stored);
   return stored.row;

@@ -1,16 +1,6 @@
-import {
-  addDays,
-  daysBetween,
-  FIRM,
-  FIRM_CLIENTS,
-  FIRM_MATTERS,
-  FIRM_PEOPLE,
-  formatPhone,
-  STORY,
-  sandboxToday,
-  shiftSeededDates,
-} from '@portico/core/testing/emulator';
-import { type Db, etagOf, insert, parentOf, records, SANDBOX_COLLECTIONS } from './model.js';
+import { addDays, FIRM, FIRM_CLIENTS, FIRM_MATTERS, FIRM_PEOPLE, formatPhone, STORY } from '@portico/core/testing/emulator';
+import { type Db, insert, parentOf, records, SANDBOX_COLLECTIONS } from './model.js';
+import { onTheClock } from './on-the-clock.js';
 import { seedCalendarEntries } from './seed-calendar.js';
 import { seedLegalAid } from './seed-legal-aid.js';
 import { seedFirmMoney } from './seed-money.js';
@@ -517,17 +507,7 @@ export function seed(): Db {
   seedLegalAid(db);
   generic(db);
   spareForDelete(db);
-  return onTheClock(db);
-}
-
-/** Moves the seeded dates (and the clock of new timestamps) onto the sandbox clock; etags follow the rows. */
-function onTheClock(db: Db): Db {
-  const offset = daysBetween(AUTHORED_TODAY, sandboxToday());
-  if (offset === 0) return db;
-  shiftSeededDates(db.records, AUTHORED_TODAY);
-  db.clock += offset * 86_400;
-  for (const list of db.records.values()) for (const stored of list) stored.row.etag = etagOf(stored);
-  return db;
+  return onTheClock(db, AUTHORED_TODAY);
 }
 
 /**

@@ -1,6 +1,6 @@
 // The calls routes of the emulated API: listing, reading and updating calls, their recordings and page views.
+import { sandboxNow, toZoned } from '@portico/core/testing/emulator';
 
-import { today } from '../clock.js';
 import type { CallRec, LeadStatus, SandboxData } from '../records.js';
 import {
   badRequest,
@@ -137,7 +137,8 @@ function tagIdFor(data: SandboxData, accountId: string, name: string): number {
     company_id: null,
     color: 'gray1',
     status: 'enabled',
-    created_at: `${today()}T12:00:00.000-04:00`,
+    // stamped now, in the firm's zone
+    created_at: toZoned(sandboxNow(), { millis: true }),
   });
   return id;
 }

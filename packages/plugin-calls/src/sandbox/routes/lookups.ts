@@ -18,7 +18,10 @@ export function owned<T extends { account_id: string }>(items: readonly T[], acc
 /** Projects a view, refusing unknown requested fields as a 400. */
 export function withFields(view: View, requested: readonly string[]): Record<string, unknown> {
   const { value, unknown } = project(view, requested);
-  if (unknown.length > 0) throw badRequest(`Invalid field(s) requested: ${unknown.join(', ')}`);
+  if (unknown.length > 0) {
+    const valid = Object.keys(view.full).filter((key) => !view.defaults.includes(key));
+    throw badRequest(`Invalid field(s) requested: ${unknown.join(', ')}. Valid fields: ${valid.join(', ')}`);
+  }
   return value;
 }
 

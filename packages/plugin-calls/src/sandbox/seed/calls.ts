@@ -35,7 +35,7 @@ export function seedCalls(random: Random, { companies, trackers, users, tags }: 
       const company = companies.find((c) => c.id === t.company_id) as CompanyRec;
       const daysAgo = Math.floor((i * 90) / count);
       const date = addDays(today(), -daysAgo);
-      const start = stamp(date, between(8 * 3600, 18 * 3600, random), company.offset);
+      const start = stamp(date, between(8 * 3600, 18 * 3600, random), company.time_zone);
       const direction: CallRec['direction'] = !example && random() < 0.15 ? 'outbound' : 'inbound';
       const roll = example ? 0 : random();
       const answer_status: AnswerStatus =

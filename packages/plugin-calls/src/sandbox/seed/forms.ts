@@ -27,7 +27,7 @@ export function seedForms(random: Random, { companies, tags }: AccountSetup): Fo
       const booking = i % 3 !== 2;
       const formPath = booking ? '/book-appointment' : '/contact';
       const date = addDays(today(), -Math.floor((i * 75) / count) - 1);
-      const submitted = stamp(date, between(7 * 3600, 22 * 3600, random), company.offset);
+      const submitted = stamp(date, between(7 * 3600, 22 * 3600, random), company.time_zone);
       const leadRoll = random();
       const lead_status: LeadStatus = leadRoll < 0.5 ? 'good_lead' : leadRoll < 0.7 ? 'not_a_lead' : null;
       const phone = `+1${market.area}555${pad(6000 + i * 41, 4)}`;

@@ -109,7 +109,7 @@ export function seedMessaging({ companies, trackers }: AccountSetup): ThreadRec[
       return {
         direction: inbound ? 'inbound' : 'outbound',
         content,
-        created_at: stamp(addDays(lastDate, m - plan.lines.length + 1 < -1 ? -1 : 0), 9 * 3600 + m * 420 + i * 60, company.offset),
+        created_at: stamp(addDays(lastDate, m - plan.lines.length + 1 < -1 ? -1 : 0), 9 * 3600 + m * 420 + i * 60, company.time_zone),
         status: inbound ? 'received' : failed ? 'failed' : 'delivered',
         error: failed ? 'Carrier rejected the message (30007: filtered as spam)' : null,
       };

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { zonedTimestamp } from '@portico/core/testing/emulator';
 
 // Deterministic helpers: the same data on every start.
 
@@ -29,11 +30,12 @@ export function between(min: number, max: number, random: () => number): number 
 
 export const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
-export function stamp(date: string, seconds: number, offset: string): string {
+/** A local time of a company's zone on `date`, `seconds` after midnight, with the offset the zone has then. */
+export function stamp(date: string, seconds: number, zone: string): string {
   const h = Math.floor(seconds / 3600);
   const m = Math.floor((seconds % 3600) / 60);
   const s = seconds % 60;
-  return `${date}T${pad(h)}:${pad(m)}:${pad(s)}.000${offset}`;
+  return zonedTimestamp(date, `${pad(h)}:${pad(m)}:${pad(s)}`, { millis: true, zone });
 }
 
 export type Random = () => number;

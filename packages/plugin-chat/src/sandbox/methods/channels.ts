@@ -11,6 +11,7 @@ import {
   type Result,
   SlackError,
   str,
+  tick,
 } from '../web-api.js';
 import { channelJson } from '../wire.js';
 
@@ -51,7 +52,7 @@ export function createConversation(args: Args, { state }: MethodContext): Result
   if (!CHANNEL_NAME.test(name)) throw new SlackError('invalid_name_specials');
   if (/^[-_]+$/.test(name)) throw new SlackError('invalid_name_punctuation');
   if (state.channels.some((c) => c.name === name)) throw new SlackError('name_taken');
-  state.clock += 1;
+  tick(state);
   state.sequence += 1;
   const created: SandboxChannel = {
     id: `C06NEW${String(state.sequence).padStart(5, '0')}`,

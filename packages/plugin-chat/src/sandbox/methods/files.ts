@@ -11,6 +11,7 @@ import {
   required,
   SlackError,
   str,
+  tick,
   tsArg,
 } from '../web-api.js';
 import { fileJson } from '../wire.js';
@@ -22,7 +23,7 @@ export function getUploadUrl(args: Args, { state, origin }: MethodContext): Resu
   const length = Number(lengthRaw);
   if (!Number.isInteger(length) || length < 0) throw new SlackError('invalid_arguments');
   if (length === 0) throw new SlackError('missing_argument');
-  state.clock += 1;
+  tick(state);
   state.sequence += 1;
   const id = `F06UP${String(state.sequence).padStart(6, '0')}`;
   state.files.set(id, {

@@ -1,13 +1,23 @@
 // The pins family: messages pinned to a channel.
 import { BOT_USER_ID } from '../data.js';
-import { type Args, findMessage, type MethodContext, memberChannel, type Result, SlackError, str, targetMessage } from '../web-api.js';
+import {
+  type Args,
+  findMessage,
+  type MethodContext,
+  memberChannel,
+  type Result,
+  SlackError,
+  str,
+  targetMessage,
+  tick,
+} from '../web-api.js';
 import { messageJson } from '../wire.js';
 
 // https://api.slack.com/methods/pins.add
 export function addPin(args: Args, { state }: MethodContext): Result {
   const { target, message } = targetMessage(args, state);
   if (target.pins.some((p) => p.ts === message.ts)) throw new SlackError('already_pinned');
-  state.clock += 1;
+  tick(state);
   target.pins.push({ ts: message.ts, created: state.clock, createdBy: BOT_USER_ID });
   return { ok: true };
 }
