@@ -93,12 +93,12 @@ const DECLARED = [
   text(
     'PORTICO_EGRESS_ALLOW_PRIVATE',
     '`off`',
-    'Base URLs on link-local (`169.254.0.0/16`, `fe80::/10`) or cloud metadata addresses and names (`169.254.169.254`, `metadata.google.internal`…), and names resolving to them, are refused; `on` allows them all, or list the names, addresses and CIDR ranges to allow. Loopback and private ranges are always allowed (see [security](docs/security.md#egress))',
+    'Base URLs on link-local (`169.254.0.0/16`, `fe80::/10`) or cloud metadata addresses and names (`169.254.169.254`, `metadata.google.internal`…), and names resolving to them, are refused; `on` allows them all, or list the names, addresses and CIDR ranges to allow. Loopback and private ranges are always allowed (docs/security.md)',
   ),
   text(
     'PORTICO_WORKSPACE_UPSTREAM_HOSTS',
     '(none)',
-    "Hosts a workspace admin may point an integration's base URL at besides the plugin's own: host names, `*.domain`, IP addresses, CIDR ranges, or `any`. Without it, a workspace base URL on loopback, a private range or any other host, or with userinfo, `?` or `#`, is refused (see [security](docs/security.md#egress))",
+    "Hosts a workspace admin may point an integration's base URL at besides the plugin's own: host names, `*.domain`, IP addresses, CIDR ranges, or `any`. Without it, a workspace base URL on loopback, a private range or any other host, or with userinfo, `?` or `#`, is refused (docs/security.md)",
   ),
   text(
     'PORTICO_<SERVICE>_CLIENT_ID',
@@ -139,7 +139,7 @@ const DECLARED = [
   integer(
     'PORTICO_UPSTREAM_MAX_CONCURRENCY',
     { fallback: 32, min: 0, max: 100_000 },
-    'Requests in flight at once per upstream connection (workspace + service) for plugins that declare no limit; `0`: no cap (see [security](docs/security.md#upstream-connection-limits))',
+    'Requests in flight at once per upstream connection (workspace + service) for plugins that declare no limit; `0`: no cap (docs/security.md)',
   ),
   integer(
     'PORTICO_UPSTREAM_QUEUE_LENGTH',
@@ -199,7 +199,7 @@ const DECLARED = [
   integer(
     'PORTICO_RATE_LIMIT_PER_MINUTE',
     { fallback: 600, min: 0, max: 1_000_000_000 },
-    'Calls of operations (REST and MCP) each API key may make a minute; above it 429 `rate_limited` with `Retry-After`. Shared by all instances on one PostgreSQL (see [security](docs/security.md#rate-limits)). `0` turns it off',
+    'Calls of operations (REST and MCP) each API key may make a minute; above it 429 `rate_limited` with `Retry-After`. Shared by all instances on one PostgreSQL (docs/security.md). `0` turns it off',
   ),
   integer(
     'PORTICO_RATE_LIMIT_BURST',
@@ -285,7 +285,7 @@ const DECLARED = [
   text(
     'PORTICO_AUDIT_SPOOL_DIR',
     '`<data dir>/audit-spool`',
-    'Where audit records wait on disk while the database refuses them, written when it returns (also by the next start); `off`: in memory only (up to 100,000, lost at a stop). One folder per host (see [security](docs/security.md#metrics-and-the-audit-log))',
+    'Where audit records wait on disk while the database refuses them, written when it returns (also by the next start); `off`: in memory only (up to 100,000, lost at a stop). One folder per host (docs/security.md)',
   ),
   integer(
     'PORTICO_AUDIT_SPOOL_MAX_MB',
@@ -310,12 +310,12 @@ const DECLARED = [
   text(
     'PORTICO_WORKERS',
     '`1`',
-    'Worker processes of `serve` sharing its port (as `serve --workers`): `1`–`64`, or `auto` for one per available core. The primary migrates and makes the first key before forking, replaces a worker that dies and holds the upstream limits all workers share ([deploy](docs/deploy.md#workers))',
+    'Worker processes of `serve` sharing its port (as `serve --workers`): `1`–`64`, or `auto` for one per available core. The primary migrates and makes the first key before forking, replaces a worker that dies and holds the upstream limits all workers share (docs/deploy.md)',
   ),
   integer(
     'PORTICO_INSTANCE_HEARTBEAT_SECONDS',
     { fallback: 10, min: 1, max: 3_600 },
-    'How often a serving instance reports the encryption keys it can decrypt with to the database; an instance not heard from for three periods no longer holds back a new key (two-phase rotation, see [docs/security.md](docs/security.md))',
+    'How often a serving instance reports the encryption keys it can decrypt with to the database; an instance not heard from for three periods no longer holds back a new key (two-phase rotation, see docs/security.md)',
   ),
   text(
     'PORTICO_TRUST_PROXY',
@@ -330,7 +330,7 @@ const DECLARED = [
   text(
     'OTEL_EXPORTER_OTLP_ENDPOINT',
     '(none: no spans)',
-    'OpenTelemetry: base URL of an OTLP/HTTP collector; set, the gateway records spans (request, upstream call, store) and exports them to `<URL>/v1/traces` ([docs/deploy.md](docs/deploy.md#tracing)). Unset, the SDK is not even loaded',
+    'OpenTelemetry: base URL of an OTLP/HTTP collector; set, the gateway records spans (request, upstream call, store) and exports them to `<URL>/v1/traces` (docs/deploy.md). Unset, the SDK is not even loaded',
   ),
   text('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', '(none)', 'The full traces URL, used as given; wins over `OTEL_EXPORTER_OTLP_ENDPOINT`'),
   text(
