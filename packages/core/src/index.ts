@@ -121,6 +121,7 @@ export {
 } from './contract/validation.js';
 export { type ConnectionOverview, connectionsOverview } from './doors/connections-overview.js';
 export { describeOperation, exampleParams, jsonSchema, type OperationDescription } from './doors/describe.js';
+export { COMPACT_DESCRIPTION_BUDGET, type CompactDescription, describeCompact } from './doors/describe-compact.js';
 // The MCP door's functions are in `@portico/core/mcp` (src/mcp.ts): the MCP SDK with zod and Ajv is about a quarter of
 // core's import, and a gateway loads it with the first MCP request instead of at start-up. Its types stay here.
 export type { McpServerOptions, McpToolCall, McpToolMode } from './doors/mcp.js';

@@ -6,6 +6,7 @@ import type { Engine, Principal } from '../pipeline/engine.js';
 import type { InvokeRequest } from '../pipeline/pipeline.js';
 import { connectionsOverview } from './connections-overview.js';
 import { describeOperation, jsonSchema } from './describe.js';
+import { describeCompact } from './describe-compact.js';
 import { type BudgetHints, fitToBudget } from './result-budget.js';
 import { closestOperations } from './suggest.js';
 
@@ -71,13 +72,16 @@ export async function runSearch(engine: Engine, principal: Principal, args: Reco
 }
 
 export async function runDescribe(engine: Engine, principal: Principal, args: Record<string, unknown>): Promise<CallToolResult> {
-  const { service, method } = args;
+  const { service, method, detail } = args;
   try {
     if (typeof service !== 'string' || typeof method !== 'string') {
       throw new GatewayError(
         'bad_request',
-        'describe_method takes { service: string, method: string }: the service key (the part after call_ in a tool name) and the operation name',
+        'describe_method takes { service: string, method: string, detail?: "compact" | "full" }: the service key (the part after call_ in a tool name) and the operation name',
       );
+    }
+    if (detail !== undefined && detail !== 'compact' && detail !== 'full') {
+      throw new GatewayError('bad_request', 'describe_method: detail must be "compact" (the default) or "full" (the JSON Schemas)');
     }
     const integration = await engine.authorize(principal, service, 'mcp');
     const operation = integration.operations.get(method);
@@ -90,7 +94,7 @@ export async function runDescribe(engine: Engine, principal: Principal, args: Re
     if (principal.scopes.readOnly && operation.access !== 'read') {
       throw new GatewayError('forbidden', `This API key is read-only; ${service}:${method} is not a read operation`);
     }
-    return success(describeOperation(integration, operation));
+    return success(detail === 'full' ? describeOperation(integration, operation) : describeCompact(integration, operation));
   } catch (error) {
     return failure(error);
   }

@@ -216,7 +216,7 @@ function describeTool(integrations: RegisteredIntegration[]): Tool {
     name: 'describe_method',
     title: 'Describe an operation',
     description:
-      'How to call one operation: what it does, its HTTP method and path, the JSON Schema of its params, the response schema when known, a ready-to-use example call. Use it before a first call.',
+      'How to call one operation: what it does, whether it writes, one line per parameter, an example call. Use it before a first call.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -226,6 +226,7 @@ function describeTool(integrations: RegisteredIntegration[]): Tool {
           description: 'Service key: the part after call_ in a tool name',
         },
         method: { type: 'string', description: 'Operation name, as listed in the enum of the call_<service> tool' },
+        detail: { type: 'string', enum: ['compact', 'full'], description: 'full: with JSON Schemas' },
       },
       required: ['service', 'method'],
       additionalProperties: false,
