@@ -119,6 +119,7 @@ export {
   problemList,
   queryParams,
 } from './contract/validation.js';
+export { defineVocabulary, type PluginVocabulary, vocabularyProblems } from './contract/vocabulary.js';
 export { type ConnectionOverview, connectionsOverview } from './doors/connections-overview.js';
 export { describeOperation, exampleParams, jsonSchema, type OperationDescription } from './doors/describe.js';
 export { COMPACT_DESCRIPTION_BUDGET, type CompactDescription, describeCompact } from './doors/describe-compact.js';

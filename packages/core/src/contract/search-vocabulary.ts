@@ -211,20 +211,6 @@ export const PHRASES: Array<[string, string]> = [
   ['sales tax', 'tax'],
 ];
 
-/**
- * What a service is, in the words people use for the kind of application: the head of a plugin's description ("legal
- * CRM", "accounting", "practice management", "team chat", "call tracking") plus these everyday words for the same
- * kinds. A query naming a service's kind, or the service itself, prefers that service's operations.
- */
-export const SERVICE_KINDS: Record<string, string[]> = {
-  crm: ['crm'],
-  accounting: ['accounting', 'books', 'bookkeeping', 'bookkeeper', 'accountant', 'ledger'],
-  management: ['management'],
-  wiki: ['wiki', 'knowledge', 'handbook'],
-  chat: ['chat'],
-  tracking: ['tracking'],
-};
-
 /** Words of a plugin description's head that say nothing about its kind. */
 export const SERVICE_HEAD_STOP = new Set([
   'api',
