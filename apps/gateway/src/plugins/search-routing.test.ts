@@ -64,3 +64,38 @@ describe('search_methods routes a request to the service it names', () => {
     expect(top('trial balance in Slack')[0]).toMatch(/^quickbooks\./);
   });
 });
+
+describe('search_methods and two operations that do the same', () => {
+  const preferredPairs = () =>
+    plugins.flatMap((plugin) =>
+      plugin.operations.flatMap((operation) =>
+        operation.preferred ? [{ service: plugin.service, other: operation.name, preferred: operation.preferred }] : [],
+      ),
+    );
+
+  it('names the preferred one in the other one’s description', () => {
+    const pairs = preferredPairs();
+    expect(pairs.map(({ service, other }) => `${service}.${other}`).sort()).toEqual([
+      'callrail.list_sms_threads',
+      'quickbooks.find_company_infos',
+    ]);
+    for (const { service, other, preferred } of pairs) {
+      const description = plugins.find((p) => p.service === service)?.operations.find((o) => o.name === other)?.description;
+      expect(description, `${service}.${other}`).toContain(preferred);
+    }
+  });
+
+  it('ranks the preferred one above the other, even for the other one’s own words', () => {
+    for (const { service, other, preferred } of preferredPairs()) {
+      const spoken = other.replace(/_/g, ' ');
+      for (const query of [spoken, `${spoken} in ${service}`]) {
+        const names = top(query, 10);
+        expect(names, query).toContain(`${service}.${preferred}`);
+        const at = (name: string) => (names.includes(name) ? names.indexOf(name) : names.length);
+        expect(at(`${service}.${preferred}`), query).toBeLessThan(at(`${service}.${other}`));
+      }
+    }
+    expect(top('which QuickBooks company are we connected to')[0]).toBe('quickbooks.get_company_info');
+    expect(top('text conversations with callers in CallRail')[0]).toBe('callrail.list_text_message_conversations');
+  });
+});

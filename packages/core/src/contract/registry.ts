@@ -91,6 +91,10 @@ export class Registry {
       operations.set(definition.name, registered);
       router.add(definition.method, definition.path, registered, service);
     }
+    for (const { name, preferred } of plugin.operations) {
+      if (preferred !== undefined && (preferred === name || !operations.has(preferred)))
+        throw new RegistryError(`${service}.${name}: preferred names ${preferred}, which is no other operation of the plugin`);
+    }
     const integration: RegisteredIntegration = {
       service,
       plugin,

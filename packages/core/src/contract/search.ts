@@ -12,6 +12,9 @@ export interface SearchHit {
   score: number;
 }
 
+/** Which operations a search may return (those the caller may use, of the service asked for). */
+type SearchFilter = (doc: { service: string; operation: RegisteredOperation }) => boolean;
+
 interface Doc {
   integration: RegisteredIntegration;
   operation: RegisteredOperation;
@@ -128,6 +131,8 @@ export class OperationIndex {
   private readonly averageLength: number;
   private readonly services = new Map<string, ServiceWords>();
   private readonly lexicon: Lexicon;
+  /** "service.operation" → the operation of the same service to rank above it. */
+  private readonly preferredOf = new Map<string, string>();
   private readonly brands = new Set<string>();
   private readonly kindWords = new Set<string>();
   private readonly headWords = new Set<string>();
@@ -171,6 +176,7 @@ export class OperationIndex {
         const nameWords = topical(operation.name);
         for (const word of nameWords) this.nameWords.add(word);
         const nameTerms = new Set(nameWords.filter((term, i) => i > 0 || !GENERIC_OPERATION_VERBS.has(term)));
+        if (definition.preferred) this.preferredOf.set(`${integration.service}.${operation.name}`, definition.preferred);
         const { action, many } = operationIntent(operation.name);
         const by = operation.name.split('_').indexOf('by');
         // One word after "by" is a key (find_company_by_name); more is a grouping (summarize_calls_by_time_series).
@@ -200,10 +206,30 @@ export class OperationIndex {
     return routed;
   }
 
-  search(
-    query: string,
-    options: { limit: number; filter?: (doc: { service: string; operation: RegisteredOperation }) => boolean },
-  ): SearchHit[] {
+  /**
+   * Of two operations doing the same thing, the preferred one takes the better score of the two (found by the other
+   * one's words too, if the caller may use it) and the other one half of it: the preferred one comes first, and the
+   * other one leaves room for the next answers.
+   */
+  private preferDuplicates(hits: SearchHit[], filter: SearchFilter | undefined): void {
+    const byName = new Map(hits.map((hit) => [`${hit.service}.${hit.method}`, hit]));
+    for (const hit of [...hits]) {
+      const preferred = this.preferredOf.get(`${hit.service}.${hit.method}`);
+      if (preferred === undefined) continue;
+      let other = byName.get(`${hit.service}.${preferred}`);
+      if (!other) {
+        const doc = this.docs.find((d) => d.integration.service === hit.service && d.operation.name === preferred);
+        if (!doc || (filter && !filter({ service: hit.service, operation: doc.operation }))) continue;
+        other = { ...hit, method: preferred, summary: doc.operation.definition.summary, access: doc.operation.access };
+        hits.push(other);
+      }
+      const best = Math.max(other.score, hit.score);
+      other.score = best;
+      hit.score = Math.round(best * 500) / 1000;
+    }
+  }
+
+  search(query: string, options: { limit: number; filter?: SearchFilter }): SearchHit[] {
     const reading = readQuery(query, this.lexicon, this.brands, this.nameWords, this.kindWords, this.headWords);
     // The services the query names, or calls by a word only they use: their matching operations come first.
     const routed = this.routedServices(query, reading.words);
@@ -246,6 +272,7 @@ export class OperationIndex {
         score: Math.round(score * 1000) / 1000,
       });
     }
+    this.preferDuplicates(hits, options.filter);
     const first = (hit: SearchHit) => (routed.has(hit.service) ? 0 : 1);
     hits.sort((x, y) => first(x) - first(y) || y.score - x.score || x.service.localeCompare(y.service) || x.method.localeCompare(y.method));
     return hits.slice(0, options.limit);
