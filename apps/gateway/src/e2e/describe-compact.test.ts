@@ -77,3 +77,30 @@ describe('describe_method, compact by default', () => {
     expect(JSON.parse(wrong.text)).toMatchObject({ error: true, code: 'bad_request' });
   });
 });
+
+describe('describe_method without method: browsing a service', () => {
+  it('lists a service’s families, then a family’s operations one line each, within the budget', async () => {
+    for (const service of ['clio', 'quickbooks', 'lawmatics', 'notion', 'slack', 'callrail']) {
+      const { text, isError } = await describeText({ service });
+      expect(isError, service).toBe(false);
+      expect(Buffer.byteLength(text), service).toBeLessThanOrEqual(COMPACT_DESCRIPTION_BUDGET);
+      const { families } = JSON.parse(text) as { families: Record<string, number> };
+      for (const family of Object.keys(families)) {
+        const listed = await describeText({ service, family });
+        expect(listed.isError, `${service} ${family}`).toBe(false);
+        expect(Buffer.byteLength(listed.text), `${service} ${family}`).toBeLessThanOrEqual(COMPACT_DESCRIPTION_BUDGET);
+        const { operations } = JSON.parse(listed.text) as { operations: Record<string, string> };
+        expect(Object.keys(operations), `${service} ${family}`).toHaveLength(families[family] as number);
+      }
+    }
+    const slack = JSON.parse((await describeText({ service: 'slack' })).text) as { families: Record<string, number> };
+    expect(slack.families).toMatchObject({ channel: 5, reaction: 3, pin: 3 });
+    const matters = JSON.parse((await describeText({ service: 'clio', family: 'matters' })).text) as {
+      operations: Record<string, string>;
+    };
+    expect(Object.keys(matters.operations)).toEqual(expect.arrayContaining(['list_matters', 'get_matter', 'create_matter']));
+    const unknown = await describeText({ service: 'clio', family: 'spaceships' });
+    expect(unknown.isError).toBe(true);
+    expect(JSON.parse(unknown.text)).toMatchObject({ code: 'not_found' });
+  });
+});

@@ -20,3 +20,18 @@ describe('plugin vocabularies', () => {
     expect(() => registry.register({ ...examplePlugin, vocabulary: { synonyms: { item: ['thing'] } } })).not.toThrow();
   });
 });
+
+describe('preferred operations', () => {
+  const withPreferred = (preferred: string) => ({
+    ...examplePlugin,
+    operations: examplePlugin.operations.map((operation) =>
+      operation.name === 'get_current_item' ? { ...operation, preferred } : operation,
+    ),
+  });
+
+  it('accepts another operation of the plugin and refuses a name it does not have, or its own', () => {
+    expect(() => new Registry().register(withPreferred('get_item'))).not.toThrow();
+    expect(() => new Registry().register(withPreferred('get_thing'))).toThrow(/preferred names get_thing/);
+    expect(() => new Registry().register(withPreferred('get_current_item'))).toThrow(RegistryError);
+  });
+});
