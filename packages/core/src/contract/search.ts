@@ -212,11 +212,10 @@ export class OperationIndex {
    * other one leaves room for the next answers.
    */
   private preferDuplicates(hits: SearchHit[], filter: SearchFilter | undefined): void {
-    const byName = new Map(hits.map((hit) => [`${hit.service}.${hit.method}`, hit]));
-    for (const hit of [...hits]) {
-      const preferred = this.preferredOf.get(`${hit.service}.${hit.method}`);
-      if (preferred === undefined) continue;
-      let other = byName.get(`${hit.service}.${preferred}`);
+    for (const [name, preferred] of this.preferredOf) {
+      const hit = hits.find((h) => `${h.service}.${h.method}` === name);
+      if (!hit) continue;
+      let other = hits.find((h) => h.service === hit.service && h.method === preferred);
       if (!other) {
         const doc = this.docs.find((d) => d.integration.service === hit.service && d.operation.name === preferred);
         if (!doc || (filter && !filter({ service: hit.service, operation: doc.operation }))) continue;
