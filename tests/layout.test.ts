@@ -12,7 +12,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const plugins = readdirSync(join(root, 'packages')).filter((name) => name.startsWith('plugin-'));
 
 /** Top-level files a plugin's src/ may hold besides its tests and JSON data. */
-const TOP_LEVEL = new Set(['index.ts', 'upstream.ts', 'schemas.ts']);
+const TOP_LEVEL = new Set(['index.ts', 'upstream.ts', 'schemas.ts', 'vocabulary.ts']);
 const FOLDERS = new Set(['operations', 'fixtures', 'sandbox']);
 /** Fixture files that cut across families. */
 const CROSS_CUTTING_FIXTURES = new Set(['upstream-errors.ts', 'refused.ts', 'kit.ts']);
@@ -41,7 +41,7 @@ describe('plugin layout', () => {
       expect(missing).toEqual([]);
     });
 
-    it('keeps at the top of src/ only the plugin, upstream, schemas, tests and data', () => {
+    it('keeps at the top of src/ only the plugin, upstream, schemas, vocabulary, tests and data', () => {
       const stray = entries(src).filter((name) => {
         if (statSync(join(src, name)).isDirectory()) return !FOLDERS.has(name);
         return !TOP_LEVEL.has(name) && !isTest(name) && !name.endsWith('.json');
@@ -70,6 +70,11 @@ describe('plugin layout', () => {
         fixtures.filter((name) => !families.includes(name) && !CROSS_CUTTING_FIXTURES.has(name)),
         'fixture files named for no family',
       ).toEqual([]);
+    });
+
+    it('declares its vocabulary for search_methods in src/vocabulary.ts', () => {
+      expect(readFileSync(join(src, 'vocabulary.ts'), 'utf8')).toMatch(/defineVocabulary\(/);
+      expect(readFileSync(join(src, 'index.ts'), 'utf8')).toMatch(/from '\.\/vocabulary\.js'/);
     });
 
     it('builds the plugin in index.ts from the operation arrays of operations/', () => {

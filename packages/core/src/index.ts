@@ -28,8 +28,10 @@ export { Params, type Static, type TObject, Type } from './contract/schema.js';
 export { OperationIndex, type SearchHit } from './contract/search.js';
 export { parseUpstreamLimits, type UpstreamLimits } from './contract/upstream-limits.js';
 export { coerceParams, compileParams, compilerReady, problemList, queryParams } from './contract/validation.js';
+export { defineVocabulary, type PluginVocabulary, vocabularyProblems } from './contract/vocabulary.js';
 export { connectionsOverview } from './doors/connections-overview.js';
 export { describeOperation, exampleParams, type OperationDescription } from './doors/describe.js';
+export { COMPACT_DESCRIPTION_BUDGET, type CompactDescription, describeCompact } from './doors/describe-compact.js';
 // The MCP door's functions are in `@portico/core/mcp` (src/mcp.ts): the MCP SDK with zod and Ajv is about a quarter of
 // core's import, and a gateway loads it with the first MCP request instead of at start-up. Its types stay here.
 export type { McpServerOptions, McpToolMode } from './doors/mcp.js';

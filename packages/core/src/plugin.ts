@@ -57,6 +57,7 @@ export {
   Type,
   together,
 } from './contract/schema.js';
+export { defineVocabulary, type PluginVocabulary, vocabularyProblems } from './contract/vocabulary.js';
 export {
   codeForUpstreamStatus,
   ERROR_CODES,

@@ -18,6 +18,7 @@ import {
 } from './operations/sales.js';
 import { findTaxAgencies, findTaxCodes, findTaxRates } from './operations/taxes.js';
 import { baseUrlFor, inspect, oauth2, settingsSchema } from './upstream.js';
+import { quickBooksVocabulary } from './vocabulary.js';
 
 const PLUGIN_VERSION = packageVersion(import.meta.url);
 
@@ -90,6 +91,7 @@ export const quickbooksPlugin = definePlugin({
   },
   settings: settingsSchema,
   operations: [...findOperations, ...reportOperations, getCompanyInfo, getPreferences, changeDataCapture],
+  vocabulary: quickBooksVocabulary,
   sandbox: () => import('./sandbox/index.js'),
 });
 

@@ -18,6 +18,7 @@ import { getSmsThread, getTextMessageConversation, listSmsThreads, listTextMessa
 import { getTracker, getUser, listTrackers, listUsers } from './operations/people.js';
 import { getTags } from './operations/tags.js';
 import { authHeaders, CALLRAIL_BASE_URL, inspect } from './upstream.js';
+import { callRailVocabulary } from './vocabulary.js';
 
 const PLUGIN_VERSION = packageVersion(import.meta.url);
 
@@ -91,6 +92,7 @@ export const callrailPlugin = definePlugin({
     getTextMessageConversation,
     getSummaryEmailSubscription,
   ],
+  vocabulary: callRailVocabulary,
   sandbox: () => import('./sandbox/index.js'),
 });
 

@@ -6,6 +6,7 @@ import { addPin, listPins, removePin } from './operations/pins.js';
 import { addReaction, getReactions, removeReaction } from './operations/reactions.js';
 import { getUserInfo, listUsers, lookupUserByEmail } from './operations/users.js';
 import { inspectSlackResponse, parseSlackToken } from './upstream.js';
+import { slackVocabulary } from './vocabulary.js';
 
 /** Bot scopes the 18 operations need (see the README's table). */
 const BOT_SCOPES = [
@@ -85,6 +86,7 @@ export const slackPlugin = definePlugin({
     getUserInfo,
     lookupUserByEmail,
   ],
+  vocabulary: slackVocabulary,
   sandbox: () => import('./sandbox/index.js'),
 });
 

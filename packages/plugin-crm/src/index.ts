@@ -78,6 +78,7 @@ import { attachTags, detachTags, getTag, listTags } from './operations/tags.js';
 import { createTask, getTask, listTasks, updateTask } from './operations/tasks.js';
 import { getMe, getUser, listUsers } from './operations/users.js';
 import { inspect, LAWMATICS_AUTHORIZE_URL, LAWMATICS_BASE_URL, LAWMATICS_TOKEN_URL } from './upstream.js';
+import { lawmaticsVocabulary } from './vocabulary.js';
 
 const PLUGIN_VERSION = packageVersion(import.meta.url);
 
@@ -199,6 +200,7 @@ export const lawmaticsPlugin = definePlugin({
     },
   },
   operations: [...catalogOperations, ...chosenOperations],
+  vocabulary: lawmaticsVocabulary,
   sandbox: () => import('./sandbox/index.js'),
   openapi: {
     version: '1.0.0',

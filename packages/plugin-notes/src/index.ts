@@ -6,6 +6,7 @@ import { createPage, getPage, getPageProperty, updatePage } from './operations/p
 import { search } from './operations/search.js';
 import { getMe, getUser, listUsers } from './operations/users.js';
 import { DEFAULT_NOTION_VERSION, inspectNotionResponse, notionHeaders } from './upstream.js';
+import { notionVocabulary } from './vocabulary.js';
 
 export const notionPlugin = definePlugin({
   service: 'notion',
@@ -70,6 +71,7 @@ export const notionPlugin = definePlugin({
     listComments,
     createComment,
   ],
+  vocabulary: notionVocabulary,
   sandbox: () => import('./sandbox/index.js'),
 });
 

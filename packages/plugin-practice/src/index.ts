@@ -27,6 +27,7 @@ import { tasks } from './operations/tasks.js';
 import { users } from './operations/users.js';
 import { webhooks } from './operations/webhooks.js';
 import { baseUrlFor, inspect, oauth2, settingsSchema, versionHeaders } from './upstream.js';
+import { clioVocabulary } from './vocabulary.js';
 
 const PLUGIN_VERSION = packageVersion(import.meta.url);
 
@@ -92,6 +93,7 @@ export const clioPlugin = definePlugin({
   },
   settings: settingsSchema,
   operations: inListingOrder(withExamples(FAMILIES.flatMap((family) => family.operations))),
+  vocabulary: clioVocabulary,
   sandbox: () => import('./sandbox/index.js'),
 });
 

@@ -3,6 +3,7 @@
 import { definePlugin, packageVersion } from '@portico/core/plugin';
 import { createTask, getTask, listTasks } from './operations/tasks.js';
 import { upstream } from './upstream.js';
+import { acmeTasksVocabulary } from './vocabulary.js';
 
 export { createTask, getTask, listTasks } from './operations/tasks.js';
 
@@ -15,6 +16,8 @@ export const acmeTasksPlugin = definePlugin({
   upstream,
   auth: { token: { description: 'An Acme Tasks API token (Settings → API tokens).' } },
   operations: [listTasks, getTask, createTask],
+  // The application's words for search_methods (see vocabulary.ts).
+  vocabulary: acmeTasksVocabulary,
   sandbox: () => import('./sandbox/index.js'),
 });
 

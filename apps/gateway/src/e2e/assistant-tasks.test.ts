@@ -26,8 +26,15 @@ interface Hit {
 interface Described {
   description: string;
   access: 'read' | 'write';
-  params: { properties: Record<string, unknown>; required?: string[] };
+  /** One line per parameter: "type, required, …: what it is". */
+  params: Record<string, string>;
 }
+
+/** The parameters a compact description says are required. */
+const required = (described: Described) =>
+  Object.entries(described.params)
+    .filter(([, line]) => /^[^:]*\brequired\b/.test(line))
+    .map(([name]) => name);
 
 /** An operation found as the assistant finds it: search_methods with the user's words; `wanted` must be in the top 3. */
 async function find(query: string, wanted: string, service?: string): Promise<Hit & { described: Described }> {
@@ -65,7 +72,7 @@ interface Matter {
 describe('an assistant doing a law firm’s tasks over MCP', () => {
   it('finds a client’s open matters (Clio)', async () => {
     const matters = await find('open matters for a client', 'clio.list_matters');
-    expect(matters.described.params.properties).toHaveProperty('client_id');
+    expect(matters.described.params).toHaveProperty('client_id');
     // the user names a client who has open matters: the assistant learns such a name from the firm's matters
     const fields = 'id,display_number,status,client{id,name}';
     const all = (await call<{ data: Matter[] }>(matters, { fields, limit: 200 })).data;
@@ -94,7 +101,7 @@ describe('an assistant doing a law firm’s tasks over MCP', () => {
 
     const log = await find('log time on a matter', 'clio.create_activity');
     expect(log.described.access).toBe('write');
-    expect(log.described.params.required).toEqual(expect.arrayContaining(['date', 'type']));
+    expect(required(log.described)).toEqual(expect.arrayContaining(['date', 'type']));
     const note = `Drafted the reply to opposing counsel (${marker()})`;
     const created = await call<{ data: { id: number } }>(log, {
       date: day(),
@@ -134,7 +141,7 @@ describe('an assistant doing a law firm’s tasks over MCP', () => {
 
   it('sums the unbilled time on a matter (Clio)', async () => {
     const unbilled = await find('unbilled time entries on a matter', 'clio.list_activities');
-    expect(unbilled.described.params.properties).toHaveProperty('status');
+    expect(unbilled.described.params).toHaveProperty('status');
     type Activity = { id: number; quantity: number; billed: boolean; non_billable: boolean; type: string; matter: { id: number } | null };
     const fields = 'id,type,quantity,billed,non_billable,matter{id}';
     // the user asks about a matter with billed and unbilled work: the assistant finds one among the firm's time
@@ -215,7 +222,7 @@ describe('an assistant doing a law firm’s tasks over MCP', () => {
     expect(calendar, 'a writeable calendar').toBeDefined();
 
     const book = await find('book a consultation appointment', 'clio.create_calendar_entry');
-    expect(book.described.params.required).toEqual(expect.arrayContaining(['calendar_owner', 'start_at', 'end_at', 'summary']));
+    expect(required(book.described)).toEqual(expect.arrayContaining(['calendar_owner', 'start_at', 'end_at', 'summary']));
     const summary = `Initial consultation (${marker()})`;
     const start = `${day(3)}T15:00:00Z`;
     const end = `${day(3)}T16:00:00Z`;
@@ -256,7 +263,7 @@ describe('an assistant doing a law firm’s tasks over MCP', () => {
     const user = (await call<{ data: Resource }>(me, {})).data;
 
     const book = await find('book a consultation with a lead in Lawmatics', 'lawmatics.create_event');
-    expect(book.described.params.required).toEqual(expect.arrayContaining(['event_type_id', 'eventable_id', 'user_ids']));
+    expect(required(book.described)).toEqual(expect.arrayContaining(['event_type_id', 'eventable_id', 'user_ids']));
     const name = `Initial consultation - ${prospect?.attributes.first_name} ${prospect?.attributes.last_name} (${marker()})`;
     const start = `${day(2)}T17:00:00Z`;
     const end = `${day(2)}T18:00:00Z`;
@@ -370,7 +377,7 @@ describe('an assistant doing a law firm’s tasks over MCP', () => {
     expect(account, 'a CallRail account').toBeDefined();
 
     const calls = await find('calls we received recently', 'callrail.list_calls');
-    expect(calls.described.params.required).toContain('account_id');
+    expect(required(calls.described)).toContain('account_id');
     type Call = { id: string; start_time: string; customer_name: string | null; customer_phone_number: string; direction: string };
     const latest = (
       await call<{ calls: Call[] }>(calls, {

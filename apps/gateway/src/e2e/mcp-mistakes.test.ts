@@ -116,8 +116,11 @@ describe('each class of mistake inside a tool call is a tool result with isError
     const notObject = await call('call_clio', { method: 'list_matters', params: 'open ones' });
     expect(notObject).toMatchObject({ isError: true, body: { code: 'bad_request' } });
     expect(notObject.body.message).toContain('params must be an object');
-    const describeMissing = await call('describe_method', { service: 'clio' });
-    expect(describeMissing).toMatchObject({ isError: true, body: { code: 'bad_request' } });
+    const describeWrong = await call('describe_method', { service: 'clio', method: 42 });
+    expect(describeWrong).toMatchObject({ isError: true, body: { code: 'bad_request' } });
+    expect(describeWrong.body.message).toContain('without method');
+    const describeServiceMissing = await call('describe_method', { method: 'list_matters' });
+    expect(describeServiceMissing).toMatchObject({ isError: true, body: { code: 'bad_request' } });
     const searchEmpty = await call('search_methods', {});
     expect(searchEmpty).toMatchObject({ isError: true, body: { code: 'bad_request' } });
   });

@@ -44,8 +44,9 @@ function queryString(query: Record<string, unknown> | undefined): string {
   return text ? `?${text}` : '';
 }
 
+/** The full description: its REST example is the same call as its MCP example. */
 async function describeVia(service: string, method: string): Promise<OperationDescription> {
-  const result = await client.callTool({ name: 'describe_method', arguments: { service, method } });
+  const result = await client.callTool({ name: 'describe_method', arguments: { service, method, detail: 'full' } });
   expect(result.isError, `describe ${service}.${method}`).toBeFalsy();
   return result.structuredContent as unknown as OperationDescription;
 }

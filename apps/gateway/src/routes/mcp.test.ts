@@ -44,11 +44,23 @@ describe('MCP over Streamable HTTP (official SDK client)', () => {
     await client.close();
   });
 
-  it('describes an operation with its schema and a ready-to-use example', async () => {
+  it('describes an operation with a line per parameter and a ready-to-use example, its JSON Schema on request', async () => {
     const client = await connectClient(gateway.key);
     const result = await client.callTool({ name: 'describe_method', arguments: { service: 'example', method: 'get_item' } });
     expect(result.isError).toBeFalsy();
-    const described = result.structuredContent as Record<string, unknown>;
+    expect(result.structuredContent).toMatchObject({
+      service: 'example',
+      method: 'get_item',
+      access: 'read',
+      writes: false,
+      http: { method: 'GET', path: '/api/v1/example/items/:item_id' },
+      params: { item_id: expect.stringMatching(/^string, required/) },
+    });
+    const full = await client.callTool({
+      name: 'describe_method',
+      arguments: { service: 'example', method: 'get_item', detail: 'full' },
+    });
+    const described = full.structuredContent as Record<string, unknown>;
     expect(described).toMatchObject({
       service: 'example',
       method: 'get_item',

@@ -91,6 +91,12 @@ export interface OperationDefinition<P extends TObject = TObject> {
   /** Example params for docs and `describe_method`. */
   example?: Partial<Static<P>>;
   /**
+   * Another operation of the same plugin that does what this one does and is the one to use (the other of two
+   * upstream endpoints for the same records). search_methods ranks it above this one, whichever matches the words
+   * better; this one's description should say so.
+   */
+  preferred?: string;
+  /**
    * Where a parameter travels over REST when the default is wrong. Default: `:name` path tokens in the path; for GET
    * every other parameter in the query string; for POST/PATCH/PUT/DELETE in the JSON body. `query` here puts a
    * parameter of a body method in the query string (Clio's `fields` on create and update); OpenAPI documents it

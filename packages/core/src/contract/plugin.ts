@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { OperationDefinition, SecurityRequirement, UpstreamResponse } from './operation.js';
 import type { TObject } from './schema.js';
 import type { UpstreamLimits } from './upstream-limits.js';
+import type { PluginVocabulary } from './vocabulary.js';
 
 /** Version of the plugin contract this core implements. A plugin declares the version it was written for. */
 export const CONTRACT_VERSION = 1;
@@ -102,6 +103,8 @@ export interface PluginDefinition {
   operations: readonly OperationDefinition[];
   /** How the plugin's OpenAPI document describes itself, when the defaults do not fit. */
   openapi?: OpenApiSettings;
+  /** The application's words for search_methods: its names, product words, and what people call its records. */
+  vocabulary?: PluginVocabulary;
   /** Loads the plugin's sandbox upstream (kept out of the main entry so production never loads it). */
   sandbox?: () => Promise<SandboxModule>;
 }

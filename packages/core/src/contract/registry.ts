@@ -5,6 +5,7 @@ import { isPlugin, PLUGIN_BRAND, type Plugin, SUPPORTED_CONTRACT_VERSIONS } from
 import type { TObject, TSchema } from './schema.js';
 import { upstreamLimitsProblem } from './upstream-limits.js';
 import { type CompiledParams, compileParams } from './validation.js';
+import { vocabularyProblems } from './vocabulary.js';
 
 const SNAKE_CASE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 const SERVICE_KEY = /^[a-z][a-z0-9]{1,31}$/;
@@ -77,6 +78,8 @@ export class Registry {
     if (egressProblem) throw new RegistryError(`${service}: ${egressProblem}`);
     const limitsProblem = upstreamLimitsProblem(plugin.upstream.limits);
     if (limitsProblem) throw new RegistryError(`${service}: ${limitsProblem}`);
+    const [vocabularyProblem] = vocabularyProblems(plugin.vocabulary ?? {});
+    if (vocabularyProblem) throw new RegistryError(`${service}: vocabulary ${vocabularyProblem}`);
 
     const operations = new Map<string, RegisteredOperation>();
     const router = new Router();
@@ -87,6 +90,10 @@ export class Registry {
       }
       operations.set(definition.name, registered);
       router.add(definition.method, definition.path, registered, service);
+    }
+    for (const { name, preferred } of plugin.operations) {
+      if (preferred !== undefined && (preferred === name || !operations.has(preferred)))
+        throw new RegistryError(`${service}.${name}: preferred names ${preferred}, which is no other operation of the plugin`);
     }
     const integration: RegisteredIntegration = {
       service,

@@ -1,4 +1,6 @@
-import { BRITISH_ISE, BRITISH_LL, BRITISH_OUR, IRREGULAR, PHRASAL_VERBS, PHRASES, STOP, SYNONYMS } from './search-vocabulary.js';
+import type { Lexicon } from './search-lexicon.js';
+import { STOP } from './search-vocabulary.js';
+import { normalize, stem, words } from './search-words.js';
 
 /**
  * What a query asks for: to read what exists, or to create, change or delete something. A question, or words naming
@@ -30,8 +32,6 @@ verbs(
 );
 verbs('delete', true, 'delete remove erase');
 verbs('delete', false, 'void dismiss drop cancel unpin untag detach stop take pause halt');
-
-const PHRASAL = new RegExp(`\\b(${Object.keys(PHRASAL_VERBS).join('|')})\\b`, 'g');
 
 /** The verbs that say only the action, as stems: "created" and "added" in a question are filters, not topics. */
 const GENERIC_STEMS = new Set(
@@ -134,72 +134,6 @@ export function operationIntent(name: string): { action: Action | undefined; man
   return { action: OPERATION_ACTIONS[verb], many: MANY_VERBS.has(verb) || plural };
 }
 
-export function stem(word: string): string {
-  const singular = IRREGULAR.get(word);
-  if (singular !== undefined) return singular;
-  // "hearings" as "hearing" (→ "hear"), not as a word of its own.
-  if (word.length > 6 && word.endsWith('ings')) return word.slice(0, -4);
-  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
-  if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
-  if (word.length > 4 && word.endsWith('ied')) return `${word.slice(0, -3)}y`;
-  if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2);
-  if (word.length > 3 && /(ch|sh|x|ss)es$/.test(word)) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us')) return dropE(word.slice(0, -1));
-  return dropE(word);
-}
-
-/** "close" and "closed", "file" and "filed", "case" and "cases" as one word; "definition" as "defined". */
-function dropE(word: string): string {
-  if (word.length > 7 && /[ai]tion$/.test(word)) return word.slice(0, -5);
-  return word.length > 3 && word.endsWith('e') ? word.slice(0, -1) : word;
-}
-
-/** Lowercase, possessives dropped, British spellings as American ones, the accountants' abbreviations spelled out. */
-export function normalize(text: string): string {
-  return text
-    .replace(/\b(called|named) (?=[A-Z])/g, 'name ')
-    .toLowerCase()
-    .replace(PHRASAL, (phrase) => PHRASAL_VERBS[phrase] ?? phrase)
-    .replace(/[’`]/g, "'")
-    .replace(/'s\b/g, '')
-    .replace(/n't\b/g, ' not')
-    .replace(BRITISH_OUR, '$1or')
-    .replace(BRITISH_ISE, '$1iz$2')
-    .replace(BRITISH_LL, '$1$2')
-    .replace(/\bcheque/g, 'check')
-    .replace(/\blicence/g, 'license')
-    .replace(/\bprogramme/g, 'program')
-    .replace(/\bcentre/g, 'center')
-    .replace(/\bp ?& ?l\b/g, 'profit and loss')
-    .replace(/\ba\/r\b/g, 'receivable')
-    .replace(/\ba\/p\b/g, 'payable');
-}
-
-/** Lowercase words (snake_case split), stop words dropped, stemmed. */
-export function words(text: string): string[] {
-  return normalize(text)
-    .split(/[^a-z0-9]+/)
-    .filter((word) => word && !STOP.has(word))
-    .map(stem);
-}
-
-/** stemmed alternative → the stemmed words it may stand for ("show" may mean get or list). */
-const CANONICAL = new Map<string, string[]>();
-for (const [word, alternatives] of Object.entries(SYNONYMS)) {
-  for (const alternative of alternatives) {
-    const key = stem(normalize(alternative));
-    const known = CANONICAL.get(key) ?? [];
-    if (!known.includes(stem(word))) CANONICAL.set(key, [...known, stem(word)]);
-  }
-}
-const PHRASE_TERMS = PHRASES.map(([phrase, adds]) => ({ phrase: new RegExp(`\\b${phrase}\\b`), adds: words(adds), own: words(phrase) }));
-
-/** Whether a word is one of the vocabulary's common words ("file", "call"), not a name of its own. */
-export const isCommonWord = (word: string) => CANONICAL.has(word) || CANONICAL_WORDS.has(word);
-const CANONICAL_WORDS = new Set(Object.keys(SYNONYMS).map(stem));
-
-const canonicalsOf = (base: string) => (CANONICAL.get(base) ?? []).filter((canonical) => canonical !== base);
-
 export interface QueryReading {
   /** term → weight: the query's own words 1, the words they stand for less. */
   terms: Map<string, number>;
@@ -229,6 +163,7 @@ const OWN_WORD_FACTOR = 0.6;
  */
 export function readQuery(
   text: string,
+  lexicon: Lexicon,
   brands: ReadonlySet<string> = new Set(),
   appWords: ReadonlySet<string> = new Set(),
   kindWords: ReadonlySet<string> = new Set(),
@@ -329,7 +264,7 @@ export function readQuery(
   const phraseWeight = new Map<string, number>();
   // A word of a phrase means what the phrase means: the phone of "phone number" is no phone call.
   const fixed = new Set<string>();
-  for (const { phrase, adds, own } of PHRASE_TERMS) {
+  for (const { phrase, adds, own } of lexicon.phrases) {
     if (!phrase.test(normalized)) continue;
     implied.push(...adds);
     const at = Math.max(0, ...given.filter(({ term }) => own.includes(term)).map(({ weight }) => weight));
@@ -348,7 +283,7 @@ export function readQuery(
   // Opening one record is what the operations named get_… do.
   if (one && [...OPENING].some((verb) => actionWords.has(verb))) add('get', SYNONYM_WEIGHT);
   for (const { term: base, weight } of given) {
-    const canonicals = fixed.has(base) ? [] : canonicalsOf(base);
+    const canonicals = fixed.has(base) ? [] : lexicon.canonicalsOf(base);
     const qualifies = canonicals.some((canonical) => present.has(canonical));
     if (!EXPAND_ONLY.has(base)) add(base, qualifies ? weight * QUALIFIED_OWN : weight);
     // A word the applications use themselves ("call") stands for others ("communication") only faintly.

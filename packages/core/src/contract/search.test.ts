@@ -4,6 +4,7 @@ import { definePlugin } from './plugin.js';
 import { Registry } from './registry.js';
 import { Params, Type } from './schema.js';
 import { OperationIndex } from './search.js';
+import type { PluginVocabulary } from './vocabulary.js';
 
 const op = (name: string, path: string, summary: string, description: string) =>
   defineOperation({
@@ -16,8 +17,9 @@ const op = (name: string, path: string, summary: string, description: string) =>
     upstream: { method: 'GET', path },
   });
 
-const plugin = (service: string, operations: ReturnType<typeof op>[]) =>
+const plugin = (service: string, operations: ReturnType<typeof op>[], vocabulary: PluginVocabulary = {}) =>
   definePlugin({
+    vocabulary,
     service,
     displayName: service,
     version: '1.0.0',
@@ -30,18 +32,26 @@ const plugin = (service: string, operations: ReturnType<typeof op>[]) =>
 
 const registry = new Registry();
 registry.register(
-  plugin('calls', [
-    op('get_call', '/calls/:id', 'Retrieve one call', 'Returns one call: answered, duration, customer name and number.'),
-    op('list_calls', '/calls', 'List calls', 'Lists the calls of the account, newest first.'),
-  ]),
+  plugin(
+    'calls',
+    [
+      op('get_call', '/calls/:id', 'Retrieve one call', 'Returns one call: answered, duration, customer name and number.'),
+      op('list_calls', '/calls', 'List calls', 'Lists the calls of the account, newest first.'),
+    ],
+    { synonyms: { call: ['phone', 'caller', 'rang'] } },
+  ),
 );
 registry.register(
-  plugin('crm', [
-    op('get_phone_number', '/phone-numbers/:id', 'Retrieve one phone number', 'Returns one phone number of a contact.'),
-    op('find_contact_by_phone', '/contacts/find-by-phone/:id', 'Find a contact by phone number', 'The contact with this phone.'),
-    op('get_message', '/messages/:id', 'Retrieve one message', 'Returns one message.'),
-    op('get_sms', '/sms/:id', 'Retrieve one SMS', 'Returns one SMS.'),
-  ]),
+  plugin(
+    'crm',
+    [
+      op('get_phone_number', '/phone-numbers/:id', 'Retrieve one phone number', 'Returns one phone number of a contact.'),
+      op('find_contact_by_phone', '/contacts/find-by-phone/:id', 'Find a contact by phone number', 'The contact with this phone.'),
+      op('get_message', '/messages/:id', 'Retrieve one message', 'Returns one message.'),
+      op('get_sms', '/sms/:id', 'Retrieve one SMS', 'Returns one SMS.'),
+    ],
+    { synonyms: { message: ['text'], sms: ['text', 'texting'] } },
+  ),
 );
 const index = new OperationIndex(registry.list());
 const top = (query: string, limit = 3) => index.search(query, { limit }).map((hit) => `${hit.service}.${hit.method}`);

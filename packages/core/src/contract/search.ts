@@ -1,16 +1,8 @@
 import type { RegisteredIntegration, RegisteredOperation } from './registry.js';
-import {
-  type Action,
-  type Asked,
-  GENERIC_OPERATION_VERBS,
-  isCommonWord,
-  normalize,
-  operationIntent,
-  readQuery,
-  stem,
-  words,
-} from './search-intent.js';
-import { KEY_WORDS, SERVICE_HEAD_STOP, SERVICE_KINDS, STOP } from './search-vocabulary.js';
+import { type Action, type Asked, GENERIC_OPERATION_VERBS, operationIntent, readQuery } from './search-intent.js';
+import { Lexicon } from './search-lexicon.js';
+import { KEY_WORDS, SERVICE_HEAD_STOP, STOP } from './search-vocabulary.js';
+import { normalize, stem, words } from './search-words.js';
 
 export interface SearchHit {
   service: string;
@@ -19,6 +11,9 @@ export interface SearchHit {
   access: string;
   score: number;
 }
+
+/** Which operations a search may return (those the caller may use, of the service asked for). */
+type SearchFilter = (doc: { service: string; operation: RegisteredOperation }) => boolean;
 
 interface Doc {
   integration: RegisteredIntegration;
@@ -54,24 +49,56 @@ function actionFactor(asked: Asked | undefined, does: Action | undefined): numbe
   return 0.5;
 }
 
-/** The words a query may use for a service: its name, its display name, and the kind of application it is. */
-function serviceWords(integration: RegisteredIntegration): { names: Set<string>; kinds: Set<string>; head: Set<string> } {
+interface ServiceWords {
+  /** Stemmed words naming the service ("clio", "quickbooks"): a query naming one ranks its operations first. */
+  names: Set<string>;
+  /** Its product words and phrases ("call tracking", "#*"), as patterns over the lowercased query. */
+  cues: RegExp[];
+  /** Words of its kind, as written ("accounting", "books"): a query using one prefers it. */
+  kinds: Set<string>;
+  /** The other words of its description's head ("call" of "call tracking"). */
+  head: Set<string>;
+}
+
+/** A cue as a pattern over whole words of the lowercased query; `*` is any one word ("#*" is #billing). */
+function cuePattern(cue: string): RegExp {
+  const source = normalize(cue.trim())
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+'))
+    .join('[a-z0-9][a-z0-9_-]*');
+  // A cue ending in a word ends at a word's end, in the singular or the plural ("tracking numbers").
+  return new RegExp(`(?<![a-z0-9])${source}${/\w$/.test(cue.trim()) ? 's?\\b' : ''}`);
+}
+
+/**
+ * The words a query may use for a service: its key, its display name's brand and the names its vocabulary declares;
+ * its cues; and the kind of application it is (its description's head and the kinds its vocabulary declares).
+ */
+function serviceWords(integration: RegisteredIntegration, lexicon: Lexicon): ServiceWords {
+  const vocabulary = integration.plugin.vocabulary ?? {};
   // A service named by a common word ("files") is not named by that word in a query ("the Smith file").
   // The display name's first word is the brand ("Clio" of "Clio Manage"); the rest may be a common verb.
   const brand = integration.plugin.displayName.split(/\s+/)[0] ?? '';
-  const names = new Set([...words(integration.service), ...words(brand)].filter((word) => !isCommonWord(word)));
+  const names = new Set([...words(integration.service), ...words(brand)].filter((word) => !lexicon.isCommonWord(word)));
+  // A name of one word is a word of the query ("in QuickBooks"); a name of several is read as a phrase ("Call Rail"),
+  // so that none of its words ("call") names the service alone.
+  const phrases: string[] = [];
+  for (const name of vocabulary.names ?? []) {
+    const nameWords = words(name);
+    if (nameWords.length === 1 && !/\s/.test(name.trim())) names.add(nameWords[0] as string);
+    else phrases.push(name);
+  }
   const head = (integration.plugin.description.split(':')[0] ?? '').replace(/\([^)]*\)/g, ' ');
   // Kinds are read as written, not stemmed: "tracking" and "accounting" are kinds, "track" and "account" are not.
-  const kinds = new Set<string>();
+  const kinds = new Set<string>(vocabulary.kinds ?? []);
   // The head's other words ("call" of "call tracking") name the kind only beside it.
   const headWords = new Set<string>();
   for (const word of normalize(head).split(/[^a-z0-9]+/)) {
     if (word && !STOP.has(word) && !names.has(stem(word))) headWords.add(word);
     if (!word || STOP.has(word) || SERVICE_HEAD_STOP.has(word) || names.has(stem(word))) continue;
     kinds.add(word);
-    for (const alternative of SERVICE_KINDS[word] ?? []) kinds.add(alternative);
   }
-  return { names, kinds, head: headWords };
+  return { names, cues: [...phrases, ...(vocabulary.cues ?? [])].map(cuePattern), kinds, head: headWords };
 }
 
 /** Text of the parameters: their names, the first clause of their descriptions, their allowed values. */
@@ -102,7 +129,10 @@ export class OperationIndex {
   private readonly docs: Doc[] = [];
   private readonly documentFrequency = new Map<string, number>();
   private readonly averageLength: number;
-  private readonly services = new Map<string, { names: Set<string>; kinds: Set<string>; head: Set<string> }>();
+  private readonly services = new Map<string, ServiceWords>();
+  private readonly lexicon: Lexicon;
+  /** "service.operation" → the operation of the same service to rank above it. */
+  private readonly preferredOf = new Map<string, string>();
   private readonly brands = new Set<string>();
   private readonly kindWords = new Set<string>();
   private readonly headWords = new Set<string>();
@@ -110,8 +140,9 @@ export class OperationIndex {
   private readonly nameWords = new Set<string>();
 
   constructor(integrations: readonly RegisteredIntegration[]) {
+    this.lexicon = new Lexicon(integrations.map((integration) => integration.plugin.vocabulary ?? {}));
     for (const integration of integrations) {
-      const service = serviceWords(integration);
+      const service = serviceWords(integration, this.lexicon);
       this.services.set(integration.service, service);
       for (const name of service.names) this.brands.add(name);
       for (const kind of service.kinds) this.kindWords.add(kind);
@@ -145,6 +176,7 @@ export class OperationIndex {
         const nameWords = topical(operation.name);
         for (const word of nameWords) this.nameWords.add(word);
         const nameTerms = new Set(nameWords.filter((term, i) => i > 0 || !GENERIC_OPERATION_VERBS.has(term)));
+        if (definition.preferred) this.preferredOf.set(`${integration.service}.${operation.name}`, definition.preferred);
         const { action, many } = operationIntent(operation.name);
         const by = operation.name.split('_').indexOf('by');
         // One word after "by" is a key (find_company_by_name); more is a grouping (summarize_calls_by_time_series).
@@ -157,14 +189,52 @@ export class OperationIndex {
     this.averageLength = this.docs.reduce((sum, d) => sum + d.length, 0) / Math.max(1, this.docs.length);
   }
 
-  search(
-    query: string,
-    options: { limit: number; filter?: (doc: { service: string; operation: RegisteredOperation }) => boolean },
-  ): SearchHit[] {
-    const reading = readQuery(query, this.brands, this.nameWords, this.kindWords, this.headWords);
+  /**
+   * The services a query names ("in QuickBooks") or calls by a word only they use ("#billing", "call tracking"). A
+   * search ranks their matching operations before any other service's; a query naming none is ranked across all.
+   */
+  namedServices(query: string): string[] {
+    return [...this.routedServices(query, readQuery(query, this.lexicon, this.brands).words)];
+  }
+
+  private routedServices(query: string, queryWords: ReadonlySet<string>): Set<string> {
+    const lowered = normalize(query);
+    const routed = new Set<string>();
+    for (const [service, { names, cues }] of this.services) {
+      if ([...queryWords].some((term) => names.has(term)) || cues.some((cue) => cue.test(lowered))) routed.add(service);
+    }
+    return routed;
+  }
+
+  /**
+   * Of two operations doing the same thing, the preferred one takes the better score of the two (found by the other
+   * one's words too, if the caller may use it) and the other one half of it: the preferred one comes first, and the
+   * other one leaves room for the next answers.
+   */
+  private preferDuplicates(hits: SearchHit[], filter: SearchFilter | undefined): void {
+    for (const [name, preferred] of this.preferredOf) {
+      const hit = hits.find((h) => `${h.service}.${h.method}` === name);
+      if (!hit) continue;
+      let other = hits.find((h) => h.service === hit.service && h.method === preferred);
+      if (!other) {
+        const doc = this.docs.find((d) => d.integration.service === hit.service && d.operation.name === preferred);
+        if (!doc || (filter && !filter({ service: hit.service, operation: doc.operation }))) continue;
+        other = { ...hit, method: preferred, summary: doc.operation.definition.summary, access: doc.operation.access };
+        hits.push(other);
+      }
+      const best = Math.max(other.score, hit.score);
+      other.score = best;
+      hit.score = Math.round(best * 500) / 1000;
+    }
+  }
+
+  search(query: string, options: { limit: number; filter?: SearchFilter }): SearchHit[] {
+    const reading = readQuery(query, this.lexicon, this.brands, this.nameWords, this.kindWords, this.headWords);
+    // The services the query names, or calls by a word only they use: their matching operations come first.
+    const routed = this.routedServices(query, reading.words);
     const named = new Map<string, number>();
-    for (const [service, { names, kinds }] of this.services) {
-      for (const term of reading.words) if (names.has(term)) named.set(service, NAMED_SERVICE);
+    for (const [service, { kinds }] of this.services) {
+      if (routed.has(service)) named.set(service, NAMED_SERVICE);
       for (const term of reading.tokens) if (kinds.has(term) && !named.has(service)) named.set(service, SERVICE_OF_KIND);
     }
     const n = this.docs.length;
@@ -201,7 +271,9 @@ export class OperationIndex {
         score: Math.round(score * 1000) / 1000,
       });
     }
-    hits.sort((x, y) => y.score - x.score || x.service.localeCompare(y.service) || x.method.localeCompare(y.method));
+    this.preferDuplicates(hits, options.filter);
+    const first = (hit: SearchHit) => (routed.has(hit.service) ? 0 : 1);
+    hits.sort((x, y) => first(x) - first(y) || y.score - x.score || x.service.localeCompare(y.service) || x.method.localeCompare(y.method));
     return hits.slice(0, options.limit);
   }
 }

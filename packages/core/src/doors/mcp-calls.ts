@@ -8,6 +8,8 @@ import type { InvokeRequest } from '../pipeline/pipeline.js';
 import { mayWrite } from '../store/scopes.js';
 import { connectionsOverview } from './connections-overview.js';
 import { describeOperation, jsonSchema } from './describe.js';
+import { browseFamily, browseService } from './describe-browse.js';
+import { describeCompact } from './describe-compact.js';
 import { type BudgetHints, fitToBudget } from './result-budget.js';
 import { closestOperations, readOnlyReason } from './suggest.js';
 
@@ -81,13 +83,19 @@ export async function runSearch(engine: Engine, principal: Principal, args: Reco
 }
 
 export async function runDescribe(engine: Engine, principal: Principal, args: Record<string, unknown>): Promise<CallToolResult> {
-  const { service, method } = args;
+  const { service, method, detail, family } = args;
   try {
-    if (typeof service !== 'string' || typeof method !== 'string') {
+    if (typeof service !== 'string' || (method !== undefined && typeof method !== 'string')) {
       throw new GatewayError(
         'bad_request',
-        'describe_method takes { service: string, method: string }: the service key (the part after call_ in a tool name) and the operation name',
+        'describe_method takes { service: string, method?: string, family?: string, detail?: "compact" | "full" }: the service key (the part after call_ in a tool name) and the operation name; without method, the service\'s families, or a family\'s operations',
       );
+    }
+    if (family !== undefined && typeof family !== 'string')
+      throw new GatewayError('bad_request', 'describe_method: family must be a string');
+    if (method === undefined) return success(await browse(engine, principal, service, family));
+    if (detail !== undefined && detail !== 'compact' && detail !== 'full') {
+      throw new GatewayError('bad_request', 'describe_method: detail must be "compact" (the default) or "full" (the JSON Schemas)');
     }
     const integration = await engine.authorize(principal, service, 'mcp');
     const operation = integration.operations.get(method);
@@ -106,10 +114,18 @@ export async function runDescribe(engine: Engine, principal: Principal, args: Re
         `${principalNoun(principal)} may not write to ${service}; ${service}:${method} is not a read operation`,
       );
     }
-    return success(describeOperation(integration, operation));
+    return success(detail === 'full' ? describeOperation(integration, operation) : describeCompact(integration, operation));
   } catch (error) {
     return failure(error);
   }
+}
+
+/** A service's families, or one family's operations: only those the caller may use. */
+async function browse(engine: Engine, principal: Principal, service: string, family: string | undefined) {
+  const integration = await engine.authorize(principal, service, 'mcp');
+  const usable = usableBy(principal, await engine.allowedOperations(principal));
+  const operations = [...integration.operations.values()].filter(usable);
+  return family === undefined ? browseService(integration, operations) : browseFamily(integration, operations, family);
 }
 
 export async function runCall(

@@ -220,7 +220,7 @@ function describeTool(integrations: RegisteredIntegration[]): Tool {
     name: 'describe_method',
     title: 'Describe an operation',
     description:
-      'How to call one operation: what it does, its HTTP method and path, the JSON Schema of its params, the response schema when known, a ready-to-use example call. Use it before a first call.',
+      'How to call an operation: what it does, if it writes, its params, an example. Without method: the families of operations; with family: its operations.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -229,9 +229,11 @@ function describeTool(integrations: RegisteredIntegration[]): Tool {
           enum: integrations.map((i) => i.service),
           description: 'Service key: the part after call_ in a tool name',
         },
-        method: { type: 'string', description: 'Operation name, as listed in the enum of the call_<service> tool' },
+        method: { type: 'string', description: 'Operation name' },
+        family: { type: 'string' },
+        detail: { type: 'string', enum: ['compact', 'full'], description: 'full: with JSON Schemas' },
       },
-      required: ['service', 'method'],
+      required: ['service'],
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

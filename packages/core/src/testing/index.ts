@@ -4,6 +4,7 @@ import { compilerReady } from '../contract/validation.js';
 // gateway derives from its declarations, the egress policy its hosts pass, the principal a call runs as.
 export type { Principal } from '../access/api-keys.js';
 export { Registry } from '../contract/registry.js';
+export { OperationIndex } from '../contract/search.js';
 export { describeOperation } from '../doors/describe.js';
 export { buildOpenApiDocument } from '../doors/openapi.js';
 export { EgressPolicy } from '../upstream/egress.js';

@@ -82,6 +82,7 @@ export const changeDataCapture = defineOperation({
 export const findCompanyInfos = defineFind({
   name: 'find_company_infos',
   path: '/company-infos',
+  preferred: 'get_company_info',
   entity: 'CompanyInfo',
   summary: 'Find the company information record with a query',
   about:

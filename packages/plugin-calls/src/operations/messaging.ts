@@ -34,8 +34,10 @@ export const listSmsThreads = defineOperation({
   description:
     'Lists the SMS threads, each the text conversation between one customer number and one tracking number, with ' +
     "id (for get_sms_thread), company_id, the customer's name and number, tracking number, last message time, " +
-    'message count and tags. Filter by period (date_range or start_date and end_date, on the last message), ' +
+    'message count and tags. list_text_message_conversations lists the same conversations with their latest messages ' +
+    'inline and is the one to prefer. Filter by period (date_range or start_date and end_date, on the last message), ' +
     'company_id or search (customer number, name or tag name). Paged: page from 1, per_page default 25, max 250.',
+  preferred: 'list_text_message_conversations',
   params: Params(
     { account_id: AccountId, ...DateFilters, company_id: CompanyFilter, search: MessageSearch, ...Paging },
     { rules: DATE_RULES },

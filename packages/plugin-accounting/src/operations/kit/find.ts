@@ -30,6 +30,8 @@ export interface FindSpec {
   about: string;
   /** An example filter that reads (shown by describe_method). */
   where: string;
+  /** Another operation that does the same and is the one to use (see OperationDefinition.preferred). */
+  preferred?: string;
   /** Example columns for `select` (default `Id,MetaData`… per entity: see SELECT_DEFAULTS). */
   select?: string;
 }
@@ -106,6 +108,7 @@ type FindParams = Static<ReturnType<typeof findParams>>;
 export function defineFind(spec: FindSpec) {
   return defineOperation({
     name: spec.name,
+    ...(spec.preferred ? { preferred: spec.preferred } : {}),
     method: 'GET',
     path: spec.path,
     summary: spec.summary,
