@@ -64,8 +64,10 @@ export {
 } from './contract/operation.js';
 export {
   CONTRACT_VERSION,
+  type ConnectionIdentity,
   type Credentials,
   definePlugin,
+  type IdentifyClient,
   isPlugin,
   type OAuth2Settings,
   type OpenApiSettings,

@@ -1,4 +1,5 @@
 import { definePlugin, packageVersion } from '@portico/core';
+import { identify } from './identify.js';
 import { findAccounts, findBudgets, findDeposits, findJournalCodes, findJournalEntries, findTransfers } from './operations/accounts.js';
 import { changeDataCapture, findCompanyInfos, findPreferences, getCompanyInfo, getPreferences } from './operations/company.js';
 import { findCompanyCurrencies, findExchangeRates } from './operations/currencies.js';
@@ -91,6 +92,7 @@ export const quickbooksPlugin = definePlugin({
   settings: settingsSchema,
   operations: [...findOperations, ...reportOperations, getCompanyInfo, getPreferences, changeDataCapture],
   sandbox: () => import('./sandbox/index.js'),
+  identify,
 });
 
 export default quickbooksPlugin;

@@ -1,4 +1,5 @@
 import { definePlugin, packageVersion } from '@portico/core';
+import { identify } from './identify.js';
 import { archiveChannel, createChannel, getChannelInfo, inviteToChannel, listChannels } from './operations/channels.js';
 import { uploadFile } from './operations/files.js';
 import { readMessages, readThread, sendMessage } from './operations/messages.js';
@@ -86,6 +87,7 @@ export const slackPlugin = definePlugin({
     lookupUserByEmail,
   ],
   sandbox: () => import('./sandbox/index.js'),
+  identify,
 });
 
 export default slackPlugin;

@@ -1,4 +1,5 @@
 import { definePlugin, packageVersion } from '@portico/core';
+import { identify } from './identify.js';
 import { createInteraction, getActivity, listActivities, listInteractions } from './operations/activities.js';
 import {
   createTimeEntry,
@@ -200,6 +201,7 @@ export const lawmaticsPlugin = definePlugin({
   },
   operations: [...catalogOperations, ...chosenOperations],
   sandbox: () => import('./sandbox/index.js'),
+  identify,
   openapi: {
     version: '1.0.0',
     securitySchemes: {

@@ -1,4 +1,5 @@
 import { definePlugin, packageVersion, Type } from '@portico/core';
+import { identify } from './identify.js';
 import { appendBlockChildren, deleteBlock, getBlock, listBlockChildren, updateBlock } from './operations/blocks.js';
 import { createComment, listComments } from './operations/comments.js';
 import { createDatabase, getDatabase, listDatabases, queryDatabase, updateDatabase } from './operations/databases.js';
@@ -71,6 +72,7 @@ export const notionPlugin = definePlugin({
     createComment,
   ],
   sandbox: () => import('./sandbox/index.js'),
+  identify,
 });
 
 export default notionPlugin;

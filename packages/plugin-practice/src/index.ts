@@ -1,4 +1,5 @@
 import { definePlugin, packageVersion } from '@portico/core';
+import { identify } from './identify.js';
 import { activities } from './operations/activities.js';
 import { bankAccounts } from './operations/bank-accounts.js';
 import { bills } from './operations/bills.js';
@@ -93,6 +94,7 @@ export const clioPlugin = definePlugin({
   settings: settingsSchema,
   operations: inListingOrder(withExamples(FAMILIES.flatMap((family) => family.operations))),
   sandbox: () => import('./sandbox/index.js'),
+  identify,
 });
 
 export default clioPlugin;
