@@ -80,6 +80,8 @@ export interface EngineOptions {
   clientMetadataDocuments?: ClientMetadataDocumentOptions;
   /** The firm's identity provider whose JWTs both doors accept too (authorization/external-issuer.ts); none by default. */
   externalIssuer?: ExternalIssuerOptions;
+  /** Ask the plugin whom a connection acts as when it is stored (default true; off where the upstream is a recording). */
+  identifyConnections?: boolean;
 }
 
 /**
@@ -181,7 +183,7 @@ export class Engine {
       state: (workspaceId, service) => this.settings.state(workspaceId, service),
       baseUrlFor: (integration, state, meta) => this.pipeline.baseUrlFor(integration, state, meta),
     });
-    this.connections.afterSave = (record) => this.identities.identify(record);
+    if (options.identifyConnections !== false) this.connections.afterSave = (record) => this.identities.identify(record);
     // Settings changed by this process, another process (PostgreSQL NOTIFY) or the CLI drop the cached copy at once;
     // the cache lifetime bounds staleness should a notification be missed.
     this.unsubscribe = this.store.onChange((change) => {
