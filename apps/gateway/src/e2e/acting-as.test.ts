@@ -52,4 +52,21 @@ describe('whom each connection acts as', () => {
     expect(rest.status).toBe(200);
     expect(rest.body).toEqual(mcp);
   });
+
+  it('the dashboard shows it on each integration card and on its configure page', async () => {
+    const signIn = await fetch(`${gateway.url}/dashboard/sign-in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ key: gateway.key }).toString(),
+    });
+    expect(signIn.status).toBe(303);
+    const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    const page = await (await fetch(`${gateway.url}/dashboard/integrations`, { headers: { cookie } })).text();
+    const card = (service: string) => page.slice(page.indexOf(`data-service="${service}"`)).split('</section>')[0] ?? '';
+    expect(card('clio')).toContain(`Acting as ${partner.name} &lt;${partner.email}&gt;`);
+    expect(card('slack')).toContain(`Acting as portico · ${FIRM.name.replace('&', '&amp;')}`);
+    const configure = await (await fetch(`${gateway.url}/dashboard/integrations/lawmatics`, { headers: { cookie } })).text();
+    expect(configure).toMatch(new RegExp(`<dt>Acting as</dt><dd>${partner.name} &lt;${partner.email}&gt;</dd>`));
+  });
 });
