@@ -20,8 +20,10 @@ export {
 } from './contract/operation.js';
 export {
   CONTRACT_VERSION,
+  type ConnectionIdentity,
   type Credentials,
   definePlugin,
+  type IdentifyClient,
   type OAuth2Settings,
   type OpenApiSettings,
   type Plugin,

@@ -1,4 +1,5 @@
 import { definePlugin, packageVersion } from '@portico/core/plugin';
+import { identify } from './identify.js';
 import { findAccounts, findBudgets, findDeposits, findJournalCodes, findJournalEntries, findTransfers } from './operations/accounts.js';
 import { changeDataCapture, findCompanyInfos, findPreferences, getCompanyInfo, getPreferences } from './operations/company.js';
 import { findCompanyCurrencies, findExchangeRates } from './operations/currencies.js';
@@ -93,6 +94,7 @@ export const quickbooksPlugin = definePlugin({
   operations: [...findOperations, ...reportOperations, getCompanyInfo, getPreferences, changeDataCapture],
   vocabulary: quickBooksVocabulary,
   sandbox: () => import('./sandbox/index.js'),
+  identify,
 });
 
 export default quickbooksPlugin;

@@ -1,4 +1,5 @@
 import { definePlugin, packageVersion, Type } from '@portico/core/plugin';
+import { identify } from './identify.js';
 import { getAccount, listAccounts } from './operations/accounts.js';
 import { getSummaryEmailSubscription, listNotifications, listSummaryEmailSubscriptions } from './operations/alerts.js';
 import { getOutboundCallerId, listOutboundCallerIds } from './operations/caller-ids.js';
@@ -94,6 +95,7 @@ export const callrailPlugin = definePlugin({
   ],
   vocabulary: callRailVocabulary,
   sandbox: () => import('./sandbox/index.js'),
+  identify,
 });
 
 export default callrailPlugin;

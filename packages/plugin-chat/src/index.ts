@@ -1,4 +1,5 @@
 import { definePlugin, packageVersion } from '@portico/core/plugin';
+import { identify } from './identify.js';
 import { archiveChannel, createChannel, getChannelInfo, inviteToChannel, listChannels } from './operations/channels.js';
 import { uploadFile } from './operations/files.js';
 import { readMessages, readThread, sendMessage } from './operations/messages.js';
@@ -88,6 +89,7 @@ export const slackPlugin = definePlugin({
   ],
   vocabulary: slackVocabulary,
   sandbox: () => import('./sandbox/index.js'),
+  identify,
 });
 
 export default slackPlugin;

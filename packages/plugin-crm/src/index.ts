@@ -1,4 +1,5 @@
 import { definePlugin, packageVersion } from '@portico/core/plugin';
+import { identify } from './identify.js';
 import { createInteraction, getActivity, listActivities, listInteractions } from './operations/activities.js';
 import {
   createTimeEntry,
@@ -202,6 +203,7 @@ export const lawmaticsPlugin = definePlugin({
   operations: [...catalogOperations, ...chosenOperations],
   vocabulary: lawmaticsVocabulary,
   sandbox: () => import('./sandbox/index.js'),
+  identify,
   openapi: {
     version: '1.0.0',
     securitySchemes: {

@@ -1,4 +1,5 @@
 import { definePlugin, packageVersion, Type } from '@portico/core/plugin';
+import { identify } from './identify.js';
 import { appendBlockChildren, deleteBlock, getBlock, listBlockChildren, updateBlock } from './operations/blocks.js';
 import { createComment, listComments } from './operations/comments.js';
 import { createDatabase, getDatabase, listDatabases, queryDatabase, updateDatabase } from './operations/databases.js';
@@ -73,6 +74,7 @@ export const notionPlugin = definePlugin({
   ],
   vocabulary: notionVocabulary,
   sandbox: () => import('./sandbox/index.js'),
+  identify,
 });
 
 export default notionPlugin;

@@ -1,4 +1,5 @@
 import { definePlugin, packageVersion } from '@portico/core/plugin';
+import { identify } from './identify.js';
 import { activities } from './operations/activities.js';
 import { bankAccounts } from './operations/bank-accounts.js';
 import { bills } from './operations/bills.js';
@@ -95,6 +96,7 @@ export const clioPlugin = definePlugin({
   operations: inListingOrder(withExamples(FAMILIES.flatMap((family) => family.operations))),
   vocabulary: clioVocabulary,
   sandbox: () => import('./sandbox/index.js'),
+  identify,
 });
 
 export default clioPlugin;

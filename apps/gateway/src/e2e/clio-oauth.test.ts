@@ -53,6 +53,8 @@ describe('Clio OAuth: connect, call, refresh after 30 days with the same refresh
     expect(lifetime).toBeGreaterThan(29 * DAY);
     expect(lifetime).toBeLessThanOrEqual(30 * DAY);
     expect(stored?.secret).toMatch(/^enc1:/);
+    // whom the authorization acts as, asked of Clio when it was stored
+    expect(stored?.meta.acting_as).toMatchObject({ user: { id: '1001', name: 'Margaret Harlow' } });
 
     const { rest, mcp } = await whoAmI();
     expect(rest.status).toBe(200);

@@ -9,7 +9,7 @@ import {
   type SandboxServer,
 } from '@portico/core';
 import { METHOD_ENUM_LIMIT } from '@portico/core/mcp';
-import { pinSandboxClock } from '@portico/core/testing';
+import { FIRM, pinSandboxClock } from '@portico/core/testing';
 import quickbooksPlugin from '@portico/plugin-accounting';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectMcp, restoreShortened, startTestGateway, type TestGateway } from '../gateway.test-support.js';
@@ -488,7 +488,11 @@ describe('OAuth against the sandbox’s Intuit endpoints: connect → call → r
 
     const connected = await stored();
     expect(connected.kind).toBe('oauth2');
-    expect(connected.meta).toEqual({ realmId: module.SANDBOX_REALM_ID });
+    // the realm from the redirect, and the company it is, asked of QuickBooks once connected
+    expect(connected.meta).toEqual({
+      realmId: module.SANDBOX_REALM_ID,
+      acting_as: { account: { id: module.SANDBOX_REALM_ID, name: FIRM.name } },
+    });
     const first = connected.credentials;
     expect(first.refreshToken).toMatch(/^AB11/);
     expect(Date.parse(first.expiresAt as string) - Date.now()).toBeLessThan(5 * 60_000);

@@ -68,6 +68,9 @@ export class Connections {
   /** Decrypted credentials by connection: dropped on change notifications (`forget`), else after SETTINGS_CACHE_MS. */
   private readonly credentialCache = new Map<string, { value: Loaded; expires: number }>();
 
+  /** Told of every connection stored (the engine asks whom it acts as); resolves with the record as it stands then. */
+  afterSave: ((record: ConnectionRecord) => Promise<ConnectionRecord>) | undefined;
+
   constructor(options: ConnectionsOptions) {
     this.registry = options.registry;
     this.store = options.store;
@@ -94,7 +97,7 @@ export class Connections {
   ): Promise<ConnectionRecord> {
     const now = new Date().toISOString();
     const existing = await this.store.getConnection(workspaceId, service);
-    return this.store.putConnection({
+    const record = await this.store.putConnection({
       workspaceId,
       service,
       kind,
@@ -105,6 +108,9 @@ export class Connections {
       createdAt: existing?.createdAt ?? now,
       updatedAt: now,
     });
+    if (!this.afterSave) return record;
+    this.forget(workspaceId, service); // the credentials just stored, not a cached earlier connection's
+    return this.afterSave(record);
   }
 
   /**

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { OperationDefinition, SecurityRequirement, UpstreamResponse } from './operation.js';
+import type { OperationDefinition, SecurityRequirement, UpstreamRequest, UpstreamResponse } from './operation.js';
 import type { TObject } from './schema.js';
 import type { UpstreamLimits } from './upstream-limits.js';
 import type { PluginVocabulary } from './vocabulary.js';
@@ -107,6 +107,22 @@ export interface PluginDefinition {
   vocabulary?: PluginVocabulary;
   /** Loads the plugin's sandbox upstream (kept out of the main entry so production never loads it). */
   sandbox?: () => Promise<SandboxModule>;
+  /**
+   * Who a connection acts as upstream: the application's who-am-I, asked once with the connection's credentials when
+   * it is stored (and again when listed, if missing). Optional; a failure only leaves the connection unidentified.
+   */
+  identify?: (client: IdentifyClient, connection: Readonly<Record<string, unknown>>) => Promise<ConnectionIdentity>;
+}
+
+/** Sends one upstream request with the connection's credentials, the plugin's headers and the gateway's timeouts. */
+export interface IdentifyClient {
+  send(request: UpstreamRequest): Promise<UpstreamResponse>;
+}
+
+/** The account (company, workspace, team) and the user a connection acts as, in the application's own ids and names. */
+export interface ConnectionIdentity {
+  account?: { id: string; name: string };
+  user?: { id: string; name: string; email?: string };
 }
 
 /**

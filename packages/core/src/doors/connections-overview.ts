@@ -1,4 +1,10 @@
+import { ACTING_AS, ConnectionIdentities } from '../connections/identity.js';
+import type { ConnectionIdentity } from '../contract/plugin.js';
 import type { Engine, Principal } from '../pipeline/engine.js';
+import type { ConnectionRecord } from '../store/types.js';
+
+/** How long a listing waits for the connections it identifies (those not identified yet) before answering without. */
+const IDENTIFY_WAIT_MS = 5_000;
 
 /** One service a key may use, as `list_connections` and `GET /api/v1/connections` show it. */
 export interface ConnectionOverview {
@@ -10,6 +16,11 @@ export interface ConnectionOverview {
   kind?: 'token' | 'oauth2';
   /** The facts stored at connect time (QuickBooks company id, Clio region, the account's name…): never a secret. */
   account?: Record<string, unknown>;
+  /**
+   * Whom the connection acts as upstream, as the application named them when asked (its who-am-I): the account
+   * (company, workspace, team) and the user. Absent when the application could not be asked.
+   */
+  acting_as?: ConnectionIdentity;
   /** The access token's expiry, when it has one; OAuth connections refresh it before it passes. */
   token?: { expires_at: string | null; expired: boolean };
   connected_at?: string;
@@ -21,8 +32,8 @@ export interface ConnectionOverview {
 
 /**
  * The services the caller's key may use (its services scope and tool set), each with its connection's state, the
- * account it acts as (the non-secret facts stored at connect time) and its token's health. Reads only the store:
- * no upstream call, no credential decrypted.
+ * non-secret facts stored at connect time, whom it acts as upstream and its token's health. Reads the store; a
+ * connection not identified yet is identified first (its who-am-I, waited for at most IDENTIFY_WAIT_MS).
  */
 export async function connectionsOverview(
   engine: Engine,
@@ -32,11 +43,16 @@ export async function connectionsOverview(
   const records = new Map((await engine.store.listConnections(principal.workspaceId)).map((r) => [r.service, r]));
   const allowed = await engine.allowedOperations(principal);
   const { services } = principal.scopes;
+  const usable = (service: string) => (services === '*' || services.includes(service)) && (!allowed || allowed.hasService(service));
+  await identifyMissing(
+    engine,
+    [...records.values()].filter((r) => usable(r.service)),
+    records,
+  );
   const connections: ConnectionOverview[] = [];
   for (const integration of engine.registry.list()) {
     const { service } = integration;
-    if (services !== '*' && !services.includes(service)) continue;
-    if (allowed && !allowed.hasService(service)) continue;
+    if (!usable(service)) continue;
     const state = await engine.integrationState(principal.workspaceId, service);
     const record = records.get(service);
     const doors = { mcp: state.mcpEnabled, rest: state.restEnabled };
@@ -50,11 +66,14 @@ export async function connectionsOverview(
       continue;
     }
     const expired = record.expiresAt !== null && Date.parse(record.expiresAt) <= now;
+    const { [ACTING_AS]: _identity, ...account } = record.meta;
+    const actingAs = ConnectionIdentities.of(record);
     connections.push({
       ...base,
       status: record.status === 'needs_reconnect' ? 'needs_reconnect' : 'connected',
       kind: record.kind,
-      account: { ...record.meta },
+      account,
+      ...(actingAs ? { acting_as: actingAs } : {}),
       token: { expires_at: record.expiresAt, expired },
       connected_at: record.createdAt,
       ...(record.status === 'needs_reconnect'
@@ -63,4 +82,21 @@ export async function connectionsOverview(
     });
   }
   return { connections };
+}
+
+/** Identifies, in parallel, the connections that have no identity yet; waits for them at most IDENTIFY_WAIT_MS. */
+async function identifyMissing(engine: Engine, records: ConnectionRecord[], into: Map<string, ConnectionRecord>): Promise<void> {
+  const missing = records.filter((r) => !ConnectionIdentities.of(r) && r.status === 'active');
+  if (missing.length === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const wait = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, IDENTIFY_WAIT_MS);
+  });
+  const work = Promise.all(
+    missing.map(async (record) => {
+      const identified = await engine.identities.identifyIfMissing(record);
+      into.set(record.service, identified);
+    }),
+  );
+  await Promise.race([work, wait]).finally(() => clearTimeout(timer));
 }

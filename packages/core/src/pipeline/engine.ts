@@ -9,6 +9,7 @@ import type { AuthorizationOptions } from '../authorization/options.js';
 import { AuthorizationServer } from '../authorization/server.js';
 import { Connections, type ReencryptionReport } from '../connections/credentials.js';
 import type { Encryptor } from '../connections/crypto.js';
+import { ConnectionIdentities } from '../connections/identity.js';
 import { KeyAgreement } from '../connections/key-agreement.js';
 import { KeyRing } from '../connections/key-ring.js';
 import { OAuthClients } from '../connections/oauth-clients.js';
@@ -79,6 +80,8 @@ export interface EngineOptions {
   clientMetadataDocuments?: ClientMetadataDocumentOptions;
   /** The firm's identity provider whose JWTs both doors accept too (authorization/external-issuer.ts); none by default. */
   externalIssuer?: ExternalIssuerOptions;
+  /** Ask the plugin whom a connection acts as when it is stored (default true; off where the upstream is a recording). */
+  identifyConnections?: boolean;
 }
 
 /**
@@ -110,6 +113,8 @@ export class Engine {
   private readonly settings: IntegrationSettings;
   private readonly oauthClients: OAuthClients;
   private readonly connections: Connections;
+  /** Whom each connection acts as upstream (the plugins' who-am-I), kept with its non-secret facts. */
+  readonly identities: ConnectionIdentities;
   private readonly oauth: OAuthFlow;
   private readonly pipeline: Pipeline;
   private readonly audit: AuditLog;
@@ -169,6 +174,16 @@ export class Engine {
         logger,
       }),
     });
+    this.identities = new ConnectionIdentities({
+      registry,
+      store,
+      logger,
+      connections: this.connections,
+      sender,
+      state: (workspaceId, service) => this.settings.state(workspaceId, service),
+      baseUrlFor: (integration, state, meta) => this.pipeline.baseUrlFor(integration, state, meta),
+    });
+    if (options.identifyConnections !== false) this.connections.afterSave = (record) => this.identities.identify(record);
     // Settings changed by this process, another process (PostgreSQL NOTIFY) or the CLI drop the cached copy at once;
     // the cache lifetime bounds staleness should a notification be missed.
     this.unsubscribe = this.store.onChange((change) => {

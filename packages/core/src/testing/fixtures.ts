@@ -130,6 +130,8 @@ export async function createFixtureHarness(plugin: Plugin, options: FixtureHarne
     egress: { workspaceHosts: ['127.0.0.1'] },
     // The recorder is not the application: its limits (Clio's 50 a minute) would refuse fixtures, not test them.
     upstreamLimits: { services: { [service]: NO_UPSTREAM_LIMITS } },
+    // The recorder answers only the fixture's scripted requests: no who-am-I when a fixture connects.
+    identifyConnections: false,
   });
 
   async function check(fixture: OperationFixture): Promise<void> {

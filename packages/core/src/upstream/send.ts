@@ -36,7 +36,7 @@ export class UpstreamSender {
 
   async send(
     integration: RegisteredIntegration,
-    operation: RegisteredOperation,
+    operation: Pick<RegisteredOperation, 'name'>,
     request: UpstreamRequest,
     baseUrl: string,
     credentials: Credentials,
@@ -102,7 +102,7 @@ export class UpstreamSender {
   /** Tells {@link onCall} of a call: its outcome (`ok` or the error's code), the last status and the time it took. */
   private observe(
     integration: RegisteredIntegration,
-    operation: RegisteredOperation,
+    operation: Pick<RegisteredOperation, 'name'>,
     started: number,
     status: number | undefined,
     error: unknown,
@@ -121,7 +121,7 @@ export class UpstreamSender {
   /** The answer as it is, or the error it says (a 4xx, a 5xx, or the plugin's own reading of it). */
   private judge(
     integration: RegisteredIntegration,
-    operation: RegisteredOperation,
+    operation: Pick<RegisteredOperation, 'name'>,
     response: UpstreamResponse,
     connection: ConnectionCall | undefined,
   ): UpstreamResponse {

@@ -17,6 +17,7 @@ const title = (content: string) => ({ title: text(content) });
 
 export const SEED = {
   botId: deterministicId('seed:user:bot'),
+  workspaceId: deterministicId('seed:workspace'),
   // three of the firm's people (@portico/core/testing): the managing partner, the other partner, the associate
   people: [
     {
@@ -124,7 +125,7 @@ export function seedWorkspace(ws: Workspace): void {
     name: 'Portico',
     avatar_url: null,
     type: 'bot',
-    bot: { owner: { type: 'workspace', workspace: true }, workspace_name: FIRM.name },
+    bot: { owner: { type: 'workspace', workspace: true }, workspace_name: FIRM.name, workspace_id: SEED.workspaceId },
   });
   for (const person of SEED.people) {
     ws.addUser({ object: 'user', id: person.id, name: person.name, avatar_url: null, type: 'person', person: { email: person.email } });

@@ -18,6 +18,16 @@ export function connectionBadge(connection: ConnectionRecord | undefined): Html 
   return html`<span class="badge ok">Connected</span>`;
 }
 
+/** Whom the connection acts as upstream (`acting_as`, asked of the application when it was stored), in words. */
+export function actingAs(connection: ConnectionRecord | undefined): string | undefined {
+  const value = connection?.meta.acting_as as { account?: { name?: unknown }; user?: { name?: unknown; email?: unknown } } | undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  const user =
+    typeof value.user?.name === 'string' ? value.user.name + (typeof value.user.email === 'string' ? ` <${value.user.email}>` : '') : '';
+  const account = typeof value.account?.name === 'string' ? value.account.name : '';
+  return [user, account].filter(Boolean).join(' · ') || undefined;
+}
+
 function switchForm(session: DashboardSession, view: IntegrationView, protocol: 'mcp' | 'rest'): Html {
   const on = protocol === 'mcp' ? view.state.mcpEnabled : view.state.restEnabled;
   const label = protocol === 'mcp' ? 'MCP' : 'REST';
@@ -41,6 +51,7 @@ ${views.map(
     ${connectionBadge(view.connection)}
   </div>
   <p class="meta"><code>${view.service}</code> · ${view.operations} operations</p>
+  ${actingAs(view.connection) ? html`<p class="meta" data-acting-as>Acting as ${actingAs(view.connection)}</p>` : ''}
   <div class="switches">${switchForm(session, view, 'mcp')}${switchForm(session, view, 'rest')}</div>
   <div class="links">
     <a href="/dashboard/integrations/${view.service}">Configure<span class="sr-only"> ${view.name}</span></a>
@@ -80,6 +91,7 @@ export function configurePage(session: DashboardSession, view: ConfigureView): H
     c
       ? html`<dl class="facts">
     <dt>Kind</dt><dd>${c.kind === 'oauth2' ? 'OAuth' : 'Token'}</dd>
+    <dt>Acting as</dt><dd>${actingAs(c) ?? 'not known (the application did not say)'}</dd>
     <dt>Connected</dt><dd>${when(c.createdAt)}</dd>
     <dt>Token expires</dt><dd>${c.expiresAt ? when(c.expiresAt) : 'does not expire'}</dd>
     <dt>Last refresh</dt><dd>${view.lastRefresh ? when(view.lastRefresh) : c.kind === 'oauth2' ? 'not refreshed yet' : 'not refreshed (a token)'}</dd>
