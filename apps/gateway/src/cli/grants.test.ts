@@ -27,7 +27,7 @@ describe('portico grants', () => {
     const grant = await obtainGrant(
       gateway.url,
       gateway.key,
-      { service_clio: 'on', access: 'read_only', expires: '7' },
+      { access_clio: 'read', expires: '7' },
       'Claude\u001b[31m',
     );
     expect((await gateway.rest('GET', '/api/v1/clio/matters', { key: grant.accessToken })).status).toBe(200);

@@ -111,7 +111,7 @@ export async function runDescribe(engine: Engine, principal: Principal, args: Re
     if (operation.access !== 'read' && !mayWrite(principal.scopes, service)) {
       throw new GatewayError(
         'forbidden',
-        `${principalNoun(principal)} may not write to ${service}; ${service}:${method} is not a read operation`,
+        `${principalNoun(principal)} ${principal.scopes.readOnly ? 'is read-only' : `may not write to ${service}`}; ${service}:${method} is not a read operation`,
       );
     }
     return success(detail === 'full' ? describeOperation(integration, operation) : describeCompact(integration, operation));
