@@ -24,12 +24,7 @@ async function run(argv: string[]) {
 
 describe('portico grants', () => {
   it('lists each grant with its client, scope, last use and state; revoke ends its tokens at once', async () => {
-    const grant = await obtainGrant(
-      gateway.url,
-      gateway.key,
-      { access_clio: 'read', expires: '7' },
-      'Claude\u001b[31m',
-    );
+    const grant = await obtainGrant(gateway.url, gateway.key, { access_clio: 'read', expires: '7' }, 'Claude\u001b[31m');
     expect((await gateway.rest('GET', '/api/v1/clio/matters', { key: grant.accessToken })).status).toBe(200);
 
     const listed = await run(['grants', 'list']);
