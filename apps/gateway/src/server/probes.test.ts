@@ -137,3 +137,15 @@ describe('readiness and the schema version', () => {
     }
   });
 });
+
+it('keeps a well-formed inbound X-Request-Id and echoes it; replaces a malformed one', async () => {
+  const gateway = await start();
+  const kept = await gateway.rest('GET', '/healthz', { key: null, headers: { 'x-request-id': 'lb-7f3a:42' } });
+  expect(kept.headers.get('x-request-id')).toBe('lb-7f3a:42');
+  for (const bad of ['a b', 'x'.repeat(129), '<script>']) {
+    const replaced = await gateway.rest('GET', '/healthz', { key: null, headers: { 'x-request-id': bad } });
+    expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  }
+  const none = await gateway.rest('GET', '/healthz', { key: null });
+  expect(none.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+});
