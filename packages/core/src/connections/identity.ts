@@ -1,4 +1,3 @@
-import type { IntegrationState } from '../access/integration-settings.js';
 import type { UpstreamRequest } from '../contract/operation.js';
 import type { ConnectionIdentity } from '../contract/plugin.js';
 import type { RegisteredIntegration, Registry } from '../contract/registry.js';
@@ -16,14 +15,23 @@ export const IDENTIFY_TIMEOUT_MS = 10_000;
 const RETRY_AFTER_MS = 10 * 60_000;
 const MAX_TEXT = 200;
 
-interface IdentitiesOptions {
+/**
+ * What identifying needs of an integration's state in a workspace: its plugin settings, and whatever the base URL is
+ * chosen from (the engine passes access/integration-settings.ts's state, which connections/ does not import).
+ */
+interface IntegrationState {
+  baseUrl: string | null;
+  settings: Record<string, unknown>;
+}
+
+interface IdentitiesOptions<S extends IntegrationState = IntegrationState> {
   registry: Registry;
   store: Store;
   logger: Logger;
   connections: Pick<Connections, 'credentialsFor'>;
   sender: UpstreamSender;
-  state: (workspaceId: string, service: string) => Promise<IntegrationState>;
-  baseUrlFor: (integration: RegisteredIntegration, state: IntegrationState, meta: Readonly<Record<string, unknown>>) => string;
+  state: (workspaceId: string, service: string) => Promise<S>;
+  baseUrlFor: (integration: RegisteredIntegration, state: S, meta: Readonly<Record<string, unknown>>) => string;
   timeoutMs?: number;
 }
 
@@ -32,10 +40,10 @@ interface IdentitiesOptions {
  * credentials) and keeps the answer in the connection's non-secret facts under `acting_as`. A failure is logged
  * (never a credential) and leaves the connection as it was.
  */
-export class ConnectionIdentities {
+export class ConnectionIdentities<S extends IntegrationState = IntegrationState> {
   private readonly failedAt = new Map<string, number>();
 
-  constructor(private readonly options: IdentitiesOptions) {}
+  constructor(private readonly options: IdentitiesOptions<S>) {}
 
   /** The stored identity of a connection, if it has one. */
   static of(record: Pick<ConnectionRecord, 'meta'>): ConnectionIdentity | undefined {

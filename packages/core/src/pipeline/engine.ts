@@ -114,7 +114,7 @@ export class Engine {
   private readonly oauthClients: OAuthClients;
   private readonly connections: Connections;
   /** Whom each connection acts as upstream (the plugins' who-am-I), kept with its non-secret facts. */
-  readonly identities: ConnectionIdentities;
+  readonly identities: ConnectionIdentities<IntegrationState>;
   private readonly oauth: OAuthFlow;
   private readonly pipeline: Pipeline;
   private readonly audit: AuditLog;
