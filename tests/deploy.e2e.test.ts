@@ -152,6 +152,17 @@ async function waitHealthy(url: string, timeoutMs: number, output: () => string)
   }
 }
 
+/** The last /readyz answer: the first 200, or the 503 still answered after `timeoutMs`. */
+async function waitReady(url: string, timeoutMs: number): Promise<{ status: number; body: string }> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await fetch(`${url}/readyz`);
+    const answer = { status: response.status, body: await response.text() };
+    if (answer.status === 200 || Date.now() > until) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 const STAGE_REQUIRED = env.CI === 'true' || env.PORTICO_REQUIRE_IMAGE === '1';
 
 async function stagingProblem(): Promise<string | undefined> {
@@ -272,8 +283,9 @@ describe.skipIf(staging)('the image', () => {
       child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
       try {
         await waitHealthy(`http://127.0.0.1:${port}`, 30_000, () => output);
-        const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
-        expect(ready.status, output).toBe(200);
+        // as a balancer asks: ready within a few seconds of answering (the LISTEN connection opens beside the server)
+        const ready = await waitReady(`http://127.0.0.1:${port}`, 15_000);
+        expect(ready.status, `${ready.body}\n${output}`).toBe(200);
         expect(output).not.toMatch(/needs the pg package/);
       } finally {
         child.kill('SIGTERM');
