@@ -3,7 +3,13 @@ import { type RegisteredIntegration, type Registry, requireIntegration } from '.
 import { compilerReady, problemList } from '../contract/validation.js';
 import { GatewayError } from '../errors.js';
 import { cacheKey, SETTINGS_CACHE_MS } from '../store/changes.js';
-import type { IntegrationSettingsRecord, Store } from '../store/types.js';
+import {
+  CONNECTION_POLICIES,
+  type ConnectionPolicy,
+  DEFAULT_CONNECTION_POLICY,
+  type IntegrationSettingsRecord,
+  type Store,
+} from '../store/types.js';
 import { EgressPolicy } from '../upstream/egress.js';
 import { storeSpan } from '../upstream/spans.js';
 import { WorkspaceBaseUrls } from '../upstream/workspace-base-urls.js';
@@ -15,9 +21,17 @@ export interface IntegrationState {
   restEnabled: boolean;
   baseUrl: string | null;
   settings: Record<string, unknown>;
+  /** Whose upstream account a member's call acts as (docs/workspaces.md, "Whose account a call acts as"). */
+  connectionPolicy: ConnectionPolicy;
 }
 
-type IntegrationChange = { mcpEnabled?: boolean; restEnabled?: boolean; baseUrl?: string | null; settings?: Record<string, unknown> };
+type IntegrationChange = {
+  mcpEnabled?: boolean;
+  restEnabled?: boolean;
+  baseUrl?: string | null;
+  settings?: Record<string, unknown>;
+  connectionPolicy?: ConnectionPolicy;
+};
 
 /** Per-workspace integration settings: protocol toggles, base URL and the plugin's settings, cached. */
 export class IntegrationSettings {
@@ -48,6 +62,7 @@ export class IntegrationSettings {
       restEnabled: stored?.restEnabled ?? false,
       baseUrl: stored?.baseUrl ?? null,
       settings: await settingsWithDefaults(integration, stored?.settings ?? {}),
+      connectionPolicy: stored?.connectionPolicy ?? DEFAULT_CONNECTION_POLICY,
     };
     this.cache.set(key, { state, expires: Date.now() + SETTINGS_CACHE_MS });
     return state;
@@ -58,6 +73,12 @@ export class IntegrationSettings {
     const current = await this.state(workspaceId, service);
     // http(s) only, on the plugin's own hosts or ones the operator approves (upstream/workspace-base-urls.ts)
     if (change.baseUrl) this.baseUrls.assert(integration.plugin, change.baseUrl, 'The base URL', 'bad_request');
+    if (change.connectionPolicy !== undefined && !CONNECTION_POLICIES.includes(change.connectionPolicy)) {
+      throw new GatewayError(
+        'bad_request',
+        `Invalid connection policy: ${JSON.stringify(String(change.connectionPolicy).slice(0, 40))} is not one of ${CONNECTION_POLICIES.join(', ')}`,
+      );
+    }
     // The input caps before anything looks at the settings: a deep object would otherwise fail in the store.
     assertInput(change.settings, 'settings');
     // Only the settings the plugin declares: an unknown key would be stored and shown, never used.
@@ -83,6 +104,7 @@ export class IntegrationSettings {
       restEnabled: change.restEnabled ?? current.restEnabled,
       baseUrl: change.baseUrl === undefined ? current.baseUrl : change.baseUrl,
       settings,
+      connectionPolicy: change.connectionPolicy ?? current.connectionPolicy,
       updatedAt: new Date().toISOString(),
     };
     await this.store.putIntegration(record);

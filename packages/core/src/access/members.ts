@@ -46,6 +46,12 @@ export interface MemberInput {
  * key, or the CLI) makes or removes owners.
  */
 export class Members {
+  /**
+   * Told before a member is removed: what they connected of their own goes with them (the engine disconnects their
+   * personal connections, revoking each token upstream where the provider allows).
+   */
+  beforeRemove: ((workspaceId: string, memberId: string) => Promise<unknown>) | undefined;
+
   constructor(private readonly store: Store) {}
 
   /** Why `actor` may not give or take away a member with this role and powers, or undefined. */
@@ -86,6 +92,7 @@ export class Members {
     const member = await this.store.members.get(workspaceId, id);
     if (!member) throw new GatewayError('not_found', 'No member with this id in this workspace');
     if (actor) this.assertMay(actor, member, 'remove', actorRole);
+    await this.beforeRemove?.(workspaceId, id);
     await this.store.members.remove(workspaceId, id, new Date().toISOString());
     return member;
   }

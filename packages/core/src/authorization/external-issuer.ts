@@ -1,6 +1,7 @@
 import type { Principal } from '../access/api-keys.js';
 import { GatewayError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { SETTINGS_CACHE_MS } from '../store/changes.js';
 import type { KeyScopes, Store } from '../store/types.js';
 import { UpstreamClient } from '../upstream/client.js';
 import type { EgressPolicy } from '../upstream/egress.js';
@@ -29,6 +30,8 @@ export interface ExternalIssuerOptions {
 const JWKS_TIMEOUT_MS = 5_000;
 const JWKS_MAX_BYTES = 256 * 1024;
 const MAX_SUBJECT = 128;
+/** Subjects whose member is remembered at most (the map is emptied when full: a flood of subjects costs lookups, not memory). */
+const MAX_REMEMBERED_MEMBERS = 10_000;
 
 /**
  * Validates the external provider's JWTs (with `jose`) and maps them to principals: algorithm from the allow-list
@@ -41,6 +44,8 @@ export class ExternalIssuer {
   private readonly jwks: Jwks;
   private readonly claim: string;
   private readonly skewSeconds: number;
+  /** workspace + subject → the member who signed in as that subject, for a short time. */
+  private readonly members = new Map<string, { memberId: string | null; expires: number }>();
 
   constructor(
     private readonly options: ExternalIssuerOptions,
@@ -82,6 +87,21 @@ export class ExternalIssuer {
     );
   }
 
+  /**
+   * The member of the workspace who signed in with this provider as `subject` (the person behind the token: their own
+   * upstream accounts act for them), remembered for as long as settings are; null when nobody has.
+   */
+  private async memberOf(workspaceId: string, subject: string, now: number): Promise<string | null> {
+    const key = `${workspaceId}\u0000${subject}`;
+    const known = this.members.get(key);
+    if (known && known.expires > now) return known.memberId;
+    const found = (await this.store.members.findBySubject(this.issuer, subject)).find((m) => m.workspaceId === workspaceId);
+    const memberId = found?.id ?? null;
+    if (this.members.size >= MAX_REMEMBERED_MEMBERS) this.members.clear();
+    this.members.set(key, { memberId, expires: now + SETTINGS_CACHE_MS });
+    return memberId;
+  }
+
   /** A JWT → the principal its claim describes; `unauthorized` (one message) for any failure. */
   async authenticate(token: string, publicUrl: string | undefined, now = Date.now()): Promise<Principal> {
     try {
@@ -95,7 +115,8 @@ export class ExternalIssuer {
       const { workspaceId, scopes } = scopesFromClaim(payload[this.claim]);
       if (!(await this.store.getWorkspace(workspaceId))) throw new JwtRefusal('the workspace does not exist');
       const subject = typeof payload.sub === 'string' ? payload.sub.slice(0, MAX_SUBJECT) : 'unknown';
-      return { keyId: `idp:${subject}`, workspaceId, scopes, via: 'idp' };
+      const memberId = typeof payload.sub === 'string' ? await this.memberOf(workspaceId, subject, now) : null;
+      return { keyId: `idp:${subject}`, workspaceId, scopes, via: 'idp', ...(memberId ? { memberId } : {}) };
     } catch (error) {
       if (!(error instanceof JwtRefusal)) throw error;
       this.logger.info({ issuer: this.issuer, reason: error.message }, 'identity provider token refused');

@@ -67,6 +67,8 @@ export class Connections {
   private readonly refreshing = new Map<string, Promise<Loaded>>();
   /** Decrypted credentials by connection: dropped on change notifications (`forget`), else after SETTINGS_CACHE_MS. */
   private readonly credentialCache = new Map<string, { value: Loaded; expires: number }>();
+  /** Members known to have no personal connection of a service (same lifetime): a member's call costs no lookup. */
+  private readonly noPersonal = new Map<string, number>();
 
   /** Told of every connection stored (the engine asks whom it acts as); resolves with the record as it stands then. */
   afterSave: ((record: ConnectionRecord) => Promise<ConnectionRecord>) | undefined;
@@ -81,11 +83,20 @@ export class Connections {
     this.audit = options.audit;
   }
 
-  /** Stores a token-type credential (an API key or a non-expiring token pasted by an operator). */
-  async connectToken(workspaceId: string, service: string, token: string, meta: Record<string, unknown> = {}): Promise<ConnectionRecord> {
+  /**
+   * Stores a token-type credential (an API key or a non-expiring token pasted by an operator), as the workspace's
+   * shared connection or (with `memberId`) as that member's own.
+   */
+  async connectToken(
+    workspaceId: string,
+    service: string,
+    token: string,
+    meta: Record<string, unknown> = {},
+    memberId: string | null = null,
+  ): Promise<ConnectionRecord> {
     requireIntegration(this.registry, service);
     if (!token.trim()) throw new GatewayError('bad_request', 'The token is empty');
-    return this.save(workspaceId, service, 'token', { accessToken: token.trim() }, meta);
+    return this.save(workspaceId, service, 'token', { accessToken: token.trim() }, meta, memberId);
   }
 
   async save(
@@ -94,14 +105,16 @@ export class Connections {
     kind: ConnectionRecord['kind'],
     credentials: Credentials,
     meta: Record<string, unknown> = {},
+    memberId: string | null = null,
   ): Promise<ConnectionRecord> {
     const now = new Date().toISOString();
-    const existing = await this.store.getConnection(workspaceId, service);
+    const existing = await this.store.getConnection(workspaceId, service, memberId);
     const record = await this.store.putConnection({
       workspaceId,
       service,
+      memberId,
       kind,
-      secret: this.keys.current.encrypt(JSON.stringify(credentials), connectionAad(workspaceId, service)),
+      secret: this.keys.current.encrypt(JSON.stringify(credentials), connectionAad(workspaceId, service, memberId)),
       meta,
       status: 'active',
       expiresAt: credentials.expiresAt ?? null,
@@ -117,8 +130,12 @@ export class Connections {
    * Deletes a connection; an OAuth connection's token is revoked upstream first where the provider supports it.
    * A failed revocation does not keep the credentials here (the operator asked for them to go): it is reported back.
    */
-  async disconnect(workspaceId: string, service: string): Promise<{ deleted: boolean; revoked: boolean | null; revokeError?: string }> {
-    const record = await this.store.getConnection(workspaceId, service);
+  async disconnect(
+    workspaceId: string,
+    service: string,
+    memberId: string | null = null,
+  ): Promise<{ deleted: boolean; revoked: boolean | null; revokeError?: string }> {
+    const record = await this.store.getConnection(workspaceId, service, memberId);
     if (!record) return { deleted: false, revoked: null };
     let revoked: boolean | null = null;
     let revokeError: string | undefined;
@@ -134,30 +151,85 @@ export class Connections {
         this.logger.warn({ service, workspaceId, reason: revokeError }, 'could not revoke the token upstream; deleting it here anyway');
       }
     }
-    const deleted = await this.store.deleteConnection(workspaceId, service);
+    const deleted = await this.store.deleteConnection(workspaceId, service, memberId);
+    this.forget(workspaceId, service);
     return { deleted, revoked, ...(revokeError ? { revokeError } : {}) };
   }
 
-  /** The connection's credentials, refreshed first when the access token expires within REFRESH_MARGIN_MS. */
-  /** The cached credentials when fresh and not due for a refresh, else undefined (then {@link credentialsFor}). */
-  cachedCredentials(integration: RegisteredIntegration, workspaceId: string): Loaded | undefined {
-    const cached = this.credentialCache.get(cacheKey(workspaceId, integration.service));
+  /**
+   * Disconnects every personal connection of a member (they are leaving the workspace): each token is revoked upstream
+   * where the provider allows, and deleted here whatever the provider says. Returns the services disconnected.
+   */
+  async disconnectMember(workspaceId: string, memberId: string): Promise<string[]> {
+    const services: string[] = [];
+    for (const record of await this.store.listMemberConnections(workspaceId, memberId)) {
+      if ((await this.disconnect(workspaceId, record.service, memberId)).deleted) services.push(record.service);
+    }
+    return services;
+  }
+
+  /**
+   * The cached credentials when fresh and not due for a refresh, else undefined (then {@link credentialsFor}).
+   * `memberId`: a member's personal connection; absent or null: the shared one.
+   */
+  cachedCredentials(integration: RegisteredIntegration, workspaceId: string, memberId?: string | null): Loaded | undefined {
+    const cached = this.credentialCache.get(credentialKey(workspaceId, integration.service, memberId));
     return cached && cached.expires > Date.now() && !needsRefresh(cached.value.credentials) ? cached.value : undefined;
   }
 
-  /** `trace`: the call's, carried by a refresh this starts (the token request's `traceparent`). */
-  async credentialsFor(integration: RegisteredIntegration, workspaceId: string, trace?: TraceContext): Promise<Loaded> {
-    const key = cacheKey(workspaceId, integration.service);
+  /**
+   * The connection's credentials, refreshed first when the access token expires within REFRESH_MARGIN_MS.
+   * `trace`: the call's, carried by a refresh this starts (the token request's `traceparent`). `memberId`: a member's
+   * personal connection; absent or null: the shared one.
+   */
+  async credentialsFor(
+    integration: RegisteredIntegration,
+    workspaceId: string,
+    trace?: TraceContext,
+    memberId?: string | null,
+  ): Promise<Loaded> {
+    const key = credentialKey(workspaceId, integration.service, memberId);
     const cached = this.credentialCache.get(key);
-    const loaded = cached && cached.expires > Date.now() ? cached.value : await this.loadCredentials(workspaceId, integration.service);
+    const loaded =
+      cached && cached.expires > Date.now() ? cached.value : await this.loadCredentials(workspaceId, integration.service, memberId ?? null);
     if (!cached || cached.value !== loaded) this.credentialCache.set(key, { value: loaded, expires: Date.now() + SETTINGS_CACHE_MS });
     if (!needsRefresh(loaded.credentials)) return loaded;
     let flight = this.refreshing.get(key);
     if (!flight) {
-      flight = this.refresh(integration, workspaceId, undefined, trace).finally(() => this.refreshing.delete(key));
+      flight = this.refresh(integration, workspaceId, undefined, trace, memberId ?? null).finally(() => this.refreshing.delete(key));
       this.refreshing.set(key, flight);
     }
     return flight;
+  }
+
+  /**
+   * Whether a member has a personal connection of a service: known ones from the cache, absent ones remembered for as
+   * long as credentials are (a connection made elsewhere is seen through the change notification, or after that time).
+   * A personal connection that needs re-authorization counts: the member is told so rather than silently acting as
+   * someone else.
+   */
+  async hasPersonal(workspaceId: string, service: string, memberId: string): Promise<boolean> {
+    const key = credentialKey(workspaceId, service, memberId);
+    const cached = this.credentialCache.get(key);
+    if (cached && cached.expires > Date.now()) return true;
+    const absent = this.noPersonal.get(key);
+    if (absent !== undefined && absent > Date.now()) return false;
+    const record = await storeSpan('connection lookup', () => this.store.getConnection(workspaceId, service, memberId));
+    if (record) {
+      this.noPersonal.delete(key);
+      return true;
+    }
+    this.noPersonal.set(key, Date.now() + SETTINGS_CACHE_MS);
+    return false;
+  }
+
+  /** Whether a member is known (cached) to have no personal connection of a service: undefined when not known. */
+  cachedHasPersonal(workspaceId: string, service: string, memberId: string): boolean | undefined {
+    const key = credentialKey(workspaceId, service, memberId);
+    const cached = this.credentialCache.get(key);
+    if (cached && cached.expires > Date.now()) return true;
+    const absent = this.noPersonal.get(key);
+    return absent !== undefined && absent > Date.now() ? false : undefined;
   }
 
   /**
@@ -168,10 +240,11 @@ export class Connections {
    * when the provider refuses the refresh token. Only for credentials with a refresh token.
    */
   async refreshRejected(integration: RegisteredIntegration, workspaceId: string, rejected: Loaded, trace?: TraceContext): Promise<Loaded> {
-    const key = cacheKey(workspaceId, integration.service);
+    const memberId = rejected.record.memberId ?? null;
+    const key = credentialKey(workspaceId, integration.service, memberId);
     let flight = this.refreshing.get(key);
     if (!flight) {
-      flight = this.refresh(integration, workspaceId, rejected.record.version, trace).finally(() => this.refreshing.delete(key));
+      flight = this.refresh(integration, workspaceId, rejected.record.version, trace, memberId).finally(() => this.refreshing.delete(key));
       this.refreshing.set(key, flight);
     }
     const loaded = await flight;
@@ -179,10 +252,20 @@ export class Connections {
     return loaded;
   }
 
-  /** Drops the cached credentials of one connection, or of all (`'*'`), after a change notification. */
+  /**
+   * Drops the cached credentials of a service's connections (shared and personal), or of all (`'*'`), after a change
+   * notification.
+   */
   forget(workspaceId: string, service: string): void {
-    if (service === '*') this.credentialCache.clear();
-    else this.credentialCache.delete(cacheKey(workspaceId, service));
+    if (service === '*') {
+      this.credentialCache.clear();
+      this.noPersonal.clear();
+      return;
+    }
+    const prefix = credentialKey(workspaceId, service, null);
+    for (const cache of [this.credentialCache, this.noPersonal]) {
+      for (const key of cache.keys()) if (key.startsWith(prefix)) cache.delete(key);
+    }
   }
 
   /**
@@ -202,7 +285,7 @@ export class Connections {
           break;
         }
         try {
-          const aad = connectionAad(record.workspaceId, record.service);
+          const aad = connectionAad(record.workspaceId, record.service, record.memberId);
           const secret = this.keys.current.encrypt(this.keys.current.decrypt(record.secret, aad), aad);
           const saved = await this.store.swapConnection({ ...record, secret }, record.version);
           if (saved) {
@@ -210,7 +293,7 @@ export class Connections {
             record = undefined;
             break;
           }
-          record = await this.store.getConnection(listed.workspaceId, listed.service); // written meanwhile: again
+          record = await this.store.getConnection(listed.workspaceId, listed.service, listed.memberId); // written meanwhile: again
         } catch (error) {
           report.failed.push({ workspaceId: listed.workspaceId, service: listed.service, reason: errorSummary(error) });
           record = undefined;
@@ -220,8 +303,17 @@ export class Connections {
     return report;
   }
 
-  private async loadCredentials(workspaceId: string, service: string): Promise<Loaded> {
-    const record = await storeSpan('connection lookup', () => this.store.getConnection(workspaceId, service));
+  private async loadCredentials(workspaceId: string, service: string, memberId: string | null): Promise<Loaded> {
+    const record = await storeSpan('connection lookup', () => this.store.getConnection(workspaceId, service, memberId));
+    if (!record && memberId) {
+      throw new GatewayError('not_connected', `You have not connected your own ${service} account: connect it in the dashboard (Connections)`);
+    }
+    if (record?.status === 'needs_reconnect' && memberId) {
+      throw new GatewayError(
+        'not_connected',
+        `Your own ${service} connection was refused by the provider and must be authorized again: reconnect it in the dashboard (Connections)`,
+      );
+    }
     if (!record) {
       throw new GatewayError(
         'not_connected',
@@ -238,7 +330,7 @@ export class Connections {
   }
 
   private decryptCredentials(record: ConnectionRecord): Credentials {
-    const aad = connectionAad(record.workspaceId, record.service);
+    const aad = connectionAad(record.workspaceId, record.service, record.memberId);
     try {
       return JSON.parse(this.keys.for(record.secret).decrypt(record.secret, aad)) as Credentials;
     } catch (error) {
@@ -266,10 +358,11 @@ export class Connections {
     workspaceId: string,
     rejectedVersion?: number,
     trace?: TraceContext,
+    memberId: string | null = null,
   ): Promise<Loaded> {
     const service = integration.service;
-    return this.store.withConnectionLock(workspaceId, service, async () => {
-      const current = await this.loadCredentials(workspaceId, service);
+    return this.store.withConnectionLock(workspaceId, connectionLockName(service, memberId), async () => {
+      const current = await this.loadCredentials(workspaceId, service, memberId);
       const due =
         rejectedVersion === undefined
           ? needsRefresh(current.credentials)
@@ -313,7 +406,7 @@ export class Connections {
       const saved = await this.store.swapConnection(
         {
           ...current.record,
-          secret: this.keys.current.encrypt(JSON.stringify(credentials), connectionAad(workspaceId, service)),
+          secret: this.keys.current.encrypt(JSON.stringify(credentials), connectionAad(workspaceId, service, memberId)),
           expiresAt: credentials.expiresAt ?? null,
           status: 'active',
           updatedAt: new Date().toISOString(),
@@ -322,7 +415,7 @@ export class Connections {
       );
       if (!saved) {
         // Someone wrote the connection while we held the lock (an operator reconnecting): theirs is newer.
-        return this.loadCredentials(workspaceId, service);
+        return this.loadCredentials(workspaceId, service, memberId);
       }
       this.audit.event(workspaceId, null, service, 'oauth_refresh', 'admin', 200, null);
       return { credentials, record: saved };
@@ -334,6 +427,20 @@ function needsRefresh(credentials: Credentials): boolean {
   return Boolean(credentials.refreshToken && credentials.expiresAt && Date.parse(credentials.expiresAt) - Date.now() < REFRESH_MARGIN_MS);
 }
 
-export function connectionAad(workspaceId: string, service: string): string {
-  return `portico/connection/${workspaceId}/${service}`;
+/**
+ * What a connection's ciphertext is bound to: its workspace, service and (a personal connection) member, so that a
+ * secret copied into another row — another person's — cannot be opened there.
+ */
+export function connectionAad(workspaceId: string, service: string, memberId?: string | null): string {
+  return memberId ? `portico/connection/${workspaceId}/${service}/member/${memberId}` : `portico/connection/${workspaceId}/${service}`;
+}
+
+/** The connection lock's name: one refresh at a time per connection, personal ones apart from the shared one. */
+export function connectionLockName(service: string, memberId: string | null): string {
+  return memberId ? `${service}\u0000member\u0000${memberId}` : service;
+}
+
+/** Where a connection's credentials are cached: the shared one's key, then the member's id for a personal one. */
+function credentialKey(workspaceId: string, service: string, memberId: string | null | undefined): string {
+  return `${cacheKey(workspaceId, service)}\u0000${memberId ?? ''}`;
 }

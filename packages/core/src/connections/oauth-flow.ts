@@ -21,6 +21,8 @@ export interface OAuthStart {
 export interface OAuthCompletion {
   service: string;
   workspaceId: string;
+  /** The member whose own account was connected; null: the workspace's shared connection. */
+  memberId: string | null;
   meta: Record<string, unknown>;
 }
 
@@ -56,8 +58,11 @@ export class OAuthFlow {
     this.audit = options.audit;
   }
 
-  /** Starts an authorization: a single-use state bound to the workspace and the key, PKCE where the provider takes it. */
-  async begin(workspaceId: string, service: string, keyId: string | null): Promise<OAuthStart> {
+  /**
+   * Starts an authorization: a single-use state bound to the workspace and the key (or, for a personal connection, the
+   * member connecting their own account), PKCE where the provider takes it.
+   */
+  async begin(workspaceId: string, service: string, keyId: string | null, memberId: string | null = null): Promise<OAuthStart> {
     const client = this.oauthClients.client(requireIntegration(this.registry, service));
     const state = newState();
     const stateHash = hashState(state);
@@ -69,6 +74,7 @@ export class OAuthFlow {
       workspaceId,
       service,
       keyId,
+      memberId,
       verifier: pkce ? this.keys.current.encrypt(pkce.verifier, `portico/oauth-state/${stateHash}`) : null,
       redirectUri: client.redirectUri,
       createdAt: new Date(now).toISOString(),
@@ -157,13 +163,14 @@ export class OAuthFlow {
           ...(tokens.expiresIn ? { expiresAt: new Date(Date.now() + tokens.expiresIn * 1000).toISOString() } : {}),
         },
         meta,
+        record.memberId ?? null,
       );
     } catch (error) {
       // Even a failure after the exchange is an outcome of the flow: audited, and reported without the tokens.
       return fail(record.workspaceId, record.keyId, toGatewayError(error));
     }
     this.audit.event(record.workspaceId, record.keyId, service, 'oauth_connect', 'admin', 200, null);
-    return { service, workspaceId: record.workspaceId, meta };
+    return { service, workspaceId: record.workspaceId, memberId: record.memberId ?? null, meta };
   }
 }
 

@@ -20,7 +20,14 @@ import { type RegisteredIntegration, type Registry, requireIntegration } from '.
 import { OperationIndex } from '../contract/search.js';
 import { GatewayError } from '../errors.js';
 import { type Logger, silentLogger } from '../logger.js';
-import { type AuditRecord, type ConnectionRecord, DEFAULT_WORKSPACE, type KeyScopes, type Store } from '../store/types.js';
+import {
+  type AuditRecord,
+  type ConnectionPolicy,
+  type ConnectionRecord,
+  DEFAULT_WORKSPACE,
+  type KeyScopes,
+  type Store,
+} from '../store/types.js';
 import { DEFAULT_UPSTREAM_OPTIONS, UpstreamClient, type UpstreamClientOptions } from '../upstream/client.js';
 import { type EgressOptions, EgressPolicy } from '../upstream/egress.js';
 import type { UpstreamSlots } from '../upstream/limiter-port.js';
@@ -150,6 +157,7 @@ export class Engine {
     this.workspaces = new Workspaces(this.store, () => this.flushAudit());
     this.toolSets = new ToolSets(this.registry, this.store);
     this.members = new Members(this.store);
+    this.members.beforeRemove = (workspaceId, memberId) => this.connections.disconnectMember(workspaceId, memberId);
     const workspaceBaseUrls = new WorkspaceBaseUrls(egress, options.egress?.workspaceHosts);
     this.settings = new IntegrationSettings(this.registry, this.store, workspaceBaseUrls);
     this.oauthClients = new OAuthClients(options.oauthClients ?? {}, () => this.publicUrl);
@@ -247,16 +255,31 @@ export class Engine {
   configureIntegration(
     workspaceId: string,
     service: string,
-    change: { mcpEnabled?: boolean; restEnabled?: boolean; baseUrl?: string | null; settings?: Record<string, unknown> },
+    change: {
+      mcpEnabled?: boolean;
+      restEnabled?: boolean;
+      baseUrl?: string | null;
+      settings?: Record<string, unknown>;
+      connectionPolicy?: ConnectionPolicy;
+    },
   ): Promise<IntegrationState> {
     return this.settings.configure(workspaceId, service, change);
   }
 
   // ---- connections ------------------------------------------------------------------------------------------
 
-  /** Stores a token-type credential (an API key or a non-expiring token pasted by an operator). */
-  connectToken(workspaceId: string, service: string, token: string, meta: Record<string, unknown> = {}): Promise<ConnectionRecord> {
-    return this.connections.connectToken(workspaceId, service, token, meta);
+  /**
+   * Stores a token-type credential (an API key or a non-expiring token pasted by an operator), as the workspace's
+   * shared connection or (with `memberId`) as that member's own.
+   */
+  connectToken(
+    workspaceId: string,
+    service: string,
+    token: string,
+    meta: Record<string, unknown> = {},
+    memberId: string | null = null,
+  ): Promise<ConnectionRecord> {
+    return this.connections.connectToken(workspaceId, service, token, meta, memberId);
   }
 
   saveConnection(
@@ -265,16 +288,21 @@ export class Engine {
     kind: ConnectionRecord['kind'],
     credentials: Credentials,
     meta: Record<string, unknown> = {},
+    memberId: string | null = null,
   ): Promise<ConnectionRecord> {
-    return this.connections.save(workspaceId, service, kind, credentials, meta);
+    return this.connections.save(workspaceId, service, kind, credentials, meta, memberId);
   }
 
   /**
    * Deletes a connection; an OAuth connection's token is revoked upstream first where the provider supports it.
    * A failed revocation does not keep the credentials here (the operator asked for them to go): it is reported back.
    */
-  disconnect(workspaceId: string, service: string): Promise<{ deleted: boolean; revoked: boolean | null; revokeError?: string }> {
-    return this.connections.disconnect(workspaceId, service);
+  disconnect(
+    workspaceId: string,
+    service: string,
+    memberId: string | null = null,
+  ): Promise<{ deleted: boolean; revoked: boolean | null; revokeError?: string }> {
+    return this.connections.disconnect(workspaceId, service, memberId);
   }
 
   /** Id of the key that encrypts new credentials (the configured active key once every live instance knows it). */
@@ -302,9 +330,12 @@ export class Engine {
     return this.oauthClients.client(integration);
   }
 
-  /** Starts an authorization: a single-use state bound to the workspace and the key, PKCE where the provider takes it. */
-  beginOAuth(workspaceId: string, service: string, keyId: string | null): Promise<OAuthStart> {
-    return this.oauth.begin(workspaceId, service, keyId);
+  /**
+   * Starts an authorization: a single-use state bound to the workspace and the key (or the member connecting their own
+   * account: a personal connection), PKCE where the provider takes it.
+   */
+  beginOAuth(workspaceId: string, service: string, keyId: string | null, memberId: string | null = null): Promise<OAuthStart> {
+    return this.oauth.begin(workspaceId, service, keyId, memberId);
   }
 
   /** Finishes an authorization from the provider's redirect (see `OAuthFlow.complete`). Every outcome is audited. */

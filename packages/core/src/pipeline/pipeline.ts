@@ -10,7 +10,7 @@ import { coerceParams, compilerReady, problemList, queryParams } from '../contra
 import { GatewayError, toGatewayError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { mayWrite } from '../store/scopes.js';
-import type { Store } from '../store/types.js';
+import type { ConnectionPolicy, Store } from '../store/types.js';
 import { upstreamJsonBytes } from '../upstream/client.js';
 import { buildDeclarative } from '../upstream/declarative.js';
 import type { ConnectionCall } from '../upstream/limits.js';
@@ -24,6 +24,11 @@ import { afterRejection, sendRefreshing, type UpstreamCall } from './upstream-ca
 
 /** The door a call came through: an MCP or REST client, or an admin trying an operation in the dashboard. */
 export type Protocol = 'mcp' | 'rest' | 'dashboard';
+
+/** Which connection acted upstream for a call, once chosen: audited with the call. */
+interface Acted {
+  connection: 'personal' | 'shared' | null;
+}
 
 export interface InvokeRequest {
   principal: Principal;
@@ -56,7 +61,8 @@ interface PipelineOptions {
   logger: Logger;
   settings: IntegrationSettings;
   toolSets: ToolSets;
-  connections: Pick<Connections, 'credentialsFor' | 'refreshRejected'> & Partial<Pick<Connections, 'cachedCredentials'>>;
+  connections: Pick<Connections, 'credentialsFor' | 'refreshRejected'> &
+    Partial<Pick<Connections, 'cachedCredentials' | 'hasPersonal' | 'cachedHasPersonal'>>;
   upstream: UpstreamSender;
   audit: AuditLog;
   /** Base URLs set by the operator's configuration (environment); they win over stored ones. */
@@ -202,6 +208,9 @@ export class Pipeline {
   /** Integrations this principal may call over `protocol` and that have a connection, in registration order. */
   async visibleIntegrations(principal: Principal, protocol: Protocol): Promise<RegisteredIntegration[]> {
     const connected = new Set((await this.store.listConnections(principal.workspaceId)).map((c) => c.service));
+    if (principal.memberId) {
+      for (const own of await this.store.listMemberConnections(principal.workspaceId, principal.memberId)) connected.add(own.service);
+    }
     const allowed = await this.allowedOperations(principal);
     const out: RegisteredIntegration[] = [];
     for (const integration of this.registry.list()) {
@@ -220,6 +229,8 @@ export class Pipeline {
     let status = 200;
     let code: string | null = null;
     let upstreamStatus: number | undefined;
+    /** Which connection acted upstream: set once it is chosen (audited below). */
+    const acted: Acted = { connection: null };
     annotateRequestSpan(request.service, request.operation, request.protocol);
     try {
       // The key's rate limit first, for every door: a refused call costs no look-up (rate-limit.ts); audited below.
@@ -247,7 +258,7 @@ export class Pipeline {
       if (compiling) await compiling;
       const params = this.validate(operation, request);
       const call = { workspaceId: request.principal.workspaceId, callerGone: request.callerGone, trace: request.trace };
-      const result = await this.execute(integration, operation, params, call);
+      const result = await this.execute(integration, operation, params, call, request.principal.memberId ?? null, acted);
       return result;
     } catch (error) {
       const failure = toGatewayError(error);
@@ -280,10 +291,42 @@ export class Pipeline {
           durationMs: performance.now() - started,
           clientAddress: request.clientAddress ?? null,
           memberId: request.principal.memberId ?? null,
+          ...(acted.connection ? { connection: acted.connection } : {}),
         },
         upstreamStatus === undefined ? undefined : { upstreamStatus },
       );
     }
+  }
+
+  /**
+   * Whose connection a member's call uses: theirs under `personal` (none is the not_connected error that says how to
+   * connect one), theirs where they connected one under `personal_else_shared`, never under `shared`. Returns the member
+   * whose personal connection acts, or null for the shared one.
+   */
+  private async personalConnection(
+    integration: RegisteredIntegration,
+    workspaceId: string,
+    memberId: string,
+    policy: ConnectionPolicy,
+  ): Promise<string | null> {
+    if (policy === 'shared') return null;
+    if (policy === 'personal') {
+      const has =
+        this.connections.cachedHasPersonal?.(workspaceId, integration.service, memberId) ??
+        (await this.connections.hasPersonal?.(workspaceId, integration.service, memberId));
+      if (has === false) {
+        throw new GatewayError(
+          'not_connected',
+          `${integration.plugin.displayName} acts as each person's own account in this workspace, and you have not connected yours: ` +
+            'sign in to the Portico dashboard and connect it under Connections (/dashboard/connections), then call again',
+        );
+      }
+      return memberId;
+    }
+    const has =
+      this.connections.cachedHasPersonal?.(workspaceId, integration.service, memberId) ??
+      (await this.connections.hasPersonal?.(workspaceId, integration.service, memberId));
+    return has ? memberId : null;
   }
 
   baseUrlFor(integration: RegisteredIntegration, state: IntegrationState, meta: Readonly<Record<string, unknown>>): string {
@@ -338,13 +381,18 @@ export class Pipeline {
     params: Record<string, unknown>,
     /** Whose connection, the caller's state and trace: each upstream request of the call takes its slots (upstream/limits.ts). */
     connection: ConnectionCall,
+    /** The person behind the call (their own connection acts where the policy says so); null: an API key's call. */
+    memberId: string | null,
+    acted: Acted,
   ): Promise<InvokeResult> {
     const { workspaceId } = connection;
+    const state = this.settings.cached(workspaceId, integration.service) ?? (await this.settings.state(workspaceId, integration.service));
+    const personal = memberId ? await this.personalConnection(integration, workspaceId, memberId, state.connectionPolicy) : null;
+    acted.connection = personal ? 'personal' : 'shared';
     // Cached (the common call): read without a promise.
     const loaded =
-      this.connections.cachedCredentials?.(integration, workspaceId) ??
-      (await this.connections.credentialsFor(integration, workspaceId, connection.trace));
-    const state = this.settings.cached(workspaceId, integration.service) ?? (await this.settings.state(workspaceId, integration.service));
+      this.connections.cachedCredentials?.(integration, workspaceId, personal) ??
+      (await this.connections.credentialsFor(integration, workspaceId, connection.trace, personal));
     const baseUrl = this.baseUrlFor(integration, state, loaded.record.meta);
     const definition = operation.definition;
     // What a second request of the call needs (an operation's run, a refresh): made only then.

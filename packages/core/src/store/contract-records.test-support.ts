@@ -105,7 +105,14 @@ export function recordContract(fresh: () => Promise<Store>): void {
     it('replaces the record on a second put', async () => {
       const store = await fresh();
       await store.putIntegration(integration('notion', { settings: { a: 1 }, baseUrl: 'https://a.test' }));
-      const second = integration('notion', { mcpEnabled: true, restEnabled: false, settings: { b: 2 }, baseUrl: null, updatedAt: T2 });
+      const second = integration('notion', {
+        mcpEnabled: true,
+        restEnabled: false,
+        settings: { b: 2 },
+        baseUrl: null,
+        connectionPolicy: 'personal',
+        updatedAt: T2,
+      });
       await store.putIntegration(second);
       expect(await store.getIntegration(DEFAULT_WORKSPACE, 'notion')).toEqual(second);
       expect(await store.listIntegrations(DEFAULT_WORKSPACE)).toEqual([second]);
@@ -183,6 +190,42 @@ export function recordContract(fresh: () => Promise<Store>): void {
       expect(all.map((c) => `${c.workspaceId}/${c.service}`)).toEqual(['default/callrail', 'default/notion', 'default/slack']);
       expect(all[0]).toEqual({ ...conn('callrail'), version: 1 });
     });
+
+    it('keeps each member’s own connection apart from the shared one and from every other member’s', async () => {
+      const store = await fresh();
+      await store.putConnection(conn('clio', { secret: 'enc1:shared' }));
+      await store.putConnection(conn('clio', { memberId: 'mem_priya', secret: 'enc1:priya' }));
+      await store.putConnection(conn('slack', { memberId: 'mem_priya', secret: 'enc1:priya-slack' }));
+      await store.putConnection(conn('clio', { memberId: 'mem_tom', secret: 'enc1:tom' }));
+      expect((await store.getConnection(DEFAULT_WORKSPACE, 'clio'))?.secret).toBe('enc1:shared');
+      expect((await store.getConnection(DEFAULT_WORKSPACE, 'clio', null))?.secret).toBe('enc1:shared');
+      expect(await store.getConnection(DEFAULT_WORKSPACE, 'clio', 'mem_priya')).toEqual({
+        ...conn('clio', { memberId: 'mem_priya', secret: 'enc1:priya' }),
+        version: 1,
+      });
+      expect(await store.getConnection(DEFAULT_WORKSPACE, 'slack', 'mem_tom')).toBeUndefined();
+      // the workspace's list is the shared connections; a member's list is theirs alone
+      expect((await store.listConnections(DEFAULT_WORKSPACE)).map((c) => c.secret)).toEqual(['enc1:shared']);
+      expect((await store.listMemberConnections(DEFAULT_WORKSPACE, 'mem_priya')).map((c) => c.secret)).toEqual([
+        'enc1:priya',
+        'enc1:priya-slack',
+      ]);
+      expect(await store.listMemberConnections(DEFAULT_WORKSPACE, '')).toEqual([]);
+      expect(await store.listMemberConnections('other', 'mem_priya')).toEqual([]);
+      expect(await store.allConnections()).toHaveLength(4);
+      // a swap and a delete touch only the row they name
+      const priya = (await store.getConnection(DEFAULT_WORKSPACE, 'clio', 'mem_priya')) as NonNullable<
+        Awaited<ReturnType<Store['getConnection']>>
+      >;
+      expect(await store.swapConnection({ ...priya, secret: 'enc1:priya-2' }, priya.version)).toMatchObject({ version: 2 });
+      expect((await store.getConnection(DEFAULT_WORKSPACE, 'clio'))?.version).toBe(1);
+      expect((await store.getConnection(DEFAULT_WORKSPACE, 'clio', 'mem_tom'))?.secret).toBe('enc1:tom');
+      expect(await store.deleteConnection(DEFAULT_WORKSPACE, 'clio', 'mem_priya')).toBe(true);
+      expect(await store.getConnection(DEFAULT_WORKSPACE, 'clio', 'mem_priya')).toBeUndefined();
+      expect((await store.getConnection(DEFAULT_WORKSPACE, 'clio'))?.secret).toBe('enc1:shared');
+      expect((await store.getConnection(DEFAULT_WORKSPACE, 'clio', 'mem_tom'))?.secret).toBe('enc1:tom');
+      expect(await store.deleteConnection(DEFAULT_WORKSPACE, 'slack')).toBe(false); // the shared one, which does not exist
+    });
   });
 
   describe('OAuth states', () => {
@@ -191,6 +234,7 @@ export function recordContract(fresh: () => Promise<Store>): void {
       workspaceId: DEFAULT_WORKSPACE,
       service: 'notion',
       keyId: 'key_1',
+      memberId: null,
       verifier: 'enc1:k:n:t:c',
       redirectUri: 'http://127.0.0.1:8787/api/connect/notion/callback',
       createdAt: '2026-01-01T00:00:00.000Z',

@@ -84,13 +84,15 @@ export class SqlMemberTable implements MemberTable {
   }
 
   async remove(workspaceId: string, id: string, at: string): Promise<boolean> {
-    // What the person could use ends with them: their grants (and so every token of those), and their sessions.
+    // What the person could use ends with them: their grants (and so every token of those), their sessions
     await this.run('UPDATE oauth_grants SET revoked_at = ? WHERE workspace_id = ? AND member_id = ? AND revoked_at IS NULL', [
       at,
       workspaceId,
       id,
     ]);
     await this.run('DELETE FROM dashboard_sessions WHERE workspace_id = ? AND key_id = ?', [workspaceId, id]);
+    // and their own upstream accounts (the engine revoked and deleted them first; this removes what that could not)
+    await this.run('DELETE FROM connections WHERE workspace_id = ? AND member_id = ?', [workspaceId, id]);
     return (await this.run('DELETE FROM members WHERE workspace_id = ? AND id = ?', [workspaceId, id])).changed > 0;
   }
 }

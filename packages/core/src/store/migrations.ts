@@ -206,4 +206,41 @@ export const MIGRATIONS: readonly Migration[] = [
     sqlite: MEMBERS_TABLES,
     postgres: MEMBERS_TABLES,
   },
+  {
+    version: 13,
+    name: 'personal connections; a connection policy per integration',
+    // A member's own upstream account beside the workspace's shared one: a connection row names its member ('' for the
+    // shared connection), an OAuth flow the member who started it, an audit record which connection acted, and an
+    // integration which connection a member's call uses (NULL: the default, personal else shared). docs/workspaces.md.
+    sqlite: [
+      `CREATE TABLE connections_next (
+         workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+         service TEXT NOT NULL,
+         member_id TEXT NOT NULL DEFAULT '',
+         kind TEXT NOT NULL,
+         secret TEXT NOT NULL,
+         meta TEXT NOT NULL,
+         status TEXT NOT NULL,
+         expires_at TEXT,
+         version INTEGER NOT NULL,
+         created_at TEXT NOT NULL,
+         updated_at TEXT NOT NULL,
+         PRIMARY KEY (workspace_id, service, member_id))`,
+      `INSERT INTO connections_next (workspace_id, service, member_id, kind, secret, meta, status, expires_at, version, created_at, updated_at)
+         SELECT workspace_id, service, '', kind, secret, meta, status, expires_at, version, created_at, updated_at FROM connections`,
+      'DROP TABLE connections',
+      'ALTER TABLE connections_next RENAME TO connections',
+      'ALTER TABLE oauth_states ADD COLUMN member_id TEXT',
+      'ALTER TABLE audit ADD COLUMN connection TEXT',
+      'ALTER TABLE integrations ADD COLUMN connection_policy TEXT',
+    ],
+    postgres: [
+      "ALTER TABLE connections ADD COLUMN member_id TEXT NOT NULL DEFAULT ''",
+      'ALTER TABLE connections DROP CONSTRAINT connections_pkey',
+      'ALTER TABLE connections ADD PRIMARY KEY (workspace_id, service, member_id)',
+      'ALTER TABLE oauth_states ADD COLUMN member_id TEXT',
+      'ALTER TABLE audit ADD COLUMN connection TEXT',
+      'ALTER TABLE integrations ADD COLUMN connection_policy TEXT',
+    ],
+  },
 ];

@@ -46,10 +46,10 @@ export async function appendAuditRows(pool: pg.Pool, records: readonly AuditReco
   // One statement whatever the batch size (no parameter limit, atomic like SQLite's batch); ORDER BY the
   // ordinality keeps ids, and so listAudit's order, in the order of the batch.
   await pool.query(
-    `INSERT INTO audit (at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms, client_address, member_id)
-       SELECT at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms, client_address, member_id
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::integer[], $8::text[], $9::integer[], $10::text[], $11::text[])
-         WITH ORDINALITY AS r(at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms, client_address, member_id, n)
+    `INSERT INTO audit (at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms, client_address, member_id, connection)
+       SELECT at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms, client_address, member_id, connection
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::integer[], $8::text[], $9::integer[], $10::text[], $11::text[], $12::text[])
+         WITH ORDINALITY AS r(at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms, client_address, member_id, connection, n)
        ORDER BY n`,
     [
       records.map((r) => r.at),
@@ -63,6 +63,7 @@ export async function appendAuditRows(pool: pg.Pool, records: readonly AuditReco
       records.map((r) => Math.round(r.durationMs)),
       records.map((r) => r.clientAddress ?? null),
       records.map((r) => r.memberId ?? null),
+      records.map((r) => r.connection ?? null),
     ],
   );
 }

@@ -217,11 +217,11 @@ export class PostgresStore extends WorkspaceMethods implements Store, QuotaLease
   async putIntegration(r: IntegrationSettingsRecord): Promise<void> {
     await this.pool.query(
       `WITH w AS (
-         INSERT INTO integrations (workspace_id, service, mcp_enabled, rest_enabled, base_url, settings, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         INSERT INTO integrations (workspace_id, service, mcp_enabled, rest_enabled, base_url, settings, updated_at, connection_policy)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $9)
          ON CONFLICT (workspace_id, service) DO UPDATE SET mcp_enabled = excluded.mcp_enabled,
            rest_enabled = excluded.rest_enabled, base_url = excluded.base_url, settings = excluded.settings,
-           updated_at = excluded.updated_at
+           updated_at = excluded.updated_at, connection_policy = excluded.connection_policy
          RETURNING service)
        SELECT pg_notify('${CHANGE_CHANNEL}', $8) FROM w`,
       [
@@ -233,30 +233,39 @@ export class PostgresStore extends WorkspaceMethods implements Store, QuotaLease
         JSON.stringify(r.settings),
         r.updatedAt,
         this.payload('integration', r.workspaceId, r.service),
+        r.connectionPolicy ?? null,
       ],
     );
     this.changed('integration', r.workspaceId, r.service);
   }
 
-  async getConnection(workspaceId: string, service: string): Promise<ConnectionRecord | undefined> {
-    const row = await this.one('SELECT * FROM connections WHERE workspace_id = $1 AND service = $2', [workspaceId, service]);
+  async getConnection(workspaceId: string, service: string, memberId?: string | null): Promise<ConnectionRecord | undefined> {
+    const sql = 'SELECT * FROM connections WHERE workspace_id = $1 AND service = $2 AND member_id = $3';
+    const row = await this.one(sql, [workspaceId, service, memberId ?? '']);
     return row ? connection(row) : undefined;
   }
 
   async listConnections(workspaceId: string): Promise<ConnectionRecord[]> {
-    return (await this.all('SELECT * FROM connections WHERE workspace_id = $1 ORDER BY service', [workspaceId])).map(connection);
+    const sql = "SELECT * FROM connections WHERE workspace_id = $1 AND member_id = '' ORDER BY service";
+    return (await this.all(sql, [workspaceId])).map(connection);
+  }
+
+  async listMemberConnections(workspaceId: string, memberId: string): Promise<ConnectionRecord[]> {
+    if (!memberId) return [];
+    const sql = 'SELECT * FROM connections WHERE workspace_id = $1 AND member_id = $2 ORDER BY service';
+    return (await this.all(sql, [workspaceId, memberId])).map(connection);
   }
 
   async allConnections(): Promise<ConnectionRecord[]> {
-    return (await this.all('SELECT * FROM connections ORDER BY workspace_id, service', [])).map(connection);
+    return (await this.all('SELECT * FROM connections ORDER BY workspace_id, service, member_id', [])).map(connection);
   }
 
   async putConnection(r: Omit<ConnectionRecord, 'version'>): Promise<ConnectionRecord> {
     const row = await this.one(
       `WITH w AS (
-         INSERT INTO connections (workspace_id, service, kind, secret, meta, status, expires_at, version, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $9)
-         ON CONFLICT (workspace_id, service) DO UPDATE SET kind = excluded.kind, secret = excluded.secret,
+         INSERT INTO connections (workspace_id, service, kind, secret, meta, status, expires_at, version, created_at, updated_at, member_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $9, $11)
+         ON CONFLICT (workspace_id, service, member_id) DO UPDATE SET kind = excluded.kind, secret = excluded.secret,
            meta = excluded.meta, status = excluded.status, expires_at = excluded.expires_at,
            version = connections.version + 1, updated_at = excluded.updated_at
          RETURNING *)
@@ -272,6 +281,7 @@ export class PostgresStore extends WorkspaceMethods implements Store, QuotaLease
         r.createdAt,
         r.updatedAt,
         this.payload('connection', r.workspaceId, r.service),
+        r.memberId ?? '',
       ],
     );
     if (!row) throw new Error('INSERT … RETURNING returned no row');
@@ -284,7 +294,7 @@ export class PostgresStore extends WorkspaceMethods implements Store, QuotaLease
       `WITH w AS (
          UPDATE connections SET kind = $1, secret = $2, meta = $3, status = $4, expires_at = $5, version = version + 1,
            updated_at = $6
-         WHERE workspace_id = $7 AND service = $8 AND version = $9 RETURNING *)
+         WHERE workspace_id = $7 AND service = $8 AND version = $9 AND member_id = $11 RETURNING *)
        SELECT w.*, pg_notify('${CHANGE_CHANNEL}', $10) FROM w`,
       [
         r.kind,
@@ -297,6 +307,7 @@ export class PostgresStore extends WorkspaceMethods implements Store, QuotaLease
         r.service,
         expectedVersion,
         this.payload('connection', r.workspaceId, r.service),
+        r.memberId ?? '',
       ],
     );
     if (!row) return undefined;
@@ -304,11 +315,11 @@ export class PostgresStore extends WorkspaceMethods implements Store, QuotaLease
     return connection(row);
   }
 
-  async deleteConnection(workspaceId: string, service: string): Promise<boolean> {
+  async deleteConnection(workspaceId: string, service: string, memberId?: string | null): Promise<boolean> {
     const result = await this.pool.query(
-      `WITH w AS (DELETE FROM connections WHERE workspace_id = $1 AND service = $2 RETURNING service)
+      `WITH w AS (DELETE FROM connections WHERE workspace_id = $1 AND service = $2 AND member_id = $4 RETURNING service)
        SELECT pg_notify('${CHANGE_CHANNEL}', $3) FROM w`,
-      [workspaceId, service, this.payload('connection', workspaceId, service)],
+      [workspaceId, service, this.payload('connection', workspaceId, service), memberId ?? ''],
     );
     const deleted = (result.rowCount ?? 0) > 0;
     if (deleted) this.changed('connection', workspaceId, service);
@@ -317,9 +328,9 @@ export class PostgresStore extends WorkspaceMethods implements Store, QuotaLease
 
   async createOAuthState(r: OAuthStateRecord): Promise<void> {
     await this.one(
-      `INSERT INTO oauth_states (state_hash, workspace_id, service, key_id, verifier, redirect_uri, created_at, expires_at, used_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [r.stateHash, r.workspaceId, r.service, r.keyId, r.verifier, r.redirectUri, r.createdAt, r.expiresAt, r.usedAt],
+      `INSERT INTO oauth_states (state_hash, workspace_id, service, key_id, verifier, redirect_uri, created_at, expires_at, used_at, member_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [r.stateHash, r.workspaceId, r.service, r.keyId, r.verifier, r.redirectUri, r.createdAt, r.expiresAt, r.usedAt, r.memberId ?? null],
     );
   }
 

@@ -1,4 +1,12 @@
-import type { ApiKeyRecord, AuditEntry, AuditRecord, ConnectionRecord, IntegrationSettingsRecord, OAuthStateRecord } from './types.js';
+import type {
+  ApiKeyRecord,
+  AuditEntry,
+  AuditRecord,
+  ConnectionPolicy,
+  ConnectionRecord,
+  IntegrationSettingsRecord,
+  OAuthStateRecord,
+} from './types.js';
 
 /**
  * Row → record mapping shared by the SQLite and PostgreSQL stores: both keep the same columns, with JSON in TEXT
@@ -31,6 +39,7 @@ export function integration(row: DbRow): IntegrationSettingsRecord {
     restEnabled: Number(row.rest_enabled) === 1,
     baseUrl: text(row.base_url),
     settings: JSON.parse(String(row.settings)),
+    connectionPolicy: row.connection_policy ? (String(row.connection_policy) as ConnectionPolicy) : null,
     updatedAt: String(row.updated_at),
   };
 }
@@ -39,6 +48,7 @@ export function connection(row: DbRow): ConnectionRecord {
   return {
     workspaceId: String(row.workspace_id),
     service: String(row.service),
+    memberId: row.member_id ? String(row.member_id) : null,
     kind: String(row.kind) as ConnectionRecord['kind'],
     secret: String(row.secret),
     meta: JSON.parse(String(row.meta)),
@@ -56,6 +66,7 @@ export function oauthState(row: DbRow): OAuthStateRecord {
     workspaceId: String(row.workspace_id),
     service: String(row.service),
     keyId: text(row.key_id),
+    memberId: text(row.member_id),
     verifier: text(row.verifier),
     redirectUri: String(row.redirect_uri),
     createdAt: String(row.created_at),
@@ -78,5 +89,6 @@ export function auditRecord(row: DbRow): Omit<AuditEntry, 'id'> {
     clientAddress: text(row.client_address),
     // only where a person is named: records of keys keep their shape
     ...(row.member_id === null || row.member_id === undefined ? {} : { memberId: String(row.member_id) }),
+    ...(row.connection === null || row.connection === undefined ? {} : { connection: String(row.connection) as 'personal' | 'shared' }),
   };
 }

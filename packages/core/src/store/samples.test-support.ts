@@ -31,6 +31,7 @@ export function integration(service: string, overrides: Partial<IntegrationSetti
     restEnabled: false,
     baseUrl: null,
     settings: {},
+    connectionPolicy: null,
     updatedAt: T1,
     ...overrides,
   };
@@ -40,6 +41,7 @@ export function conn(service: string, overrides: Partial<Omit<ConnectionRecord, 
   return {
     workspaceId: DEFAULT_WORKSPACE,
     service,
+    memberId: null,
     kind: 'token',
     secret: 'enc1:a',
     meta: {},

@@ -40,10 +40,10 @@ import { type Statement, WorkspaceMethods, WorkspaceRecords } from './workspace-
 const SIDECARS = ['', '-wal', '-shm', '-journal'];
 
 /** Appends the audit records given as one JSON array of rows (`appendAudit`), in the array's order. */
-const APPEND_AUDIT = `INSERT INTO audit (at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms, client_address, member_id)
+const APPEND_AUDIT = `INSERT INTO audit (at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms, client_address, member_id, connection)
   SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'),
          json_extract(value, '$[4]'), json_extract(value, '$[5]'), json_extract(value, '$[6]'), json_extract(value, '$[7]'),
-         json_extract(value, '$[8]'), json_extract(value, '$[9]'), json_extract(value, '$[10]')
+         json_extract(value, '$[8]'), json_extract(value, '$[9]'), json_extract(value, '$[10]'), json_extract(value, '$[11]')
   FROM json_each(?) ORDER BY key`;
 
 /**
@@ -234,38 +234,69 @@ export class SqliteStore extends WorkspaceMethods implements Store {
 
   async putIntegration(r: IntegrationSettingsRecord): Promise<void> {
     await this.run(
-      `INSERT INTO integrations (workspace_id, service, mcp_enabled, rest_enabled, base_url, settings, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO integrations (workspace_id, service, mcp_enabled, rest_enabled, base_url, settings, updated_at, connection_policy)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (workspace_id, service) DO UPDATE SET mcp_enabled = excluded.mcp_enabled,
          rest_enabled = excluded.rest_enabled, base_url = excluded.base_url, settings = excluded.settings,
-         updated_at = excluded.updated_at`,
-      [r.workspaceId, r.service, r.mcpEnabled ? 1 : 0, r.restEnabled ? 1 : 0, r.baseUrl, JSON.stringify(r.settings), r.updatedAt],
+         updated_at = excluded.updated_at, connection_policy = excluded.connection_policy`,
+      [
+        r.workspaceId,
+        r.service,
+        r.mcpEnabled ? 1 : 0,
+        r.restEnabled ? 1 : 0,
+        r.baseUrl,
+        JSON.stringify(r.settings),
+        r.updatedAt,
+        r.connectionPolicy ?? null,
+      ],
     );
     this.changed('integration', r.workspaceId, r.service);
   }
 
-  async getConnection(workspaceId: string, service: string): Promise<ConnectionRecord | undefined> {
-    const row = await this.one('SELECT * FROM connections WHERE workspace_id = ? AND service = ?', [workspaceId, service]);
+  async getConnection(workspaceId: string, service: string, memberId?: string | null): Promise<ConnectionRecord | undefined> {
+    const row = await this.one('SELECT * FROM connections WHERE workspace_id = ? AND service = ? AND member_id = ?', [
+      workspaceId,
+      service,
+      memberId ?? '',
+    ]);
     return row ? connection(row) : undefined;
   }
 
   async listConnections(workspaceId: string): Promise<ConnectionRecord[]> {
-    return (await this.all('SELECT * FROM connections WHERE workspace_id = ? ORDER BY service', [workspaceId])).map(connection);
+    const sql = "SELECT * FROM connections WHERE workspace_id = ? AND member_id = '' ORDER BY service";
+    return (await this.all(sql, [workspaceId])).map(connection);
+  }
+
+  async listMemberConnections(workspaceId: string, memberId: string): Promise<ConnectionRecord[]> {
+    if (!memberId) return [];
+    const sql = 'SELECT * FROM connections WHERE workspace_id = ? AND member_id = ? ORDER BY service';
+    return (await this.all(sql, [workspaceId, memberId])).map(connection);
   }
 
   async allConnections(): Promise<ConnectionRecord[]> {
-    return (await this.all('SELECT * FROM connections ORDER BY workspace_id, service', [])).map(connection);
+    return (await this.all('SELECT * FROM connections ORDER BY workspace_id, service, member_id', [])).map(connection);
   }
 
   async putConnection(r: Omit<ConnectionRecord, 'version'>): Promise<ConnectionRecord> {
     const row = await this.one(
-      `INSERT INTO connections (workspace_id, service, kind, secret, meta, status, expires_at, version, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
-       ON CONFLICT (workspace_id, service) DO UPDATE SET kind = excluded.kind, secret = excluded.secret,
+      `INSERT INTO connections (workspace_id, service, member_id, kind, secret, meta, status, expires_at, version, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
+       ON CONFLICT (workspace_id, service, member_id) DO UPDATE SET kind = excluded.kind, secret = excluded.secret,
          meta = excluded.meta, status = excluded.status, expires_at = excluded.expires_at,
          version = connections.version + 1, updated_at = excluded.updated_at
        RETURNING *`,
-      [r.workspaceId, r.service, r.kind, r.secret, JSON.stringify(r.meta), r.status, r.expiresAt, r.createdAt, r.updatedAt],
+      [
+        r.workspaceId,
+        r.service,
+        r.memberId ?? '',
+        r.kind,
+        r.secret,
+        JSON.stringify(r.meta),
+        r.status,
+        r.expiresAt,
+        r.createdAt,
+        r.updatedAt,
+      ],
     );
     this.changed('connection', r.workspaceId, r.service);
     return connection(row as Row);
@@ -274,25 +305,37 @@ export class SqliteStore extends WorkspaceMethods implements Store {
   async swapConnection(r: Omit<ConnectionRecord, 'version'>, expectedVersion: number): Promise<ConnectionRecord | undefined> {
     const row = await this.one(
       `UPDATE connections SET kind = ?, secret = ?, meta = ?, status = ?, expires_at = ?, version = version + 1, updated_at = ?
-       WHERE workspace_id = ? AND service = ? AND version = ? RETURNING *`,
-      [r.kind, r.secret, JSON.stringify(r.meta), r.status, r.expiresAt, r.updatedAt, r.workspaceId, r.service, expectedVersion],
+       WHERE workspace_id = ? AND service = ? AND member_id = ? AND version = ? RETURNING *`,
+      [
+        r.kind,
+        r.secret,
+        JSON.stringify(r.meta),
+        r.status,
+        r.expiresAt,
+        r.updatedAt,
+        r.workspaceId,
+        r.service,
+        r.memberId ?? '',
+        expectedVersion,
+      ],
     );
     if (!row) return undefined;
     this.changed('connection', r.workspaceId, r.service);
     return connection(row);
   }
 
-  async deleteConnection(workspaceId: string, service: string): Promise<boolean> {
-    const deleted = (await this.run('DELETE FROM connections WHERE workspace_id = ? AND service = ?', [workspaceId, service])) > 0;
+  async deleteConnection(workspaceId: string, service: string, memberId?: string | null): Promise<boolean> {
+    const sql = 'DELETE FROM connections WHERE workspace_id = ? AND service = ? AND member_id = ?';
+    const deleted = (await this.run(sql, [workspaceId, service, memberId ?? ''])) > 0;
     if (deleted) this.changed('connection', workspaceId, service);
     return deleted;
   }
 
   async createOAuthState(r: OAuthStateRecord): Promise<void> {
     await this.one(
-      `INSERT INTO oauth_states (state_hash, workspace_id, service, key_id, verifier, redirect_uri, created_at, expires_at, used_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [r.stateHash, r.workspaceId, r.service, r.keyId, r.verifier, r.redirectUri, r.createdAt, r.expiresAt, r.usedAt],
+      `INSERT INTO oauth_states (state_hash, workspace_id, service, key_id, verifier, redirect_uri, created_at, expires_at, used_at, member_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [r.stateHash, r.workspaceId, r.service, r.keyId, r.verifier, r.redirectUri, r.createdAt, r.expiresAt, r.usedAt, r.memberId ?? null],
     );
   }
 
@@ -319,6 +362,7 @@ export class SqliteStore extends WorkspaceMethods implements Store {
         Math.round(r.durationMs),
         r.clientAddress ?? null,
         r.memberId ?? null,
+        r.connection ?? null,
       ]),
     );
     await this.client.execute({ sql: APPEND_AUDIT, args: [rows] });

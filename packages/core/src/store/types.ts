@@ -70,14 +70,30 @@ export interface IntegrationSettingsRecord {
   /** Operator override of the upstream base URL, stored per workspace. */
   baseUrl: string | null;
   settings: Record<string, unknown>;
+  /** Whose upstream account a member's call acts as; null (or absent): the default, {@link DEFAULT_CONNECTION_POLICY}. */
+  connectionPolicy?: ConnectionPolicy | null;
   updatedAt: string;
 }
+
+/**
+ * Whose upstream account a member's call acts as: the workspace's `shared` connection always, the member's own
+ * (`personal`: none is a tool error saying how to connect one), or the member's own where they connected one and else
+ * the shared one (`personal_else_shared`). A call made with an API key always uses the shared connection.
+ */
+export type ConnectionPolicy = 'shared' | 'personal' | 'personal_else_shared';
+
+export const CONNECTION_POLICIES: readonly ConnectionPolicy[] = ['shared', 'personal', 'personal_else_shared'];
+
+/** What an integration without a policy of its own does: nothing changes until a member connects their own account. */
+export const DEFAULT_CONNECTION_POLICY: ConnectionPolicy = 'personal_else_shared';
 
 export type ConnectionStatus = 'active' | 'needs_reconnect';
 
 export interface ConnectionRecord {
   workspaceId: string;
   service: string;
+  /** The member whose own account this is (a personal connection); null: the workspace's shared connection. */
+  memberId?: string | null;
   /** `token` (pasted by an operator) or `oauth2`. */
   kind: 'token' | 'oauth2';
   /** Encrypted credentials (see Encryptor); never plaintext. */
@@ -101,6 +117,8 @@ export interface OAuthStateRecord {
   service: string;
   /** The API key that started the flow. */
   keyId: string | null;
+  /** The member connecting their own account (a personal connection); null or absent: the shared connection. */
+  memberId?: string | null;
   /** PKCE code verifier, encrypted; null when the provider does not use PKCE. */
   verifier: string | null;
   redirectUri: string;
@@ -121,6 +139,7 @@ export interface AuditRecord {
   durationMs: number;
   clientAddress: string | null; // the socket's, or a trusted proxy's X-Forwarded-For; null: no request, or before v10
   memberId?: string | null; // the person behind the call (a member or their grant); absent or null: none, or before v12
+  connection?: 'personal' | 'shared' | null; // which connection acted upstream; absent or null: none did, or before v13
 }
 
 /** An audit record as `queryAudit` lists it: with its id, which orders the records (a higher id was written later). */
@@ -257,8 +276,12 @@ export interface Store {
   listIntegrations(workspaceId: string): Promise<IntegrationSettingsRecord[]>;
   putIntegration(record: IntegrationSettingsRecord): Promise<void>;
 
-  getConnection(workspaceId: string, service: string): Promise<ConnectionRecord | undefined>;
+  /** The shared connection of a service, or (with `memberId`) that member's personal one. */
+  getConnection(workspaceId: string, service: string, memberId?: string | null): Promise<ConnectionRecord | undefined>;
+  /** The workspace's shared connections. */
   listConnections(workspaceId: string): Promise<ConnectionRecord[]>;
+  /** One member's personal connections. */
+  listMemberConnections(workspaceId: string, memberId: string): Promise<ConnectionRecord[]>;
   /** Insert or replace; sets version to the stored version + 1 and returns it. */
   putConnection(record: Omit<ConnectionRecord, 'version'>): Promise<ConnectionRecord>;
   /**
@@ -266,8 +289,9 @@ export interface Store {
    * Returns the new record, or undefined when another writer got there first.
    */
   swapConnection(record: Omit<ConnectionRecord, 'version'>, expectedVersion: number): Promise<ConnectionRecord | undefined>;
-  deleteConnection(workspaceId: string, service: string): Promise<boolean>;
-  /** Every connection of every workspace (for key rotation). */
+  /** Deletes the shared connection of a service, or (with `memberId`) that member's personal one. */
+  deleteConnection(workspaceId: string, service: string, memberId?: string | null): Promise<boolean>;
+  /** Every connection of every workspace, shared and personal (for key rotation). */
   allConnections(): Promise<ConnectionRecord[]>;
 
   createOAuthState(record: OAuthStateRecord): Promise<void>;
