@@ -42,10 +42,18 @@ export interface GrantEndpoints {
  * The consent step alone: an admin signs in to the dashboard with `adminKey`, opens `authorizeUrl` (an authorization
  * request as a client builds it), answers the consent form with `choices`, and gets where the browser is sent back.
  */
-export async function approveAsAdmin(gatewayUrl: string, adminKey: string, authorizeUrl: URL, choices: ConsentChoices): Promise<URL> {
-  const signIn = await form(`${gatewayUrl}/dashboard/sign-in`, { key: adminKey });
-  must(signIn.status === 303, `sign-in answered ${signIn.status}`);
-  const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] as string;
+/** Who signs the consent page: an admin key (signed in with it), or a person's dashboard session cookie. */
+export type Approver = string | { cookie: string };
+
+export async function approveAsAdmin(gatewayUrl: string, adminKey: Approver, authorizeUrl: URL, choices: ConsentChoices): Promise<URL> {
+  let cookie: string;
+  if (typeof adminKey === 'string') {
+    const signIn = await form(`${gatewayUrl}/dashboard/sign-in`, { key: adminKey });
+    must(signIn.status === 303, `sign-in answered ${signIn.status}`);
+    cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0] as string;
+  } else {
+    cookie = adminKey.cookie;
+  }
   const page = await fetch(authorizeUrl, { redirect: 'manual', headers: { cookie } });
   const text = await page.text();
   must(page.status === 200, `the consent page answered ${page.status}`);
@@ -59,7 +67,7 @@ export async function approveAsAdmin(gatewayUrl: string, adminKey: string, autho
 
 export async function obtainGrant(
   gatewayUrl: string,
-  adminKey: string,
+  adminKey: Approver,
   choices: ConsentChoices,
   clientName = 'Grant test client',
   endpoints: GrantEndpoints = {},

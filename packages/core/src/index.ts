@@ -62,6 +62,8 @@ export {
   type AuditQuery,
   type AuditRecord,
   type AuditSeriesPoint,
+  CONNECTION_POLICIES,
+  type ConnectionPolicy,
   type ConnectionRecord,
   type ConnectionStatus,
   DEFAULT_WORKSPACE,

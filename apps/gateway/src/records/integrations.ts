@@ -16,6 +16,7 @@ export function publicIntegration(
     rest_enabled: state.restEnabled,
     base_url: state.baseUrl,
     settings: state.settings,
+    connection_policy: state.connectionPolicy,
     connection: connection ? { kind: connection.kind, status: connection.status, updated_at: connection.updatedAt } : null,
   };
 }

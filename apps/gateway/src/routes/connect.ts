@@ -50,6 +50,15 @@ export function mountConnect(
     try {
       const done = await engine.completeOAuth(service, query);
       const name = engine.registry.get(done.service)?.plugin.displayName ?? done.service;
+      if (done.memberId) {
+        const back = options.dashboard ? '/dashboard/connections' : undefined;
+        ctx.body = resultPage(
+          `Your ${name} account is connected`,
+          `Your assistants now act as you in ${name}. You can close this window.`,
+          back,
+        );
+        return;
+      }
       const back = options.dashboard ? `/dashboard/integrations/${done.service}` : undefined;
       ctx.body = resultPage(`${name} is connected`, `Portico can now call ${name} for this workspace. You can close this window.`, back);
     } catch (error) {

@@ -57,7 +57,7 @@ export class ConnectionIdentities<S extends IntegrationState = IntegrationState>
     const integration = registry.get(record.service);
     const identify = integration?.plugin.identify;
     if (!integration || !identify) return record;
-    const key = `${record.workspaceId}\u0000${record.service}`;
+    const key = identityKey(record);
     try {
       const identity = clean(await this.withTimeout(this.ask(integration, record, identify)));
       this.failedAt.delete(key);
@@ -75,7 +75,7 @@ export class ConnectionIdentities<S extends IntegrationState = IntegrationState>
   /** Identifies a connection that has no identity yet, unless an attempt failed lately. */
   async identifyIfMissing(record: ConnectionRecord): Promise<ConnectionRecord> {
     if (ConnectionIdentities.of(record) || record.status !== 'active') return record;
-    const failed = this.failedAt.get(`${record.workspaceId}\u0000${record.service}`);
+    const failed = this.failedAt.get(identityKey(record));
     if (failed !== undefined && Date.now() - failed < RETRY_AFTER_MS) return record;
     return this.identify(record);
   }
@@ -86,7 +86,7 @@ export class ConnectionIdentities<S extends IntegrationState = IntegrationState>
     identify: NonNullable<RegisteredIntegration['plugin']['identify']>,
   ): Promise<ConnectionIdentity> {
     const { connections, sender, state, baseUrlFor } = this.options;
-    const loaded = await connections.credentialsFor(integration, record.workspaceId);
+    const loaded = await connections.credentialsFor(integration, record.workspaceId, undefined, record.memberId ?? null);
     const settings = await state(record.workspaceId, integration.service);
     const baseUrl = baseUrlFor(integration, settings, loaded.record.meta);
     const operation = { name: 'identify' };
@@ -109,7 +109,7 @@ export class ConnectionIdentities<S extends IntegrationState = IntegrationState>
   private async keep(record: ConnectionRecord, identity: ConnectionIdentity): Promise<ConnectionRecord | undefined> {
     const { store } = this.options;
     for (let attempt = 0; attempt < 3; attempt++) {
-      const current = await store.getConnection(record.workspaceId, record.service);
+      const current = await store.getConnection(record.workspaceId, record.service, record.memberId ?? null);
       if (!current) return undefined;
       const { version, ...rest } = current;
       const next = { ...rest, meta: { ...current.meta, [ACTING_AS]: identity } };
@@ -119,6 +119,10 @@ export class ConnectionIdentities<S extends IntegrationState = IntegrationState>
     return undefined;
   }
 }
+
+/** One connection: its workspace, service and (a personal one) member. */
+const identityKey = (record: Pick<ConnectionRecord, 'workspaceId' | 'service' | 'memberId'>) =>
+  `${record.workspaceId}\u0000${record.service}\u0000${record.memberId ?? ''}`;
 
 function text(value: unknown): string | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);

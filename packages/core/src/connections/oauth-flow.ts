@@ -81,7 +81,7 @@ export class OAuthFlow {
       expiresAt,
       usedAt: null,
     });
-    return { authorizeUrl: authorizeUrl(client, state, pkce?.challenge), expiresAt };
+    return { authorizeUrl: authorizeUrl(client, state, pkce?.challenge, memberId !== null), expiresAt };
   }
 
   /**

@@ -46,7 +46,12 @@ export function pkcePair(): { verifier: string; challenge: string } {
   return { verifier, challenge: base64url(createHash('sha256').update(verifier).digest()) };
 }
 
-export function authorizeUrl(client: OAuthClient, state: string, challenge: string | undefined): string {
+/**
+ * The provider's authorize address for a flow. `personal`: a person connecting their own account, who is asked to sign
+ * in (`prompt=login`) rather than silently connected as whoever the browser is signed in as — often the admin who
+ * connected the workspace's account from the same browser. Providers that do not know the parameter ignore it.
+ */
+export function authorizeUrl(client: OAuthClient, state: string, challenge: string | undefined, personal = false): string {
   const url = new URL(client.settings.authorizeUrl);
   url.searchParams.set('response_type', 'code');
   url.searchParams.set('client_id', client.clientId);
@@ -58,6 +63,7 @@ export function authorizeUrl(client: OAuthClient, state: string, challenge: stri
     url.searchParams.set('code_challenge_method', 'S256');
   }
   for (const [key, value] of Object.entries(client.settings.authorizeParams ?? {})) url.searchParams.set(key, value);
+  if (personal && !url.searchParams.has('prompt')) url.searchParams.set('prompt', 'login');
   return url.toString();
 }
 

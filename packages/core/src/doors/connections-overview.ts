@@ -1,7 +1,7 @@
 import { ACTING_AS, ConnectionIdentities } from '../connections/identity.js';
 import type { ConnectionIdentity } from '../contract/plugin.js';
 import type { Engine, Principal } from '../pipeline/engine.js';
-import type { ConnectionRecord } from '../store/types.js';
+import type { ConnectionPolicy, ConnectionRecord } from '../store/types.js';
 
 /** How long a listing waits for the connections it identifies (those not identified yet) before answering without. */
 const IDENTIFY_WAIT_MS = 5_000;
@@ -26,9 +26,31 @@ export interface ConnectionOverview {
   connected_at?: string;
   /** Whether this key may use it over each door (the workspace's switches). */
   doors: { mcp: boolean; rest: boolean };
+  /** Whose account a person's call acts as here: `shared`, `personal`, or `personal_else_shared` (docs/workspaces.md). */
+  policy: ConnectionPolicy;
+  /**
+   * Which connection the caller's calls use now: the caller's own (`personal`), the workspace's (`shared`), or none
+   * (`none`: a call answers not_connected, and `next` says what to do).
+   */
+  in_use: 'personal' | 'shared' | 'none';
+  /** The caller's own account for this service, when the caller is a person (a member, or a token of theirs). */
+  personal?: PersonalConnectionOverview;
   /** What to do when it cannot be used. */
   next?: string;
 }
+
+/** A person's own connection of a service, as the overview shows it to that person. */
+export interface PersonalConnectionOverview {
+  status: 'connected' | 'needs_reconnect' | 'not_connected';
+  kind?: 'token' | 'oauth2';
+  acting_as?: ConnectionIdentity;
+  token?: { expires_at: string | null; expired: boolean };
+  connected_at?: string;
+  /** What to do to connect it, or to connect it again. */
+  next?: string;
+}
+
+const CONNECT_OWN = (service: string) => `Connect your own ${service} account in the Portico dashboard, under Connections (/dashboard/connections).`;
 
 /**
  * The services the caller's key may use (its services scope and tool set), each with its connection's state, the
@@ -41,14 +63,25 @@ export async function connectionsOverview(
   now = Date.now(),
 ): Promise<{ connections: ConnectionOverview[] }> {
   const records = new Map((await engine.store.listConnections(principal.workspaceId)).map((r) => [r.service, r]));
+  const memberId = principal.memberId ?? null;
+  const own = new Map(
+    memberId ? (await engine.store.listMemberConnections(principal.workspaceId, memberId)).map((r) => [r.service, r]) : [],
+  );
   const allowed = await engine.allowedOperations(principal);
   const { services } = principal.scopes;
   const usable = (service: string) => (services === '*' || services.includes(service)) && (!allowed || allowed.hasService(service));
-  await identifyMissing(
-    engine,
-    [...records.values()].filter((r) => usable(r.service)),
-    records,
-  );
+  await Promise.all([
+    identifyMissing(
+      engine,
+      [...records.values()].filter((r) => usable(r.service)),
+      records,
+    ),
+    identifyMissing(
+      engine,
+      [...own.values()].filter((r) => usable(r.service)),
+      own,
+    ),
+  ]);
   const connections: ConnectionOverview[] = [];
   for (const integration of engine.registry.list()) {
     const { service } = integration;
@@ -56,12 +89,25 @@ export async function connectionsOverview(
     const state = await engine.integrationState(principal.workspaceId, service);
     const record = records.get(service);
     const doors = { mcp: state.mcpEnabled, rest: state.restEnabled };
-    const base = { service, name: integration.plugin.displayName, doors };
+    const policy = state.connectionPolicy;
+    const mine = own.get(service);
+    // as the pipeline chooses: a person's own under `personal`, theirs if they have one else the shared under the default
+    const inUse: ConnectionOverview['in_use'] =
+      memberId && policy !== 'shared' && (mine || policy === 'personal') ? (mine ? 'personal' : 'none') : record ? 'shared' : 'none';
+    const base = {
+      service,
+      name: integration.plugin.displayName,
+      doors,
+      policy,
+      in_use: inUse,
+      ...(memberId ? { personal: personalOverview(service, mine, now) } : {}),
+    };
+    const personalNext = memberId && policy === 'personal' && !mine ? { next: CONNECT_OWN(service) } : {};
     if (!record) {
       connections.push({
         ...base,
         status: 'not_connected',
-        next: `Ask a workspace admin to connect ${service} (portico connect ${service}).`,
+        next: memberId && policy !== 'shared' && !mine ? CONNECT_OWN(service) : `Ask a workspace admin to connect ${service} (portico connect ${service}).`,
       });
       continue;
     }
@@ -78,10 +124,25 @@ export async function connectionsOverview(
       connected_at: record.createdAt,
       ...(record.status === 'needs_reconnect'
         ? { next: `The provider refused the stored authorization: ask a workspace admin to connect ${service} again.` }
-        : {}),
+        : personalNext),
     });
   }
   return { connections };
+}
+
+function personalOverview(service: string, record: ConnectionRecord | undefined, now: number): PersonalConnectionOverview {
+  if (!record) return { status: 'not_connected', next: CONNECT_OWN(service) };
+  const actingAs = ConnectionIdentities.of(record);
+  return {
+    status: record.status === 'needs_reconnect' ? 'needs_reconnect' : 'connected',
+    kind: record.kind,
+    ...(actingAs ? { acting_as: actingAs } : {}),
+    token: { expires_at: record.expiresAt, expired: record.expiresAt !== null && Date.parse(record.expiresAt) <= now },
+    connected_at: record.createdAt,
+    ...(record.status === 'needs_reconnect'
+      ? { next: `The provider refused your authorization: connect your own ${service} account again in the dashboard (Connections).` }
+      : {}),
+  };
 }
 
 /** Identifies, in parallel, the connections that have no identity yet; waits for them at most IDENTIFY_WAIT_MS. */

@@ -78,6 +78,7 @@ export {
   parseFault,
 } from './faults.js';
 export * from './firm.js';
+export { ACCOUNT_HOLDER, type FirmSignIn, firmSignIn } from './firm-sign-in.js';
 
 /**
  * The emulator kit: what every plugin's sandbox upstream (an in-process HTTP emulator of the application's wire

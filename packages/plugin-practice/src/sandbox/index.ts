@@ -1,7 +1,7 @@
 import type { SandboxOptions, SandboxServer } from '@portico/core/plugin';
 import { type EmulatorReply, type EmulatorRequest, type FaultWriter, jsonReply, startEmulator } from '@portico/core/testing/emulator';
 import { ClioError, type Db, lookup, notFound, parentOf, records, route } from './model.js';
-import { answerOAuth, newOAuthState, type OAuthState } from './oauth.js';
+import { answerOAuth, newOAuthState, type OAuthState, userOfToken } from './oauth.js';
 import { page, parseFields, render, select } from './query.js';
 import { create, readData, update } from './records.js';
 import { reportRecords } from './reports.js';
@@ -94,7 +94,9 @@ function answer(request: EmulatorRequest, state: State): EmulatorReply {
   const limits = rateLimit(state, token);
   try {
     const path = request.path.slice(API_BASE.length);
-    const reply = download(request, state, path) ?? resource(request, state.db, path);
+    // the Clio user the token acts as: whoever authorized it, or the firm's account holder for the sandbox's own token
+    const me = userOfToken(state.oauth, token) ?? ACCOUNT_USER;
+    const reply = download(request, state, path) ?? resource(request, state.db, path, me);
     return { ...reply, headers: { ...reply.headers, ...limits } };
   } catch (error) {
     if (error instanceof ClioError) return { ...errorReply(error), headers: { ...error.headers, ...limits } };
@@ -151,7 +153,13 @@ function storedFile(request: EmulatorRequest): EmulatorReply {
 
 const noContent = (): EmulatorReply => ({ status: 204, body: '', contentType: 'text/plain; charset=utf-8' });
 
-function resource(request: EmulatorRequest, db: Db, path: string): EmulatorReply {
+/** Who the sandbox's own token (and any token nobody signed in for) acts as: the managing partner, Margaret Harlow. */
+const ACCOUNT_USER = 1001;
+
+/** Collections whose new records name the user who created them when the request names nobody (Clio's current user). */
+const AUTHORED: Readonly<Record<string, string>> = { '/activities': 'user' };
+
+function resource(request: EmulatorRequest, db: Db, path: string, me: number): EmulatorReply {
   const { method, query } = request;
   const found = route(path);
   if (!found) throw notFound('No route matches this path');
@@ -166,9 +174,9 @@ function resource(request: EmulatorRequest, db: Db, path: string): EmulatorReply
   const inScope = (stored: { scope: Record<string, string> }) => Object.entries(scope).every(([k, v]) => stored.scope[k] === v);
 
   if (collection.template === '/users/who_am_i') {
-    const me = lookup(db, '/users', 1001);
-    if (!me) throw notFound();
-    return jsonReply(200, { data: render(db, me.row, fields()) });
+    const user = lookup(db, '/users', me);
+    if (!user) throw notFound();
+    return jsonReply(200, { data: render(db, user.row, fields()) });
   }
   if (verb === 'L') {
     const rows = select(collection, reportRecords(db, collection.template, query) ?? records(db, collection).filter(inScope), query, db);
@@ -178,7 +186,10 @@ function resource(request: EmulatorRequest, db: Db, path: string): EmulatorReply
   }
   if (verb === 'C') {
     const selection = fields();
-    const row = create(db, collection, readData(request, db, collection, true), scope);
+    const data = readData(request, db, collection, true);
+    const author = AUTHORED[collection.template];
+    if (author && data[author] === undefined) data[author] = { id: me };
+    const row = create(db, collection, data, scope);
     return jsonReply(201, { data: render(db, row, selection) });
   }
   if (verb === 'X') {

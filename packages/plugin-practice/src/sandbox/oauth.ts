@@ -1,20 +1,32 @@
 import { randomBytes } from 'node:crypto';
-import { type EmulatorReply, type EmulatorRequest, jsonReply } from '@portico/core/testing/emulator';
+import { type EmulatorReply, type EmulatorRequest, FIRM_PEOPLE, firmSignIn, jsonReply } from '@portico/core/testing/emulator';
 
 /**
- * Clio's OAuth 2.0 authorization code flow at the origin: `GET /oauth/authorize` sends the browser back to
- * `redirect_uri` with `code` and `state` (the sandbox consents at once), `POST /oauth/token` exchanges the code for an
+ * Clio's OAuth 2.0 authorization code flow at the origin: `GET /oauth/authorize` signs a person of the firm in (the
+ * sandbox's stand-in for Clio's login: see firmSignIn) and sends the browser back to `redirect_uri` with `code` and
+ * `state` (the sandbox consents at once); the tokens act as that person's Clio user. `POST /oauth/token` exchanges the code for an
  * access token (30 days) and a refresh token, and exchanges a refresh token for a new access token while the refresh
  * token stays valid (Clio Manage refresh tokens are reusable); `POST /oauth/deauthorize` revokes the bearer token.
  */
 export interface OAuthState {
-  codes: Map<string, { clientId: string; redirectUri: string }>;
+  codes: Map<string, { clientId: string; redirectUri: string; userId: number }>;
   /** access token → its refresh token */
   tokens: Map<string, string>;
   refresh: Set<string>;
+  /** refresh token → the Clio user who authorized it (access tokens find theirs through their refresh token) */
+  users: Map<string, number>;
 }
 
-export const newOAuthState = (): OAuthState => ({ codes: new Map(), tokens: new Map(), refresh: new Set() });
+export const newOAuthState = (): OAuthState => ({ codes: new Map(), tokens: new Map(), refresh: new Set(), users: new Map() });
+
+/** The Clio user ids of the firm's people, in the firm's order (seed.ts numbers them from 1001). */
+export const userIdOf = (email: string): number => 1001 + FIRM_PEOPLE.findIndex((p) => p.email === email);
+
+/** The Clio user an access token acts as: the one who authorized it; undefined for a token the OAuth flow did not issue. */
+export function userOfToken(state: OAuthState, accessToken: string): number | undefined {
+  const refresh = state.tokens.get(accessToken);
+  return refresh === undefined ? undefined : state.users.get(refresh);
+}
 
 export const ACCESS_TOKEN_SECONDS = 2_592_000;
 
@@ -33,8 +45,10 @@ function authorize(request: EmulatorRequest, state: OAuthState): EmulatorReply {
   const redirectUri = request.query.get('redirect_uri') ?? '';
   if (!clientId || !redirectUri) return oauthError(400, 'invalid_request', 'client_id and redirect_uri are required');
   if (request.query.get('response_type') !== 'code') return oauthError(400, 'unsupported_response_type', 'response_type must be code');
+  const signedIn = firmSignIn(request, 'Clio Manage');
+  if ('page' in signedIn) return signedIn.page;
   const code = randomBytes(16).toString('hex');
-  state.codes.set(code, { clientId, redirectUri });
+  state.codes.set(code, { clientId, redirectUri, userId: userIdOf(signedIn.person.email) });
   const back = new URL(redirectUri);
   back.searchParams.set('code', code);
   const given = request.query.get('state');
@@ -61,6 +75,7 @@ function token(request: EmulatorRequest, state: OAuthState): EmulatorReply {
     state.codes.delete(params.code as string);
     const refreshToken = randomBytes(24).toString('base64url');
     state.refresh.add(refreshToken);
+    state.users.set(refreshToken, granted.userId);
     const accessToken = issue(state, refreshToken);
     return jsonReply(200, {
       access_token: accessToken,
@@ -85,5 +100,6 @@ function deauthorize(request: EmulatorRequest, state: OAuthState): EmulatorReply
   if (given === undefined || refreshToken === undefined) return oauthError(401, 'invalid_token', 'The access token is invalid');
   for (const [access, refresh] of state.tokens) if (refresh === refreshToken) state.tokens.delete(access);
   state.refresh.delete(refreshToken);
+  state.users.delete(refreshToken);
   return jsonReply(200, {});
 }

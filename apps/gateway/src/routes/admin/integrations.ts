@@ -7,6 +7,7 @@ const ConfigureIntegration = Params({
   rest_enabled: Type.Optional(Type.Boolean()),
   base_url: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
   settings: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  connection_policy: Type.Optional(Type.Union([Type.Literal('shared'), Type.Literal('personal'), Type.Literal('personal_else_shared')])),
 });
 
 const configureBody = validator(ConfigureIntegration);
@@ -42,6 +43,7 @@ export function mountIntegrationRoutes({ router, prefix, workspaceOf, engine, bo
       ...(input.rest_enabled === undefined ? {} : { restEnabled: input.rest_enabled }),
       ...(input.base_url === undefined ? {} : { baseUrl: input.base_url }),
       ...(input.settings === undefined ? {} : { settings: input.settings }),
+      ...(input.connection_policy === undefined ? {} : { connectionPolicy: input.connection_policy }),
     });
     const connection = await engine.store.getConnection(workspaceId, service);
     ctx.body = publicIntegration(service, integration.plugin.displayName, integration.operations.size, state, connection);

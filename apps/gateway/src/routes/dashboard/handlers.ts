@@ -57,6 +57,14 @@ const CreateKey = Params({
 });
 const Token = Params({ token: Type.String({ minLength: 1, maxLength: 8192 }), meta: Type.Optional(Type.String({ maxLength: 4000 })) });
 const BaseUrl = Params({ base_url: Type.String({ maxLength: 2000 }) });
+const Policy = Params({
+  policy: Type.Union([Type.Literal('shared'), Type.Literal('personal'), Type.Literal('personal_else_shared')]),
+});
+const POLICY_NAMES = {
+  shared: 'the shared connection',
+  personal: 'their own accounts only',
+  personal_else_shared: 'their own accounts where connected, else the shared connection',
+} as const;
 
 /** A form's fields checked against a TypeBox schema (as the admin API checks its bodies): 400 with every problem. */
 export function validator<T extends TObject>(schema: T) {
@@ -77,6 +85,7 @@ const toggleForm = validator(Toggle);
 const createKeyForm = validator(CreateKey);
 const tokenForm = validator(Token);
 const baseUrlForm = validator(BaseUrl);
+const policyForm = validator(Policy);
 
 /**
  * The pages: integrations and Configure, API keys, operations with try-it, activity. Each reads what it lists from the
@@ -216,6 +225,15 @@ export function mountPages(kit: PageKit): void {
     else if (result.revokeError)
       flash(r, 'ok', `${service} is disconnected; the provider did not confirm the revocation (${result.revokeError}).`);
     else flash(r, 'ok', `${service} is disconnected.`);
+    redirect(r.ctx, `/dashboard/integrations/${service}`);
+  });
+
+  route('POST', '/dashboard/integrations/:service/policy', async (r) => {
+    const service = r.params[0] as string;
+    assertMayChangeService(r.principal, engine.requireIntegration(service).service); // access/powers.ts
+    const input = policyForm(r.form);
+    await engine.configureIntegration(r.principal.workspaceId, service, { connectionPolicy: input.policy });
+    flash(r, 'ok', `${service}: people's calls now use ${POLICY_NAMES[input.policy]}.`);
     redirect(r.ctx, `/dashboard/integrations/${service}`);
   });
 

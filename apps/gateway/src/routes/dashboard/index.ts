@@ -13,6 +13,7 @@ import type { Context, Next } from 'koa';
 import { readBody } from '../../http/body.js';
 import type { GatewayState } from '../../http/state.js';
 import type { DashboardAssets } from './assets.js';
+import { mountConnections } from './connections.js';
 import { mountConsent } from './consent.js';
 import { DASHBOARD_CSP } from './csp.js';
 import { mountGrants } from './grants.js';
@@ -27,8 +28,9 @@ export const DASHBOARD_PREFIX = '/dashboard';
 const COOKIE = 'portico_session';
 /** The browser-bound half of a sign-in with the identity provider in progress (member-sign-in.ts). */
 const SIGN_IN_COOKIE = 'portico_sign_in';
-/** Pages a member who is not an admin may open: their own connected clients, consent, sign-out. */
-const MEMBER_PATHS = /^\/dashboard\/(authorize|grants(\/[a-z0-9_.-]{1,100}\/revoke)?|sign-out)$/i;
+/** Pages a member who is not an admin may open: their own accounts and connected clients, consent, sign-out. */
+const MEMBER_PATHS =
+  /^\/dashboard\/(authorize|grants(\/[a-z0-9_.-]{1,100}\/revoke)?|connections(\/[a-z0-9_.-]{1,100}\/(oauth|token|disconnect))?|sign-out)$/i;
 const FORM_LIMIT_BYTES = 64 * 1024;
 
 export { DASHBOARD_CSP } from './csp.js';
@@ -164,6 +166,7 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
   mountConsent(kit);
   mountGrants(kit);
   mountMembers(kit, memberSignIn?.options.name);
+  mountConnections(kit);
 
   // ---- the middleware -------------------------------------------------------------------------------------------
 

@@ -5,16 +5,20 @@ import type { DashboardSession, Flash } from './session.js';
 /** What a page says above its content, once: a flash message, or a new key's secret (shown only on that answer). */
 export type Notice = Flash | { kind: 'secret'; message: string; secret: string };
 
-export type Section = 'integrations' | 'operations' | 'keys' | 'activity' | 'members' | 'grants';
+export type Section = 'integrations' | 'operations' | 'keys' | 'activity' | 'members' | 'grants' | 'connections';
 
-/** The sections, and whether only admins see them (a member sees their own connected clients only). */
-const NAV: ReadonlyArray<[Section, string, string, adminOnly: boolean]> = [
-  ['integrations', 'Integrations', '/dashboard/integrations', true],
-  ['operations', 'Operations', '/dashboard/operations', true],
-  ['keys', 'API keys', '/dashboard/keys', true],
-  ['members', 'Members', '/dashboard/members', true],
-  ['grants', 'Connected clients', '/dashboard/grants', false],
-  ['activity', 'Activity', '/dashboard/activity', true],
+/**
+ * The sections, and who sees them: `admin` only admins; `person` only people signed in with the identity provider (a key
+ * has no accounts of its own); `all` everyone (a member sees their own connected clients only).
+ */
+const NAV: ReadonlyArray<[Section, string, string, who: 'admin' | 'person' | 'all']> = [
+  ['integrations', 'Integrations', '/dashboard/integrations', 'admin'],
+  ['operations', 'Operations', '/dashboard/operations', 'admin'],
+  ['keys', 'API keys', '/dashboard/keys', 'admin'],
+  ['members', 'Members', '/dashboard/members', 'admin'],
+  ['connections', 'Your accounts', '/dashboard/connections', 'person'],
+  ['grants', 'Connected clients', '/dashboard/grants', 'all'],
+  ['activity', 'Activity', '/dashboard/activity', 'admin'],
 ];
 
 export interface PageContext {
@@ -50,7 +54,7 @@ export function page(context: PageContext, title: string, content: Html): string
   <a class="brand" href="${context.admin ? '/dashboard/integrations' : '/dashboard/grants'}">Portico</a>
   <nav aria-label="Dashboard">
     <ul>
-      ${NAV.filter(([, , , adminOnly]) => context.admin || !adminOnly).map(([section, label, href]) => html`<li><a href="${href}"${section === context.section ? html` aria-current="page"` : ''}>${label}</a></li>`)}
+      ${NAV.filter(([, , , who]) => who === 'all' || (who === 'admin' ? context.admin : context.member)).map(([section, label, href]) => html`<li><a href="${href}"${section === context.section ? html` aria-current="page"` : ''}>${label}</a></li>`)}
     </ul>
   </nav>
   <div class="who">

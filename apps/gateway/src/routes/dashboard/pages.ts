@@ -135,6 +135,29 @@ export function configurePage(session: DashboardSession, view: ConfigureView): H
   }
 </section>
 
+<section class="panel" aria-labelledby="policy">
+  <h2 id="policy">Whose account</h2>
+  <p>Calls made with an API key always act as the connection above. For the calls of people (their assistants, signed in
+  with the identity provider), choose whose ${view.name} account acts:</p>
+  <form method="post" action="/dashboard/integrations/${view.service}/policy">
+    ${csrfField(session)}
+    <fieldset>
+      <legend>Connection policy</legend>
+      ${(
+        [
+          ['personal_else_shared', 'Their own where they connected one, else the connection above (default)'],
+          ['personal', 'Their own only: a person who has not connected theirs is told how to'],
+          ['shared', 'The connection above, for everyone'],
+        ] as const
+      ).map(
+        ([value, label]) =>
+          html`<label class="radio"><input type="radio" name="policy" value="${value}"${view.state.connectionPolicy === value ? html` checked` : ''}> ${label}</label>`,
+      )}
+    </fieldset>
+    <div class="actions"><button type="submit">Save policy</button></div>
+  </form>
+</section>
+
 <section class="panel" aria-labelledby="upstream">
   <h2 id="upstream">Upstream address</h2>
   <p>Default: <code>${view.defaultBaseUrl}</code>${view.baseUrlOverride ? html`; set by the environment to <code>${view.baseUrlOverride}</code>, which wins over what is stored here` : ''}.</p>

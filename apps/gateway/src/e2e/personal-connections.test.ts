@@ -1,0 +1,195 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { DEFAULT_WORKSPACE, type SandboxServer } from '@portico/core';
+import { clioPlugin } from '@portico/plugin-practice';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOAuthGateway, type TestGateway } from '../gateway.test-support.js';
+import { obtainGrant } from '../grants.test-support.js';
+import { SessionStore } from '../routes/dashboard/session.js';
+import { callWith } from './hostile.test-support.js';
+
+/**
+ * Each person acts as themselves upstream. Two people of the firm connect their own Clio accounts from the dashboard
+ * (the Clio sandbox's login lets each sign in as themselves); the tokens their assistants were granted then act as each
+ * one in Clio — Clio names each as the author of the time entry they log — while a third person without an account of
+ * their own falls back to the workspace's shared connection, or is told how to connect, as the integration's policy
+ * says. A call with an API key always acts as the shared connection.
+ */
+let sandbox: SandboxServer;
+let gateway: TestGateway;
+let client: Client;
+const API = '/api/v1/clio';
+
+interface Person {
+  id: string;
+  cookie: string;
+  csrf: string;
+  token: string;
+}
+
+/** A member of the workspace, signed in to the dashboard (a session as the identity provider's sign-in makes one). */
+async function member(email: string, name: string): Promise<Omit<Person, 'token'>> {
+  const { engine, store } = gateway.runtime;
+  const record = await engine.members.invite(DEFAULT_WORKSPACE, { email, name, role: 'member' }, null);
+  const { id } = await new SessionStore(store.sessions).create(record.id, DEFAULT_WORKSPACE);
+  const cookie = `portico_session=${id}`;
+  const page = await fetch(`${gateway.url}/dashboard/connections`, { headers: { cookie } });
+  expect(page.status).toBe(200);
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())?.[1] as string;
+  return { id: record.id, cookie, csrf };
+}
+
+const post = (person: Omit<Person, 'token'>, path: string, form: Record<string, string> = {}) =>
+  fetch(`${gateway.url}${path}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: person.cookie },
+    body: new URLSearchParams({ _csrf: person.csrf, ...form }).toString(),
+  });
+
+/** Connects a person's own Clio account from the dashboard, signing in at the Clio sandbox as `email`. */
+async function connectOwnClio(person: Omit<Person, 'token'>, email: string): Promise<void> {
+  const handOff = await post(person, '/dashboard/connections/clio/oauth');
+  expect(handOff.status).toBe(200);
+  const authorize = (/href="([^"]+)" data-follow/.exec(await handOff.text())?.[1] as string).replaceAll('&amp;', '&');
+  // Clio's login (the sandbox's): the gateway asks for a sign-in, so the page lists the firm's people
+  const login = await fetch(authorize, { redirect: 'manual' });
+  expect(login.status).toBe(200);
+  const choice = new RegExp(`href="([^"]+)" data-person="${email.replace('.', '\\.')}"`).exec(await login.text())?.[1] as string;
+  const signedIn = await fetch(new URL(choice.replaceAll('&amp;', '&'), authorize), { redirect: 'manual' });
+  expect(signedIn.status).toBe(302);
+  const back = await fetch(signedIn.headers.get('location') as string);
+  expect(back.status).toBe(200);
+  expect(await back.text()).toContain('Your Clio Manage account is connected');
+}
+
+async function logTime(token: string, note: string): Promise<string> {
+  const body = { type: 'TimeEntry', date: '2026-11-27', matter: { id: 3001 }, quantity: 1800, note };
+  const created = await gateway.rest('POST', `${API}/activities?fields=id`, { key: token, body });
+  expect(created.status, JSON.stringify(created.body)).toBeLessThan(300);
+  const id = (created.body as { data: { id: number } }).data.id;
+  const read = await gateway.rest('GET', `${API}/activities/${id}?fields=id,user{id,name}`);
+  return (read.body as { data: { user: { name: string } } }).data.user.name;
+}
+
+async function whoAmI(token: string) {
+  return gateway.rest('GET', `${API}/users/who_am_i?fields=id,name`, { key: token });
+}
+
+let priya: Person;
+let tom: Person;
+let sofia: Person;
+
+beforeAll(async () => {
+  ({ sandbox, gateway, client } = await startOAuthGateway(clioPlugin, { revokePath: '/oauth/deauthorize' }));
+  // the workspace's shared account, connected by an admin (the sandbox's account holder, Margaret Harlow)
+  const start = await fetch(`${gateway.url}/api/connect/clio`, { headers: { authorization: `Bearer ${gateway.key}` }, redirect: 'manual' });
+  const atClio = await fetch(start.headers.get('location') as string, { redirect: 'manual' });
+  expect((await fetch(atClio.headers.get('location') as string)).status).toBe(200);
+
+  const people = [
+    ['priya@harlowpike.example', 'Priya Raman'],
+    ['tom@harlowpike.example', 'Tom Becker'],
+    ['sofia@harlowpike.example', 'Sofia Alvarez'],
+  ] as const;
+  const signedIn = await Promise.all(people.map(([email, name]) => member(email, name)));
+  await connectOwnClio(signedIn[0] as Person, 'priya@harlowpike.example');
+  await connectOwnClio(signedIn[1] as Person, 'tom@harlowpike.example');
+  // each person's assistant: a grant they approved on the consent page
+  const tokens = await Promise.all(
+    signedIn.map(async (person) => (await obtainGrant(gateway.url, { cookie: person.cookie }, { access_clio: 'write', expires: '1' })).accessToken),
+  );
+  [priya, tom, sofia] = signedIn.map((person, i) => ({ ...person, token: tokens[i] as string })) as [Person, Person, Person];
+}, 60_000);
+
+afterAll(async () => {
+  await client?.close();
+  await gateway?.close();
+  await sandbox?.close();
+});
+
+describe('personal connections', () => {
+  it('each person’s assistant acts as that person in Clio: Clio names each as the author of the time they log', async () => {
+    expect((await whoAmI(priya.token)).body).toEqual({ data: { id: 1003, name: 'Priya Raman' } });
+    expect((await whoAmI(tom.token)).body).toEqual({ data: { id: 1004, name: 'Tom Becker' } });
+    expect(await logTime(priya.token, 'Reviewed the overtime records')).toBe('Priya Raman');
+    expect(await logTime(tom.token, 'Filed the exhibits')).toBe('Tom Becker');
+  });
+
+  it('a person without an account of their own acts as the shared one by default; an API key always does', async () => {
+    expect((await whoAmI(sofia.token)).body).toEqual({ data: { id: 1001, name: 'Margaret Harlow' } });
+    expect((await whoAmI(gateway.key)).body).toEqual({ data: { id: 1001, name: 'Margaret Harlow' } });
+    expect(await logTime(gateway.key, 'Partner review')).toBe('Margaret Harlow');
+  });
+
+  it('under the personal policy the person without one is told how to connect; under shared everyone acts as the firm', async () => {
+    const set = (policy: string) => callWith(gateway, gateway.key, 'PATCH', '/api/admin/integrations/clio', { connection_policy: policy });
+    try {
+      expect((await set('personal')).body).toMatchObject({ connection_policy: 'personal' });
+      const refused = await whoAmI(sofia.token);
+      expect(refused.status).toBe(424);
+      expect(refused.body).toMatchObject({ error: true, code: 'not_connected' });
+      expect((refused.body as { message: string }).message).toMatch(/connect it under Connections/);
+      expect((await whoAmI(priya.token)).body).toEqual({ data: { id: 1003, name: 'Priya Raman' } });
+      expect((await whoAmI(gateway.key)).body).toEqual({ data: { id: 1001, name: 'Margaret Harlow' } });
+
+      expect((await set('shared')).status).toBe(200);
+      expect((await whoAmI(priya.token)).body).toEqual({ data: { id: 1001, name: 'Margaret Harlow' } });
+    } finally {
+      await set('personal_else_shared');
+    }
+    expect((await set('everyone')).status).toBe(400);
+  });
+
+  it('the audit names the person and which connection acted', async () => {
+    await whoAmI(priya.token);
+    await whoAmI(sofia.token);
+    await gateway.runtime.engine.flushAudit();
+    const { records } = await gateway.runtime.store.queryAudit({ workspaceId: DEFAULT_WORKSPACE, service: 'clio', limit: 50 });
+    const last = (memberId: string) => records.find((r) => r.memberId === memberId && r.operation === 'get_current_user');
+    expect(last(priya.id)).toMatchObject({ connection: 'personal', status: 200 });
+    expect(last(sofia.id)).toMatchObject({ connection: 'shared', status: 200 });
+    expect(records.find((r) => r.keyId !== null && !r.memberId && r.operation === 'get_current_user')).toMatchObject({
+      connection: 'shared',
+    });
+  });
+
+  it('list_connections names whom each connection acts as, the person’s own and the shared one', async () => {
+    const overview = await gateway.rest('GET', '/api/v1/connections', { key: priya.token });
+    const clio = (overview.body as { connections: Array<Record<string, unknown>> }).connections.find((c) => c.service === 'clio');
+    expect(clio).toMatchObject({
+      status: 'connected',
+      policy: 'personal_else_shared',
+      in_use: 'personal',
+      acting_as: { user: { name: 'Margaret Harlow' } },
+      personal: { status: 'connected', kind: 'oauth2', acting_as: { user: { id: '1003', name: 'Priya Raman' } } },
+    });
+    const sofias = (await gateway.rest('GET', '/api/v1/connections', { key: sofia.token })).body as {
+      connections: Array<Record<string, unknown>>;
+    };
+    expect(sofias.connections.find((c) => c.service === 'clio')).toMatchObject({
+      in_use: 'shared',
+      personal: { status: 'not_connected', next: expect.stringMatching(/dashboard/) },
+    });
+    // a key is nobody: no personal part
+    const byKey = (await gateway.rest('GET', '/api/v1/connections')).body as { connections: Array<Record<string, unknown>> };
+    expect(byKey.connections.find((c) => c.service === 'clio')).not.toHaveProperty('personal');
+  });
+
+  it('a person disconnects their own account (revoked at Clio) and acts as the shared one again; others keep theirs', async () => {
+    const stored = await gateway.runtime.store.getConnection(DEFAULT_WORKSPACE, 'clio', tom.id);
+    expect(stored?.secret).toMatch(/^enc1:/);
+    const gone = await post(tom, '/dashboard/connections/clio/disconnect');
+    expect(gone.status).toBe(303);
+    expect(await gateway.runtime.store.getConnection(DEFAULT_WORKSPACE, 'clio', tom.id)).toBeUndefined();
+    expect((await whoAmI(tom.token)).body).toEqual({ data: { id: 1001, name: 'Margaret Harlow' } });
+    expect((await whoAmI(priya.token)).body).toEqual({ data: { id: 1003, name: 'Priya Raman' } });
+  });
+
+  it('a person removed from the workspace takes their own accounts with them', async () => {
+    const { engine, store } = gateway.runtime;
+    expect(await store.listMemberConnections(DEFAULT_WORKSPACE, priya.id)).toHaveLength(1);
+    await engine.members.remove(DEFAULT_WORKSPACE, priya.id, null);
+    expect(await store.listMemberConnections(DEFAULT_WORKSPACE, priya.id)).toEqual([]);
+    expect((await whoAmI(priya.token)).status).toBe(401);
+  });
+});
