@@ -211,7 +211,7 @@ export async function stopSandboxedGateway(started: { gateway?: TestGateway; cli
  */
 export async function startOAuthGateway(
   plugin: Plugin,
-  options: { revokePath?: string } = {},
+  options: { revokePath?: string; env?: Record<string, string> } = {},
 ): Promise<{ sandbox: SandboxServer; gateway: TestGateway; client: McpClient }> {
   const sandbox = await (await (plugin.sandbox as NonNullable<Plugin['sandbox']>)()).startSandbox();
   const origin = new URL(sandbox.url).origin;
@@ -225,6 +225,7 @@ export async function startOAuthGateway(
       [`${prefix}_OAUTH_AUTHORIZE_URL`]: `${origin}/oauth/authorize`,
       [`${prefix}_OAUTH_TOKEN_URL`]: `${origin}/oauth/token`,
       ...(options.revokePath ? { [`${prefix}_OAUTH_REVOKE_URL`]: `${origin}${options.revokePath}` } : {}),
+      ...options.env,
     },
   });
   await gateway.runtime.engine.configureIntegration(DEFAULT_WORKSPACE, plugin.service, { restEnabled: true });

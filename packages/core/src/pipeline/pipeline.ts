@@ -389,6 +389,7 @@ export class Pipeline {
     const state = this.settings.cached(workspaceId, integration.service) ?? (await this.settings.state(workspaceId, integration.service));
     const personal = memberId ? await this.personalConnection(integration, workspaceId, memberId, state.connectionPolicy) : null;
     acted.connection = personal ? 'personal' : 'shared';
+    if (personal) connection.memberId = personal; // its own limits: the application counts each person's token apart
     // Cached (the common call): read without a promise.
     const loaded =
       this.connections.cachedCredentials?.(integration, workspaceId, personal) ??

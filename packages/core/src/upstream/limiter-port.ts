@@ -4,6 +4,7 @@ import type { PreparedRequest, UpstreamClient } from './client.js';
 import {
   type ConnectionCall,
   DEFAULT_UPSTREAM_LIMIT_OPTIONS,
+  limitKey,
   MAX_WAIT_SHARE,
   UpstreamLimiter,
   type UpstreamLimitOptions,
@@ -93,9 +94,9 @@ export class BrokeredUpstreamLimiter implements UpstreamSlots {
     const budget = client.options.timeoutMs;
     const deadline = performance.now() + budget;
     const maxWait = Math.min(this.queueWaitMs, budget * MAX_WAIT_SHARE);
-    const release = await this.broker.acquire(service, connection.workspaceId, maxWait, connection.callerGone);
+    const release = await this.broker.acquire(service, limitKey(connection), maxWait, connection.callerGone);
     try {
-      const beforeRetry = () => this.broker.pace(service, connection.workspaceId, deadline - performance.now());
+      const beforeRetry = () => this.broker.pace(service, limitKey(connection), deadline - performance.now());
       // The request is the sender's own, made for this call: completed here rather than copied.
       request.deadline = deadline;
       if (windows) request.beforeRetry = beforeRetry;

@@ -36,10 +36,20 @@ type Release = () => void;
 /** The connection an upstream request belongs to (workspace + service), and whether its caller went away. */
 export interface ConnectionCall {
   workspaceId: string;
+  /** The member whose own account the call uses (a personal connection has its own limits); absent: the shared one. */
+  memberId?: string | null | undefined;
   /** True once the caller is gone (its client closed the connection): a waiting call is then dropped, never sent. */
   callerGone?: (() => boolean) | undefined;
   /** The trace of the request the call answers: its upstream requests carry it, its log lines name it. */
   trace?: TraceContext | undefined;
+}
+
+/**
+ * Whose limits a call counts against: the workspace's shared connection, or one person's own (the application counts
+ * each token apart). The key of a personal connection is never a workspace id (it holds a NUL).
+ */
+export function limitKey(connection: ConnectionCall): string {
+  return connection.memberId ? `${connection.workspaceId}\u0000${connection.memberId}` : connection.workspaceId;
 }
 
 interface Waiter {
@@ -369,7 +379,7 @@ export class UpstreamLimiter {
     request: PreparedRequest,
     connection?: ConnectionCall,
   ): Promise<UpstreamResponse> {
-    const limiter = connection && this.connection(integration, connection.workspaceId);
+    const limiter = connection && this.connection(integration, limitKey(connection));
     return limiter ? limiter.send(client, request, this.options.queueWaitMs, connection.callerGone) : client.send(request);
   }
 }
