@@ -96,7 +96,7 @@ describe('portico CLI', () => {
     const env = freshEnv();
     expect((await run(['integrations', 'list'], env)).out).toMatch(/notion\s+Notion\s+20\s+on\s+off\s+not connected/);
     const configured = await run(['integrations', 'configure', 'notion', '--rest', 'on', '--mcp', 'off'], env);
-    expect(configured.out).toBe('notion: MCP off, REST on');
+    expect(configured.out).toBe('notion: MCP off, REST on, connection policy personal_else_shared');
     expect((await run(['integrations', 'configure', 'notion', '--rest', 'maybe'], env)).code).toBe(2);
     const connected = await run(['connect', 'notion', '--token', '-'], env, 'secret_plaintext_token_123\n');
     expect(connected.code).toBe(0);

@@ -90,7 +90,10 @@ const person = fc.constantFrom(...PEOPLE);
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('connect' as const), person }),
   fc.record({ kind: fc.constant('disconnect' as const), person }),
-  fc.record({ kind: fc.constant('policy' as const), policy: fc.constantFrom('shared' as const, 'personal' as const, 'personal_else_shared' as const) }),
+  fc.record({
+    kind: fc.constant('policy' as const),
+    policy: fc.constantFrom('shared' as const, 'personal' as const, 'personal_else_shared' as const),
+  }),
   fc.record({ kind: fc.constant('call' as const), caller: fc.constantFrom<string>(...PEOPLE, 'key') }),
   fc.record({ kind: fc.constant('call' as const), caller: fc.constantFrom<string>(...PEOPLE, 'key') }),
 );
@@ -107,7 +110,14 @@ it('every call acts as the caller’s own account, the shared one or none, as th
       for (const s of steps) {
         if (s.kind === 'connect') {
           const { memberId } = callers.get(s.person) as Caller;
-          await engine.saveConnection(DEFAULT_WORKSPACE, 'clio', 'oauth2', { accessToken: clioTokens.get(s.person) as string }, {}, memberId);
+          await engine.saveConnection(
+            DEFAULT_WORKSPACE,
+            'clio',
+            'oauth2',
+            { accessToken: clioTokens.get(s.person) as string },
+            {},
+            memberId,
+          );
           own.add(s.person);
         } else if (s.kind === 'disconnect') {
           await engine.disconnect(DEFAULT_WORKSPACE, 'clio', (callers.get(s.person) as Caller).memberId);

@@ -50,7 +50,8 @@ const post = (person: Omit<Person, 'token'>, path: string, form: Record<string, 
 async function connectOwnClio(person: Omit<Person, 'token'>, email: string): Promise<void> {
   const handOff = await post(person, '/dashboard/connections/clio/oauth');
   expect(handOff.status).toBe(200);
-  const authorize = (/href="([^"]+)" data-follow/.exec(await handOff.text())?.[1] as string).replaceAll('&amp;', '&');
+  const link = /href="([^"]+)" data-follow/.exec(await handOff.text())?.[1] ?? '';
+  const authorize = link.replaceAll('&amp;', '&');
   // Clio's login (the sandbox's): the gateway asks for a sign-in, so the page lists the firm's people
   const login = await fetch(authorize, { redirect: 'manual' });
   expect(login.status).toBe(200);
@@ -96,7 +97,9 @@ beforeAll(async () => {
   await connectOwnClio(signedIn[1] as Person, 'tom@harlowpike.example');
   // each person's assistant: a grant they approved on the consent page
   const tokens = await Promise.all(
-    signedIn.map(async (person) => (await obtainGrant(gateway.url, { cookie: person.cookie }, { access_clio: 'write', expires: '1' })).accessToken),
+    signedIn.map(
+      async (person) => (await obtainGrant(gateway.url, { cookie: person.cookie }, { access_clio: 'write', expires: '1' })).accessToken,
+    ),
   );
   [priya, tom, sofia] = signedIn.map((person, i) => ({ ...person, token: tokens[i] as string })) as [Person, Person, Person];
 }, 60_000);

@@ -25,7 +25,7 @@ export interface IntegrationState {
   connectionPolicy: ConnectionPolicy;
 }
 
-type IntegrationChange = {
+export type IntegrationChange = {
   mcpEnabled?: boolean;
   restEnabled?: boolean;
   baseUrl?: string | null;

@@ -2,23 +2,19 @@ import type { Credentials, TokenSet } from '../contract/plugin.js';
 import { type RegisteredIntegration, type Registry, requireIntegration } from '../contract/registry.js';
 import { errorSummary, GatewayError, toGatewayError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { cacheKey, SETTINGS_CACHE_MS } from '../store/changes.js';
+import { SETTINGS_CACHE_MS } from '../store/changes.js';
 import type { AuditRecord, ConnectionRecord, Store } from '../store/types.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import { storeSpan } from '../upstream/spans.js';
 import type { TraceContext } from '../upstream/trace-context.js';
-import { Encryptor } from './crypto.js';
+import { connectionAad, connectionLockName, credentialKey } from './connection-keys.js';
 import type { KeyRing } from './key-ring.js';
 import type { OAuthClients } from './oauth-clients.js';
 import { InvalidGrantError, requestToken, revokeToken } from './oauth-protocol.js';
+import { type ReencryptionReport, reencryptConnections } from './reencrypt.js';
 
-export interface ReencryptionReport {
-  total: number;
-  rewritten: number;
-  /** Already under the active key. */
-  current: number;
-  failed: Array<{ workspaceId: string; service: string; reason: string }>;
-}
+export { connectionAad } from './connection-keys.js';
+export type { ReencryptionReport } from './reencrypt.js';
 
 /** Refresh an access token when it expires within this margin. */
 export const REFRESH_MARGIN_MS = 5 * 60_000;
@@ -268,45 +264,18 @@ export class Connections {
     }
   }
 
-  /**
-   * Re-encrypts every connection of every workspace under the active key (after a rotation), while the gateway
-   * keeps serving: each row is rewritten with compare-and-swap, so a refresh that lands meanwhile is never
-   * overwritten (the row is read again and retried).
-   */
-  async reencryptAll(): Promise<ReencryptionReport> {
-    const report: ReencryptionReport = { total: 0, rewritten: 0, current: 0, failed: [] };
-    for (const listed of await this.store.allConnections()) {
-      report.total++;
-      let record: ConnectionRecord | undefined = listed;
-      for (let attempt = 0; record && attempt < 5; attempt++) {
-        if (Encryptor.keyIdOf(record.secret) === this.keys.current.activeKeyId) {
-          report.current++;
-          record = undefined;
-          break;
-        }
-        try {
-          const aad = connectionAad(record.workspaceId, record.service, record.memberId);
-          const secret = this.keys.current.encrypt(this.keys.current.decrypt(record.secret, aad), aad);
-          const saved = await this.store.swapConnection({ ...record, secret }, record.version);
-          if (saved) {
-            report.rewritten++;
-            record = undefined;
-            break;
-          }
-          record = await this.store.getConnection(listed.workspaceId, listed.service, listed.memberId); // written meanwhile: again
-        } catch (error) {
-          report.failed.push({ workspaceId: listed.workspaceId, service: listed.service, reason: errorSummary(error) });
-          record = undefined;
-        }
-      }
-    }
-    return report;
+  /** Re-encrypts every connection under the active key after a rotation, while the gateway serves (./reencrypt.ts). */
+  reencryptAll(): Promise<ReencryptionReport> {
+    return reencryptConnections(this.store, this.keys);
   }
 
   private async loadCredentials(workspaceId: string, service: string, memberId: string | null): Promise<Loaded> {
     const record = await storeSpan('connection lookup', () => this.store.getConnection(workspaceId, service, memberId));
     if (!record && memberId) {
-      throw new GatewayError('not_connected', `You have not connected your own ${service} account: connect it in the dashboard (Connections)`);
+      throw new GatewayError(
+        'not_connected',
+        `You have not connected your own ${service} account: connect it in the dashboard (Connections)`,
+      );
     }
     if (record?.status === 'needs_reconnect' && memberId) {
       throw new GatewayError(
@@ -425,22 +394,4 @@ export class Connections {
 
 function needsRefresh(credentials: Credentials): boolean {
   return Boolean(credentials.refreshToken && credentials.expiresAt && Date.parse(credentials.expiresAt) - Date.now() < REFRESH_MARGIN_MS);
-}
-
-/**
- * What a connection's ciphertext is bound to: its workspace, service and (a personal connection) member, so that a
- * secret copied into another row — another person's — cannot be opened there.
- */
-export function connectionAad(workspaceId: string, service: string, memberId?: string | null): string {
-  return memberId ? `portico/connection/${workspaceId}/${service}/member/${memberId}` : `portico/connection/${workspaceId}/${service}`;
-}
-
-/** The connection lock's name: one refresh at a time per connection, personal ones apart from the shared one. */
-export function connectionLockName(service: string, memberId: string | null): string {
-  return memberId ? `${service}\u0000member\u0000${memberId}` : service;
-}
-
-/** Where a connection's credentials are cached: the shared one's key, then the member's id for a personal one. */
-function credentialKey(workspaceId: string, service: string, memberId: string | null | undefined): string {
-  return `${cacheKey(workspaceId, service)}\u0000${memberId ?? ''}`;
 }

@@ -50,7 +50,8 @@ export interface PersonalConnectionOverview {
   next?: string;
 }
 
-const CONNECT_OWN = (service: string) => `Connect your own ${service} account in the Portico dashboard, under Connections (/dashboard/connections).`;
+const CONNECT_OWN = (service: string) =>
+  `Connect your own ${service} account in the Portico dashboard, under Connections (/dashboard/connections).`;
 
 /**
  * The services the caller's key may use (its services scope and tool set), each with its connection's state, the
@@ -107,7 +108,10 @@ export async function connectionsOverview(
       connections.push({
         ...base,
         status: 'not_connected',
-        next: memberId && policy !== 'shared' && !mine ? CONNECT_OWN(service) : `Ask a workspace admin to connect ${service} (portico connect ${service}).`,
+        next:
+          memberId && policy !== 'shared' && !mine
+            ? CONNECT_OWN(service)
+            : `Ask a workspace admin to connect ${service} (portico connect ${service}).`,
       });
       continue;
     }

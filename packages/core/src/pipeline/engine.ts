@@ -1,5 +1,5 @@
 import { ApiKeys, type CreatedKey, type Principal } from '../access/api-keys.js';
-import { IntegrationSettings, type IntegrationState } from '../access/integration-settings.js';
+import { type IntegrationChange, IntegrationSettings, type IntegrationState } from '../access/integration-settings.js';
 import { Members } from '../access/members.js';
 import { type AllowedOperations, ToolSets } from '../access/tool-sets.js';
 import { Workspaces } from '../access/workspaces.js';
@@ -20,14 +20,7 @@ import { type RegisteredIntegration, type Registry, requireIntegration } from '.
 import { OperationIndex } from '../contract/search.js';
 import { GatewayError } from '../errors.js';
 import { type Logger, silentLogger } from '../logger.js';
-import {
-  type AuditRecord,
-  type ConnectionPolicy,
-  type ConnectionRecord,
-  DEFAULT_WORKSPACE,
-  type KeyScopes,
-  type Store,
-} from '../store/types.js';
+import { type AuditRecord, type ConnectionRecord, DEFAULT_WORKSPACE, type KeyScopes, type Store } from '../store/types.js';
 import { DEFAULT_UPSTREAM_OPTIONS, UpstreamClient, type UpstreamClientOptions } from '../upstream/client.js';
 import { type EgressOptions, EgressPolicy } from '../upstream/egress.js';
 import type { UpstreamSlots } from '../upstream/limiter-port.js';
@@ -252,17 +245,7 @@ export class Engine {
     return this.settings.state(workspaceId, service);
   }
 
-  configureIntegration(
-    workspaceId: string,
-    service: string,
-    change: {
-      mcpEnabled?: boolean;
-      restEnabled?: boolean;
-      baseUrl?: string | null;
-      settings?: Record<string, unknown>;
-      connectionPolicy?: ConnectionPolicy;
-    },
-  ): Promise<IntegrationState> {
+  configureIntegration(workspaceId: string, service: string, change: IntegrationChange): Promise<IntegrationState> {
     return this.settings.configure(workspaceId, service, change);
   }
 

@@ -1,7 +1,6 @@
 import { type Principal, principalNoun } from '../access/api-keys.js';
 import type { IntegrationSettings, IntegrationState } from '../access/integration-settings.js';
 import type { AllowedOperations, ToolSets } from '../access/tool-sets.js';
-import { stepUpScope } from '../authorization/scopes.js';
 import type { Connections } from '../connections/credentials.js';
 import { assertInput, pathSegmentProblem } from '../contract/input-limits.js';
 import type { DeclarativeUpstream, UpstreamRequest, UpstreamResponse } from '../contract/operation.js';
@@ -10,7 +9,7 @@ import { coerceParams, compilerReady, problemList, queryParams } from '../contra
 import { GatewayError, toGatewayError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { mayWrite } from '../store/scopes.js';
-import type { ConnectionPolicy, Store } from '../store/types.js';
+import type { Store } from '../store/types.js';
 import { upstreamJsonBytes } from '../upstream/client.js';
 import { buildDeclarative } from '../upstream/declarative.js';
 import type { ConnectionCall } from '../upstream/limits.js';
@@ -18,17 +17,14 @@ import type { UpstreamSender } from '../upstream/send.js';
 import { annotateRequestSpan } from '../upstream/spans.js';
 import type { TraceContext } from '../upstream/trace-context.js';
 import type { WorkspaceBaseUrls } from '../upstream/workspace-base-urls.js';
+import { assertToolSetService, beyondScopes, type Checked, checkState } from './access-checks.js';
+import { type Acted, actingMember } from './acting-connection.js';
 import type { AuditLog } from './audit-log.js';
 import type { RateLimiter } from './rate-limit.js';
 import { afterRejection, sendRefreshing, type UpstreamCall } from './upstream-call.js';
 
 /** The door a call came through: an MCP or REST client, or an admin trying an operation in the dashboard. */
 export type Protocol = 'mcp' | 'rest' | 'dashboard';
-
-/** Which connection acted upstream for a call, once chosen: audited with the call. */
-interface Acted {
-  connection: 'personal' | 'shared' | null;
-}
 
 export interface InvokeRequest {
   principal: Principal;
@@ -82,56 +78,6 @@ const resultJson = new WeakMap<InvokeResult, Buffer>();
  */
 export function invokeResultJson(result: InvokeResult): Buffer | undefined {
   return resultJson.get(result);
-}
-
-type Checked = { integration: RegisteredIntegration; allowed: AllowedOperations | undefined };
-
-function assertToolSetService(principal: Principal, service: string, allowed: AllowedOperations | undefined): void {
-  if (allowed && !allowed.hasService(service)) {
-    throw new GatewayError(
-      'forbidden',
-      `${principalNoun(principal)}'s tool set (${principal.scopes.toolSet}) has no operation of ${service}`,
-    );
-  }
-}
-
-/**
- * A call beyond the principal's scopes: `forbidden`, and for an OAuth grant's token the scopes that would let it
- * through, so that the doors can answer with a step-up challenge (`insufficient_scope` with `scope=`).
- */
-function beyondScopes(principal: Principal, message: string, service: string, needed: 'read' | 'write', registry: Registry): GatewayError {
-  if (principal.via !== 'grant') return new GatewayError('forbidden', message);
-  const services = registry.list().map((i) => i.service);
-  return new GatewayError(
-    'forbidden',
-    `${message}; authorize again with the scope ${needed === 'write' ? `${service}:write` : `${service}:read`}`,
-    {
-      requiredScope: stepUpScope(principal.scopes, service, needed, services),
-    },
-  );
-}
-
-/** The tool set's services and the workspace's door switches, in that order. */
-function checkState(
-  principal: Principal,
-  integration: RegisteredIntegration,
-  protocol: Protocol,
-  allowed: AllowedOperations | undefined,
-  state: IntegrationState,
-): Checked {
-  const service = integration.service;
-  assertToolSetService(principal, service, allowed);
-  if (protocol === 'rest' && !state.restEnabled) {
-    throw new GatewayError(
-      'forbidden',
-      `REST access to ${service} is disabled for this workspace (enable it with: portico integrations configure ${service} --rest on)`,
-    );
-  }
-  if (protocol === 'mcp' && !state.mcpEnabled) {
-    throw new GatewayError('forbidden', `MCP access to ${service} is disabled for this workspace`);
-  }
-  // 'dashboard': an admin trying an operation; the MCP and REST switches govern those doors, not the admin's console.
-  return { integration, allowed };
 }
 
 /**
@@ -298,37 +244,6 @@ export class Pipeline {
     }
   }
 
-  /**
-   * Whose connection a member's call uses: theirs under `personal` (none is the not_connected error that says how to
-   * connect one), theirs where they connected one under `personal_else_shared`, never under `shared`. Returns the member
-   * whose personal connection acts, or null for the shared one.
-   */
-  private async personalConnection(
-    integration: RegisteredIntegration,
-    workspaceId: string,
-    memberId: string,
-    policy: ConnectionPolicy,
-  ): Promise<string | null> {
-    if (policy === 'shared') return null;
-    if (policy === 'personal') {
-      const has =
-        this.connections.cachedHasPersonal?.(workspaceId, integration.service, memberId) ??
-        (await this.connections.hasPersonal?.(workspaceId, integration.service, memberId));
-      if (has === false) {
-        throw new GatewayError(
-          'not_connected',
-          `${integration.plugin.displayName} acts as each person's own account in this workspace, and you have not connected yours: ` +
-            'sign in to the Portico dashboard and connect it under Connections (/dashboard/connections), then call again',
-        );
-      }
-      return memberId;
-    }
-    const has =
-      this.connections.cachedHasPersonal?.(workspaceId, integration.service, memberId) ??
-      (await this.connections.hasPersonal?.(workspaceId, integration.service, memberId));
-    return has ? memberId : null;
-  }
-
   baseUrlFor(integration: RegisteredIntegration, state: IntegrationState, meta: Readonly<Record<string, unknown>>): string {
     const operator = this.baseUrlOverrides[integration.service];
     if (operator) return operator;
@@ -387,7 +302,7 @@ export class Pipeline {
   ): Promise<InvokeResult> {
     const { workspaceId } = connection;
     const state = this.settings.cached(workspaceId, integration.service) ?? (await this.settings.state(workspaceId, integration.service));
-    const personal = memberId ? await this.personalConnection(integration, workspaceId, memberId, state.connectionPolicy) : null;
+    const personal = memberId ? await actingMember(this.connections, integration, workspaceId, memberId, state.connectionPolicy) : null;
     acted.connection = personal ? 'personal' : 'shared';
     if (personal) connection.memberId = personal; // its own limits: the application counts each person's token apart
     // Cached (the common call): read without a promise.

@@ -26,7 +26,7 @@ export function firmSignIn(request: EmulatorRequest, application: string): FirmS
   return { person: ACCOUNT_HOLDER };
 }
 
-const escape = (text: string) =>
+const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 /** The sandbox's login page: one link per person of the firm, each the same authorize request with their hint. */
@@ -35,12 +35,12 @@ function signInPage(request: EmulatorRequest, application: string, problem?: str
     const query = new URLSearchParams(request.query);
     query.delete('prompt');
     query.set('login_hint', person.email);
-    return `<li><a href="${escape(`${request.path}?${query}`)}" data-person="${escape(person.email)}">${escape(person.name)}</a> <small>${escape(person.title)}</small></li>`;
+    return `<li><a href="${escapeHtml(`${request.path}?${query}`)}" data-person="${escapeHtml(person.email)}">${escapeHtml(person.name)}</a> <small>${escapeHtml(person.title)}</small></li>`;
   }).join('\n');
-  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in to ${escape(application)} (sandbox)</title></head>
-<body><h1>Sign in to ${escape(application)}</h1>
-<p>This is the Portico sandbox's ${escape(application)}: choose who you are at ${escape(FIRM.name)}.</p>
-${problem ? `<p role="alert">${escape(problem)}</p>` : ''}
+  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in to ${escapeHtml(application)} (sandbox)</title></head>
+<body><h1>Sign in to ${escapeHtml(application)}</h1>
+<p>This is the Portico sandbox's ${escapeHtml(application)}: choose who you are at ${escapeHtml(FIRM.name)}.</p>
+${problem ? `<p role="alert">${escapeHtml(problem)}</p>` : ''}
 <ul>
 ${links}
 </ul></body></html>`;
