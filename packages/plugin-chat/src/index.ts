@@ -6,8 +6,28 @@ import { readMessages, readThread, sendMessage } from './operations/messages.js'
 import { addPin, listPins, removePin } from './operations/pins.js';
 import { addReaction, getReactions, removeReaction } from './operations/reactions.js';
 import { getUserInfo, listUsers, lookupUserByEmail } from './operations/users.js';
-import { inspectSlackResponse, parseSlackToken } from './upstream.js';
+import { inspectSlackResponse, parseSlackToken, parseSlackUserToken } from './upstream.js';
 import { slackVocabulary } from './vocabulary.js';
+
+/** User scopes the 18 operations need when a person connects their own account (user tokens write with `channels:write`). */
+const USER_SCOPES = [
+  'channels:read',
+  'channels:history',
+  'channels:write',
+  'groups:read',
+  'groups:history',
+  'groups:write',
+  'im:read',
+  'mpim:read',
+  'chat:write',
+  'reactions:read',
+  'reactions:write',
+  'pins:read',
+  'pins:write',
+  'files:write',
+  'users:read',
+  'users:read.email',
+];
 
 /** Bot scopes the 18 operations need (see the README's table). */
 const BOT_SCOPES = [
@@ -64,6 +84,16 @@ export const slackPlugin = definePlugin({
       connectionFacts: (_callback, body) => {
         const b = (body ?? {}) as { team?: { id?: string; name?: string }; bot_user_id?: string };
         return { team_id: b.team?.id ?? null, team_name: b.team?.name ?? null, bot_user_id: b.bot_user_id ?? null };
+      },
+      // A person's own account: user scopes, and their user token (messages they send show them as the author).
+      personal: {
+        scopes: [],
+        authorizeParams: { user_scope: USER_SCOPES.join(',') },
+        parseToken: parseSlackUserToken,
+        connectionFacts: (_callback, body) => {
+          const b = (body ?? {}) as { team?: { id?: string; name?: string }; authed_user?: { id?: string } };
+          return { team_id: b.team?.id ?? null, team_name: b.team?.name ?? null, user_id: b.authed_user?.id ?? null };
+        },
       },
     },
   },

@@ -157,6 +157,23 @@ function describe(code: string, body: SlackErrorBody): string {
 const REAUTHORIZE = new Set(['invalid_refresh_token', 'invalid_code', 'code_already_used', 'token_revoked', 'invalid_grant_type']);
 
 /** oauth.v2.access answers errors with HTTP 200 and ok:false. */
+/**
+ * The answer of oauth.v2.access for a person connecting their own account: their user token (xoxp-…) under
+ * `authed_user`, with its own refresh token and lifetime when the app rotates tokens.
+ */
+export function parseSlackUserToken(body: unknown): TokenSet | { error: string; description?: string } {
+  const app = parseSlackToken(body);
+  if ('error' in app && app.error !== 'invalid_response') return app;
+  const user = ((body ?? {}) as { authed_user?: Record<string, unknown> }).authed_user ?? {};
+  if (typeof user.access_token !== 'string')
+    return { error: 'invalid_response', description: 'no user token (authed_user.access_token) in the answer' };
+  return {
+    accessToken: user.access_token,
+    ...(typeof user.refresh_token === 'string' ? { refreshToken: user.refresh_token } : {}),
+    ...(typeof user.expires_in === 'number' ? { expiresIn: user.expires_in } : {}),
+  };
+}
+
 export function parseSlackToken(body: unknown): TokenSet | { error: string; description?: string } {
   const b = (body ?? {}) as Record<string, unknown>;
   if (b.ok !== true) {

@@ -36,7 +36,7 @@ describe('whom each connection acts as', () => {
     expect(actingAs.lawmatics?.user).toMatchObject({ name: partner.name, email: partner.email });
     // Notion and Slack: the Portico bot, installed in the firm's workspace
     expect(actingAs.notion).toMatchObject({ user: { name: 'Portico' }, account: { name: FIRM.name } });
-    expect(actingAs.slack).toMatchObject({ user: { name: 'portico' }, account: { name: FIRM.name } });
+    expect(actingAs.slack).toMatchObject({ user: { name: 'Portico' }, account: { name: FIRM.name } });
     // QuickBooks: the company (realm) the connection reads; CallRail: the account its key reaches
     const realm = String(gateway.sandboxes.quickbooks?.connection?.realmId);
     expect(actingAs.quickbooks?.account?.id).toBe(realm);
@@ -65,7 +65,7 @@ describe('whom each connection acts as', () => {
     const page = await (await fetch(`${gateway.url}/dashboard/integrations`, { headers: { cookie } })).text();
     const card = (service: string) => page.slice(page.indexOf(`data-service="${service}"`)).split('</section>')[0] ?? '';
     expect(card('clio')).toContain(`Acting as ${partner.name} &lt;${partner.email}&gt;`);
-    expect(card('slack')).toContain(`Acting as portico · ${FIRM.name.replace('&', '&amp;')}`);
+    expect(card('slack')).toContain(`Acting as Portico · ${FIRM.name.replace('&', '&amp;')}`);
     const configure = await (await fetch(`${gateway.url}/dashboard/integrations/lawmatics`, { headers: { cookie } })).text();
     expect(configure).toMatch(new RegExp(`<dt>Acting as</dt><dd>${partner.name} &lt;${partner.email}&gt;</dd>`));
   });

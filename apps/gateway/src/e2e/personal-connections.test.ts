@@ -1,20 +1,22 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { DEFAULT_WORKSPACE, type SandboxServer } from '@portico/core';
+import { slackPlugin } from '@portico/plugin-chat';
 import { clioPlugin } from '@portico/plugin-practice';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startOAuthGateway, type TestGateway } from '../gateway.test-support.js';
+import { connectMcp, startTestGateway, type TestGateway } from '../gateway.test-support.js';
 import { obtainGrant } from '../grants.test-support.js';
 import { SessionStore } from '../routes/dashboard/session.js';
 import { callWith } from './hostile.test-support.js';
 
 /**
- * Each person acts as themselves upstream. Two people of the firm connect their own Clio accounts from the dashboard
- * (the Clio sandbox's login lets each sign in as themselves); the tokens their assistants were granted then act as each
- * one in Clio — Clio names each as the author of the time entry they log — while a third person without an account of
- * their own falls back to the workspace's shared connection, or is told how to connect, as the integration's policy
- * says. A call with an API key always acts as the shared connection.
+ * Each person acts as themselves upstream. People of the firm connect their own Clio and Slack accounts from the
+ * dashboard (each sandbox's login lets them sign in as themselves); the tokens their assistants were granted then act as
+ * each one — Clio names each as the author of the time entry they log, Slack of the message they post — while a person
+ * without an account of their own falls back to the workspace's shared connection, or is told how to connect, as the
+ * integration's policy says. A call with an API key always acts as the shared connection.
  */
 let sandbox: SandboxServer;
+let slack: SandboxServer;
 let gateway: TestGateway;
 let client: Client;
 const API = '/api/v1/clio';
@@ -46,9 +48,9 @@ const post = (person: Omit<Person, 'token'>, path: string, form: Record<string, 
     body: new URLSearchParams({ _csrf: person.csrf, ...form }).toString(),
   });
 
-/** Connects a person's own Clio account from the dashboard, signing in at the Clio sandbox as `email`. */
-async function connectOwnClio(person: Omit<Person, 'token'>, email: string): Promise<void> {
-  const handOff = await post(person, '/dashboard/connections/clio/oauth');
+/** Connects a person's own account from the dashboard, signing in at the application's sandbox as `email`. */
+async function connectOwn(person: Omit<Person, 'token'>, service: 'clio' | 'slack', email: string): Promise<void> {
+  const handOff = await post(person, `/dashboard/connections/${service}/oauth`);
   expect(handOff.status).toBe(200);
   const link = /href="([^"]+)" data-follow/.exec(await handOff.text())?.[1] ?? '';
   const authorize = link.replaceAll('&amp;', '&');
@@ -60,7 +62,14 @@ async function connectOwnClio(person: Omit<Person, 'token'>, email: string): Pro
   expect(signedIn.status).toBe(302);
   const back = await fetch(signedIn.headers.get('location') as string);
   expect(back.status).toBe(200);
-  expect(await back.text()).toContain('Your Clio Manage account is connected');
+  expect(await back.text()).toMatch(/Your (Clio Manage|Slack) account is connected/);
+}
+
+/** Posts in #general through the REST door; the author Slack names on the message. */
+async function postInGeneral(token: string, text: string): Promise<string> {
+  const sent = await gateway.rest('POST', '/api/v1/slack/channels/C05GENERAL1/messages', { key: token, body: { text } });
+  expect(sent.status, JSON.stringify(sent.body)).toBeLessThan(300);
+  return (sent.body as { message: { user: string } }).message.user;
 }
 
 async function logTime(token: string, note: string): Promise<string> {
@@ -81,7 +90,33 @@ let tom: Person;
 let sofia: Person;
 
 beforeAll(async () => {
-  ({ sandbox, gateway, client } = await startOAuthGateway(clioPlugin, { revokePath: '/oauth/deauthorize' }));
+  sandbox = await (await (clioPlugin.sandbox as NonNullable<typeof clioPlugin.sandbox>)()).startSandbox();
+  slack = await (await (slackPlugin.sandbox as NonNullable<typeof slackPlugin.sandbox>)()).startSandbox();
+  const clioOrigin = new URL(sandbox.url).origin;
+  const slackOrigin = new URL(slack.url).origin;
+  gateway = await startTestGateway({
+    plugins: [clioPlugin, slackPlugin],
+    env: {
+      PORTICO_CLIO_BASE_URL: sandbox.url,
+      PORTICO_CLIO_CLIENT_ID: 'portico-test-app',
+      PORTICO_CLIO_CLIENT_SECRET: 'portico-test-secret',
+      PORTICO_CLIO_OAUTH_AUTHORIZE_URL: `${clioOrigin}/oauth/authorize`,
+      PORTICO_CLIO_OAUTH_TOKEN_URL: `${clioOrigin}/oauth/token`,
+      PORTICO_CLIO_OAUTH_REVOKE_URL: `${clioOrigin}/oauth/deauthorize`,
+      PORTICO_SLACK_BASE_URL: slack.url,
+      PORTICO_SLACK_CLIENT_ID: 'portico-test-app',
+      PORTICO_SLACK_CLIENT_SECRET: 'portico-test-secret',
+      PORTICO_SLACK_OAUTH_AUTHORIZE_URL: `${slackOrigin}/oauth/v2/authorize`,
+      PORTICO_SLACK_OAUTH_TOKEN_URL: `${slack.url}/oauth.v2.access`,
+      PORTICO_SLACK_OAUTH_REVOKE_URL: `${slack.url}/auth.revoke`,
+    },
+  });
+  for (const service of ['clio', 'slack']) {
+    await gateway.runtime.engine.configureIntegration(DEFAULT_WORKSPACE, service, { restEnabled: true });
+  }
+  client = await connectMcp(gateway.url, gateway.key);
+  // the workspace's shared Slack: the app's bot, as the sandbox's token
+  await gateway.runtime.engine.connectToken(DEFAULT_WORKSPACE, 'slack', slack.token);
   // the workspace's shared account, connected by an admin (the sandbox's account holder, Margaret Harlow)
   const start = await fetch(`${gateway.url}/api/connect/clio`, { headers: { authorization: `Bearer ${gateway.key}` }, redirect: 'manual' });
   const atClio = await fetch(start.headers.get('location') as string, { redirect: 'manual' });
@@ -93,12 +128,15 @@ beforeAll(async () => {
     ['sofia@harlowpike.example', 'Sofia Alvarez'],
   ] as const;
   const signedIn = await Promise.all(people.map(([email, name]) => member(email, name)));
-  await connectOwnClio(signedIn[0] as Person, 'priya@harlowpike.example');
-  await connectOwnClio(signedIn[1] as Person, 'tom@harlowpike.example');
+  await connectOwn(signedIn[0] as Person, 'clio', 'priya@harlowpike.example');
+  await connectOwn(signedIn[1] as Person, 'clio', 'tom@harlowpike.example');
+  await connectOwn(signedIn[0] as Person, 'slack', 'priya@harlowpike.example');
   // each person's assistant: a grant they approved on the consent page
   const tokens = await Promise.all(
     signedIn.map(
-      async (person) => (await obtainGrant(gateway.url, { cookie: person.cookie }, { access_clio: 'write', expires: '1' })).accessToken,
+      async (person) =>
+        (await obtainGrant(gateway.url, { cookie: person.cookie }, { access_clio: 'write', access_slack: 'write', expires: '1' }))
+          .accessToken,
     ),
   );
   [priya, tom, sofia] = signedIn.map((person, i) => ({ ...person, token: tokens[i] as string })) as [Person, Person, Person];
@@ -108,6 +146,7 @@ afterAll(async () => {
   await client?.close();
   await gateway?.close();
   await sandbox?.close();
+  await slack?.close();
 });
 
 describe('personal connections', () => {
@@ -116,6 +155,17 @@ describe('personal connections', () => {
     expect((await whoAmI(tom.token)).body).toEqual({ data: { id: 1004, name: 'Tom Becker' } });
     expect(await logTime(priya.token, 'Reviewed the overtime records')).toBe('Priya Raman');
     expect(await logTime(tom.token, 'Filed the exhibits')).toBe('Tom Becker');
+  });
+
+  it('each person’s message in Slack shows that person as its author; without their own, the firm’s bot posts', async () => {
+    expect(await postInGeneral(priya.token, 'Rosa Delgado’s demand letter is out')).toBe('U05DAVID004'); // Priya in the firm's Slack
+    expect(await postInGeneral(sofia.token, 'Two new leads this morning')).toBe('U05PORTICO0');
+    expect(await postInGeneral(gateway.key, 'Nightly summary')).toBe('U05PORTICO0');
+    const whoami = await gateway.rest('GET', '/api/v1/connections', { key: priya.token });
+    const own = (whoami.body as { connections: Array<{ service: string; personal?: { acting_as?: unknown } }> }).connections.find(
+      (c) => c.service === 'slack',
+    );
+    expect(own?.personal?.acting_as).toMatchObject({ user: { id: 'U05DAVID004', name: 'Priya Raman', email: 'priya@harlowpike.example' } });
   });
 
   it('a person without an account of their own acts as the shared one by default; an API key always does', async () => {
@@ -190,7 +240,7 @@ describe('personal connections', () => {
 
   it('a person removed from the workspace takes their own accounts with them', async () => {
     const { engine, store } = gateway.runtime;
-    expect(await store.listMemberConnections(DEFAULT_WORKSPACE, priya.id)).toHaveLength(1);
+    expect((await store.listMemberConnections(DEFAULT_WORKSPACE, priya.id)).map((c) => c.service)).toEqual(['clio', 'slack']);
     await engine.members.remove(DEFAULT_WORKSPACE, priya.id, null);
     expect(await store.listMemberConnections(DEFAULT_WORKSPACE, priya.id)).toEqual([]);
     expect((await whoAmI(priya.token)).status).toBe(401);

@@ -139,7 +139,7 @@ export class Connections {
     if (record.kind === 'oauth2' && integration?.plugin.auth.oauth2?.revokeUrl && this.oauthClients.configured(service)) {
       try {
         const credentials = this.decryptCredentials(record);
-        await revokeToken(this.client, this.oauthClients.client(integration), credentials);
+        await revokeToken(this.client, this.oauthClients.client(integration, Boolean(record.memberId)), credentials);
         revoked = true;
       } catch (error) {
         revoked = false;
@@ -337,7 +337,7 @@ export class Connections {
           ? needsRefresh(current.credentials)
           : current.record.version === rejectedVersion && Boolean(current.credentials.refreshToken);
       if (!due) return current;
-      const client = this.oauthClients.client(integration);
+      const client = this.oauthClients.client(integration, memberId !== null);
       let tokens: TokenSet;
       try {
         ({ tokens } = await requestToken(

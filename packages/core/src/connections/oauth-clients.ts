@@ -15,9 +15,13 @@ export class OAuthClients {
     return Boolean(this.configs[service]);
   }
 
-  /** The OAuth client of a service: the plugin's endpoints, the operator's credentials and overrides. */
-  client(integration: RegisteredIntegration): OAuthClient {
-    const settings = integration.plugin.auth.oauth2;
+  /**
+   * The OAuth client of a service: the plugin's endpoints, the operator's credentials and overrides; `personal`: as a
+   * person connecting their own account uses it (the plugin's `personal` settings over the rest).
+   */
+  client(integration: RegisteredIntegration, personal = false): OAuthClient {
+    const declared = integration.plugin.auth.oauth2;
+    const settings = declared && personal && declared.personal ? { ...declared, ...declared.personal } : declared;
     if (!settings) throw new GatewayError('bad_request', `${integration.service} does not connect with OAuth; store a token instead`);
     const config = this.configs[integration.service];
     if (!config) {

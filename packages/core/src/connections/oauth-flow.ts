@@ -63,7 +63,7 @@ export class OAuthFlow {
    * member connecting their own account), PKCE where the provider takes it.
    */
   async begin(workspaceId: string, service: string, keyId: string | null, memberId: string | null = null): Promise<OAuthStart> {
-    const client = this.oauthClients.client(requireIntegration(this.registry, service));
+    const client = this.oauthClients.client(requireIntegration(this.registry, service), memberId !== null);
     const state = newState();
     const stateHash = hashState(state);
     const pkce = client.settings.pkce ? pkcePair() : undefined;
@@ -132,7 +132,7 @@ export class OAuthFlow {
     }
     if (!query.code)
       return fail(record.workspaceId, record.keyId, new GatewayError('bad_request', 'The provider sent no authorization code'));
-    const client = this.oauthClients.client(integration);
+    const client = this.oauthClients.client(integration, Boolean(record.memberId));
     const grant: Record<string, string> = { grant_type: 'authorization_code', code: query.code, redirect_uri: record.redirectUri };
     if (record.verifier) grant.code_verifier = this.keys.current.decrypt(record.verifier, `portico/oauth-state/${stateHash}`);
     secrets.push(client.clientSecret, grant.code_verifier ?? '');

@@ -56,6 +56,11 @@ export interface OAuth2Settings {
   parseToken?: (body: unknown) => TokenSet | { error: string; description?: string };
   /** Non-secret facts to keep with the connection: from the callback query (QuickBooks realmId) and the token answer. */
   connectionFacts?: (callback: Readonly<Record<string, string>>, tokenBody: unknown) => Record<string, unknown>;
+  /**
+   * Where the application tells one person's own token from the app's (Slack: user scopes, and the person's token under
+   * `authed_user`): what differs when a person connects their own account. Absent: the same flow serves both.
+   */
+  personal?: Pick<OAuth2Settings, 'scopes' | 'authorizeParams' | 'parseToken' | 'connectionFacts'>;
 }
 
 export interface UpstreamSettings {

@@ -86,6 +86,16 @@ export interface SandboxState {
   /** Unix seconds of the last stamp handed out: new messages and records come after it and after every seeded one. */
   clock: number;
   sequence: number;
+  /**
+   * Who the request being answered acts as: the Portico app's bot (the sandbox's bot token), or the person whose own
+   * user token it carries. Set for each request before its method runs (requests are answered one at a time).
+   */
+  actor: string;
+  /** The OAuth codes waiting for their exchange, and each user token's person (./oauth.ts). */
+  oauth: {
+    codes: Map<string, { clientId: string; redirectUri: string; userId: string; userScope: string }>;
+    userTokens: Map<string, string>;
+  };
 }
 
 /** A person of the firm (@portico/core/testing) as a Slack user. */
@@ -392,5 +402,7 @@ export function seedState(): SandboxState {
       ...[general, random, launch, design, offsite, leadership, aliceDm].flatMap((c) => c.messages.map((m) => Math.floor(Number(m.ts)))),
     ),
     sequence: 0,
+    actor: BOT_USER_ID,
+    oauth: { codes: new Map(), userTokens: new Map() },
   };
 }

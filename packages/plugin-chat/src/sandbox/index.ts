@@ -10,8 +10,9 @@ import {
   startEmulator,
   textReply,
 } from '@portico/core/testing/emulator';
-import { type SandboxState, seedState } from './data.js';
+import { BOT_USER_ID, type SandboxState, seedState } from './data.js';
 import { METHODS } from './methods/index.js';
+import { access, authorize } from './oauth.js';
 import { type Args, type MethodContext, SlackError } from './web-api.js';
 
 /** The bot token the sandbox accepts. */
@@ -55,6 +56,7 @@ function route(request: EmulatorRequest, state: SandboxState): EmulatorReply {
     return stored?.bytes ? bytesReply(200, stored.bytes) : textReply(404, 'Not Found');
   }
   if (path.startsWith('/upload/')) return upload(request, state, path.slice('/upload/'.length));
+  if (path === '/oauth/v2/authorize' && method === 'GET') return authorize(request, state, state.oauth);
   if (path.startsWith('/api/')) return api(request, state);
   return textReply(404, 'Not Found');
 }
@@ -69,6 +71,8 @@ function upload(request: EmulatorRequest, state: SandboxState, id: string): Emul
 
 function api(request: EmulatorRequest, state: SandboxState): EmulatorReply {
   const name = decodeURIComponent(request.path.slice('/api/'.length));
+  // the app's token exchange: authenticated by its client id and secret, not a token
+  if (name === 'oauth.v2.access') return jsonReply(200, access(collectArgs(request, false), SANDBOX_TOKEN, state.oauth));
   const spec = Object.hasOwn(METHODS, name) ? METHODS[name] : undefined;
   if (!spec) return jsonReply(404, { ok: false, error: 'unknown_method', req_method: name });
   const args = collectArgs(request, spec.json);
@@ -76,9 +80,11 @@ function api(request: EmulatorRequest, state: SandboxState): EmulatorReply {
   const bearer = /^Bearer\s+(.+)$/i.exec(String(request.headers.authorization ?? ''))?.[1]?.trim();
   const token = bearer ?? (typeof args.token === 'string' ? args.token : undefined);
   if (!token) return jsonReply(200, { ok: false, error: 'not_authed' });
-  if (token !== SANDBOX_TOKEN) return jsonReply(200, { ok: false, error: 'invalid_auth' });
+  const person = state.oauth.userTokens.get(token);
+  if (token !== SANDBOX_TOKEN && person === undefined) return jsonReply(200, { ok: false, error: 'invalid_auth' });
+  state.actor = person ?? BOT_USER_ID;
 
-  const ctx: MethodContext = { state, origin: request.origin };
+  const ctx: MethodContext = { state, token, origin: request.origin };
   try {
     return jsonReply(200, spec.handle(args, ctx));
   } catch (error) {

@@ -11,6 +11,8 @@ export type Result = Record<string, unknown>;
 
 export interface MethodContext {
   state: SandboxState;
+  /** The token the request carried. */
+  token: string;
   /** `http://host:port` of the sandbox, for URLs it hands out. */
   origin: string;
 }
@@ -98,14 +100,14 @@ export function findChannel(state: SandboxState, id: string | undefined): Sandbo
   const byName = id.startsWith('#') ? id.slice(1) : undefined;
   const found = state.channels.find((c) => c.id === id || (byName !== undefined && c.name === byName));
   // private conversations the bot is not in are invisible to it, exactly like missing ones
-  if (!found || (found.isPrivate && !found.members.has(BOT_USER_ID))) throw new SlackError('channel_not_found');
+  if (!found || (found.isPrivate && !found.members.has(state.actor))) throw new SlackError('channel_not_found');
   return found;
 }
 
 /** A conversation the bot may read from or write to. */
 export function memberChannel(state: SandboxState, id: string | undefined): SandboxChannel {
   const found = findChannel(state, id);
-  if (!found.members.has(BOT_USER_ID)) throw new SlackError('not_in_channel');
+  if (!found.members.has(state.actor)) throw new SlackError('not_in_channel');
   return found;
 }
 

@@ -26,8 +26,8 @@ export function listConversations(args: Args, { state }: MethodContext): Result 
   const excludeArchived = bool(args, 'exclude_archived');
   const visible = state.channels.filter((c) => {
     if (excludeArchived && c.isArchived) return false;
-    if (c.kind === 'im') return wanted.has('im') && c.members.has(BOT_USER_ID);
-    if (c.isPrivate) return wanted.has('private_channel') && c.members.has(BOT_USER_ID);
+    if (c.kind === 'im') return wanted.has('im') && c.members.has(state.actor);
+    if (c.isPrivate) return wanted.has('private_channel') && c.members.has(state.actor);
     return wanted.has('public_channel');
   });
   const result = page(visible, (c) => c.id, 'channel', args, 100, 1000);
@@ -62,10 +62,10 @@ export function createConversation(args: Args, { state }: MethodContext): Result
     isArchived: false,
     isGeneral: false,
     created: state.clock,
-    creator: BOT_USER_ID,
+    creator: state.actor,
     topic: '',
     purpose: '',
-    members: new Set([BOT_USER_ID]),
+    members: new Set([state.actor]),
     messages: [],
     pins: [],
   };
@@ -79,7 +79,7 @@ export function archiveConversation(args: Args, { state }: MethodContext): Resul
   if (target.isArchived) throw new SlackError('already_archived');
   if (target.isGeneral) throw new SlackError('cant_archive_general');
   if (target.kind === 'im') throw new SlackError('method_not_supported_for_channel_type');
-  if (!target.members.has(BOT_USER_ID)) throw new SlackError('not_in_channel');
+  if (!target.members.has(state.actor)) throw new SlackError('not_in_channel');
   target.isArchived = true;
   return { ok: true };
 }
@@ -95,7 +95,7 @@ export function invite(args: Args, { state }: MethodContext): Result {
   if (ids.length === 0) throw new SlackError('no_user');
   if (ids.length > 1000) throw new SlackError('too_many_users');
   for (const id of ids) {
-    if (id === BOT_USER_ID) throw new SlackError('cant_invite_self');
+    if (id === state.actor) throw new SlackError('cant_invite_self');
     const user = findUser(state, id);
     if (user.deleted) throw new SlackError('user_is_deactivated');
     if (target.members.has(id)) throw new SlackError('already_in_channel');

@@ -31,7 +31,7 @@ export function getUploadUrl(args: Args, { state, origin }: MethodContext): Resu
     name: filename,
     title: filename,
     declaredLength: length,
-    user: BOT_USER_ID,
+    user: state.actor,
     created: state.clock,
     channels: [],
   });
@@ -72,7 +72,7 @@ export function completeUpload(args: Args, { state, origin }: MethodContext): Re
     if (parent) parent.threadTs = parent.ts;
     insertMessage(target, {
       ts: nextTs(state),
-      user: BOT_USER_ID,
+      user: state.actor,
       text: str(args, 'initial_comment') ?? '',
       botId: BOT_ID,
       reactions: [],

@@ -1,5 +1,5 @@
 import type { MethodSpec } from '../web-api.js';
-import { authTest } from './auth.js';
+import { authRevoke, authTest } from './auth.js';
 import { archiveConversation, conversationInfo, createConversation, invite, listConversations } from './channels.js';
 import { completeUpload, getUploadUrl } from './files.js';
 import { history, postMessage, replies } from './messages.js';
@@ -10,6 +10,7 @@ import { listUsers, lookupByEmail, userInfo } from './users.js';
 /** The Web API methods the sandbox emulates, by Slack method name. */
 export const METHODS: Readonly<Record<string, MethodSpec>> = {
   'auth.test': { json: false, handle: authTest },
+  'auth.revoke': { json: false, handle: authRevoke },
   'chat.postMessage': { json: true, handle: postMessage },
   'conversations.history': { json: false, handle: history },
   'conversations.replies': { json: false, handle: replies },

@@ -32,9 +32,9 @@ export function postMessage(args: Args, { state, origin }: MethodContext): Resul
   if (root) root.threadTs = root.ts;
   const created: StoredMessage = {
     ts: nextTs(state),
-    user: BOT_USER_ID,
+    user: state.actor,
     text,
-    botId: BOT_ID,
+    ...(state.actor === BOT_USER_ID ? { botId: BOT_ID } : {}),
     reactions: [],
     files: [],
     ...(root === undefined ? {} : { threadTs: root.ts }),

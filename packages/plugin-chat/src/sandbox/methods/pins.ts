@@ -18,7 +18,7 @@ export function addPin(args: Args, { state }: MethodContext): Result {
   const { target, message } = targetMessage(args, state);
   if (target.pins.some((p) => p.ts === message.ts)) throw new SlackError('already_pinned');
   tick(state);
-  target.pins.push({ ts: message.ts, created: state.clock, createdBy: BOT_USER_ID });
+  target.pins.push({ ts: message.ts, created: state.clock, createdBy: state.actor });
   return { ok: true };
 }
 

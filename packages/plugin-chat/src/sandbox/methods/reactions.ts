@@ -1,5 +1,4 @@
 // The reactions family: emoji on messages.
-import { BOT_USER_ID } from '../data.js';
 import { type Args, type MethodContext, type Result, required, SlackError, targetMessage } from '../web-api.js';
 import { messageJson } from '../wire.js';
 
@@ -12,12 +11,12 @@ export function addReaction(args: Args, { state }: MethodContext): Result {
   const name = required(args, 'name');
   if (!EMOJI.test(name)) throw new SlackError('invalid_name');
   let reaction = message.reactions.find((r) => r.name === name);
-  if (reaction?.users.includes(BOT_USER_ID)) throw new SlackError('already_reacted');
+  if (reaction?.users.includes(state.actor)) throw new SlackError('already_reacted');
   if (!reaction) {
     reaction = { name, users: [] };
     message.reactions.push(reaction);
   }
-  reaction.users.push(BOT_USER_ID);
+  reaction.users.push(state.actor);
   return { ok: true };
 }
 
@@ -32,8 +31,8 @@ export function removeReaction(args: Args, { state }: MethodContext): Result {
   const { message } = targetMessage(args, state);
   const name = required(args, 'name');
   const reaction = message.reactions.find((r) => r.name === name);
-  if (!reaction?.users.includes(BOT_USER_ID)) throw new SlackError('no_reaction');
-  reaction.users = reaction.users.filter((u) => u !== BOT_USER_ID);
+  if (!reaction?.users.includes(state.actor)) throw new SlackError('no_reaction');
+  reaction.users = reaction.users.filter((u) => u !== state.actor);
   if (reaction.users.length === 0) message.reactions = message.reactions.filter((r) => r !== reaction);
   return { ok: true };
 }
