@@ -3,7 +3,7 @@
 import { Buffer } from 'node:buffer';
 import { sandboxNow } from '@portico/core/testing/emulator';
 import { compareTs, tsKey } from '../schemas.js';
-import { BOT_USER_ID, type SandboxChannel, type SandboxState, type SandboxUser, type StoredMessage } from './data.js';
+import type { SandboxChannel, SandboxState, SandboxUser, StoredMessage } from './data.js';
 
 /** Arguments of a Web API call: query string merged with the form or JSON body, as Slack merges them. */
 export type Args = Record<string, unknown>;

@@ -1,5 +1,5 @@
 // The channels family: listing, reading, creating and archiving conversations, and inviting to them.
-import { BOT_USER_ID, type SandboxChannel } from '../data.js';
+import type { SandboxChannel } from '../data.js';
 import {
   type Args,
   bool,

@@ -1,5 +1,5 @@
 // The files family: Slack's two-step upload (an upload URL, then the completion that shares the file).
-import { BOT_ID, BOT_USER_ID } from '../data.js';
+import { BOT_ID } from '../data.js';
 import {
   type Args,
   findMessage,

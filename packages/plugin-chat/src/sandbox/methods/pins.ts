@@ -1,5 +1,3 @@
-// The pins family: messages pinned to a channel.
-import { BOT_USER_ID } from '../data.js';
 import {
   type Args,
   findMessage,
