@@ -2,6 +2,7 @@ import {
   Engine,
   type ListenState,
   type Logger,
+  type OAuthClientConfig,
   openStore,
   type Plugin,
   Registry,
@@ -40,6 +41,8 @@ export interface RuntimeOptions {
   baseUrls?: Record<string, string>;
   /** Sandbox mode: each sandbox's own upstream limits, replacing its plugin's (upstream-limits.ts). */
   sandboxLimits?: Record<string, UpstreamLimits | undefined>;
+  /** Sandbox mode: the OAuth clients of the sandboxes that play their application's authorization server. */
+  sandboxOAuthClients?: Record<string, OAuthClientConfig>;
   /** How long to retry (with backoff) while the database cannot be reached at start; 0 or absent: no retry. */
   waitForDatabaseMs?: number;
   /** A worker of `serve --workers N`: the primary coordinates its store and holds its upstream slots (workers/). */
@@ -107,7 +110,7 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
       ...(config.egressAllowPrivate ? { allowPrivate: config.egressAllowPrivate } : {}),
       ...(config.workspaceUpstreamHosts ? { workspaceHosts: config.workspaceUpstreamHosts } : {}),
     },
-    oauthClients: config.oauthClients,
+    oauthClients: { ...options.sandboxOAuthClients, ...config.oauthClients },
     // Without PORTICO_PUBLIC_URL, the address the gateway will listen on (the server corrects it once listening).
     publicUrl: config.publicUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`,
     upstream: {

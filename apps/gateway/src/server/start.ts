@@ -68,10 +68,15 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
   }
   const baseUrls = Object.fromEntries(Object.entries(sandboxes).map(([service, s]) => [service, s.url]));
   const sandboxLimits = Object.fromEntries(Object.entries(sandboxes).map(([service, s]) => [service, s.limits]));
+  // the sandboxes' own OAuth: people connect their own sandbox accounts through it (an operator's client wins)
+  const sandboxOAuthClients = Object.fromEntries(
+    Object.entries(sandboxes).flatMap(([service, s]) => (s.oauth ? [[service, s.oauth] as const] : [])),
+  );
   const runtime = await openRuntime(config, logger, {
     plugins,
     baseUrls,
     sandboxLimits,
+    sandboxOAuthClients,
     waitForDatabaseMs: config.databaseWaitSeconds * 1000,
     ...(options.worker ? { worker: options.worker } : {}),
   }).catch(async (error: unknown) => {

@@ -160,6 +160,11 @@ export interface SandboxServer {
   connection?: Readonly<Record<string, unknown>>;
   /** The limits the sandbox enforces; in sandbox mode they replace the plugin's `upstream.limits`. Default: none. */
   limits?: UpstreamLimits;
+  /**
+   * The sandbox's OAuth endpoints and the client it accepts, where it plays the application's authorization server:
+   * in sandbox mode people connect their own accounts through them (unless the operator configured a client).
+   */
+  oauth?: { clientId: string; clientSecret: string; authorizeUrl: string; tokenUrl: string; revokeUrl?: string };
   close(): Promise<void>;
 }
 

@@ -36,8 +36,8 @@ const writeFault: FaultWriter = (fault) => {
  * (`{ status?, code?, retry_after?, match? }`; `"match": "/upload/"` fails only the next upload) and
  * `POST /__sandbox/reset`; and this sandbox's own `GET /__sandbox/files/<file_id>`, which returns uploaded bytes.
  */
-export function startSandbox(options: SandboxOptions = {}): Promise<SandboxServer> {
-  return startEmulator<SandboxState>({
+export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxServer> {
+  const server = await startEmulator<SandboxState>({
     ...options,
     token: SANDBOX_TOKEN,
     basePath: '/api',
@@ -46,6 +46,14 @@ export function startSandbox(options: SandboxOptions = {}): Promise<SandboxServe
     writeFault,
     onError: () => jsonReply(500, { ok: false, error: 'internal_error' }),
   });
+  const oauth = {
+    clientId: 'portico-sandbox',
+    clientSecret: 'portico-sandbox-secret',
+    authorizeUrl: `${new URL(server.url).origin}/oauth/v2/authorize`,
+    tokenUrl: `${server.url}/oauth.v2.access`,
+    revokeUrl: `${server.url}/auth.revoke`,
+  };
+  return { ...server, oauth };
 }
 
 function route(request: EmulatorRequest, state: SandboxState): EmulatorReply {

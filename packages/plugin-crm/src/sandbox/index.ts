@@ -2,7 +2,7 @@ import type { SandboxOptions, SandboxServer } from '@portico/core/plugin';
 import { type EmulatorReply, type EmulatorRequest, type FaultWriter, jsonReply, startEmulator } from '@portico/core/testing/emulator';
 import { COLLECTIONS, TOP_LEVEL } from './collections.js';
 import { ApiError, type CollectionDef, type Db, notFound, type StoredRecord, type Verb } from './model.js';
-import { answerOAuth, newOAuthState, type OAuthState } from './oauth.js';
+import { answerOAuth, newOAuthState, type OAuthState, SANDBOX_OAUTH_CLIENT } from './oauth.js';
 import { filterRecords, paged, selection, sortRecords } from './query.js';
 import { createRecord, deleteRecord, findRecord, readBody, render, updateRecord } from './records.js';
 import { seed } from './seed.js';
@@ -56,8 +56,8 @@ const unauthorized = (): EmulatorReply =>
  * check, over a seeded law firm that writes change. The emulator kit serves `POST /__sandbox/fail-next` and
  * `POST /__sandbox/reset` (also under `/v1`).
  */
-export function startSandbox(options: SandboxOptions = {}): Promise<SandboxServer> {
-  return startEmulator<State>({
+export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxServer> {
+  const server = await startEmulator<State>({
     ...options,
     token: SANDBOX_TOKEN,
     basePath: '/v1',
@@ -73,6 +73,8 @@ export function startSandbox(options: SandboxOptions = {}): Promise<SandboxServe
     writeFault,
     onError: () => errorReply(new ApiError(500, 'Internal Server Error', 'Something went wrong on our end.')),
   });
+  const origin = new URL(server.url).origin;
+  return { ...server, oauth: { ...SANDBOX_OAUTH_CLIENT, authorizeUrl: `${origin}/oauth/authorize`, tokenUrl: `${origin}/oauth/token` } };
 }
 
 function segmentsOf(path: string): string[] {
@@ -97,7 +99,8 @@ function answer(request: EmulatorRequest, state: State): EmulatorReply {
     formRoute && ((method === 'GET' && segments.length === 2) || (method === 'POST' && third === 'submit' && segments.length === 3));
   if (!open && !authorized(request, state.oauth)) return unauthorized();
 
-  if (method === 'GET' && head === 'users' && second === 'me' && segments.length === 2) return me(db, query);
+  if (method === 'GET' && head === 'users' && second === 'me' && segments.length === 2)
+    return me(db, query, signedInAs(request, state.oauth));
   if (method === 'GET' && head === 'email_campaign_stats' && segments.length === 2) return campaignStats(second as string, db);
   if (method === 'GET' && head === 'files' && second === 'download' && segments.length === 3) return download(third as string, db);
   if (method === 'POST' && head === 'tags' && (second === 'attach' || second === 'detach') && segments.length === 2) {
@@ -120,6 +123,12 @@ function answer(request: EmulatorRequest, state: State): EmulatorReply {
     return collectionRoute(child, segments.slice(3), request, state, (r) => r.internal[link] === parent.id, { [link]: parent.id });
   }
   return collectionRoute(def, segments.slice(1), request, state);
+}
+
+/** The email of the person the request's token was issued to through the OAuth flow; undefined for the sandbox token. */
+function signedInAs(request: EmulatorRequest, oauth: OAuthState): string | undefined {
+  const token = /^Bearer\s+(.+)$/i.exec(String(request.headers.authorization ?? '').trim())?.[1];
+  return token === undefined ? undefined : oauth.tokens.get(token);
 }
 
 function authorized(request: EmulatorRequest, oauth: OAuthState): boolean {

@@ -1,18 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { type EmulatorReply, type EmulatorRequest, jsonReply } from '@portico/core/testing/emulator';
+import { type EmulatorReply, type EmulatorRequest, firmSignIn, jsonReply } from '@portico/core/testing/emulator';
 
 /**
  * Lawmatics' OAuth 2.0 authorization code grant, as its OAuth server (Doorkeeper) answers it: `GET /oauth/authorize`
- * sends the browser back to `redirect_uri` with `code` and `state` (the sandbox consents at once), and
+ * signs a person of the firm in (the sandbox's stand-in for Lawmatics' login: see firmSignIn) and sends the browser back
+ * to `redirect_uri` with `code` and `state` (the sandbox consents at once; the token acts as that person), and
  * `POST /oauth/token` exchanges the code for an access token that does not expire and comes without a refresh
  * token (Lawmatics API 1.21.0). Issued tokens are accepted by the API routes like the fixed sandbox token.
  */
 export interface OAuthState {
-  codes: Map<string, { clientId: string; redirectUri: string }>;
-  tokens: Set<string>;
+  codes: Map<string, { clientId: string; redirectUri: string; email: string }>;
+  /** access token → the email of the person who signed in for it */
+  tokens: Map<string, string>;
 }
 
-export const newOAuthState = (): OAuthState => ({ codes: new Map(), tokens: new Set() });
+export const newOAuthState = (): OAuthState => ({ codes: new Map(), tokens: new Map() });
+
+/** The OAuth client the sandbox registers for the gateway in sandbox mode (any client id and secret are accepted). */
+export const SANDBOX_OAUTH_CLIENT = { clientId: 'portico-sandbox', clientSecret: 'portico-sandbox-secret' } as const;
 
 const oauthError = (status: number, error: string, description: string): EmulatorReply =>
   jsonReply(status, { error, error_description: description });
@@ -31,8 +36,10 @@ function authorize(request: EmulatorRequest, state: OAuthState): EmulatorReply {
   if (request.query.get('response_type') !== 'code') {
     return oauthError(400, 'unsupported_response_type', 'The authorization server does not support this response type.');
   }
+  const signedIn = firmSignIn(request, 'Lawmatics');
+  if ('page' in signedIn) return signedIn.page;
   const code = randomBytes(16).toString('hex');
-  state.codes.set(code, { clientId, redirectUri });
+  state.codes.set(code, { clientId, redirectUri, email: signedIn.person.email });
   const back = new URL(redirectUri);
   back.searchParams.set('code', code);
   const given = request.query.get('state');
@@ -56,7 +63,7 @@ function token(request: EmulatorRequest, state: OAuthState): EmulatorReply {
   }
   state.codes.delete(params.code as string);
   const accessToken = randomBytes(24).toString('base64url');
-  state.tokens.add(accessToken);
+  state.tokens.set(accessToken, granted.email);
   return jsonReply(200, { access_token: accessToken, token_type: 'Bearer', created_at: Math.floor(Date.now() / 1000) });
 }
 

@@ -429,4 +429,36 @@ describe('OAuth (authorization code, non-expiring token, no refresh token)', () 
     const me = await fetch(`${sandbox.url}/users/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
     expect(me.status).toBe(200);
   });
+
+  it('lets any of the firm’s people sign in, and the token is theirs: /users/me names them', async () => {
+    const origin = new URL(sandbox.url).origin;
+    const redirect = 'http://127.0.0.1:1/callback';
+    const base = `${origin}/oauth/authorize?client_id=app&redirect_uri=${encodeURIComponent(redirect)}&response_type=code`;
+    // asked for a sign-in, the sandbox's login lists the firm's people, each a link carrying the request on
+    const login = await fetch(`${base}&prompt=login`, { redirect: 'manual' });
+    expect(login.status).toBe(200);
+    const page = await login.text();
+    expect(page).toContain('Sign in to Lawmatics');
+    const link = /href="([^"]+)" data-person="tom@harlowpike\.example"/.exec(page)?.[1] as string;
+    const chosen = await fetch(new URL(link.replaceAll('&amp;', '&'), origin), { redirect: 'manual' });
+    expect(chosen.status).toBe(302);
+    const code = new URL(chosen.headers.get('location') as string).searchParams.get('code') as string;
+    const exchanged = await fetch(`${origin}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: redirect, client_id: 'app', client_secret: 'shh' }),
+    });
+    const { access_token } = (await exchanged.json()) as { access_token: string };
+    const me = (await (await fetch(`${sandbox.url}/users/me`, { headers: { authorization: `Bearer ${access_token}` } })).json()) as {
+      data: { attributes: { email: string } };
+    };
+    expect(me.data.attributes.email).toBe('tom@harlowpike.example');
+    // the sandbox's own token is the firm's account holder
+    const holder = (await (await fetch(`${sandbox.url}/users/me`, { headers: { authorization: `Bearer ${sandbox.token}` } })).json()) as {
+      data: { attributes: { email: string } };
+    };
+    expect(holder.data.attributes.email).toBe('margaret@harlowpike.example');
+    // someone who is not of the firm is told so
+    expect((await fetch(`${base}&login_hint=someone@else.example`, { redirect: 'manual' })).status).toBe(400);
+  });
 });

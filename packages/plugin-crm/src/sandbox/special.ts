@@ -236,10 +236,14 @@ export function download(id: string, db: Db): EmulatorReply {
   return { ...reply, headers: { 'content-disposition': `attachment; filename="${String(file.attributes.file_name)}"` } };
 }
 
-/** `GET /v1/users/me`: the user the sandbox token belongs to. */
-export function me(db: Db, query: URLSearchParams): EmulatorReply {
+/**
+ * `GET /v1/users/me`: the user the token belongs to — the person who signed in for it (`email`), or, for the sandbox's
+ * own token, the firm's account holder.
+ */
+export function me(db: Db, query: URLSearchParams, email?: string): EmulatorReply {
   const users = collection('users');
-  const user = db.records.users?.find((u) => u.id === USER_ME);
+  const mine = email === undefined ? undefined : db.records.users?.find((u) => u.attributes.email === email);
+  const user = mine ?? db.records.users?.find((u) => u.id === USER_ME);
   if (!user) throw recordNotFound(users, USER_ME);
   return jsonReply(200, { data: render(users, user, db, selection(query, users.defaults)) });
 }

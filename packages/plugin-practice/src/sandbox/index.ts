@@ -1,7 +1,7 @@
 import type { SandboxOptions, SandboxServer } from '@portico/core/plugin';
 import { type EmulatorReply, type EmulatorRequest, type FaultWriter, jsonReply, startEmulator } from '@portico/core/testing/emulator';
 import { ClioError, type Db, lookup, notFound, parentOf, records, route } from './model.js';
-import { answerOAuth, newOAuthState, type OAuthState, userOfToken } from './oauth.js';
+import { answerOAuth, newOAuthState, type OAuthState, SANDBOX_OAUTH_CLIENT, userOfToken } from './oauth.js';
 import { page, parseFields, render, select } from './query.js';
 import { create, readData, update } from './records.js';
 import { reportRecords } from './reports.js';
@@ -73,7 +73,16 @@ export function startSandbox(options: SandboxOptions = {}): Promise<SandboxServe
     onError: () => errorReply(new ClioError(500, 'InternalServerError', 'Something went wrong')),
   });
   // In sandbox mode the gateway paces requests to the sandbox's (generous) limit rather than Clio's 50 a minute.
-  return started.then((server) => ({ ...server, limits: { perMinute: RATE_LIMIT } }));
+  return started.then((server) => {
+    const origin = new URL(server.url).origin;
+    const oauth = {
+      ...SANDBOX_OAUTH_CLIENT,
+      authorizeUrl: `${origin}/oauth/authorize`,
+      tokenUrl: `${origin}/oauth/token`,
+      revokeUrl: `${origin}/oauth/deauthorize`,
+    };
+    return { ...server, limits: { perMinute: RATE_LIMIT }, oauth };
+  });
 }
 
 function answer(request: EmulatorRequest, state: State): EmulatorReply {

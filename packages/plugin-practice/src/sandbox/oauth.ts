@@ -30,6 +30,9 @@ export function userOfToken(state: OAuthState, accessToken: string): number | un
 
 export const ACCESS_TOKEN_SECONDS = 2_592_000;
 
+/** The OAuth client the sandbox registers for the gateway in sandbox mode (any client id and secret are accepted). */
+export const SANDBOX_OAUTH_CLIENT = { clientId: 'portico-sandbox', clientSecret: 'portico-sandbox-secret' } as const;
+
 const oauthError = (status: number, error: string, description: string): EmulatorReply =>
   jsonReply(status, { error, error_description: description });
 
