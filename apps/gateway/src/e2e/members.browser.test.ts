@@ -183,7 +183,7 @@ describe.skipIf(problem)(`members and their own assistants, in Chromium${problem
     await priya.goto(`${gateway.url}/dashboard/keys`);
     expect(await priya.getByRole('heading', { level: 1 }).textContent()).toBe('Refused');
     await priya.goto(`${gateway.url}/dashboard/grants`);
-    expect(await priya.locator('nav a').allTextContents()).toEqual(['Connected clients']);
+    expect(await priya.locator('nav a').allTextContents()).toEqual(['Your accounts', 'Connected clients']);
     expect(await priya.locator('tr[data-grant]').count()).toBe(2);
 
     // an admin signed in with the firm's provider revokes her grants
