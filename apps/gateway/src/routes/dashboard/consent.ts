@@ -77,6 +77,12 @@ ${
 `
     : ''
 }It can never do more than you may do yourself.</p>
+${
+  principal.memberId
+    ? html`<p class="hint" data-own-accounts>In each application it acts as your own account where you connected one
+(<a href="/dashboard/connections" target="_blank" rel="noopener">Your accounts</a>), otherwise as the workspace allows.</p>`
+    : ''
+}
 ${view.problem ? html`<div class="flash error" role="alert">${view.problem}</div>` : ''}
 <section class="panel" aria-labelledby="scope">
   <h2 id="scope">What it may do</h2>
