@@ -228,6 +228,30 @@ describe('personal connections', () => {
     expect(byKey.connections.find((c) => c.service === 'clio')).not.toHaveProperty('personal');
   });
 
+  it('a personal connection the person revoked at Clio shows as needing re-authorization, and their calls say so', async () => {
+    const revoke = await fetch(`${new URL(sandbox.url).origin}/__sandbox/revoke-grants`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'tom@harlowpike.example' }),
+    });
+    expect(await revoke.json()).toEqual({ revoked: 1 });
+    const refused = await whoAmI(tom.token); // Clio answers 401; the refresh is refused: authorize again
+    expect(refused.body).toMatchObject({ error: true, code: 'not_connected' });
+    expect((refused.body as { message: string }).message).toMatch(/must be authorized again/);
+    expect((await whoAmI(tom.token)).body).toMatchObject({
+      code: 'not_connected',
+      message: expect.stringMatching(/Your own clio connection/),
+    });
+    const overview = (await gateway.rest('GET', '/api/v1/connections', { key: tom.token })).body as {
+      connections: Array<{ service: string; in_use: string; personal?: { status: string; next?: string } }>;
+    };
+    expect(overview.connections.find((c) => c.service === 'clio')).toMatchObject({
+      in_use: 'personal',
+      personal: { status: 'needs_reconnect', next: expect.stringMatching(/connect your own clio account again/) },
+    });
+    expect((await whoAmI(priya.token)).body).toEqual({ data: { id: 1003, name: 'Priya Raman' } }); // hers is untouched
+  });
+
   it('a person disconnects their own account (revoked at Clio) and acts as the shared one again; others keep theirs', async () => {
     const stored = await gateway.runtime.store.getConnection(DEFAULT_WORKSPACE, 'clio', tom.id);
     expect(stored?.secret).toMatch(/^enc1:/);

@@ -40,6 +40,7 @@ export function answerOAuth(request: EmulatorRequest, state: OAuthState): Emulat
   if (request.path === '/oauth/authorize' && request.method === 'GET') return authorize(request, state);
   if (request.path === '/oauth/token' && request.method === 'POST') return token(request, state);
   if (request.path === '/oauth/deauthorize' && request.method === 'POST') return deauthorize(request, state);
+  if (request.path === '/__sandbox/revoke-grants' && request.method === 'POST') return revokeGrants(request, state);
   return undefined;
 }
 
@@ -105,4 +106,23 @@ function deauthorize(request: EmulatorRequest, state: OAuthState): EmulatorReply
   state.refresh.delete(refreshToken);
   state.users.delete(refreshToken);
   return jsonReply(200, {});
+}
+
+/**
+ * `POST /__sandbox/revoke-grants` `{ "email": "…" }` (the sandbox's, not Clio's): the person removes the app in Clio's
+ * settings — every token they authorized stops working, refresh tokens too.
+ */
+function revokeGrants(request: EmulatorRequest, state: OAuthState): EmulatorReply {
+  const email = (request.json() as { email?: unknown } | undefined)?.email;
+  if (typeof email !== 'string') return jsonReply(400, { error: 'revoke-grants takes { "email": "…" }' });
+  const userId = userIdOf(email);
+  let revoked = 0;
+  for (const [refresh, user] of state.users) {
+    if (user !== userId) continue;
+    state.users.delete(refresh);
+    state.refresh.delete(refresh);
+    for (const [access, of] of state.tokens) if (of === refresh) state.tokens.delete(access);
+    revoked++;
+  }
+  return jsonReply(200, { revoked });
 }
