@@ -1,6 +1,6 @@
 /** The sandbox workspace: plain in-memory records, seeded deterministically and changed by write methods. */
 
-import { daysBetween, FIRM_PEOPLE, formatPhone, STORY, sandboxToday } from '@portico/core/testing/emulator';
+import { daysBetween, FIRM_PEOPLE, formatPhone, STORY, sandboxNow, sandboxToday } from '@portico/core/testing/emulator';
 
 export const TEAM_ID = 'T05HARLOW01';
 export const BOT_USER_ID = 'U05PORTICO0';
@@ -254,8 +254,22 @@ function addThread(target: SandboxChannel, parentTs: string, replies: ReadonlyAr
   target.messages.sort((a, b) => (a.ts < b.ts ? -1 : a.ts > b.ts ? 1 : 0));
 }
 
+/**
+ * The seeded workspace on the sandbox's today: the story moved by whole days, so that what was written "this morning"
+ * is this morning — and, early in the day, moved back further so that nothing seeded lies in the future (a message
+ * sent now always sorts after every seeded one, and carries the time it was sent).
+ */
 export function seedState(): SandboxState {
-  shiftSeconds = daysBetween(AUTHORED_TODAY, sandboxToday()) * 86_400;
+  const days = daysBetween(AUTHORED_TODAY, sandboxToday()) * 86_400;
+  shiftSeconds = days;
+  const seeded = build();
+  const latest = Math.floor(sandboxNow() / 1000) - 60;
+  if (seeded.clock <= latest) return seeded;
+  shiftSeconds = days - (seeded.clock - latest);
+  return build();
+}
+
+function build(): SandboxState {
   const general = channel({
     id: GENERAL_ID,
     name: 'general',
