@@ -41,9 +41,10 @@ export interface RunningGateway {
   joinedSandbox?: boolean;
   /**
    * Graceful stop: `/readyz` answers 503 at once; for `drainMs` (default PORTICO_DRAIN_SECONDS) the instance keeps
-   * serving with `Connection: close` on every answer; then it stops accepting connections, lets requests in flight
-   * finish for up to `graceMs` (default PORTICO_SHUTDOWN_GRACE_MS; past it their connections are closed), flushes the
-   * audit log and closes the database. Calling it again returns the same stop.
+   * serving, with `Connection: close` on the connections open before; then it stops accepting connections, closes each
+   * after its answer (idle ones a second later), lets requests in flight finish for up to `graceMs` (default
+   * PORTICO_SHUTDOWN_GRACE_MS; past it their connections are closed), flushes the audit log and closes the database.
+   * Calling it again returns the same stop.
    */
   close(graceMs?: number, drainMs?: number): Promise<void>;
 }
@@ -127,7 +128,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
   // Requests Node refuses itself (malformed, oversized head, timeout) get the documented body, not an empty answer.
   server.on('clientError', (error: Error & { code?: string }, socket) => answerClientError(error, socket, logger));
   // During shutdown, responses close their connections (the client reconnects elsewhere): from the drain on, those on
-  // the connections open before it; once the port is closed, all (docs/adr/0025-drain-and-keep-alive.md).
+  // the connections open before it; once the port is closed, all (docs/adr/0027-drain-and-keep-alive.md).
   let stage: 'serving' | 'draining' | 'closed' = 'serving';
   const unanswered = new UnansweredResponses();
   server.on('connection', (socket: Socket & { [acceptedDraining]?: true }) => {
@@ -249,7 +250,7 @@ const DRAIN_SWEEP_AFTER_MS = 1_000;
  *
  * `net.Server#close`, not `http.Server#close`: Node's http server also closes every idle kept-alive connection the
  * moment it stops listening, while a balancer that has not yet been refused may be writing a request onto one
- * (docs/adr/0025-drain-and-keep-alive.md).
+ * (docs/adr/0027-drain-and-keep-alive.md).
  */
 function drain(server: Server, graceMs: number): Promise<number> {
   return new Promise((resolve) => {
