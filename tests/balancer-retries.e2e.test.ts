@@ -12,11 +12,12 @@ import {
 } from '../apps/gateway/src/e2e/balancers.test-support.js';
 
 /**
- * The shipped balancer configurations (deploy/haproxy.cfg, deploy/nginx.conf) replay nothing that writes: two stand-in
- * gateways behind each die mid-call (they read the request, then drop the connection without an answer). A POST, PUT,
- * PATCH (and behind HAProxy a PUT or DELETE) reaches them once and the client sees the failure; a GET (and behind
- * nginx an idempotent PUT or DELETE) is sent again and answered. Needs HAProxy (`apt-get install haproxy`) and nginx (`apt-get install nginx-light`); each part is
- * mandatory with PORTICO_REQUIRE_HAPROXY=1 or PORTICO_REQUIRE_NGINX=1 (CI).
+ * The shipped balancer configurations (deploy/haproxy.cfg, deploy/nginx.conf) send no POST or PATCH twice: two
+ * stand-in gateways behind each die mid-call (they read the request, then drop the connection without an answer). A
+ * POST or PATCH (behind HAProxy also a PUT or DELETE) reaches them once and the client sees the failure; a GET (behind
+ * nginx also a PUT or DELETE, idempotent methods) is sent again and answered. Needs HAProxy (`apt-get install
+ * haproxy`) and nginx (`apt-get install nginx-light`); each part is mandatory with PORTICO_REQUIRE_HAPROXY=1 or
+ * PORTICO_REQUIRE_NGINX=1 (CI).
  */
 
 /** Calls that die mid-call before one is answered, whichever stand-in gets them. */
