@@ -305,7 +305,7 @@ const DECLARED = [
   integer(
     'PORTICO_DRAIN_SECONDS',
     { fallback: 0, min: 0, max: 3_600 },
-    'On `SIGTERM` or `SIGINT`, before the grace period: seconds the instance keeps serving with `/readyz` answering 503 and `Connection: close` on every answer, so a balancer moves away without a dropped call. Set it above the balancer’s health-check interval × fall count',
+    'On `SIGTERM` or `SIGINT`, before the grace period: seconds the instance keeps serving with `/readyz` answering 503, the connections open before closing after their next answer, so a balancer moves away without a dropped call. Set it above the balancer’s health-check interval × fall count (docs/deploy.md)',
   ),
   text(
     'PORTICO_WORKERS',

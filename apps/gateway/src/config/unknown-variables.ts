@@ -6,7 +6,7 @@ import { SECRET_NAME } from './secret-files.js';
  * `PORTICO_*` variables that are not the gateway's: the test suite's and CI's switches, which processes started by
  * them inherit. They are neither refused nor warned about.
  */
-const NOT_THE_GATEWAYS = /^PORTICO_(TEST_|REQUIRE_|FUZZ_|BENCH_)|^PORTICO_(CHROMIUM|UPSTREAM_SPECS_DIR|PRISM_ONLY|HAPROXY|IMAGE)$/;
+const NOT_THE_GATEWAYS = /^PORTICO_(TEST_|REQUIRE_|FUZZ_|BENCH_)|^PORTICO_(CHROMIUM|UPSTREAM_SPECS_DIR|PRISM_ONLY|HAPROXY|NGINX|IMAGE)$/;
 
 /** An unknown name this close to a known one (edit distance) is a misspelling: the start is refused. */
 const MISSPELT_WITHIN = 2;

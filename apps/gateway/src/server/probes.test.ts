@@ -1,4 +1,5 @@
 import { Agent, get } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { createClient } from '@libsql/client';
 import type { Logger } from '@portico/core';
 import { examplePlugin } from '@portico/core/testing';
@@ -54,7 +55,7 @@ it('without the database, /healthz still answers 200 and /readyz 503 naming the 
   expect(ready.body).toEqual({ error: true, code: 'not_ready', message: 'not ready: database', failing: ['database'] });
 });
 
-it('on close: readiness turns 503 at once, answers keep coming with Connection: close for the drain period, then the port closes', async () => {
+it('on close: readiness turns 503 at once; for the drain period the connections open before answer with Connection: close, new ones are kept alive; then the port closes', async () => {
   const gateway = await start({ PORTICO_DRAIN_SECONDS: '1' });
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   try {
@@ -69,10 +70,53 @@ it('on close: readiness turns 503 at once, answers keep coming with Connection: 
     await new Promise((resolve) => setTimeout(resolve, 300));
     const later = await rawGet(`${gateway.url}/healthz`, agent); // a new connection is still accepted while draining
     expect(later.status).toBe(200);
-    expect(later.headers.connection).toBe('close');
+    expect(later.headers.connection).toBe('keep-alive'); // a balancer reuses it rather than opening one a request
+    await new Promise((resolve) => setTimeout(resolve, 900)); // the port is closed now
+    const last = await rawGet(`${gateway.url}/healthz`, agent); // on the connection opened during the drain
+    expect(last.status).toBe(200);
+    expect(last.headers.connection).toBe('close');
     const end = await closed;
     expect(end - began).toBeGreaterThanOrEqual(950);
     await expect(rawGet(`${gateway.url}/healthz`, agent)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  } finally {
+    agent.destroy();
+  }
+});
+
+/** A raw connection to the gateway, accepted before anything is sent on it. */
+async function openConnection(url: string): Promise<{ socket: Socket; received: () => string; ended: Promise<string> }> {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  let received = '';
+  socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+  const ended = new Promise<string>((resolve) => socket.on('close', () => resolve(received)));
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  await new Promise((resolve) => setTimeout(resolve, 50)); // accepted by the gateway
+  return { socket, received: () => received, ended };
+}
+
+it('when the port closes, a connection it accepted just before is still answered (with Connection: close), not reset', async () => {
+  const gateway = await start();
+  const { socket, ended } = await openConnection(gateway.url);
+  const closed = gateway.close(2_000, 0);
+  await new Promise((resolve) => setTimeout(resolve, 50)); // the port is closed: a balancer's request arrives now
+  await expect(fetch(`${gateway.url}/healthz`)).rejects.toThrow();
+  socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+  const answer = await ended;
+  expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+  expect(answer).toMatch(/\r\nConnection: close\r\n/i);
+  await closed;
+});
+
+it('a kept-alive connection left idle through the drain is closed after it, without waiting for the grace period', async () => {
+  const gateway = await start();
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const before = await rawGet(`${gateway.url}/healthz`, agent);
+    expect(before.headers.connection).toBe('keep-alive');
+    const began = performance.now();
+    await gateway.close(10_000, 0);
+    expect(performance.now() - began).toBeLessThan(5_000);
   } finally {
     agent.destroy();
   }

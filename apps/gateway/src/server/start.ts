@@ -1,5 +1,5 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { type AddressInfo, Server as NetServer, type Socket } from 'node:net';
 import { DEFAULT_WORKSPACE, type Logger, type Plugin, type SandboxServer } from '@portico/core';
 import type { GatewayConfig } from '../config/load.js';
 import { observe } from '../observability/observe.js';
@@ -41,9 +41,10 @@ export interface RunningGateway {
   joinedSandbox?: boolean;
   /**
    * Graceful stop: `/readyz` answers 503 at once; for `drainMs` (default PORTICO_DRAIN_SECONDS) the instance keeps
-   * serving with `Connection: close` on every answer; then it stops accepting connections, lets requests in flight
-   * finish for up to `graceMs` (default PORTICO_SHUTDOWN_GRACE_MS; past it their connections are closed), flushes the
-   * audit log and closes the database. Calling it again returns the same stop.
+   * serving, with `Connection: close` on the connections open before; then it stops accepting connections, closes each
+   * after its answer (idle ones a second later), lets requests in flight finish for up to `graceMs` (default
+   * PORTICO_SHUTDOWN_GRACE_MS; past it their connections are closed), flushes the audit log and closes the database.
+   * Calling it again returns the same stop.
    */
   close(graceMs?: number, drainMs?: number): Promise<void>;
 }
@@ -131,16 +132,25 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
   if (options.http?.headersTimeoutMs !== undefined) server.headersTimeout = options.http.headersTimeoutMs;
   // Requests Node refuses itself (malformed, oversized head, timeout) get the documented body, not an empty answer.
   server.on('clientError', (error: Error & { code?: string }, socket) => answerClientError(error, socket, logger));
-  // During shutdown, every response still to be written closes its connection (the client reconnects elsewhere).
-  let stopping = false;
+  // During shutdown, responses close their connections (the client reconnects elsewhere): from the drain on, those on
+  // the connections open before it; once the port is closed, all (docs/adr/0027-drain-and-keep-alive.md).
+  let stage: 'serving' | 'draining' | 'closed' = 'serving';
   const unanswered = new UnansweredResponses();
-  server.on('request', (_request, response: ServerResponse) => {
-    if (stopping) {
+  server.on('connection', (socket: Socket & { [acceptedDraining]?: true }) => {
+    if (stage === 'draining') socket[acceptedDraining] = true;
+  });
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    if (stage === 'closed' || (stage === 'draining' && !(request.socket as { [acceptedDraining]?: true })[acceptedDraining])) {
       response.shouldKeepAlive = false;
       return;
     }
     response.once('close', unanswered.add(response));
   });
+  /** Makes every response not yet begun close its connection. */
+  const closeAfterAnswers = () => {
+    for (const response of unanswered) if (!response.headersSent) response.shouldKeepAlive = false;
+    unanswered.clear();
+  };
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -170,16 +180,21 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
   let closing: Promise<void> | undefined;
   const stop = async (graceMs: number, drainMs: number) => {
     readiness.startDraining();
-    stopping = true;
-    for (const response of unanswered) if (!response.headersSent) response.shouldKeepAlive = false;
-    unanswered.clear();
+    stage = 'draining';
+    closeAfterAnswers();
+    // Kept-alive connections waiting for a request are left open: closing one now would reset the request a balancer
+    // may be writing onto it at this moment. Its next answer closes it; one left idle is closed after the drain.
     if (drainMs > 0) {
-      // Still listening: a balancer that sends on a kept-alive connection is answered (and told to close it) while its
-      // health checks see /readyz fail and take the instance out.
-      logger.info({ drainSeconds: drainMs / 1000 }, 'draining: readiness answers 503, every answer closes its connection');
+      // Still listening: a balancer that sends on a connection it kept alive is answered (and told to close it) while
+      // its health checks see /readyz fail and take the instance out. A connection opened during the drain is kept
+      // alive until the port closes: a balancer that checks nothing (nginx) then reuses it instead of opening one a
+      // request, and opens none the moment the port closes, which would reset it.
+      logger.info({ drainSeconds: drainMs / 1000 }, 'draining: readiness answers 503, answers close the connections open before');
       await new Promise((resolve) => setTimeout(resolve, drainMs));
     }
     const started = performance.now();
+    stage = 'closed';
+    closeAfterAnswers();
     const forced = await drain(server, graceMs);
     logger.info(
       { ms: Math.round(performance.now() - started), ...(forced ? { closedConnections: forced } : {}) },
@@ -222,28 +237,52 @@ export function createInitialKey({ store, engine }: Runtime): Promise<RunningGat
   });
 }
 
-/** How often idle keep-alive connections are closed while draining. */
+/** Marks a connection accepted while draining. */
+const acceptedDraining = Symbol('accepted while draining');
+
+/** How often idle keep-alive connections are closed once the port is closed. */
 const DRAIN_SWEEP_MS = 50;
+/**
+ * How long after the port closes idle keep-alive connections are left open: time for a balancer to be refused a
+ * connection and set the instance aside (nginx, which checks nothing), so that it no longer picks them.
+ */
+const DRAIN_SWEEP_AFTER_MS = 1_000;
 
 /**
- * Stops listening (new connections are refused), closes idle connections as they become idle, and waits for the
- * busy ones to finish for up to `graceMs`; then closes whatever is left. Resolves with how many were closed by force.
+ * Stops listening (new connections are refused) and waits for the connections left to finish for up to `graceMs`:
+ * each answers with `Connection: close`. A kept-alive connection still idle `DRAIN_SWEEP_AFTER_MS` later is closed.
+ * Then closes whatever is left. Resolves with how many were closed by force.
+ *
+ * `net.Server#close`, not `http.Server#close`: Node's http server also closes every idle kept-alive connection the
+ * moment it stops listening, while a balancer that has not yet been refused may be writing a request onto one
+ * (docs/adr/0027-drain-and-keep-alive.md).
  */
 function drain(server: Server, graceMs: number): Promise<number> {
   return new Promise((resolve) => {
     let forced = 0;
-    const sweep = setInterval(() => server.closeIdleConnections(), DRAIN_SWEEP_MS);
+    let sweep: NodeJS.Timeout | undefined;
+    const sweepStart = setTimeout(
+      () => {
+        server.closeIdleConnections();
+        sweep = setInterval(() => server.closeIdleConnections(), DRAIN_SWEEP_MS);
+      },
+      Math.min(DRAIN_SWEEP_AFTER_MS, graceMs),
+    );
     const deadline = setTimeout(() => {
       server.getConnections((_error, count) => {
         forced = count;
         server.closeAllConnections();
       });
     }, graceMs);
-    server.close(() => {
-      clearInterval(sweep);
-      clearTimeout(deadline);
-      resolve(forced);
-    });
-    server.closeIdleConnections();
+    // Right after the poll phase (setImmediate), which accepted the connections waiting in the backlog: closing the
+    // port resets those still waiting, after the balancer has sent its request on them.
+    setImmediate(() =>
+      NetServer.prototype.close.call(server, () => {
+        clearTimeout(sweepStart);
+        clearInterval(sweep);
+        clearTimeout(deadline);
+        resolve(forced);
+      }),
+    );
   });
 }
