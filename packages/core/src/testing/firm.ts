@@ -612,7 +612,7 @@ export const FIRM_BILLS: readonly FirmBill[] = [
     ],
     expenses: [{ amount: 227.5, note: 'Court reporter deposit', daysAgo: 37 }],
     payments: [
-      { amount: 100, daysAgo: 30, by: 'credit' },
+      { amount: 100, daysAgo: 31, by: 'credit' },
       { amount: 500, daysAgo: 28, by: 'card', voided: true },
     ],
   },

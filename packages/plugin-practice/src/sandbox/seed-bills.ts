@@ -107,7 +107,8 @@ function seedPayments(db: Db, matterOf: (title: string) => number, contactOf: (c
     bill.payments.find((p) => p.by === by && Boolean(p.voided) === voided) as FirmBill['payments'][number];
   // [id, bill, amount, date, parent id, parent type, voided at]
   const allocations: Array<[number, FirmBill, number, string, number, string, string | null]> = [
-    [6101, vance, payment(vance, 'trust').amount, day(-payment(vance, 'trust').daysAgo), 6001, 'Bill', null],
+    // a payment from trust funds is a Payment too (13_811, 13_812: paid out of the client's trust balance)
+    [6101, vance, payment(vance, 'trust').amount, day(-payment(vance, 'trust').daysAgo), 13_811, 'Payment', null],
     [6102, rosa, payment(rosa, 'card').amount, day(-payment(rosa, 'card').daysAgo), 13_801, 'Payment', null],
     [6103, northwind, payment(northwind, 'credit').amount, day(-payment(northwind, 'credit').daysAgo), 6201, 'CreditMemo', null],
     [
@@ -119,7 +120,7 @@ function seedPayments(db: Db, matterOf: (title: string) => number, contactOf: (c
       'Payment',
       `${day(-payment(northwind, 'card', true).daysAgo + 2)}T10:00:00+00:00`,
     ],
-    [6105, rosaFirst, payment(rosaFirst, 'trust').amount, day(-payment(rosaFirst, 'trust').daysAgo), 6007, 'Bill', null],
+    [6105, rosaFirst, payment(rosaFirst, 'trust').amount, day(-payment(rosaFirst, 'trust').daysAgo), 13_812, 'Payment', null],
   ];
   for (const [id, bill, amount, date, parent, type, voided] of allocations) {
     insert(db, '/allocations', {
