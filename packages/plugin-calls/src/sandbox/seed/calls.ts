@@ -44,8 +44,8 @@ export function seedCalls(random: Random, { companies, trackers, users, tags }: 
       const example = account === IDS.harbor && i === 0;
       const t = example ? (accountTrackers.find((tr) => tr.type === 'session') as TrackerRec) : pick(weighted, random);
       const company = companies.find((c) => c.id === t.company_id) as CompanyRec;
-      // the story's calls are today's and the last two days'; the others go back 90 days from yesterday
-      const daysAgo = 1 + Math.floor((i * 89) / count);
+      // the story's calls are the only ones of today, yesterday and the day before; the others go back 90 days
+      const daysAgo = 3 + Math.floor((i * 87) / count);
       const date = addDays(today(), -daysAgo);
       const start = stamp(date, between(8 * 3600, 18 * 3600, random), company.time_zone);
       const direction: CallRec['direction'] = !example && random() < 0.15 ? 'outbound' : 'inbound';
