@@ -111,7 +111,9 @@ const fullName = (r: Resource) => `${r.attributes.first_name} ${r.attributes.las
 
 describe('the same people in every application', () => {
   it('every Clio client is the QuickBooks customer with its name, email and phone', async () => {
-    const clients = (await clio('contacts', 'id,name,type,primary_email_address,primary_phone_number,is_client')).filter((c) => c.is_client);
+    const clients = (await clio('contacts', 'id,name,type,primary_email_address,primary_phone_number,is_client')).filter(
+      (c) => c.is_client,
+    );
     const customers = await quickbooks('Customer');
     expect(clients.length).toBeGreaterThanOrEqual(6);
     for (const client of clients) {
@@ -122,13 +124,14 @@ describe('the same people in every application', () => {
     }
   });
 
-  it("every Lawmatics prospect is its contact, and every retained one is a Clio client with an open or closed matter of that title", async () => {
+  it('every Lawmatics prospect is its contact, and every retained one is a Clio client with an open or closed matter of that title', async () => {
     const [prospects, contacts] = [await lawmatics<Resource>('prospects'), await lawmatics<Resource>('contacts')];
     const clients = (await clio('contacts', 'id,name,primary_email_address,primary_phone_number,is_client')).filter((c) => c.is_client);
     const matters = await clio('matters', 'id,description,status,client{id}');
     expect(prospects.length).toBeGreaterThan(0);
     for (const prospect of prospects) {
-      const contact = contacts.find((c) => c.id === String(prospect.attributes.contact_id ?? '')) ??
+      const contact =
+        contacts.find((c) => c.id === String(prospect.attributes.contact_id ?? '')) ??
         contacts.find((c) => lower(c.attributes.email) === lower(prospect.attributes.email));
       expect(contact, `${fullName(prospect)}'s contact`).toBeDefined();
       expect(fullName(contact as Resource)).toBe(fullName(prospect));
@@ -176,7 +179,8 @@ describe('the same people in every application', () => {
     for (const c of await clio('contacts', 'id,name,type,first_name,last_name,primary_phone_number'))
       note(c.primary_phone_number, c.type === 'Person' ? c.name : c.name, 'Clio');
     for (const c of await lawmatics<Resource>('contacts')) note(c.attributes.phone, c.attributes.employer ?? fullName(c), 'Lawmatics');
-    for (const c of await quickbooks('Customer')) note((c.PrimaryPhone as Json)?.FreeFormNumber, c.CompanyName ?? c.DisplayName, 'QuickBooks');
+    for (const c of await quickbooks('Customer'))
+      note((c.PrimaryPhone as Json)?.FreeFormNumber, c.CompanyName ?? c.DisplayName, 'QuickBooks');
     // CallRail knows people, not companies: a company client's contact stands for the company, as in Lawmatics
     const lawmaticsContacts = await lawmatics<Resource>('contacts');
     const identity = (phone: unknown, name: unknown) => {
@@ -189,7 +193,11 @@ describe('the same people in every application', () => {
       ['form_submissions', 'form_submissions'],
     ] as const) {
       for (const record of await callrail(what, key, what === 'sms-threads' ? '' : '&date_range=all_time'))
-        note(record.customer_phone_number, record.customer_name && identity(record.customer_phone_number, record.customer_name), `CallRail ${what}`);
+        note(
+          record.customer_phone_number,
+          record.customer_name && identity(record.customer_phone_number, record.customer_name),
+          `CallRail ${what}`,
+        );
     }
     // a company and its contact share the company's number; anyone else's number is theirs alone
     for (const [phone, who] of names) {
@@ -211,9 +219,9 @@ describe('the same people in every application', () => {
     expect(String(lead?.attributes.created_at).slice(0, 10)).toBe(today);
     expect(prospects.filter((p) => String(p.attributes.created_at).slice(0, 10) === today).length).toBeGreaterThanOrEqual(2);
 
-    const yesterday = all.filter((c) => c.answered === true && c.direction === 'inbound' && String(c.start_time).slice(0, 10) < today).sort(
-      (a, b) => Date.parse(String(b.start_time)) - Date.parse(String(a.start_time)),
-    )[0] as Json;
+    const yesterday = all
+      .filter((c) => c.answered === true && c.direction === 'inbound' && String(c.start_time).slice(0, 10) < today)
+      .sort((a, b) => Date.parse(String(b.start_time)) - Date.parse(String(a.start_time)))[0] as Json;
     const client = prospects.find((p) => digits(p.attributes.phone) === digits(yesterday.customer_phone_number));
     expect(client?.attributes.status).toBe('hired');
 
@@ -288,7 +296,9 @@ describe('money that reconciles', () => {
       const paid = allocations.filter((x) => idOf(x.bill) === bill.id && x.status === 'valid').reduce((sum, x) => sum + cents(x.amount), 0);
       expect(cents(bill.paid), `bill ${bill.number}: what paid it`).toBe(paid);
       expect(cents(bill.balance), `bill ${bill.number}: balance`).toBe(cents(bill.total) - paid);
-      expect(bill.state === 'paid', `bill ${bill.number}: paid when nothing is owed`).toBe(bill.state !== 'draft' && cents(bill.balance) === 0);
+      expect(bill.state === 'paid', `bill ${bill.number}: paid when nothing is owed`).toBe(
+        bill.state !== 'draft' && cents(bill.balance) === 0,
+      );
     }
   });
 
@@ -306,7 +316,9 @@ describe('money that reconciles', () => {
       expect(invoice, `bill ${bill.number} in QuickBooks`).toBeDefined();
       const client = contacts.find((c) => c.id === idOf(bill.client));
       const customer = customers.find((c) => c.Id === (invoice?.CustomerRef as { value: string }).value);
-      expect(lower((customer?.PrimaryEmailAddr as Json)?.Address), `bill ${bill.number}'s client`).toBe(lower(client?.primary_email_address));
+      expect(lower((customer?.PrimaryEmailAddr as Json)?.Address), `bill ${bill.number}'s client`).toBe(
+        lower(client?.primary_email_address),
+      );
       expect(cents(invoice?.TotalAmt), `bill ${bill.number}: total`).toBe(cents(bill.total));
       expect(cents(invoice?.Balance), `bill ${bill.number}: balance`).toBe(cents(bill.balance));
       expect(invoice?.DueDate, `bill ${bill.number}: due`).toBe(bill.due_at);
@@ -321,9 +333,16 @@ describe('money that reconciles', () => {
     for (const client of clients) {
       const customer = customers.find((c) => lower((c.PrimaryEmailAddr as Json)?.Address) === lower(client.primary_email_address));
       const theirs = invoices.filter((i) => (i.CustomerRef as { value: string }).value === customer?.Id);
-      for (const invoice of theirs) expect(bills.map((b) => b.number), `${client.name}'s invoice ${invoice.DocNumber} in Clio`).toContain(invoice.DocNumber);
+      for (const invoice of theirs)
+        expect(
+          bills.map((b) => b.number),
+          `${client.name}'s invoice ${invoice.DocNumber} in Clio`,
+        ).toContain(invoice.DocNumber);
       const owed = bills.filter((b) => idOf(b.client) === client.id && b.state !== 'draft').reduce((sum, b) => sum + cents(b.balance), 0);
-      expect(theirs.reduce((sum, i) => sum + cents(i.Balance), 0), `${client.name} owes`).toBe(owed);
+      expect(
+        theirs.reduce((sum, i) => sum + cents(i.Balance), 0),
+        `${client.name} owes`,
+      ).toBe(owed);
     }
   });
 
@@ -331,7 +350,8 @@ describe('money that reconciles', () => {
     const users = await clio('users', 'id,name,email,rate');
     const rateOf = (email: unknown) => users.find((u) => lower(u.email) === lower(email))?.rate;
     for (const employee of await quickbooks('Employee')) {
-      if (employee.BillableTime) expect(employee.BillRate, String(employee.DisplayName)).toBe(rateOf((employee.PrimaryEmailAddr as Json).Address));
+      if (employee.BillableTime)
+        expect(employee.BillRate, String(employee.DisplayName)).toBe(rateOf((employee.PrimaryEmailAddr as Json).Address));
     }
     const staff = await lawmatics<Resource>('users');
     const time = await lawmatics<Resource>('time_entries');
@@ -344,7 +364,9 @@ describe('money that reconciles', () => {
       const billed = [...time, ...expenses].filter((e) => related(e, 'invoice') === invoice.id);
       const sum = billed.reduce((total, e) => total + Math.round(Number(e.attributes.rate_cents) * Number(e.attributes.duration)), 0);
       expect(invoice.attributes.amount_cents, `invoice ${invoice.attributes.number}`).toBe(sum);
-      expect(Number(invoice.attributes.outstanding_amount_cents)).toBe(Number(invoice.attributes.amount_cents) - Number(invoice.attributes.amount_paid_cents));
+      expect(Number(invoice.attributes.outstanding_amount_cents)).toBe(
+        Number(invoice.attributes.amount_cents) - Number(invoice.attributes.amount_paid_cents),
+      );
     }
   });
 });
@@ -371,7 +393,11 @@ describe("time in the firm's zone", () => {
     pacific(await quickbooks('Invoice'), 'quickbooks.invoices', found);
     pacific(await callrail('calls', 'calls', '&date_range=all_time'), 'callrail.calls', found);
     pacific(await callrail('sms-threads', 'sms_threads'), 'callrail.sms_threads', found);
-    for (const app of ['clio', 'lawmatics', 'quickbooks', 'callrail']) expect(found.some((f) => f.where.startsWith(app)), app).toBe(true);
+    for (const app of ['clio', 'lawmatics', 'quickbooks', 'callrail'])
+      expect(
+        found.some((f) => f.where.startsWith(app)),
+        app,
+      ).toBe(true);
     // both offsets occur (the seeds span daylight and standard time)
     expect(new Set(found.map((f) => f.offset)).size).toBe(2);
     const wrong = found.filter((f) => f.offset !== isoOffset(localOffsetMinutes(f.date, f.time)));

@@ -164,7 +164,13 @@ export const updateCall = defineOperation({
   response: Call,
   // https://apidocs.callrail.com/#updating-a-call (CallRail updates with PUT and takes partial bodies)
   upstream: { method: 'PUT', path: '/a/:account_id/calls/:call_id.json' },
-  example: { account_id: EXAMPLE_ACCOUNT, call_id: EXAMPLE_CALL, lead_status: 'good_lead', tags: ['New Client Inquiry'], append_tags: true },
+  example: {
+    account_id: EXAMPLE_ACCOUNT,
+    call_id: EXAMPLE_CALL,
+    lead_status: 'good_lead',
+    tags: ['New Client Inquiry'],
+    append_tags: true,
+  },
 });
 
 /** Filters shared by the call summary and the call time series. */
