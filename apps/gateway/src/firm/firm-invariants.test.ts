@@ -313,9 +313,9 @@ describe('money that reconciles', () => {
         expect(invoice, `draft ${bill.number} in QuickBooks`).toBeUndefined();
         continue;
       }
-      expect(invoice, `bill ${bill.number} in QuickBooks`).toBeDefined();
+      if (!invoice) throw new Error(`bill ${bill.number} is not in QuickBooks`);
       const client = contacts.find((c) => c.id === idOf(bill.client));
-      const customer = customers.find((c) => c.Id === (invoice?.CustomerRef as { value: string }).value);
+      const customer = customers.find((c) => c.Id === (invoice.CustomerRef as { value: string }).value);
       expect(lower((customer?.PrimaryEmailAddr as Json)?.Address), `bill ${bill.number}'s client`).toBe(
         lower(client?.primary_email_address),
       );
@@ -323,7 +323,7 @@ describe('money that reconciles', () => {
       expect(cents(invoice?.Balance), `bill ${bill.number}: balance`).toBe(cents(bill.balance));
       expect(invoice?.DueDate, `bill ${bill.number}: due`).toBe(bill.due_at);
       // each line is its quantity at its rate
-      for (const line of (invoice?.Line as Json[]).filter((l) => l.DetailType === 'SalesItemLineDetail')) {
+      for (const line of (invoice.Line as Json[]).filter((l) => l.DetailType === 'SalesItemLineDetail')) {
         const detail = line.SalesItemLineDetail as Json;
         expect(cents(line.Amount)).toBe(Math.round(Number(detail.UnitPrice) * Number(detail.Qty) * 100));
       }
@@ -379,8 +379,9 @@ function pacific(value: unknown, where: string, out: Array<{ where: string; stam
   if (typeof value === 'string') {
     const match = STAMP.exec(value);
     if (match) out.push({ where, stamp: value, date: match[1] as string, time: match[2] as string, offset: match[3] as string });
-  } else if (Array.isArray(value)) value.forEach((item, i) => pacific(item, `${where}[${i}]`, out));
-  else if (value && typeof value === 'object') for (const [key, item] of Object.entries(value)) pacific(item, `${where}.${key}`, out);
+  } else if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) pacific(item, `${where}[${i}]`, out);
+  } else if (value && typeof value === 'object') for (const [key, item] of Object.entries(value)) pacific(item, `${where}.${key}`, out);
 }
 
 describe("time in the firm's zone", () => {
