@@ -1,10 +1,15 @@
-import type { SandboxServer } from '@portico/core';
 import { isoOffset, localOffsetMinutes, sandboxToday } from '@portico/core/testing';
-import accounting from '@portico/plugin-accounting';
-import calls from '@portico/plugin-calls';
-import crm from '@portico/plugin-crm';
-import practice from '@portico/plugin-practice';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  digits,
+  type FirmSandboxes,
+  fullName,
+  type Json,
+  lower,
+  type Ref,
+  type Resource,
+  startFirmSandboxes,
+} from './sandboxes.test-support.js';
 
 /**
  * The firm's invariants, over fresh sandboxes of Clio, Lawmatics, QuickBooks and CallRail, each read in its own wire
@@ -14,98 +19,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * here: each side is checked against the others, so a projection that drifts from the firm module fails.
  */
 
-type Json = Record<string, unknown>;
-type Ref = { id: number } | null;
-
-const started: SandboxServer[] = [];
-let clioUrl: string;
-let lawmaticsUrl: string;
-let quickbooksUrl: string;
-let callrailUrl: string;
-let realm: string;
-
+let sandboxes: FirmSandboxes;
 beforeAll(async () => {
-  const start = async (plugin: { sandbox?: () => Promise<{ startSandbox(options?: object): Promise<SandboxServer> }> }) => {
-    const server = await (await (plugin.sandbox as NonNullable<typeof plugin.sandbox>)()).startSandbox({ port: 0 });
-    started.push(server);
-    return server;
-  };
-  clioUrl = (await start(practice)).url;
-  lawmaticsUrl = (await start(crm)).url;
-  const qbo = await start(accounting);
-  quickbooksUrl = qbo.url;
-  realm = String(qbo.connection?.realmId);
-  callrailUrl = (await start(calls)).url;
+  sandboxes = await startFirmSandboxes();
 });
-afterAll(async () => {
-  await Promise.all(started.map((s) => s.close()));
-});
+afterAll(() => sandboxes.close());
 
-async function read<T>(url: string, authorization: string): Promise<T> {
-  const response = await fetch(url, { headers: { authorization }, signal: AbortSignal.timeout(10_000) });
-  expect(response.status, url).toBe(200);
-  return (await response.json()) as T;
-}
+const clio = <T = Json>(collection: string, fields: string, query = '') => sandboxes.clio<T>(collection, fields, query);
+const lawmatics = <T = Resource>(collection: string) => sandboxes.lawmatics<T>(collection);
+const quickbooks = <T = Json>(entity: string) => sandboxes.quickbooks<T>(entity);
+const callrail = <T = Json>(what: string, key: string, query = '') => sandboxes.callrail<T>(what, key, query);
 
-// ---- each application, as its API answers -----------------------------------------------------------------------
-
-const clio = async <T = Json>(collection: string, fields: string, query = ''): Promise<T[]> =>
-  (await read<{ data: T[] }>(`${clioUrl}/${collection}.json?fields=${fields}&limit=200${query}`, 'Bearer sandbox-clio-token')).data;
-
-async function lawmatics<T = Json>(collection: string): Promise<T[]> {
-  const all: T[] = [];
-  let next: string | undefined = `${lawmaticsUrl}/${collection}?fields=all&sort_by=id&sort_order=asc`;
-  while (next) {
-    const page: { data: T[]; links: { next?: string } } = await read(next, 'Bearer sandbox-lawmatics-token');
-    all.push(...page.data);
-    next = page.links.next;
-  }
-  return all;
-}
-
-const quickbooks = async <T = Json>(entity: string): Promise<T[]> =>
-  (
-    await read<{ QueryResponse: Record<string, T[]> }>(
-      `${quickbooksUrl}/v3/company/${realm}/query?query=${encodeURIComponent(`select * from ${entity} maxresults 1000`)}`,
-      'Bearer sandbox-quickbooks-access-token',
-    )
-  ).QueryResponse[entity] ?? [];
-
-async function callrail<T = Json>(what: string, key: string, query = ''): Promise<T[]> {
-  const auth = 'Token token="sandbox-callrail-key"';
-  const { accounts } = await read<{ accounts: Array<{ id: string }> }>(`${callrailUrl}/a.json`, auth);
-  const all: T[] = [];
-  for (const account of accounts) {
-    for (let page = 1; ; page++) {
-      const body = await read<Record<string, T[]> & { total_pages: number }>(
-        `${callrailUrl}/a/${account.id}/${what}.json?per_page=250&page=${page}${query}`,
-        auth,
-      );
-      all.push(...(body[key] ?? []));
-      if (page >= body.total_pages) break;
-    }
-  }
-  return all;
-}
-
-interface Resource {
-  id: string;
-  attributes: Json;
-  relationships?: Record<string, { data: { id: string; type: string } | Array<{ id: string }> | null }>;
-}
-
-const digits = (phone: unknown) =>
-  String(phone ?? '')
-    .replace(/\D/g, '')
-    .replace(/^1(?=\d{10}$)/, '');
-const lower = (text: unknown) => String(text ?? '').toLowerCase();
 const cents = (amount: unknown) => Math.round(Number(amount) * 100);
 const idOf = (ref: unknown) => (ref as Ref)?.id;
 const related = (r: Resource, name: string) => {
   const data = r.relationships?.[name]?.data;
   return data && !Array.isArray(data) ? data.id : undefined;
 };
-const fullName = (r: Resource) => `${r.attributes.first_name} ${r.attributes.last_name}`;
 
 // ---- people -----------------------------------------------------------------------------------------------------
 
