@@ -31,10 +31,10 @@ describe("the README's firm, in the sandboxes", () => {
     const contacts = await sandboxes.clio('contacts', 'id,name,primary_email_address,primary_phone_number,is_client');
     const customers = await sandboxes.quickbooks('Customer');
     const customer = customers.find((c) => c.DisplayName === name);
-    expect(customer, `${name} in QuickBooks`).toBeDefined();
-    const email = (customer?.PrimaryEmailAddr as Json).Address;
-    const phone = (customer?.PrimaryPhone as Json).FreeFormNumber;
-    const contact = contacts.find((c) => c.name === name || c.name === customer?.CompanyName);
+    if (!customer) throw new Error(`${name} is not a QuickBooks customer`);
+    const email = (customer.PrimaryEmailAddr as Json).Address;
+    const phone = (customer.PrimaryPhone as Json).FreeFormNumber;
+    const contact = contacts.find((c) => c.name === name || c.name === customer.CompanyName);
     expect(contact, `${name} in Clio`).toMatchObject({ is_client: true });
     expect(lower(contact?.primary_email_address)).toBe(lower(email));
     expect(digits(contact?.primary_phone_number)).toBe(digits(phone));
