@@ -276,6 +276,27 @@ describe('money that reconciles', () => {
     }
   });
 
+  it("Clio's outstanding client balances, less the trust requests, are what the clients owe in QuickBooks", async () => {
+    const balances = await clio('outstanding_client_balances', 'id,contact{id,name},total_outstanding_balance');
+    const requests = (await clio('bills', 'id,kind,state,balance,client{id}')).filter(
+      (b) => b.kind === 'trust_kind' && b.state === 'awaiting_payment',
+    );
+    const contacts = await clio('contacts', 'id,name,primary_email_address');
+    const customers = await quickbooks('Customer');
+    const invoices = await quickbooks('Invoice');
+    expect(balances.length).toBeGreaterThan(0);
+    for (const balance of balances) {
+      const email = lower(contacts.find((c) => c.id === idOf(balance.contact))?.primary_email_address);
+      const customer = customers.find((c) => lower((c.PrimaryEmailAddr as Json)?.Address) === email);
+      const owed = invoices
+        .filter((i) => (i.CustomerRef as { value: string }).value === customer?.Id)
+        .reduce((sum, i) => sum + cents(i.Balance), 0);
+      // a trust request asks for money to hold in trust: QuickBooks records it when it is paid, into trust
+      const requested = requests.filter((r) => idOf(r.client) === idOf(balance.contact)).reduce((sum, r) => sum + cents(r.balance), 0);
+      expect(cents(balance.total_outstanding_balance) - requested, `${(balance.contact as Json).name}`).toBe(owed);
+    }
+  });
+
   it("QuickBooks bills the firm's people at their Clio rates, and Lawmatics' invoices add up at them too", async () => {
     const users = await clio('users', 'id,name,email,rate');
     const rateOf = (email: unknown) => users.find((u) => lower(u.email) === lower(email))?.rate;
