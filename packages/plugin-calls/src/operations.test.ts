@@ -114,7 +114,7 @@ describe('the operation set', () => {
     expect(update.validator.problems({ account_id: ACC, call_id: CAL, note: 'x', append_tags: true })).toEqual([
       'params: append_tags requires tags',
     ]);
-    expect(update.validator.problems({ account_id: ACC, call_id: CAL, tags: ['New Patient'] })).toEqual([]);
+    expect(update.validator.problems({ account_id: ACC, call_id: CAL, tags: ['New Client Inquiry'] })).toEqual([]);
     expect(describeOperation(integration, update).params.dependentRequired).toEqual({ append_tags: ['tags'] });
   });
 

@@ -152,7 +152,7 @@ export const When = (description: string, example: string) =>
 export const AddressFields = {
   street: Text('Street; sets the primary address', '1200 Harbor Blvd'),
   street2: Text('Second address line'),
-  city: Text('City', 'San Diego'),
+  city: Text('City', 'San Francisco'),
   state: Text('State', 'CA'),
   zipcode: Text('ZIP code', '92101'),
   country: Text('Country'),

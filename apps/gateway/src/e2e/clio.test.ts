@@ -50,14 +50,14 @@ async function pendingFailures(): Promise<number> {
   return (armed.pending ?? 0) - 1;
 }
 
-// The seeded activities 5001–5022: 5001–5012 on matter 3001 + (i % 5), an expense every fourth, 5012 without a matter;
-// 5013–5014 unbilled time on the story's matter; 5015–5022 the last days' work on other matters (5020 an expense), dated
-// in id order.
-const ALL_ACTIVITIES = Array.from({ length: 22 }, (_, i) => 5001 + i);
+// The seeded activities 5001–5024: 5001–5011 what the firm's issued bills bill (time, then an expense: 5005, 5008,
+// 5011; 5006–5008 on Vance's matter 3001), 5012 an office expense without a matter; 5013–5014 unbilled time on the
+// story's matter; 5015–5022 the last days' work on other matters (5020 an expense); 5023–5024 Vance's draft bill.
+const ALL_ACTIVITIES = Array.from({ length: 24 }, (_, i) => 5001 + i);
 
 describe('Clio list filters, each kind over REST and MCP', () => {
   it('an id filter, and the keyword null for records without that association', async () => {
-    expect(await activityIds({ matter_id: '3001' })).toEqual([5001, 5006, 5011]);
+    expect(await activityIds({ matter_id: '3001' })).toEqual([5006, 5007, 5008, 5023, 5024]);
     expect(await activityIds({ matter_id: 'null' })).toEqual([5012]);
   });
 
@@ -70,7 +70,7 @@ describe('Clio list filters, each kind over REST and MCP', () => {
   });
 
   it('an enumerated filter, and a value outside its set refused with the values it takes', async () => {
-    expect(await activityIds({ type: 'ExpenseEntry' })).toEqual([5004, 5008, 5012, 5020]);
+    expect(await activityIds({ type: 'ExpenseEntry' })).toEqual([5005, 5008, 5011, 5012, 5020]);
     const res = await failsBoth({ method: 'GET', path: `${API}/activities?type=Invoice` }, 'list_activities', { type: 'Invoice' });
     expect(res.status).toBe(400);
     expect((res.body as { message: string }).message).toContain('TimeEntry');
@@ -114,8 +114,19 @@ describe('Clio list filters, each kind over REST and MCP', () => {
   });
 
   it('order (field and direction) and the wildcard query', async () => {
-    const newest = await activityIds({ order: 'date(desc)' });
-    expect(newest).toEqual([...ALL_ACTIVITIES].reverse());
+    const params = { order: 'date(desc)', fields: 'id,date' };
+    const newest = await succeedsBoth<Page<{ date: string }>>(
+      { method: 'GET', path: `${API}/activities${query(params)}` },
+      'list_activities',
+      params,
+    );
+    const dates = newest.data.map((a) => a.date);
+    expect(dates).toEqual([...dates].sort().reverse());
+    expect(newest.data.map((a) => a.id).sort((x, y) => x - y)).toEqual(ALL_ACTIVITIES);
+    // the oldest is the first bill's first entry, the newest today's
+    expect(newest.data.at(-1)?.id).toBe(5001);
+    const ascending = await activityIds({ order: 'date(asc)' });
+    expect(ascending[0]).toBe(5001);
     const matters = await succeedsBoth<Page>({ method: 'GET', path: `${API}/matters?query=custody` }, 'list_matters', { query: 'custody' });
     expect(matters.data.map((m) => m.id)).toEqual([3001]);
   });

@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readmeFirm } from '../firm/readme.test-support.js';
 import { startSandboxedGateway, stopSandboxedGateway, type TestGateway } from '../gateway.test-support.js';
 
 /**
@@ -22,8 +23,8 @@ async function call<T>(service: string, method: string, params: Record<string, u
 
 const digits = (phone: string | null | undefined) => (phone ?? '').replace(/\D/g, '').slice(-10);
 
-/** The README's clients, as it names them. */
-const README_CLIENTS = ['Eleanor Vance', 'Northwind Traders', 'Samuel Okafor', 'Lucia Moreno', 'Bayview Properties', 'Rosa Delgado'];
+/** The README's clients, as it names them ("Its clients … are the same people"). */
+const README_CLIENTS = readmeFirm().clients;
 
 describe('the firm’s clients across the applications', () => {
   it.each(README_CLIENTS)('%s has one phone and one email in Clio and QuickBooks', async (name) => {

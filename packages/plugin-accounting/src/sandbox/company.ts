@@ -58,7 +58,7 @@ const CREATED = '2024-12-16';
 // ---- customers and vendors ------------------------------------------------------------------------------------------
 
 // The firm's clients (@portico/core/testing) as QuickBooks customers: [firm client, matter class id, customer type id,
-// terms id]. Customer 2 is Rosa Delgado, the client of the story: her invoices 1014 and 1029 are overdue.
+// terms id]. Customer 2 is Rosa Delgado, the client of the story: her invoice 1014 is paid, 1029 half paid and overdue.
 const CUSTOMERS: Array<[string, string, string, string]> = [
   ['Northwind Traders', '2', '2', '3'],
   [STORY.client.name, '1', '1', '2'],
@@ -145,13 +145,13 @@ function vendors(): Json[] {
     GivenName: given,
     FamilyName: family,
     PrimaryEmailAddr: { Address: email(display) },
-    PrimaryPhone: { FreeFormNumber: `(858) 555-${String(2200 + i * 53).slice(-4)}` },
+    PrimaryPhone: { FreeFormNumber: `(628) 555-${String(120 + i).padStart(4, '0')}` },
     BillAddr: {
       Id: String(200 + i),
       Line1: `${400 + i * 17} Commerce Way`,
       City: 'San Francisco',
       CountrySubDivisionCode: 'CA',
-      PostalCode: '92101',
+      PostalCode: '94105',
     },
     ...(accountNumber ? { AcctNum: accountNumber } : {}),
     Vendor1099: is1099,
@@ -166,9 +166,10 @@ function vendors(): Json[] {
 
 // [name, unit price, income account id, description]
 const ITEMS: Array<[string, number, string, string]> = [
-  ['Partner Time', 450, ACCT.legalFees, 'Legal services, partner (per hour)'],
-  ['Associate Time', 275, ACCT.legalFees, 'Legal services, associate (per hour)'],
-  ['Paralegal Time', 140, ACCT.legalFees, 'Paralegal services (per hour)'],
+  // the firm's rates (a partner's line is billed at that partner's own rate)
+  ['Partner Time', firmPerson('partner').rate, ACCT.legalFees, 'Legal services, partner (per hour)'],
+  ['Associate Time', firmPerson('associate').rate, ACCT.legalFees, 'Legal services, associate (per hour)'],
+  ['Paralegal Time', firmPerson('paralegal').rate, ACCT.legalFees, 'Paralegal services (per hour)'],
   ['Estate Plan Package', 2400, ACCT.flatFees, 'Will, revocable trust, powers of attorney'],
   ['LLC Formation', 1500, ACCT.flatFees, 'Entity formation and operating agreement'],
   ['Initial Consultation', 250, ACCT.legalFees, 'One-hour initial consultation'],
@@ -212,16 +213,17 @@ const EMPLOYEES: Array<[FirmPerson['role'], number]> = [
   ['intake', 32],
   ['bookkeeper', 34],
 ];
-const staff = (): Array<[string, string, string, number]> => [
-  ...EMPLOYEES.map(([role, cost]): [string, string, string, number] => {
+/** [given, family, title, cost rate, bill rate (the firm's rate; 0: not a timekeeper)] */
+const staff = (): Array<[string, string, string, number, number]> => [
+  ...EMPLOYEES.map(([role, cost]): [string, string, string, number, number] => {
     const p = firmPerson(role);
-    return [p.first, p.last, p.title, cost];
+    return [p.first, p.last, p.title, cost, p.rate];
   }),
-  ['Elliot', 'Marsh', 'Contract Attorney', 90],
+  ['Elliot', 'Marsh', 'Contract Attorney', 90, 0],
 ];
 
 function employees(): Json[] {
-  return staff().map(([given, family, title, cost], i) => ({
+  return staff().map(([given, family, title, cost, rate], i) => ({
     ...base(String(i + 1), CREATED, 13),
     GivenName: given,
     FamilyName: family,
@@ -231,8 +233,8 @@ function employees(): Json[] {
     PrimaryEmailAddr: { Address: `${given.toLowerCase()}@${FIRM.domain}` },
     EmployeeNumber: `E-${101 + i}`,
     HiredDate: `20${19 + i}-0${1 + i}-15`,
-    BillableTime: i < 4,
-    ...(i < 4 ? { BillRate: [275, 275, 140, 140][i] } : {}),
+    BillableTime: rate > 0,
+    ...(rate > 0 ? { BillRate: rate } : {}),
     CostRate: cost,
     Active: true,
   }));
@@ -268,7 +270,7 @@ export function nameLists(): Pick<
     Item: items(),
     Employee: employees(),
     Class: named(['Litigation', 'Corporate', 'Estate Planning'], 14, (name) => ({ FullyQualifiedName: name, SubClass: false })),
-    Department: named(['Downtown Office', 'North County Office'], 14, (name) => ({ FullyQualifiedName: name, SubDepartment: false })),
+    Department: named(['Downtown Office', 'Oakland Office'], 14, (name) => ({ FullyQualifiedName: name, SubDepartment: false })),
     Term: named(['Due on receipt', 'Net 15', 'Net 30'], 15, (_, i) => ({ Type: 'STANDARD', DueDays: [0, 15, 30][i] })),
     PaymentMethod: named(['Cash', 'Check', 'Credit Card', 'ACH'], 15, (_, i) => ({ Type: i === 2 ? 'CREDIT_CARD' : 'NON_CREDIT_CARD' })),
     CustomerType: named(['Individual', 'Business', 'Nonprofit'], 15),
@@ -281,21 +283,21 @@ export function nameLists(): Pick<
         TaxRegistrationNumber: '102-345678',
       },
     ],
-    TaxRate: named(['California', 'San Diego County District'], 16, (_, i) => ({
-      RateValue: [6, 1.75][i],
+    TaxRate: named(['California', 'San Francisco County District'], 16, (_, i) => ({
+      RateValue: [6, 2.625][i],
       AgencyRef: { value: '1' },
       SpecialTaxType: 'NONE',
       DisplayType: 'ReadOnly',
       Description: 'Sales tax',
     })),
-    TaxCode: named(['San Diego County'], 16, () => ({
-      Description: 'San Diego County sales tax',
+    TaxCode: named(['San Francisco County'], 16, () => ({
+      Description: 'San Francisco County sales tax',
       Taxable: true,
       TaxGroup: true,
       SalesTaxRateList: {
         TaxRateDetail: [
           { TaxRateRef: { value: '1', name: 'California' }, TaxTypeApplicable: 'TaxOnAmount', TaxOrder: 0 },
-          { TaxRateRef: { value: '2', name: 'San Diego County District' }, TaxTypeApplicable: 'TaxOnAmount', TaxOrder: 0 },
+          { TaxRateRef: { value: '2', name: 'San Francisco County District' }, TaxTypeApplicable: 'TaxOnAmount', TaxOrder: 0 },
         ],
       },
       PurchaseTaxRateList: { TaxRateDetail: [] },

@@ -1,5 +1,6 @@
+import { FIRM_BILLS } from '@portico/core/testing/emulator';
 import { ACCT, addMonths, base, CUSTOMER_CLASS, ITEM, type Json, type Ref } from './company.js';
-import { addDays } from './dates.js';
+import { AUTHORED_TODAY, addDays } from './dates.js';
 import { type BookHelpers, byId, type Lists, round2, USD } from './txn-kit.js';
 
 // The seeded purchases and books, January to June 2025: vendor bills and their payments (some open, one overdue), a
@@ -19,7 +20,7 @@ export function purchases(lists: Lists, h: BookHelpers, invoices: Json[]) {
   }
   bills.push(
     ['3', '2025-01-10', ACCT.insurance, 5400, 'Professional liability premium, 2025'],
-    ['4', '2025-02-18', ACCT.caseCosts, 640, 'Deposition transcript', '2', '1'],
+    ['4', '2025-02-18', ACCT.caseCosts, 640, 'Deposition transcript', '8', '3'],
   );
   bills.push(
     ['8', '2025-03-03', ACCT.caseCosts, 435, 'First appearance fee', '6', '1'],
@@ -88,9 +89,9 @@ export function purchases(lists: Lists, h: BookHelpers, invoices: Json[]) {
   const purchases: Array<[string, string, string, string, number, string, string?]> = [
     ['2025-01-14', 'CreditCard', '6', ACCT.supplies, 186.45, 'Toner, paper, binders'],
     ['2025-02-03', 'Check', '8', ACCT.caseCosts, 435, 'Complaint filing fee', '9'],
-    ['2025-02-20', 'CreditCard', '', ACCT.meals, 148.6, 'Client lunch, Torrey Pines Robotics'],
+    ['2025-02-20', 'CreditCard', '', ACCT.meals, 148.6, 'Client lunch, Presidio Robotics'],
     ['2025-03-11', 'CreditCard', '6', ACCT.supplies, 92.3, 'Postage and envelopes'],
-    ['2025-04-17', 'Check', 'E1', ACCT.travel, 212, 'Mileage to Riverside hearing'],
+    ['2025-04-17', 'Check', 'E1', ACCT.travel, 212, 'Mileage to Oakland hearing'],
     ['2025-05-06', 'CreditCard', '6', ACCT.supplies, 241.1, 'Monitor and cables'],
   ];
   for (let m = 1; m <= 6; m++) purchases.push([addMonths(`2025-0${m}-01`, 1, -1), 'Cash', '', ACCT.bankCharges, 35, 'Monthly account fee']);
@@ -172,15 +173,23 @@ export function purchases(lists: Lists, h: BookHelpers, invoices: Json[]) {
   };
   journal('2025-01-01', 'Opening balances', [
     [ACCT.checking, 42000],
-    [ACCT.trust, 25000],
     [ACCT.furniture, 36000],
     [ACCT.prepaid, 1800],
     [ACCT.accumulatedDepreciation, -6000],
-    [ACCT.trustLiability, -25000],
     [ACCT.loan, -20000],
     [ACCT.capital, -40000],
     [ACCT.openingEquity, -13800],
   ]);
+  // what the firm's bills took from the clients' trust funds (FIRM_BILLS): out of trust, no longer owed to the client
+  for (const bill of FIRM_BILLS) {
+    for (const p of bill.payments) {
+      if (p.by !== 'trust' || p.voided) continue;
+      journal(addDays(AUTHORED_TODAY, -p.daysAgo), `Trust funds applied to invoice ${bill.number}`, [
+        [ACCT.trustLiability, p.amount, `${bill.client}: ${bill.matter}`],
+        [ACCT.trust, -p.amount, `${bill.client}: ${bill.matter}`],
+      ]);
+    }
+  }
   for (let m = 1; m <= 6; m++) {
     const lines: Array<[string, number, string?]> = [
       [ACCT.payrollExpense, 9000, 'Gross wages and employer taxes'],
@@ -197,7 +206,8 @@ export function purchases(lists: Lists, h: BookHelpers, invoices: Json[]) {
   }
 
   const TimeActivity: Json[] = Array.from({ length: 12 }, (_, i) => {
-    const employee = byId(lists.Employee, String((i % 4) + 1));
+    // the firm's timekeepers on the payroll: the associate and the paralegal, at their rates
+    const employee = byId(lists.Employee, String((i % 2) + 1));
     const invoice = Invoice[i * 3] as Json;
     const customerId = (invoice.CustomerRef as Ref).value;
     const date = String(invoice.TxnDate) > '2025-01-06' ? addDays(String(invoice.TxnDate), -3) : '2025-01-02';
@@ -207,7 +217,7 @@ export function purchases(lists: Lists, h: BookHelpers, invoices: Json[]) {
       NameOf: 'Employee',
       EmployeeRef: { value: employee.Id, name: employee.DisplayName },
       CustomerRef: customer(customerId),
-      ItemRef: ref(lists.Item, i % 4 < 2 ? ITEM.associate : ITEM.paralegal),
+      ItemRef: ref(lists.Item, i % 2 === 0 ? ITEM.associate : ITEM.paralegal),
       ClassRef: klass(CUSTOMER_CLASS[customerId] as string),
       BillableStatus: date < '2025-06-01' ? 'HasBeenBilled' : 'Billable',
       Taxable: false,

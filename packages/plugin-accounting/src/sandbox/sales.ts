@@ -1,9 +1,35 @@
+import { FIRM_BILLS, FIRM_MATTERS, FIRM_TRUST_DEPOSITS, type FirmBill, firmPersonNamed } from '@portico/core/testing/emulator';
 import { ACCT, addMonths, base, CUSTOMER_CLASS, ITEM, type Json, type Ref } from './company.js';
 import { AUTHORED_TODAY, addDays } from './dates.js';
 import { type BookHelpers, byId, type Lists, round2, USD } from './txn-kit.js';
 
 // The seeded sales, January to June 2025: 40 invoices (most paid, some partly, some overdue), the client payments and
 // the deposits of the checks (plus monthly interest), walk-in sales receipts, a refund, credit memos and estimates.
+// The clients whose matters Clio keeps (@portico/core/testing's FIRM_MATTERS) are invoiced for their Clio bills only:
+// each issued bill of FIRM_BILLS is the invoice with its number, its lines at each person's rate, its due date and
+// what paid it (trust funds, a card, a courtesy credit); the other invoices are the smaller clients'.
+
+/** The firm's issued bills, by invoice number. */
+const ISSUED = new Map(FIRM_BILLS.filter((b) => b.state !== 'draft').map((b) => [b.number, b]));
+
+/** A firm bill's lines: each person's time at their rate (their role's service item), then the expenses. */
+function billLines(bill: FirmBill, classId: string, date: string, salesLine: BookHelpers['salesLine']): Json[] {
+  const item = (role: string) => (role === 'partner' ? ITEM.partner : role === 'associate' ? ITEM.associate : ITEM.paralegal);
+  const lines = bill.time.map((t, i) => {
+    const person = firmPersonNamed(t.who);
+    const line = salesLine(i + 1, item(person.role), t.hours, classId, date);
+    const detail = line.SalesItemLineDetail as Json;
+    detail.UnitPrice = person.rate;
+    return { ...line, Description: `${person.name}: ${t.note}`, Amount: round2(person.rate * t.hours) };
+  });
+  bill.expenses.forEach((e, i) => {
+    const line = salesLine(lines.length + 1, ITEM.filing, 1, classId, date);
+    (line.SalesItemLineDetail as Json).UnitPrice = e.amount;
+    lines.push({ ...line, Description: e.note, Amount: e.amount });
+    void i;
+  });
+  return lines;
+}
 
 export function sales(lists: Lists, h: BookHelpers) {
   const { ref, account, customer, method, termDays, nextId, salesLine, withSubtotal, receipt } = h;
@@ -11,13 +37,21 @@ export function sales(lists: Lists, h: BookHelpers) {
   const Invoice: Json[] = [];
   const Payment: Json[] = [];
   const billed = new Set<string>();
+  const customerOf = (name: string) => String(lists.Customer.find((c) => c.DisplayName === name)?.Id);
+  const clioClients = new Set(FIRM_MATTERS.map((m) => customerOf(m.client)));
+  const others = lists.Customer.map((c) => String(c.Id)).filter((id) => !clioClients.has(id));
+  const credits: Array<{ invoice: Json; amount: number; date: string }> = [];
   for (let i = 0; i < 40; i++) {
-    const date = addDays('2025-01-03', Math.round(i * 4.3));
-    const customerId = String(((i * 7) % 15) + 1);
+    const firm = ISSUED.get(String(1001 + i));
+    const date = firm ? addDays(AUTHORED_TODAY, -firm.issuedDaysAgo) : addDays('2025-01-03', Math.round(i * 4.3));
+    let customerId = firm ? customerOf(firm.client) : String(((i * 7) % 15) + 1);
+    if (!firm && clioClients.has(customerId)) customerId = others[i % others.length] as string;
     const classId = CUSTOMER_CLASS[customerId] as string;
     const lines: Json[] = [];
     const add = (itemId: string, qty: number) => lines.push(salesLine(lines.length + 1, itemId, qty, classId, date));
-    if (classId === '1') {
+    if (firm) {
+      lines.push(...billLines(firm, classId, date, salesLine));
+    } else if (classId === '1') {
       add(ITEM.partner, 1 + (i % 4) + (i % 2) * 0.5);
       add(ITEM.associate, 3 + ((i * 5) % 7));
       add(ITEM.paralegal, 2 + (i % 5));
@@ -40,7 +74,7 @@ export function sales(lists: Lists, h: BookHelpers) {
       ...base(id, date, 10),
       DocNumber: String(1001 + i),
       TxnDate: date,
-      DueDate: addDays(date, termDays(lists.Customer, customerId, 'SalesTermRef')),
+      DueDate: firm ? addDays(AUTHORED_TODAY, -firm.dueDaysAgo) : addDays(date, termDays(lists.Customer, customerId, 'SalesTermRef')),
       CustomerRef: customer(customerId),
       DepartmentRef: ref(lists.Department, i % 3 === 2 ? '2' : '1'),
       SalesTermRef: byId(lists.Customer, customerId).SalesTermRef,
@@ -57,6 +91,38 @@ export function sales(lists: Lists, h: BookHelpers) {
       CustomerMemo: { value: 'Thank you for your business. Payment is due per the engagement letter.' },
     };
     Invoice.push(invoice);
+
+    if (firm) {
+      // what paid the bill: trust funds moved to operating, a card, a check; a courtesy credit (a credit memo below)
+      for (const p of firm.payments) {
+        if (p.voided) continue;
+        const payDate = addDays(AUTHORED_TODAY, -p.daysAgo);
+        if (p.by === 'credit') {
+          credits.push({ invoice, amount: p.amount, date: payDate });
+          continue;
+        }
+        const methodId = { trust: '4', card: '3', check: '2' }[p.by];
+        const paymentId = nextId('Payment');
+        Payment.push({
+          ...base(paymentId, payDate, 14),
+          TxnDate: payDate,
+          CustomerRef: customer(customerId),
+          DepositToAccountRef: account(methodId === '2' ? ACCT.undeposited : ACCT.checking),
+          PaymentMethodRef: method(methodId),
+          PaymentRefNum: p.by === 'trust' ? `TRUST-${invoice.DocNumber}` : `TX-${80410 + i}`,
+          TotalAmt: p.amount,
+          UnappliedAmt: 0,
+          ProcessPayment: false,
+          CurrencyRef: USD,
+          ...(p.by === 'trust' ? { PrivateNote: 'Paid from the client’s trust funds' } : {}),
+          Line: [{ Amount: p.amount, LinkedTxn: [{ TxnId: id, TxnType: 'Invoice' }], LineEx: { any: [] } }],
+        });
+        invoice.Balance = round2(Number(invoice.Balance) - p.amount);
+        (invoice.LinkedTxn as Json[]).push({ TxnId: paymentId, TxnType: 'Payment' });
+        invoice.MetaData = base(id, date, 10, payDate).MetaData;
+      }
+      continue;
+    }
 
     const payDate = addDays(date, 10 + (i % 5) * 4);
     const unpaid = i % 9 === 4 || date > '2025-05-25' || payDate > AUTHORED_TODAY;
@@ -119,9 +185,31 @@ export function sales(lists: Lists, h: BookHelpers) {
     });
   }
 
+  // the clients' retainers, deposited into the trust account and owed back to them until a bill takes them
+  for (const d of FIRM_TRUST_DEPOSITS) {
+    const date = addDays(AUTHORED_TODAY, -d.daysAgo);
+    Deposit.push({
+      ...base(nextId('Deposit'), date, 11),
+      TxnDate: date,
+      DepositToAccountRef: account(ACCT.trust),
+      CurrencyRef: USD,
+      PrivateNote: `${d.note}: ${d.matter}`,
+      Line: [
+        {
+          Id: '1',
+          LineNum: 1,
+          Amount: d.amount,
+          DetailType: 'DepositLineDetail',
+          DepositLineDetail: { Entity: customer(customerOf(d.client)), AccountRef: account(ACCT.trustLiability) },
+        },
+      ],
+      TotalAmt: d.amount,
+    });
+  }
+
   const SalesReceipt: Json[] = (
     [
-      ['10', '2025-01-21', [[ITEM.consult, 1]], '3'],
+      ['11', '2025-01-21', [[ITEM.consult, 1]], '3'],
       ['12', '2025-02-11', [[ITEM.consult, 1]], '2'],
       [
         '15',
@@ -132,8 +220,8 @@ export function sales(lists: Lists, h: BookHelpers) {
         ],
         '1',
       ],
-      ['4', '2025-04-15', [[ITEM.consult, 1]], '3'],
-      ['2', '2025-06-03', [[ITEM.consult, 1]], '4'],
+      ['5', '2025-04-15', [[ITEM.consult, 1]], '3'],
+      ['9', '2025-06-03', [[ITEM.consult, 1]], '4'],
     ] as Array<[string, string, Array<[string, number]>, string]>
   ).map(([c, date, items, m], i) => ({
     ...base(nextId('SalesReceipt'), date, 15),
@@ -149,20 +237,36 @@ export function sales(lists: Lists, h: BookHelpers) {
   ];
   const CreditMemo: Json[] = (
     [
-      ['3', '2025-03-14', ITEM.partner, 1],
-      ['7', '2025-05-09', ITEM.associate, 1],
-    ] as Array<[string, string, string, number]>
-  ).map(([c, date, item, qty], i) => {
+      // Bayview's discount on its lease review, not yet used (Clio holds the same credit)
+      [customerOf('Bayview Properties'), addDays(AUTHORED_TODAY, -14), ITEM.consult, 1, 'Lease review discount'],
+      ['7', '2025-05-09', ITEM.associate, 1, 'Courtesy discount'],
+      // the courtesy credits applied to the firm's bills (Northwind's, on invoice 1034)
+      ...credits.map((c): [string, string, string, number, string] => [
+        String((c.invoice.CustomerRef as Ref).value),
+        c.date,
+        ITEM.consult,
+        c.amount / 250,
+        'Courtesy discount',
+      ]),
+    ] as Array<[string, string, string, number, string]>
+  ).map(([c, date, item, qty, note], i) => {
     const memo = receipt(c, date, [[item, qty]], '1');
     delete memo.PaymentMethodRef;
     delete memo.DepositToAccountRef;
+    const id = nextId('CreditMemo');
+    const applied = i >= 2 ? (credits[i - 2] as (typeof credits)[number]) : undefined;
+    if (applied) {
+      applied.invoice.Balance = round2(Number(applied.invoice.Balance) - Number(memo.TotalAmt));
+      (applied.invoice.LinkedTxn as Json[]).push({ TxnId: id, TxnType: 'CreditMemo' });
+    }
     return {
-      ...base(nextId('CreditMemo'), date, 15),
+      ...base(id, date, 15),
       DocNumber: `CM-${i + 1}`,
       ...memo,
-      Balance: memo.TotalAmt,
-      RemainingCredit: memo.TotalAmt,
-      PrivateNote: 'Courtesy discount',
+      Balance: applied ? 0 : memo.TotalAmt,
+      RemainingCredit: applied ? 0 : memo.TotalAmt,
+      PrivateNote: note,
+      ...(applied ? { LinkedTxn: [{ TxnId: String(applied.invoice.Id), TxnType: 'Invoice' }] } : {}),
     };
   });
   const Estimate: Json[] = (

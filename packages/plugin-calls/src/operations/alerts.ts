@@ -47,7 +47,7 @@ export const listSummaryEmailSubscriptions = defineOperation({
         maxLength: 254,
         pattern: '^[^\\s@]+@[^\\s@]+$',
         description: 'Only subscriptions sent to this address.',
-        examples: ['office@harbordental.example'],
+        examples: ['intake@harlowpike.example'],
       }),
     ),
     ...Paging,

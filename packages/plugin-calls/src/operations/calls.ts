@@ -81,7 +81,7 @@ export const listCalls = defineOperation({
           minLength: 1,
           maxLength: 200,
           description: 'Free text matched against business and tracking numbers, customer name and number, note and source.',
-          examples: ['Jenkins'],
+          examples: ['Delgado'],
         }),
       ),
       fields: Fields(CALL_FIELD_EXAMPLES, CALL_FIELDS),
@@ -140,18 +140,18 @@ export const updateCall = defineOperation({
         Type.String({
           maxLength: 4000,
           description: 'Note shown on the call (replaces the current note).',
-          examples: ['Booked a cleaning for June 20'],
+          examples: ['Booked a consultation for Thursday'],
         }),
       ),
       customer_name: Type.Optional(
-        Type.String({ minLength: 1, maxLength: 255, description: 'Name of the caller.', examples: ['Maria Lopez'] }),
+        Type.String({ minLength: 1, maxLength: 255, description: 'Name of the caller.', examples: ['Rosa Delgado'] }),
       ),
       lead_status: Type.Optional(StringEnum(UPDATE_LEAD_STATUSES, { description: 'Score the call as a lead or not.' })),
       tags: Type.Optional(
         Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
           maxItems: 50,
           description: 'Tag names to put on the call (see get_tags).',
-          examples: [['New Patient']],
+          examples: [['New Client Inquiry']],
         }),
       ),
       append_tags: Type.Optional(
@@ -164,7 +164,13 @@ export const updateCall = defineOperation({
   response: Call,
   // https://apidocs.callrail.com/#updating-a-call (CallRail updates with PUT and takes partial bodies)
   upstream: { method: 'PUT', path: '/a/:account_id/calls/:call_id.json' },
-  example: { account_id: EXAMPLE_ACCOUNT, call_id: EXAMPLE_CALL, lead_status: 'good_lead', tags: ['New Patient'], append_tags: true },
+  example: {
+    account_id: EXAMPLE_ACCOUNT,
+    call_id: EXAMPLE_CALL,
+    lead_status: 'good_lead',
+    tags: ['New Client Inquiry'],
+    append_tags: true,
+  },
 });
 
 /** Filters shared by the call summary and the call time series. */

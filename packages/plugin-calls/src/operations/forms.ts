@@ -111,7 +111,7 @@ export const summarizeFormData = defineOperation({
           minLength: 1,
           maxLength: 2000,
           description: 'Only submissions of the form on this page URL.',
-          examples: ['https://harbordental.example/book-appointment'],
+          examples: ['https://www.harlowpike.example/book-appointment'],
         }),
       ),
       lead_status: Type.Optional(StringEnum(SUMMARY_LEAD_STATUSES, { description: 'Only submissions with this lead status.' })),

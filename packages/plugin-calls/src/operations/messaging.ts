@@ -22,7 +22,7 @@ const MessageSearch = Type.Optional(
     minLength: 1,
     maxLength: 200,
     description: 'Customer phone number, customer name or tag name.',
-    examples: ['Lopez'],
+    examples: ['Whitman'],
   }),
 );
 

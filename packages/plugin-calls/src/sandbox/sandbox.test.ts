@@ -1,5 +1,5 @@
 import type { GatewayError } from '@portico/core/plugin';
-import { type Principal, useSandbox } from '@portico/core/testing';
+import { FIRM_CALLS, type Principal, useSandbox } from '@portico/core/testing';
 import { describe, expect, it } from 'vitest';
 import { callrailPlugin } from '../index.js';
 import { CALL_FIELDS } from '../schemas.js';
@@ -83,7 +83,9 @@ describe('CallRail sandbox through the gateway pipeline', () => {
     expect(pages).toBe(3);
     expect(seen).toHaveLength(48);
     expect(new Set(seen).size).toBe(48);
-    expect(seen[0]).toBe(IDS.firstCall);
+    expect(seen).toContain(IDS.firstCall);
+    // newest first: this morning's voicemail from the story's new caller
+    expect((first.calls as Call[])[0]).toMatchObject({ customer_name: FIRM_CALLS[0]?.who, voicemail: true });
   });
 
   it('reads REST query strings the CallRail way: fields=a,b and tags[]=id', async () => {
@@ -203,17 +205,17 @@ describe('CallRail sandbox through the gateway pipeline', () => {
     const updated = await call<Call>('update_call', {
       account_id: ACC,
       call_id: IDS.firstCall,
-      note: 'Booked a whitening consult for June 20',
+      note: 'Booked a custody consultation for June 20',
       lead_status: 'not_a_lead',
       tags: ['Court Date Soon', 'Follow Up'],
       append_tags: true,
     });
-    expect(updated.note).toBe('Booked a whitening consult for June 20');
+    expect(updated.note).toBe('Booked a custody consultation for June 20');
     expect((updated.tags as Array<{ name: string }>).map((t) => t.name)).toEqual(['New Client Inquiry', 'Court Date Soon', 'Follow Up']);
 
     const after = await call<Call>('get_call', { account_id: ACC, call_id: IDS.firstCall, fields: ['lead_status', 'note'] });
     expect(after.lead_status).toBe('not_a_lead');
-    expect(after.note).toBe('Booked a whitening consult for June 20');
+    expect(after.note).toBe('Booked a custody consultation for June 20');
     // the unknown tag name created an account tag
     const tags = await call<Paged>('get_tags', { account_id: ACC });
     expect((tags.tags as Array<{ name: string }>).map((t) => t.name)).toContain('Follow Up');
@@ -254,7 +256,7 @@ describe('CallRail sandbox through the gateway pipeline', () => {
 
   it('filters SMS threads, summary emails, tags and trackers', async () => {
     const threads = await call<Paged>('list_sms_threads', { account_id: ACC, search: 'Court Date Soon' });
-    expect((threads.sms_threads as Array<{ customer_name: string }>).map((t) => t.customer_name)).toEqual(['James Jenkins']);
+    expect((threads.sms_threads as Array<{ customer_name: string }>).map((t) => t.customer_name)).toEqual(['Eleanor Vance']);
     const emails = await call<Paged>('list_summary_email_subscriptions', { account_id: ACC, frequency: 'daily,monthly' });
     expect((emails.summary_emails as Array<{ frequency: string }>).map((e) => e.frequency).sort()).toEqual(['daily', 'monthly']);
     const companyTags = await call<Paged>('get_tags', { account_id: ACC, tag_level: 'company', status: 'enabled' });

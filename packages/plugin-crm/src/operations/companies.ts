@@ -105,7 +105,7 @@ export const createCompany = defineOperation({
   params: Params({ ...companyFields, name: Type.String({ minLength: 1, description: 'Company name', examples: ['Pacific Freight LLC'] }) }),
   response: One(Company, 'The new company'),
   upstream: { method: 'POST', path: '/companies' },
-  example: { name: 'Pacific Freight LLC', email: 'claims@pacificfreight.example', phone: '555-800-4100', city: 'San Diego', state: 'CA' },
+  example: { name: 'Pacific Freight LLC', email: 'claims@pacificfreight.example', phone: '555-800-4100', city: 'Oakland', state: 'CA' },
 });
 
 const updateFields = {
@@ -132,5 +132,5 @@ export const updateCompany = defineOperation({
   ),
   response: One(Company, 'The updated company'),
   upstream: { method: 'PUT', path: '/companies/:id' },
-  example: { id: '33', phone: '(619) 555-0411' },
+  example: { id: '33', phone: '(925) 555-0115' },
 });

@@ -138,12 +138,12 @@ export const createEmailAddress = defineOperation({
     "Adds a further email address (a work address, a spouse's address) to a contact, a company, or the contact of " +
     'a matter (informationable_type Prospect). The primary address is set with update_contact or update_prospect ' +
     'instead.',
-  params: contactDetailParams('email address', 'maria.gonzalez@work.example'),
+  params: contactDetailParams('email address', 'lucia.moreno@work.example'),
   check: needsOwnerId,
   response: One(GenericRecord('An email address'), 'The new email address'),
   // Lawmatics' API reference types informationable_id as a JSON number.
   upstream: withNumericIds({ method: 'POST', path: '/email_addresses' }, ['informationable_id']),
-  example: { info: 'maria.gonzalez@work.example', label: 'Work', informationable_type: 'Contact', informationable_id: '8201' },
+  example: { info: 'lucia.moreno@work.example', label: 'Work', informationable_type: 'Contact', informationable_id: '8201' },
 });
 
 export const createPhoneNumber = defineOperation({
@@ -155,9 +155,9 @@ export const createPhoneNumber = defineOperation({
     'Adds a further phone number (mobile, work, an alternate number a caller gives) to a contact, a company, or ' +
     'the contact of a matter (informationable_type Prospect). It is also the way to give a contact a number, since ' +
     'update_contact takes none.',
-  params: contactDetailParams('phone number', '(619) 555-0143'),
+  params: contactDetailParams('phone number', '(650) 555-0143'),
   check: needsOwnerId,
   response: One(GenericRecord('A phone number'), 'The new phone number'),
   upstream: asMultipart({ method: 'POST', path: '/phone_numbers' }),
-  example: { info: '(619) 555-0143', label: 'Work', informationable_type: 'Prospect', informationable_id: '5101' },
+  example: { info: '(650) 555-0143', label: 'Work', informationable_type: 'Prospect', informationable_id: '5101' },
 });

@@ -92,12 +92,12 @@ export const createContact = defineOperation({
     'conflict checks. For a new inquiry use create_prospect instead, which creates the contact and the matter ' +
     'together; look the person up first (find_contact_by_email, find_contact_by_phone) to avoid duplicates.',
   params: Params(
-    { ...contactFields, phone: Text('Phone number; sets the primary one', '(619) 555-0315') },
+    { ...contactFields, phone: Text('Phone number; sets the primary one', '(510) 555-0155') },
     { rules: [atLeastOne('first_name', 'last_name')] },
   ),
   response: One(Contact, 'The new contact'),
   upstream: { method: 'POST', path: '/contacts' },
-  example: { first_name: 'Teresa', last_name: 'Alvarado', email: 'teresa.alvarado@example.com', phone: '(619) 555-0315' },
+  example: { first_name: 'Teresa', last_name: 'Alvarado', email: 'teresa.alvarado@example.com', phone: '(510) 555-0155' },
 });
 
 export const updateContact = defineOperation({

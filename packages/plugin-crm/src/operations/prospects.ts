@@ -53,7 +53,7 @@ export const findProspectByPhone = findOperation({
   path: '/prospects/find-by-phone/:phone_number',
   upstreamPath: '/prospects/find_by_phone/:phone_number',
   key: 'phone_number',
-  example: '619-555-0142',
+  example: '415-555-0131',
   summary: 'Find a lead or prospect by the phone number they called from',
   description:
     'Returns the first prospect (lead, matter) whose phone number matches, fuzzily, with names, email, phone and ' +
@@ -67,7 +67,7 @@ export const findProspectByEmail = findOperation({
   path: '/prospects/find-by-email/:email_address',
   upstreamPath: '/prospects/find_by_email/:email_address',
   key: 'email_address',
-  example: 'maria.gonzalez@example.com',
+  example: 'jordan.ellis@example.net',
   summary: 'Find a lead or prospect by email address',
   description:
     'Returns the first prospect (lead, matter) whose email address matches, fuzzily, as Lawmatics sends it: ' +
@@ -81,7 +81,7 @@ export const findProspectByName = findOperation({
   path: '/prospects/find-by-name/:name',
   upstreamPath: '/prospects/find_by_name/:name',
   key: 'name',
-  example: 'Maria Gonzalez',
+  example: 'Jordan Ellis',
   summary: "Find a lead or prospect by the person's name",
   description:
     'Returns the first prospect (lead, matter) whose person matches "first last" or the first name alone, ' +
@@ -102,7 +102,7 @@ const PersonFields = {
   name_suffix: Text('Name suffix (Jr., III)'),
   informal_name: Text('Name the person goes by'),
   email: Text('Email address; sets the primary one', 'luis.ortega@example.com'),
-  phone: Text('Phone number; sets the primary one', '(619) 555-0188'),
+  phone: Text('Phone number; sets the primary one', '(415) 555-0188'),
   birthdate: Text('Date of birth (YYYY-MM-DD or MM/DD/YYYY)'),
   gender: Text('Gender'),
   marital_status: Text('Marital status'),
@@ -199,7 +199,7 @@ export const createProspect = defineOperation({
     first_name: 'Luis',
     last_name: 'Ortega',
     email: 'luis.ortega@example.com',
-    phone: '(619) 555-0188',
+    phone: '(415) 555-0188',
     case_title: 'Ortega v. Bayfront Rideshare',
     case_blurb: 'Passenger in a rideshare that ran a red light on Market St; broken collarbone, missed three weeks of work.',
     practice_area_id: '61',

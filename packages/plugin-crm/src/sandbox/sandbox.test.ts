@@ -90,7 +90,7 @@ describe('Lawmatics sandbox: auth and envelope', () => {
   it('returns every attribute and relationship with fields=all, and a chosen set in the order asked', async () => {
     const all = await call<{ data: Resource }>('/prospects/5101?fields=all');
     expect(all.body.data.attributes).toMatchObject({
-      case_title: 'Gonzalez v. Coastal Freight Lines',
+      case_title: 'Moreno slip and fall',
       estimated_value_cents: 7_500_000,
       status: 'hired',
     });
@@ -106,7 +106,7 @@ describe('Lawmatics sandbox: auth and envelope', () => {
     expect(chosen.body.data[0]).toEqual({
       id: '5114',
       type: 'prospect',
-      attributes: { first_name: 'Ethan' },
+      attributes: { first_name: 'Jordan' },
       relationships: { practice_area: { data: { id: '61', type: 'practice_area' } } },
     });
   });
@@ -124,30 +124,30 @@ describe('Lawmatics sandbox: filters', () => {
 
   it('applies each of the ten operators', async () => {
     expect(ids(await list('/prospects?filter_by=estimated_value_cents&filter_on=500000&filter_with=='))).toEqual(['5108']);
-    expect(await count('filter_by=status&filter_on=hired&filter_with=!%3D')).toBe(7);
+    expect(await count('filter_by=status&filter_on=hired&filter_with=!%3D')).toBe(8);
     expect(await count('filter_by=estimated_value_cents&filter_on=500000&filter_with=%3C')).toBe(3);
     expect(await count('filter_by=estimated_value_cents&filter_on=500000&filter_with=%3C%3D')).toBe(4);
-    expect(await count('filter_by=estimated_value_cents&filter_on=3000000&filter_with=%3E')).toBe(2);
-    expect(await count('filter_by=estimated_value_cents&filter_on=3000000&filter_with=%3E%3D')).toBe(3);
-    expect(ids(await list('/prospects?filter_by=case_title&filter_on=People%20v.%25&filter_with=like'))).toEqual(['5112', '5104']);
-    expect(await count('filter_by=last_name&filter_on=%25ER&filter_with=ilike')).toBe(2);
-    expect(await count('filter_by=sub_status&filter_with=null')).toBe(8);
-    expect(await count('filter_by=sub_status&filter_with=not_null')).toBe(6);
+    expect(await count('filter_by=estimated_value_cents&filter_on=3000000&filter_with=%3E')).toBe(3);
+    expect(await count('filter_by=estimated_value_cents&filter_on=3000000&filter_with=%3E%3D')).toBe(4);
+    expect(ids(await list('/prospects?filter_by=case_title&filter_on=%25custody%25&filter_with=like'))).toEqual(['5107', '5102']);
+    expect(await count('filter_by=last_name&filter_on=%25EN%25&filter_with=ilike')).toBe(3);
+    expect(await count('filter_by=sub_status&filter_with=null')).toBe(7);
+    expect(await count('filter_by=sub_status&filter_with=not_null')).toBe(7);
   });
 
   it('is case-sensitive for like and not for ilike, with % given URL-encoded', async () => {
-    expect(await count('filter_by=case_title&filter_on=people%20v.%25&filter_with=like')).toBe(0);
-    expect(await count('filter_by=case_title&filter_on=people%20v.%25&filter_with=ilike')).toBe(2);
+    expect(await count('filter_by=case_title&filter_on=%25Custody%25&filter_with=like')).toBe(0);
+    expect(await count('filter_by=case_title&filter_on=%25Custody%25&filter_with=ilike')).toBe(2);
     const params = new URLSearchParams({ filter_by: 'email', filter_on: '%@example.com', filter_with: 'like' });
     expect(params.toString()).toContain('%25%40example.com');
-    expect(await count(params.toString())).toBe(8);
+    expect(await count(params.toString())).toBe(4);
   });
 
   it('uses ilike by default for text, = for numbers and ids, and accepts the filter_field aliases', async () => {
-    expect(ids(await list('/prospects?filter_by=first_name&filter_on=mar%25'))).toEqual(['5101']);
+    expect(ids(await list('/prospects?filter_by=first_name&filter_on=luc%25'))).toEqual(['5101']);
     expect(await count('filter_field=practice_area_id&filter_value=61&filter_operator==')).toBe(4);
     expect(await count('filter_by=practice_area_id&filter_on=61')).toBe(4);
-    expect(await count('filter_by=created_at&filter_on=2024-10-01&filter_with=%3E%3D')).toBe(2);
+    expect(await count('filter_by=created_at&filter_on=2024-10-01&filter_with=%3E%3D')).toBe(5);
   });
 
   it('refuses an unknown filter field, a bad operator or a missing value with 422', async () => {
@@ -171,10 +171,10 @@ describe('Lawmatics sandbox: filters', () => {
 describe('Lawmatics sandbox: sorting and paging', () => {
   it('sorts by an attribute ascending and descending, by id descending by default', async () => {
     const asc = await list('/prospects?sort_by=last_name&sort_order=asc');
-    expect(asc.body.data.map((r) => r.attributes.last_name).slice(0, 3)).toEqual(['Becker', 'Brooks', 'Delgado']);
+    expect(asc.body.data.map((r) => r.attributes.last_name).slice(0, 3)).toEqual(['Delgado', 'Ellis', 'Farouk']);
     const desc = await list('/prospects?sort_by=last_name&sort_order=desc');
-    expect(desc.body.data.map((r) => r.attributes.last_name).slice(0, 2)).toEqual(['Whitaker', 'Tran']);
-    expect(ids(await list('/prospects?sort_by=estimated_value_cents&sort_order=asc')).slice(0, 2)).toEqual(['5113', '5112']);
+    expect(desc.body.data.map((r) => r.attributes.last_name).slice(0, 2)).toEqual(['Whitman', 'Vance']);
+    expect(ids(await list('/prospects?sort_by=estimated_value_cents&sort_order=asc')).slice(0, 2)).toEqual(['5113', '5103']);
     expect(ids(await list('/prospects?sort_order=asc'))[0]).toBe('5101');
     expect((await call<Errors>('/prospects?sort_by=shoe_size')).status).toBe(422);
     expect((await call<Errors>('/prospects?sort_order=sideways')).status).toBe(422);
@@ -197,13 +197,13 @@ describe('Lawmatics sandbox: sorting and paging', () => {
 
 describe('Lawmatics sandbox: finders', () => {
   it('finds prospects by phone, email and name, and answers 404 for a miss', async () => {
-    for (const phone of ['6195550142', encodeURIComponent('(619) 555-0142'), '619-555-0142']) {
+    for (const phone of ['4155550113', encodeURIComponent('(415) 555-0113'), '415-555-0113']) {
       const hit = await call<{ data: Resource }>(`/prospects/find_by_phone/${phone}`);
-      expect(hit.body.data).toMatchObject({ id: '5101', type: 'prospect', attributes: { first_name: 'Maria', phone: '(619) 555-0142' } });
+      expect(hit.body.data).toMatchObject({ id: '5101', type: 'prospect', attributes: { first_name: 'Lucia', phone: '(415) 555-0113' } });
     }
-    expect((await call<{ data: Resource }>('/prospects/find_by_email/Linh.Tran@example.org')).body.data.id).toBe('5103');
-    expect((await call<{ data: Resource }>('/prospects/find_by_name/grace%20liu')).body.data.id).toBe('5109');
-    expect((await call<{ data: Resource }>('/prospects/find_by_name/Olivia')).body.data.id).toBe('5113');
+    expect((await call<{ data: Resource }>('/prospects/find_by_email/Harriet.Osei@example.net')).body.data.id).toBe('5103');
+    expect((await call<{ data: Resource }>('/prospects/find_by_name/greta%20sorensen')).body.data.id).toBe('5109');
+    expect((await call<{ data: Resource }>('/prospects/find_by_name/Nadia')).body.data.id).toBe('5113');
     for (const miss of ['find_by_phone/8005550000', 'find_by_email/nobody@example.com', 'find_by_name/Zelda%20Fitzgerald']) {
       const answer = await call<Errors>(`/prospects/${miss}`);
       expect(answer.status).toBe(404);
@@ -212,13 +212,13 @@ describe('Lawmatics sandbox: finders', () => {
   });
 
   it('finds contacts and companies (companies fall back to their contacts)', async () => {
-    expect((await call<{ data: Resource }>('/contacts/find_by_phone/8585550220')).body.data.id).toBe('8217');
+    expect((await call<{ data: Resource }>('/contacts/find_by_phone/9255550120')).body.data.id).toBe('8217');
     expect((await call<{ data: Resource }>('/contacts/find_by_email/rstein@steinlegal.example')).body.data.id).toBe('8215');
     expect((await call<{ data: Resource }>('/contacts/find_by_name/Rachel%20Stein')).body.data.id).toBe('8215');
     expect((await call('/contacts/find_by_name/Nobody%20Here')).status).toBe(404);
     expect((await call<{ data: Resource }>('/companies/find_by_name/pacific%20mutual')).body.data.id).toBe('32');
     expect((await call<{ data: Resource }>('/companies/find_by_email/jlee@pacificmutual.example')).body.data.id).toBe('32');
-    expect((await call<{ data: Resource }>('/companies/find_by_phone/6195550420')).body.data.id).toBe('34');
+    expect((await call<{ data: Resource }>('/companies/find_by_phone/9255550124')).body.data.id).toBe('34');
     expect((await call('/companies/find_by_email/none@example.com')).status).toBe(404);
   });
 });
@@ -231,7 +231,7 @@ describe('Lawmatics sandbox: writes', () => {
         first_name: 'Nora',
         last_name: 'Quinn',
         email: 'nora.quinn@example.com',
-        phone: '619-555-0999',
+        phone: '415-555-0199',
         case_title: 'Quinn v. Metro Transit',
         practice_area_id: 61,
         tags: ['VIP'],

@@ -1,3 +1,4 @@
+import { FIRM, firmPersonNamed } from '@portico/core/testing/emulator';
 import { at, type Db, record, ref, type StoredRecord } from './model.js';
 
 /**
@@ -5,6 +6,9 @@ import { at, type Db, record, ref, type StoredRecord } from './model.js';
  * fields and contact types, forms, email templates and campaigns, event types, locations) and its work (events,
  * notes, tasks, invoices, time entries, expenses, transactions, files, interactions, timeline activities).
  */
+
+/** Lawmatics' practice areas (ids 61–66): the firm's, and Immigration, which it refers out. */
+export const PRACTICE_AREAS = ['Personal Injury', 'Family Law', 'Estate Planning', 'Business Litigation', 'Immigration', 'Employment Law'];
 
 export const FORM_PI = '9c1f4e2a-5b7d-4c3e-8a61-2f0d9b7e4a10';
 export const FORM_NEWSLETTER = '3e8b2d71-0c4f-4a9e-b5d2-7c6a1f9e8b34';
@@ -24,8 +28,8 @@ const field = (id: string, label: string, fieldType: string, required: boolean) 
 
 export function seedFirm(records: Db['records']): void {
   // biome-ignore format: one seeded record per line
-  records.practice_areas = named([[61, 'Personal Injury', '2021-02-01 10:00'], [62, 'Family Law', '2021-02-01 10:01'], [63, 'Estate Planning', '2021-02-01 10:02'], [64, 'Criminal Defense', '2021-02-01 10:03'], [65, 'Immigration', '2022-06-13 12:00'], [66, 'Employment Law', '2023-04-03 09:00']],
-    (i) => ({ color: ['#e4572e', '#29335c', '#f3a712', '#a8c686', '#669bbc', '#8d6a9f'][i], statute_of_limitations_enabled: i === 0 || i === 3, matter_count: [4, 3, 2, 2, 2, 1][i] }));
+  records.practice_areas = named(PRACTICE_AREAS.map((name, i): [number, string, string] => [61 + i, name, ['2021-02-01 10:00', '2021-02-01 10:01', '2021-02-01 10:02', '2021-02-01 10:03', '2022-06-13 12:00', '2023-04-03 09:00'][i] as string]),
+    (i) => ({ color: ['#e4572e', '#29335c', '#f3a712', '#a8c686', '#669bbc', '#8d6a9f'][i], statute_of_limitations_enabled: i === 0 || i === 3, matter_count: 0 }));
   records.pipelines = named(
     [
       [21, 'Intake', '2021-02-01 10:10'],
@@ -98,7 +102,7 @@ export function seedFirm(records: Db['records']): void {
     }),
   ];
   // biome-ignore format: one seeded record per line
-  const entries: Array<[number, number, string, string]> = [[91, 5101, 'Maria Gonzalez', '2024-02-12 10:14'], [92, 5107, 'Samantha Reyes', '2024-01-08 11:30'], [93, 5114, 'Ethan Brooks', '2023-11-15 10:05']];
+  const entries: Array<[number, number, string, string]> = [[91, 5114, 'Jordan Ellis', '2024-11-15 08:03'], [92, 5109, 'Greta Sorensen', '2024-09-06 09:45'], [93, 5112, 'Victor Lam', '2024-10-01 19:03']];
   records.form_entries = entries.map(([id, prospect, name, created]) => {
     const [first, last] = name.split(' ');
     return record(
@@ -138,13 +142,17 @@ export function seedFirm(records: Db['records']): void {
   records.locations = [
     record(
       1,
-      { name: 'Downtown Office', address: '750 B St, Suite 2100, San Diego, CA 92101', ...stamp('2021-09-23 11:37') },
+      { name: 'Downtown Office', address: `${FIRM.street}, ${FIRM.city}, ${FIRM.state} ${FIRM.postalCode}`, ...stamp('2021-09-23 11:37') },
       { address: ref('address', 140) },
     ),
     record(2, { name: 'Zoom', address: 'https://zoom.us/j/5550100123', ...stamp('2021-09-23 11:40') }, { address: null }),
     record(
       3,
-      { name: 'San Diego Superior Court, Hall of Justice', address: '330 W Broadway, San Diego, CA 92101', ...stamp('2022-01-05 10:00') },
+      {
+        name: 'San Francisco Superior Court, Civic Center Courthouse',
+        address: '400 McAllister St, San Francisco, CA 94102',
+        ...stamp('2022-01-05 10:00'),
+      },
       { address: null },
     ),
   ];
@@ -154,8 +162,8 @@ export function seedFirm(records: Db['records']): void {
 function seedWork(records: Db['records']): void {
   // [id, name, type, location, prospect, start, minutes, users]
   // biome-ignore format: one seeded record per line
-  const events: Array<[number, string, number, number, number, string, number, number[]]> = [[701, 'Initial Consultation - James Whitaker', 1, 1, 5102, '2024-10-29 11:00', 60, [13]], [702, 'Consultation - Ana Ribeiro', 1, 2, 5105, '2024-11-19 10:00', 60, [13, 15]], [703, 'Deposition of Coastal Freight driver', 3, 1, 5101, '2024-12-03 09:30', 180, [12, 14]], [704, 'DMV hearing - Okafor', 4, 3, 5104, '2024-11-20 13:30', 120, [12]], [705, 'Mediation - Brooks v. Halvorsen', 5, 1, 5114, '2024-12-10 09:00', 240, [12, 11]], [706, 'Follow-up call - Linh Tran', 2, 2, 5103, '2024-11-18 15:00', 30, [11]], [707, 'Consultation - Olivia Park', 1, 2, 5113, '2024-11-21 16:00', 60, [13]]];
-  const locationNames = ['Downtown Office', 'Zoom', 'San Diego Superior Court, Hall of Justice'];
+  const events: Array<[number, string, number, number, number, string, number, number[]]> = [[701, 'Initial Consultation - Caleb Whitman', 1, 1, 5102, '2024-11-18 11:00', 60, [13]], [702, 'Initial Consultation - Victor Lam', 1, 2, 5112, '2024-10-08 10:00', 60, [12, 15]], [703, 'Deposition of the Sunset Grocers store manager', 3, 1, 5101, '2024-12-03 09:30', 180, [12, 14]], [704, 'Estate plan signing - Okafor', 2, 1, 5104, '2024-11-20 13:30', 30, [11]], [705, 'Mediation - Northwind v. Coastal Freight', 5, 1, 5111, '2024-12-10 09:00', 240, [12, 13]], [706, 'Follow-up call - Harriet Osei', 2, 2, 5103, '2024-11-18 15:00', 30, [11]], [707, 'Consultation - Nadia Farouk', 1, 2, 5113, '2024-11-21 16:00', 60, [12]]];
+  const locationNames = ['Downtown Office', 'Zoom', 'San Francisco Superior Court, Civic Center Courthouse'];
   records.events = events.map(([id, name, type, location, prospect, start, minutes, users]) => {
     const end = new Date(Date.parse(`${start.replace(' ', 'T')}:00Z`) + minutes * 60_000).toISOString().slice(0, 16).replace('T', ' ');
     return record(
@@ -185,58 +193,69 @@ function seedWork(records: Db['records']): void {
       },
     );
   });
-  // [id, prospect, name, number, amount, paid, status, invoiced]
+  // The firm bills its client matters in Clio (and QuickBooks); Lawmatics bills the leads' paid consultations. Every
+  // amount is the time at each person's rate (@portico/core/testing's firm) plus the costs, so the invoices add up.
+  // [id, prospect, user, description, hours, started, invoice]
   // biome-ignore format: one seeded record per line
-  const invoices: Array<[number, number, string, number, number, number, string, string]> = [[1, 5104, 'Robert Okafor', 1001, 750_000, 375_000, 'partially_paid', '2024-06-01'], [2, 5108, 'Daniel Kim', 1002, 500_000, 500_000, 'paid', '2024-09-03'], [3, 5111, 'Fatima Haddad', 1003, 400_000, 100_000, 'partially_paid', '2024-07-01'], [4, 5111, 'Fatima Haddad', 1004, 400_000, 0, 'sent', '2024-11-01']];
-  records.invoices = invoices.map(([id, prospect, name, number, amount, paid, status, day]) =>
-    record(
+  const time: Array<[number, number, number, string, number, string, number]> = [[31, 5103, 11, 'Estate planning consultation', 1, '2024-10-16 10:00', 1], [32, 5103, 14, 'Review of the trust questionnaire', 0.5, '2024-10-17 14:00', 1], [33, 5112, 12, 'Initial consultation: dog bite injury', 1, '2024-10-08 10:00', 2], [34, 5102, 13, 'Outline of the custody declaration', 0.5, '2024-11-12 15:00', 4], [35, 5102, 13, 'Custody consultation and parenting plan review', 1, '2024-11-05 09:30', 3], [36, 5109, 11, 'Probate intake review', 0.8, '2024-09-12 11:00', 0], [37, 5103, 14, 'Requested the deeds from the recorder', 0.6, '2024-11-13 10:00', 0], [38, 5110, 12, 'Reviewed the police report', 0.6, '2024-04-08 13:00', 0], [39, 5105, 13, 'Referral to immigration counsel', 0.4, '2024-08-13 09:00', 0], [40, 5113, 12, 'Reviewed the web form and called back', 0.2, '2024-11-15 09:10', 0]];
+  // in cents, at the rate of the person of the firm the user is
+  const rateOf = (user: number) =>
+    firmPersonNamed(String(records.users?.find((u) => String(u.id) === String(user))?.attributes.name)).rate * 100;
+  records.time_entries = time.map(([id, prospect, user, description, hours, started, invoice]) =>
+    billable(id, prospect, user, description, hours, rateOf(user), started, invoice, 1),
+  );
+  // biome-ignore format: one seeded record per line
+  const costs: Array<[number, number, number, string, number, string, number]> = [[51, 5103, 14, 'Deed copies from the county recorder', 2_500, '2024-10-17 15:00', 1], [52, 5109, 14, 'Probate court records copying fee', 4_850, '2024-09-13 11:00', 0], [53, 5110, 14, 'Police report fee', 4_350, '2024-04-08 09:00', 0], [54, 5102, 14, 'Certified copy of the custody order', 9_000, '2024-11-06 12:00', 3]];
+  records.expenses = costs.map(([id, prospect, user, description, cents, started, invoice]) =>
+    billable(id, prospect, user, description, 1, cents, started, invoice, 2, true),
+  );
+  const owed = (invoice: number) =>
+    time.filter((t) => t[6] === invoice).reduce((sum, t) => sum + Math.round(t[4] * rateOf(t[2])), 0) +
+    costs.filter((c) => c[6] === invoice).reduce((sum, c) => sum + c[4], 0);
+  // [id, invoice, prospect, contact, cents, method, executed]
+  // biome-ignore format: one seeded record per line
+  const payments: Array<[number, number, number, number, number, string, string]> = [[1, 1, 5103, 8203, 25_000, 'credit_card', '2024-10-20 10:12'], [2, 2, 5112, 8212, 42_500, 'ach', '2024-10-08 11:30'], [3, 3, 5102, 8202, 10_000, 'check', '2024-11-08 14:00'], [4, 3, 5102, 8202, 5_000, 'credit_card', '2024-11-12 11:45']];
+  const paid = (invoice: number) => payments.filter((p) => p[1] === invoice).reduce((sum, p) => sum + p[4], 0);
+  // [id, prospect, name, number, invoiced]
+  // biome-ignore format: one seeded record per line
+  const invoices: Array<[number, number, string, number, string]> = [[1, 5103, 'Harriet Osei', 801, '2024-10-18'], [2, 5112, 'Victor Lam', 802, '2024-10-08'], [3, 5102, 'Caleb Whitman', 803, '2024-11-06'], [4, 5102, 'Caleb Whitman', 804, '2024-11-13']];
+  records.invoices = invoices.map(([id, prospect, name, number, day]) => {
+    const [amount, settled] = [owed(id), paid(id)];
+    return record(
       id,
       {
         number,
-        status,
+        status: settled >= amount ? 'paid' : settled > 0 ? 'partially_paid' : 'sent',
         amount_cents: amount,
-        amount_paid_cents: paid,
-        outstanding_amount_cents: amount - paid,
+        amount_paid_cents: settled,
+        outstanding_amount_cents: amount - settled,
         contactable_name: name,
         contactable_address: null,
         invoiced_at: day,
         due_at: day.replace(/-(\d{2})$/, (_, d: string) => `-${String(Math.min(Number(d) + 29, 28)).padStart(2, '0')}`),
         payment_terms: 'net_30',
-        note: 'Thank you for choosing Harlow & Pike LLP.',
+        note: `Thank you for choosing ${FIRM.name}.`,
         enable_online_payment: true,
         include_balance_forward: false,
         include_statement_of_accounts: false,
-        pdf_url: `https://files.harlowpike.example/invoices/${number}.pdf`,
+        pdf_url: `https://files.${FIRM.domain}/invoices/${number}.pdf`,
         target_account_type: 'Prospect',
         voided_at: null,
         ...stamp(`${day} 09:00`),
       },
       { prospect: ref('prospect', prospect), created_by: ref('user', 14) },
-    ),
-  );
-  // [id, prospect, user, description, hours, rate, started, invoice]
-  // biome-ignore format: one seeded record per line
-  const time: Array<[number, number, number, string, number, number, string, number]> = [[31, 5104, 12, 'Review police report and DMV paperwork', 1.5, 45_000, '2024-05-10 09:00', 1], [32, 5104, 12, 'DMV hearing preparation', 2, 45_000, '2024-05-15 14:00', 1], [33, 5108, 13, 'Draft premarital agreement', 3.2, 35_000, '2024-08-22 10:00', 2], [34, 5108, 13, 'Client meeting to review draft', 1, 35_000, '2024-08-29 15:00', 2], [35, 5111, 13, 'Prepare I-589 declaration', 4.5, 35_000, '2024-06-10 09:30', 3], [36, 5101, 12, 'Demand letter to Coastal Freight insurer', 2.4, 45_000, '2024-04-02 11:00', 0], [37, 5101, 14, 'Request medical records from Harbor Medical', 0.6, 15_000, '2024-03-20 10:00', 0], [38, 5107, 12, 'Draft complaint', 3.8, 45_000, '2024-02-15 13:00', 0], [39, 5114, 11, 'Mediation brief', 5, 55_000, '2024-11-04 09:00', 0], [40, 5103, 11, 'Trust funding memo', 1.2, 55_000, '2024-11-11 16:00', 0]];
-  records.time_entries = time.map(([id, prospect, user, description, hours, rate, started, invoice]) =>
-    billable(id, prospect, user, description, hours, rate, started, invoice, 1),
-  );
-  // biome-ignore format: one seeded record per line
-  const costs: Array<[number, number, number, string, number, string, number]> = [[51, 5104, 14, 'DMV hearing filing fee', 12_500, '2024-05-16 10:00', 1], [52, 5101, 14, 'Medical records copying fee', 4_850, '2024-03-21 11:00', 0], [53, 5107, 14, 'Superior Court filing fee', 43_500, '2024-02-16 09:00', 0], [54, 5111, 14, 'Certified translation of birth certificate', 9_000, '2024-06-12 12:00', 3]];
-  records.expenses = costs.map(([id, prospect, user, description, cents, started, invoice]) =>
-    billable(id, prospect, user, description, 1, cents, started, invoice, 2, true),
-  );
-  // biome-ignore format: one seeded record per line
-  const payments: Array<[number, number, number, number, string, string, string]> = [[1, 5104, 8204, 375_000, 'credit_card', 'operating', '2024-06-05 10:12'], [2, 5108, 8208, 500_000, 'ach', 'operating', '2024-09-10 09:30'], [3, 5111, 8211, 100_000, 'check', 'operating', '2024-07-08 14:00'], [4, 5101, 8201, 250_000, 'check', 'trust', '2024-10-18 11:45']];
-  records.transactions = payments.map(([id, prospect, contact, cents, method, account, executed]) =>
+    );
+  });
+  records.transactions = payments.map(([id, invoice, prospect, contact, cents, method, executed]) =>
     record(
       id,
       {
         amount_cents: cents,
         amount_currency: 'USD',
         transaction_type: 'credit',
-        bank_account_type: account,
+        bank_account_type: 'operating',
         payment_method: method,
-        note: account === 'trust' ? 'Settlement advance deposit' : 'Invoice payment',
+        note: 'Invoice payment',
         invoice_number: null,
         external_id: null,
         executed_at: at(executed),
@@ -244,7 +263,7 @@ function seedWork(records: Db['records']): void {
       },
       {
         account: ref('contact', contact),
-        invoice: id <= 3 ? ref('invoice', id) : null,
+        invoice: ref('invoice', invoice),
         prospect: ref('prospect', prospect),
         created_by: ref('user', 14),
       },
@@ -252,13 +271,13 @@ function seedWork(records: Db['records']): void {
   );
   // [id, prospect, user, name, body, created]
   // biome-ignore format: one seeded record per line
-  const notes: Array<[number, number, number, string, string, string]> = [[901, 5101, 12, 'Intake call', 'Client was stopped in traffic when the truck hit her. Police report filed at the scene.', '2024-02-12 10:40'], [902, 5101, 14, 'Medical treatment', 'Twice-weekly physical therapy at Harbor Medical; MRI scheduled.', '2024-03-20 10:15'], [903, 5102, 13, 'Consultation summary', 'Wants joint legal custody; concerned about the house in Pacific Beach.', '2024-10-29 12:15'], [904, 5103, 11, 'Trust assets', 'Two rental properties in Clairemont and a brokerage account.', '2024-04-22 15:10'], [905, 5104, 12, 'Arrest details', 'BAC 0.09, no accident, cooperative at the stop.', '2024-05-09 08:50'], [906, 5106, 15, 'Lead follow-up', 'Left voicemail; sent the consultation booking link by email.', '2024-07-03 09:35'], [907, 5107, 12, 'Witness', 'Store employee saw the spill 20 minutes before the fall.', '2024-01-10 16:00'], [908, 5110, 12, 'Declined', 'Declined: client was lane-splitting at high speed; policy limits are low.', '2024-04-10 09:20'], [909, 5111, 13, 'Filing deadline', 'One-year asylum deadline is January 14.', '2024-06-03 13:00'], [910, 5114, 11, 'Settlement range', 'Homeowner policy limit $300k; target settlement $250k.', '2024-11-04 10:30']];
+  const notes: Array<[number, number, number, string, string, string]> = [[901, 5101, 12, 'Intake call', 'Slipped on an unmarked wet floor at Sunset Grocers in Daly City; the store manager filed an incident report.', '2023-07-31 10:40'], [902, 5101, 14, 'Medical treatment', 'Twice-weekly physical therapy at Harbor Medical; the hospital bills are on their way.', '2024-03-20 10:15'], [903, 5102, 13, 'Lead intake', 'Wants the custody schedule changed after the other parent moved to Sacramento.', '2024-11-03 12:15'], [904, 5103, 11, 'Trust assets', 'A rental flat in the Richmond District and a brokerage account.', '2024-10-16 15:10'], [905, 5104, 11, 'Estate plan', 'Will, revocable trust and powers of attorney; signing once the trust is funded.', '2023-12-21 08:50'], [906, 5106, 15, 'Lead follow-up', 'Left voicemail; sent the consultation booking link by email.', '2024-07-13 09:35'], [907, 5107, 11, 'Consultation summary', 'Wants joint legal custody; the house on Pacific Avenue is separate property.', '2023-10-23 12:00'], [908, 5110, 12, 'Declined', 'Declined: he was lane-splitting at high speed; policy limits are low.', '2024-04-10 09:20'], [909, 5105, 13, 'Referred out', 'The firm does not practise immigration law; referred to immigration counsel.', '2024-08-13 13:00'], [910, 5111, 12, 'Settlement range', 'Coastal Freight offered to split the late-delivery losses; Northwind wants them in full.', '2024-11-04 10:30']];
   records.notes = notes.map(([id, prospect, user, name, body, created]) =>
     record(id, { name, body, ...stamp(created) }, { notable: ref('prospect', prospect), created_by: ref('user', user) }),
   );
   // [id, name, description, due, priority, done, taskable, users, tags]
   // biome-ignore format: one seeded record per line
-  const tasks: Array<[number, string, string, string, string, boolean, number, number[], number[]]> = [[1, 'Send retainer reminder', 'Follow up on the unsigned retainer agreement', '2024-11-19', 'high', false, 5103, [11], [4]], [2, 'Calendar asylum deadline', 'Add the one-year deadline and two reminders', '2024-06-05', 'high', true, 5111, [14], [3]], [3, 'Collect medical bills', 'Request itemized bills from Harbor Medical Group', '2024-11-22', 'medium', false, 5101, [14], []], [4, 'Prepare deposition outline', 'Outline for the Coastal Freight driver deposition', '2024-11-29', 'high', false, 5101, [12], []], [5, 'Book consultation', 'Call the lead back to book a consultation', '2024-07-05', 'low', false, 5106, [15], [4]], [6, 'Draft mediation brief', 'Brief due five days before mediation', '2024-12-05', 'medium', false, 5114, [11, 12], []]];
+  const tasks: Array<[number, string, string, string, string, boolean, number, number[], number[]]> = [[1, 'Send retainer reminder', 'Follow up on the unsigned retainer agreement', '2024-11-19', 'high', false, 5103, [11], [4]], [2, 'Calendar the mediation', 'Add the mediation date and two reminders', '2024-06-05', 'high', true, 5111, [14], [3]], [3, 'Collect medical bills', 'Request itemized bills from Harbor Medical Group', '2024-11-22', 'medium', false, 5101, [14], []], [4, 'Prepare deposition outline', 'Outline for the Sunset Grocers store manager deposition', '2024-11-29', 'high', false, 5101, [12], []], [5, 'Call back the new lead', 'Return Jordan Ellis’s voicemail about his car accident and book a consultation', '2024-11-15', 'high', false, 5114, [15], [4]], [6, 'Draft mediation brief', 'Brief due five days before mediation', '2024-12-05', 'medium', false, 5111, [11, 12], []]];
   records.tasks = tasks.map(([id, name, description, due, priority, done, prospect, users, tags], i) =>
     record(
       id,
@@ -278,18 +297,18 @@ function seedWork(records: Db['records']): void {
     ),
   );
   // biome-ignore format: one seeded record per line
-  records.subtasks = [[1, 4, 'Pull the driver log book', true], [2, 4, 'Review dash-cam footage', false], [3, 4, 'List exhibits', false], [4, 6, 'Summarize medical damages', false], [5, 6, 'Attach photos of injuries', false]].map(([id, task, body, done]) => record(id as number, { body, done, ...stamp('2024-11-05 10:00') }, {}, { task_id: String(task) }));
+  records.subtasks = [[1, 4, 'Pull the floor-cleaning log', true], [2, 4, 'Review the store’s camera footage', false], [3, 4, 'List exhibits', false], [4, 6, 'Summarize medical damages', false], [5, 6, 'Attach photos of injuries', false]].map(([id, task, body, done]) => record(id as number, { body, done, ...stamp('2024-11-05 10:00') }, {}, { task_id: String(task) }));
   // biome-ignore format: one seeded record per line
-  records.comments = [[1, 4, 12, 'Driver’s employer produced the log book on Friday.'], [2, 3, 14, 'Harbor Medical says 10 business days for billing records.'], [3, 6, 11, 'Use the photos from the October visit.']].map(([id, task, user, body]) => record(id as number, { body, mentioned_user_ids: [], ...stamp('2024-11-06 11:00') }, { user: ref('user', user as number) }, { task_id: String(task) }));
+  records.comments = [[1, 4, 12, 'The store produced its floor-cleaning log on Friday.'], [2, 3, 14, 'Harbor Medical says 10 business days for billing records.'], [3, 6, 11, 'Use the photos from the October visit.']].map(([id, task, user, body]) => record(id as number, { body, mentioned_user_ids: [], ...stamp('2024-11-06 11:00') }, { user: ref('user', user as number) }, { task_id: String(task) }));
   // biome-ignore format: one seeded record per line
   records.task_statuses = named([[1, 'To Do', '2023-07-05 10:00'], [2, 'In Progress', '2023-07-05 10:01'], [3, 'Waiting on Client', '2023-07-05 10:02'], [4, 'Done', '2023-07-05 10:03']], (i) => ({ color: ['#9aa5b1', '#4e79a7', '#edc948', '#59a14f'][i] }));
   records.folders = [
     record(1, { name: 'Medical Records', folder_id: null, ...stamp('2024-03-20 10:00') }, { documentable: ref('prospect', 5101) }),
-    record(2, { name: 'Pleadings', folder_id: null, ...stamp('2024-02-15 12:00') }, { documentable: ref('prospect', 5107) }),
-    record(3, { name: 'Identity Documents', folder_id: null, ...stamp('2024-06-04 09:00') }, { documentable: ref('prospect', 5111) }),
+    record(2, { name: 'Pleadings', folder_id: null, ...stamp('2024-02-15 12:00') }, { documentable: ref('prospect', 5111) }),
+    record(3, { name: 'Estate Documents', folder_id: null, ...stamp('2024-06-04 09:00') }, { documentable: ref('prospect', 5104) }),
   ];
   // biome-ignore format: one seeded record per line
-  const files: Array<[number, string, string, number, number, number]> = [[1, 'Gonzalez_MRI_Report.pdf', 'application/pdf', 284_113, 5101, 1], [2, 'Reyes_Complaint_Filed.pdf', 'application/pdf', 512_904, 5107, 2], [3, 'Haddad_Passport.jpg', 'image/jpeg', 1_204_555, 5111, 3], [4, 'Tran_Trust_Questionnaire.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 48_220, 5103, 0]];
+  const files: Array<[number, string, string, number, number, number]> = [[1, 'Moreno_MRI_Report.pdf', 'application/pdf', 284_113, 5101, 1], [2, 'Northwind_Complaint_Filed.pdf', 'application/pdf', 512_904, 5111, 2], [3, 'Okafor_Trust_Deed.jpg', 'image/jpeg', 1_204_555, 5104, 3], [4, 'Osei_Trust_Questionnaire.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 48_220, 5103, 0]];
   records.files = files.map(([id, name, type, size, prospect, folder]) =>
     record(
       id,
@@ -305,7 +324,7 @@ function seedWork(records: Db['records']): void {
     ),
   );
   // biome-ignore format: one seeded record per line
-  const calls: Array<[number, number, string, string, string]> = [[61, 5101, 'Phone call', 'Client updated us on therapy progress.', '2024-11-08 15:30'], [62, 5102, 'Consultation', 'In-office consultation about custody options.', '2024-10-29 11:00'], [63, 5105, 'Email', 'Sent the document checklist for adjustment of status.', '2024-11-14 10:00'], [64, 5113, 'Text message', 'Confirmed the consultation time by text.', '2024-11-14 16:20']];
+  const calls: Array<[number, number, string, string, string]> = [[61, 5101, 'Phone call', 'Client updated us on therapy progress.', '2024-11-08 15:30'], [62, 5102, 'Phone call', 'Intake call about changing the custody schedule.', '2024-11-03 11:00'], [63, 5103, 'Email', 'Sent the document checklist for the trust.', '2024-11-12 10:00'], [64, 5113, 'Text message', 'Confirmed the consultation time by text.', '2024-11-15 09:20']];
   records.interactions = calls.map(([id, prospect, type, body, happened]) =>
     record(
       id,
@@ -317,10 +336,10 @@ function seedWork(records: Db['records']): void {
   records.relationship_types = named([[1, 'Spouse', '2021-10-31 16:22'], [2, 'Child', '2021-10-31 16:23'], [3, 'Guardian', '2021-10-31 16:24'], [4, 'Employer', '2022-08-08 17:53']], (i) => ({ is_repeatable: i === 1 }));
   for (const t of records.relationship_types) t.relationships.created_by = ref('user', 11);
   // biome-ignore format: one seeded record per line
-  records.relationships = [[1, 5102, 8221, 1, 'Spouse'], [2, 5107, 8222, 1, 'Spouse'], [3, 5101, 8220, 4, 'Employer']].map(([id, prospect, contact, type, name]) => record(id as number, { name, prospect_id: prospect, contact_id: contact, relationship_type_id: type, 'has_portal_access?': false, ...stamp('2024-03-05 10:00') }, { relationship_type: ref('relationship_type', type as number), prospect: ref('prospect', prospect as number) }));
+  records.relationships = [[1, 5102, 8221, 1, 'Spouse'], [2, 5107, 8222, 1, 'Spouse'], [3, 5111, 8220, 4, 'Employer']].map(([id, prospect, contact, type, name]) => record(id as number, { name, prospect_id: prospect, contact_id: contact, relationship_type_id: type, 'has_portal_access?': false, ...stamp('2024-03-05 10:00') }, { relationship_type: ref('relationship_type', type as number), prospect: ref('prospect', prospect as number) }));
   // [id, key, type, recipient, tracked, user, created]
   // biome-ignore format: one seeded record per line
-  const activity: Array<[number, string, string, string, string, number, string]> = [[1, 'prospect.create', 'prospect', 'prospect:5114', 'prospect:5114', 15, '2023-11-15 10:05'], [2, 'note.create', 'note', 'prospect:5101', 'note:901', 12, '2024-02-12 10:40'], [3, 'prospect.update', 'prospect', 'prospect:5101', 'prospect:5101', 12, '2024-04-02 11:30'], [4, 'event.create', 'event', 'prospect:5102', 'event:701', 13, '2024-10-15 09:00'], [5, 'note.create', 'note', 'prospect:5114', 'note:910', 11, '2024-11-04 10:30'], [6, 'email.sent', 'email', 'contact:8203', 'custom_email:2', 11, '2024-11-12 09:15'], [7, 'task.complete', 'task', 'prospect:5111', 'task:2', 14, '2024-06-05 17:00'], [8, 'prospect.create', 'prospect', 'prospect:5113', 'prospect:5113', 15, '2024-10-21 08:55']];
+  const activity: Array<[number, string, string, string, string, number, string]> = [[1, 'prospect.create', 'prospect', 'prospect:5114', 'prospect:5114', 15, '2024-11-15 08:05'], [2, 'note.create', 'note', 'prospect:5101', 'note:901', 12, '2023-07-31 10:40'], [3, 'prospect.update', 'prospect', 'prospect:5101', 'prospect:5101', 12, '2024-04-02 11:30'], [4, 'event.create', 'event', 'prospect:5102', 'event:701', 13, '2024-11-04 09:00'], [5, 'note.create', 'note', 'prospect:5111', 'note:910', 12, '2024-11-04 10:30'], [6, 'email.sent', 'email', 'contact:8203', 'custom_email:2', 11, '2024-11-12 09:15'], [7, 'task.complete', 'task', 'prospect:5111', 'task:2', 14, '2024-06-05 17:00'], [8, 'prospect.create', 'prospect', 'prospect:5113', 'prospect:5113', 15, '2024-11-15 06:52']];
   const pair = (text: string) => ref(text.split(':')[0] as string, text.split(':')[1] as string);
   records.activities = activity.map(([id, key, type, recipient, tracked, user, created]) =>
     record(

@@ -1,11 +1,22 @@
-import { FIRM, FIRM_PEOPLE, formatPhone, STORY, shiftSeededDates } from '@portico/core/testing/emulator';
+import {
+  addDays,
+  FIRM,
+  FIRM_MATTERS,
+  FIRM_PEOPLE,
+  type FirmSource,
+  firmClient,
+  firmLead,
+  formatPhone,
+  STORY,
+  shiftSeededDates,
+} from '@portico/core/testing/emulator';
 import { at, type Db, type Ref, record, ref, type StoredRecord } from './model.js';
-import { seedFirm } from './seed-firm.js';
+import { PRACTICE_AREAS, seedFirm } from './seed-firm.js';
 
 /**
- * The seeded firm: Harlow & Pike LLP (@portico/core/testing's firm; its prospects come from across the Bay Area and
- * San Diego), with its practice areas (personal injury, family, estate planning, criminal defense, immigration,
- * employment), its users, fourteen matters (prospects) and their contacts,
+ * The seeded firm: Harlow & Pike LLP (@portico/core/testing's firm), with its practice areas (personal injury, family,
+ * estate planning, business litigation, employment, and immigration, which it refers out), its users, fourteen
+ * matters (prospects: the firm's six client matters and its eight leads, two of them new this morning) and their contacts,
  * other contacts, companies and their addresses, emails and phone numbers. The firm's catalog and work (practice
  * areas, pipelines, events, invoices, time…) are in `seed-firm.ts`. Ids are fixed; every reset builds fresh objects.
  */
@@ -58,55 +69,154 @@ interface MatterSeed {
   created: string;
   contacted: string;
   tags?: number[];
+  /** The company a client's contact stands for. */
+  company?: string;
 }
 
-// biome-ignore format: one seeded record per line
-const MATTERS: MatterSeed[] = [
-  { id: 5101, first: 'Maria', last: 'Gonzalez', email: 'maria.gonzalez@example.com', phone: '(619) 555-0142', title: 'Gonzalez v. Coastal Freight Lines', blurb: 'Rear-ended by a freight truck on I-5; neck and back injuries, ongoing physical therapy.', status: 'hired', sub: 'Signed - Litigation', area: 61, stage: 306, source: 241, campaign: 281, estimate: 7_500_000, actual: 2_500_000, owner: 12, created: '2024-02-12 10:14', contacted: '2024-11-08 15:30', tags: [1, 2] },
-  { id: 5102, first: 'James', last: 'Whitaker', email: 'jwhitaker@example.net', phone: '(858) 555-0117', title: 'Whitaker dissolution and custody', blurb: 'Dissolution after 11 years of marriage; two children, shared custody sought.', status: 'pnc', area: 62, stage: 303, source: 242, campaign: 0, estimate: 1_800_000, actual: 0, owner: 13, created: '2024-03-04 09:02', contacted: '2024-10-29 11:00' },
-  { id: 5103, first: 'Linh', last: 'Tran', email: 'linh.tran@example.org', phone: '619-555-0168', title: 'Tran family revocable trust', blurb: 'Revocable living trust, pour-over wills and health care directives for a couple with two rentals.', status: 'pnc', sub: 'Awaiting Documents', area: 63, stage: 304, source: 244, campaign: 282, estimate: 450_000, actual: 0, owner: 11, created: '2024-04-22 14:40', contacted: '2024-11-12 09:15', tags: [4] },
-  { id: 5104, first: 'Robert', last: 'Okafor', email: 'rokafor@example.com', phone: '(760) 555-0139', title: 'People v. Okafor (DUI)', blurb: 'First-offense DUI stop in Oceanside; DMV hearing within 10 days of arrest.', status: 'hired', area: 64, stage: 305, source: 243, campaign: 0, estimate: 750_000, actual: 750_000, owner: 12, created: '2024-05-09 08:21', contacted: '2024-11-01 16:45', tags: [3] },
-  { id: 5105, first: 'Ana', last: 'Ribeiro', email: 'ana.ribeiro@example.com', phone: '(619) 555-0185', title: 'Ribeiro employment-based green card', blurb: 'H-1B holder seeking EB-2 adjustment of status; employer willing to sponsor.', status: 'pnc', sub: 'Conflict Check', area: 65, stage: 302, source: 244, campaign: 0, estimate: 900_000, actual: 0, owner: 13, created: '2024-06-18 13:05', contacted: '2024-11-14 10:00' },
-  { id: 5106, first: STORY.client.first, last: STORY.client.last, email: STORY.client.email, phone: formatPhone(STORY.client.phone), title: STORY.matter, blurb: STORY.blurb, status: 'hired', sub: 'Signed - Litigation', area: 66, stage: 305, source: 241, campaign: 281, estimate: 3_000_000, actual: 325_000, owner: 12, created: '2024-07-02 17:48', contacted: '2024-11-14 16:30' },
-  { id: 5107, first: 'Samantha', last: 'Reyes', email: 'sam.reyes@example.com', phone: '(619) 555-0106', title: 'Reyes v. Sunset Grocers', blurb: 'Slip and fall on an unmarked wet floor; fractured wrist.', status: 'hired', sub: 'Signed - Litigation', area: 61, stage: 306, source: 246, campaign: 0, estimate: 4_000_000, actual: 1_500_000, owner: 12, created: '2024-01-08 11:30', contacted: '2024-11-05 14:10', tags: [2] },
-  { id: 5108, first: 'Daniel', last: 'Kim', email: 'dkim@example.org', phone: '(858) 555-0151', title: 'Kim premarital agreement', blurb: 'Prenuptial agreement protecting a family business interest; wedding in March.', status: 'hired', area: 62, stage: 305, source: 242, campaign: 0, estimate: 500_000, actual: 500_000, owner: 13, created: '2024-08-19 10:00', contacted: '2024-10-22 13:00' },
-  { id: 5109, first: 'Grace', last: 'Liu', email: 'grace.liu@example.com', phone: '(619) 555-0177', title: 'Estate of Howard Liu', blurb: 'Probate of her late father’s estate; house in Clairemont, no will found yet.', status: 'pnc', area: 63, stage: 301, source: 245, campaign: 282, estimate: 1_200_000, actual: 0, owner: 11, created: '2024-09-10 09:45', contacted: '2024-09-12 10:20', tags: [4] },
-  { id: 5110, first: 'Thomas', last: 'Becker', email: 'tbecker@example.net', phone: '(760) 555-0124', title: 'Becker motorcycle collision', blurb: 'Lane-splitting collision; comparative fault likely, limited policy.', status: 'lost', sub: 'Declined - No Merit', area: 61, stage: 303, source: 241, campaign: 281, estimate: 2_000_000, actual: 0, owner: 12, created: '2024-03-27 16:12', contacted: '2024-04-10 09:00' },
-  { id: 5111, first: 'Fatima', last: 'Haddad', email: 'fatima.haddad@example.org', phone: '(619) 555-0159', title: 'Haddad asylum application', blurb: 'Affirmative asylum filing; one-year deadline in January.', status: 'hired', area: 65, stage: 305, source: 242, campaign: 0, estimate: 800_000, actual: 800_000, owner: 13, created: '2024-06-03 12:25', contacted: '2024-11-13 15:00', tags: [3, 6] },
-  { id: 5112, first: 'Michael', last: 'Torres', email: 'mtorres@example.com', phone: '(858) 555-0108', title: 'People v. Torres (petty theft)', blurb: 'Misdemeanor petty theft; diversion may be available.', status: 'lost', area: 64, stage: 302, source: 243, campaign: 0, estimate: 350_000, actual: 0, owner: 12, created: '2024-10-01 19:03', contacted: '2024-10-04 11:30' },
-  { id: 5113, first: 'Olivia', last: 'Park', email: 'olivia.park@example.net', phone: '(619) 555-0133', title: 'Park child support modification', blurb: 'Request to modify child support after the other parent’s job change.', status: 'pnc', area: 62, stage: 302, source: 245, campaign: 283, estimate: 300_000, actual: 0, owner: 13, created: '2024-10-21 08:55', contacted: '2024-11-14 16:20' },
-  { id: 5114, first: 'Ethan', last: 'Brooks', email: 'ethan.brooks@example.com', phone: '(760) 555-0172', title: 'Brooks dog bite injury', blurb: 'Bitten by a neighbor’s dog; facial scarring, homeowner’s policy in play.', status: 'hired', area: 61, stage: 307, source: 244, campaign: 0, estimate: 2_500_000, actual: 1_000_000, owner: 12, created: '2023-11-15 10:05', contacted: '2024-11-07 10:45', tags: [1] },
+const SOURCES: FirmSource[] = ['Google Ads', 'Attorney Referral', 'Avvo', 'Website Form', 'Facebook', 'Past Client Referral'];
+const STAGES = [
+  'New Lead',
+  'Consultation Scheduled',
+  'Consultation Completed',
+  'Retainer Sent',
+  'Retained',
+  'Discovery',
+  'Mediation',
+  'Trial Prep',
 ];
+
+const areaId = (name: string) => {
+  const index = PRACTICE_AREAS.indexOf(name);
+  if (index < 0) throw new Error(`no Lawmatics practice area ${name}`);
+  return 61 + index;
+};
+const sourceId = (source: FirmSource) => 241 + SOURCES.indexOf(source);
+const stageId = (name: string) => 301 + STAGES.indexOf(name);
+const userId = (name: string) => Number(Object.entries(USER_NAMES).find(([, n]) => n === name)?.[0] ?? USER_ME);
+/** `daysAgo` before the authored today, at a local time (HH:MM). */
+const when = (daysAgo: number, time: string) => `${addDays(AUTHORED_TODAY, -daysAgo)} ${time}`;
+
+// The firm's client matters (@portico/core/testing's FIRM_MATTERS) as retained prospects, and its leads (FIRM_LEADS):
+// [id, client or lead, stage, sub status, campaign, estimate, actual (cents), created at, last contact days ago, tags]
+// biome-ignore format: one seeded record per line
+const CLIENT_MATTERS: Array<[number, string, string, string | null, number, number, number, string, number, number[]]> = [
+  [5101, 'Lucia Moreno', 'Discovery', 'Signed - Litigation', 0, 7_500_000, 2_500_000, '10:14', 0, [1, 2]],
+  [5104, 'Samuel Okafor', 'Retained', null, 282, 450_000, 450_000, '08:21', 9, []],
+  [5106, STORY.client.name, 'Retained', 'Signed - Litigation', 281, 3_000_000, 325_000, '17:48', STORY.calledDaysAgo, []],
+  [5107, 'Eleanor Vance', 'Retained', null, 0, 1_800_000, 1_800_000, '11:30', 4, [1]],
+  [5108, 'Bayview Properties', 'Retained', null, 0, 500_000, 500_000, '10:00', 150, []],
+  [5111, 'Northwind Traders', 'Mediation', 'Signed - Litigation', 0, 4_000_000, 1_500_000, '12:25', 2, [1]],
+];
+// biome-ignore format: one seeded record per line
+const LEAD_MATTERS: Array<[number, string, string | null, number, number, string, number, number[]]> = [
+  [5102, 'Caleb Whitman', null, 283, 1_800_000, '09:02', 1, []],
+  [5103, 'Harriet Osei', 'Awaiting Documents', 282, 450_000, '14:40', 3, [4]],
+  [5105, 'Kofi Mensah', 'Declined - No Merit', 0, 900_000, '13:05', 94, []],
+  [5109, 'Greta Sorensen', null, 0, 1_200_000, '09:45', 68, [4]],
+  [5110, 'Paul Reddy', 'Declined - No Merit', 281, 2_000_000, '16:12', 215, []],
+  [5112, 'Victor Lam', 'Conflict Check', 0, 2_500_000, '19:03', 40, [3]],
+  [5113, 'Nadia Farouk', null, 0, 350_000, '06:52', 0, []],
+  [5114, 'Jordan Ellis', null, 281, 3_500_000, '08:05', 0, [4]],
+];
+
+const MATTERS: MatterSeed[] = [
+  ...CLIENT_MATTERS.map(([id, name, stage, sub, campaign, estimate, actual, time, contacted, tags]): MatterSeed => {
+    const matter = FIRM_MATTERS.find((m) => m.client === name) as (typeof FIRM_MATTERS)[number];
+    const client = firmClient(name);
+    return {
+      id,
+      first: client.first,
+      last: client.last,
+      email: client.email,
+      phone: formatPhone(client.phone),
+      title: matter.title,
+      blurb: name === STORY.client.name ? STORY.blurb : `${matter.title} (${matter.area}), opened by ${matter.responsible}.`,
+      status: 'hired',
+      ...(sub ? { sub } : {}),
+      area: areaId(matter.area),
+      stage: stageId(stage),
+      source: sourceId(matter.source),
+      campaign,
+      estimate,
+      actual,
+      owner: userId(matter.responsible),
+      created: when(matter.openedDaysAgo, time),
+      contacted: when(contacted, '16:30'),
+      tags,
+      ...(client.company ? { company: client.company } : {}),
+    };
+  }),
+  ...LEAD_MATTERS.map(([id, name, sub, campaign, estimate, time, contacted, tags]): MatterSeed => {
+    const lead = firmLead(name);
+    return {
+      id,
+      first: lead.first,
+      last: lead.last,
+      email: lead.email,
+      phone: formatPhone(lead.phone),
+      title: lead.title,
+      blurb: lead.blurb,
+      status: lead.status,
+      ...(sub ? { sub } : {}),
+      area: areaId(lead.area),
+      stage: stageId(lead.stage),
+      source: sourceId(lead.source),
+      campaign,
+      estimate,
+      actual: 0,
+      owner: userId(lead.owner),
+      created: when(lead.createdDaysAgo, time),
+      contacted: when(contacted, contacted === 0 ? time : '11:30'),
+      tags,
+    };
+  }),
+].sort((a, b) => a.id - b.id);
 
 // [id, first, last, email, phone, contact type, employer/company, created]
 // biome-ignore format: one seeded record per line
 const OTHER_CONTACTS: Array<[number, string, string, string | null, string | null, string, string | null, string]> = [
-  [8215, 'Rachel', 'Stein', 'rstein@steinlegal.example', '(619) 555-0201', 'Opposing Counsel', null, '2024-02-20 10:00'],
-  [8216, 'Victor', 'Nguyen', 'victor.nguyen@pacificmutual.example', '(800) 555-0110', 'Insurance Adjuster', 'Pacific Mutual Insurance', '2024-02-22 14:30'],
-  [8217, 'Helen', 'Marsh', 'hmarsh@marshlaw.example', '(858) 555-0220', 'Referral Source', null, '2023-06-01 09:00'],
-  [8218, 'Carlos', 'Mendoza', 'carlos@baysiderealty.example', '(619) 555-0230', 'Referral Source', 'Bayside Realty Partners', '2023-08-14 12:00'],
-  [8219, 'Dr. Anil', 'Kapoor', 'akapoor@harbormedical.example', '(619) 555-0240', 'Expert Witness', 'Harbor Medical Group', '2024-03-18 15:45'],
-  [8220, 'Megan', 'Walsh', 'mwalsh@coastalfreight.example', '(619) 555-0250', 'Opposing Counsel', 'Coastal Freight Lines Inc.', '2024-04-02 11:10'],
-  [8221, 'Peter', 'Whitaker', null, '(858) 555-0261', 'PNC', null, '2024-03-05 10:00'],
-  [8222, 'Hannah', 'Reyes', 'hannah.reyes@example.com', '(619) 555-0107', 'PNC', null, '2024-01-09 09:20'],
-  [8223, 'Brian', 'Cho', 'bcho@sdcourts.example', '(619) 555-0270', 'Court Clerk', null, '2024-05-20 08:30'],
-  [8224, 'Laura', 'Benson', 'laura.benson@sunsetgrocers.example', '(619) 555-0280', 'PNC', 'Sunset Grocers LLC', '2024-02-01 13:00'],
-  [8225, 'Omar', 'Farouk', 'ofarouk@example.org', '(619) 555-0290', 'PNC', null, '2024-07-11 17:00'],
+  [8215, 'Rachel', 'Stein', 'rstein@steinlegal.example', '(925) 555-0142', 'Opposing Counsel', null, '2024-07-20 10:00'],
+  [8216, 'Dale', 'Nguyen', 'dale.nguyen@pacificmutual.example', '(800) 555-0110', 'Insurance Adjuster', 'Pacific Mutual Insurance', '2023-09-22 14:30'],
+  [8217, 'Helen', 'Marsh', 'hmarsh@marshlaw.example', '(925) 555-0120', 'Referral Source', null, '2023-06-01 09:00'],
+  [8218, 'Carlos', 'Mendoza', 'carlos@baysiderealty.example', '(925) 555-0130', 'Referral Source', 'Bayside Realty Partners', '2023-08-14 12:00'],
+  [8219, 'Dr. Anil', 'Kapoor', 'akapoor@harbormedical.example', '(925) 555-0140', 'Expert Witness', 'Harbor Medical Group', '2024-03-18 15:45'],
+  [8220, 'Megan', 'Walsh', 'mwalsh@coastalfreight.example', '(925) 555-0150', 'Opposing Counsel', 'Coastal Freight Lines Inc.', '2023-12-02 11:10'],
+  [8221, 'Erin', 'Whitman', null, '(925) 555-0161', 'PNC', null, '2024-11-03 10:00'],
+  [8222, 'Martin', 'Vance', 'martin.vance@example.org', '(925) 555-0107', 'PNC', null, '2023-10-23 09:20'],
+  [8223, 'Brian', 'Cho', 'bcho@sfcourts.example', '(925) 555-0170', 'Court Clerk', null, '2024-05-20 08:30'],
+  [8224, 'Laura', 'Benson', 'laura.benson@sunsetgrocers.example', '(925) 555-0180', 'PNC', 'Sunset Grocers LLC', '2023-08-01 13:00'],
+  [8225, 'Omar', 'Siddiqui', 'osiddiqui@example.org', '(925) 555-0190', 'PNC', null, '2024-07-11 17:00'],
   [8226, 'Jessica', 'Lee', 'jlee@pacificmutual.example', '(800) 555-0111', 'Insurance Adjuster', 'Pacific Mutual Insurance', '2024-08-08 10:40'],
-  [8227, 'Mark', 'Delgado', 'mdelgado@example.net', '(760) 555-0300', 'PNC', null, '2024-09-23 12:15'],
+  [8227, 'Mark', 'Dunn', 'mdunn@example.net', '(925) 555-0100', 'PNC', null, '2024-09-23 12:15'],
   [8228, 'Nina', 'Petrov', 'npetrov@example.com', null, 'PNC', null, '2024-10-15 09:50'],
-  [8229, 'George', 'Adams', 'gadams@adamsmediation.example', '(858) 555-0310', 'Referral Source', null, '2023-03-30 16:00'],
-  [8230, 'Yuki', 'Tanaka', 'yuki.tanaka@example.org', '(619) 555-0320', 'PNC', null, '2024-11-02 14:05'],
+  [8229, 'George', 'Adams', 'gadams@adamsmediation.example', '(925) 555-0110', 'Referral Source', null, '2023-03-30 16:00'],
+  [8230, 'Yuki', 'Tanaka', 'yuki.tanaka@example.org', '(925) 555-0121', 'PNC', null, '2024-11-02 14:05'],
 ];
 
-// [id, name, email, phone, street, city, zip, created]
+// [id, name, email, phone, street, city, zip, created]: the client companies (@portico/core/testing's firm) first,
+// then the companies the firm's matters deal with
+const clientCompany = (id: number, name: string, street: string, zip: string, created: string) => {
+  const c = firmClient(name);
+  return [id, c.company as string, c.email, formatPhone(c.phone), street, c.city, zip, created] as [
+    number,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+};
 // biome-ignore format: one seeded record per line
 const COMPANIES: Array<[number, string, string, string, string, string, string, string]> = [
-  [31, 'Coastal Freight Lines Inc.', 'legal@coastalfreight.example', '(619) 555-0400', '2200 Harbor Dr', 'San Diego', '92113', '2024-02-15 09:30'],
-  [32, 'Pacific Mutual Insurance', 'claims@pacificmutual.example', '(800) 555-0100', '501 W Broadway', 'San Diego', '92101', '2024-02-22 14:00'],
-  [33, 'Harbor Medical Group', 'records@harbormedical.example', '(619) 555-0410', '4060 Fourth Ave', 'San Diego', '92103', '2024-03-18 15:00'],
-  [34, 'Sunset Grocers LLC', 'risk@sunsetgrocers.example', '(619) 555-0420', '3150 Rosecrans St', 'San Diego', '92110', '2024-01-10 10:00'],
-  [35, 'Bayside Realty Partners', 'office@baysiderealty.example', '(858) 555-0430', '7825 Fay Ave', 'La Jolla', '92037', '2023-08-14 11:00'],
+  [31, 'Coastal Freight Lines Inc.', 'legal@coastalfreight.example', '(925) 555-0104', '2200 Embarcadero', 'Oakland', '94606', '2023-12-01 09:30'],
+  [32, 'Pacific Mutual Insurance', 'claims@pacificmutual.example', '(800) 555-0100', '501 Mission St', 'San Francisco', '94105', '2023-09-22 14:00'],
+  [33, 'Harbor Medical Group', 'records@harbormedical.example', '(925) 555-0114', '4060 California St', 'San Francisco', '94118', '2024-03-18 15:00'],
+  [34, 'Sunset Grocers LLC', 'risk@sunsetgrocers.example', '(925) 555-0124', '3150 Geneva Ave', 'Daly City', '94014', '2023-08-01 10:00'],
+  [35, 'Bayside Realty Partners', 'office@baysiderealty.example', '(925) 555-0134', '7825 Bay St', 'San Francisco', '94133', '2023-08-14 11:00'],
+  clientCompany(36, 'Northwind Traders', '1200 Embarcadero W', '94607', '2023-12-01 12:25'),
+  clientCompany(37, 'Bayview Properties', '1 Bayview Park Dr', '94124', '2023-04-14 10:00'),
 ];
 
 const days = (from: string) => Math.floor((TODAY - Date.parse(at(from))) / 86_400_000);
@@ -173,11 +283,15 @@ export function seedPeople(records: Db['records']): void {
     ...MATTERS.map((m, i) =>
       record(
         8201 + i,
-        { ...person(m.first, m.last, m.email, m.phone, m.created, m.contacted), contact_type: m.status === 'hired' ? 'Client' : 'PNC' },
+        {
+          ...person(m.first, m.last, m.email, m.phone, m.created, m.contacted),
+          contact_type: m.status === 'hired' ? 'Client' : 'PNC',
+          ...(m.company ? { employer: m.company } : {}),
+        },
         {
           created_by: ref('user', 15),
-          client: m.status === 'hired' ? `${m.first} ${m.last}` : null,
-          company: null,
+          client: m.status === 'hired' ? (m.company ?? `${m.first} ${m.last}`) : null,
+          company: m.company ?? null,
           tags: tagRefs(m.tags?.filter((t) => t === 2)),
         },
       ),
@@ -270,13 +384,13 @@ function seedContactInfo(records: Db['records']): void {
   ];
   // biome-ignore format: one seeded record per line
   const homes: Array<[number, number, string, string, string]> = [
-    [101, 8201, '1457 Grove St', 'Chula Vista', '91910'],
-    [102, 8202, '3320 Mission Blvd', 'San Diego', '92109'],
-    [103, 8203, '8915 Gold Coast Dr', 'San Diego', '92126'],
-    [104, 8204, '612 N Coast Hwy', 'Oceanside', '92054'],
-    [105, 8207, '2741 Ocean View Blvd', 'San Diego', '92113'],
-    [106, 8211, '455 E Main St', 'El Cajon', '92020'],
-    [107, 8214, '1903 Rancho Santa Fe Rd', 'San Marcos', '92078'],
+    [101, 8201, '1457 Hillside Blvd', 'Daly City', '94014'],
+    [102, 8202, '3320 Fulton St', 'San Francisco', '94118'],
+    [103, 8203, '815 Clayton St', 'San Francisco', '94117'],
+    [104, 8204, '612 Alcatraz Ave', 'Berkeley', '94703'],
+    [105, 8207, '2741 Pacific Ave', 'San Francisco', '94115'],
+    [106, 8211, '1200 Embarcadero W', 'Oakland', '94607'],
+    [107, 8214, '1903 Lombard St', 'San Francisco', '94123'],
   ];
   records.addresses = [
     ...homes.map(([id, contactId, street, city, zip]) =>
@@ -285,7 +399,7 @@ function seedContactInfo(records: Db['records']): void {
     ...COMPANIES.map(([id, , , , street, city, zip, created]) =>
       address(130 + (id - 30), ref('company', id), 'Primary', street, city, zip, created),
     ),
-    address(140, ref('firm', '7'), 'Downtown Office', '750 B St, Suite 2100', 'San Diego', '92101', '2021-02-01 09:00'),
+    address(140, ref('firm', '7'), 'Downtown Office', FIRM.street, FIRM.city, FIRM.postalCode, '2021-02-01 09:00'),
   ];
 }
 
@@ -317,6 +431,8 @@ export function seed(): Db {
   const records: Db['records'] = {};
   seedPeople(records);
   seedFirm(records);
+  // each practice area counts its prospects
+  for (const area of records.practice_areas ?? []) area.attributes.matter_count = MATTERS.filter((m) => m.area === Number(area.id)).length;
   shiftSeededDates(records, AUTHORED_TODAY);
   const nextId: Record<string, number> = {};
   for (const [key, list] of Object.entries(records)) {

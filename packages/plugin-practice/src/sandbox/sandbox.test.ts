@@ -90,9 +90,9 @@ describe('lists', () => {
     expect(answer.body.data[0]).toEqual({
       id: 5001,
       type: 'TimeEntry',
-      quantity: 1800,
-      matter: { id: 3001, display_number: '001-Vance' },
-      user: { name: 'Margaret Harlow' },
+      quantity: 14_400,
+      matter: { id: 3006, display_number: '006-Delgado' },
+      user: { name: 'Daniel Pike' },
     });
     expect((await list('/activities.json?fields=id,matter{id')).status).toBe(400);
   });
@@ -104,14 +104,14 @@ describe('lists', () => {
     while (next) {
       const answer = await list(next);
       expect(answer.status).toBe(200);
-      expect(answer.body.meta.records).toBe(22);
+      expect(answer.body.meta.records).toBe(24);
       seen.push(...ids(answer));
       next = answer.body.meta.paging.next;
       if (next) expect(new URL(next).searchParams.get('page_token')).toBeTruthy();
       pages += 1;
     }
     expect(pages).toBe(5);
-    expect(seen).toEqual(Array.from({ length: 22 }, (_, i) => 5001 + i));
+    expect(seen).toEqual(Array.from({ length: 24 }, (_, i) => 5001 + i));
     expect((await list('/activities.json?limit=201')).status).toBe(400);
     expect((await list('/activities.json?page_token=bogus')).status).toBe(400);
   });
@@ -246,8 +246,8 @@ describe('lists', () => {
   });
 
   it('order asc and desc', async () => {
-    expect(ids(await list('/bills.json?order=total(asc)'))).toEqual([6003, 6005, 6001, 6004, 6002, 6006]);
-    expect(ids(await list('/bills.json?order=total(desc)'))).toEqual([6006, 6002, 6004, 6001, 6005, 6003]);
+    expect(ids(await list('/bills.json?order=total(asc)'))).toEqual([6003, 6005, 6001, 6004, 6002, 6007, 6006]);
+    expect(ids(await list('/bills.json?order=total(desc)'))).toEqual([6006, 6007, 6002, 6004, 6001, 6005, 6003]);
     expect((await list('/bills.json?order=total')).status).toBe(400);
   });
 

@@ -1,4 +1,4 @@
-import { addDays } from '@portico/core/testing/emulator';
+import { addDays, FIRM_CALLS, FIRM_PEOPLE, zonedTimestamp } from '@portico/core/testing/emulator';
 import { type Db, insert } from './model.js';
 
 // The firm's day-to-day work beyond what seed.ts writes, added so that every list filter has records that differ on
@@ -97,7 +97,8 @@ export function seedFirmWork(db: Db): void {
   ];
   activities.forEach(([id, type, matter, user, note, extra], i) => {
     const hours = type === 'ExpenseEntry' ? 1 : 0.5 + (i % 3) * 0.5;
-    const price = (extra.price as number | undefined) ?? 295;
+    // time at the person's rate (a flat-rate entry bills its flat price whatever the time it took)
+    const price = (extra.price as number | undefined) ?? (FIRM_PEOPLE[user - 1001]?.rate as number);
     insert(db, '/activities', {
       id,
       type,
@@ -161,13 +162,15 @@ export function seedFirmWork(db: Db): void {
     ],
   ];
   for (const [id, type, subject, matter, user, senders, receivers, days, property, value] of communications) {
+    // the calls are the ones CallRail lists (@portico/core/testing's FIRM_CALLS), at the same minute of the firm's day
+    const call = FIRM_CALLS.find((c) => subject.endsWith(c.who) && c.daysAgo === -days);
     insert(db, '/communications', {
       id,
       subject,
-      body: `${subject}: notes in the matter file.`,
+      body: call ? `${subject}: ${call.note}.` : `${subject}: notes in the matter file.`,
       type,
       date: day(days),
-      received_at: at(days, '17:30:00'),
+      received_at: call ? zonedTimestamp(day(days), call.time) : at(days, '17:30:00'),
       time_entries_count: id === 9302 ? 1 : 0,
       matter: ref(matter),
       user: ref(user),

@@ -1,6 +1,16 @@
-import { addDays, FIRM, FIRM_CLIENTS, FIRM_MATTERS, FIRM_PEOPLE, formatPhone, STORY } from '@portico/core/testing/emulator';
+import {
+  addDays,
+  FIRM,
+  FIRM_CLIENTS,
+  FIRM_MATTERS,
+  FIRM_PEOPLE,
+  firmPersonNamed,
+  formatPhone,
+  STORY,
+} from '@portico/core/testing/emulator';
 import { type Db, insert, parentOf, records, SANDBOX_COLLECTIONS } from './model.js';
 import { onTheClock } from './on-the-clock.js';
+import { accountBalance, OPERATING_ACCOUNT, seedBankTransactions, seedFirmBills, TRUST_ACCOUNT } from './seed-bills.js';
 import { seedCalendarEntries } from './seed-calendar.js';
 import { seedLegalAid } from './seed-legal-aid.js';
 import { seedFirmMoney } from './seed-money.js';
@@ -71,6 +81,7 @@ export function seed(): Db {
     });
   });
   const contactOf = (client: string) => 2001 + clients.findIndex((c) => c.name === client);
+  const matterOf = (title: string) => 3001 + ordered.findIndex((m) => m.title === title);
 
   // the firm's matters (3001–3005), then the story's (3006)
   const ordered = [...FIRM_MATTERS.slice(1), FIRM_MATTERS[0] as (typeof FIRM_MATTERS)[number]];
@@ -134,57 +145,36 @@ export function seed(): Db {
         rate: { amount: 300, non_billable_amount: 0, type: 'User' },
       }),
   );
-  for (let i = 0; i < 12; i++) {
-    const expense = i % 4 === 3;
-    const matter = 3001 + (i % 5);
-    insert(db, '/activities', {
-      id: 5001 + i,
-      type: expense ? 'ExpenseEntry' : 'TimeEntry',
-      date: `2024-01-${String(2 + i).padStart(2, '0')}`,
-      quantity: expense ? 1 : 1800 * (1 + (i % 3)),
-      quantity_in_hours: expense ? 1 : 0.5 * (1 + (i % 3)),
-      price: expense ? 45.5 + i : 350,
-      total: expense ? 45.5 + i : 175 * (1 + (i % 3)),
-      note: expense ? `Filing fee ${i}` : `${descriptions[i % 4]} for ${matters[i % 5]?.[1]}`,
-      billed: i < 4,
-      non_billable: i === 7,
-      no_charge: false,
-      matter: i === 11 ? null : ref(matter),
-      user: ref(1001 + (i % 3)),
-      activity_description: expense ? null : ref(4001 + (i % 4)),
-      bill: i < 4 ? ref(6001 + (i % 2)) : null,
-    });
-  }
-  insert(db, '/activity_rates', { id: 4101, rate: 400, flat_rate: false, user: ref(1001), contact_id: 2002, co_counsel_contact_id: null });
-  insert(db, '/activity_rates', { id: 4102, rate: 275, flat_rate: false, user: ref(1003), contact_id: null, co_counsel_contact_id: null });
-
-  const bills: Array<[string, string, number, number]> = [
-    ['paid', 'Paid', 3001, 1575],
-    ['awaiting_payment', 'Awaiting Payment', 3002, 2240],
-    ['draft', 'Draft', 3004, 700],
-  ];
-  bills.forEach(([state, status, matter, total], i) => {
-    insert(db, '/bills', {
-      id: 6001 + i,
-      number: String(1 + i),
-      issued_at: `2024-01-${10 + i}`,
-      due_at: `2024-02-${10 + i}`,
-      state,
-      status,
-      type: 'MatterBill',
-      kind: 'revenue_kind',
-      total,
-      balance: state === 'paid' ? 0 : total,
-      paid: state === 'paid' ? total : 0,
-      currency: ref(1),
-      client: ref(2001 + (matter - 3001)),
-      matters: [ref(matter)],
-      subject: `Invoice ${1 + i}`,
-      // issued bills went out by email the day they were issued
-      last_sent_at: state === 'draft' ? null : `2024-01-${10 + i}T17:00:00+00:00`,
-    });
+  // the firm's bills and the time and expenses they bill (5001–5011, seed-bills.ts); an office expense on no matter
+  seedFirmBills(db, matterOf, contactOf);
+  insert(db, '/activities', {
+    id: 5012,
+    type: 'ExpenseEntry',
+    date: day(-12),
+    quantity: 1,
+    quantity_in_hours: 1,
+    price: 56.5,
+    total: 56.5,
+    note: 'Office supplies',
+    billed: false,
+    non_billable: true,
+    no_charge: false,
+    matter: null,
+    user: ref(1006),
+    activity_description: null,
+    bill: null,
   });
-  // Rosa Delgado's matter (3006): unbilled time this week, and her bill, half paid and overdue
+  insert(db, '/activity_rates', { id: 4101, rate: 400, flat_rate: false, user: ref(1001), contact_id: 2002, co_counsel_contact_id: null });
+  insert(db, '/activity_rates', {
+    id: 4102,
+    rate: firmPersonNamed('Priya Raman').rate,
+    flat_rate: false,
+    user: ref(1003),
+    contact_id: null,
+    co_counsel_contact_id: null,
+  });
+
+  // Rosa Delgado's matter (3006): unbilled time this week (her bills, 1014 paid and 1029 half paid and overdue, are the firm's)
   const story: Array<[number, number, number, string]> = [
     [5013, 1002, 1.5, 'Client call: Brightline overtime records and next steps'],
     [5014, 1003, 2.25, 'Research: retaliation after a wage complaint'],
@@ -209,56 +199,11 @@ export function seed(): Db {
       bill: null,
     });
   });
-  insert(db, '/bills', {
-    id: 6004,
-    number: STORY.invoice.number,
-    issued_at: day(-STORY.invoice.issuedDaysAgo),
-    due_at: day(-STORY.invoice.dueDaysAgo),
-    state: 'awaiting_payment',
-    status: 'Awaiting Payment',
-    type: 'MatterBill',
-    kind: 'revenue_kind',
-    total: STORY.invoice.amount,
-    balance: STORY.invoice.amount - STORY.invoice.paid,
-    paid: STORY.invoice.paid,
-    currency: ref(1),
-    client: ref(2007),
-    matters: [ref(3006)],
-    subject: `Invoice ${STORY.invoice.number}`,
-  });
-  insert(db, '/bills', {
-    id: 6005,
-    number: '5',
-    issued_at: day(-2),
-    due_at: day(28),
-    state: 'draft',
-    status: 'Draft',
-    type: 'MatterBill',
-    kind: 'revenue_kind',
-    total: 875,
-    balance: 875,
-    paid: 0,
-    currency: ref(1),
-    client: ref(2001),
-    matters: [ref(3001)],
-    subject: 'Invoice 5',
-  });
-  insert(db, '/allocations', {
-    id: 6101,
-    amount: 1575,
-    date: '2024-01-20',
-    status: 'valid',
-    parent: ref(6001, { type: 'Bill' }),
-    bill: ref(6001),
-    contact: ref(2001),
-    matter: ref(3001),
-  });
-  insert(db, '/credit_memos', { id: 6201, amount: 100, date: '2024-01-22', description: 'Courtesy discount', contact: ref(2002) });
   insert(db, '/bank_accounts', {
     id: 6301,
     name: 'Operating',
     type: 'Operating',
-    balance: 48210.5,
+    balance: 0,
     currency: 'USD',
     default_account: true,
     institution: 'First Bay Bank',
@@ -269,7 +214,7 @@ export function seed(): Db {
     id: 6302,
     name: 'IOLTA Trust',
     type: 'Trust',
-    balance: 12500,
+    balance: 0,
     currency: 'USD',
     default_account: false,
     institution: 'First Bay Bank',
@@ -277,39 +222,12 @@ export function seed(): Db {
     status: 'open',
   });
 
-  // what went through the two accounts lately: retainers into trust, a transfer to operating, a payment, a fee
-  const transactions: Array<[number, number, number, string, string, number | null, number | null]> = [
-    [6311, 6302, 5000, 'Retainer deposit', 'Check 1187', 2001, 3001],
-    [6312, 6302, 7500, 'Retainer deposit', 'Wire', 2007, 3007],
-    [6313, 6302, -1575, 'Transfer to operating for bill 1', 'Transfer', 2001, 3001],
-    [6314, 6301, 1575, 'Transfer from trust for bill 1', 'Transfer', 2001, 3001],
-    [6315, 6301, 2240, 'Payment on account', 'Credit card', 2002, 3002],
-    [6316, 6301, -435, 'Court filing fee', 'Debit card', 2004, 3004],
-  ];
-  transactions.forEach(([id, account, amount, description, source, client, matter], i) => {
-    insert(db, '/bank_transactions', {
-      id,
-      type: 'BankTransaction',
-      bank_account_id: account,
-      source,
-      confirmation: `HP-${id}`,
-      date: day(-30 + i * 5),
-      amount: Math.abs(amount),
-      currency: 'USD',
-      currency_id: 1,
-      description,
-      exchange_rate: 1,
-      transaction_type: amount >= 0 ? 'Deposit' : 'Withdrawal',
-      funds_in: Math.max(amount, 0),
-      funds_out: amount < 0 ? -amount : 0,
-      clio_payments_transaction: false,
-      current_account_balance: null,
-      read_only_confirmation: false,
-      client: client === null ? null : ref(client),
-      matter: matter === null ? null : ref(matter),
-      bank_account: ref(account),
-    });
-  });
+  // what went through the two accounts (seed-bills.ts); each balance is the sum of its account's transactions
+  seedBankTransactions(db, matterOf, contactOf);
+  for (const account of [OPERATING_ACCOUNT, TRUST_ACCOUNT]) {
+    const row = db.records.get('/bank_accounts')?.find((s) => s.row.id === account)?.row;
+    if (row) row.balance = accountBalance(db, account);
+  }
 
   insert(db, '/calendars', {
     id: 7001,

@@ -1,20 +1,35 @@
-import { STORY } from '@portico/core/testing/emulator';
+import { FIRM_CALLS, FIRM_MATTERS, type FirmCall, type FirmCaller, firmCaller, firmCallers, STORY } from '@portico/core/testing/emulator';
 import { addDays, today } from '../clock.js';
 import type { AnswerStatus, CallRec, CompanyRec, LeadStatus, PageViewRec, SandboxData, TrackerRec } from '../records.js';
 import type { AccountSetup } from './accounts.js';
 import { IDS } from './ids.js';
-import { ATTRIBUTION, FIRST_NAMES, LAST_NAMES, MARKETS, type Market, NOTES, ROOFING_ATTRIBUTION } from './markets.js';
-import { between, hexId, pad, pick, type Random, stamp } from './random.js';
+import { ATTRIBUTION, MARKETS, type Market, NOTES, ROOFING_ATTRIBUTION } from './markets.js';
+import { between, hexId, pick, type Random, stamp } from './random.js';
 
-/** Calls: 48 for the firm, 12 for its estate-planning line, spread over the 90 days up to today, with their page views. */
+/**
+ * The people who call an account: the firm's clients and leads (@portico/core/testing's firmCallers), the estate
+ * planning line only those whose matter is an estate plan. Each calls from their own number, under their own name.
+ */
+export function callersOf(account: string): FirmCaller[] {
+  const all = firmCallers();
+  if (account !== IDS.summit) return all;
+  return all.filter((c) => (c.lead?.area ?? (c.client ? matterArea(c.client.name) : '')) === 'Estate Planning');
+}
+
+const matterArea = (client: string) => FIRM_MATTERS.find((m) => m.client === client)?.area ?? '';
+
+/**
+ * Calls: 48 for the firm, 12 for its estate-planning line, spread over the 90 days before today, with their page
+ * views; on the firm's line, the calls the story tells (FIRM_CALLS) among them, the newest this morning's.
+ */
 export function seedCalls(random: Random, { companies, trackers, users, tags }: AccountSetup): Pick<SandboxData, 'calls' | 'pageViews'> {
   const calls: CallRec[] = [];
   const pageViews: PageViewRec[] = [];
-  const plan: Array<{ account: string; count: number; customers: number }> = [
-    { account: IDS.harbor, count: 48, customers: 30 },
-    { account: IDS.summit, count: 12, customers: 9 },
+  const plan: Array<{ account: string; count: number }> = [
+    { account: IDS.harbor, count: 48 },
+    { account: IDS.summit, count: 12 },
   ];
-  for (const { account, count, customers } of plan) {
+  for (const { account, count } of plan) {
     const market = MARKETS[account] as Market;
     const accountTrackers = trackers.filter((t) => t.account_id === account && t.status === 'active');
     const accountUsers = users.filter((u) => u.account_id === account && u.role !== 'reporting');
@@ -23,17 +38,14 @@ export function seedCalls(random: Random, { companies, trackers, users, tags }: 
     const weighted = accountTrackers.flatMap((t) =>
       Array.from({ length: t.type === 'session' ? 3 : t.source === 'Direct' ? 1 : 2 }, () => t),
     );
-    const people = Array.from({ length: customers }, (_, i) => ({
-      name: `${FIRST_NAMES[(i * 7 + (account === IDS.harbor ? 0 : 3)) % FIRST_NAMES.length]} ${LAST_NAMES[(i * 4 + 1) % LAST_NAMES.length]}`,
-      phone: `+1${market.area}555${pad(2000 + i * 37, 4)}`,
-      city: pick(market.cities, random),
-    }));
+    const people = callersOf(account);
     for (let i = 0; i < count; i++) {
       // The first call of the firm is the plugin's example call: a scored website call with page views.
       const example = account === IDS.harbor && i === 0;
       const t = example ? (accountTrackers.find((tr) => tr.type === 'session') as TrackerRec) : pick(weighted, random);
       const company = companies.find((c) => c.id === t.company_id) as CompanyRec;
-      const daysAgo = Math.floor((i * 90) / count);
+      // the story's calls are the only ones of today, yesterday and the day before; the others go back 90 days
+      const daysAgo = 3 + Math.floor((i * 87) / count);
       const date = addDays(today(), -daysAgo);
       const start = stamp(date, between(8 * 3600, 18 * 3600, random), company.time_zone);
       const direction: CallRec['direction'] = !example && random() < 0.15 ? 'outbound' : 'inbound';
@@ -49,7 +61,11 @@ export function seedCalls(random: Random, { companies, trackers, users, tags }: 
       const source = t.source ?? pick(['Organic', 'Google Ads', 'Facebook', 'Direct', 'Organic'], random);
       const attribution = ATTRIBUTION[source] as (typeof ATTRIBUTION)[string];
       const campaign = account === IDS.harbor ? pick(attribution.campaigns, random) : pick(ROOFING_ATTRIBUTION[source] ?? [null], random);
-      const person = pick(people, random);
+      // a caller who had come to the firm by that day
+      const person = pick(
+        people.filter((p) => p.sinceDaysAgo >= daysAgo),
+        random,
+      );
       const session = t.type === 'session';
       const scored = answer_status === 'answered' && direction === 'inbound';
       const leadRoll = random();
@@ -101,9 +117,10 @@ export function seedCalls(random: Random, { companies, trackers, users, tags }: 
         note: answer_status === 'missed' ? null : pick(NOTES, random),
         value: lead_status === 'good_lead' ? `${between(2, 40, random) * 25}.00` : null,
       });
-      // The firm's second call is the story's: Rosa Delgado, yesterday, answered on the Google Ads line.
-      const story = account === IDS.harbor && i === 1;
-      if (story) tellTheStory(calls[calls.length - 1] as CallRec, trackers, accountUsers);
+      // The firm's calls after the example are the story's (FIRM_CALLS): this morning's, yesterday's, the day before's.
+      const told = account === IDS.harbor && i >= 1 && i <= FIRM_CALLS.length ? FIRM_CALLS[i - 1] : undefined;
+      const story = told !== undefined;
+      if (told) tellTheStory(calls[calls.length - 1] as CallRec, told, trackers, companies, accountUsers);
       if (session && landing && !story) {
         const views = between(1, 4, random);
         const startMs = Date.parse(start);
@@ -133,35 +150,41 @@ export function seedCalls(random: Random, { companies, trackers, users, tags }: 
   return { calls, pageViews };
 }
 
-function tellTheStory(call: CallRec, trackers: TrackerRec[], users: AccountSetup['users']): void {
-  const line = trackers.find((t) => t.id === IDS.googleTracker) as TrackerRec;
-  const attribution = ATTRIBUTION['Google Ads'] as (typeof ATTRIBUTION)[string];
+function tellTheStory(call: CallRec, told: FirmCall, trackers: TrackerRec[], companies: CompanyRec[], users: AccountSetup['users']): void {
+  const line = trackers.find((t) => t.tracking_numbers.includes(told.line)) as TrackerRec;
+  const company = companies.find((c) => c.id === line.company_id) as CompanyRec;
+  const who = firmCaller(told.who);
+  const source = line.source ?? 'Google Ads';
+  const attribution = ATTRIBUTION[source] as (typeof ATTRIBUTION)[string];
+  const [h, m, s] = told.time.split(':').map(Number) as [number, number, number];
+  const agent = told.agent ? users.find((u) => `${u.first_name} ${u.last_name}` === told.agent) : undefined;
   Object.assign(call, {
-    start_time: `${addDays(today(), -STORY.calledDaysAgo)}T16:42:10${call.start_time.slice(19)}`,
+    start_time: stamp(addDays(today(), -told.daysAgo), h * 3600 + m * 60 + s, company.time_zone),
     tracker_id: line.id,
     company_id: line.company_id,
-    direction: 'inbound',
-    answer_status: 'answered',
-    duration: 412,
-    customer_name: STORY.client.name,
-    customer_phone_number: STORY.client.phone,
-    customer_city: STORY.client.city,
+    direction: told.direction,
+    answer_status: told.answer,
+    duration: told.duration,
+    customer_name: who.name,
+    customer_phone_number: who.phone,
+    customer_city: who.city,
     customer_state: 'CA',
     business_phone_number: line.destination_number,
-    tracking_phone_number: line.tracking_numbers[0],
-    agent_user_id: (users[0] as AccountSetup['users'][number]).id,
-    source: 'Google Ads',
+    tracking_phone_number: told.line,
+    agent_user_id: agent?.id ?? null,
+    source,
     medium: attribution.medium,
-    campaign: attribution.campaigns[0],
-    keywords: attribution.keywords[1],
+    campaign: who.name === STORY.client.name ? attribution.campaigns[0] : (attribution.campaigns.at(-1) ?? null),
+    keywords: who.name === STORY.client.name ? attribution.keywords[1] : (attribution.keywords.at(-1) ?? null),
     referrer_domain: attribution.referrer,
     landing_page_url: null,
     device_type: null,
     browser: null,
     os: null,
-    lead_status: 'good_lead',
+    lead_status: told.answer === 'answered' || who.lead ? 'good_lead' : null,
     previously_good_lead: false,
-    note: `Asked about ${STORY.matter} and her invoice ${STORY.invoice.number}; wants a call back from Daniel`,
+    tag_ids: who.lead ? [4021993] : [4021994],
+    note: told.note,
     value: null,
   } satisfies Partial<CallRec>);
 }

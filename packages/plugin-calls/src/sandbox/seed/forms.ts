@@ -1,11 +1,12 @@
 import { addDays, today } from '../clock.js';
 import type { CompanyRec, FormRec, LeadStatus } from '../records.js';
 import type { AccountSetup } from './accounts.js';
+import { callersOf } from './calls.js';
 import { IDS } from './ids.js';
-import { ATTRIBUTION, FIRST_NAMES, LAST_NAMES, MARKETS, type Market } from './markets.js';
-import { between, hexId, pad, pick, type Random, stamp } from './random.js';
+import { ATTRIBUTION } from './markets.js';
+import { between, hexId, pick, type Random, stamp } from './random.js';
 
-/** Form submissions: 14 for the firm, 5 for its estate-planning line. */
+/** Form submissions: 14 for the firm, 5 for its estate-planning line, each from one of the firm's clients or leads. */
 export function seedForms(random: Random, { companies, tags }: AccountSetup): FormRec[] {
   const forms: FormRec[] = [];
   const formPlan: Array<{ account: string; count: number }> = [
@@ -15,22 +16,23 @@ export function seedForms(random: Random, { companies, tags }: AccountSetup): Fo
   for (const { account, count } of formPlan) {
     const accountCompanies = companies.filter((c) => c.account_id === account && c.status === 'active');
     const accountTags = tags.filter((t) => t.account_id === account && t.status === 'enabled');
-    const market = MARKETS[account] as Market;
+    const people = callersOf(account);
     const emailsSeen = new Set<string>();
     for (let i = 0; i < count; i++) {
       const company = accountCompanies[i % accountCompanies.length] as CompanyRec;
-      const first = FIRST_NAMES[(i * 3 + 5) % FIRST_NAMES.length] as string;
-      const last = LAST_NAMES[(i * 5 + 2) % LAST_NAMES.length] as string;
-      const email = `${first.toLowerCase()}.${last.toLowerCase()}@mail.example`;
+      const daysAgo = Math.floor((i * 75) / count) + 1;
+      const eligible = people.filter((p) => p.sinceDaysAgo >= daysAgo);
+      const person = eligible[(i * 3 + 5) % eligible.length] as (typeof eligible)[number];
+      const email = person.email;
       const source = pick(['Google Ads', 'Organic', 'Facebook', 'Direct'], random);
       const attribution = ATTRIBUTION[source] as (typeof ATTRIBUTION)[string];
       const booking = i % 3 !== 2;
       const formPath = booking ? '/book-appointment' : '/contact';
-      const date = addDays(today(), -Math.floor((i * 75) / count) - 1);
+      const date = addDays(today(), -daysAgo);
       const submitted = stamp(date, between(7 * 3600, 22 * 3600, random), company.time_zone);
       const leadRoll = random();
       const lead_status: LeadStatus = leadRoll < 0.5 ? 'good_lead' : leadRoll < 0.7 ? 'not_a_lead' : null;
-      const phone = `+1${market.area}555${pad(6000 + i * 41, 4)}`;
+      const phone = person.phone;
       forms.push({
         account_id: account,
         company_id: company.id,
@@ -44,11 +46,11 @@ export function seedForms(random: Random, { companies, tags }: AccountSetup): Fo
         submitted_at: submitted,
         created_at: submitted,
         first_form: !emailsSeen.has(email),
-        customer_name: `${first} ${last}`,
+        customer_name: person.name,
         customer_phone_number: phone,
         customer_email: email,
         form_data: {
-          name: `${first} ${last}`,
+          name: person.name,
           email,
           phone,
           message: booking

@@ -1,46 +1,7 @@
 import { IDS } from './ids.js';
 
-// Who calls and writes, from where, and how marketing brought them: the pools the generated calls and forms draw from.
-
-export const FIRST_NAMES = [
-  'Maria',
-  'James',
-  'Aisha',
-  'Daniel',
-  'Sofia',
-  'Kevin',
-  'Grace',
-  'Omar',
-  'Hannah',
-  'Luis',
-  'Megan',
-  'Tyler',
-  'Priyanka',
-  'Ethan',
-  'Chloe',
-  'Andre',
-  'Natalie',
-  'Victor',
-  'Leah',
-  'Samuel',
-];
-export const LAST_NAMES = [
-  'Lopez',
-  'Jenkins',
-  'Patel',
-  'Okafor',
-  'Nguyen',
-  'Brennan',
-  'Kim',
-  'Haddad',
-  'Sullivan',
-  'Moreno',
-  'Walsh',
-  'Fischer',
-  'Rao',
-  'Donovan',
-  'Baptiste',
-];
+// Where the firm's callers are, and how marketing brought them: the pools the generated calls and forms draw from (the
+// callers themselves are the firm's clients and leads, @portico/core/testing's firmCallers).
 
 export interface Market {
   state: string;

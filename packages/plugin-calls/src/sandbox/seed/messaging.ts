@@ -1,17 +1,17 @@
+import { firmCaller } from '@portico/core/testing/emulator';
 import { addDays, today } from '../clock.js';
 import type { CompanyRec, MessageRec, ThreadRec, TrackerRec } from '../records.js';
 import type { AccountSetup } from './accounts.js';
 import { IDS } from './ids.js';
 import { hexId, stamp } from './random.js';
 
-/** Text-message conversations, each a thread of messages with one customer. */
+/** Text-message conversations, each a thread of messages with one of the firm's clients or leads (firmCaller). */
 export function seedMessaging({ companies, trackers }: AccountSetup): ThreadRec[] {
   const conversationsPlan: Array<{
     account: string;
     company: string;
     tracker: string;
     customer: string;
-    phone: string;
     tags: number[];
     lines: string[];
   }> = [
@@ -19,12 +19,11 @@ export function seedMessaging({ companies, trackers }: AccountSetup): ThreadRec[
       account: IDS.harbor,
       company: IDS.downtown,
       tracker: IDS.googleTracker,
-      customer: 'Maria Lopez',
-      phone: '+14155552000',
+      customer: 'Caleb Whitman',
       tags: [4021993],
       lines: [
         'Hi, do you have any consultation openings this Saturday?',
-        'Hi Maria! We have 9:30 or 11:00 this Saturday. Which works better?',
+        'Hi Caleb! We have 9:30 or 11:00 this Saturday. Which works better?',
         '11 please',
         'You are booked for Saturday at 11:00. Reply C to confirm.',
         'C',
@@ -35,26 +34,23 @@ export function seedMessaging({ companies, trackers }: AccountSetup): ThreadRec[
       account: IDS.harbor,
       company: IDS.downtown,
       tracker: IDS.googleTracker,
-      customer: 'James Jenkins',
-      phone: '+14155552037',
+      customer: 'Eleanor Vance',
       tags: [4021995],
-      lines: ['I was served papers today, can someone call me?', 'Yes, Daniel can call you at 2:15 today.', 'Thank you!'],
+      lines: ['I was served with new papers today, can someone call me?', 'Yes, Margaret can call you at 2:15 today.', 'Thank you!'],
     },
     {
       account: IDS.harbor,
       company: IDS.westside,
       tracker: hexId('TRK', `tracker-${IDS.harbor}-3`),
-      customer: 'Aisha Patel',
-      phone: '+14155552074',
+      customer: 'Rosa Delgado',
       tags: [4021996],
-      lines: ['Do you offer payment plans?', 'We do! Want to book a free consultation?', 'Maybe next month, thanks'],
+      lines: ['Do you offer payment plans for my invoice?', 'We do! Nora will email you the options today.', 'Thank you'],
     },
     {
       account: IDS.harbor,
       company: IDS.westside,
       tracker: hexId('TRK', `tracker-${IDS.harbor}-4`),
-      customer: 'Daniel Okafor',
-      phone: '+14155552111',
+      customer: 'Victor Lam',
       tags: [],
       lines: ['Running 10 minutes late for my 3pm consultation', 'No problem, thanks for letting us know.'],
     },
@@ -62,41 +58,33 @@ export function seedMessaging({ companies, trackers }: AccountSetup): ThreadRec[
       account: IDS.harbor,
       company: IDS.downtown,
       tracker: hexId('TRK', `tracker-${IDS.harbor}-2`),
-      customer: 'Sofia Nguyen',
-      phone: '+14155552148',
+      customer: 'Samuel Okafor',
       tags: [4021994],
-      lines: [
-        'Can I get a copy of my signed retainer agreement?',
-        'Sure, please reply with their fax or email.',
-        'maria.lopez@example.com',
-      ],
+      lines: ['Can I get a copy of my signed retainer agreement?', 'Sure, where should we send it?', 'samuel.okafor@example.com'],
     },
     {
       account: IDS.harbor,
       company: IDS.downtown,
       tracker: IDS.googleTracker,
-      customer: 'Kevin Brennan',
-      phone: '+14155552185',
+      customer: 'Lucia Moreno',
       tags: [],
-      lines: ['How much is teeth whitening?', 'Our spring promo is $199 for in-office whitening.'],
+      lines: ['Can I text you the photos of my bruises?', 'Yes, Tom will add them to your file.'],
     },
     {
       account: IDS.summit,
       company: IDS.denver,
       tracker: hexId('TRK', `tracker-${IDS.summit}-6`),
-      customer: 'Grace Kim',
-      phone: '+16285552000',
+      customer: 'Harriet Osei',
       tags: [4022102],
-      lines: ['My mother wants to update her trust, can we meet?', 'We can meet tomorrow between 8 and 10am.', 'Perfect'],
+      lines: ['We would like to go over the trust draft, can we meet?', 'We can meet tomorrow between 8 and 10am.', 'Perfect'],
     },
     {
       account: IDS.summit,
       company: IDS.denver,
       tracker: hexId('TRK', `tracker-${IDS.summit}-7`),
-      customer: 'Omar Haddad',
-      phone: '+16285552037',
+      customer: 'Greta Sorensen',
       tags: [4022103],
-      lines: ['Do you clean gutters in Aurora?', 'Yes, $149 for a single-story home.'],
+      lines: ['Do you handle probate in Marin?', 'Yes, Margaret can meet you on Thursday.'],
     },
   ];
   const threads: ThreadRec[] = conversationsPlan.map((plan, i) => {
@@ -119,8 +107,8 @@ export function seedMessaging({ companies, trackers }: AccountSetup): ThreadRec[
       company_id: plan.company,
       tracker_id: plan.tracker,
       id: i === 0 ? IDS.firstThread : hexId('SMT', `thread-${i}`),
-      customer_name: plan.customer,
-      customer_phone_number: plan.phone,
+      customer_name: firmCaller(plan.customer).name,
+      customer_phone_number: firmCaller(plan.customer).phone,
       tracking_phone_number: t.tracking_numbers[0] as string,
       state: i % 4 === 3 ? 'closed' : 'active',
       tag_ids: plan.tags,

@@ -15,7 +15,7 @@ export const EXAMPLE_IDS = {
   },
   '/allocations': {
     first: 6101,
-    last: 6104,
+    last: 6105,
   },
   '/bank_accounts': {
     first: 6301,
@@ -23,7 +23,7 @@ export const EXAMPLE_IDS = {
   },
   '/bank_transactions': {
     first: 6311,
-    last: 6316,
+    last: 6319,
   },
   '/bank_transfers': {
     first: 900001,
@@ -49,11 +49,11 @@ export const EXAMPLE_IDS = {
     first: 900016,
     last: 900017,
     scope: {
-      id: '6001',
+      id: '6007',
     },
   },
   '/bills': {
-    first: 6001,
+    first: 6007,
     last: 6006,
   },
   '/calendar_entries': {
@@ -183,7 +183,7 @@ export const EXAMPLE_IDS = {
   },
   '/line_items': {
     first: 13901,
-    last: 13904,
+    last: 13914,
   },
   '/log_entries': {
     first: 900046,
