@@ -18,7 +18,7 @@ import {
   findSalesReceipts,
 } from './operations/sales.js';
 import { findTaxAgencies, findTaxCodes, findTaxRates } from './operations/taxes.js';
-import { baseUrlFor, inspect, oauth2, settingsSchema } from './upstream.js';
+import { baseUrlFor, inspect, oauth2, settingsSchema, USERINFO_HOSTS } from './upstream.js';
 import { quickBooksVocabulary } from './vocabulary.js';
 
 const PLUGIN_VERSION = packageVersion(import.meta.url);
@@ -78,6 +78,8 @@ export const quickbooksPlugin = definePlugin({
   upstream: {
     baseUrl: baseUrlFor,
     inspect,
+    // identify asks Intuit's userinfo (accounts.platform.intuit.com) who connected, with the connection's token
+    egressHosts: USERINFO_HOSTS,
     // Intuit's throttles per company (realm): 10 requests at once, 10 a second, 500 a minute (README, Limits).
     limits: { concurrency: 10, perSecond: 10, perMinute: 500 },
   },

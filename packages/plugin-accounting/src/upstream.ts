@@ -15,6 +15,11 @@ import {
 export const PRODUCTION_HOST = 'https://quickbooks.api.intuit.com';
 export const SANDBOX_HOST = 'https://sandbox-quickbooks.api.intuit.com';
 export const ENVIRONMENTS = ['production', 'sandbox'] as const;
+/** Intuit's OpenID Connect userinfo endpoint, for production companies and for Intuit's development (sandbox) ones. */
+export const USERINFO_URL = 'https://accounts.platform.intuit.com/v1/openid_connect/userinfo';
+export const SANDBOX_USERINFO_URL = 'https://sandbox-accounts.platform.intuit.com/v1/openid_connect/userinfo';
+/** The hosts besides the company host the plugin sends to: Intuit's userinfo, with the connection's token. */
+export const USERINFO_HOSTS = [new URL(USERINFO_URL).hostname, new URL(SANDBOX_USERINFO_URL).hostname];
 
 /**
  * The company host of a connection: the fact `environment` (`production`, the default, or `sandbox`, for Intuit's
@@ -124,7 +129,8 @@ export const oauth2: OAuth2Settings = {
   authorizeUrl: 'https://appcenter.intuit.com/connect/oauth2',
   tokenUrl: 'https://oauth.platform.intuit.com/oauth2/v1/tokens/bearer',
   revokeUrl: 'https://developer.api.intuit.com/v2/oauth2/tokens/revoke',
-  scopes: ['com.intuit.quickbooks.accounting'],
+  // openid, email and profile: Intuit's userinfo names the person who connected (identify.ts)
+  scopes: ['com.intuit.quickbooks.accounting', 'openid', 'email', 'profile'],
   clientAuth: 'basic',
   connectionFacts: (callback) => {
     const realm = callback.realmId;

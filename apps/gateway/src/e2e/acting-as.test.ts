@@ -37,10 +37,12 @@ describe('whom each connection acts as', () => {
     // Notion and Slack: the Portico bot, installed in the firm's workspace
     expect(actingAs.notion).toMatchObject({ user: { name: 'Portico' }, account: { name: FIRM.name } });
     expect(actingAs.slack).toMatchObject({ user: { name: 'Portico' }, account: { name: FIRM.name } });
-    // QuickBooks: the company (realm) the connection reads; CallRail: the account its key reaches
+    // QuickBooks: the company (realm) the connection reads, and the partner whose token it is (Intuit's userinfo);
+    // CallRail: the account its key reaches
     const realm = String(gateway.sandboxes.quickbooks?.connection?.realmId);
     expect(actingAs.quickbooks?.account?.id).toBe(realm);
     expect(actingAs.quickbooks?.account?.name).toMatch(/\S/);
+    expect(actingAs.quickbooks?.user).toMatchObject({ name: partner.name, email: partner.email });
     expect(actingAs.callrail?.account?.name).toMatch(/\S/);
     // the facts stored at connect time stay under `account`; whom it acts as is not repeated there
     for (const connection of listed.connections) expect(connection.account).not.toHaveProperty('acting_as');

@@ -9,7 +9,7 @@ import {
   type SandboxServer,
 } from '@portico/core';
 import { METHOD_ENUM_LIMIT } from '@portico/core/mcp';
-import { FIRM, pinSandboxClock } from '@portico/core/testing';
+import { FIRM, FIRM_PEOPLE, pinSandboxClock } from '@portico/core/testing';
 import quickbooksPlugin from '@portico/plugin-accounting';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectMcp, restoreShortened, startTestGateway, type TestGateway } from '../gateway.test-support.js';
@@ -467,7 +467,7 @@ describe('OAuth against the sandbox’s Intuit endpoints: connect → call → r
     const authorize = new URL(start.headers.get('location') as string);
     expect(`${authorize.origin}${authorize.pathname}`).toBe(`${intuit.url}/oauth2/authorize`);
     expect(authorize.searchParams.get('client_id')).toBe(module.SANDBOX_CLIENT_ID);
-    expect(authorize.searchParams.get('scope')).toBe('com.intuit.quickbooks.accounting');
+    expect(authorize.searchParams.get('scope')).toBe('com.intuit.quickbooks.accounting openid email profile');
     expect(authorize.searchParams.get('redirect_uri')).toBe(`${oauthGateway.url}/api/connect/quickbooks/callback`);
     const consent = await fetch(authorize, { redirect: 'manual' });
     expect(consent.status).toBe(302);
@@ -488,10 +488,15 @@ describe('OAuth against the sandbox’s Intuit endpoints: connect → call → r
 
     const connected = await stored();
     expect(connected.kind).toBe('oauth2');
-    // the realm from the redirect, and the company it is, asked of QuickBooks once connected
+    // the realm from the redirect, and the company it is, asked of QuickBooks once connected; the person who
+    // connected (no sign-in asked for: the firm's account holder), as Intuit's userinfo names them
+    const holder = FIRM_PEOPLE[0] as (typeof FIRM_PEOPLE)[number];
     expect(connected.meta).toEqual({
       realmId: module.SANDBOX_REALM_ID,
-      acting_as: { account: { id: module.SANDBOX_REALM_ID, name: FIRM.name } },
+      acting_as: {
+        account: { id: module.SANDBOX_REALM_ID, name: FIRM.name },
+        user: { id: expect.stringMatching(/\S/), name: holder.name, email: holder.email },
+      },
     });
     const first = connected.credentials;
     expect(first.refreshToken).toMatch(/^AB11/);

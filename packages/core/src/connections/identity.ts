@@ -91,6 +91,7 @@ export class ConnectionIdentities<S extends IntegrationState = IntegrationState>
     const baseUrl = baseUrlFor(integration, settings, loaded.record.meta);
     const operation = { name: 'identify' };
     const client = {
+      baseUrl,
       send: (request: UpstreamRequest) => sender.send(integration, operation, request, baseUrl, loaded.credentials, settings.settings),
     };
     return identify(client, loaded.record.meta);

@@ -122,6 +122,12 @@ export interface PluginDefinition {
 /** Sends one upstream request with the connection's credentials, the plugin's headers and the gateway's timeouts. */
 export interface IdentifyClient {
   send(request: UpstreamRequest): Promise<UpstreamResponse>;
+  /**
+   * The base URL the connection's requests go to: the plugin's own, or the one an operator or a workspace set (a proxy,
+   * a sandbox). A who-am-I on another host of the application (QuickBooks asks Intuit's accounts host) asks the same
+   * origin instead when the base URL is not the plugin's.
+   */
+  readonly baseUrl: string;
 }
 
 /** The account (company, workspace, team) and the user a connection acts as, in the application's own ids and names. */

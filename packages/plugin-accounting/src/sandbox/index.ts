@@ -21,7 +21,18 @@ import {
   throttled,
   unsupportedOperation,
 } from './errors.js';
-import { authorize as authorizeEndpoint, checkAccessToken, expireTokens, type OAuthState, oauthState, revoke, token } from './oauth.js';
+import {
+  authorize as authorizeEndpoint,
+  checkAccessToken,
+  expireTokens,
+  type OAuthState,
+  oauthState,
+  revoke,
+  SANDBOX_CLIENT_ID,
+  SANDBOX_CLIENT_SECRET,
+  token,
+  userinfo,
+} from './oauth.js';
 import { entityName, runQuery } from './query.js';
 import { runReport } from './reports.js';
 import { type Company, seedCompany } from './seed.js';
@@ -114,7 +125,8 @@ const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * A QuickBooks Online Accounting API v3 look-alike over a seeded company (a small law firm's books, realm
  * {@link SANDBOX_REALM_ID}): `url` is the host base under which the plugin puts `/v3/company/{realmId}/…`. It serves
  * the query endpoint, single reads, company info, preferences, reports and change data capture, checks bearer tokens (the fixed
- * {@link SANDBOX_TOKEN} or one from its OAuth endpoints), answers 429 above 10 requests in flight per realm, and adds
+ * {@link SANDBOX_TOKEN} or one from its OAuth endpoints, where a person of the firm signs in; Intuit's userinfo at
+ * `/v1/openid_connect/userinfo` names them), answers 429 above 10 requests in flight per realm, and adds
  * to the kit's `/__sandbox/fail-next` and `/__sandbox/reset`:
  *
  * - `POST /__sandbox/expire-tokens` `{ "access_token"?: "…" }`: issued access tokens (or that one) expire now;
@@ -151,7 +163,19 @@ export function startSandbox(options: QuickBooksSandboxOptions = {}): Promise<Sa
   // The gateway stores these facts with the sandbox connection: the plugin addresses the seeded company by its realm id.
   // In sandbox mode the gateway keeps to the sandbox's limit of requests in flight, as it keeps to QuickBooks'.
   const limits = { concurrency: maxConcurrent ?? MAX_CONCURRENT_REQUESTS };
-  return server.then((started) => ({ ...started, connection: { realmId: SANDBOX_REALM_ID }, limits }));
+  // Its Intuit OAuth endpoints: in sandbox mode people connect their own QuickBooks through them.
+  return server.then((started) => ({
+    ...started,
+    connection: { realmId: SANDBOX_REALM_ID },
+    limits,
+    oauth: {
+      clientId: SANDBOX_CLIENT_ID,
+      clientSecret: SANDBOX_CLIENT_SECRET,
+      authorizeUrl: `${started.origin}/oauth2/authorize`,
+      tokenUrl: `${started.origin}/oauth2/v1/tokens/bearer`,
+      revokeUrl: `${started.origin}/v2/oauth2/tokens/revoke`,
+    },
+  }));
 }
 
 async function answer(request: EmulatorRequest, state: State, inFlight: Map<string, number>): Promise<EmulatorReply> {
@@ -159,6 +183,7 @@ async function answer(request: EmulatorRequest, state: State, inFlight: Map<stri
   if (path === '/oauth2/authorize' && method === 'GET') return authorizeEndpoint(request, state.oauth);
   if (path === '/oauth2/v1/tokens/bearer') return token(request, state.oauth);
   if (path === '/v2/oauth2/tokens/revoke' && method === 'POST') return revoke(request, state.oauth);
+  if (path === '/v1/openid_connect/userinfo' && method === 'GET') return userinfo(request, state.oauth, SANDBOX_TOKEN);
   if (path.startsWith('/__sandbox/')) return control(request, state);
 
   const match = /^\/v3\/company\/([^/]+)(?:\/(.*))?$/.exec(path);

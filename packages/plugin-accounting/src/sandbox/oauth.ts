@@ -1,12 +1,26 @@
-import { randomBytes } from 'node:crypto';
-import { type EmulatorReply, type EmulatorRequest, isJsonObject, jsonReply } from '@portico/core/testing/emulator';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  ACCOUNT_HOLDER,
+  type EmulatorReply,
+  type EmulatorRequest,
+  FIRM_PEOPLE,
+  type FirmPerson,
+  firmSignIn,
+  isJsonObject,
+  jsonReply,
+} from '@portico/core/testing/emulator';
 import { SANDBOX_REALM_ID } from './company.js';
 
 // Intuit's OAuth 2.0 authorization-code flow, on the sandbox's origin:
 //
 //   GET  /oauth2/authorize            (appcenter.intuit.com/connect/oauth2) → 302 redirect_uri?code&state&realmId
+//                                     after the sandbox's stand-in for Intuit's sign-in (firmSignIn): the grant is that
+//                                     person's
 //   POST /oauth2/v1/tokens/bearer     (oauth.platform.intuit.com) authorization_code | refresh_token, HTTP Basic client
 //   POST /v2/oauth2/tokens/revoke     (developer.api.intuit.com) { "token": … }
+//   GET  /v1/openid_connect/userinfo  (accounts.platform.intuit.com) the person of the token (scope openid; their
+//                                     name with profile, their email with email); the fixed sandbox token is the
+//                                     firm's account holder
 //
 // Every refresh hands out a new refresh token and retires the one used (the old one answers invalid_grant); access
 // tokens already issued stay good until they expire. Grants live in the sandbox's state, so POST /__sandbox/reset
@@ -15,6 +29,8 @@ import { SANDBOX_REALM_ID } from './company.js';
 export const SANDBOX_CLIENT_ID = 'ABsandboxQuickBooksClientId0001';
 export const SANDBOX_CLIENT_SECRET = 'sandbox-quickbooks-client-secret';
 export const ACCOUNTING_SCOPE = 'com.intuit.quickbooks.accounting';
+/** The OpenID Connect scopes Intuit knows besides the accounting one (userinfo answers only with `openid`). */
+const OPENID_SCOPES = new Set(['openid', 'email', 'profile', 'phone', 'address']);
 /** What Intuit answers as `x_refresh_token_expires_in` (101 days). */
 export const REFRESH_TOKEN_TTL_SECONDS = 8_726_400;
 const CODE_TTL_MS = 5 * 60_000;
@@ -24,6 +40,8 @@ interface Grant {
   clientId: string;
   realmId: string;
   scope: string;
+  /** The email of the person of the firm who signed in for the grant. */
+  email: string;
   revoked: boolean;
 }
 
@@ -33,7 +51,7 @@ export interface AccessToken {
 }
 
 export interface OAuthState {
-  codes: Map<string, { clientId: string; redirectUri: string; realmId: string; scope: string; expiresAt: number }>;
+  codes: Map<string, { clientId: string; redirectUri: string; realmId: string; scope: string; email: string; expiresAt: number }>;
   access: Map<string, AccessToken>;
   refresh: Map<string, Grant>;
   grants: number;
@@ -53,7 +71,11 @@ const oauthError = (status: number, error: string, description?: string) =>
     { 'cache-control': 'no-store', pragma: 'no-cache' },
   );
 
-/** `GET /oauth2/authorize`: the consent screen, already agreed to; redirects with a code for the seeded company. */
+/**
+ * `GET /oauth2/authorize`: Intuit's sign-in (the sandbox's page of the firm's people when a sign-in is asked for, or
+ * `login_hint`; otherwise the account holder), then the consent screen, already agreed to; redirects with a code for
+ * the seeded company, the grant of the person who signed in.
+ */
 export function authorize(request: EmulatorRequest, state: OAuthState): EmulatorReply {
   const q = request.query;
   const clientId = q.get('client_id');
@@ -74,8 +96,13 @@ export function authorize(request: EmulatorRequest, state: OAuthState): Emulator
   };
   if (q.get('response_type') !== 'code') return fail('unsupported_response_type', 'response_type must be code');
   const scope = q.get('scope') ?? '';
-  if (!scope.split(/\s+/).includes(ACCOUNTING_SCOPE)) return fail('invalid_scope', `scope must include ${ACCOUNTING_SCOPE}`);
+  const scopes = scope.split(/\s+/).filter(Boolean);
+  if (!scopes.includes(ACCOUNTING_SCOPE)) return fail('invalid_scope', `scope must include ${ACCOUNTING_SCOPE}`);
+  const unknown = scopes.find((s) => s !== ACCOUNTING_SCOPE && !OPENID_SCOPES.has(s));
+  if (unknown) return fail('invalid_scope', `unknown scope ${unknown.slice(0, 80)}`);
   if (stateParam === null || stateParam === '') return fail('invalid_request', 'state is required');
+  const signedIn = firmSignIn(request, 'QuickBooks');
+  if ('page' in signedIn) return signedIn.page;
 
   const code = opaque('AB11', 30);
   state.codes.set(code, {
@@ -83,6 +110,7 @@ export function authorize(request: EmulatorRequest, state: OAuthState): Emulator
     redirectUri: redirectUri as string,
     realmId: SANDBOX_REALM_ID,
     scope,
+    email: signedIn.person.email,
     expiresAt: Date.now() + CODE_TTL_MS,
   });
   target.searchParams.set('code', code);
@@ -132,7 +160,14 @@ export function token(request: EmulatorRequest, state: OAuthState): EmulatorRepl
     if (!code || code.expiresAt < Date.now() || code.clientId !== clientId || code.redirectUri !== form.redirect_uri) {
       return oauthError(400, 'invalid_grant');
     }
-    const grant: Grant = { id: ++state.grants, clientId, realmId: code.realmId, scope: code.scope, revoked: false };
+    const grant: Grant = {
+      id: ++state.grants,
+      clientId,
+      realmId: code.realmId,
+      scope: code.scope,
+      email: code.email,
+      revoked: false,
+    };
     return issue(state, grant);
   }
   if (form.grant_type === 'refresh_token') {
@@ -183,11 +218,49 @@ export function expireTokens(request: EmulatorRequest, state: OAuthState): Emula
   return jsonReply(200, { ok: true, expired });
 }
 
-/** The realm an access token is good for; why not, otherwise. */
-export function checkAccessToken(state: OAuthState, value: string): { realmId: string } | { problem: string } {
+/** The realm an access token is good for, and its grant; why not, otherwise. */
+export function checkAccessToken(state: OAuthState, value: string): { realmId: string; grant: Grant } | { problem: string } {
   const access = state.access.get(value);
   if (!access) return { problem: 'Token invalid' };
   if (access.grant.revoked) return { problem: 'Token revoked' };
   if (access.expiresAt <= Date.now()) return { problem: 'Token expired' };
-  return { realmId: access.grant.realmId };
+  return { realmId: access.grant.realmId, grant: access.grant };
+}
+
+/** A person's stable, opaque subject at Intuit (the same for every token of theirs). */
+export const subjectOf = (person: FirmPerson) => {
+  const hex = createHash('sha256').update(`intuit-sub:${person.email}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+};
+
+/**
+ * `GET /v1/openid_connect/userinfo` with `Authorization: Bearer …` (Intuit's OpenID Connect userinfo): `sub` for a
+ * token granted `openid`, `givenName` and `familyName` with `profile`, `email` and `emailVerified` with `email`. The
+ * fixed sandbox token ({@link fixedToken}) was granted all three, by the account holder. A missing, unknown, expired or
+ * revoked token answers 401, a token without `openid` 403, as OAuth 2.0 bearer-token resources do (RFC 6750).
+ */
+export function userinfo(request: EmulatorRequest, state: OAuthState, fixedToken: string): EmulatorReply {
+  const bearer = /^Bearer\s+(\S+)$/i.exec(String(request.headers.authorization ?? ''))?.[1];
+  const refuse = (status: number, error: string) =>
+    jsonReply(status, { error }, { 'www-authenticate': `Bearer error="${error}"`, 'cache-control': 'no-store' });
+  if (!bearer) return refuse(401, 'invalid_token');
+  let person: FirmPerson | undefined = ACCOUNT_HOLDER;
+  let scopes = ['openid', 'profile', 'email'];
+  if (bearer !== fixedToken) {
+    const checked = checkAccessToken(state, bearer);
+    if ('problem' in checked) return refuse(401, 'invalid_token');
+    person = FIRM_PEOPLE.find((p) => p.email === checked.grant.email);
+    scopes = checked.grant.scope.split(/\s+/);
+  }
+  if (!person) return refuse(401, 'invalid_token');
+  if (!scopes.includes('openid')) return refuse(403, 'insufficient_scope');
+  return jsonReply(
+    200,
+    {
+      sub: subjectOf(person),
+      ...(scopes.includes('profile') ? { givenName: person.first, familyName: person.last } : {}),
+      ...(scopes.includes('email') ? { email: person.email, emailVerified: true } : {}),
+    },
+    { 'cache-control': 'no-store' },
+  );
 }

@@ -354,6 +354,72 @@ describe('OAuth', () => {
     );
     expect(new URL(badScope.headers.get('location') as string).searchParams.get('error')).toBe('invalid_scope');
   });
+
+  it('signs any of the firm’s people in; their token reads the company, and Intuit’s userinfo names them', async () => {
+    const base = `${sandbox.url}/oauth2/authorize?${new URLSearchParams({
+      client_id: SANDBOX_CLIENT_ID,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'com.intuit.quickbooks.accounting openid email profile',
+      state: 'st-7',
+    })}`;
+    // asked for a sign-in, the sandbox's login lists the firm's people, each a link carrying the request on
+    const login = await fetch(`${base}&prompt=login`, { redirect: 'manual' });
+    expect(login.status).toBe(200);
+    const page = await login.text();
+    expect(page).toContain('Sign in to QuickBooks');
+    const link = /href="([^"]+)" data-person="tom@harlowpike\.example"/.exec(page)?.[1] as string;
+    const chosen = await fetch(new URL(link.replaceAll('&amp;', '&'), sandbox.url), { redirect: 'manual' });
+    expect(chosen.status).toBe(302);
+    const redirect = new URL(chosen.headers.get('location') as string);
+    expect(redirect.searchParams.get('state')).toBe('st-7');
+    const code = redirect.searchParams.get('code') as string;
+    const tom = (await tokens({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT })).body.access_token as string;
+    expect((await get('/preferences', tom)).status).toBe(200);
+
+    const userinfo = async (token: string) => {
+      const response = await fetch(`${sandbox.url}/v1/openid_connect/userinfo`, {
+        headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+      });
+      return { status: response.status, body: (await response.json()) as Body };
+    };
+    const tomInfo = await userinfo(tom);
+    expect(tomInfo).toMatchObject({
+      status: 200,
+      body: { givenName: 'Tom', familyName: 'Becker', email: 'tom@harlowpike.example', emailVerified: true },
+    });
+    // the sandbox's own token is the firm's account holder, under another subject than Tom's
+    const holder = await userinfo(SANDBOX_TOKEN);
+    expect(holder.body).toMatchObject({ givenName: 'Margaret', familyName: 'Harlow', email: 'margaret@harlowpike.example' });
+    expect(holder.body.sub).toMatch(/\S/);
+    expect(holder.body.sub).not.toBe(tomInfo.body.sub);
+    // a hint names who signs in at once; the same person keeps their subject
+    const hinted = await fetch(`${base}&login_hint=Tom@harlowpike.example`, { redirect: 'manual' });
+    const again = new URL(hinted.headers.get('location') as string).searchParams.get('code') as string;
+    const second = (await tokens({ grant_type: 'authorization_code', code: again, redirect_uri: REDIRECT })).body.access_token;
+    expect((await userinfo(second)).body.sub).toBe(tomInfo.body.sub);
+
+    // someone who is not of the firm is told so, and no code is issued
+    const stranger = await fetch(`${base}&login_hint=someone@else.example`, { redirect: 'manual' });
+    expect(stranger.status).toBe(400);
+    expect(stranger.headers.get('location')).toBeNull();
+    expect(await stranger.text()).toContain('No one at Harlow &amp; Pike LLP signs in as someone@else.example');
+
+    // a token granted the accounting scope alone may not ask who it is; an unknown or revoked one is not a token
+    const accountingOnly = (await authorizeCode()).searchParams.get('code') as string;
+    const plain = (await tokens({ grant_type: 'authorization_code', code: accountingOnly, redirect_uri: REDIRECT })).body.access_token;
+    expect(await userinfo(plain)).toEqual({ status: 403, body: { error: 'insufficient_scope' } });
+    expect(await userinfo('not-a-token')).toEqual({ status: 401, body: { error: 'invalid_token' } });
+    await fetch(`${sandbox.url}/v2/oauth2/tokens/revoke`, {
+      method: 'POST',
+      headers: { authorization: basic, 'content-type': 'application/json' },
+      body: JSON.stringify({ token: tom }),
+    });
+    expect((await userinfo(tom)).status).toBe(401);
+    // an unknown scope is refused at the authorize step
+    const odd = await fetch(`${base.replace('profile', 'profile%20com.example.other')}`, { redirect: 'manual' });
+    expect(new URL(odd.headers.get('location') as string).searchParams.get('error')).toBe('invalid_scope');
+  });
 });
 
 describe('throttling, fault injection and reset', () => {

@@ -3,11 +3,18 @@ import { type EmulatorReply, type EmulatorRequest, type FaultWriter, jsonReply, 
 import { defaultCode, defaultMessage, NotionError, show, validationError } from './errors.js';
 import { deterministicId } from './ids.js';
 import { isObject, type Json } from './json.js';
+import { answerOAuth, newOAuthState, type OAuthState, SANDBOX_OAUTH_CLIENT } from './oauth.js';
 import { seedWorkspace } from './seed.js';
 import { type Paging, Workspace } from './workspace/index.js';
 
-/** The only credential the sandbox accepts. */
+/** The credential of the workspace's own integration (its bot, Portico, owned by the workspace). */
 export const SANDBOX_TOKEN = 'sandbox-notion-token';
+export { SANDBOX_OAUTH_CLIENT } from './oauth.js';
+
+interface State {
+  ws: Workspace;
+  oauth: OAuthState;
+}
 
 const KNOWN_VERSIONS = new Set(['2021-05-11', '2021-05-13', '2021-08-16', '2022-02-22', '2022-06-28', '2025-09-03']);
 const DEFAULT_PAGE_SIZE = 100;
@@ -123,19 +130,21 @@ const writeFault: FaultWriter = (fault, request) => {
 
 /**
  * Starts an emulation of Notion's API (Notion-Version 2022-06-28) on node:http, seeded with a small deterministic
- * workspace held in memory. The emulator kit of `@portico/core/testing` serves the control endpoints:
+ * workspace held in memory. It accepts {@link SANDBOX_TOKEN} (the workspace's own integration) and the tokens of its
+ * OAuth endpoints (`/v1/oauth/authorize`, where a person of the firm signs in, and `/v1/oauth/token`: see oauth.ts),
+ * each acting as a bot owned by that person. The emulator kit of `@portico/core/testing` serves the control endpoints:
  * `POST /__sandbox/fail-next` (`{ status, code?, message?, retry_after?, count?, match? }`) makes the next request(s)
  * fail in Notion's error shape; `POST /__sandbox/reset` restores the seed.
  */
-export function startSandbox(options: SandboxOptions = {}): Promise<SandboxServer> {
-  return startEmulator({
+export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxServer> {
+  const server = await startEmulator<State>({
     ...options,
     token: SANDBOX_TOKEN,
     basePath: '/v1',
-    seed: ({ url }) => seeded(url),
-    handle: (request, ws) => {
+    seed: ({ url }) => ({ ws: seeded(url), oauth: newOAuthState() }),
+    handle: (request, state) => {
       try {
-        return jsonReply(200, answer(request, ws));
+        return answerOAuth(request, state.oauth, state.ws) ?? jsonReply(200, answer(request, state));
       } catch (error) {
         if (error instanceof NotionError) return notionReply(error, request);
         throw error;
@@ -144,11 +153,34 @@ export function startSandbox(options: SandboxOptions = {}): Promise<SandboxServe
     writeFault,
     onError: (_error, request) => notionReply(new NotionError(500, 'internal_server_error', 'Unexpected error occurred.'), request),
   });
+  // Notion's OAuth endpoints: in sandbox mode people connect their own Notion through them.
+  const { origin } = server;
+  return {
+    ...server,
+    oauth: { ...SANDBOX_OAUTH_CLIENT, authorizeUrl: `${origin}/v1/oauth/authorize`, tokenUrl: `${origin}/v1/oauth/token` },
+  };
 }
 
-/** Checks the token and the version pin, finds the route and reads the body; Notion's errors are thrown. */
-function answer(request: EmulatorRequest, ws: Workspace): Json {
-  if (request.headers.authorization !== `Bearer ${SANDBOX_TOKEN}`) throw new NotionError(401, 'unauthorized', 'API token is invalid.');
+/**
+ * Checks the token and the version pin, finds the route and reads the body; Notion's errors are thrown. The request
+ * acts as its token's bot: the workspace's `botId` is that bot while the request is answered (answering is
+ * synchronous, so no other request sees it), which `me` answers and every create and edit names as its author.
+ */
+function answer(request: EmulatorRequest, { ws, oauth }: State): Json {
+  const bearer = /^Bearer (\S+)$/.exec(String(request.headers.authorization ?? ''))?.[1];
+  const bot = bearer === undefined || bearer === SANDBOX_TOKEN ? undefined : oauth.tokens.get(bearer);
+  if (bearer !== SANDBOX_TOKEN && bot === undefined) throw new NotionError(401, 'unauthorized', 'API token is invalid.');
+  if (bot === undefined) return route(request, ws);
+  const seededBot = ws.botId;
+  ws.botId = bot;
+  try {
+    return route(request, ws);
+  } finally {
+    ws.botId = seededBot;
+  }
+}
+
+function route(request: EmulatorRequest, ws: Workspace): Json {
   const version = request.headers['notion-version'];
   if (typeof version !== 'string' || version === '') {
     throw new NotionError(

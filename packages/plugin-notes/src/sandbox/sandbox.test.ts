@@ -411,3 +411,122 @@ describe('the sandbox’s wire format', () => {
     expect(await tooMany.json()).toMatchObject({ code: 'validation_error' });
   });
 });
+
+describe('OAuth: a person of the firm connects their own Notion', () => {
+  const REDIRECT = 'https://gateway.example/api/connect/notion/callback';
+  const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+  const client = () => harness.sandbox.oauth as NonNullable<typeof harness.sandbox.oauth>;
+  const api = (path: string, token: string, init: { method?: string; body?: unknown } = {}) =>
+    fetch(`${harness.sandbox.url}${path}`, {
+      method: init.method ?? 'GET',
+      headers: { authorization: `Bearer ${token}`, 'notion-version': '2022-06-28', 'content-type': 'application/json' },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    });
+  const exchange = (code: string, authorization = basic(client().clientId, client().clientSecret)) =>
+    fetch(client().tokenUrl, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json' },
+      body: JSON.stringify({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT }),
+    });
+  const authorizeUrl = (extra: Record<string, string> = {}) =>
+    `${client().authorizeUrl}?${new URLSearchParams({
+      client_id: client().clientId,
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      owner: 'user',
+      state: 'st-9',
+      ...extra,
+    })}`;
+
+  it('signs Tom in at the sandbox’s login; his token is a bot he owns, which Notion names on what it creates', async () => {
+    expect(client().authorizeUrl).toBe(`${new URL(harness.sandbox.url).origin}/v1/oauth/authorize`);
+    const login = await fetch(authorizeUrl({ prompt: 'login' }), { redirect: 'manual' });
+    expect(login.status).toBe(200);
+    const page = await login.text();
+    expect(page).toContain('Sign in to Notion');
+    const link = /href="([^"]+)" data-person="tom@harlowpike\.example"/.exec(page)?.[1] as string;
+    const chosen = await fetch(new URL(link.replaceAll('&amp;', '&'), client().authorizeUrl), { redirect: 'manual' });
+    expect(chosen.status).toBe(302);
+    const back = new URL(chosen.headers.get('location') as string);
+    expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
+    expect(back.searchParams.get('state')).toBe('st-9');
+    const code = back.searchParams.get('code') as string;
+
+    const issued = await exchange(code);
+    expect(issued.status).toBe(200);
+    const token = (await issued.json()) as Json & { access_token: string; bot_id: string };
+    expect(token).toMatchObject({
+      token_type: 'bearer',
+      workspace_id: SEED.workspaceId,
+      workspace_name: 'Harlow & Pike LLP',
+      owner: { type: 'user', user: { object: 'user', type: 'person', name: 'Tom Becker', person: { email: 'tom@harlowpike.example' } } },
+    });
+    expect(token.bot_id).not.toBe(SEED.botId);
+    // a code is good once
+    expect((await exchange(code)).status).toBe(400);
+
+    // GET /v1/users/me: the token's bot, owned by Tom
+    const me = (await (await api('/users/me', token.access_token)).json()) as Json;
+    expect(me).toMatchObject({
+      object: 'user',
+      id: token.bot_id,
+      type: 'bot',
+      name: 'Portico',
+      bot: {
+        owner: { type: 'user', user: { name: 'Tom Becker', person: { email: 'tom@harlowpike.example' } } },
+        workspace_id: SEED.workspaceId,
+      },
+    });
+    // what the token creates, Notion attributes to its bot, and the bot names Tom
+    const created = await api('/pages', token.access_token, {
+      method: 'POST',
+      body: { parent: { page_id: SEED.rootPageId }, properties: { title: { title: text('Tom’s notes') } } },
+    });
+    expect(created.status).toBe(200);
+    const createdPage = (await created.json()) as { id: string; created_by: Json; last_edited_by: Json };
+    expect(createdPage.created_by).toEqual({ object: 'user', id: token.bot_id });
+    expect(createdPage.last_edited_by).toEqual({ object: 'user', id: token.bot_id });
+    const creator = (await (await api(`/users/${token.bot_id}`, harness.sandbox.token)).json()) as Json;
+    expect(creator).toMatchObject({ type: 'bot', bot: { owner: { type: 'user', user: { name: 'Tom Becker' } } } });
+
+    // the sandbox's own token is still the workspace's integration, which its own writes name
+    const holder = (await (await api('/users/me', harness.sandbox.token)).json()) as Json;
+    expect(holder).toMatchObject({ id: SEED.botId, bot: { owner: { type: 'workspace', workspace: true } } });
+    const shared = (await (
+      await api('/pages', harness.sandbox.token, {
+        method: 'POST',
+        body: { parent: { page_id: SEED.rootPageId }, properties: { title: { title: text('Firm notes') } } },
+      })
+    ).json()) as { created_by: Json };
+    expect(shared.created_by).toEqual({ object: 'user', id: SEED.botId });
+
+    // Margaret signing in is the workspace's seeded Margaret, by her hint
+    const hinted = await fetch(authorizeUrl({ login_hint: 'margaret@harlowpike.example' }), { redirect: 'manual' });
+    const hers = (await (
+      await exchange(new URL(hinted.headers.get('location') as string).searchParams.get('code') as string)
+    ).json()) as Json;
+    expect(hers.owner).toMatchObject({ user: { id: SEED.people[0].id, name: 'Margaret Harlow' } });
+  });
+
+  it('refuses a stranger, another client, a request without owner=user, and an unknown token', async () => {
+    const stranger = await fetch(authorizeUrl({ login_hint: 'someone@else.example' }), { redirect: 'manual' });
+    expect(stranger.status).toBe(400);
+    expect(stranger.headers.get('location')).toBeNull();
+    expect(await stranger.text()).toContain('No one at Harlow &amp; Pike LLP signs in as someone@else.example');
+
+    const noOwner = await fetch(authorizeUrl({ owner: 'workspace' }), { redirect: 'manual' });
+    expect(new URL(noOwner.headers.get('location') as string).searchParams.get('error')).toBe('invalid_request');
+    const otherClient = await fetch(authorizeUrl({ client_id: 'someone-else' }), { redirect: 'manual' });
+    expect(otherClient.status).toBe(400);
+
+    const hinted = await fetch(authorizeUrl({ login_hint: 'priya@harlowpike.example' }), { redirect: 'manual' });
+    const code = new URL(hinted.headers.get('location') as string).searchParams.get('code') as string;
+    const wrongSecret = await exchange(code, basic(client().clientId, 'not-the-secret'));
+    expect(wrongSecret.status).toBe(401);
+    expect(await wrongSecret.json()).toMatchObject({ error: 'invalid_client' });
+
+    const unknown = await api('/users/me', 'ntn_not-a-token');
+    expect(unknown.status).toBe(401);
+    expect(await unknown.json()).toMatchObject({ object: 'error', code: 'unauthorized' });
+  });
+});
