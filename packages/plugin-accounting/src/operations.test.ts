@@ -102,12 +102,12 @@ describe('connection', () => {
     expect(oauth2.connectionFacts?.({ code: 'c', realmId: '12; DROP' }, {})).toEqual({});
   });
 
-  it('uses Intuit’s endpoints with HTTP Basic client authentication and the accounting scope', () => {
+  it('uses Intuit’s endpoints with HTTP Basic client authentication and the accounting and OpenID Connect scopes', () => {
     expect(oauth2).toMatchObject({
       authorizeUrl: 'https://appcenter.intuit.com/connect/oauth2',
       tokenUrl: 'https://oauth.platform.intuit.com/oauth2/v1/tokens/bearer',
       revokeUrl: 'https://developer.api.intuit.com/v2/oauth2/tokens/revoke',
-      scopes: ['com.intuit.quickbooks.accounting'],
+      scopes: ['com.intuit.quickbooks.accounting', 'openid', 'email', 'profile'],
       clientAuth: 'basic',
     });
   });
