@@ -125,72 +125,92 @@ export function mountConnections(kit: PageKit): void {
     return integration;
   };
 
-  route('GET', '/dashboard/connections', async (r) => {
-    const memberId = personOf(r);
-    const workspaceId = r.principal.workspaceId;
-    const own = new Map((await engine.store.listMemberConnections(workspaceId, memberId)).map((c) => [c.service, c]));
-    const shared = new Map((await engine.store.listConnections(workspaceId)).map((c) => [c.service, c]));
-    const views: AccountView[] = [];
-    for (const integration of engine.registry.list()) {
-      const state = await engine.integrationState(workspaceId, integration.service);
-      if (!usableBy(r.principal, integration.service, state)) continue;
-      let oauth = false;
-      if (integration.plugin.auth.oauth2) {
-        try {
-          engine.oauthClient(integration);
-          oauth = true;
-        } catch (error) {
-          if (toGatewayError(error).code === 'internal_error') throw error;
+  route(
+    'GET',
+    '/dashboard/connections',
+    async (r) => {
+      const memberId = personOf(r);
+      const workspaceId = r.principal.workspaceId;
+      const own = new Map((await engine.store.listMemberConnections(workspaceId, memberId)).map((c) => [c.service, c]));
+      const shared = new Map((await engine.store.listConnections(workspaceId)).map((c) => [c.service, c]));
+      const views: AccountView[] = [];
+      for (const integration of engine.registry.list()) {
+        const state = await engine.integrationState(workspaceId, integration.service);
+        if (!usableBy(r.principal, integration.service, state)) continue;
+        let oauth = false;
+        if (integration.plugin.auth.oauth2) {
+          try {
+            engine.oauthClient(integration);
+            oauth = true;
+          } catch (error) {
+            if (toGatewayError(error).code === 'internal_error') throw error;
+          }
         }
+        views.push({
+          service: integration.service,
+          name: integration.plugin.displayName,
+          policy: state.connectionPolicy,
+          state,
+          own: own.get(integration.service),
+          shared: shared.get(integration.service),
+          oauth,
+          tokenHelp: integration.plugin.auth.token ? integration.plugin.auth.token.description : undefined,
+        });
       }
-      views.push({
-        service: integration.service,
-        name: integration.plugin.displayName,
-        policy: state.connectionPolicy,
-        state,
-        own: own.get(integration.service),
-        shared: shared.get(integration.service),
-        oauth,
-        tokenHelp: integration.plugin.auth.token ? integration.plugin.auth.token.description : undefined,
-      });
-    }
-    show(r, 'connections', 'Your accounts', accountsPage(r.session, views));
-  });
+      show(r, 'connections', 'Your accounts', accountsPage(r.session, views));
+    },
+    { members: true },
+  );
 
-  route('POST', '/dashboard/connections/:service/oauth', async (r) => {
-    const memberId = personOf(r);
-    const integration = await usableIntegration(r, r.params[0] as string);
-    const started = await engine.beginOAuth(r.principal.workspaceId, integration.service, null, memberId);
-    // A hand-off page, not a redirect: CSP form-action 'self' would stop a form's redirect to the provider.
-    show(
-      r,
-      'connections',
-      `Continue to ${integration.plugin.displayName}`,
-      oauthHandOff(integration.plugin.displayName, started.authorizeUrl),
-    );
-  });
+  route(
+    'POST',
+    '/dashboard/connections/:service/oauth',
+    async (r) => {
+      const memberId = personOf(r);
+      const integration = await usableIntegration(r, r.params.service as string);
+      const started = await engine.beginOAuth(r.principal.workspaceId, integration.service, null, memberId);
+      // A hand-off page, not a redirect: CSP form-action 'self' would stop a form's redirect to the provider.
+      show(
+        r,
+        'connections',
+        `Continue to ${integration.plugin.displayName}`,
+        oauthHandOff(integration.plugin.displayName, started.authorizeUrl),
+      );
+    },
+    { members: true },
+  );
 
-  route('POST', '/dashboard/connections/:service/token', async (r) => {
-    const memberId = personOf(r);
-    const integration = await usableIntegration(r, r.params[0] as string);
-    if (!integration.plugin.auth.token) {
-      throw new GatewayError('bad_request', `${integration.plugin.displayName} is connected with OAuth, not with a token`);
-    }
-    const input = tokenForm(r.form);
-    await engine.connectToken(r.principal.workspaceId, integration.service, input.token.trim(), {}, memberId);
-    flash(r, 'ok', `Your ${integration.plugin.displayName} account is connected; the token is stored encrypted.`);
-    redirect(r.ctx, '/dashboard/connections');
-  });
+  route(
+    'POST',
+    '/dashboard/connections/:service/token',
+    async (r) => {
+      const memberId = personOf(r);
+      const integration = await usableIntegration(r, r.params.service as string);
+      if (!integration.plugin.auth.token) {
+        throw new GatewayError('bad_request', `${integration.plugin.displayName} is connected with OAuth, not with a token`);
+      }
+      const input = tokenForm(r.form);
+      await engine.connectToken(r.principal.workspaceId, integration.service, input.token.trim(), {}, memberId);
+      flash(r, 'ok', `Your ${integration.plugin.displayName} account is connected; the token is stored encrypted.`);
+      redirect(r.ctx, '/dashboard/connections');
+    },
+    { members: true },
+  );
 
-  route('POST', '/dashboard/connections/:service/disconnect', async (r) => {
-    const memberId = personOf(r);
-    const integration = engine.requireIntegration(r.params[0] as string);
-    const result = await engine.disconnect(r.principal.workspaceId, integration.service, memberId);
-    const name = integration.plugin.displayName;
-    if (!result.deleted) flash(r, 'error', `Your ${name} account was not connected.`);
-    else if (result.revokeError)
-      flash(r, 'ok', `Your ${name} account is disconnected; ${name} did not confirm the revocation (${result.revokeError}).`);
-    else flash(r, 'ok', `Your ${name} account is disconnected.`);
-    redirect(r.ctx, '/dashboard/connections');
-  });
+  route(
+    'POST',
+    '/dashboard/connections/:service/disconnect',
+    async (r) => {
+      const memberId = personOf(r);
+      const integration = engine.requireIntegration(r.params.service as string);
+      const result = await engine.disconnect(r.principal.workspaceId, integration.service, memberId);
+      const name = integration.plugin.displayName;
+      if (!result.deleted) flash(r, 'error', `Your ${name} account was not connected.`);
+      else if (result.revokeError)
+        flash(r, 'ok', `Your ${name} account is disconnected; ${name} did not confirm the revocation (${result.revokeError}).`);
+      else flash(r, 'ok', `Your ${name} account is disconnected.`);
+      redirect(r.ctx, '/dashboard/connections');
+    },
+    { members: true },
+  );
 }

@@ -183,34 +183,39 @@ export function mountConsent(kit: PageKit): void {
     await render(r, found.request, found.params, {});
   };
 
-  route('GET', '/dashboard/authorize', showConsent);
-  route('POST', '/dashboard/authorize', async (r) => {
-    const found = await checked(r, r.form);
-    if (!found) return;
-    const { request } = found;
-    if (r.form.decision !== 'approve') {
-      r.ctx.redirect(engine.authorization.authorizer.deny(request));
+  route('GET', '/dashboard/authorize', showConsent, { members: true, resumeAfterSignIn: true });
+  route(
+    'POST',
+    '/dashboard/authorize',
+    async (r) => {
+      const found = await checked(r, r.form);
+      if (!found) return;
+      const { request } = found;
+      if (r.form.decision !== 'approve') {
+        r.ctx.redirect(engine.authorization.authorizer.deny(request));
+        r.ctx.status = 303;
+        return;
+      }
+      const chosen = new Map<string, Access>();
+      for (const i of engine.registry.list()) {
+        const value = r.form[`access_${i.service}`];
+        if (value === 'read' || value === 'write') chosen.set(i.service, value);
+      }
+      const again = (problem: string) =>
+        render(r, request, found.params, { chosen, toolSet: r.form.tool_set ?? '', ends: r.form.expires ?? DEFAULT_END, problem });
+      let consent: Consent;
+      try {
+        consent = await consentOf(r, kit, chosen);
+      } catch (error) {
+        // An incomplete or refused form is shown again with the reason; the client keeps waiting.
+        if (error instanceof GatewayError && (error.code === 'bad_request' || error.code === 'forbidden')) return again(error.message);
+        throw error;
+      }
+      r.ctx.redirect(await engine.authorization.authorizer.approve(request, consent));
       r.ctx.status = 303;
-      return;
-    }
-    const chosen = new Map<string, Access>();
-    for (const i of engine.registry.list()) {
-      const value = r.form[`access_${i.service}`];
-      if (value === 'read' || value === 'write') chosen.set(i.service, value);
-    }
-    const again = (problem: string) =>
-      render(r, request, found.params, { chosen, toolSet: r.form.tool_set ?? '', ends: r.form.expires ?? DEFAULT_END, problem });
-    let consent: Consent;
-    try {
-      consent = await consentOf(r, kit, chosen);
-    } catch (error) {
-      // An incomplete or refused form is shown again with the reason; the client keeps waiting.
-      if (error instanceof GatewayError && (error.code === 'bad_request' || error.code === 'forbidden')) return again(error.message);
-      throw error;
-    }
-    r.ctx.redirect(await engine.authorization.authorizer.approve(request, consent));
-    r.ctx.status = 303;
-  });
+    },
+    { members: true },
+  );
 }
 
 /**

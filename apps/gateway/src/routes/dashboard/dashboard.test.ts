@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { SqliteStore } from '@portico/core';
+import { DEFAULT_WORKSPACE, SqliteStore } from '@portico/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../../gateway.test-support.js';
 import { html, jsonScript } from './html.js';
@@ -133,6 +134,24 @@ describe('dashboard templates', () => {
   });
 });
 
+/** A Set-Cookie header's name, value and attributes (attribute names in lower case, as browsers read them). */
+function parseSetCookie(header: string | null): { name: string; value: string; attributes: Map<string, string> } {
+  const [pair = '', ...attributes] = (header ?? '').split(/;\s*/);
+  const [name = '', value = ''] = pair.split(/=(.*)/s);
+  return {
+    name,
+    value,
+    attributes: new Map(attributes.map((a) => [(a.split('=')[0] as string).toLowerCase(), a.split(/=(.*)/s)[1] ?? ''])),
+  };
+}
+
+/** Does this Set-Cookie header remove its cookie (an expiry in the past, or Max-Age=0)? */
+function removes(header: string | null): boolean {
+  const { value, attributes } = parseSetCookie(header);
+  const expires = attributes.get('expires');
+  return value === '' && (attributes.get('max-age') === '0' || (expires !== undefined && Date.parse(expires) <= Date.now()));
+}
+
 describe('dashboard over HTTP', () => {
   let gateway: TestGateway;
   beforeAll(async () => {
@@ -184,7 +203,12 @@ describe('dashboard over HTTP', () => {
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/dashboard/integrations');
     const cookie = response.headers.get('set-cookie') as string;
-    expect(cookie).toMatch(/^portico_session=[A-Za-z0-9_-]{43}; Path=\/dashboard; HttpOnly; SameSite=Lax$/); // no Secure on plain http
+    const parsed = parseSetCookie(cookie);
+    expect(parsed.name).toBe('portico_session');
+    expect(parsed.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect([...parsed.attributes.keys()].sort()).toEqual(['httponly', 'path', 'samesite']); // no Secure on plain http, no expiry
+    expect(parsed.attributes.get('path')).toBe('/dashboard');
+    expect(parsed.attributes.get('samesite')?.toLowerCase()).toBe('lax');
     expect(cookie).not.toContain(gateway.key);
     const page = await get('/dashboard/integrations', cookie.split(';')[0]);
     expect(page.status).toBe(200);
@@ -233,7 +257,8 @@ describe('dashboard over HTTP', () => {
     const mine = await signIn();
     const out = await post('/dashboard/sign-out', { _csrf: mine.csrf }, { cookie: mine.cookie });
     expect(out.status).toBe(303);
-    expect(out.headers.get('set-cookie')).toContain('Max-Age=0');
+    expect(removes(out.headers.get('set-cookie'))).toBe(true);
+    expect(parseSetCookie(out.headers.get('set-cookie')).attributes.get('path')).toBe('/dashboard');
     expect((await get('/dashboard/keys', mine.cookie)).headers.get('location')).toBe('/dashboard/sign-in?expired');
   });
 
@@ -337,6 +362,98 @@ describe('dashboard over HTTP', () => {
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ error: true, code: 'unauthorized' });
   });
+  it('answers every spelling of a page (letter case, trailing slash) as the page itself: a member never gets an admin page', async () => {
+    const engine = gateway.runtime.engine;
+    const memberId = 'mem_spellings';
+    await engine.store.members.create({
+      id: memberId,
+      workspaceId: DEFAULT_WORKSPACE,
+      email: 'spellings@harlowpike.example',
+      name: 'Spellings',
+      role: 'member',
+      narrowing: {},
+      issuer: null,
+      subject: null,
+      source: 'invite',
+      createdAt: new Date().toISOString(),
+      createdBy: null,
+      lastSignInAt: null,
+    });
+    // a member's session, as the identity provider's sign-in makes it (the same store the dashboard reads)
+    const made = await new SessionStore(engine.store.sessions).create(memberId, DEFAULT_WORKSPACE);
+    const member = { cookie: `portico_session=${made.id}`, csrf: made.session.csrf };
+    const admin = await signIn();
+    /** What a browser would notice: the status, where it is sent, the page's heading or the error page's reason. */
+    const answer = async (method: 'GET' | 'POST', path: string, who?: { cookie: string; csrf: string }) => {
+      const response =
+        method === 'GET'
+          ? await get(path, who?.cookie)
+          : await post(path, who ? { _csrf: who.csrf } : {}, who ? { cookie: who.cookie } : {});
+      const text = await response.text();
+      const heading = /<h1>([^<]*)<\/h1>/.exec(text)?.[1] ?? '';
+      return `${response.status} ${response.headers.get('location') ?? heading}`;
+    };
+    const spellings = (path: string) => [
+      path.toUpperCase(),
+      path.replace(/\/([a-z])/g, (_, letter: string) => `/${letter.toUpperCase()}`),
+      `${path}/`,
+      `${path.toUpperCase()}/`,
+    ];
+    const adminPages: Array<['GET' | 'POST', string]> = [
+      ['GET', '/dashboard/keys'],
+      ['GET', '/dashboard/integrations'],
+      ['GET', '/dashboard/integrations/notion'],
+      ['GET', '/dashboard/integrations/notion/openapi.json'],
+      ['GET', '/dashboard/operations'],
+      ['GET', '/dashboard/operations/notion/list_users'],
+      ['GET', '/dashboard/activity'],
+      ['GET', '/dashboard/members'],
+      ['POST', '/dashboard/keys'],
+      ['POST', '/dashboard/keys/key_none/revoke'],
+      ['POST', '/dashboard/members'],
+      ['POST', '/dashboard/members/mem_none/remove'],
+      ['POST', '/dashboard/integrations/notion/switch'],
+      ['POST', '/dashboard/operations/notion/list_users'],
+    ];
+    for (const [method, path] of adminPages) {
+      const canonical = await answer(method, path, member);
+      // refused, or (the integrations, a member's landing after sign-in) sent on to their own connected clients
+      expect(canonical, `${method} ${path}`).toMatch(
+        path === '/dashboard/integrations' ? /^303 \/dashboard\/grants$/ : /^403 Refused$/,
+      );
+      for (const spelling of spellings(path)) expect(await answer(method, spelling, member), `${method} ${spelling}`).toBe(canonical);
+      // a percent-encoded letter is no page at all: refused as well
+      const encoded = path.replace('/dashboard/', '/dashboard/%' + path.charCodeAt(11).toString(16));
+      expect(await answer(method, encoded, member), `${method} ${encoded}`).toMatch(/^403 /);
+    }
+    // the member's own pages answer under every spelling too, and the admin's pages for the admin
+    for (const path of ['/dashboard/grants', '/dashboard/connections']) {
+      const canonical = await answer('GET', path, member);
+      expect(canonical).toMatch(/^200 /);
+      for (const spelling of spellings(path)) expect(await answer('GET', spelling, member)).toBe(canonical);
+    }
+    for (const spelling of spellings('/dashboard/keys')) expect(await answer('GET', spelling, admin)).toBe('200 API keys');
+    // signed out: every spelling goes to the sign-in, and an authorization request comes back to its one path
+    for (const spelling of spellings('/dashboard/keys')) expect(await answer('GET', spelling)).toBe('303 /dashboard/sign-in');
+    expect(await answer('GET', '/DASHBOARD/Authorize?client_id=abc')).toBe(
+      `303 /dashboard/sign-in?next=${encodeURIComponent('/dashboard/authorize?client_id=abc')}`,
+    );
+  });
+
+  it('keeps a page’s parameters to [a-z0-9_.-]{1,100}: any other value is no page (404)', async () => {
+    const admin = await signIn();
+    const noPage = '404 There is no dashboard page here.';
+    const answer = async (response: Response) =>
+      `${response.status} ${/<p[^>]*>([^<]*)<\/p>/.exec(await response.text())?.[1] ?? response.headers.get('location')}`;
+    expect(await answer(await get(`/dashboard/integrations/${'a'.repeat(101)}`, admin.cookie))).toBe(noPage);
+    expect(await answer(await get('/dashboard/integrations/no%20tion', admin.cookie))).toBe(noPage);
+    expect(await answer(await get('/dashboard/operations/notion/list%21users', admin.cookie))).toBe(noPage);
+    expect(await answer(await post('/dashboard/grants/grant%3Cx%3E/revoke', { _csrf: admin.csrf }, { cookie: admin.cookie }))).toBe(noPage);
+    // within the rule, the page's own answer (an integration of another name is not found by the engine)
+    const within = await get(`/dashboard/integrations/${'a'.repeat(100)}`, admin.cookie);
+    expect(within.status).toBe(404);
+    expect(await within.text()).not.toContain('There is no dashboard page here.');
+  });
 });
 
 describe('dashboard configuration', () => {
@@ -365,7 +482,11 @@ describe('dashboard configuration', () => {
         });
       const ok = await attempt(gateway.key);
       expect(ok.status).toBe(303);
-      expect(ok.headers.get('set-cookie')).toMatch(/; Secure$/);
+      // the request is plain HTTP (as from a proxy that ends TLS), the browser's is https: the cookie is Secure
+      const secureCookie = parseSetCookie(ok.headers.get('set-cookie'));
+      expect(secureCookie.name).toBe('portico_session');
+      expect(secureCookie.attributes.has('secure')).toBe(true);
+      expect(secureCookie.attributes.has('httponly')).toBe(true);
       for (let i = 0; i < 12; i++) expect((await attempt(gateway.key)).status).toBe(303); // successes are not limited
       for (let i = 0; i < 10; i++) expect((await attempt('portico_wrong')).status).toBe(401);
       const limited = await attempt(gateway.key); // ten failures: the address waits, whatever key it sends
@@ -374,5 +495,30 @@ describe('dashboard configuration', () => {
     } finally {
       await gateway.close();
     }
+  });
+});
+
+describe('dashboard routing', () => {
+  const folder = new URL('.', import.meta.url);
+  const sources = readdirSync(folder)
+    .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
+    .map((name) => ({ name, text: readFileSync(new URL(name, folder), 'utf8') }));
+
+  it('routes with @koa/router, declaring who may open a page with its route, never with RegExps of its own', () => {
+    expect(sources.map((s) => s.name)).toContain('index.ts');
+    for (const { name, text } of sources) {
+      expect(text, name).not.toMatch(/\bnew RegExp\s*\(/); // patterns built from paths: the router's work
+      expect(text, name).not.toMatch(/MEMBER_PATHS/); // a second list of what members may open, beside the routes
+      expect(text, name).not.toMatch(/\/\^\\\/dashboard/); // a RegExp literal over the dashboard's paths
+      expect(text, name).not.toMatch(/\bparams\[\d\]/); // positional parameters of a hand-made match
+    }
+    const index = sources.find((s) => s.name === 'index.ts')?.text ?? '';
+    expect(index).toMatch(/from '@koa\/router'/);
+    expect(index).toMatch(/new Router</);
+    // the path is read once, at the entrance; everything after it is the router's match
+    expect(index.match(/ctx\.path\b/g)).toHaveLength(1);
+    // cookies through Koa's ctx.cookies (the cookies package), not Set-Cookie written by hand
+    expect(index).not.toMatch(/set-cookie/i);
+    expect(index).toMatch(/ctx\.cookies\.set\(/);
   });
 });

@@ -58,22 +58,32 @@ const visibleTo = (principal: Principal) => (g: GrantRecord) =>
 /** The grants of the session's workspace, listed with their client and last use, and revoked. */
 export function mountGrants(kit: PageKit): void {
   const { engine, route, show, flash, redirect } = kit;
-  route('GET', '/dashboard/grants', async (r) => {
-    const grants = (await engine.store.authorization.listGrants(r.principal.workspaceId)).filter(visibleTo(r.principal));
-    const people = new Map((await engine.store.members.list(r.principal.workspaceId)).map((m) => [m.id, m.name ?? m.email]));
-    show(r, 'keys', 'Connected clients', grantsPage(r.session, grants, !r.principal.scopes.admin, people));
-  });
-  route('POST', '/dashboard/grants/:id/revoke', async (r) => {
-    const id = r.params[0] as string;
-    const grant = await engine.store.authorization.getGrant(id);
-    if (!grant || grant.workspaceId !== r.principal.workspaceId || grant.revokedAt || !visibleTo(r.principal)(grant)) {
-      throw new GatewayError('not_found', 'No active grant with this id');
-    }
-    // one's own grant, or, for an admin, a grant within their powers (as for keys)
-    assertGrantWithin(r.principal, grant, 'revoke');
-    const revoked = await engine.store.authorization.revokeGrant(r.principal.workspaceId, id, new Date().toISOString());
-    if (!revoked) throw new GatewayError('not_found', 'No active grant with this id');
-    flash(r, 'ok', `${grant.clientName} no longer has access.`);
-    redirect(r.ctx, '/dashboard/grants');
-  });
+  route(
+    'GET',
+    '/dashboard/grants',
+    async (r) => {
+      const grants = (await engine.store.authorization.listGrants(r.principal.workspaceId)).filter(visibleTo(r.principal));
+      const people = new Map((await engine.store.members.list(r.principal.workspaceId)).map((m) => [m.id, m.name ?? m.email]));
+      show(r, 'keys', 'Connected clients', grantsPage(r.session, grants, !r.principal.scopes.admin, people));
+    },
+    { members: true },
+  );
+  route(
+    'POST',
+    '/dashboard/grants/:id/revoke',
+    async (r) => {
+      const id = r.params.id as string;
+      const grant = await engine.store.authorization.getGrant(id);
+      if (!grant || grant.workspaceId !== r.principal.workspaceId || grant.revokedAt || !visibleTo(r.principal)(grant)) {
+        throw new GatewayError('not_found', 'No active grant with this id');
+      }
+      // one's own grant, or, for an admin, a grant within their powers (as for keys)
+      assertGrantWithin(r.principal, grant, 'revoke');
+      const revoked = await engine.store.authorization.revokeGrant(r.principal.workspaceId, id, new Date().toISOString());
+      if (!revoked) throw new GatewayError('not_found', 'No active grant with this id');
+      flash(r, 'ok', `${grant.clientName} no longer has access.`);
+      redirect(r.ctx, '/dashboard/grants');
+    },
+    { members: true },
+  );
 }

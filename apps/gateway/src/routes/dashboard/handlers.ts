@@ -30,17 +30,31 @@ export interface PageRequest {
   principal: Principal;
   keyName: string;
   form: Record<string, string>;
-  params: string[];
+  /** The path's parameters by name (`:service` → `params.service`), each within [a-z0-9_.-]{1,100}. */
+  params: Record<string, string>;
 }
 
 export type Handler = (request: PageRequest) => Promise<void>;
+
+/**
+ * Who may open a page, declared with its route: the guard runs as part of the route the path matched, so what a
+ * member may open is exactly the pages declared so (index.ts). Without `members`, a page is for admins only.
+ */
+export interface RouteOptions {
+  /** A member who is not an admin may open it too: their own accounts and connected clients, consent, sign-out. */
+  members?: boolean;
+  /** Where a member who is not an admin is sent by a GET, instead of the refusal. */
+  membersGoTo?: string;
+  /** A signed-out browser's GET is sent to the sign-in and comes back here after it (an OAuth authorization request). */
+  resumeAfterSignIn?: boolean;
+}
 
 /** What the pages need from the middleware (index.ts). */
 export interface PageKit {
   engine: Engine;
   sessions: SessionStore;
   publicUrl: string | undefined;
-  route(method: 'GET' | 'POST', path: string, handler: Handler): void;
+  route(method: 'GET' | 'POST', path: string, handler: Handler, access?: RouteOptions): void;
   show(r: PageRequest, section: Section, title: string, content: Html, notice?: Notice): void;
   flash(r: PageRequest, kind: 'ok' | 'error', message: string): void;
   redirect(ctx: Context, to: string): void;
@@ -109,14 +123,19 @@ export function mountPages(kit: PageKit): void {
     };
   };
 
-  route('GET', '/dashboard/integrations', async (r) => {
-    const views = [];
-    for (const integration of engine.registry.list()) views.push(await integrationView(r.principal.workspaceId, integration.service));
-    show(r, 'integrations', 'Integrations', integrationsPage(r.session, views));
-  });
+  route(
+    'GET',
+    '/dashboard/integrations',
+    async (r) => {
+      const views = [];
+      for (const integration of engine.registry.list()) views.push(await integrationView(r.principal.workspaceId, integration.service));
+      show(r, 'integrations', 'Integrations', integrationsPage(r.session, views));
+    },
+    { membersGoTo: '/dashboard/grants' },
+  );
 
   route('GET', '/dashboard/integrations/:service', async (r) => {
-    const service = r.params[0] as string;
+    const service = r.params.service as string;
     const view = await integrationView(r.principal.workspaceId, service);
     const integration = engine.requireIntegration(service);
     let oauth = false;
@@ -160,7 +179,7 @@ export function mountPages(kit: PageKit): void {
   });
 
   route('GET', '/dashboard/integrations/:service/openapi.json', async (r) => {
-    const integration = engine.requireIntegration(r.params[0] as string);
+    const integration = engine.requireIntegration(r.params.service as string);
     const service = integration.service;
     // what the key may call, as the API's openapi.json: its services, its tool set, reads only for a read-only key
     const { services, readOnly } = r.principal.scopes;
@@ -174,7 +193,7 @@ export function mountPages(kit: PageKit): void {
   });
 
   route('POST', '/dashboard/integrations/:service/switch', async (r) => {
-    const service = r.params[0] as string;
+    const service = r.params.service as string;
     assertMayChangeService(r.principal, engine.requireIntegration(service).service); // access/powers.ts
     const input = toggleForm(r.form);
     const on = input.enabled === 'on';
@@ -188,7 +207,7 @@ export function mountPages(kit: PageKit): void {
   });
 
   route('POST', '/dashboard/integrations/:service/token', async (r) => {
-    const service = r.params[0] as string;
+    const service = r.params.service as string;
     assertMayChangeService(r.principal, engine.requireIntegration(service).service); // access/powers.ts
     const input = tokenForm(r.form);
     const meta: Record<string, string> = {};
@@ -204,7 +223,7 @@ export function mountPages(kit: PageKit): void {
   });
 
   route('POST', '/dashboard/integrations/:service/oauth', async (r) => {
-    const service = r.params[0] as string;
+    const service = r.params.service as string;
     assertMayChangeService(r.principal, engine.requireIntegration(service).service); // access/powers.ts
     const integration = engine.requireIntegration(service);
     const started = await engine.beginOAuth(r.principal.workspaceId, service, r.principal.keyId);
@@ -218,7 +237,7 @@ export function mountPages(kit: PageKit): void {
   });
 
   route('POST', '/dashboard/integrations/:service/disconnect', async (r) => {
-    const service = r.params[0] as string;
+    const service = r.params.service as string;
     assertMayChangeService(r.principal, engine.requireIntegration(service).service); // access/powers.ts
     const result = await engine.disconnect(r.principal.workspaceId, service);
     if (!result.deleted) flash(r, 'error', `${service} was not connected.`);
@@ -229,7 +248,7 @@ export function mountPages(kit: PageKit): void {
   });
 
   route('POST', '/dashboard/integrations/:service/policy', async (r) => {
-    const service = r.params[0] as string;
+    const service = r.params.service as string;
     assertMayChangeService(r.principal, engine.requireIntegration(service).service); // access/powers.ts
     const input = policyForm(r.form);
     await engine.configureIntegration(r.principal.workspaceId, service, { connectionPolicy: input.policy });
@@ -238,7 +257,7 @@ export function mountPages(kit: PageKit): void {
   });
 
   route('POST', '/dashboard/integrations/:service/base-url', async (r) => {
-    const service = r.params[0] as string;
+    const service = r.params.service as string;
     assertMayChangeService(r.principal, engine.requireIntegration(service).service); // access/powers.ts
     const input = baseUrlForm(r.form);
     const value = input.base_url.trim();
@@ -286,7 +305,7 @@ export function mountPages(kit: PageKit): void {
   });
 
   route('POST', '/dashboard/keys/:id/revoke', async (r) => {
-    const id = r.params[0] as string;
+    const id = r.params.id as string;
     if (id === r.principal.keyId)
       throw new GatewayError('bad_request', 'This is the key you signed in with: sign in with another admin key to revoke it');
     const record = await engine.store.getApiKey(r.principal.workspaceId, id);
@@ -339,9 +358,9 @@ export function mountPages(kit: PageKit): void {
   });
 
   const operationOf = async (r: PageRequest) => {
-    const integration = engine.requireIntegration(r.params[0] as string);
-    const operation = integration.operations.get(r.params[1] as string);
-    if (!operation) throw new GatewayError('not_found', `${integration.service} has no operation "${r.params[1]}"`);
+    const integration = engine.requireIntegration(r.params.service as string);
+    const operation = integration.operations.get(r.params.method as string);
+    if (!operation) throw new GatewayError('not_found', `${integration.service} has no operation "${r.params.method}"`);
     const allowed = await engine.allowedOperations(r.principal);
     if (allowed && !allowed.has(integration.service, operation.name)) {
       throw new GatewayError(

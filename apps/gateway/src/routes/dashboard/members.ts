@@ -102,7 +102,7 @@ export function mountMembers(kit: PageKit, signInName: string | undefined): void
     redirect(r.ctx, '/dashboard/members');
   });
   route('POST', '/dashboard/members/:id/remove', async (r) => {
-    const id = r.params[0] as string;
+    const id = r.params.id as string;
     if (id === r.principal.memberId) throw new GatewayError('bad_request', 'You cannot remove yourself: ask another admin');
     const removed = await engine.members.remove(r.principal.workspaceId, id, r.principal, await roleOf(kit, r.principal));
     flash(r, 'ok', `${removed.email} is removed; their grants are revoked.`);
