@@ -418,9 +418,7 @@ describe('dashboard over HTTP', () => {
     for (const [method, path] of adminPages) {
       const canonical = await answer(method, path, member);
       // refused, or (the integrations, a member's landing after sign-in) sent on to their own connected clients
-      expect(canonical, `${method} ${path}`).toMatch(
-        path === '/dashboard/integrations' ? /^303 \/dashboard\/grants$/ : /^403 Refused$/,
-      );
+      expect(canonical, `${method} ${path}`).toMatch(path === '/dashboard/integrations' ? /^303 \/dashboard\/grants$/ : /^403 Refused$/);
       for (const spelling of spellings(path)) expect(await answer(method, spelling, member), `${method} ${spelling}`).toBe(canonical);
       // a percent-encoded letter is no page at all: refused as well
       const encoded = path.replace('/dashboard/', '/dashboard/%' + path.charCodeAt(11).toString(16));

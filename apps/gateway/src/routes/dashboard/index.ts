@@ -63,7 +63,7 @@ const signInForm = validator(SignIn);
  * the guard runs as part of the route the path matched, so the page and its guard are one match. The router keeps
  * its defaults, case-insensitive with an optional trailing slash (the dashboard's paths have always been
  * case-insensitive): every spelling of a page (`/DASHBOARD/KEYS`, `/dashboard/keys/`) reaches that page's route and
- * guard, and a path no route matches is refused as an admin page is (docs/adr/0025-dashboard-router.md).
+ * guard, and a path no route matches is refused as an admin page is (docs/dashboard.md, "Pages and guards").
  */
 export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, next: Next) => Promise<void> {
   const { engine, assets } = options;
