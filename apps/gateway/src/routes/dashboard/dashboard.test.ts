@@ -438,6 +438,16 @@ describe('dashboard over HTTP', () => {
     );
   });
 
+  it('takes only /dashboard and the paths under it, in any letter case; a path that merely begins so is not its', async () => {
+    for (const path of ['/dashboard', '/DASHBOARD/', '/Dashboard/x'])
+      expect((await get(path)).headers.get('content-security-policy'), path).toBe(DASHBOARD_CSP);
+    for (const path of ['/dashboards', '/DASHBOARDX/keys', '/d', '/']) {
+      const response = await get(path);
+      expect(response.headers.get('content-security-policy'), path).toBeNull();
+      expect(await response.json(), path).toMatchObject({ error: true, code: 'not_found' });
+    }
+  });
+
   it('keeps a page’s parameters to [a-z0-9_.-]{1,100}: any other value is no page (404)', async () => {
     const admin = await signIn();
     const noPage = '404 There is no dashboard page here.';

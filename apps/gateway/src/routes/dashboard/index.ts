@@ -56,8 +56,8 @@ const signInForm = validator(SignIn);
 
 /**
  * The dashboard: server-rendered pages under /dashboard, plain forms (POST → redirect → GET), one session cookie.
- * Mounted as one middleware that returns at once for any other path, so that /api requests pay one string
- * comparison. Everything it changes goes through the engine and the store, as the admin API and the CLI do.
+ * Mounted as one middleware that returns at once for any other path, so that /api requests pay a look at one
+ * character. Everything it changes goes through the engine and the store, as the admin API and the CLI do.
  *
  * Its pages are routes of one @koa/router router, each declaring who may open it (`route(…, { members: true })`):
  * the guard runs as part of the route the path matched, so the page and its guard are one match. The router keeps
@@ -416,8 +416,7 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
   // ---- the middleware -------------------------------------------------------------------------------------------
 
   return async (ctx: Context, next: Next) => {
-    const path = ctx.path.toLowerCase(); // the router is case-insensitive: so is the question whose path this is
-    if (path !== DASHBOARD_PREFIX && !path.startsWith('/dashboard/')) return next();
+    if (!underDashboard(ctx.path)) return next();
     // The forms are checked by typebox validators, synchronously: the first page loads typebox's compiler.
     const compiling = compilerReady();
     if (compiling) await compiling;
@@ -438,6 +437,16 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
       return send(ctx, failure.status, errorPage(assets, failure.status, titleOf(failure.status), failure.message));
     }
   };
+}
+
+/**
+ * Is this path the dashboard's, in any letter case (the router's is case-insensitive, so is the question whose path
+ * it is)? An /api path is told apart by its second character, without a copy of the path.
+ */
+function underDashboard(path: string): boolean {
+  if ((path.charCodeAt(1) | 0x20) !== 0x64) return false; // neither 'd' nor 'D'
+  const head = path.slice(0, DASHBOARD_PREFIX.length + 1).toLowerCase();
+  return head === DASHBOARD_PREFIX || head === `${DASHBOARD_PREFIX}/`;
 }
 
 /** Who a session is signed in as, read again: an admin key still valid, or a member still in the workspace. */
