@@ -421,7 +421,7 @@ describe('dashboard over HTTP', () => {
       expect(canonical, `${method} ${path}`).toMatch(path === '/dashboard/integrations' ? /^303 \/dashboard\/grants$/ : /^403 Refused$/);
       for (const spelling of spellings(path)) expect(await answer(method, spelling, member), `${method} ${spelling}`).toBe(canonical);
       // a percent-encoded letter is no page at all: refused as well
-      const encoded = path.replace('/dashboard/', '/dashboard/%' + path.charCodeAt(11).toString(16));
+      const encoded = path.replace('/dashboard/', `/dashboard/%${path.charCodeAt(11).toString(16)}`);
       expect(await answer(method, encoded, member), `${method} ${encoded}`).toMatch(/^403 /);
     }
     // the member's own pages answer under every spelling too, and the admin's pages for the admin
