@@ -2,6 +2,8 @@
 // service, for the development part, the held-out part and the whole set, and the tasks missed. `--split dev` (or
 // `held-out`) reports one part only: tune on the development part, never on the held-out one. `--summary` prints the
 // figures without the tasks missed (measure the held-out part that way, so that its misses are never tuned on).
+// Without `--split`, it also reports the frozen held-out set help-pages.json, figures only, always (never its misses).
+// Every task is ranked across all services, as an assistant's request is: a service a task names is only words of it.
 import { readFileSync } from 'node:fs';
 import { evaluateSearch, formatScore, loadPlugins } from '../apps/gateway/dist/index.js';
 import { OperationIndex, Registry, silentLogger } from '../packages/core/dist/index.js';
@@ -40,7 +42,14 @@ for (const split of only ? [only] : SPLITS) {
 }
 const all = SPLITS.flatMap((split) => sets[split]);
 // The whole set, both parts together: printed only with both parts, so that tuning on dev never shows held-out figures.
-if (!only) console.log(`\nall: ${all.length} tasks, ${formatScore(evaluateSearch(index, all).overall)}`);
+if (!only) {
+  console.log(`\nall: ${all.length} tasks, ${formatScore(evaluateSearch(index, all).overall)}`);
+  // The frozen held-out set written from the help pages: its figures only, apart from the others.
+  const helpPages = load('help-pages');
+  const result = evaluateSearch(index, helpPages);
+  console.log(`\nhelp-pages (frozen, held out): ${helpPages.length} tasks, ${formatScore(result.overall)}`);
+  for (const [service, score] of Object.entries(result.byService).sort()) console.log(`  ${service.padEnd(11)} ${formatScore(score)}`);
+}
 
 // The ranking runs on every search_methods call: its cost per query, over every task of the set, five rounds.
 const times = [];

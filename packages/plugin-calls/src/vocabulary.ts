@@ -3,7 +3,24 @@ import { defineVocabulary } from '@portico/core/plugin';
 /** CallRail's words, as people at a firm use them: what search_methods reads a query with. */
 export const callRailVocabulary = defineVocabulary({
   names: ['CallRail', 'Call Rail'],
-  cues: ['call tracking', 'tracking number', 'call volume', 'lead score', 'call recording'],
+  // CallRail's help pages: its screens' words, used by no other application a firm connects.
+  cues: [
+    'call tracking',
+    'tracking number',
+    'call volume',
+    'lead score',
+    'call recording',
+    'first-time caller',
+    'first time caller',
+    'swap target',
+    'number pool',
+    'dynamic number insertion',
+    'call transcript',
+    'transcription',
+    'missed call',
+    'answered call',
+    'call flow',
+  ],
   synonyms: {
     company: ['organization', 'organisation', 'business', 'insurer', 'insurance', 'corporation'],
     time: ['hour', 'minute', 'timesheet'],
@@ -25,6 +42,9 @@ export const callRailVocabulary = defineVocabulary({
   phrases: {
     'chart of accounts': 'account',
     'caller id': 'outbound caller',
+    '(calling|dialing) out|outgoing call|outbound call': 'outbound caller',
+    'lasted|how long': 'duration call',
+    'first[- ]time callers?': 'call',
     'tracking number': 'tracker',
     'client portal': 'conversation',
     'text message': 'sms text message',

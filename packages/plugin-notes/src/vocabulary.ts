@@ -8,13 +8,20 @@ export const notionVocabulary = defineVocabulary({
   synonyms: {
     item: ['product', 'service', 'charge'],
     page: ['document', 'doc', 'wiki', 'handbook', 'policy', 'article', 'row', 'item', 'knowledge'],
-    block: ['paragraph', 'line', 'content', 'text', 'bullet', 'heading', 'typo', 'written', 'bottom', 'end', 'checkbox', 'subpage'],
+    block: ['paragraph', 'line', 'content', 'text', 'bullet', 'heading', 'typo', 'written', 'bottom', 'end', 'checkbox', 'subpage', 'toggle', 'callout', 'todo', 'quote', 'divider', 'contents'],
     database: ['table', 'db', 'tracker'],
     property: ['column', 'value'],
+    // Notion's help pages: a deleted page goes to the trash, and comes back from it.
+    archive: ['trash', 'trashed', 'restore'],
+    query: ['filter', 'filtered', 'sorted'],
     stat: ['click', 'clicks', 'clicked', 'bounce', 'bounced', 'performance', 'metric', 'metrics'],
   },
   phrases: {
     'knowledge base': 'page search',
+    '(titled|by title|title contains)': 'search title',
+    '(which|what) integration': 'me bot',
+    'to-do': 'block',
+    '(add|new) (a )?(new )?(property|column|field) to': 'update database column',
     'open rate': 'stat',
   },
 });
