@@ -49,6 +49,31 @@ describe('search_methods routes a request to the service it names', () => {
     expect(top('A/R aging as of today')[0]).toMatch(/^quickbooks\.report_aged_receivable/);
     expect(top('call volume by week', 3).every((name) => name.startsWith('callrail.'))).toBe(true);
     expect(top('add a workspace page about parking', 1)[0]).toMatch(/^notion\./);
+    expect(top('ping @maria that the brief went out')).toEqual(['slack.send_message']);
+    expect(top('DM Sarah that the filing is done')).toEqual(['slack.send_message']);
+    expect(top('first-time callers this week')).toEqual(['callrail.list_calls']);
+    expect(top('calls routed through the swap target number', 3).every((name) => name.startsWith('callrail.'))).toBe(true);
+  });
+
+  it('reads an email address as no Slack mention', () => {
+    expect(index.namedServices('send the invoice to ann@firm.com')).not.toContain('slack');
+  });
+
+  it('ranks the named service first wherever the name stands in the request', () => {
+    const wrong: string[] = [];
+    for (const plugin of plugins) {
+      for (const name of [plugin.displayName, ...(plugin.vocabulary?.names ?? [])]) {
+        for (const { task, expect: wanted } of dev.filter((_, i) => i % 25 === 0)) {
+          if (wanted.some((n) => n.startsWith(`${plugin.service}.`)) || index.namedServices(task).length > 0) continue;
+          for (const query of [`${name}: ${task}`, `in ${name}, ${task}`]) {
+            if (index.search(query, { limit: 1, filter: ({ service }) => service === plugin.service }).length === 0) continue;
+            const [first] = index.search(query, { limit: 1 });
+            if (first?.service !== plugin.service) wrong.push(`"${query}" → ${first?.service}.${first?.method}`);
+          }
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 
   it('ranks a request naming no service across all of them', () => {

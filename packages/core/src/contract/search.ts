@@ -3,7 +3,6 @@ import { type Action, type Asked, GENERIC_OPERATION_VERBS, operationIntent, read
 import { Lexicon } from './search-lexicon.js';
 import { KEY_WORDS, SERVICE_HEAD_STOP, STOP } from './search-vocabulary.js';
 import { normalize, stem, words } from './search-words.js';
-import MiniSearch from 'minisearch';
 
 export interface SearchHit {
   service: string;
@@ -29,24 +28,6 @@ interface Doc {
   weights: Map<string, number>;
   length: number;
 }
-
-/** The fields MiniSearch indexes: each a text of topic terms, already stemmed. */
-interface MiniDoc {
-  id: number;
-  name: string;
-  summary: string;
-  first: string;
-  rest: string;
-  pnames: string;
-  pdetails: string;
-}
-
-/**
- * How much MiniSearch's score (field-weighted BM25 with fuzzy and prefix matching) adds to ours. As the ranking's base
- * it ranked worse than ours on the development set; as a small second signal it finds misspelled and partial words and
- * ranked better on both held-out sets (docs/adr/0030-minisearch-as-a-second-signal.md).
- */
-const MINISEARCH_WEIGHT = 0.05;
 
 /** How much a query naming a service prefers its operations: by its name ("in Clio"), by its kind ("the CRM"). */
 const NAMED_SERVICE = 4;
@@ -158,21 +139,7 @@ export class OperationIndex {
   /** The words of the operations' names: the applications' own words. */
   private readonly nameWords = new Set<string>();
 
-  /** MiniSearch over the same fields and weights: its fuzzy and prefix matching find what exact words miss. */
-  private readonly mini: MiniSearch<MiniDoc>;
-
   constructor(integrations: readonly RegisteredIntegration[]) {
-    this.mini = new MiniSearch<MiniDoc>({
-      fields: ['name', 'summary', 'first', 'rest', 'pnames', 'pdetails'],
-      tokenize: (text) => text.split(' ').filter(Boolean),
-      processTerm: (term) => term,
-      searchOptions: {
-        boost: { name: 4, summary: 2.5, first: 1, rest: 0.25, pnames: 0.4, pdetails: 0.2 },
-        fuzzy: (term) => (term.length > 4 ? 0.2 : 0),
-        prefix: (term) => term.length > 3,
-        combineWith: 'OR',
-      },
-    });
     this.lexicon = new Lexicon(integrations.map((integration) => integration.plugin.vocabulary ?? {}));
     for (const integration of integrations) {
       const service = serviceWords(integration, this.lexicon);
@@ -215,15 +182,6 @@ export class OperationIndex {
         // One word after "by" is a key (find_company_by_name); more is a grouping (summarize_calls_by_time_series).
         const key = by > 0 ? operation.name.split('_').slice(by + 1) : [];
         const keyTerms = key.length === 1 ? words(key.join(' ')) : [];
-        this.mini.add({
-          id: this.docs.length,
-          name: topical([...new Set(operation.name.split('_'))].join(' ')).join(' '),
-          summary: topical(definition.summary).join(' '),
-          first: topical(first).join(' '),
-          rest: topical(rest.join(' ')).join(' '),
-          pnames: topical(params.names).join(' '),
-          pdetails: topical(params.details).join(' '),
-        });
         this.docs.push({ integration, operation, weights, length, nameTerms, keyTerms, action, many });
         for (const term of weights.keys()) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
       }
@@ -283,12 +241,7 @@ export class OperationIndex {
     const k1 = 3;
     const b = 0.5;
     const hits: SearchHit[] = [];
-    // MiniSearch's score of each operation for the query's terms, each boosted by its weight.
-    const miniScores = new Map<number, number>();
-    const terms = [...reading.terms.keys()].join(' ');
-    for (const result of this.mini.search(terms, { boostTerm: (term) => reading.terms.get(term) ?? 1 }))
-      miniScores.set(result.id as number, result.score);
-    for (const [id, doc] of this.docs.entries()) {
+    for (const doc of this.docs) {
       if (options.filter && !options.filter({ service: doc.integration.service, operation: doc.operation })) continue;
       let score = 0;
       for (const [term, weight] of reading.terms) {
@@ -298,7 +251,6 @@ export class OperationIndex {
         const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
         score += (weight * idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * doc.length) / this.averageLength));
       }
-      score += MINISEARCH_WEIGHT * (miniScores.get(id) ?? 0);
       if (score <= 0) continue;
       // Name coverage: "list calls" names list_calls outright, whatever else the descriptions mention.
       let covered = 0;
