@@ -60,6 +60,11 @@ export function pinSandboxClock(date?: string): void {
   anchor = currentDay();
 }
 
+/** Whether a test pinned the clock to a day (pinSandboxClock): the sandboxes then reproduce that day exactly. */
+export function sandboxClockPinned(): boolean {
+  return pinned !== undefined;
+}
+
 /** Re-reads the day (pin, environment, real date): at each sandbox start and reset. Returns the new today. */
 export function anchorSandboxClock(): string {
   anchor = currentDay();

@@ -39,6 +39,7 @@ export {
   isIsoDate,
   pinSandboxClock,
   SANDBOX_TODAY_ENV,
+  sandboxClockPinned,
   sandboxNow,
   sandboxToday,
   shiftFromAuthored,
