@@ -19,6 +19,7 @@ export { grantScopes, requestedScopes, supportedScopes } from './authorization/s
 export { AUTHORIZATION_PATHS, AuthorizationServer, type ResourcePath } from './authorization/server.js';
 export { connectionAad } from './connections/credentials.js';
 export { type EncryptionKey, Encryptor, generateEncryptionKey, parseEncryptionKey } from './connections/crypto.js';
+export type { ProbeCheck } from './connections/key-agreement.js';
 export type { OAuthClientConfig } from './connections/oauth-protocol.js';
 export { assertInput, INPUT_LIMITS, jsonTextProblem } from './contract/input-limits.js';
 export type { HttpMethod } from './contract/operation.js';

@@ -345,7 +345,11 @@ const DECLARED = [
   ),
   text('OTEL_SERVICE_NAME', '`portico`', '`service.name` of the exported spans'),
   text('OTEL_SDK_DISABLED', '`false`', '`true`: no spans even with an endpoint set'),
-  text('PORTICO_ENCRYPTION_KEY', '`<data dir>/encryption.key`', '32-byte key (base64 or hex) encrypting upstream credentials at rest'),
+  text(
+    'PORTICO_ENCRYPTION_KEY',
+    '`<data dir>/encryption.key`',
+    '32-byte key (base64 or hex) encrypting upstream credentials at rest; required on PostgreSQL (only the embedded database generates one)',
+  ),
   text(
     'PORTICO_ENCRYPTION_PREVIOUS_KEYS',
     '(none)',

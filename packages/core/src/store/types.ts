@@ -367,6 +367,10 @@ export interface InstanceTable {
   live(since: string): Promise<InstanceRecord[]>;
   /** Drops one instance (it stopped), or every instance last seen before `before` (`{ before }`). */
   remove(target: string | { before: string }): Promise<number>;
+  /** The encryption probe: a value sealed with the key the cluster seals with (connections/key-agreement.ts); undefined before the first. */
+  probe(): Promise<string | undefined>;
+  /** Writes the probe if it is still `previous` (undefined: only if there is none); false when another process changed it first. */
+  sealProbe(sealed: string, previous: string | undefined): Promise<boolean>;
 }
 
 /**
