@@ -42,10 +42,12 @@ describe.skipIf(problem !== undefined)(`an instance that cannot decrypt${problem
     const schema = made.fresh();
     const clusterKey = newKey();
     const first = await start(schema, { PORTICO_ENCRYPTION_KEY: clusterKey });
-    expect(await readyz(first)).toEqual({ status: 200, body: { status: 'ready' } });
+    // (each instance's LISTEN connection takes a moment after the start: readiness waits for it too)
+    await expect.poll(() => readyz(first), { timeout: 10_000, interval: 50 }).toEqual({ status: 200, body: { status: 'ready' } });
 
     const wrongKey = newKey();
     const wrong = await start(schema, { PORTICO_ENCRYPTION_KEY: wrongKey });
+    await expect.poll(() => readyz(wrong).then((r) => r.body.failing), { timeout: 10_000, interval: 50 }).toEqual(['credentials']);
     const answer = await readyz(wrong);
     expect(answer.status).toBe(503);
     expect(answer.body.code).toBe('not_ready');
@@ -59,7 +61,7 @@ describe.skipIf(problem !== undefined)(`an instance that cannot decrypt${problem
 
     // Restarted with the cluster's key as a previous key (a rotation staged): ready.
     const staged = await start(schema, { PORTICO_ENCRYPTION_KEY: wrongKey, PORTICO_ENCRYPTION_PREVIOUS_KEYS: clusterKey });
-    expect(await readyz(staged)).toEqual({ status: 200, body: { status: 'ready' } });
+    await expect.poll(() => readyz(staged), { timeout: 10_000, interval: 50 }).toEqual({ status: 200, body: { status: 'ready' } });
     await wrong.close(1000, 0);
   });
 
