@@ -51,6 +51,7 @@ export { MEMBER_ROLES, type MemberRecord, type MemberRole } from './store/member
 export type { MigrationStatus } from './store/migration-plan.js';
 export { MIGRATIONS } from './store/migrations.js';
 export { openStore, PostgresStore, type StoreChange, type StoreChangeListener } from './store/open.js';
+export { DatabaseOutage, DEFAULT_DEGRADED_MS, isDatabaseDown } from './store/outage.js';
 export type { ListenState } from './store/postgres-options.js';
 export type { KeyScopes } from './store/scopes.js';
 export { mayWrite } from './store/scopes.js';

@@ -113,6 +113,7 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
     // With a key file, a rotation made by another process is picked up when a ciphertext names the new key.
     ...(config.encryptionKey ? {} : { reloadKeys: () => readKeyFile(keyFile(config)), keyFile: keyFile(config) }),
     logger,
+    degradedMs: config.degradedSeconds * 1000,
     baseUrlOverrides: Object.assign(options.baseUrls ?? {}, { ...config.baseUrls, ...options.baseUrls }),
     egress: {
       ...(config.egressAllowPrivate ? { allowPrivate: config.egressAllowPrivate } : {}),
