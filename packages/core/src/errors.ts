@@ -23,6 +23,11 @@ export const ERROR_STATUS = {
   internal_error: 500,
   upstream_error: 502,
   upstream_unauthorized: 502,
+  /**
+   * 503: the database does not answer and the call needs what is not in memory (an unknown key, a setting never read),
+   * or it has not answered for longer than degraded mode lasts (PORTICO_DEGRADED_SECONDS). Sent with `Retry-After`.
+   */
+  unavailable: 503,
   upstream_timeout: 504,
 } as const;
 

@@ -19,6 +19,7 @@ export { grantScopes, requestedScopes, supportedScopes } from './authorization/s
 export { AUTHORIZATION_PATHS, AuthorizationServer, type ResourcePath } from './authorization/server.js';
 export { connectionAad } from './connections/credentials.js';
 export { type EncryptionKey, Encryptor, generateEncryptionKey, parseEncryptionKey } from './connections/crypto.js';
+export type { ProbeCheck } from './connections/key-agreement.js';
 export type { OAuthClientConfig } from './connections/oauth-protocol.js';
 export { assertInput, INPUT_LIMITS, jsonTextProblem } from './contract/input-limits.js';
 export type { HttpMethod } from './contract/operation.js';
@@ -50,6 +51,7 @@ export { MEMBER_ROLES, type MemberRecord, type MemberRole } from './store/member
 export type { MigrationStatus } from './store/migration-plan.js';
 export { MIGRATIONS } from './store/migrations.js';
 export { openStore, PostgresStore, type StoreChange, type StoreChangeListener } from './store/open.js';
+export { DatabaseOutage, DEFAULT_DEGRADED_MS, isDatabaseDown } from './store/outage.js';
 export type { ListenState } from './store/postgres-options.js';
 export type { KeyScopes } from './store/scopes.js';
 export { mayWrite } from './store/scopes.js';

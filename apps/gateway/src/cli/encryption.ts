@@ -43,6 +43,7 @@ async function encryption(args: string[], env: NodeJS.ProcessEnv, io: Io): Promi
         return 1;
       }
       const report = await engine.reencryptAll();
+      await engine.keyAgreement.sealProbe(); // the readiness probe too, so that pruning the old key leaves it readable
       io.out(
         `Active key ${engine.activeKeyId}: ${report.rewritten} re-encrypted, ${report.current} already current, ${report.failed.length} failed (of ${report.total}).`,
       );
@@ -71,7 +72,9 @@ async function encryption(args: string[], env: NodeJS.ProcessEnv, io: Io): Promi
         'prune works on the key file; with PORTICO_ENCRYPTION_KEY, remove unused keys from PORTICO_ENCRYPTION_PREVIOUS_KEYS yourself',
       );
     }
-    const dropped = pruneKeyFile(config, new Set(counts.keys()));
+    const probe = await store.instances.probe();
+    const probeKey = probe === undefined ? undefined : Encryptor.keyIdOf(probe);
+    const dropped = pruneKeyFile(config, new Set([...counts.keys(), ...(probeKey ? [probeKey] : [])]));
     io.out(dropped.length > 0 ? `Dropped ${dropped.length} unused key(s): ${dropped.join(', ')}` : 'No unused keys to drop.');
     return 0;
   });

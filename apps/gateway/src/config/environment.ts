@@ -317,6 +317,11 @@ const DECLARED = [
     { fallback: 10, min: 1, max: 3_600 },
     'How often a serving instance reports the encryption keys it can decrypt with to the database; an instance not heard from for three periods no longer holds back a new key (two-phase rotation, see docs/security.md)',
   ),
+  integer(
+    'PORTICO_DEGRADED_SECONDS',
+    { fallback: 300, min: 0, max: 86_400 },
+    'Degraded mode: how long after the database stops answering the API keys, OAuth tokens, settings and credentials already in memory keep serving; calls needing anything else answer 503 `unavailable` with `Retry-After` (0: none past the 5-second cache; see docs/deploy.md)',
+  ),
   text(
     'PORTICO_TRUST_PROXY',
     '(none)',
@@ -345,7 +350,11 @@ const DECLARED = [
   ),
   text('OTEL_SERVICE_NAME', '`portico`', '`service.name` of the exported spans'),
   text('OTEL_SDK_DISABLED', '`false`', '`true`: no spans even with an endpoint set'),
-  text('PORTICO_ENCRYPTION_KEY', '`<data dir>/encryption.key`', '32-byte key (base64 or hex) encrypting upstream credentials at rest'),
+  text(
+    'PORTICO_ENCRYPTION_KEY',
+    '`<data dir>/encryption.key`',
+    '32-byte key (base64 or hex) encrypting upstream credentials at rest; required on PostgreSQL (only the embedded database generates one)',
+  ),
   text(
     'PORTICO_ENCRYPTION_PREVIOUS_KEYS',
     '(none)',

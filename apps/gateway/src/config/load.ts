@@ -98,6 +98,8 @@ export interface GatewayConfig {
   workers: number;
   /** How often a serving instance reports its encryption keys (connections/key-agreement.ts in core). */
   heartbeatSeconds: number;
+  /** Degraded mode: how long memory keeps serving after the database stops answering (store/outage.ts in core). */
+  degradedSeconds: number;
   /** Port of a separate, keyless `/metrics` listener; undefined: `/metrics` on the main port, for admin keys. */
   metricsPort: number | undefined;
   /** Interface of the metrics listener. */
@@ -330,6 +332,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Gatewa
     drainSeconds: int('PORTICO_DRAIN_SECONDS'),
     workers: workerCount(read('PORTICO_WORKERS'), problems),
     heartbeatSeconds: int('PORTICO_INSTANCE_HEARTBEAT_SECONDS'),
+    degradedSeconds: int('PORTICO_DEGRADED_SECONDS'),
     metricsPort: read('PORTICO_METRICS_PORT') ? int('PORTICO_METRICS_PORT') : undefined,
     metricsHost: reader.value('PORTICO_METRICS_HOST'),
     auditRetentionDays: int('PORTICO_AUDIT_RETENTION_DAYS'),

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
@@ -104,6 +105,7 @@ describe.skipIf(problem !== undefined)(`the audit trail across a database outage
       plugins: [examplePlugin],
       env: {
         PORTICO_DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/postgres`,
+        PORTICO_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
         PORTICO_EXAMPLE_BASE_URL: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
       },
     });
@@ -152,6 +154,7 @@ describe.skipIf(problem !== undefined)(`the audit trail across a database outage
     mkdirSync(dirname(exportFile));
     const env = {
       PORTICO_DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      PORTICO_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       PORTICO_EXAMPLE_BASE_URL: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
       PORTICO_AUDIT_SPOOL_DIR: spool,
       PORTICO_AUDIT_EXPORT: `file:${exportFile}`,

@@ -65,6 +65,7 @@ describe.skipIf(problem !== undefined)(
         PORTICO_DATABASE_POOL_SIZE: '2',
         PORTICO_DATABASE_LOCK_POOL_SIZE: '1',
         PORTICO_DATABASE_APPLICATION_NAME: applicationName,
+        PORTICO_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       });
       gateway = await startGateway({ config, logger: createLogger('info', destination), plugins: [examplePlugin] });
     });

@@ -3,16 +3,25 @@ import { join } from 'node:path';
 import { type EncryptionKey, Encryptor, generateEncryptionKey, type Logger, parseEncryptionKey } from '@portico/core';
 import type { GatewayConfig } from '../config/load.js';
 
+/** Why an instance on PostgreSQL without a key refuses to start, and what to set. */
+export const SHARED_DATABASE_NEEDS_KEY =
+  'PORTICO_ENCRYPTION_KEY is not set and the database is PostgreSQL, which several instances share: a key generated here would ' +
+  'seal credentials no other instance can read. Set PORTICO_ENCRYPTION_KEY (or PORTICO_ENCRYPTION_KEY_FILE) to the key every ' +
+  'instance uses (a new one: openssl rand -base64 32), or put it in <data dir>/encryption.key';
+
 /**
  * The key ring. From the environment: PORTICO_ENCRYPTION_KEY (encrypts) and PORTICO_ENCRYPTION_PREVIOUS_KEYS
  * (comma-separated, decrypt only). Otherwise from `<data dir>/encryption.key`, one key per line, the first one
- * encrypting: generated (mode 0600) on first run. Losing the keys makes stored credentials unreadable: back them up.
+ * encrypting: generated (mode 0600) on first run — on the embedded database only. On a database several instances
+ * share (`shared`: PostgreSQL) a missing key is an error: each instance would generate its own, and none could read
+ * what another sealed. Losing the keys makes stored credentials unreadable: back them up.
  */
-export function loadEncryptor(config: GatewayConfig, logger: Logger): Encryptor {
+export function loadEncryptor(config: GatewayConfig, logger: Logger, options: { shared?: boolean } = {}): Encryptor {
   if (config.encryptionKey) {
     return new Encryptor(parseEncryptionKey(config.encryptionKey), config.previousEncryptionKeys.map(parseEncryptionKey));
   }
   const file = keyFile(config);
+  if (!existsSync(file) && options.shared) throw new Error(SHARED_DATABASE_NEEDS_KEY);
   if (!existsSync(file)) {
     mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
     writeFileSync(file, `${generateEncryptionKey()}\n`, { mode: 0o600, flag: 'wx' });

@@ -1,4 +1,5 @@
 import {
+  type Encryptor,
   Engine,
   type ListenState,
   type Logger,
@@ -95,16 +96,24 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
     await opened.close().catch(() => {});
     throw error;
   }
+  let encryptor: Encryptor;
+  try {
+    encryptor = loadEncryptor(config, logger, { shared: !(opened instanceof SqliteStore) });
+  } catch (error) {
+    await opened.close().catch(() => {});
+    throw error;
+  }
   const store = options.worker ? options.worker.wrapStore(opened) : opened;
   const limits = upstreamLimitOptions(registry, config, logger, options.sandboxLimits);
   const auditExport = config.auditExport ? openAuditExport(config.auditExport, logger) : undefined;
   const engine = new Engine({
     registry,
     store,
-    encryptor: loadEncryptor(config, logger),
+    encryptor,
     // With a key file, a rotation made by another process is picked up when a ciphertext names the new key.
     ...(config.encryptionKey ? {} : { reloadKeys: () => readKeyFile(keyFile(config)), keyFile: keyFile(config) }),
     logger,
+    degradedMs: config.degradedSeconds * 1000,
     baseUrlOverrides: Object.assign(options.baseUrls ?? {}, { ...config.baseUrls, ...options.baseUrls }),
     egress: {
       ...(config.egressAllowPrivate ? { allowPrivate: config.egressAllowPrivate } : {}),

@@ -79,6 +79,7 @@ function start(port: number, waitSeconds: string) {
     PORTICO_DATABASE_URL: url.toString(),
     PORTICO_DATABASE_SCHEMA: schema,
     PORTICO_DATABASE_WAIT_SECONDS: waitSeconds,
+    PORTICO_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
   });
   return { lines, started: startGateway({ config, logger: createLogger('info', destination), plugins: [examplePlugin] }) };
 }

@@ -81,7 +81,7 @@ export function createApp(options: AppOptions): GatewayApp {
   const app = new Koa<GatewayState>();
   app.proxy = false;
   app.on('error', reportResponseError(logger));
-  app.use(requestLog(logger, options.metrics, new ClientAddress(options.trustProxy ?? [])));
+  app.use(requestLog(logger, options.metrics, new ClientAddress(options.trustProxy ?? []), engine.outage));
 
   // The dashboard: one middleware for the paths under /dashboard (routes/dashboard/index.ts).
   const allowed = options.allowedHosts;

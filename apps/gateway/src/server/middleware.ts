@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { type Attributes, type Span, SpanStatusCode } from '@opentelemetry/api';
 import {
+  type DatabaseOutage,
   errorBody,
   formatTraceparent,
   GatewayError,
+  isDatabaseDown,
   type Logger,
   runInTrace,
   startServerSpan,
@@ -43,6 +45,8 @@ export function requestLog(
   logger: Logger,
   metrics: GatewayMetrics | undefined,
   clients: ClientAddress = new ClientAddress([]),
+  /** Degraded mode: a request failing because the database does not answer is 503 `unavailable`, logged once per interval. */
+  outage?: DatabaseOutage,
 ): (ctx: Context, next: Next) => Promise<void> {
   const access = accessLogger(logger);
   return async (ctx, next) => {
@@ -75,7 +79,7 @@ export function requestLog(
         throw new GatewayError('not_found', `No route for ${ctx.method} ${ctx.path}`);
       }
     } catch (error) {
-      clientClosed = sendError(ctx, error, logger);
+      clientClosed = sendError(ctx, error, logger, outage);
     } finally {
       // 499 (as nginx logs it): the client closed the connection before an answer; or what the edge answered (408).
       const status = clientClosed
@@ -177,13 +181,15 @@ export function hostCheck(
 }
 
 /** Turns any failure into the error body; returns true when the client had gone away (nothing to answer, not a fault). */
-function sendError(ctx: Context, error: unknown, logger: Logger): boolean {
+function sendError(ctx: Context, error: unknown, logger: Logger, outage?: DatabaseOutage): boolean {
   const socket = ctx.req.socket as Context['req']['socket'] | null;
   if (isClientAbort(error) && (ctx.req.destroyed || !socket || socket.destroyed)) {
     logger.info({ requestId: ctx.state.requestId, traceId: ctx.state.traceId, code: errorCode(error) }, 'client closed the connection');
     return true;
   }
-  const failure = toGatewayError(error);
+  const databaseDown = outage !== undefined && !(error instanceof GatewayError) && isDatabaseDown(error);
+  if (databaseDown) outage.down('request', error);
+  const failure = databaseDown ? outage.unavailable('this request') : toGatewayError(error);
   if (failure.code === 'internal_error') {
     logger.error({ requestId: ctx.state.requestId, traceId: ctx.state.traceId, err: error }, 'unhandled error');
   }

@@ -103,7 +103,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
   }
 
   const observability = observe(config, runtime, logger); // metrics and audit retention
-  const readiness = new Readiness(store, logger);
+  const readiness = new Readiness(store, logger, () => engine.keyAgreement.checkProbe());
   const app = createApp({
     ...(dashboardAssets ? { dashboard: { assets: dashboardAssets } } : {}),
     memberSignIn: config.memberSignIn,

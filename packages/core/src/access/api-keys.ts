@@ -1,6 +1,7 @@
 import { GatewayError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { SETTINGS_CACHE_MS } from '../store/changes.js';
+import { DatabaseOutage, isDatabaseDown } from '../store/outage.js';
 import type { ApiKeyRecord, KeyScopes, Store } from '../store/types.js';
 import { storeSpan } from '../upstream/spans.js';
 import { displayPrefix, generateApiKey, hashApiKey, hashesEqual, isWellFormedApiKey, newKeyId } from './key-format.js';
@@ -49,6 +50,7 @@ export class ApiKeys {
   constructor(
     private readonly store: Store,
     private readonly logger: Logger,
+    private readonly outage: DatabaseOutage = new DatabaseOutage(),
   ) {}
 
   async create(input: { workspaceId: string; name: string; scopes: KeyScopes; expiresAt?: string | null }): Promise<CreatedKey> {
@@ -95,12 +97,20 @@ export class ApiKeys {
     const now = Date.now();
     const cached = this.keyCache.get(hash);
     if (cached && cached.expires > now) return cached.record;
-    const record = await storeSpan('key lookup', () => this.store.findApiKeyByHash(hash));
-    // Unknown hashes are cached too (briefly), so that a flood of bad keys does not become a flood of queries;
-    // the cache is bounded so that it cannot grow without limit.
-    if (this.keyCache.size >= 10_000) this.keyCache.clear();
-    this.keyCache.set(hash, { record, expires: now + SETTINGS_CACHE_MS });
-    return record;
+    // The database down: a key read before is still known (degraded mode); an unknown one gets 503 unavailable.
+    // Memory answers as it is: its entry is not renewed, so that degraded mode ends when its time is up.
+    return this.outage.read(
+      'api key lookup',
+      async () => {
+        const record = await storeSpan('key lookup', () => this.store.findApiKeyByHash(hash));
+        // Unknown hashes are cached too (briefly), so that a flood of bad keys does not become a flood of queries;
+        // the cache is bounded so that it cannot grow without limit.
+        if (this.keyCache.size >= 10_000) this.keyCache.clear();
+        this.keyCache.set(hash, { record, expires: now + SETTINGS_CACHE_MS });
+        return record;
+      },
+      () => (cached ? { value: cached.record } : undefined),
+    );
   }
 
   /** last_used_at is written at most once a minute per key, off the request path. */
@@ -109,7 +119,8 @@ export class ApiKeys {
     if ((this.touched.get(id) ?? 0) + TOUCH_INTERVAL_MS > now) return;
     this.touched.set(id, now);
     this.store.touchApiKey(id, new Date(now).toISOString()).catch((error) => {
-      this.logger.warn({ err: error, keyId: id }, 'could not record key use');
+      if (isDatabaseDown(error)) this.outage.down('api key use', error);
+      else this.logger.warn({ err: error, keyId: id }, 'could not record key use');
     });
   }
 }

@@ -3,6 +3,7 @@ import { type RegisteredIntegration, type Registry, requireIntegration } from '.
 import { compilerReady, problemList } from '../contract/validation.js';
 import { GatewayError } from '../errors.js';
 import { cacheKey, SETTINGS_CACHE_MS } from '../store/changes.js';
+import { DatabaseOutage } from '../store/outage.js';
 import {
   CONNECTION_POLICIES,
   type ConnectionPolicy,
@@ -41,6 +42,7 @@ export class IntegrationSettings {
     private readonly registry: Registry,
     private readonly store: Store,
     private readonly baseUrls: WorkspaceBaseUrls = new WorkspaceBaseUrls(new EgressPolicy(), undefined),
+    private readonly outage: DatabaseOutage = new DatabaseOutage(),
   ) {}
 
   /** The state when the cache holds it fresh, else undefined: a call reads it without a promise or a turn of the loop. */
@@ -53,6 +55,16 @@ export class IntegrationSettings {
     const key = cacheKey(workspaceId, service);
     const cached = this.cache.get(key);
     if (cached && cached.expires > Date.now()) return cached.state;
+    // The database down: settings read before still serve (degraded mode); never read ones get 503 unavailable.
+    return this.outage.read(
+      'integration settings lookup',
+      () => this.load(workspaceId, service),
+      () => (cached ? { value: cached.state } : undefined),
+    );
+  }
+
+  private async load(workspaceId: string, service: string): Promise<IntegrationState> {
+    const key = cacheKey(workspaceId, service);
     const integration = requireIntegration(this.registry, service);
     const stored = await storeSpan('integration settings lookup', () => this.store.getIntegration(workspaceId, service));
     const state: IntegrationState = {

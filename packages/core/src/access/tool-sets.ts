@@ -1,6 +1,7 @@
 import type { RegisteredOperation, Registry } from '../contract/registry.js';
 import { GatewayError } from '../errors.js';
 import { cacheKey, SETTINGS_CACHE_MS } from '../store/changes.js';
+import { DatabaseOutage } from '../store/outage.js';
 import type { Store, ToolSetRecord, ToolSetRule } from '../store/types.js';
 
 /** A tool set id: chosen by the operator, 1-63 lowercase letters, digits, `-` and `_`, starting with a letter or digit. */
@@ -103,6 +104,7 @@ export class ToolSets {
   constructor(
     private readonly registry: Registry,
     private readonly store: Store,
+    private readonly outage: DatabaseOutage = new DatabaseOutage(),
   ) {}
 
   /** The resolved set when it is cached and fresh: the hot path's synchronous look-up. */
@@ -116,8 +118,14 @@ export class ToolSets {
     const cached = this.cached(workspaceId, id);
     if (cached) return cached;
     const key = cacheKey(workspaceId, id);
-    const record = await this.store.getToolSet(workspaceId, id);
     const previous = this.cache.get(key);
+    // The database down: a set resolved before still serves (degraded mode); one never read gets 503 unavailable.
+    const record = await this.outage.read<ToolSetRecord | undefined | 'remembered'>(
+      'tool set lookup',
+      () => this.store.getToolSet(workspaceId, id),
+      () => (previous ? { value: 'remembered' as const } : undefined),
+    );
+    if (record === 'remembered') return (previous as { allowed: AllowedOperations }).allowed;
     const version = record ? `${record.version}@${record.updatedAt}` : '';
     const allowed = !record
       ? NOTHING

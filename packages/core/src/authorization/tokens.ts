@@ -4,6 +4,7 @@ import { widerThan } from '../access/powers.js';
 import { GatewayError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { GrantRecord } from '../store/authorization-types.js';
+import { DatabaseOutage } from '../store/outage.js';
 import type { Store } from '../store/types.js';
 import type { AUTHORIZATION_DEFAULTS } from './options.js';
 import {
@@ -41,6 +42,11 @@ const invalidGrant = (why: string) => new OAuthError('invalid_grant', why);
  */
 export class Tokens {
   private readonly touched = new Map<string, number>();
+
+  /** Degraded mode (store/outage.ts): the engine sets its own. */
+  outage = new DatabaseOutage();
+  /** Access tokens that authenticated, by hash, to answer from while the database does not (bounded). */
+  private readonly known = new Map<string, { principal: Principal; until: number }>();
 
   constructor(
     private readonly store: Store,
@@ -120,7 +126,21 @@ export class Tokens {
   async authenticate(token: string, publicUrl: string | undefined, now = Date.now()): Promise<Principal> {
     const reject = () => new GatewayError('unauthorized', 'The access token is not valid: authorize again');
     if (token.length > 200) throw reject();
-    const found = await this.store.authorization.findToken(sha256Hex(token));
+    const hash = sha256Hex(token);
+    // The database down: a token that authenticated before still does until it expires (degraded mode); others get 503.
+    return this.outage.read(
+      'access token lookup',
+      () => this.lookup(hash, publicUrl, now, reject),
+      () => {
+        const known = this.known.get(hash);
+        return known && known.until > Date.now() ? { value: known.principal } : undefined;
+      },
+    );
+  }
+
+  private async lookup(hash: string, publicUrl: string | undefined, now: number, reject: () => GatewayError): Promise<Principal> {
+    this.known.delete(hash);
+    const found = await this.store.authorization.findToken(hash);
     if (found?.token.kind !== 'access' || Date.parse(found.token.expiresAt) <= now) throw reject();
     const { grant } = found;
     if (grant.revokedAt || (grant.expiresAt && Date.parse(grant.expiresAt) <= now)) throw reject();
@@ -132,13 +152,17 @@ export class Tokens {
       throw reject();
     }
     this.touch(grant.id, now);
-    return {
+    const principal: Principal = {
       keyId: grant.id,
       workspaceId: grant.workspaceId,
       scopes: { ...grant.scopes, admin: false, operator: false },
       memberId: grant.memberId,
       via: 'grant',
     };
+    if (this.known.size >= 10_000) this.known.clear();
+    const until = Math.min(Date.parse(found.token.expiresAt), grant.expiresAt ? Date.parse(grant.expiresAt) : Number.POSITIVE_INFINITY);
+    this.known.set(hash, { principal, until });
+    return principal;
   }
 
   /**

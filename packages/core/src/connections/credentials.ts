@@ -3,6 +3,7 @@ import { type RegisteredIntegration, type Registry, requireIntegration } from '.
 import { errorSummary, GatewayError, toGatewayError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { SETTINGS_CACHE_MS } from '../store/changes.js';
+import { DatabaseOutage } from '../store/outage.js';
 import type { AuditRecord, ConnectionRecord, Store } from '../store/types.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import { storeSpan } from '../upstream/spans.js';
@@ -69,6 +70,7 @@ export class Connections {
   /** Told of every connection stored (the engine asks whom it acts as); resolves with the record as it stands then. */
   afterSave: ((record: ConnectionRecord) => Promise<ConnectionRecord>) | undefined;
 
+  outage = new DatabaseOutage(); // degraded mode (store/outage.ts): the engine sets its own
   constructor(options: ConnectionsOptions) {
     this.registry = options.registry;
     this.store = options.store;
@@ -186,8 +188,8 @@ export class Connections {
   ): Promise<Loaded> {
     const key = credentialKey(workspaceId, integration.service, memberId);
     const cached = this.credentialCache.get(key);
-    const loaded =
-      cached && cached.expires > Date.now() ? cached.value : await this.loadCredentials(workspaceId, integration.service, memberId ?? null);
+    const load = () => this.loadCredentials(workspaceId, integration.service, memberId ?? null);
+    const loaded = await this.outage.through('connection lookup', cached, load); // degraded mode: memory while the database is down
     if (!cached || cached.value !== loaded) this.credentialCache.set(key, { value: loaded, expires: Date.now() + SETTINGS_CACHE_MS });
     if (!needsRefresh(loaded.credentials)) return loaded;
     let flight = this.refreshing.get(key);

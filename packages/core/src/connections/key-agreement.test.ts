@@ -101,3 +101,29 @@ describe('two-phase key rotation across instances', () => {
     expect(await table.live(new Date(Date.now() - 60_000).toISOString())).toEqual([]);
   });
 });
+
+describe('the encryption probe', () => {
+  it('follows the sealing key through a rotation, and an instance with another key can neither open nor overwrite it', async () => {
+    const old = await instance(OLD);
+    expect(Encryptor.keyIdOf((await store.instances.probe()) as string)).toBe(OLD.id);
+    expect(await old.agreement.checkProbe()).toEqual({ ok: true });
+
+    const stranger = await instance(NEW);
+    const check = await stranger.agreement.checkProbe();
+    expect(check).toMatchObject({ ok: false, keyId: OLD.id });
+    await stranger.agreement.beat();
+    expect(Encryptor.keyIdOf((await store.instances.probe()) as string)).toBe(OLD.id); // not overwritten
+    await stranger.agreement.stop();
+    running.splice(running.indexOf(stranger.agreement), 1);
+
+    // Stage the new key on the only other instance, then restart the old one with it too: the probe moves to NEW.
+    const staged = await instance(NEW, [OLD]);
+    await old.agreement.stop();
+    running.splice(running.indexOf(old.agreement), 1);
+    await staged.agreement.beat();
+    expect(Encryptor.keyIdOf((await store.instances.probe()) as string)).toBe(NEW.id);
+    expect(await staged.agreement.checkProbe()).toEqual({ ok: true });
+    const oldOnly = new KeyAgreement(store, new KeyRing(new Encryptor(OLD), undefined), silentLogger, null);
+    expect(await oldOnly.checkProbe()).toMatchObject({ ok: false, keyId: NEW.id });
+  });
+});

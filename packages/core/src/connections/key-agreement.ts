@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { errorSummary } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { InstanceRecord, Store } from '../store/types.js';
+import { Encryptor } from './crypto.js';
 import type { KeyRing } from './key-ring.js';
 
 /** How often a serving instance reports its keys, by default; it counts as live for three periods after. */
@@ -20,6 +21,13 @@ export interface KeyAgreementView {
   /** Live instances that cannot decrypt with the configured active key. */
   lacking: InstanceRecord[];
 }
+
+/** What the encryption probe holds, sealed, and the associated data it is sealed with. */
+const PROBE_TEXT = 'portico encryption probe';
+const PROBE_AAD = 'portico:encryption-probe';
+
+/** Whether this process can open what the cluster sealed: `ok`, or the key id it lacks (never a key). */
+export type ProbeCheck = { ok: true } | { ok: false; keyId: string | undefined; reason: string };
 
 /**
  * The two-phase key rotation, enforced: every serving instance reports (heartbeats) the keys it decrypts with in
@@ -90,7 +98,39 @@ export class KeyAgreement {
     this.keys.sealWith(view.sealing);
     if (view.sealing !== this.lastSealing) this.announce(view);
     this.lastSealing = view.sealing;
+    if (this.serving) await this.sealProbe();
     return view;
+  }
+
+  /**
+   * Keeps the encryption probe sealed with the key this process seals with: writes it when the database has none
+   * (the first instance, or a database from before the probe), and re-seals it after the cluster moved to a newer key —
+   * only when this process can open the one there, so that an instance with a wrong key never overwrites it.
+   */
+  async sealProbe(): Promise<void> {
+    const current = await this.store.instances.probe();
+    const sealer = this.keys.current;
+    if (current !== undefined) {
+      if (Encryptor.keyIdOf(current) === sealer.activeKeyId) return;
+      if (!(await this.check(current)).ok) return;
+    }
+    await this.store.instances.sealProbe(sealer.encrypt(PROBE_TEXT, PROBE_AAD), current);
+  }
+
+  /** Whether this process can open the probe the cluster sealed (ok when there is none yet). */
+  async checkProbe(): Promise<ProbeCheck> {
+    const sealed = await this.store.instances.probe();
+    return sealed === undefined ? { ok: true } : this.check(sealed);
+  }
+
+  private async check(sealed: string): Promise<ProbeCheck> {
+    const keyId = Encryptor.keyIdOf(sealed);
+    try {
+      if (this.keys.for(sealed).decrypt(sealed, PROBE_AAD) === PROBE_TEXT) return { ok: true };
+      return { ok: false, keyId, reason: 'the probe opened to an unexpected value' };
+    } catch (error) {
+      return { ok: false, keyId, reason: errorSummary(error) };
+    }
   }
 
   private view(instances: InstanceRecord[]): KeyAgreementView {

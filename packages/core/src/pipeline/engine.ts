@@ -20,6 +20,7 @@ import { type RegisteredIntegration, type Registry, requireIntegration } from '.
 import { OperationIndex } from '../contract/search.js';
 import { GatewayError } from '../errors.js';
 import { type Logger, silentLogger } from '../logger.js';
+import { DatabaseOutage, DEFAULT_DEGRADED_MS } from '../store/outage.js';
 import { type AuditRecord, type ConnectionRecord, DEFAULT_WORKSPACE, type KeyScopes, type Store } from '../store/types.js';
 import { DEFAULT_UPSTREAM_OPTIONS, UpstreamClient, type UpstreamClientOptions } from '../upstream/client.js';
 import { type EgressOptions, EgressPolicy } from '../upstream/egress.js';
@@ -39,6 +40,8 @@ import { createRateLimiter, type RateLimitOptions } from './rate-limit.js';
 export type { Principal } from '../access/api-keys.js';
 
 export interface EngineOptions {
+  /** How long what is in memory keeps serving after the database stopped answering (degraded mode; default 5 minutes). */
+  degradedMs?: number;
   registry: Registry;
   store: Store;
   encryptor: Encryptor;
@@ -108,6 +111,8 @@ export class Engine {
   private readonly keys: KeyRing;
   /** Which encryption key every live instance can decrypt with: the one new secrets are sealed with (two-phase rotation). */
   readonly keyAgreement: KeyAgreement;
+  /** Degraded mode: what memory answers while the database does not (store/outage.ts). */
+  readonly outage: DatabaseOutage;
   private readonly client: UpstreamClient;
   private readonly apiKeys: ApiKeys;
   private readonly settings: IntegrationSettings;
@@ -136,7 +141,8 @@ export class Engine {
       ...(options.auditSpool ? { spool: new AuditSpool(options.auditSpool) } : {}),
       ...(options.auditExporter ? { exporter: options.auditExporter } : {}),
     });
-    this.apiKeys = new ApiKeys(this.store, this.logger);
+    this.outage = new DatabaseOutage(options.degradedMs ?? DEFAULT_DEGRADED_MS, this.logger);
+    this.apiKeys = new ApiKeys(this.store, this.logger, this.outage);
     const external = options.externalIssuer && new ExternalIssuer(options.externalIssuer, this.store, this.logger, egress);
     this.authorization = new AuthorizationServer(
       this.store,
@@ -147,15 +153,17 @@ export class Engine {
       external,
       () => this.registry.list().map((i) => i.service),
     );
+    this.authorization.tokens.outage = this.outage;
     this.workspaces = new Workspaces(this.store, () => this.flushAudit());
-    this.toolSets = new ToolSets(this.registry, this.store);
+    this.toolSets = new ToolSets(this.registry, this.store, this.outage);
     this.members = new Members(this.store);
     this.members.beforeRemove = (workspaceId, memberId) => this.connections.disconnectMember(workspaceId, memberId);
     const workspaceBaseUrls = new WorkspaceBaseUrls(egress, options.egress?.workspaceHosts);
-    this.settings = new IntegrationSettings(this.registry, this.store, workspaceBaseUrls);
+    this.settings = new IntegrationSettings(this.registry, this.store, workspaceBaseUrls, this.outage);
     this.oauthClients = new OAuthClients(options.oauthClients ?? {}, () => this.publicUrl);
     const { registry, store, logger, keys, client, oauthClients, audit } = this;
     this.connections = new Connections({ registry, store, logger, keys, client, oauthClients, audit });
+    this.connections.outage = this.outage;
     this.oauth = new OAuthFlow({ registry, store, keys, client, oauthClients, connections: this.connections, audit });
     const sender = new UpstreamSender(client, logger, egress, options.upstreamSlots ?? this.upstreamLimiter(options));
     sender.onCall = (observation) => this.observers.upstream(observation);

@@ -40,11 +40,40 @@ export class SqlInstanceTable implements InstanceTable {
     }));
   }
 
+  async probe(): Promise<string | undefined> {
+    const { rows } = await this.query('SELECT sealed FROM encryption_probe WHERE id = 1', []);
+    return rows[0] ? String(rows[0].sealed) : undefined;
+  }
+
+  async sealProbe(sealed: string, previous: string | undefined): Promise<boolean> {
+    const at = new Date().toISOString();
+    if (previous === undefined) {
+      const { changed } = await this.query(
+        this.sql('INSERT INTO encryption_probe (id, sealed, updated_at) VALUES (1, ?, ?) ON CONFLICT (id) DO NOTHING'),
+        [sealed, at],
+      );
+      return changed > 0;
+    }
+    const { changed } = await this.query(this.sql('UPDATE encryption_probe SET sealed = ?, updated_at = ? WHERE id = 1 AND sealed = ?'), [
+      sealed,
+      at,
+      previous,
+    ]);
+    return changed > 0;
+  }
+
   async remove(target: string | { before: string }): Promise<number> {
     if (typeof target === 'string') return (await this.query(this.sql('DELETE FROM gateway_instances WHERE id = ?'), [target])).changed;
     return (await this.query(this.sql('DELETE FROM gateway_instances WHERE seen_at < ?'), [target.before])).changed;
   }
 }
+
+export const ENCRYPTION_PROBE_TABLE = [
+  `CREATE TABLE encryption_probe (
+     id INTEGER PRIMARY KEY CHECK (id = 1),
+     sealed TEXT NOT NULL,
+     updated_at TEXT NOT NULL)`,
+];
 
 export const INSTANCES_TABLE = [
   `CREATE TABLE gateway_instances (

@@ -1,5 +1,5 @@
 import { AUTHORIZATION_TABLES } from './authorization-sql.js';
-import { INSTANCES_TABLE } from './instances.js';
+import { ENCRYPTION_PROBE_TABLE, INSTANCES_TABLE } from './instances.js';
 import { MEMBERS_TABLES } from './members-sql.js';
 import type { Migration } from './migration-types.js';
 import { SESSIONS_TABLE } from './sessions.js';
@@ -242,5 +242,13 @@ export const MIGRATIONS: readonly Migration[] = [
       'ALTER TABLE audit ADD COLUMN connection TEXT',
       'ALTER TABLE integrations ADD COLUMN connection_policy TEXT',
     ],
+  },
+  {
+    version: 14,
+    name: 'encryption probe',
+    // One value sealed with the key the cluster seals with: an instance that cannot open it (a wrong or missing
+    // encryption key) answers not ready instead of failing every upstream call (connections/key-agreement.ts).
+    sqlite: ENCRYPTION_PROBE_TABLE,
+    postgres: ENCRYPTION_PROBE_TABLE,
   },
 ];
