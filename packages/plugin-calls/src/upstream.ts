@@ -26,7 +26,8 @@ export function callrailGet(path: string, options: GetOptions = {}) {
   const inPath = new Set(pathTokens(path));
   const brackets = new Set(options.bracketArrays ?? []);
   return (params: Record<string, unknown>): UpstreamRequest => {
-    // assigned, not spread: keys added after a spread are slow on Node 20 (core's upstream/got-options.ts)
+    // assigned, not spread: keys a literal names after spreading a non-empty object are slow on Node 20
+    // (docs/performance.md, "got's cache options")
     const query: Record<string, QueryValue> = Object.assign({}, options.fixedQuery);
     for (const [key, value] of Object.entries(params)) {
       if (value === undefined || inPath.has(key) || (options.perPage !== undefined && PAGING.has(key))) continue;

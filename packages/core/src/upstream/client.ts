@@ -7,7 +7,6 @@ import type { UpstreamRequest, UpstreamResponse } from '../contract/operation.js
 import { GatewayError } from '../errors.js';
 import { EGRESS_REFUSED } from './egress.js';
 import { retryAfterMs } from './failures.js';
-import { tuneGotOptions } from './got-options.js';
 import { endUpstreamSpan, startUpstreamSpan } from './spans.js';
 import { setTraceHeaders, type TraceContext } from './trace-context.js';
 
@@ -100,15 +99,22 @@ export class UpstreamClient {
     gotModule ??= import('got');
     this.got ??= gotModule.then((module) => {
       GotRequestError = module.RequestError;
-      tuneGotOptions(module.Options); // a literal V8 makes slow, built another way (got-options.ts)
-      this.ready = module.default.extend({
+      const instance = module.default.extend({
         agent: this.agents,
         ...(lookup ? { dnsLookup: lookup } : {}),
         followRedirect: false,
         throwHttpErrors: false,
         retry: { limit: 0 },
         headers: { 'user-agent': userAgent ?? 'portico-gateway' },
+        // only to set `cacheOptions` below: nothing else changes the defaults of this instance, which no one else holds
+        mutableDefaults: true,
       });
+      // No HTTP cache (got's `cache` is not set), so no cache options: got spreads them into the options object of
+      // every request it hands to `http.request`, and on Node 20 that object costs about 28 µs when they are its four
+      // keys (all undefined), about 2 µs when they are none (docs/performance.md, "got's cache options"). Set here,
+      // outside a merge, the empty object replaces got's default rather than being merged into it.
+      instance.defaults.options.cacheOptions = {};
+      this.ready = instance;
       return this.ready;
     });
     return this.got;
@@ -176,8 +182,7 @@ export class UpstreamClient {
   ): Promise<Attempt> {
     const max = this.maxResponseBytes;
     return new Promise<Attempt>((resolve) => {
-      // got(…, { isStream: true }) rather than got.stream(…), which copies the options to add that one key: on Node
-      // 20 a key added after a spread costs a call into V8's runtime (got-options.ts)
+      // got(…, { isStream: true }) rather than got.stream(…), which copies the options only to add that one key
       const stream = got(url, {
         method: method as 'GET',
         headers,

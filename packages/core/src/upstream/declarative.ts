@@ -8,7 +8,8 @@ export function buildDeclarative(upstream: DeclarativeUpstream, params: Record<s
   }
   const { inPath, inQuery } = namesOf(upstream);
   const bodyMethod = upstream.method === 'POST' || upstream.method === 'PATCH' || upstream.method === 'PUT';
-  // assigned, not spread: keys added after a spread are slow on Node 20 (upstream/got-options.ts)
+  // assigned, not spread: keys a literal names after spreading a non-empty object are slow on Node 20
+  // (docs/performance.md, "got's cache options")
   const query: Record<string, QueryValue> = Object.assign({}, upstream.fixedQuery);
   const body: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(values)) {
