@@ -53,12 +53,6 @@ export const importWorkerCoordination = async () => ({
 /** The got that core's upstream client runs on (same version, same module). */
 export const importGot = () => import('../packages/core/node_modules/got/dist/source/index.js');
 /**
- * Core's replacement of got's request-options builder (upstream/got-options.ts), which core does not export: the
- * second Koa + got hop applies it, to show the gateway against a hop with the same got.
- * @returns {Promise<typeof import('../packages/core/src/upstream/got-options.js')>}
- */
-export const importGotOptions = () => import(href('packages/core/dist/upstream/got-options.js'));
-/**
  * The Koa the gateway runs on (its CommonJS entry).
  * @returns {Promise<{ default: typeof import('../apps/gateway/node_modules/@types/koa/index.js') }>}
  */

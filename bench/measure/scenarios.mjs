@@ -21,7 +21,7 @@ export const PATH_LABEL = {
   proxy: 'bare node:http proxy',
   got: 'node:http + got hop (reference)',
   koa: 'Koa + got hop (reference)',
-  'koa-tuned': "Koa + got hop, got's options built as Portico builds them (reference)",
+  'koa-tuned': "Koa + got hop, got's cache options emptied as Portico's (reference)",
   rest: 'Portico REST',
   'rest-toolset': 'Portico REST, key bound to a tool set',
   mcp: 'Portico MCP tools/call',

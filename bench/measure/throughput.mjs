@@ -44,7 +44,7 @@ export async function measureThroughput(settings, log, waitForQuiet) {
   const proxy = await hop('proxy.mjs');
   const gotHop = await hop('got-hop.mjs');
   const koaHop = await hop('koa-got-hop.mjs');
-  // The same hop with got's request options built as the gateway builds them (core's upstream/got-options.ts).
+  // The same hop with got's cache options emptied as the gateway empties them (processes/got-client.mjs).
   const koaTunedHop = await hop('koa-got-hop.mjs', ['--got-options=portico']);
   // node's flags as the image starts the gateway (workspace.mjs)
   const flags = await gatewayNodeFlags();

@@ -11,8 +11,10 @@ const { default: Koa } = await importKoa();
 
 /**
  * @param {string} target the upstream's URL
+ * @param {typeof tunedGot} [client] the got instance passing the request on (default: the tuned one, got's cache
+ *   options as got sets them)
  */
-export function koaGotApp(target) {
+export function koaGotApp(target, client = tunedGot) {
   const app = new Koa();
   app.use(async (ctx) => {
     /** @type {Buffer[]} */
@@ -20,7 +22,7 @@ export function koaGotApp(target) {
     for await (const chunk of ctx.req) chunks.push(chunk);
     const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
     try {
-      const upstream = await tunedGot(`${target}${ctx.url}`, {
+      const upstream = await client(`${target}${ctx.url}`, {
         method: /** @type {GotMethod} */ (ctx.method),
         headers: { accept: 'application/json', ...(body ? { 'content-type': ctx.get('content-type') } : {}) },
         body,

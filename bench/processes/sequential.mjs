@@ -7,8 +7,8 @@
 // node bench/processes/sequential.mjs <requests per round> <warm-up requests> <rounds>
 import { send } from '../harness/client.mjs';
 import { OPERATIONS, probe, requestFor } from '../measure/scenarios.mjs';
-import { importGot, importGotOptions } from '../workspace.mjs';
 import { startExampleGateway } from './example-gateway.mjs';
+import { porticoGot } from './got-client.mjs';
 import { koaGotApp } from './koa-got-app.mjs';
 import { createUpstream } from './upstream-server.mjs';
 
@@ -24,10 +24,8 @@ import { createUpstream } from './upstream-server.mjs';
 
 const [requests, warmup, rounds] = process.argv.slice(2, 5).map(Number);
 
-// The hop and the gateway share one got here: its request options are built as the gateway builds them from the first
-// request on (core's upstream/got-options.ts), for the hop too, so this section compares them with the same got.
-const { tuneGotOptions } = await importGotOptions();
-if (!tuneGotOptions((await importGot()).Options)) throw new Error("got's request options could not be built as the gateway builds them");
+// The hop's got has its cache options emptied as the gateway's has (got-client.mjs), so this section compares them
+// with the same got settings.
 
 /** @param {import('node:net').Server} server */
 const listen = (server) =>
@@ -38,7 +36,7 @@ const listen = (server) =>
   });
 
 const upstreamUrl = /** @type {string} */ (await listen(createUpstream()));
-const hopServer = koaGotApp(upstreamUrl).listen(0, '127.0.0.1');
+const hopServer = koaGotApp(upstreamUrl, porticoGot).listen(0, '127.0.0.1');
 await new Promise((resolve) => hopServer.once('listening', resolve));
 const hopUrl = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (hopServer.address()).port}`;
 const { gateway, key, stop } = await startExampleGateway('sequential', upstreamUrl);

@@ -71,9 +71,10 @@ export function ownCpuSection(results, d) {
       'the same tuned got instance (authentication, limits, validation, credentials, the upstream request built from the operation, mapping, ' +
       'audit, metrics, the access log, and for MCP the JSON-RPC envelope). MCP sends the same operations as `tools/call` of `call_example` ' +
       '(list_items reads, create_item creates). The figures per round are each round’s own subtraction and ratio; the table keeps the medians ' +
-      'over rounds, so its own CPU is the difference of two medians. The gateway builds the options got hands to `http.request` without ' +
-      'the object literal that Node 20 makes slow (core’s upstream/got-options.ts); the hop the targets use keeps got as it comes, and the ' +
-      'second hop has got changed as the gateway changes it: against that one, the own CPU is what Portico adds with the same got.',
+      'over rounds, so its own CPU is the difference of two medians. The gateway empties got’s cache options (a public option; ' +
+      'docs/performance.md, “got’s cache options”), which makes the options object got hands to `http.request` cheap to build on Node 20; ' +
+      'the hop the targets use keeps them as got sets them, and the second hop empties them too: against that one, the own CPU is what ' +
+      'Portico adds with the same got settings.',
     '',
     table(
       [
@@ -83,7 +84,7 @@ export function ownCpuSection(results, d) {
         'Koa + got hop CPU µs/req',
         'own CPU µs/req',
         'own CPU per round',
-        "hop with got's options as Portico's, CPU µs/req",
+        "hop with got's cache options as Portico's, CPU µs/req",
         'own CPU against that hop (per round)',
         'CPU ÷ REST',
         'CPU ÷ REST per round',
