@@ -9,26 +9,6 @@ import { getUserInfo, listUsers, lookupUserByEmail } from './operations/users.js
 import { inspectSlackResponse, parseSlackToken, parseSlackUserToken } from './upstream.js';
 import { slackVocabulary } from './vocabulary.js';
 
-/** User scopes the 18 operations need when a person connects their own account (user tokens write with `channels:write`). */
-const USER_SCOPES = [
-  'channels:read',
-  'channels:history',
-  'channels:write',
-  'groups:read',
-  'groups:history',
-  'groups:write',
-  'im:read',
-  'mpim:read',
-  'chat:write',
-  'reactions:read',
-  'reactions:write',
-  'pins:read',
-  'pins:write',
-  'files:write',
-  'users:read',
-  'users:read.email',
-];
-
 /** Bot scopes the 18 operations need (see the README's table). */
 const BOT_SCOPES = [
   'channels:read',
@@ -88,7 +68,7 @@ export const slackPlugin = definePlugin({
       // A person's own account: user scopes, and their user token (messages they send show them as the author).
       personal: {
         scopes: [],
-        authorizeParams: { user_scope: USER_SCOPES.join(',') },
+        authorizeParams: { user_scope: userScopes().join(',') },
         parseToken: parseSlackUserToken,
         connectionFacts: (_callback, body) => {
           const b = (body ?? {}) as { team?: { id?: string; name?: string }; authed_user?: { id?: string } };
@@ -123,3 +103,8 @@ export const slackPlugin = definePlugin({
 });
 
 export default slackPlugin;
+
+/** The bot scopes as a person's user token asks for them: user tokens manage channels with `channels:write`. */
+function userScopes(): string[] {
+  return BOT_SCOPES.map((scope) => (scope === 'channels:manage' ? 'channels:write' : scope));
+}
