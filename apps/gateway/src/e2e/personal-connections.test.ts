@@ -5,7 +5,7 @@ import { clioPlugin } from '@portico/plugin-practice';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp, startTestGateway, type TestGateway } from '../gateway.test-support.js';
 import { obtainGrant } from '../grants.test-support.js';
-import { SessionStore } from '../routes/dashboard/session.js';
+import { signedInMember } from '../members.test-support.js';
 import { callWith } from './hostile.test-support.js';
 
 /**
@@ -29,16 +29,7 @@ interface Person {
 }
 
 /** A member of the workspace, signed in to the dashboard (a session as the identity provider's sign-in makes one). */
-async function member(email: string, name: string): Promise<Omit<Person, 'token'>> {
-  const { engine, store } = gateway.runtime;
-  const record = await engine.members.invite(DEFAULT_WORKSPACE, { email, name, role: 'member' }, null);
-  const { id } = await new SessionStore(store.sessions).create(record.id, DEFAULT_WORKSPACE);
-  const cookie = `portico_session=${id}`;
-  const page = await fetch(`${gateway.url}/dashboard/connections`, { headers: { cookie } });
-  expect(page.status).toBe(200);
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())?.[1] as string;
-  return { id: record.id, cookie, csrf };
-}
+const member = (email: string, name: string) => signedInMember(gateway, email, name);
 
 const post = (person: Omit<Person, 'token'>, path: string, form: Record<string, string> = {}) =>
   fetch(`${gateway.url}${path}`, {

@@ -5,7 +5,7 @@ import { notionPlugin } from '@portico/plugin-notes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../gateway.test-support.js';
 import { obtainGrant } from '../grants.test-support.js';
-import { SessionStore } from '../routes/dashboard/session.js';
+import { signedInMember } from '../members.test-support.js';
 
 /**
  * In sandbox mode people connect their own QuickBooks and Notion from the dashboard: each sandbox plays its
@@ -33,16 +33,7 @@ const holder = FIRM_PEOPLE[0] as (typeof FIRM_PEOPLE)[number];
 const bookkeeper = FIRM_PEOPLE.find((p) => p.role === 'bookkeeper') as (typeof FIRM_PEOPLE)[number];
 const associate = FIRM_PEOPLE.find((p) => p.role === 'associate') as (typeof FIRM_PEOPLE)[number];
 
-async function member(email: string, name: string): Promise<Member> {
-  const { engine, store } = gateway.runtime;
-  const record = await engine.members.invite(DEFAULT_WORKSPACE, { email, name, role: 'member' }, null);
-  const { id } = await new SessionStore(store.sessions).create(record.id, DEFAULT_WORKSPACE);
-  const cookie = `portico_session=${id}`;
-  const page = await fetch(`${gateway.url}/dashboard/connections`, { headers: { cookie } });
-  expect(page.status).toBe(200);
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())?.[1] as string;
-  return { id: record.id, cookie, csrf };
-}
+const member = (email: string, name: string) => signedInMember(gateway, email, name);
 
 /** The dashboard's hand-off to the application's authorize page, for a person connecting their own account. */
 async function authorizeLink(person: Member, service: string): Promise<string> {
