@@ -93,6 +93,7 @@ async function cli(keys: Record<string, string>, ...argv: string[]) {
     PORTICO_DATABASE_SCHEMA: schema,
     PORTICO_PLUGINS: pluginModule,
     PORTICO_LOG_LEVEL: 'silent',
+    PORTICO_INSTANCE_HEARTBEAT_SECONDS: '1', // the cluster's period: live means heard from in the last three seconds
     ...keys,
   };
   const code = await main(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l), stdin: () => '' });

@@ -141,6 +141,7 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
     ...(auditExport ? { auditExporter: auditExport.write } : {}),
   });
   // Seal with the key every live instance knows (two-phase rotation: core's connections/key-agreement.ts).
+  engine.keyAgreement.heartbeatEvery(config.heartbeatSeconds * 1000);
   await engine.keyAgreement.beat();
   return {
     config,

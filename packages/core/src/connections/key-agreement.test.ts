@@ -100,6 +100,30 @@ describe('two-phase key rotation across instances', () => {
     await Promise.all([inFlight, stopped]);
     expect(await table.live(new Date(Date.now() - 60_000).toISOString())).toEqual([]);
   });
+
+  it('a slow heartbeat overtaken by the next one does not bring the row back after the stop either', async () => {
+    const { agreement } = await instance(OLD);
+    running.splice(running.indexOf(agreement), 1);
+    // the first beat's write is slow (a loaded database); the next beat starts before it ends
+    const table = store.instances;
+    const beat = table.beat.bind(table);
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let calls = 0;
+    table.beat = async (record) => {
+      calls += 1;
+      if (calls === 1) await held;
+      return beat(record);
+    };
+    const slow = agreement.beat();
+    const next = agreement.beat();
+    const stopped = agreement.stop();
+    setTimeout(release, 20);
+    await Promise.all([slow, next, stopped]);
+    expect(await table.live(new Date(Date.now() - 60_000).toISOString())).toEqual([]);
+  });
 });
 
 describe('the encryption probe', () => {

@@ -45,7 +45,10 @@ export class KeyAgreement {
   private intervalMs = HEARTBEAT_MS;
   private serving = false;
   private lastSealing: string | undefined;
-  /** This instance's last heartbeat write: stop() waits for it, so that a beat in flight cannot bring the row back. */
+  /**
+   * This instance's heartbeat writes, one after the other: stop() waits for the last, so that no beat in flight (one
+   * slower than the period on a loaded database among them) can bring the row back after it is removed.
+   */
   private writing: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -56,8 +59,16 @@ export class KeyAgreement {
     private readonly keyFile: string | null,
   ) {}
 
+  /**
+   * The heartbeat period of the cluster (`PORTICO_INSTANCE_HEARTBEAT_SECONDS`): an instance counts as live for three
+   * periods after its last beat, for a serving instance and a command-line run alike.
+   */
+  heartbeatEvery(intervalMs: number): void {
+    this.intervalMs = intervalMs;
+  }
+
   /** Starts the heartbeat of a serving instance: one beat now (before the first request), then every `intervalMs`. */
-  async start(intervalMs = HEARTBEAT_MS): Promise<void> {
+  async start(intervalMs = this.intervalMs): Promise<void> {
     this.intervalMs = intervalMs;
     this.serving = true;
     await this.beat();
@@ -81,7 +92,7 @@ export class KeyAgreement {
   async beat(): Promise<KeyAgreementView> {
     const now = Date.now();
     if (this.serving) {
-      this.writing = this.store.instances.beat({
+      const record: InstanceRecord = {
         id: this.id,
         host: this.host,
         pid: process.pid,
@@ -89,8 +100,10 @@ export class KeyAgreement {
         keyFile: this.keyFile,
         startedAt: this.startedAt,
         seenAt: new Date(now).toISOString(),
-      });
-      await this.writing;
+      };
+      const write = this.writing.catch(() => {}).then(() => (this.serving ? this.store.instances.beat(record) : undefined));
+      this.writing = write;
+      await write;
       await this.store.instances.remove({ before: new Date(now - FORGET_MS).toISOString() });
     }
     const instances = await this.store.instances.live(new Date(now - 3 * this.intervalMs).toISOString());
