@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { FIRM, FIRM_PEOPLE } from '@portico/core/testing';
+import { FIRM, FIRM_PEOPLE, firmPerson } from '@portico/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxedGateway, stopSandboxedGateway, type TestGateway } from '../gateway.test-support.js';
 
@@ -38,12 +38,14 @@ describe('whom each connection acts as', () => {
     expect(actingAs.notion).toMatchObject({ user: { name: 'Portico' }, account: { name: FIRM.name } });
     expect(actingAs.slack).toMatchObject({ user: { name: 'Portico' }, account: { name: FIRM.name } });
     // QuickBooks: the company (realm) the connection reads, and the partner whose token it is (Intuit's userinfo);
-    // CallRail: the account its key reaches
+    // CallRail: the account its key reaches, and the user whose email was saved with the key (its API has no who-am-I)
     const realm = String(gateway.sandboxes.quickbooks?.connection?.realmId);
     expect(actingAs.quickbooks?.account?.id).toBe(realm);
     expect(actingAs.quickbooks?.account?.name).toMatch(/\S/);
     expect(actingAs.quickbooks?.user).toMatchObject({ name: partner.name, email: partner.email });
     expect(actingAs.callrail?.account?.name).toMatch(/\S/);
+    const intake = firmPerson('intake');
+    expect(actingAs.callrail?.user).toMatchObject({ name: intake.name, email: intake.email });
     // the facts stored at connect time stay under `account`; whom it acts as is not repeated there
     for (const connection of listed.connections) expect(connection.account).not.toHaveProperty('acting_as');
   });

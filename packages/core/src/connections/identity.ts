@@ -9,6 +9,9 @@ import type { Connections } from './credentials.js';
 
 /** The key of a connection's non-secret facts under which whom it acts as is kept. */
 export const ACTING_AS = 'acting_as';
+/** The fact an operator may save with a shared connection to say whose credentials they are (`--meta user_email=…`). */
+export const USER_EMAIL = 'user_email';
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
 /** The longest an identification may take, every upstream attempt included. */
 export const IDENTIFY_TIMEOUT_MS = 10_000;
 /** After a failed identification, how long a listing waits before asking again. */
@@ -90,11 +93,20 @@ export class ConnectionIdentities<S extends IntegrationState = IntegrationState>
     const settings = await state(record.workspaceId, integration.service);
     const baseUrl = baseUrlFor(integration, settings, loaded.record.meta);
     const operation = { name: 'identify' };
+    const email = await this.personOf(record);
     const client = {
       baseUrl,
       send: (request: UpstreamRequest) => sender.send(integration, operation, request, baseUrl, loaded.credentials, settings.settings),
+      ...(email ? { person: { email } } : {}),
     };
     return identify(client, loaded.record.meta);
+  }
+
+  /** The email of whom the connection is said to belong to: its member's, or the `user_email` given with a shared one. */
+  private async personOf(record: ConnectionRecord): Promise<string | undefined> {
+    if (record.memberId) return (await this.options.store.members.get(record.workspaceId, record.memberId))?.email;
+    const given = record.meta[USER_EMAIL];
+    return typeof given === 'string' && EMAIL.test(given.trim()) ? given.trim().toLowerCase() : undefined;
   }
 
   private withTimeout<T>(promise: Promise<T>): Promise<T> {

@@ -128,6 +128,13 @@ export interface IdentifyClient {
    * origin instead when the base URL is not the plugin's.
    */
   readonly baseUrl: string;
+  /**
+   * Whom the connection is said to belong to: for a personal connection, the member as the gateway knows them (the
+   * email their identity provider vouched for); for a shared one, the `user_email` its operator gave when saving it.
+   * For an application whose API cannot say whose credentials it was given (CallRail): the plugin may look the person
+   * up among the account's users, and names nobody when they are not there.
+   */
+  readonly person?: { email: string };
 }
 
 /** The account (company, workspace, team) and the user a connection acts as, in the application's own ids and names. */

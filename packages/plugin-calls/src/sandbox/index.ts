@@ -4,6 +4,7 @@ import {
   type EmulatorReply,
   type EmulatorRequest,
   type FaultWriter,
+  firmPerson,
   InvalidJsonError,
   jsonReply,
   startEmulator,
@@ -49,7 +50,7 @@ const writeFault: FaultWriter = (fault) => {
  * "message": "…" }` makes the next request fail) and `POST /__sandbox/reset` (restores the seeded data).
  */
 export function startSandbox(options: SandboxOptions = {}): Promise<SandboxServer> {
-  return startEmulator<State>({
+  const server = startEmulator<State>({
     ...options,
     token: SANDBOX_TOKEN,
     basePath: '/v3',
@@ -65,6 +66,8 @@ export function startSandbox(options: SandboxOptions = {}): Promise<SandboxServe
     writeFault,
     onError: () => errorReply(new HttpError(500, 'Internal Server Error')),
   });
+  // The key is the intake coordinator's, the account's admin: CallRail's API cannot say so, the connection's facts do.
+  return server.then((started) => ({ ...started, connection: { user_email: firmPerson('intake').email } }));
 }
 
 function answer(request: EmulatorRequest, { data, origin }: State): EmulatorReply {

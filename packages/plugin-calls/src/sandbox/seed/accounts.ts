@@ -1,3 +1,4 @@
+import { FIRM, FIRM_PEOPLE } from '@portico/core/testing/emulator';
 import type { AccountRec, CompanyRec, SandboxData, TagRec, TrackerRec, UserRec } from '../records.js';
 import { IDS } from './ids.js';
 import { ATTRIBUTION } from './markets.js';
@@ -146,7 +147,6 @@ export function seedAccounts(): AccountSetup {
     last: string,
     role: UserRec['role'],
     company_ids: string[],
-    domain: string,
     id = hexId('USR', `user-${account_id}-${n}`),
   ): UserRec => ({
     account_id,
@@ -154,18 +154,19 @@ export function seedAccounts(): AccountSetup {
     numeric_id: 210551 + n,
     first_name: first,
     last_name: last,
-    email: `${first.toLowerCase()}.${last.toLowerCase()}@${domain}`,
+    // the address the firm's people have everywhere (the one they sign in to the gateway with)
+    email: FIRM_PEOPLE.find((p) => p.name === `${first} ${last}`)?.email ?? `${first.toLowerCase()}@${FIRM.domain}`,
     role,
     company_ids,
     created_at: `2023-0${n}-0${n}T09:00:00.000-05:00`,
   });
   const users: UserRec[] = [
-    user(IDS.harbor, 1, 'Sofia', 'Alvarez', 'admin', [IDS.downtown, IDS.westside], 'harlowpike.example', IDS.firstUser),
-    user(IDS.harbor, 2, 'Tom', 'Becker', 'agent', [IDS.downtown], 'harlowpike.example'),
-    user(IDS.harbor, 3, 'Priya', 'Raman', 'agent', [IDS.westside], 'harlowpike.example'),
-    user(IDS.harbor, 4, 'Nora', 'Quinn', 'reporting', [IDS.downtown, IDS.westside], 'harlowpike.example'),
-    user(IDS.summit, 5, 'Margaret', 'Harlow', 'admin', [IDS.denver, IDS.boulder], 'estates.harlowpike.example'),
-    user(IDS.summit, 6, 'Daniel', 'Pike', 'agent', [IDS.denver], 'estates.harlowpike.example'),
+    user(IDS.harbor, 1, 'Sofia', 'Alvarez', 'admin', [IDS.downtown, IDS.westside], IDS.firstUser),
+    user(IDS.harbor, 2, 'Tom', 'Becker', 'agent', [IDS.downtown]),
+    user(IDS.harbor, 3, 'Priya', 'Raman', 'agent', [IDS.westside]),
+    user(IDS.harbor, 4, 'Nora', 'Quinn', 'reporting', [IDS.downtown, IDS.westside]),
+    user(IDS.summit, 5, 'Margaret', 'Harlow', 'admin', [IDS.denver, IDS.boulder]),
+    user(IDS.summit, 6, 'Daniel', 'Pike', 'agent', [IDS.denver]),
   ];
 
   const tags: TagRec[] = [
