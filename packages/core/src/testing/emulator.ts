@@ -79,6 +79,7 @@ export {
   parseFault,
 } from './faults.js';
 export * from './firm.js';
+export { FIRM_IDENTITY_CLIENT_ID, type FirmIdentityProvider, startFirmIdentityProvider } from './firm-identity.js';
 export { ACCOUNT_HOLDER, type FirmSignIn, firmSignIn } from './firm-sign-in.js';
 
 /**
