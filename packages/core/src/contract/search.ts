@@ -1,7 +1,8 @@
 import type { RegisteredIntegration, RegisteredOperation } from './registry.js';
-import { type Action, type Asked, GENERIC_OPERATION_VERBS, operationIntent, readQuery } from './search-intent.js';
+import { type Action, type Asked, GENERIC_OPERATION_VERBS, operationIntent, readQuery, VERB_WORDS } from './search-intent.js';
 import { Lexicon } from './search-lexicon.js';
-import { KEY_WORDS, SERVICE_HEAD_STOP, STOP } from './search-vocabulary.js';
+import { Spelling } from './search-spelling.js';
+import { KEY_WORDS, PHRASAL_VERBS, SERVICE_HEAD_STOP, STOP } from './search-vocabulary.js';
 import { normalize, stem, words } from './search-words.js';
 
 export interface SearchHit {
@@ -131,6 +132,7 @@ export class OperationIndex {
   private readonly averageLength: number;
   private readonly services = new Map<string, ServiceWords>();
   private readonly lexicon: Lexicon;
+  private readonly spelling = new Spelling();
   /** "service.operation" → the operation of the same service to rank above it. */
   private readonly preferredOf = new Map<string, string>();
   private readonly brands = new Set<string>();
@@ -141,7 +143,13 @@ export class OperationIndex {
 
   constructor(integrations: readonly RegisteredIntegration[]) {
     this.lexicon = new Lexicon(integrations.map((integration) => integration.plugin.vocabulary ?? {}));
+    for (const text of [...this.lexicon.spellings, ...VERB_WORDS(), ...STOP, ...Object.entries(PHRASAL_VERBS).flat()])
+      this.spelling.add(text);
     for (const integration of integrations) {
+      const { vocabulary = {}, displayName, description } = integration.plugin;
+      for (const text of [integration.service, displayName, description, ...(vocabulary.names ?? []), ...(vocabulary.cues ?? [])])
+        this.spelling.add(text);
+      for (const kind of vocabulary.kinds ?? []) this.spelling.add(kind);
       const service = serviceWords(integration, this.lexicon);
       this.services.set(integration.service, service);
       for (const name of service.names) this.brands.add(name);
@@ -173,6 +181,8 @@ export class OperationIndex {
         add(rest.join(' '), 0.25, false);
         add(params.names, 0.4, false);
         add(params.details, 0.2, false);
+        for (const text of [operation.name.replace(/_/g, ' '), definition.summary, definition.description, params.names, params.details])
+          this.spelling.add(text);
         const nameWords = topical(operation.name);
         for (const word of nameWords) this.nameWords.add(word);
         const nameTerms = new Set(nameWords.filter((term, i) => i > 0 || !GENERIC_OPERATION_VERBS.has(term)));
@@ -193,7 +203,8 @@ export class OperationIndex {
    * The services a query names ("in QuickBooks") or calls by a word only they use ("#billing", "call tracking"). A
    * search ranks their matching operations before any other service's; a query naming none is ranked across all.
    */
-  namedServices(query: string): string[] {
+  namedServices(text: string): string[] {
+    const query = this.spelling.correct(text);
     return [...this.routedServices(query, readQuery(query, this.lexicon, this.brands).words)];
   }
 
@@ -228,7 +239,9 @@ export class OperationIndex {
     }
   }
 
-  search(query: string, options: { limit: number; filter?: SearchFilter }): SearchHit[] {
+  search(text: string, options: { limit: number; filter?: SearchFilter }): SearchHit[] {
+    // A slip of the keyboard ("shedule", "cancle") is read as the word meant.
+    const query = this.spelling.correct(text);
     const reading = readQuery(query, this.lexicon, this.brands, this.nameWords, this.kindWords, this.headWords);
     // The services the query names, or calls by a word only they use: their matching operations come first.
     const routed = this.routedServices(query, reading.words);
