@@ -54,8 +54,8 @@ const BEING = new Set('is are am was were works work has have uses use'.split(' 
 const WISH = new Set('need needs want wants like how going have has able wish please time'.split(' '));
 /** Verbs that make one record out of another ("turn the call into a lead", "convert the inquiry into a matter"). */
 const TRANSFORMING = new Set(['turn', 'convert', 'make']);
-/** Words that ask about several records without a plural ("all", "every", "call history"). */
-const SEVERAL = new Set(['all', 'every', 'history']);
+/** Words that ask about several records without a plural ("all", "every", "call history", "the call log"). */
+const SEVERAL = new Set(['all', 'every', 'history', 'log', 'inbox', 'feed']);
 /** Words that stand for others ("who" for users) but say nothing themselves: the texts' "who" is no topic. */
 const EXPAND_ONLY = new Set(['who', 'everyon']);
 /** In a question, the pronouns after which a verb is still a request ("how do I add", "can you add"). */
@@ -150,6 +150,8 @@ export interface QueryReading {
   words: Set<string>;
   /** Its words as written, lowercase, not stemmed ("books", "tracking"): a service's kind. */
   tokens: Set<string>;
+  /** The keys a lookup may find a record by that the query gives a value of, stemmed: "email" for ann@firm.com. */
+  keys: Set<string>;
 }
 
 const SYNONYM_WEIGHT = 0.7;
@@ -296,10 +298,14 @@ export function readQuery(
     for (const word of own) fixed.add(word);
   }
   // What the values in a query are: an email address, a phone number, a name ("the lead named Kevin Brooks").
-  if (/\S@\S/.test(text)) implied.push('email');
-  if (/\b\d{3}[-. ]\d{3,4}\b/.test(text)) implied.push(stem('phone'));
+  const keys = new Set<string>();
+  if (/\S@\S/.test(text)) keys.add('email');
+  if (/\b\d{3}[-. ]\d{3,4}\b/.test(text)) keys.add(stem('phone'));
   const names = [...text.matchAll(/(?<=\S\s+)[A-Z][a-z]+/g)].map(([word]) => stem(word.toLowerCase()));
   if (names.some((name) => !brands.has(name) && !STOP.has(name))) implied.push(stem('name'));
+  // "find a lead by email": the key is named.
+  for (const [, key = ''] of normalized.matchAll(/\bby (?:their |its |his |her )?([a-z]+)/g)) keys.add(stem(key));
+  for (const key of keys) if (key !== stem('name')) implied.push(key);
   const present = new Set([...given.map(({ term }) => term), ...implied]);
   const terms = new Map<string, number>();
   const add = (term: string, weight: number) => terms.set(term, Math.max(terms.get(term) ?? 0, weight));
@@ -324,6 +330,7 @@ export function readQuery(
     many: single ? false : plural ? true : one ? false : undefined,
     words: new Set(given.map(({ term }) => term)),
     tokens: seen,
+    keys,
   };
 }
 

@@ -35,6 +35,8 @@ const NAMED_SERVICE = 4;
 const SERVICE_OF_KIND = 2.5;
 /** How much a lookup by a key (find_contact_by_phone) counts when the query gives no such key. */
 const KEY_MISSING = 0.5;
+/** How much a lookup by a key counts when the query gives its value or names it ("ann@firm.com", "by email"). */
+const KEY_GIVEN = 1.3;
 
 /** Whether the query gives a lookup's key in other words: a number for a phone. */
 const givesKey = (terms: ReadonlyMap<string, number>, key: string) => (KEY_WORDS[key] ?? []).some((word) => terms.has(stem(word)));
@@ -272,6 +274,7 @@ export class OperationIndex {
       // A lookup by a key the query does not give ("potential clients added since Monday" has no email) is no answer.
       if (doc.keyTerms.length > 0 && !doc.keyTerms.some((term) => reading.terms.has(term) || givesKey(reading.terms, term)))
         score *= KEY_MISSING;
+      else if (doc.keyTerms.some((term) => reading.keys.has(term))) score *= KEY_GIVEN;
       score *= actionFactor(reading.action, doc.action);
       if (reading.action === 'read' && doc.action === 'read' && reading.many !== undefined && reading.many !== doc.many)
         score *= reading.many ? 0.75 : 0.6;
