@@ -104,6 +104,13 @@ function serviceWords(integration: RegisteredIntegration, lexicon: Lexicon): Ser
   return { names, cues: [...phrases, ...(vocabulary.cues ?? [])].map(cuePattern), kinds, head: headWords };
 }
 
+/**
+ * How a listing is paged says nothing about what it lists: its parameters and sentences are left out of the index, so
+ * that "page" stays a word of the operations about pages (Notion's), not of every paged listing.
+ */
+const PAGING_PARAMS = new Set(['page', 'per_page', 'page_size', 'page_token', 'start_cursor', 'cursor', 'limit', 'offset', 'fetchAll']);
+const PAGING_SENTENCE = /^(Paging|Paged|Pages with page)\b|\b(page_token|per_page|start_cursor|next_cursor)\b/;
+
 /** Text of the parameters: their names, the first clause of their descriptions, their allowed values. */
 function paramText(params: RegisteredOperation['definition']['params']): { names: string; details: string } {
   const properties = (params.properties ?? {}) as Record<
@@ -113,6 +120,7 @@ function paramText(params: RegisteredOperation['definition']['params']): { names
   const names: string[] = [];
   const details: string[] = [];
   for (const [name, schema] of Object.entries(properties)) {
+    if (PAGING_PARAMS.has(name)) continue;
     names.push(name);
     details.push((schema.description ?? '').split(/[.;(]/)[0] ?? '');
     for (const value of [...(schema.enum ?? []), ...(schema.anyOf ?? []).map((option) => option.const)]) {
@@ -180,7 +188,7 @@ export class OperationIndex {
         add([...new Set(operation.name.split('_'))].join(' '), 4, true);
         add(definition.summary, 2.5, true);
         add(first, 1, false);
-        add(rest.join(' '), 0.25, false);
+        add(rest.filter((sentence) => !PAGING_SENTENCE.test(sentence)).join(' '), 0.25, false);
         add(params.names, 0.4, false);
         add(params.details, 0.2, false);
         for (const text of [operation.name.replace(/_/g, ' '), definition.summary, definition.description, params.names, params.details])
