@@ -109,6 +109,8 @@ function serviceWords(integration: RegisteredIntegration, lexicon: Lexicon): Ser
  * that "page" stays a word of the operations about pages (Notion's), not of every paged listing.
  */
 const PAGING_PARAMS = new Set(['page', 'per_page', 'page_size', 'page_token', 'start_cursor', 'cursor', 'limit', 'offset', 'fetchAll']);
+/** Words of paging, left out of the parameters and the description's details ("in one answer, with no paging"). */
+const PAGING_WORDS = new Set(['pag', 'cursor']);
 const PAGING_SENTENCE = /^(Paging|Paged|Pages with page)\b|\b(page_token|per_page|start_cursor|next_cursor)\b/;
 
 /** Text of the parameters: their names, the first clause of their descriptions, their allowed values. */
@@ -176,8 +178,9 @@ export class OperationIndex {
         let length = 0;
         // Only the short, telling fields count towards the length normalisation: a long description with many
         // parameters must not push an operation down for a query that names it.
-        const add = (text: string, weight: number, counts: boolean) => {
+        const add = (text: string, weight: number, counts: boolean, telling = true) => {
           for (const term of topical(text)) {
+            if (!telling && PAGING_WORDS.has(term)) continue;
             weights.set(term, (weights.get(term) ?? 0) + weight);
             if (counts) length += weight;
           }
@@ -188,9 +191,9 @@ export class OperationIndex {
         add([...new Set(operation.name.split('_'))].join(' '), 4, true);
         add(definition.summary, 2.5, true);
         add(first, 1, false);
-        add(rest.filter((sentence) => !PAGING_SENTENCE.test(sentence)).join(' '), 0.25, false);
-        add(params.names, 0.4, false);
-        add(params.details, 0.2, false);
+        add(rest.filter((sentence) => !PAGING_SENTENCE.test(sentence)).join(' '), 0.25, false, false);
+        add(params.names, 0.4, false, false);
+        add(params.details, 0.2, false, false);
         for (const text of [operation.name.replace(/_/g, ' '), definition.summary, definition.description, params.names, params.details])
           this.spelling.add(text);
         const nameWords = topical(operation.name);
