@@ -37,8 +37,7 @@ function isSlip(typed: string, known: string): boolean {
     );
   }
   if (typed.length === known.length - 1) return i < typed.length && typed.slice(i) === known.slice(i + 1);
-  if (typed.length === known.length + 1)
-    return typed.slice(i + 1) === known.slice(i) && (i < known.length || typed[i] === typed[i - 1]);
+  if (typed.length === known.length + 1) return typed.slice(i + 1) === known.slice(i) && (i < known.length || typed[i] === typed[i - 1]);
   return false;
 }
 
