@@ -159,7 +159,7 @@ describe('OperationIndex spelling, names and everyday verbs', () => {
       path,
       summary,
       description: `${description} Paging: up to limit records per page; call again with page_token for the next page.`,
-      params: Params({ page_token: Type.Optional(Type.String({ description: 'The page to return' })) }),
+      params: Params({ id: Type.String(), page_token: Type.Optional(Type.String({ description: 'The page to return' })) }),
       upstream: { method: 'GET', path },
     });
   office.register(
