@@ -44,6 +44,9 @@ export {
   sandboxToday,
   shiftFromAuthored,
   shiftSeededDates,
+  STORY_MORNING_ENDS,
+  storyInstant,
+  storyTimestamp,
   timestampFromToday,
 } from './clock.js';
 export {
