@@ -21,6 +21,8 @@ const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 let pinned: string | undefined;
 let anchor: string | undefined;
+/** The now the story's today was placed against (storyInstant): taken once a day, or again when a test pins the clock. */
+let storyClock: { day: string; now: number } | undefined;
 
 /** True for a real calendar date written YYYY-MM-DD. */
 export function isIsoDate(text: string): boolean {
@@ -53,12 +55,14 @@ export function sandboxNow(): number {
 }
 
 /**
- * Pins the clock to a fixed day (a test that asserts fixed dates), or unpins it with no argument. Re-anchors at once.
+ * Pins the clock to a fixed day (a test that asserts fixed dates), or unpins it with no argument. Re-anchors at once,
+ * and places the story's today again (storyInstant).
  * Pinning is per process (per test file under vitest).
  */
 export function pinSandboxClock(date?: string): void {
   pinned = date === undefined ? undefined : checked(date, 'pinSandboxClock');
   anchor = currentDay();
+  storyClock = undefined;
 }
 
 /** Whether a test pinned the clock to a day (pinSandboxClock): the sandboxes then reproduce that day exactly. */
@@ -131,11 +135,14 @@ export const STORY_MORNING_ENDS = '10:00';
 export function storyInstant(instant: number): number {
   const today = sandboxToday();
   if (pinned || zonedDate(instant) !== today) return instant;
-  const now = sandboxNow();
+  // one now per day for the whole process, so that every sandbox (and each reset) places the story alike
+  if (storyClock?.day !== today) storyClock = { day: today, now: sandboxNow() };
+  const { now } = storyClock;
   const midnight = Date.parse(zonedTimestamp(today, '00:00'));
   const morning = Date.parse(zonedTimestamp(today, STORY_MORNING_ENDS)) - midnight;
   const placed = now - midnight >= morning ? instant : midnight + Math.floor(((instant - midnight) * (now - midnight)) / morning);
-  return Math.min(placed, now);
+  // in whole seconds, as every application writes its timestamps
+  return Math.floor(Math.min(placed, now) / 1000) * 1000;
 }
 
 const STAMP = /^(\d{4}-\d{2}-\d{2})([T ])(\d{2}:\d{2}(?::\d{2})?)(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/;

@@ -16,6 +16,7 @@ function clockAt(date: string, time: string): number {
   vi.useFakeTimers({ toFake: ['Date'] });
   const now = Date.parse(zonedTimestamp(date, time));
   vi.setSystemTime(now);
+  pinSandboxClock();
   expect(anchorSandboxClock()).toBe(date);
   return now;
 }
@@ -45,6 +46,9 @@ describe('what the story says happened today is never after now', () => {
     const yesterday = at('16:42:10', '2026-11-25');
     expect(storyInstant(yesterday)).toBe(yesterday);
     expect(placed[2]).toBeGreaterThan(yesterday);
+    // every sandbox seeded later that day (or reset) places the story alike
+    vi.setSystemTime(now + 90_000);
+    expect(MORNING.map((time) => storyInstant(at(time)))).toEqual(placed);
     // tomorrow's and later moments are not the story's past: left alone
     expect(storyInstant(at('09:00', '2026-11-27'))).toBe(at('09:00', '2026-11-27'));
   });
