@@ -1,4 +1,4 @@
-import { isoOffset, localOffsetMinutes, sandboxToday } from '@portico/core/testing';
+import { daysFromToday, draftTime, FIRM_WORK, isoOffset, localOffsetMinutes, sandboxToday } from '@portico/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   digits,
@@ -230,6 +230,16 @@ describe('money that reconciles', () => {
         bill.state !== 'draft' && cents(bill.balance) === 0,
       );
     }
+  });
+
+  it("Clio's unbilled time is the firm's: its work of the week and the draft bills' time, by person, hours, day and matter", async () => {
+    const activities = await clio('activities', 'id,type,billed,non_billable,date,quantity_in_hours,note,matter{description},user{name}');
+    const row = (who: unknown, hours: unknown, date: unknown, matter: unknown, note: unknown) => `${who} | ${hours} h | ${date} | ${matter} | ${note}`;
+    const unbilled = activities
+      .filter((a) => a.type === 'TimeEntry' && a.billed === false && a.non_billable === false)
+      .map((a) => row((a.user as Json).name, a.quantity_in_hours, a.date, (a.matter as Json).description, a.note));
+    const firm = [...draftTime(), ...FIRM_WORK].map((t) => row(t.who, t.hours, daysFromToday(-t.daysAgo), t.matter, t.note));
+    expect(unbilled.sort()).toEqual(firm.sort());
   });
 
   it('each issued Clio bill is the QuickBooks invoice with its number, client, amounts and due date; drafts are not invoiced', async () => {
