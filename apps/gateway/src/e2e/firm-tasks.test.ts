@@ -69,7 +69,10 @@ async function call<T>(hit: Hit & { described: Described }, params: Record<strin
   return answer;
 }
 
-const digits = (phone: unknown) => String(phone ?? '').replace(/\D/g, '').slice(-10);
+const digits = (phone: unknown) =>
+  String(phone ?? '')
+    .replace(/\D/g, '')
+    .slice(-10);
 const today = () => sandboxToday();
 const byName = <T>(entries: Iterable<[string, T]>) => Object.fromEntries([...entries].sort(([a], [b]) => a.localeCompare(b)));
 const sum = (entries: Array<[string, number]>) => {
@@ -80,14 +83,23 @@ const sum = (entries: Array<[string, number]>) => {
 
 /** This morning's car-accident voicemail, as the story tells it. */
 const voicemail = () => {
-  const told = FIRM_CALLS.find((c) => c.daysAgo === 0 && c.answer === 'voicemail' && /accident|collision/i.test(firmLeadOf(c.who)?.title ?? ''));
+  const told = FIRM_CALLS.find(
+    (c) => c.daysAgo === 0 && c.answer === 'voicemail' && /accident|collision/i.test(firmLeadOf(c.who)?.title ?? ''),
+  );
   expect(told, 'the story has a car-accident voicemail this morning').toBeDefined();
   return told as (typeof FIRM_CALLS)[number];
 };
 const firmLeadOf = (name: string) => FIRM_LEADS.find((l) => l.name === name);
 
 type Resource = { id: string; attributes: Record<string, unknown>; relationships?: Record<string, { data?: unknown }> };
-type Call = { id: string; start_time: string; customer_name: string | null; customer_phone_number: string; voicemail: boolean; note?: string | null };
+type Call = {
+  id: string;
+  start_time: string;
+  customer_name: string | null;
+  customer_phone_number: string;
+  voicemail: boolean;
+  note?: string | null;
+};
 
 /** The calls of this morning on every CallRail account, newest first. */
 async function callsThisMorning(): Promise<Call[]> {
@@ -176,7 +188,13 @@ describe("the firm's everyday questions, answered over MCP", () => {
     ).data;
 
     const matters = await find('find a matter by name', 'clio.list_matters');
-    type Matter = { id: number; description: string; status: string; client: { name: string; primary_phone_number: string }; responsible_attorney: { name: string } };
+    type Matter = {
+      id: number;
+      description: string;
+      status: string;
+      client: { name: string; primary_phone_number: string };
+      responsible_attorney: { name: string };
+    };
     const fields = 'id,display_number,description,status,client{name,primary_phone_number},responsible_attorney{name}';
     const found = (await call<{ data: Matter[] }>(matters, { query: String(lead.last_name), fields })).data;
     const matter = found.find((m) => m.id === created.id);
@@ -284,7 +302,8 @@ describe("the firm's everyday questions, answered over MCP", () => {
     const messages = (await call<{ messages: Array<{ ts: string; text: string }> }>(read, { channel: intake?.id, limit: '10' })).messages;
     // the newest message in the channel is the post, and it names every lead of the morning with their matter
     expect(messages[0]?.ts).toBe(sent.ts);
-    for (const lead of FIRM_LEADS.filter((l) => l.createdDaysAgo === 0)) expect(messages[0]?.text).toContain(`${lead.name} (${lead.title})`);
+    for (const lead of FIRM_LEADS.filter((l) => l.createdDaysAgo === 0))
+      expect(messages[0]?.text).toContain(`${lead.name} (${lead.title})`);
     // nothing seeded in the channel is later than now
     for (const m of messages) expect(Number(m.ts) * 1000).toBeLessThanOrEqual(sandboxNow());
   });
@@ -292,7 +311,9 @@ describe("the firm's everyday questions, answered over MCP", () => {
   it('the onboarding checklist items not done yet (Notion)', async () => {
     const search = await find('find the onboarding checklist page in Notion', 'notion.search');
     type Page = { id: string; object: string; properties?: Record<string, { type: string; title?: Array<{ plain_text: string }> }> };
-    const pages = (await call<{ results: Page[] }>(search, { query: 'onboarding checklist', filter: { property: 'object', value: 'page' } })).results;
+    const pages = (
+      await call<{ results: Page[] }>(search, { query: 'onboarding checklist', filter: { property: 'object', value: 'page' } })
+    ).results;
     const titleOf = (p: Page) =>
       Object.values(p.properties ?? {})
         .find((x) => x.type === 'title')
@@ -304,7 +325,9 @@ describe("the firm's everyday questions, answered over MCP", () => {
     const read = await find('read the to-do items of a Notion page', 'notion.list_block_children');
     type Block = { type: string; to_do?: { checked: boolean; rich_text: Array<{ plain_text: string }> } };
     const blocks = (await call<{ results: Block[]; has_more: boolean }>(read, { block_id: page?.id, page_size: 100 })).results;
-    const open = blocks.filter((b) => b.type === 'to_do' && b.to_do?.checked === false).map((b) => b.to_do?.rich_text.map((t) => t.plain_text).join(''));
+    const open = blocks
+      .filter((b) => b.type === 'to_do' && b.to_do?.checked === false)
+      .map((b) => b.to_do?.rich_text.map((t) => t.plain_text).join(''));
     const expected = FIRM_ONBOARDING.flatMap((part) => part.steps.filter((s) => !s.done).map((s) => s.step));
     expect(open).toEqual(expected);
     expect(expected.length).toBeGreaterThan(0);

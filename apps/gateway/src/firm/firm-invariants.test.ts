@@ -234,7 +234,8 @@ describe('money that reconciles', () => {
 
   it("Clio's unbilled time is the firm's: its work of the week and the draft bills' time, by person, hours, day and matter", async () => {
     const activities = await clio('activities', 'id,type,billed,non_billable,date,quantity_in_hours,note,matter{description},user{name}');
-    const row = (who: unknown, hours: unknown, date: unknown, matter: unknown, note: unknown) => `${who} | ${hours} h | ${date} | ${matter} | ${note}`;
+    const row = (who: unknown, hours: unknown, date: unknown, matter: unknown, note: unknown) =>
+      `${who} | ${hours} h | ${date} | ${matter} | ${note}`;
     const unbilled = activities
       .filter((a) => a.type === 'TimeEntry' && a.billed === false && a.non_billable === false)
       .map((a) => row((a.user as Json).name, a.quantity_in_hours, a.date, (a.matter as Json).description, a.note));

@@ -156,7 +156,12 @@ export function storyTimestamp(value: string): string {
   if (!match) return value;
   const [, date, sep, time, fraction = '', zone = ''] = match as unknown as [string, string, string, string, string?, string?];
   const wall = Date.parse(`${date}T${time.length === 5 ? `${time}:00` : time}${fraction}Z`);
-  const offset = zone === '' ? localOffsetMinutes(date, time) : zone === 'Z' ? 0 : (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4)));
+  const offset =
+    zone === ''
+      ? localOffsetMinutes(date, time)
+      : zone === 'Z'
+        ? 0
+        : (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4)));
   const instant = wall - offset * 60_000;
   const placed = storyInstant(instant);
   if (placed === instant) return value;
