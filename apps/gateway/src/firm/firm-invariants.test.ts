@@ -371,8 +371,9 @@ describe("time in the firm's zone", () => {
     const walk = (value: unknown, where: string, key = ''): void => {
       if (typeof value === 'string') {
         if (happened.test(key) && /^\d{4}-\d{2}-\d{2}T/.test(value) && Date.parse(value) > sandboxNow()) later.push(`${where} ${value}`);
-      } else if (Array.isArray(value)) value.forEach((item, i) => walk(item, `${where}[${i}]`, key));
-      else if (value && typeof value === 'object') for (const [k, item] of Object.entries(value)) walk(item, `${where}.${k}`, k);
+      } else if (Array.isArray(value)) {
+        for (const [i, item] of value.entries()) walk(item, `${where}[${i}]`, key);
+      } else if (value && typeof value === 'object') for (const [k, item] of Object.entries(value)) walk(item, `${where}.${k}`, k);
     };
     walk(await clio('communications', 'id,received_at,created_at,updated_at'), 'clio.communications');
     walk(await clio('activities', 'id,created_at,updated_at'), 'clio.activities');
