@@ -39,11 +39,14 @@ export {
   isIsoDate,
   pinSandboxClock,
   SANDBOX_TODAY_ENV,
+  STORY_MORNING_ENDS,
   sandboxClockPinned,
   sandboxNow,
   sandboxToday,
   shiftFromAuthored,
   shiftSeededDates,
+  storyInstant,
+  storyTimestamp,
   timestampFromToday,
 } from './clock.js';
 export {
