@@ -335,7 +335,7 @@ describe("the firm's everyday questions, answered over MCP", () => {
 
   it('the source that brought the most leads this month (Lawmatics)', async () => {
     const monthStart = `${today().slice(0, 8)}01`;
-    const leads = await find('leads by source', 'lawmatics.list_prospects');
+    const leads = await find('the leads that came in this month', 'lawmatics.list_prospects');
     const month: Resource[] = [];
     for (let page = 1; ; page++) {
       const answer = await call<{ data: Resource[]; meta?: { total_pages?: number } }>(leads, {
