@@ -17,8 +17,8 @@ const NAMES =
 
 /**
  * Migration 15 (PostgreSQL): the unpartitioned table becomes the partitioned one. Its rows move with their ids, the
- * ids go on from where the old sequence stood, and every month holding rows gets its partition, as do this month and
- * the next. The indexes are those of migrations 1 and 4; the primary key becomes `(id, at)` (a partitioned table's
+ * ids go on from where the old sequence stood, and every month holding rows gets its partition (this month and the
+ * next follow at once: `ensureAuditMonths`). The indexes are those of migrations 1 and 4; the primary key becomes `(id, at)` (a partitioned table's
  * unique keys include the partition key), `id` staying unique as the identity's.
  */
 export const AUDIT_BY_MONTH = [
@@ -31,8 +31,6 @@ export const AUDIT_BY_MONTH = [
   `DO $$ DECLARE month TEXT; BEGIN
      FOR month IN
        SELECT DISTINCT substr(at, 1, 7) FROM audit_unpartitioned WHERE at ~ '^[0-9]{4}-(0[1-9]|1[0-2])'
-       UNION SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM')
-       UNION SELECT to_char(now() AT TIME ZONE 'UTC' + interval '1 month', 'YYYY-MM')
      LOOP
        EXECUTE format('CREATE TABLE %I PARTITION OF audit FOR VALUES FROM (%L) TO (%L)', 'audit_' || replace(month, '-', '_'),
          month, to_char(to_date(month, 'YYYY-MM') + interval '1 month', 'YYYY-MM'));
