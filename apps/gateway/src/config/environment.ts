@@ -64,6 +64,11 @@ const DECLARED = [
     'How long `serve` keeps retrying at start (250 ms doubling to 5 s, each retry logged) while the database cannot be reached; `0` exits at once',
   ),
   integer(
+    'PORTICO_DATABASE_CONNECT_SECONDS',
+    { fallback: 10, min: 1, max: 600 },
+    'PostgreSQL only: how long opening a connection may take (a server that takes it and never answers fails the try instead of hanging it)',
+  ),
+  integer(
     'PORTICO_DATABASE_POOL_SIZE',
     { fallback: 10, min: 1, max: 1_000 },
     'PostgreSQL only: connections each instance opens for queries (plus the lock pool and one LISTEN connection)',
