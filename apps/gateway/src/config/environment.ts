@@ -285,7 +285,7 @@ const DECLARED = [
   integer(
     'PORTICO_AUDIT_RETENTION_DAYS',
     { fallback: 90, min: 0, max: 36_500 },
-    'Audit records older than this many days are deleted in the background (at start, then every 10 minutes); `0` keeps them forever',
+    'Audit records older than this many days are deleted in the background (at start, then every 10 minutes; PostgreSQL: by whole months); `0` keeps them forever',
   ),
   text(
     'PORTICO_AUDIT_SPOOL_DIR',

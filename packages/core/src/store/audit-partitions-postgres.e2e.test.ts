@@ -181,7 +181,7 @@ describe.skipIf(problem !== undefined)(`audit partitioned by month on PostgreSQL
     expect(await placed(sql)).toMatchObject({ october: 'audit_2026_10', november: 'audit_default' });
   });
 
-  it('retention drops the months entirely older than the cutoff and deletes the older rows of the month it falls in', async () => {
+  it('retention drops the months entirely older than the cutoff, keeps the month it falls in whole, and deletes stray rows one by one', async () => {
     const { schema, sql } = await freshSchema();
     const store = storeOn(schema);
     clockAt('2025-11-10T00:00:00.000Z');
@@ -190,32 +190,41 @@ describe.skipIf(problem !== undefined)(`audit partitioned by month on PostgreSQL
     const december = Array.from({ length: 2 }, (_, i) => audit(`dec-${i}`, { at: `2025-12-2${i}T00:00:00.000Z` }));
     await store.appendAudit([...november, ...december]);
     clockAt('2026-01-05T00:00:00.000Z');
-    await store.pruneAudit('2025-01-01T00:00:00.000Z', { batchSize: 10, maxBatches: 5 });
+    expect(await store.pruneAudit('2025-01-01T00:00:00.000Z', { batchSize: 10, maxBatches: 5 })).toEqual({ deleted: 0, more: false });
     await store.appendAudit([
       audit('jan-early', { at: '2026-01-05T00:00:00.000Z' }),
-      audit('jan-cutoff', { at: '2026-01-11T00:00:00.000Z' }),
       audit('jan-late', { at: '2026-01-20T00:00:00.000Z' }),
       audit('feb', { at: '2026-02-01T00:00:00.000Z', workspaceId: 'other' }),
+      // No month partition holds these: they wait in the default partition.
+      audit('stray-old', { at: '2025-06-30T00:00:00.000Z' }),
+      audit('stray-new', { at: '2026-04-01T00:00:00.000Z' }),
     ]);
     expect(await partitions(sql)).toEqual(['audit_2025_11', 'audit_2025_12', 'audit_2026_01', 'audit_2026_02', 'audit_default']);
 
-    // 30 days of retention on 10 February: November and December go whole, January's rows before the 11th one by one.
+    // 30 days of retention on 10 February (cutoff 11 January): November and December go whole; January, which the
+    // cutoff falls in, stays whole until it is all older than the cutoff; the stray old row goes on its own.
     clockAt('2026-02-10T00:00:00.000Z');
-    const result = await store.pruneAudit('2026-01-11T00:00:00.000Z', { batchSize: 10, maxBatches: 5 });
-    expect(result).toEqual({ deleted: 6, more: false });
+    expect(await store.pruneAudit('2026-01-11T00:00:00.000Z', { batchSize: 10, maxBatches: 5 })).toEqual({ deleted: 6, more: false });
     expect(await partitions(sql)).toEqual(['audit_2026_01', 'audit_2026_02', 'audit_2026_03', 'audit_default']);
     expect((await store.queryAudit({ workspaceId: DEFAULT_WORKSPACE, limit: 10 })).records.map((r) => r.operation)).toEqual([
+      'stray-new',
       'jan-late',
-      'jan-cutoff',
+      'jan-early',
     ]);
     expect((await store.queryAudit({ workspaceId: 'other', limit: 10 })).records.map((r) => r.operation)).toEqual(['feb']);
-    expect(await store.workspaceUsage(DEFAULT_WORKSPACE)).toMatchObject({ auditRecords: 2 });
+    expect(await store.workspaceUsage(DEFAULT_WORKSPACE)).toMatchObject({ auditRecords: 3 });
 
-    // A run bounded by its batches leaves the rest for the next one; the dropped months count once.
-    await store.appendAudit(Array.from({ length: 5 }, (_, i) => audit(`old-${i}`, { at: `2026-01-0${i + 1}T12:00:00.000Z` })));
-    expect(await store.pruneAudit('2026-01-11T00:00:00.000Z', { batchSize: 2, maxBatches: 2 })).toEqual({ deleted: 4, more: true });
-    expect(await store.pruneAudit('2026-01-11T00:00:00.000Z', { batchSize: 2, maxBatches: 2 })).toEqual({ deleted: 1, more: false });
-    expect(await store.pruneAudit('2026-01-11T00:00:00.000Z', { batchSize: 2, maxBatches: 2 })).toEqual({ deleted: 0, more: false });
+    // Once the cutoff reaches the end of January (on 3 March with 30 days), all of January goes.
+    clockAt('2026-03-03T00:00:00.000Z');
+    expect(await store.pruneAudit('2026-02-01T00:00:00.000Z', { batchSize: 10, maxBatches: 5 })).toEqual({ deleted: 2, more: false });
+    expect(await partitions(sql)).toEqual(['audit_2026_02', 'audit_2026_03', 'audit_2026_04', 'audit_default']);
+
+    // Stray rows go in bounded batches; a run that stops with some left says so.
+    await store.appendAudit(Array.from({ length: 5 }, (_, i) => audit(`old-${i}`, { at: `2025-0${i + 1}-01T12:00:00.000Z` })));
+    expect(await store.pruneAudit('2026-02-01T00:00:00.000Z', { batchSize: 2, maxBatches: 2 })).toEqual({ deleted: 4, more: true });
+    expect(await store.pruneAudit('2026-02-01T00:00:00.000Z', { batchSize: 2, maxBatches: 2 })).toEqual({ deleted: 1, more: false });
+    expect(await store.pruneAudit('2026-02-01T00:00:00.000Z', { batchSize: 2, maxBatches: 2 })).toEqual({ deleted: 0, more: false });
+    expect((await store.queryAudit({ workspaceId: DEFAULT_WORKSPACE, limit: 10 })).records.map((r) => r.operation)).toEqual(['stray-new']);
   });
 
   it('pages across a month boundary through the same records, in the same order, as SQLite', async () => {

@@ -8,9 +8,10 @@ import type { AuditPruneLimits, AuditPruneResult, AuditRecord } from './types.js
  * Audit retention on PostgreSQL: one instance at a time. The run holds the session advisory lock `lock` (see
  * `advisoryLockText`: `["portico", <schema>, "audit-retention"]`), taken with `pg_try_advisory_lock` on a session of
  * `lockPool`: an instance that finds it taken skips its run (null) instead of queueing behind it. Under the lock it
- * creates this month's and next month's partitions if missing, drops the months entirely older than `before`, then
- * deletes the older rows left (of the month `before` falls in, and of the default partition) in bounded batches
- * (postgres-partitions.ts). The statements go through `pool`, whose sessions have the schema on their search path.
+ * creates this month's and next month's partitions if missing, drops the months entirely older than `before` (a
+ * month goes whole: its records stay until its last one is older than `before`), then deletes the older records of
+ * the default partition in bounded batches (postgres-partitions.ts). The statements go through `pool`, whose
+ * sessions have the schema on their search path.
  */
 export async function pruneAuditOnce(
   pool: pg.Pool,

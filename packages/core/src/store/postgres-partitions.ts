@@ -5,8 +5,9 @@ import type { DbRow } from './rows.js';
  * The audit table on PostgreSQL is partitioned by month of `at` (docs/adr/0039-audit-partitioned-by-month.md): one
  * partition `audit_YYYY_MM` per month, holding `at` from `'YYYY-MM'` up to the next month (`at` is an ISO-8601 UTC
  * text compared in the "C" collation, so that text order is time order), and `audit_default` for any row no month
- * takes (a month not created yet, or an `at` that is not a date). Retention drops whole months; the month ahead is
- * created by every start and every retention run (`ensureAuditMonths`).
+ * takes (a month not created yet, or an `at` that is not a date). Retention is by whole months: a month is dropped
+ * once all of it is older than the cutoff, the default partition's rows are deleted one by one. This month and the
+ * next are created by every start and every retention run (`ensureAuditMonths`).
  */
 
 const COLUMNS = `at TEXT COLLATE "C" NOT NULL, workspace_id TEXT NOT NULL, key_id TEXT, service TEXT NOT NULL,
@@ -113,8 +114,8 @@ export async function ensureAuditMonths(pool: pg.Pool, now: number): Promise<str
 }
 
 /**
- * Drops every month partition whose months lie entirely before `before` (an ISO time), oldest first; resolves with
- * the number of rows they held. Rows of the month `before` falls in are left to the batched delete.
+ * Drops every month partition that lies entirely before `before` (an ISO time), oldest first; resolves with the
+ * number of rows they held. The month `before` falls in is kept whole.
  */
 export async function dropAuditMonths(pool: pg.Pool, before: string): Promise<number> {
   let dropped = 0;
