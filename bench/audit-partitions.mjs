@@ -107,6 +107,7 @@ const result = {
   cutoff: CUTOFF,
   runs: RUNS,
   postgres: (await admin.query('SHOW server_version')).rows[0].server_version,
+  loadAverageAtStart: loadavg().map((n) => Math.round(n * 10) / 10),
 };
 try {
   const sql = new pg.Client({ connectionString: URL });
