@@ -10,7 +10,6 @@ import { audit } from './samples.test-support.js';
 import { SqliteStore } from './sqlite.js';
 import type { AuditEntry, AuditQuery, AuditRecord, Store } from './types.js';
 import { DEFAULT_WORKSPACE } from './types.js';
-import { numberPlaceholders } from './workspace-sql.js';
 
 const problem = await postgresProblem();
 if (problem !== undefined && POSTGRES_REQUIRED) throw new Error(`PostgreSQL is required but cannot be reached: ${problem}`);
@@ -50,12 +49,35 @@ function storeOn(schema: string): PostgresStore {
   return store;
 }
 
+/** Schema version 14 on `sql`'s schema, as the release before the months left it. */
+async function version14(sql: pg.Client): Promise<void> {
+  await sql.query('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+  for (const migration of MIGRATIONS.filter((m) => m.version <= 14)) {
+    for (const statement of migration.postgres) await sql.query(statement);
+    await sql.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
+      migration.version,
+      migration.name,
+      '2026-01-01T00:00:00.000Z',
+    ]);
+  }
+}
+
+/** An audit record as the release before wrote it. */
+const INSERT_V14 = `INSERT INTO audit (at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms, client_address, member_id, connection)
+  VALUES ($1, 'default', 'key_1', $2, $3, 'rest', 200, NULL, 5, '203.0.113.9', NULL, NULL)`;
+
 /** The partitions of `audit`, by name. */
 async function partitions(sql: pg.Client): Promise<string[]> {
   const { rows } = await sql.query(
     "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'audit'::regclass ORDER BY 1",
   );
   return rows.map((r) => String(r.relname));
+}
+
+/** The partition of this month (`add` 0) or a month later. */
+function thisMonth(add: number): string {
+  const now = new Date();
+  return `audit_${new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + add, 1)).toISOString().slice(0, 7).replace('-', '_')}`;
 }
 
 /** Which partition holds each record, by operation. */
@@ -85,16 +107,7 @@ async function allPages(store: Store, query: Omit<AuditQuery, 'before'>): Promis
 describe.skipIf(problem !== undefined)(`audit partitioned by month on PostgreSQL${problem ? ` (skipped: ${problem})` : ''}`, () => {
   it('upgrading from schema 14 gives each month with records its partition, keeps every id and order, and ids go on', async () => {
     const { schema, sql } = await freshSchema();
-    const exec = (text: string, args: unknown[] = []) => sql.query(numberPlaceholders(text), args);
-    await exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
-    for (const migration of MIGRATIONS.filter((m) => m.version <= 14)) {
-      for (const statement of migration.postgres) await exec(statement);
-      await exec('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [
-        migration.version,
-        migration.name,
-        '2026-01-01T00:00:00.000Z',
-      ]);
-    }
+    await version14(sql);
     const rows: Array<[operation: string, at: string, service: string]> = [
       ['jan-a', '2026-01-03T08:00:00.000Z', 'notion'],
       ['feb-a', '2026-02-01T00:00:00.000Z', 'clio'],
@@ -104,28 +117,17 @@ describe.skipIf(problem !== undefined)(`audit partitioned by month on PostgreSQL
       ['apr-b', '2026-04-30T23:00:00.000Z', 'notion'],
       ['apr-gone', '2026-04-30T23:30:00.000Z', 'notion'],
     ];
-    for (const [operation, at, service] of rows) {
-      await exec(
-        `INSERT INTO audit (at, workspace_id, key_id, service, operation, protocol, status, code, duration_ms, client_address, member_id, connection)
-         VALUES (?, 'default', 'key_1', ?, ?, 'rest', 200, NULL, 5, '203.0.113.9', NULL, NULL)`,
-        [at, service, operation],
-      );
-    }
+    for (const [operation, at, service] of rows) await sql.query(INSERT_V14, [at, service, operation]);
     // The newest record was deleted: its id (7) is not given again.
-    await exec("DELETE FROM audit WHERE operation = 'apr-gone'");
-    const before = (await exec('SELECT id, operation FROM audit ORDER BY id DESC')).rows.map((r) => `${r.id} ${r.operation}`);
+    await sql.query("DELETE FROM audit WHERE operation = 'apr-gone'");
+    const before = (await sql.query('SELECT id, operation FROM audit ORDER BY id DESC')).rows.map((r) => `${r.id} ${r.operation}`);
 
     const store = storeOn(schema);
     await store.migrate();
     expect((await store.migrationStatus()).databaseVersion).toBe(15);
 
-    const now = new Date();
-    const month = (add: number) =>
-      new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + add, 1)).toISOString().slice(0, 7).replace('-', '_');
     expect(await partitions(sql)).toEqual(
-      [...new Set(['audit_2026_01', 'audit_2026_02', 'audit_2026_04', `audit_${month(0)}`, `audit_${month(1)}`])]
-        .sort()
-        .concat('audit_default'),
+      [...new Set(['audit_2026_01', 'audit_2026_02', 'audit_2026_04', thisMonth(0), thisMonth(1)])].sort().concat('audit_default'),
     );
     expect(await placed(sql)).toEqual({
       'jan-a': 'audit_2026_01',
@@ -142,10 +144,43 @@ describe.skipIf(problem !== undefined)(`audit partitioned by month on PostgreSQL
       (await store.queryAudit({ workspaceId: DEFAULT_WORKSPACE, service: 'clio', limit: 10 })).records.map((r) => r.operation),
     ).toEqual(['apr-a', 'feb-a']);
 
-    await store.appendAudit([audit('after-upgrade', { at: now.toISOString() })]);
+    await store.appendAudit([audit('after-upgrade', { at: new Date().toISOString() })]);
     const [newest] = (await store.queryAudit({ workspaceId: DEFAULT_WORKSPACE, limit: 1 })).records;
     expect(newest).toMatchObject({ id: '8', operation: 'after-upgrade' });
-    expect((await placed(sql))['after-upgrade']).toBe(`audit_${month(0)}`);
+    expect((await placed(sql))['after-upgrade']).toBe(thisMonth(0));
+  });
+
+  it('upgrading while an instance of the release before keeps writing loses none of its records', async () => {
+    const { schema, sql } = await freshSchema();
+    await version14(sql);
+    for (let i = 0; i < 2000; i++) await sql.query(INSERT_V14, [`2026-0${1 + (i % 9)}-15T00:00:00.000Z`, 'notion', `old-${i}`]);
+    // The older instance: its own session, writing one record after the other until told to stop.
+    const older = new pg.Client({ connectionString: TEST_POSTGRES_URL, options: `-c search_path=${schema}` });
+    await older.connect();
+    closing.push(() => older.end());
+    let stop = false;
+    let written = 0;
+    const writing = (async () => {
+      while (!stop) {
+        await older.query(INSERT_V14, [new Date().toISOString(), 'clio', `during-${written}`]);
+        written++;
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const store = storeOn(schema);
+    await store.migrate();
+    const after = written;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    stop = true;
+    await writing;
+    expect(after).toBeGreaterThan(0);
+    expect(written).toBeGreaterThan(after); // it kept writing once the table was partitioned
+    const counted = await sql.query("SELECT count(*)::int AS n, count(DISTINCT id)::int AS ids FROM audit WHERE operation LIKE 'during-%'");
+    expect(counted.rows[0]).toEqual({ n: written, ids: written });
+    expect((await store.workspaceUsage(DEFAULT_WORKSPACE)).auditRecords).toBe(2000 + written);
+    const months = Array.from({ length: 9 }, (_, i) => `audit_2026_0${i + 1}`);
+    expect(await partitions(sql)).toEqual([...new Set([...months, thisMonth(0), thisMonth(1)])].sort().concat('audit_default'));
+    expect((await placed(sql))['during-0']).toBe(thisMonth(0));
   });
 
   it('makes the months ahead at start and at each retention run, and moves into a new month the rows that waited for it', async () => {
