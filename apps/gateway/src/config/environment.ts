@@ -334,7 +334,7 @@ const DECLARED = [
   ),
   text(
     'PORTICO_SANDBOX_TODAY',
-    "today's UTC date",
+    "today's date in the firm's zone",
     'Sandbox mode only: the day (`YYYY-MM-DD`) the sandboxes take as today; their seeded data (yesterday’s calls, overdue invoices…) is laid out around it. Re-read at every `POST /__sandbox/reset`',
   ),
   text(
