@@ -1,4 +1,5 @@
 import { AUTHORIZATION_TABLES } from './authorization-sql.js';
+import { EVENTS_TABLES } from './events-sql.js';
 import { ENCRYPTION_PROBE_TABLE, INSTANCES_TABLE } from './instances.js';
 import { MEMBERS_TABLES } from './members-sql.js';
 import type { Migration } from './migration-types.js';
@@ -250,5 +251,12 @@ export const MIGRATIONS: readonly Migration[] = [
     // encryption key) answers not ready instead of failing every upstream call (connections/key-agreement.ts).
     sqlite: ENCRYPTION_PROBE_TABLE,
     postgres: ENCRYPTION_PROBE_TABLE,
+  },
+  {
+    version: 16,
+    name: 'inbound events',
+    // Webhooks received from the applications, normalised, once per upstream event id; the replay keys of recent
+    // deliveries; each workspace's signing secret per service, sealed (store/events-sql.ts, docs/events.md).
+    ...EVENTS_TABLES,
   },
 ];
