@@ -12,6 +12,7 @@ import { compilerLoaded } from '../routes/admin/guards.js';
 import { mountAdmin } from '../routes/admin/index.js';
 import { bearerChallenge, mountAuthorization } from '../routes/authorization.js';
 import { mountConnect } from '../routes/connect.js';
+import { mountEvents } from '../routes/events.js';
 import type { DashboardAssets } from '../routes/dashboard/assets.js';
 import { dashboardMiddleware } from '../routes/dashboard/index.js';
 import { MemberSignIn } from '../routes/dashboard/member-sign-in.js';
@@ -112,6 +113,7 @@ export function createApp(options: AppOptions): GatewayApp {
   mountHealth(router, options, authenticate);
   mountAuthorization(router, engine);
   mountConnect(router, options, authenticate);
+  mountEvents(router, options);
 
   const admin = new Router<GatewayState>({ ...ONE_SPELLING, prefix: '/api/admin' });
   admin.use(authenticate);

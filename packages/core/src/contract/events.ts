@@ -5,10 +5,14 @@
  * window, the replay check and durable storage are the gateway's (docs/adr/0040-inbound-events.md).
  */
 
-/** One delivery as received: the exact bytes of the body (signatures cover them) and the headers, names lower-cased. */
+/**
+ * One delivery as received: the exact bytes of the body (signatures cover them), the headers (names lower-cased) and
+ * the query of the delivery URL (where the operator may say which webhook it is, for applications that do not say).
+ */
 export interface InboundDelivery {
   body: Uint8Array;
   headers: Readonly<Record<string, string | undefined>>;
+  query: Readonly<Record<string, string | undefined>>;
 }
 
 /**

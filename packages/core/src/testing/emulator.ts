@@ -80,6 +80,7 @@ export {
 } from './faults.js';
 export * from './firm.js';
 export { ACCOUNT_HOLDER, type FirmSignIn, firmSignIn } from './firm-sign-in.js';
+export { emitReply, type WebhookDelivery, WebhookSender } from './webhooks.js';
 
 /**
  * The emulator kit: what every plugin's sandbox upstream (an in-process HTTP emulator of the application's wire
