@@ -109,8 +109,7 @@ export class Engine {
   readonly members: Members;
   /** The built-in OAuth 2.1 authorization server whose access tokens both doors take (authorization/). */
   readonly authorization: AuthorizationServer;
-  /** Webhooks received from the applications: signing secrets, verified deliveries, the stored events (docs/events.md). */
-  readonly events: InboundEvents;
+  readonly events: InboundEvents; // webhooks from the applications: signing secrets, deliveries, events (docs/events.md)
   private readonly keys: KeyRing;
   /** Which encryption key every live instance can decrypt with: the one new secrets are sealed with (two-phase rotation). */
   readonly keyAgreement: KeyAgreement;

@@ -376,12 +376,8 @@ export class PostgresStore extends WorkspaceMethods implements Store, QuotaLease
   readonly events = new SqlEventTable('postgres', this.statement);
   readonly instances = new SqlInstanceTable('postgres', this.statement);
 
-  private readonly one = async (sql: string, args: unknown[]): Promise<DbRow | undefined> =>
-    (await this.pool.query<DbRow>(sql, args)).rows[0];
-
-  private async all(sql: string, args: unknown[]): Promise<DbRow[]> {
-    return (await this.pool.query<DbRow>(sql, args)).rows;
-  }
+  private readonly one = async (sql: string, args: unknown[]) => (await this.pool.query<DbRow>(sql, args)).rows[0];
+  private readonly all = async (sql: string, args: unknown[]) => (await this.pool.query<DbRow>(sql, args)).rows;
 
   /** See `SqlRunner.write`: `before`, then `write` with its notification, in one transaction (postgres-notify.ts). */
   private async write(before: Statement[], write: Statement, change: StoreChange): Promise<{ rows: DbRow[]; counts: number[] }> {
