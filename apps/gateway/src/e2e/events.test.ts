@@ -55,7 +55,11 @@ async function replay(delivery: Delivery) {
     headers: { 'content-type': 'application/json', ...delivery.headers },
     body: delivery.body,
   });
-  return { status: response.status, body: (await response.json()) as Delivery['answer'] };
+  return {
+    status: response.status,
+    body: (await response.json()) as Delivery['answer'],
+    challenge: response.headers.get('www-authenticate'),
+  };
 }
 
 interface EventView {
@@ -113,7 +117,14 @@ describe('Slack events from the sandbox', () => {
 
     const mark = logged.length;
     const replayed = await replay(delivery);
-    expect(replayed).toEqual({ status: 400, body: { error: true, code: 'bad_request', message: expect.stringContaining('replay') } });
+    expect(replayed).toEqual({
+      status: 400,
+      body: { error: true, code: 'bad_request', message: expect.stringContaining('replay') },
+      challenge: null,
+    });
+    // a signature made for another body: forged, and no bearer challenge (a key would not help)
+    const other = await replay({ ...delivery, body: delivery.body.replace(text, 'Someone else called') });
+    expect(other).toMatchObject({ status: 401, body: { error: true, code: 'unauthorized' }, challenge: null });
     const forged = await emit('slack', { secret: 'not-the-signing-secret' });
     expect(forged.status).toBe(401);
     expect(forged.answer).toMatchObject({ error: true, code: 'unauthorized' });
@@ -121,7 +132,7 @@ describe('Slack events from the sandbox', () => {
     expect(stale.status).toBe(401);
     expect(stale.answer).toMatchObject({ error: true, code: 'unauthorized', message: expect.stringContaining('300 seconds') });
     const signature = delivery.headers['x-slack-signature'] as string;
-    expect(refusalsSince(mark, 'sandbox-slack-signing-secret', signature)).toEqual(['replayed', 'forged', 'stale']);
+    expect(refusalsSince(mark, 'sandbox-slack-signing-secret', signature)).toEqual(['replayed', 'forged', 'forged', 'stale']);
 
     // none of the refused deliveries became an event
     const after = await restEvents('?service=slack');
