@@ -122,9 +122,10 @@ describe('Slack events from the sandbox', () => {
       body: { error: true, code: 'bad_request', message: expect.stringContaining('replay') },
       challenge: null,
     });
-    // a signature made for another body: forged, and no bearer challenge (a key would not help)
+    // a signature made for another body: forged, and no OAuth discovery in the challenge (a token would not help)
     const other = await replay({ ...delivery, body: delivery.body.replace(text, 'Someone else called') });
-    expect(other).toMatchObject({ status: 401, body: { error: true, code: 'unauthorized' }, challenge: null });
+    expect(other).toMatchObject({ status: 401, body: { error: true, code: 'unauthorized' } });
+    expect(other.challenge).not.toContain('resource_metadata');
     const forged = await emit('slack', { secret: 'not-the-signing-secret' });
     expect(forged.status).toBe(401);
     expect(forged.answer).toMatchObject({ error: true, code: 'unauthorized' });

@@ -32,7 +32,7 @@ function doorOf(path: string): ResourcePath {
  */
 export function bearerChallenge(engine: Engine): (ctx: Context) => void {
   return (ctx) => {
-    // not on webhook deliveries: an application's signature, not a bearer token, is what they lack (routes/events.ts)
+    // not on webhook deliveries: they lack an application's signature, which no OAuth token stands for (routes/events.ts)
     if (ctx.path.startsWith('/api/') && !ctx.path.startsWith('/api/events/')) {
       (ctx.state as GatewayState).challenge = (code, scope) => {
         const metadata = AuthorizationServer.resourceMetadataUrl(gatewayUrl(engine, ctx), doorOf(ctx.path));

@@ -107,11 +107,21 @@ describe('MCP over Streamable HTTP (official SDK client)', () => {
       scopes: { admin: false, services: ['notion'], readOnly: false },
     });
     let client = await connectClient(scoped.key);
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['describe_method', 'search_methods', 'list_connections', 'list_events']);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+      'describe_method',
+      'search_methods',
+      'list_connections',
+      'list_events',
+    ]);
     await client.close();
     await gateway.runtime.engine.configureIntegration(DEFAULT_WORKSPACE, 'example', { mcpEnabled: false });
     client = await connectClient(gateway.key);
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['describe_method', 'search_methods', 'list_connections', 'list_events']);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+      'describe_method',
+      'search_methods',
+      'list_connections',
+      'list_events',
+    ]);
     const refused = await client.callTool({ name: 'call_example', arguments: { method: 'list_items' } });
     expect(refused.structuredContent).toMatchObject({ code: 'forbidden' });
     await client.close();
