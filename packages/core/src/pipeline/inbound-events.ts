@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { eventSecretAad } from '../connections/connection-keys.js';
 import type { KeyRing } from '../connections/key-ring.js';
 import type { InboundDelivery, NormalisedEvent, PluginEvents } from '../contract/events.js';
 import { assertInput, INPUT_LIMITS } from '../contract/input-limits.js';
@@ -13,9 +14,6 @@ export type DeliveryAnswer = Readonly<Record<string, unknown>>;
 
 /** A signing secret is the application's: at least 8 characters, at most 512, printable ASCII. */
 const SECRET = /^[\x21-\x7e]{8,512}$/;
-
-/** What a signing secret's ciphertext is bound to, so that a secret copied onto another row cannot be opened there. */
-const secretAad = (workspaceId: string, service: string) => `portico/events/${workspaceId}/${service}`;
 
 /**
  * Inbound events (docs/adr/0040-inbound-events.md): the workspaces' signing secrets, sealed like credentials; a
@@ -44,7 +42,7 @@ export class InboundEvents {
       throw new GatewayError('bad_request', `The signing secret must be 8-512 printable characters without spaces (${events.secretHint})`);
     }
     const at = now.toISOString();
-    const sealed = this.keys.current.encrypt(secret, secretAad(workspaceId, service));
+    const sealed = this.keys.current.encrypt(secret, eventSecretAad(workspaceId, service));
     const existing = await this.store.events.getSecret(workspaceId, service);
     await this.store.events.putSecret({ workspaceId, service, secret: sealed, createdAt: existing?.createdAt ?? at, updatedAt: at });
   }
@@ -77,7 +75,7 @@ export class InboundEvents {
     const events = this.registry.get(service)?.plugin.events;
     const stored = events && (await this.store.events.getSecret(workspaceId, service));
     if (!events || !stored) return refuse('not_found', 'not_set_up', `Events from '${service}' are not set up in this workspace`);
-    const secret = this.keys.for(stored.secret).decrypt(stored.secret, secretAad(workspaceId, service));
+    const secret = this.keys.for(stored.secret).decrypt(stored.secret, eventSecretAad(workspaceId, service));
 
     const check = events.verify(delivery, secret);
     if (check.outcome === 'forged') return refuse('unauthorized', 'forged', check.message);

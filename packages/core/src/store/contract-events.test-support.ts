@@ -62,6 +62,11 @@ export function eventsContract(fresh: () => Promise<Store>): void {
         updatedAt: '2026-01-02T00:00:00.000Z',
       });
       expect(await store.events.listSecretServices(DEFAULT_WORKSPACE)).toEqual(['slack']);
+      // re-encryption swaps a ciphertext only while it is still the one read
+      const [read] = await store.events.allSecrets();
+      expect(await store.events.swapSecret({ ...(read as typeof secret), secret: 'sealed-3' }, 'sealed-1')).toBe(false);
+      expect(await store.events.swapSecret({ ...(read as typeof secret), secret: 'sealed-3' }, 'sealed-2')).toBe(true);
+      expect((await store.events.allSecrets()).map((s) => s.secret)).toEqual(['sealed-3']);
       expect(await store.events.deleteSecret(DEFAULT_WORKSPACE, 'slack')).toBe(true);
       expect(await store.events.getSecret(DEFAULT_WORKSPACE, 'slack')).toBeUndefined();
 

@@ -45,6 +45,10 @@ export interface EventTable {
   /** Which services of the workspace have a secret (never the secrets). */
   listSecretServices(workspaceId: string): Promise<string[]>;
   putSecret(record: EventSecretRecord): Promise<void>;
+  /** Every workspace's secrets (for re-encryption after a key rotation). */
+  allSecrets(): Promise<EventSecretRecord[]>;
+  /** Replaces a secret's ciphertext if it is still `expected` (compare-and-swap); false when it changed meanwhile. */
+  swapSecret(record: EventSecretRecord, expected: string): Promise<boolean>;
   deleteSecret(workspaceId: string, service: string): Promise<boolean>;
   /**
    * Remembers a delivery's replay key until `expiresAt`, forgetting the keys expired at `now` first. False when the

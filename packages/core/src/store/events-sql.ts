@@ -61,6 +61,15 @@ export class SqlEventTable implements EventTable {
     await this.run(sql, [r.workspaceId, r.service, r.secret, r.createdAt, r.updatedAt]);
   }
 
+  async allSecrets(): Promise<EventSecretRecord[]> {
+    return (await this.run('SELECT * FROM event_secrets ORDER BY workspace_id, service', [])).rows.map(secret);
+  }
+
+  async swapSecret(r: EventSecretRecord, expected: string): Promise<boolean> {
+    const sql = 'UPDATE event_secrets SET secret = ?, updated_at = ? WHERE workspace_id = ? AND service = ? AND secret = ?';
+    return (await this.run(sql, [r.secret, r.updatedAt, r.workspaceId, r.service, expected])).changed > 0;
+  }
+
   async deleteSecret(workspaceId: string, service: string): Promise<boolean> {
     const sql = 'DELETE FROM event_secrets WHERE workspace_id = ? AND service = ?';
     return (await this.run(sql, [workspaceId, service])).changed > 0;
