@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp, startTestGateway, type TestGateway } from '../gateway.test-support.js';
 
 /**
- * Inbound events end to end: a gateway in sandbox mode, whose Slack and CallRail sandboxes send webhooks signed as
+ * Inbound events end to end: a gateway in sandbox mode, whose Slack, CallRail and QuickBooks sandboxes send webhooks signed as
  * the applications sign them to its delivery endpoint. A signed delivery becomes exactly one event, readable over REST
  * and MCP; a forged, a replayed and a stale one are refused with the error body and one log line without secrets.
  */
@@ -184,6 +184,32 @@ describe('CallRail events from the sandbox', () => {
 
     const calls = new Set([forged, stale].map((d) => JSON.parse(d.body).id));
     expect((await restEvents('?service=callrail')).filter((e) => calls.has(e.record_id))).toEqual([]);
+  });
+});
+
+describe('QuickBooks events from the sandbox', () => {
+  it('stores a signed entity change once as invoice.updated, and refuses a replay, a forgery and a stale one', async () => {
+    const delivery = await emit('quickbooks');
+    expect(delivery.status).toBe(200);
+    expect(delivery.answer).toMatchObject({ stored: 1 });
+    const [change] = JSON.parse(delivery.body).eventNotifications[0].dataChangeEvent.entities as Array<{ id: string; lastUpdated: string }>;
+
+    const rest = (await restEvents('?service=quickbooks&type=invoice.updated')).filter(
+      (e) => e.payload.lastUpdated === change?.lastUpdated,
+    );
+    expect(rest).toHaveLength(1);
+    expect(rest[0]).toMatchObject({ record_id: change?.id, payload: { name: 'Invoice', operation: 'Update' } });
+    const mcp = (await mcpEvents({ service: 'quickbooks' })).filter((e) => e.payload.lastUpdated === change?.lastUpdated);
+    expect(mcp.map((e) => e.id)).toEqual([rest[0]?.id]);
+
+    const mark = logged.length;
+    expect(await replay(delivery)).toMatchObject({ status: 400, body: { error: true, code: 'bad_request' } });
+    const forged = await emit('quickbooks', { token: 'not-the-verifier-token' });
+    expect(forged).toMatchObject({ status: 401, answer: { error: true, code: 'unauthorized' } });
+    const stale = await emit('quickbooks', { at: new Date(Date.now() - 2 * 24 * 3_600_000).toISOString() });
+    expect(stale).toMatchObject({ status: 401, answer: { error: true, code: 'unauthorized' } });
+    const signature = delivery.headers['intuit-signature'] as string;
+    expect(refusalsSince(mark, 'sandbox-quickbooks-verifier-token', signature)).toEqual(['replayed', 'forged', 'stale']);
   });
 });
 

@@ -100,7 +100,12 @@ export class InboundEvents {
     }
     if ('answer' in normalised) return normalised.answer;
     const receivedAt = new Date(now).toISOString();
-    const saved = await this.store.events.append(normalised.events.map((e) => this.record(workspaceId, service, e, receivedAt)));
+    const records = normalised.events.map((e) => this.record(workspaceId, service, e, receivedAt));
+    const saved = await this.store.events.append(records).catch(async (error: unknown) => {
+      // not stored: the application's retry of this very delivery (Intuit resends the same bytes) must not be a replay
+      await this.store.events.forget(workspaceId, service, check.replayKey).catch(() => {});
+      throw error;
+    });
     this.logger.info(
       { workspace: workspaceId, service, stored: saved.length, types: saved.map((e) => e.type) },
       'webhook delivery received',

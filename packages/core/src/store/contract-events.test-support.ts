@@ -47,6 +47,9 @@ export function eventsContract(fresh: () => Promise<Store>): void {
       expect(await store.events.remember(DEFAULT_WORKSPACE, 'slack', 'k1', until, AT)).toBe(true);
       expect(await store.events.remember(DEFAULT_WORKSPACE, 'slack', 'k1', until, AT)).toBe(false);
       expect(await store.events.remember(DEFAULT_WORKSPACE, 'callrail', 'k1', until, AT)).toBe(true);
+      await store.events.forget(DEFAULT_WORKSPACE, 'callrail', 'k1');
+      expect(await store.events.remember(DEFAULT_WORKSPACE, 'callrail', 'k1', until, AT)).toBe(true);
+      expect(await store.events.remember(DEFAULT_WORKSPACE, 'slack', 'k1', until, AT)).toBe(false);
       // once expired, the key is forgotten (the timestamp window refuses such a delivery before it gets here)
       expect(await store.events.remember(DEFAULT_WORKSPACE, 'slack', 'k1', '2026-01-01T10:10:00.000Z', until)).toBe(true);
     });

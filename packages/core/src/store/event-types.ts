@@ -55,6 +55,8 @@ export interface EventTable {
    * key is remembered already: the delivery is a replay. Atomic across the processes sharing the database.
    */
   remember(workspaceId: string, service: string, key: string, expiresAt: string, now: string): Promise<boolean>;
+  /** Forgets a replay key: its delivery could not be stored, and the application's retry must be accepted. */
+  forget(workspaceId: string, service: string, key: string): Promise<void>;
   /** Stores the events whose upstream id is new to their workspace and service; returns those stored, with their `seq`. */
   append(records: readonly Omit<EventRecord, 'seq'>[]): Promise<EventRecord[]>;
   list(query: EventQuery): Promise<EventRecord[]>;

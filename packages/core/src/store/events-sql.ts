@@ -82,6 +82,10 @@ export class SqlEventTable implements EventTable {
     return (await this.run(sql, [workspaceId, service, key, expiresAt])).changed > 0;
   }
 
+  async forget(workspaceId: string, service: string, key: string): Promise<void> {
+    await this.run('DELETE FROM event_deliveries WHERE workspace_id = ? AND service = ? AND replay_key = ?', [workspaceId, service, key]);
+  }
+
   async append(records: readonly Omit<EventRecord, 'seq'>[]): Promise<EventRecord[]> {
     const stored: EventRecord[] = [];
     for (const r of records) {
