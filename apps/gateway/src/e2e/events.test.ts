@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Logger, SandboxServer } from '@portico/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../cli/index.js';
 import { connectMcp, startTestGateway, type TestGateway } from '../gateway.test-support.js';
 
 /**
@@ -235,5 +236,33 @@ describe('reading events', () => {
     expect(await answer.json()).toMatchObject({ error: true, code: 'not_found' });
     const elsewhere = await fetch(`${gateway.url}/api/events/nowhere/slack`, { method: 'POST', body: '{}' });
     expect(elsewhere.status).toBe(404);
+  });
+});
+
+describe('the signing secrets from the command line', () => {
+  async function cli(argv: string[], stdin = '') {
+    const out: string[] = [];
+    const err: string[] = [];
+    const env = { PORTICO_DATA_DIR: gateway.runtime.config.dataDir, PORTICO_LOG_LEVEL: 'silent' };
+    const code = await main(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l), stdin: () => stdin });
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  }
+
+  it('lists where each application delivers, and a secret saved from stdin is the one deliveries are checked with', async () => {
+    const listed = await cli(['events', 'list']);
+    expect(listed.code).toBe(0);
+    expect(listed.out).toContain('slack\t/api/events/default/slack\tsecret saved');
+    expect(listed.out).not.toContain('sandbox-slack-signing-secret');
+
+    expect((await cli(['events', 'secret', 'slack', '--secret', '-'], 'another-signing-secret\n')).code).toBe(0);
+    expect((await emit('slack')).status).toBe(401); // the sandbox still signs with its own
+    expect((await emit('slack', { secret: 'another-signing-secret' })).status).toBe(200);
+    expect((await cli(['events', 'secret', 'slack', '--secret', 'sandbox-slack-signing-secret'])).code).toBe(0);
+    expect((await emit('slack')).status).toBe(200);
+
+    expect((await cli(['events', 'forget', 'callrail'])).code).toBe(0);
+    expect((await emit('callrail')).answer).toMatchObject({ error: true, code: 'not_found' });
+    expect((await cli(['events', 'forget', 'callrail'])).code).toBe(2);
+    expect((await cli(['events', 'list'])).out).toContain('callrail\t/api/events/default/callrail\tno secret');
   });
 });
