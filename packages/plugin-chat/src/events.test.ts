@@ -1,3 +1,4 @@
+import type { NormalisedEvent } from '@portico/core/plugin';
 import { describe, expect, it } from 'vitest';
 import { normaliseSlack, verifySlack } from './events.js';
 
@@ -49,8 +50,10 @@ describe('Slack deliveries', () => {
         },
       ],
     });
-    const type = (event: Record<string, unknown>) =>
-      'events' in normaliseSlack(envelope(event)) ? normaliseSlack(envelope(event)) : { events: [] };
+    const type = (event: Record<string, unknown>): { events: NormalisedEvent[] } => {
+      const read = normaliseSlack(envelope(event));
+      return 'events' in read ? read : { events: [] };
+    };
     expect(type({ type: 'message', subtype: 'message_changed', channel: 'C1', message: { ts: '1.2' } }).events[0]?.type).toBe(
       'message.edited',
     );
