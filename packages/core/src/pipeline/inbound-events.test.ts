@@ -86,6 +86,18 @@ describe('inbound events', () => {
     ).rejects.toMatchObject({ code: 'unauthorized' });
   });
 
+  it('refuses what a normaliser makes that readers could not filter by', async () => {
+    const { engine: e } = await engine();
+    await e.events.setSecret(DEFAULT_WORKSPACE, 'example', SECRET);
+    await expect(e.events.receive(DEFAULT_WORKSPACE, 'example', delivery({ id: 'n1', type: 'Item Created' }))).rejects.toMatchObject({
+      code: 'bad_request',
+      message: expect.stringContaining('is not {record}.{what}'),
+    });
+    await expect(e.events.receive(DEFAULT_WORKSPACE, 'example', delivery({ id: '', type: 'item.created' }))).rejects.toMatchObject({
+      code: 'bad_request',
+    });
+  });
+
   it('accepts the same delivery again when it could not be stored the first time', async () => {
     const { store, engine: e } = await engine();
     await e.events.setSecret(DEFAULT_WORKSPACE, 'example', SECRET);

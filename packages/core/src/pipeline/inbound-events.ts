@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { eventSecretAad } from '../connections/connection-keys.js';
 import type { KeyRing } from '../connections/key-ring.js';
 import type { InboundDelivery, NormalisedEvent, PluginEvents } from '../contract/events.js';
@@ -14,6 +14,16 @@ export type DeliveryAnswer = Readonly<Record<string, unknown>>;
 
 /** A signing secret is the application's: at least 8 characters, at most 512, printable ASCII. */
 const SECRET = /^[\x21-\x7e]{8,512}$/;
+/** An event type as the doors filter by it: `call.completed`. */
+const EVENT_TYPE = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$/;
+
+/** What a plugin's normaliser made, held to the shape readers rely on; the problem, or undefined when it holds. */
+function eventProblem(e: NormalisedEvent): string | undefined {
+  if (!EVENT_TYPE.test(e.type) || e.type.length > 128) return `event type '${e.type.slice(0, 128)}' is not {record}.{what}`;
+  if (typeof e.upstreamId !== 'string' || e.upstreamId === '' || e.upstreamId.length > 512) return 'an event without an id';
+  if (e.recordId !== undefined && (typeof e.recordId !== 'string' || e.recordId.length > 512)) return 'a record id over 512 characters';
+  return undefined;
+}
 
 /**
  * Inbound events (docs/adr/0040-inbound-events.md): the workspaces' signing secrets, sealed like credentials; a
@@ -83,9 +93,10 @@ export class InboundEvents {
     if (check.signedAt !== undefined && !(Math.abs(now - check.signedAt) <= window)) {
       return refuse('unauthorized', 'stale', `The delivery was signed more than ${events.toleranceSeconds} seconds from now`);
     }
-    // remembered as long as the window accepts the delivery: after that it is refused as stale
+    // remembered as long as the window accepts the delivery (after that it is refused as stale), as a digest
     const expires = new Date(Math.max(check.signedAt ?? now, now) + window).toISOString();
-    if (!(await this.store.events.remember(workspaceId, service, check.replayKey, expires, new Date(now).toISOString()))) {
+    const replayKey = createHash('sha256').update(check.replayKey).digest('base64url');
+    if (!(await this.store.events.remember(workspaceId, service, replayKey, expires, new Date(now).toISOString()))) {
       return refuse('bad_request', 'replayed', 'This delivery was received before: a replay is not accepted');
     }
 
@@ -94,6 +105,8 @@ export class InboundEvents {
       const body: unknown = JSON.parse(Buffer.from(delivery.body).toString('utf8'));
       assertInput(body, 'body', { ...INPUT_LIMITS, maxParams: INPUT_LIMITS.maxKeys });
       normalised = events.normalise(body, delivery);
+      const problem = 'events' in normalised ? normalised.events.map(eventProblem).find(Boolean) : undefined;
+      if (problem) throw new Error(problem);
     } catch (error) {
       const why = error instanceof Error ? error.message : 'unreadable';
       return refuse('bad_request', 'unreadable', `The delivery is not a ${service} event: ${why}`);
@@ -103,7 +116,7 @@ export class InboundEvents {
     const records = normalised.events.map((e) => this.record(workspaceId, service, e, receivedAt));
     const saved = await this.store.events.append(records).catch(async (error: unknown) => {
       // not stored: the application's retry of this very delivery (Intuit resends the same bytes) must not be a replay
-      await this.store.events.forget(workspaceId, service, check.replayKey).catch(() => {});
+      await this.store.events.forget(workspaceId, service, replayKey).catch(() => {});
       throw error;
     });
     this.logger.info(
