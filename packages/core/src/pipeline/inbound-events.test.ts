@@ -98,6 +98,24 @@ describe('inbound events', () => {
     });
   });
 
+  it('deletes the events older than the retention period as deliveries arrive', async () => {
+    const { engine: e } = await engine();
+    await e.events.setSecret(DEFAULT_WORKSPACE, 'example', SECRET);
+    const day = 86_400_000;
+    const now = Date.now();
+    const at = (ms: number, id: string) => e.events.receive(DEFAULT_WORKSPACE, 'example', delivery({ id, type: 'item.created' }, ms), ms);
+    await at(now - 40 * day, 'old');
+    await at(now - 10 * day, 'recent');
+    const ids = async () =>
+      (await e.events.list({ workspaceId: DEFAULT_WORKSPACE, after: 0, services: '*', limit: 10 })).map((r) => r.recordId);
+    expect(await ids()).toEqual(['old', 'recent']);
+    await at(now, 'new');
+    expect(await ids()).toEqual(['recent', 'new']);
+    e.events.retentionDays = 0;
+    await at(now + 60 * day, 'later');
+    expect(await ids()).toEqual(['recent', 'new', 'later']);
+  });
+
   it('accepts the same delivery again when it could not be stored the first time', async () => {
     const { store, engine: e } = await engine();
     await e.events.setSecret(DEFAULT_WORKSPACE, 'example', SECRET);

@@ -14,6 +14,8 @@ export type DeliveryAnswer = Readonly<Record<string, unknown>>;
 
 /** A signing secret is the application's: at least 8 characters, at most 512, printable ASCII. */
 const SECRET = /^[\x21-\x7e]{8,512}$/;
+/** How many old events a delivery deletes at most (retention). */
+const PRUNE_PER_DELIVERY = 100;
 /** An event type as the doors filter by it: `call.completed`. */
 const EVENT_TYPE = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$/;
 
@@ -31,6 +33,9 @@ function eventProblem(e: NormalisedEvent): string | undefined {
  * its events stored once each; and the stored events read back within a caller's services.
  */
 export class InboundEvents {
+  /** Events older than this many days are deleted, a few at each delivery to their workspace; 0 keeps them. */
+  retentionDays = 30;
+
   constructor(
     private readonly registry: Registry,
     private readonly store: Store,
@@ -123,6 +128,13 @@ export class InboundEvents {
       { workspace: workspaceId, service, stored: saved.length, types: saved.map((e) => e.type) },
       'webhook delivery received',
     );
+    if (this.retentionDays > 0) {
+      // a few more than a delivery adds: a workspace's events stay within the retention period as it receives more
+      const before = new Date(now - this.retentionDays * 86_400_000).toISOString();
+      await this.store.events.prune(workspaceId, before, PRUNE_PER_DELIVERY).catch((error: unknown) => {
+        this.logger.warn({ err: error, workspace: workspaceId }, 'could not delete old events; the next delivery tries again');
+      });
+    }
     return { received: normalised.events.length, stored: saved.length, events: saved.map((e) => e.id) };
   }
 

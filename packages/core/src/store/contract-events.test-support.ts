@@ -39,6 +39,13 @@ export function eventsContract(fresh: () => Promise<Store>): void {
       expect((await store.events.list({ ...slack, services: '*', service: 'slack' })).map((e) => e.id)).toEqual(['evt_2', 'evt_4']);
       expect((await store.events.list({ ...slack, services: '*', type: 'call.completed' })).map((e) => e.id)).toEqual(['evt_1']);
       expect(await store.events.list({ ...slack, workspaceId: 'elsewhere', services: '*' })).toEqual([]);
+
+      // retention: of the oldest events, those received before the cutoff go; newer ones and other workspaces' stay
+      await store.events.append([{ ...event('evt_5', 'slack', 'u5'), receivedAt: '2026-01-02T10:00:00.000Z' }]);
+      expect(await store.events.prune(DEFAULT_WORKSPACE, '2026-01-02T00:00:00.000Z', 2)).toBe(2);
+      expect(await store.events.prune(DEFAULT_WORKSPACE, '2026-01-02T00:00:00.000Z', 2)).toBe(1);
+      expect(await store.events.prune(DEFAULT_WORKSPACE, '2026-01-02T00:00:00.000Z', 2)).toBe(0);
+      expect((await store.events.list({ ...slack, services: '*' })).map((e) => e.id)).toEqual(['evt_5']);
     });
 
     it('accepts a replay key once until it expires', async () => {

@@ -60,4 +60,6 @@ export interface EventTable {
   /** Stores the events whose upstream id is new to their workspace and service; returns those stored, with their `seq`. */
   append(records: readonly Omit<EventRecord, 'seq'>[]): Promise<EventRecord[]>;
   list(query: EventQuery): Promise<EventRecord[]>;
+  /** Deletes, of the workspace's `limit` oldest events, those received before `before`; how many it deleted. */
+  prune(workspaceId: string, before: string, limit: number): Promise<number>;
 }

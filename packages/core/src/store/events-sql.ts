@@ -109,6 +109,13 @@ export class SqlEventTable implements EventTable {
     return stored;
   }
 
+  async prune(workspaceId: string, before: string, limit: number): Promise<number> {
+    // the oldest few by the (workspace_id, seq) index, then only those old enough: cheap when there is nothing to delete
+    const sql = `DELETE FROM events WHERE workspace_id = ? AND received_at < ? AND seq IN
+       (SELECT seq FROM events WHERE workspace_id = ? ORDER BY seq LIMIT ?)`;
+    return (await this.run(sql, [workspaceId, before, workspaceId, limit])).changed;
+  }
+
   async list(q: EventQuery): Promise<EventRecord[]> {
     const where = ['workspace_id = ?', 'seq > ?'];
     const args: unknown[] = [q.workspaceId, q.after];
