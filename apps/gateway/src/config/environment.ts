@@ -64,6 +64,11 @@ const DECLARED = [
     'How long `serve` keeps retrying at start (250 ms doubling to 5 s, each retry logged) while the database cannot be reached; `0` exits at once',
   ),
   integer(
+    'PORTICO_DATABASE_CONNECT_SECONDS',
+    { fallback: 10, min: 1, max: 600 },
+    'PostgreSQL only: how long opening a connection may take (a server that takes it and never answers fails the try instead of hanging it)',
+  ),
+  integer(
     'PORTICO_DATABASE_POOL_SIZE',
     { fallback: 10, min: 1, max: 1_000 },
     'PostgreSQL only: connections each instance opens for queries (plus the lock pool and one LISTEN connection)',
@@ -280,7 +285,7 @@ const DECLARED = [
   integer(
     'PORTICO_AUDIT_RETENTION_DAYS',
     { fallback: 90, min: 0, max: 36_500 },
-    'Audit records older than this many days are deleted in the background (at start, then every 10 minutes); `0` keeps them forever',
+    'Audit records older than this many days are deleted in the background (at start, then every 10 minutes; PostgreSQL: by whole months); `0` keeps them forever',
   ),
   text(
     'PORTICO_AUDIT_SPOOL_DIR',

@@ -40,6 +40,8 @@ export interface GatewayConfig {
   databaseApplicationName: string;
   /** How long `serve` retries at start while the database cannot be reached (0: not at all). */
   databaseWaitSeconds: number;
+  /** PostgreSQL: how long opening a connection may take. */
+  databaseConnectSeconds: number;
   /** Proxies (addresses, CIDR ranges) whose X-Forwarded-For names the client (server/client-address.ts). */
   trustProxy: string[];
   /** Plugin packages to load; undefined means every first-party plugin that is installed. */
@@ -312,6 +314,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Gatewa
     databaseLockPoolSize: int('PORTICO_DATABASE_LOCK_POOL_SIZE'),
     databaseApplicationName: reader.value('PORTICO_DATABASE_APPLICATION_NAME'),
     databaseWaitSeconds: int('PORTICO_DATABASE_WAIT_SECONDS'),
+    databaseConnectSeconds: int('PORTICO_DATABASE_CONNECT_SECONDS'),
     trustProxy: trusted.proxies,
     plugins,
     extraPlugins,

@@ -78,6 +78,7 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
     ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
     poolSize: config.databasePoolSize,
     lockPoolSize: config.databaseLockPoolSize,
+    connectTimeoutMs: config.databaseConnectSeconds * 1000,
     applicationName: config.databaseApplicationName,
     onListenState,
   });

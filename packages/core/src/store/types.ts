@@ -294,8 +294,10 @@ export interface Store {
   auditSeries(query: AuditSeriesQuery): Promise<AuditSeriesPoint[]>;
   /**
    * Deletes the audit records of every workspace written before `before` (their `at`), in bounded batches (see
-   * `AuditPruneLimits`). Resolves null, having deleted nothing, when another process is pruning the same database
-   * (PostgreSQL: a try-lock, never a wait), so that several instances take turns instead of doing the work twice.
+   * `AuditPruneLimits`). PostgreSQL keeps them by month: a month's records go together, dropped with their partition
+   * once the whole month is before `before` (rows outside any month partition go one by one). Resolves null, having
+   * deleted nothing, when another process is pruning the same database (PostgreSQL: a try-lock, never a wait), so
+   * that several instances take turns instead of doing the work twice.
    */
   pruneAudit(before: string, limits: AuditPruneLimits): Promise<AuditPruneResult | null>;
 
