@@ -327,6 +327,11 @@ const DECLARED = [
     { fallback: 300, min: 0, max: 86_400 },
     'Degraded mode: how long after the database stops answering the API keys, OAuth tokens, settings and credentials already in memory keep serving; calls needing anything else answer 503 `unavailable` with `Retry-After` (0: none past the 5-second cache; see docs/deploy.md)',
   ),
+  integer(
+    'PORTICO_EVENTS_RETENTION_DAYS',
+    { fallback: 30, min: 0, max: 36_500 },
+    'Events received from the applications (docs/events.md) older than this many days are deleted, a few at each delivery to their workspace; `0` keeps them forever',
+  ),
   text(
     'PORTICO_TRUST_PROXY',
     '(none)',

@@ -141,6 +141,7 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
     ...(config.auditSpoolDir ? { auditSpool: { dir: config.auditSpoolDir, maxBytes: config.auditSpoolMaxBytes } } : {}),
     ...(auditExport ? { auditExporter: auditExport.write } : {}),
   });
+  engine.events.retentionDays = config.eventsRetentionDays;
   // Seal with the key every live instance knows (two-phase rotation: core's connections/key-agreement.ts).
   engine.keyAgreement.heartbeatEvery(config.heartbeatSeconds * 1000);
   await engine.keyAgreement.beat();

@@ -179,6 +179,10 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = config.publicUrl ?? `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
   engine.publicUrl = url;
+  // the sandboxes send their webhooks to this instance, on loopback, for the default workspace
+  const local = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
+  for (const [service, sandbox] of Object.entries(sandboxes))
+    sandbox.webhooks?.deliverTo(`${local}/api/events/${DEFAULT_WORKSPACE}/${service}`);
   logger.info({ url, integrations: runtime.registry.list().map((i) => i.service), sandbox: Boolean(options.sandbox) }, 'gateway listening');
 
   let closing: Promise<void> | undefined;

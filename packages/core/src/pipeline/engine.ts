@@ -32,6 +32,7 @@ import { detectTracing } from '../upstream/spans.js';
 import { WorkspaceBaseUrls } from '../upstream/workspace-base-urls.js';
 import { AuditLog } from './audit-log.js';
 import { AuditSpool, type AuditSpoolOptions } from './audit-spool.js';
+import { InboundEvents } from './inbound-events.js';
 import { type EngineObserver, Observers } from './observers.js';
 import { type InvokeRequest, type InvokeResult, Pipeline, type Protocol } from './pipeline.js';
 import { createRateLimiter, type RateLimitOptions } from './rate-limit.js';
@@ -108,6 +109,7 @@ export class Engine {
   readonly members: Members;
   /** The built-in OAuth 2.1 authorization server whose access tokens both doors take (authorization/). */
   readonly authorization: AuthorizationServer;
+  readonly events: InboundEvents; // webhooks from the applications: signing secrets, deliveries, events (docs/events.md)
   private readonly keys: KeyRing;
   /** Which encryption key every live instance can decrypt with: the one new secrets are sealed with (two-phase rotation). */
   readonly keyAgreement: KeyAgreement;
@@ -157,6 +159,7 @@ export class Engine {
     this.workspaces = new Workspaces(this.store, () => this.flushAudit());
     this.toolSets = new ToolSets(this.registry, this.store, this.outage);
     this.members = new Members(this.store);
+    this.events = new InboundEvents(this.registry, this.store, this.keys, this.logger);
     this.members.beforeRemove = (workspaceId, memberId) => this.connections.disconnectMember(workspaceId, memberId);
     const workspaceBaseUrls = new WorkspaceBaseUrls(egress, options.egress?.workspaceHosts);
     this.settings = new IntegrationSettings(this.registry, this.store, workspaceBaseUrls, this.outage);

@@ -124,7 +124,7 @@ describe.skipIf(problem !== undefined)(`audit partitioned by month on PostgreSQL
 
     const store = storeOn(schema);
     await store.migrate();
-    expect((await store.migrationStatus()).databaseVersion).toBe(15);
+    expect((await store.migrationStatus()).databaseVersion).toBe(Math.max(...MIGRATIONS.map((m) => m.version))); // 15 and every one after
 
     expect(await partitions(sql)).toEqual(
       [...new Set(['audit_2026_01', 'audit_2026_02', 'audit_2026_04', thisMonth(0), thisMonth(1)])].sort().concat('audit_default'),

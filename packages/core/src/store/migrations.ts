@@ -1,4 +1,5 @@
 import { AUTHORIZATION_TABLES } from './authorization-sql.js';
+import { EVENTS_TABLES } from './events-sql.js';
 import { ENCRYPTION_PROBE_TABLE, INSTANCES_TABLE } from './instances.js';
 import { MEMBERS_TABLES } from './members-sql.js';
 import type { Migration } from './migration-types.js';
@@ -259,5 +260,12 @@ export const MIGRATIONS: readonly Migration[] = [
     // (store/postgres-partitions.ts, docs/adr/0039-audit-partitioned-by-month.md). SQLite keeps its one table.
     sqlite: [],
     postgres: AUDIT_BY_MONTH,
+  },
+  {
+    version: 16,
+    name: 'inbound events',
+    // Webhooks received from the applications, normalised, once per upstream event id; the replay keys of recent
+    // deliveries; each workspace's signing secret per service, sealed (store/events-sql.ts, docs/events.md).
+    ...EVENTS_TABLES,
   },
 ];

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { auditPage, auditQuerySql, auditSeriesPoints, auditSeriesSql } from './audit-sql.js';
 import { SqlAuthorizationTables } from './authorization-sql.js';
 import { ChangeHub } from './changes.js';
+import { SqlEventTable } from './events-sql.js';
 import { SqlInstanceTable } from './instances.js';
 import { SqlMemberTable } from './members-sql.js';
 import type { MigrateOptions, MigrationStatus } from './migration-plan.js';
@@ -365,21 +366,17 @@ export class PostgresStore extends WorkspaceMethods implements Store, QuotaLease
     return advisoryLockText(this.namespace, 'audit-retention');
   }
 
-  /** One statement of the session, authorization and instance tables: its rows and how many it changed. */
+  /** One statement of the session, authorization, member, event and instance tables: its rows and how many it changed. */
   private readonly statement = (sql: string, args: unknown[]) =>
     this.pool.query<DbRow>(sql, args).then((result) => ({ rows: result.rows, changed: result.rowCount ?? 0 }));
   readonly authorization = new SqlAuthorizationTables('postgres', this.statement);
   readonly sessions = new SqlSessionTable('postgres', this.statement);
   readonly members = new SqlMemberTable('postgres', this.statement);
+  readonly events = new SqlEventTable('postgres', this.statement);
   readonly instances = new SqlInstanceTable('postgres', this.statement);
 
-  private async one(sql: string, args: unknown[]): Promise<DbRow | undefined> {
-    return (await this.pool.query<DbRow>(sql, args)).rows[0];
-  }
-
-  private async all(sql: string, args: unknown[]): Promise<DbRow[]> {
-    return (await this.pool.query<DbRow>(sql, args)).rows;
-  }
+  private readonly one = async (sql: string, args: unknown[]) => (await this.pool.query<DbRow>(sql, args)).rows[0];
+  private readonly all = async (sql: string, args: unknown[]) => (await this.pool.query<DbRow>(sql, args)).rows;
 
   /** See `SqlRunner.write`: `before`, then `write` with its notification, in one transaction (postgres-notify.ts). */
   private async write(before: Statement[], write: Statement, change: StoreChange): Promise<{ rows: DbRow[]; counts: number[] }> {
