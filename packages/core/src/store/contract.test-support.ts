@@ -6,6 +6,7 @@ import { eventsContract } from './contract-events.test-support.js';
 import { membersContract } from './contract-members.test-support.js';
 import { recordContract } from './contract-records.test-support.js';
 import { sessionContract } from './contract-sessions.test-support.js';
+import { subscriptionsContract } from './contract-subscriptions.test-support.js';
 import { workspaceContract } from './contract-workspaces.test-support.js';
 import type { Store } from './types.js';
 
@@ -36,5 +37,6 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     authorizationContract(fresh);
     membersContract(fresh);
     eventsContract(fresh);
+    subscriptionsContract(fresh);
   });
 }

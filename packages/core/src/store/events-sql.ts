@@ -7,7 +7,7 @@ export type EventStatement = (sql: string, args: unknown[]) => Promise<{ rows: r
 
 const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 
-function event(row: DbRow): EventRecord {
+export function eventOfRow(row: DbRow): EventRecord {
   return {
     seq: Number(row.seq),
     id: String(row.id),
@@ -104,7 +104,7 @@ export class SqlEventTable implements EventTable {
       ];
       if ((await this.run(sql, args)).changed === 0) continue;
       const row = (await this.run('SELECT * FROM events WHERE id = ?', [r.id])).rows[0];
-      if (row) stored.push(event(row));
+      if (row) stored.push(eventOfRow(row));
     }
     return stored;
   }
@@ -133,7 +133,7 @@ export class SqlEventTable implements EventTable {
       args.push(q.type);
     }
     const sql = `SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`;
-    return (await this.run(sql, [...args, q.limit])).rows.map(event);
+    return (await this.run(sql, [...args, q.limit])).rows.map(eventOfRow);
   }
 }
 

@@ -5,6 +5,7 @@ import { MEMBERS_TABLES } from './members-sql.js';
 import type { Migration } from './migration-types.js';
 import { AUDIT_BY_MONTH } from './postgres-partitions.js';
 import { SESSIONS_TABLE } from './sessions.js';
+import { SUBSCRIPTIONS_TABLES } from './subscriptions-sql.js';
 
 export type { Migration } from './migration-types.js';
 
@@ -267,5 +268,12 @@ export const MIGRATIONS: readonly Migration[] = [
     // Webhooks received from the applications, normalised, once per upstream event id; the replay keys of recent
     // deliveries; each workspace's signing secret per service, sealed (store/events-sql.ts, docs/events.md).
     ...EVENTS_TABLES,
+  },
+  {
+    version: 17,
+    name: 'outbound event subscriptions',
+    // Subscribers of a workspace's events with their sealed signing secrets; each stored event queued for every
+    // subscription by a trigger on `events`; the log of delivery attempts (store/subscriptions-sql.ts, docs/events.md).
+    ...SUBSCRIPTIONS_TABLES,
   },
 ];

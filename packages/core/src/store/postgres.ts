@@ -20,6 +20,7 @@ import { migrate as migrateSchema, migrationStatusOf } from './postgres-schema.j
 import type { QuotaLease, QuotaLeaseRequest, QuotaLeases } from './quota-types.js';
 import { apiKey, auditRecord, connection, type DbRow, integration, oauthState } from './rows.js';
 import { SqlSessionTable } from './sessions.js';
+import { SqlSubscriptionTable } from './subscriptions-sql.js';
 import type {
   ApiKeyRecord,
   AuditPage,
@@ -373,6 +374,7 @@ export class PostgresStore extends WorkspaceMethods implements Store, QuotaLease
   readonly sessions = new SqlSessionTable('postgres', this.statement);
   readonly members = new SqlMemberTable('postgres', this.statement);
   readonly events = new SqlEventTable('postgres', this.statement);
+  readonly subscriptions = new SqlSubscriptionTable('postgres', this.statement);
   readonly instances = new SqlInstanceTable('postgres', this.statement);
 
   private readonly one = async (sql: string, args: unknown[]) => (await this.pool.query<DbRow>(sql, args)).rows[0];

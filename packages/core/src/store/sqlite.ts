@@ -18,6 +18,7 @@ import {
 import { KeyedMutex } from './mutex.js';
 import { apiKey, auditRecord, connection, type DbRow, integration, oauthState } from './rows.js';
 import { SqlSessionTable } from './sessions.js';
+import { SqlSubscriptionTable } from './subscriptions-sql.js';
 import {
   type ApiKeyRecord,
   type AuditPage,
@@ -164,6 +165,7 @@ export class SqliteStore extends WorkspaceMethods implements Store {
   readonly instances = new SqlInstanceTable('sqlite', this.statement);
   readonly members = new SqlMemberTable('sqlite', this.statement);
   readonly events = new SqlEventTable('sqlite', this.statement);
+  readonly subscriptions = new SqlSubscriptionTable('sqlite', this.statement);
   readonly sessions = new SqlSessionTable('sqlite', this.statement);
 
   private async one(sql: string, args: InValue[]): Promise<Row | undefined> {

@@ -5,6 +5,7 @@ import type { InstanceTable } from './instance-types.js';
 import type { MemberTable } from './member-types.js';
 import type { MigrateOptions, MigrationStatus } from './migration-types.js';
 import type { KeyScopes } from './scopes.js';
+import type { SubscriptionTable } from './subscription-types.js';
 
 /** Persistence contract: core talks to storage only through it; SQLite (`SqliteStore`, the default) and PostgreSQL
  * implement it with the same migrations. All state belongs to a workspace. */
@@ -343,6 +344,8 @@ export interface Store {
   readonly authorization: AuthorizationTables;
   /** Inbound events, the replay keys of recent deliveries and the signing secrets (store/events-sql.ts). */
   readonly events: EventTable;
+  /** Outbound subscriptions, their delivery queue and attempt log (store/subscriptions-sql.ts). */
+  readonly subscriptions: SubscriptionTable;
   readonly members: MemberTable; // the people of workspaces, who sign in with the firm's provider (members-sql.ts)
 
   /** The gateway instances' heartbeats and the encryption keys each can decrypt with (store/instances.ts). */
