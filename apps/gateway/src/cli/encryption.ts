@@ -55,8 +55,8 @@ async function encryption(args: string[], env: NodeJS.ProcessEnv, io: Io): Promi
       const id = Encryptor.keyIdOf(connection.secret) ?? 'unknown';
       counts.set(id, (counts.get(id) ?? 0) + 1);
     }
-    const eventSecrets = new Map<string, number>(); // webhook signing secrets (docs/events.md): their keys are in use too
-    for (const record of await store.events.allSecrets()) {
+    const eventSecrets = new Map<string, number>(); // webhook and subscription secrets (docs/events.md): their keys too
+    for (const record of [...(await store.events.allSecrets()), ...(await store.subscriptions.all())]) {
       const id = Encryptor.keyIdOf(record.secret) ?? 'unknown';
       eventSecrets.set(id, (eventSecrets.get(id) ?? 0) + 1);
     }

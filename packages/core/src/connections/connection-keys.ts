@@ -13,6 +13,11 @@ export function eventSecretAad(workspaceId: string, service: string): string {
   return `portico/events/${workspaceId}/${service}`;
 }
 
+/** What an event subscription's signing secret is bound to: its workspace and subscription. */
+export function subscriptionSecretAad(workspaceId: string, subscriptionId: string): string {
+  return `portico/subscriptions/${workspaceId}/${subscriptionId}`;
+}
+
 /** The connection lock's name: one refresh at a time per connection, personal ones apart from the shared one. */
 export function connectionLockName(service: string, memberId: string | null): string {
   return memberId ? `${service}\u0000member\u0000${memberId}` : service;

@@ -1,6 +1,6 @@
 import { errorSummary } from '../errors.js';
 import type { ConnectionRecord, Store } from '../store/types.js';
-import { connectionAad, eventSecretAad } from './connection-keys.js';
+import { connectionAad, eventSecretAad, subscriptionSecretAad } from './connection-keys.js';
 import { Encryptor } from './crypto.js';
 import type { KeyRing } from './key-ring.js';
 
@@ -13,8 +13,8 @@ export interface ReencryptionReport {
 }
 
 /**
- * Re-encrypts the workspaces' webhook signing secrets under the active key, into the same report (a failure names the
- * service as `<service> events`): compare-and-swap, so a secret saved meanwhile is kept (it is sealed afresh anyway).
+ * Re-encrypts the workspaces' webhook signing secrets and event subscriptions' secrets under the active key, into the
+ * same report (a failure names the service as `<service> events` or `subscription <id>`): compare-and-swap, so a secret saved meanwhile is kept (it is sealed afresh anyway).
  */
 async function reencryptEventSecrets(store: Store, keys: KeyRing, report: ReencryptionReport): Promise<void> {
   for (const record of await store.events.allSecrets()) {
@@ -30,6 +30,21 @@ async function reencryptEventSecrets(store: Store, keys: KeyRing, report: Reencr
       else report.current++; // saved again meanwhile, with the key every instance seals with
     } catch (error) {
       report.failed.push({ workspaceId: record.workspaceId, service: `${record.service} events`, reason: errorSummary(error) });
+    }
+  }
+  for (const record of await store.subscriptions.all()) {
+    report.total++;
+    if (Encryptor.keyIdOf(record.secret) === keys.current.activeKeyId) {
+      report.current++;
+      continue;
+    }
+    try {
+      const aad = subscriptionSecretAad(record.workspaceId, record.id);
+      const secret = keys.current.encrypt(keys.for(record.secret).decrypt(record.secret, aad), aad);
+      if (await store.subscriptions.swapSecret(record.id, secret, record.secret)) report.rewritten++;
+      else report.current++;
+    } catch (error) {
+      report.failed.push({ workspaceId: record.workspaceId, service: `subscription ${record.id}`, reason: errorSummary(error) });
     }
   }
 }

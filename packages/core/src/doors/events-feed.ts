@@ -1,22 +1,12 @@
 import { GatewayError } from '../errors.js';
 import type { Engine, Principal } from '../pipeline/engine.js';
-import type { EventRecord } from '../store/event-types.js';
+import { eventView } from '../pipeline/outbound-delivery.js';
 
 export const EVENTS_LIMIT_DEFAULT = 50;
 export const EVENTS_LIMIT_MAX = 200;
 
-/** One event as `list_events` and `GET /api/v1/events` show it. */
-export interface EventView {
-  id: string;
-  service: string;
-  type: string;
-  record_id: string | null;
-  occurred_at: string | null;
-  received_at: string;
-  /** Pass as `since` to read the events received after this one. */
-  cursor: string;
-  payload: unknown;
-}
+/** One event as `list_events` and `GET /api/v1/events` show it (and a subscriber receives it as `data`). */
+export type EventView = ReturnType<typeof eventView>;
 
 /** The filters both doors take, as text (REST query) or JSON (MCP arguments). */
 export interface EventsFilter {
@@ -25,17 +15,6 @@ export interface EventsFilter {
   type?: unknown;
   limit?: unknown;
 }
-
-const view = (e: EventRecord): EventView => ({
-  id: e.id,
-  service: e.service,
-  type: e.type,
-  record_id: e.recordId,
-  occurred_at: e.occurredAt,
-  received_at: e.receivedAt,
-  cursor: String(e.seq),
-  payload: e.payload,
-});
 
 const word = (value: unknown, name: string, pattern: RegExp): string | undefined => {
   if (value === undefined || value === '') return undefined;
@@ -83,5 +62,5 @@ export async function eventsFeed(
     ...(service ? { service } : {}),
     ...(type ? { type } : {}),
   });
-  return { events: records.map(view), next_cursor: String(records.at(-1)?.seq ?? since) };
+  return { events: records.map(eventView), next_cursor: String(records.at(-1)?.seq ?? since) };
 }

@@ -8,6 +8,7 @@ import { GatewayError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { EventQuery, EventRecord } from '../store/event-types.js';
 import type { Store } from '../store/types.js';
+import { OutboundEvents } from './outbound-events.js';
 
 /** What a delivery is answered with when it was accepted: the handshake's answer, or what was stored. */
 export type DeliveryAnswer = Readonly<Record<string, unknown>>;
@@ -35,13 +36,17 @@ function eventProblem(e: NormalisedEvent): string | undefined {
 export class InboundEvents {
   /** Events older than this many days are deleted, a few at each delivery to their workspace; 0 keeps them. */
   retentionDays = 30;
+  /** The workspaces' subscribers and the delivery of stored events to them (outbound-events.ts). */
+  readonly outbound: OutboundEvents;
 
   constructor(
     private readonly registry: Registry,
     private readonly store: Store,
     private readonly keys: KeyRing,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.outbound = new OutboundEvents(store, keys, logger);
+  }
 
   /** The plugin's events of a service; not_found when the service is unknown or sends no webhooks the gateway reads. */
   private eventsOf(service: string): PluginEvents {
@@ -128,6 +133,7 @@ export class InboundEvents {
       { workspace: workspaceId, service, stored: saved.length, types: saved.map((e) => e.type) },
       'webhook delivery received',
     );
+    if (saved.length > 0) this.outbound.delivery.wake(); // queued for the workspace's subscribers as they were stored
     if (this.retentionDays > 0) {
       // a few more than a delivery adds: a workspace's events stay within the retention period as it receives more
       const before = new Date(now - this.retentionDays * 86_400_000).toISOString();
