@@ -1,66 +1,12 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Webhook } from 'standardwebhooks';
+import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Encryptor, parseEncryptionKey } from '../connections/crypto.js';
-import { definePlugin } from '../contract/plugin.js';
 import { Registry } from '../contract/registry.js';
 import { GatewayError } from '../errors.js';
 import { SqliteStore } from '../store/sqlite.js';
 import { DEFAULT_WORKSPACE } from '../store/types.js';
-import { examplePlugin } from '../testing/example-plugin.js';
 import { Engine } from './engine.js';
-
-/** The example plugin with webhooks: `x-sig` is the hex HMAC-SHA256 of the body. */
-const signed = definePlugin({
-  ...examplePlugin,
-  events: {
-    toleranceSeconds: 60,
-    secretHint: 'the example app’s secret',
-    verify: (delivery, secret) => {
-      const mac = createHmac('sha256', secret).update(delivery.body).digest('hex');
-      return mac === delivery.headers['x-sig'] ? { outcome: 'signed', replayKey: mac } : { outcome: 'forged', message: 'bad signature' };
-    },
-    normalise: (body) => {
-      const { id, type } = body as { id: string; type: string };
-      return { events: [{ type, upstreamId: id, recordId: id, payload: body }] };
-    },
-  },
-});
-const INBOUND_SECRET = 'example-signing-secret';
-
-/** A subscriber: records what it receives; answers `status` (after `delayMs`); listens or not on a fixed port. */
-class Subscriber {
-  received: Array<{ body: string; headers: IncomingHttpHeaders }> = [];
-  status = 204;
-  delayMs = 0;
-  private server: Server | undefined;
-  port = 0;
-
-  async listen(): Promise<void> {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        this.received.push({ body: Buffer.concat(chunks).toString('utf8'), headers: req.headers });
-        setTimeout(() => res.writeHead(this.status).end(), this.delayMs);
-      });
-    });
-    await new Promise<void>((resolve) => this.server?.listen(this.port, '127.0.0.1', resolve));
-    this.port = (this.server.address() as AddressInfo).port;
-  }
-
-  /** Down: the port refuses connections. */
-  async close(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise((resolve) => this.server?.close(resolve));
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${this.port}/hooks`;
-  }
-}
+import { INBOUND_SECRET, receive as receiveEvent, Subscriber, signed, until, verified } from './outbound.test-support.js';
 
 const stores: SqliteStore[] = [];
 const engines: Engine[] = [];
@@ -87,28 +33,8 @@ async function setUp(delivery: { retryFirstMs?: number; retryForMs?: number } = 
   const subscriber = new Subscriber();
   subscribers.push(subscriber);
   await subscriber.listen();
-  const receive = (id: string, type = 'call.completed') => {
-    const body = Buffer.from(JSON.stringify({ id, type }));
-    const sig = createHmac('sha256', INBOUND_SECRET).update(body).digest('hex');
-    return engine.events.receive(DEFAULT_WORKSPACE, 'example', { body, headers: { 'x-sig': sig }, query: {} });
-  };
+  const receive = (id: string, type = 'call.completed') => receiveEvent(engine, id, type);
   return { store, engine, outbound: engine.events.outbound, subscriber, receive };
-}
-
-async function until(what: string, condition: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-/** What a subscriber verifies with the reference implementation; throws when the signature does not hold. */
-function verified(secret: string, r: { body: string; headers: IncomingHttpHeaders }) {
-  return new Webhook(secret).verify(r.body, r.headers as Record<string, string>) as {
-    type: string;
-    data: { id: string; payload: { id: string } };
-  };
 }
 
 describe('outbound event subscriptions', () => {
