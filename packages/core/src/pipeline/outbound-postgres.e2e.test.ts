@@ -58,7 +58,8 @@ describe.skipIf(problem !== undefined)(`outbound deliveries shared on PostgreSQL
     const ids = subscriber.received.map((r) => verified(sub.secret, r).data.payload.id);
     expect(ids).toEqual(sent);
     expect(subscriber.maxInFlight).toBe(1);
-    const log = await c.events.outbound.deliveries(DEFAULT_WORKSPACE, sub.id, 100);
-    expect(log.attempts.filter((x) => x.outcome === 'delivered')).toHaveLength(40);
+    const delivered = async () =>
+      (await c.events.outbound.deliveries(DEFAULT_WORKSPACE, sub.id, 100)).attempts.filter((x) => x.outcome === 'delivered');
+    await until('every delivery logged', async () => (await delivered()).length === 40);
   });
 });
