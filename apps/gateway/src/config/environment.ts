@@ -332,6 +332,26 @@ const DECLARED = [
     { fallback: 30, min: 0, max: 36_500 },
     'Events received from the applications (docs/events.md) older than this many days are deleted, a few at each delivery to their workspace; `0` keeps them forever',
   ),
+  integer(
+    'PORTICO_EVENTS_DELIVERY_TIMEOUT_MS',
+    { fallback: 10_000, min: 100, max: 120_000 },
+    'Event subscriptions (docs/events.md): how long the gateway waits for a subscriber to answer one delivery before counting it failed',
+  ),
+  integer(
+    'PORTICO_EVENTS_RETRY_FIRST_SECONDS',
+    { fallback: 5, min: 1, max: 86_400 },
+    'Event subscriptions: the wait before retrying a failed delivery, doubled after each further failure up to `PORTICO_EVENTS_RETRY_MAX_SECONDS`',
+  ),
+  integer(
+    'PORTICO_EVENTS_RETRY_MAX_SECONDS',
+    { fallback: 3_600, min: 1, max: 86_400 },
+    'Event subscriptions: the longest wait between two attempts of one delivery',
+  ),
+  integer(
+    'PORTICO_EVENTS_RETRY_HOURS',
+    { fallback: 24, min: 0, max: 720 },
+    'Event subscriptions: how long a delivery is retried from its first failure; after that it becomes a dead letter (redelivered on request) and the next event goes',
+  ),
   text(
     'PORTICO_TRUST_PROXY',
     '(none)',

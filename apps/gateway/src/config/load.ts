@@ -104,6 +104,8 @@ export interface GatewayConfig {
   degradedSeconds: number;
   /** Events older than this many days are deleted as deliveries arrive; 0 keeps them forever. */
   eventsRetentionDays: number;
+  /** Deliveries to event subscribers: each one's timeout, the retry back-off and how long to retry. */
+  eventsDelivery: { timeoutMs: number; retryFirstSeconds: number; retryMaxSeconds: number; retryHours: number };
   /** Port of a separate, keyless `/metrics` listener; undefined: `/metrics` on the main port, for admin keys. */
   metricsPort: number | undefined;
   /** Interface of the metrics listener. */
@@ -339,6 +341,12 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Gatewa
     heartbeatSeconds: int('PORTICO_INSTANCE_HEARTBEAT_SECONDS'),
     degradedSeconds: int('PORTICO_DEGRADED_SECONDS'),
     eventsRetentionDays: int('PORTICO_EVENTS_RETENTION_DAYS'),
+    eventsDelivery: {
+      timeoutMs: int('PORTICO_EVENTS_DELIVERY_TIMEOUT_MS'),
+      retryFirstSeconds: int('PORTICO_EVENTS_RETRY_FIRST_SECONDS'),
+      retryMaxSeconds: int('PORTICO_EVENTS_RETRY_MAX_SECONDS'),
+      retryHours: int('PORTICO_EVENTS_RETRY_HOURS'),
+    },
     metricsPort: read('PORTICO_METRICS_PORT') ? int('PORTICO_METRICS_PORT') : undefined,
     metricsHost: reader.value('PORTICO_METRICS_HOST'),
     auditRetentionDays: int('PORTICO_AUDIT_RETENTION_DAYS'),

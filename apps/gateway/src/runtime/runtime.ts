@@ -142,6 +142,16 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
     ...(auditExport ? { auditExporter: auditExport.write } : {}),
   });
   engine.events.retentionDays = config.eventsRetentionDays;
+  const delivery = config.eventsDelivery;
+  engine.events.outbound.configure({
+    ...(config.egressAllowPrivate ? { egress: { allowPrivate: config.egressAllowPrivate } } : {}),
+    delivery: {
+      timeoutMs: delivery.timeoutMs,
+      retryFirstMs: delivery.retryFirstSeconds * 1000,
+      retryMaxMs: Math.max(delivery.retryMaxSeconds, delivery.retryFirstSeconds) * 1000,
+      retryForMs: delivery.retryHours * 3_600_000,
+    },
+  });
   // Seal with the key every live instance knows (two-phase rotation: core's connections/key-agreement.ts).
   engine.keyAgreement.heartbeatEvery(config.heartbeatSeconds * 1000);
   await engine.keyAgreement.beat();
@@ -157,6 +167,7 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
       return () => listenWatchers.delete(watcher);
     },
     async close() {
+      await engine.events.outbound.delivery.stop(); // lets deliveries in flight finish, gives their subscriptions up
       await engine.close();
       await auditExport?.close();
       await store.close();

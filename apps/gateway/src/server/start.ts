@@ -89,6 +89,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
   });
   const { engine, store } = runtime;
   await engine.keyAgreement.start(config.heartbeatSeconds * 1000); // report this instance's keys (two-phase rotation)
+  engine.events.outbound.delivery.start(); // events to the workspaces' subscribers (docs/events.md)
 
   let createdKey: RunningGateway['createdKey'];
   let sandboxCluster: SandboxCluster | undefined;
@@ -189,6 +190,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
   const stop = async (graceMs: number, drainMs: number) => {
     readiness.startDraining();
     stage = 'draining';
+    const deliveries = engine.events.outbound.delivery.stop(); // no new deliveries; those in flight finish meanwhile
     closeAfterAnswers();
     // Kept-alive connections waiting for a request are left open: closing one now would reset the request a balancer
     // may be writing onto it at this moment. Its next answer closes it; one left idle is closed after the drain.
@@ -208,6 +210,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
       { ms: Math.round(performance.now() - started), ...(forced ? { closedConnections: forced } : {}) },
       forced ? 'shutdown grace over: closed the remaining connections' : 'all requests finished',
     );
+    await deliveries;
     await observability.close();
     await sandboxCluster?.close(); // another sandbox instance takes over the upstreams
     await runtime.close(); // flushes the audit log, then closes the database

@@ -9,6 +9,7 @@ import { requireAdmin, type WorkspaceOf, type WorkspaceRoutes } from './guards.j
 import { mountIntegrationRoutes } from './integrations.js';
 import { mountKeyRoutes } from './keys.js';
 import { mountMemberRoutes } from './members.js';
+import { mountSubscriptionRoutes } from './subscriptions.js';
 import { mountToolSetRoutes } from './tool-sets.js';
 import { mountWorkspaceAdmin } from './workspaces.js';
 
@@ -43,6 +44,7 @@ export function mountAdmin(router: Router<GatewayState>, engine: Engine, body: (
     mountAuditRoutes(routes);
     mountToolSetRoutes(routes);
     mountMemberRoutes(routes);
+    mountSubscriptionRoutes(routes);
     mountEventRoutes(routes);
   }
 }
