@@ -6,15 +6,22 @@ const HELP = `Usage:
   portico events list [--workspace ID]
   portico events secret <service> --secret SECRET|- [--workspace ID]
   portico events forget <service> [--workspace ID]
+  portico events subscribe <url> --types TYPE[,TYPE…] [--workspace ID]
+  portico events subscriptions [--workspace ID]
+  portico events unsubscribe <subscription id> [--workspace ID]
 
 The integrations that receive webhooks (docs/events.md): list shows each one, whether its signing secret is saved and
 the path the application delivers to (/api/events/<workspace>/<service>). secret saves the application's signing
 secret (Slack's signing secret, CallRail's signing key, Intuit's verifier token), encrypted at rest; '--secret -'
-reads it from standard input, which keeps it out of shell history. forget deletes it: deliveries are then refused.`;
+reads it from standard input, which keeps it out of shell history. forget deletes it: deliveries are then refused.
+
+subscribe sends the workspace's events from now on to a URL (https), signed per Standard Webhooks: --types takes event
+types (call.completed), <service>.* or *. It prints the subscription's signing secret (whsec_…) once: give it to the
+subscriber. subscriptions lists them; unsubscribe deletes one with its delivery log.`;
 
 async function events(args: string[], runtime: Runtime, io: Io): Promise<number> {
   const [sub, ...rest] = args;
-  const options = { ...WORKSPACE_OPTION, secret: { type: 'string' as const } };
+  const options = { ...WORKSPACE_OPTION, secret: { type: 'string' as const }, types: { type: 'string' as const } };
   const { values, positionals } = parseArgs({ args: rest, options, allowPositionals: true, strict: true });
   const workspace = (await runtime.engine.workspaces.require(values.workspace)).id;
   if (sub === 'list') {
@@ -38,7 +45,26 @@ async function events(args: string[], runtime: Runtime, io: Io): Promise<number>
     io.out(`Deleted the signing secret of ${service}; its deliveries are refused from now on`);
     return 0;
   }
-  throw new UsageError('events takes list, secret or forget');
+  if (sub === 'subscribe') {
+    if (!positionals[0] || !values.types) throw new UsageError('events subscribe needs a URL and --types (event types, <service>.* or *)');
+    const types = values.types.split(',').map((t) => t.trim());
+    const created = await runtime.engine.events.outbound.subscribe(workspace, { url: positionals[0], types });
+    io.out(`Subscribed ${created.id}: ${created.url} receives ${created.types.join(', ')}`);
+    io.out(`Signing secret (shown this once): ${created.secret}`);
+    return 0;
+  }
+  if (sub === 'subscriptions') {
+    for (const s of await runtime.engine.events.outbound.list(workspace))
+      io.out(`${s.id}\t${s.url}\t${s.types.join(',')}\t${s.created_at}`);
+    return 0;
+  }
+  if (sub === 'unsubscribe') {
+    if (!positionals[0]) throw new UsageError('events unsubscribe needs a subscription id');
+    await runtime.engine.events.outbound.unsubscribe(workspace, positionals[0]);
+    io.out(`Deleted subscription ${positionals[0]}`);
+    return 0;
+  }
+  throw new UsageError('events takes list, secret, forget, subscribe, subscriptions or unsubscribe');
 }
 
 export const eventsCommand: Command = {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { SandboxServer } from '@portico/core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../cli/index.js';
 import { startTestGateway, type TestGateway } from '../gateway.test-support.js';
 
 /**
@@ -99,5 +100,44 @@ describe('event subscriptions (admin API)', () => {
 
     expect((await gateway.rest('DELETE', `/api/admin/events/subscriptions/${sub.id}`)).body).toEqual({ id: sub.id, removed: true });
     expect((await gateway.rest('DELETE', `/api/admin/events/subscriptions/${sub.id}`)).status).toBe(404);
+  });
+});
+
+describe('event subscriptions from the command line', () => {
+  async function cli(argv: string[]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const env = {
+      PORTICO_DATA_DIR: gateway.runtime.config.dataDir,
+      PORTICO_LOG_LEVEL: 'silent',
+      PORTICO_EGRESS_ALLOW_PRIVATE: '127.0.0.1',
+    };
+    const code = await main(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l), stdin: () => '' });
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  }
+
+  it('subscribes, lists and unsubscribes; the running gateway delivers to a subscription made by the command', async () => {
+    const refused = await cli(['events', 'subscribe', 'http://hooks.example.com/x', '--types', '*']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.err).toMatch(/must be https/);
+    const made = await cli(['events', 'subscribe', subscriberUrl, '--types', 'call.completed, text.received']);
+    expect(made.code).toBe(0);
+    const id = /Subscribed (sub_\S+):/.exec(made.out)?.[1] as string;
+    const secret = /(whsec_\S+)/.exec(made.out)?.[1] as string;
+    expect((await cli(['events', 'subscriptions'])).out).toContain(`${id}\t${subscriberUrl}\tcall.completed,text.received`);
+
+    const before = received.length;
+    const sandbox = gateway.sandboxes.callrail as SandboxServer;
+    await fetch(`${sandbox.url}/__sandbox/emit`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ webhook: 'post_call' }),
+    });
+    await until('the delivery', () => received.length > before);
+    const last = received.at(-1) as (typeof received)[number];
+    expect(new Webhook(secret).verify(last.body, last.headers as Record<string, string>)).toMatchObject({ type: 'call.completed' });
+
+    expect((await cli(['events', 'unsubscribe', id])).code).toBe(0);
+    expect((await cli(['events', 'subscriptions'])).out).not.toContain(id);
   });
 });
