@@ -98,7 +98,7 @@ const DECLARED = [
   text(
     'PORTICO_EGRESS_ALLOW_PRIVATE',
     '`off`',
-    'Base URLs on link-local (`169.254.0.0/16`, `fe80::/10`) or cloud metadata addresses and names (`169.254.169.254`, `metadata.google.internal`…), and names resolving to them, are refused; `on` allows them all, or list the names, addresses and CIDR ranges to allow. Loopback and private ranges are always allowed (docs/security.md)',
+    'Base URLs on link-local (`169.254.0.0/16`, `fe80::/10`) or cloud metadata addresses and names (`169.254.169.254`…), and names resolving to them, are refused; `on` allows them all, or list the names, addresses and CIDR ranges to allow. Loopback and private ranges are allowed, except for event subscriber hosts (docs/security.md)',
   ),
   text(
     'PORTICO_WORKSPACE_UPSTREAM_HOSTS',

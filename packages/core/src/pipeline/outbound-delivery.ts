@@ -124,7 +124,7 @@ export class OutboundDelivery {
       this.logger.warn({ err: error }, 'could not read the event delivery queue; trying again at the next poll');
       return;
     }
-    for (const id of due) {
+    for (const id of this.stopping ? [] : due) {
       if (this.running.has(id) || this.running.size >= CONCURRENCY) continue;
       const work = this.work(id)
         .catch((error: unknown) => this.logger.warn({ err: error, subscription: id }, 'event delivery interrupted; trying again'))
