@@ -22,7 +22,6 @@ const INTERNAL: ReadonlyArray<readonly [string, number]> = [
   ['198.18.0.0', 15],
   ['224.0.0.0', 3], // multicast, reserved, broadcast
   ['::', 127], // unspecified and loopback
-  ['::ffff:0:0', 96], // IPv4-mapped: a subscriber has no need of it
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
