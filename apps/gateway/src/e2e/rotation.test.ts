@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Encryptor } from '@portico/core';
+import { DEFAULT_WORKSPACE, Encryptor } from '@portico/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/index.js';
 import { startTestGateway, type TestGateway } from '../gateway.test-support.js';
@@ -47,17 +47,25 @@ describe('rotating the encryption key while the gateway serves', () => {
     for (const token of tokens) expect(dataDirHolds(token)).toBe(false);
     expect(dataDirHolds('enc1:')).toBe(true); // the grep can see the stored ciphertexts
 
+    // an event subscription's signing secret (docs/events.md), of a type no sandbox sends: nothing is delivered
+    const subscription = await gateway.runtime.engine.events.outbound.subscribe(DEFAULT_WORKSPACE, {
+      url: 'https://hooks.example.com/portico',
+      types: ['nothing.sent'],
+    });
+    expect(dataDirHolds(subscription.secret)).toBe(false);
     const before = new Set((await gateway.runtime.store.allConnections()).map((c) => Encryptor.keyIdOf(c.secret)));
     expect(before.size).toBe(1);
     const rotated = await cli('encryption', 'rotate');
     expect(rotated.code).toBe(0);
-    // the connections, and the webhook signing secrets sandbox mode saved (docs/events.md)
-    const signed = Object.values(gateway.sandboxes).filter((s) => s.webhooks).length;
+    // the connections, the webhook signing secrets sandbox mode saved and the subscription's (docs/events.md)
+    const signed = Object.values(gateway.sandboxes).filter((s) => s.webhooks).length + 1;
     expect(signed).toBeGreaterThanOrEqual(2);
     expect(rotated.out).toMatch(new RegExp(`${tokens.length + signed} re-encrypted, 0 already current, 0 failed`));
     const after = new Set((await gateway.runtime.store.allConnections()).map((c) => Encryptor.keyIdOf(c.secret)));
     expect(after.size).toBe(1);
     expect([...after][0]).not.toBe([...before][0]);
+    const [stored] = await gateway.runtime.store.subscriptions.list(DEFAULT_WORKSPACE);
+    expect(Encryptor.keyIdOf(stored?.secret ?? '')).toBe([...after][0]);
 
     // the running gateway still holds the old ring: it must pick the new key up by itself
     await everyServiceAnswers();
