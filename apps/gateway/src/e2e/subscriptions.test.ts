@@ -54,6 +54,20 @@ describe('event subscriptions (admin API)', () => {
       expect(answer.status).toBe(400);
       expect(answer.body).toEqual({ error: true, code: 'bad_request', message: expect.stringMatching(message) });
     }
+    // a subscriber sees every application's events: a key limited to some services (or not an admin) manages none
+    const limited = await gateway.rest('POST', '/api/admin/keys', {
+      body: { name: 'callrail admin', admin: true, services: ['callrail'] },
+    });
+    const narrow = (limited.body as { key: string }).key;
+    const forbidden = await gateway.rest('GET', '/api/admin/events/subscriptions', { key: narrow });
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.body).toEqual({ error: true, code: 'forbidden', message: expect.stringContaining('limited to callrail') });
+    const plain = await gateway.rest('POST', '/api/admin/keys', { body: { name: 'reader' } });
+    const notAdmin = await gateway.rest('POST', '/api/admin/events/subscriptions', {
+      key: (plain.body as { key: string }).key,
+      body: { url: 'https://hooks.example.com/hook', types: ['*'] },
+    });
+    expect(notAdmin.status).toBe(403);
     const missing = await gateway.rest('GET', '/api/admin/events/subscriptions/sub_nothere/deliveries');
     expect(missing.status).toBe(404);
     expect(missing.body).toMatchObject({ error: true, code: 'not_found' });
