@@ -17,7 +17,7 @@ afterEach(async () => {
   for (const store of stores.splice(0)) await store.close();
 });
 
-async function setUp(delivery: { retryFirstMs?: number; retryForMs?: number } = {}) {
+async function setUp(delivery: { retryFirstMs?: number; retryForMs?: number; timeoutMs?: number } = {}) {
   const store = new SqliteStore(':memory:');
   stores.push(store);
   await store.migrate();
@@ -101,6 +101,20 @@ describe('outbound event subscriptions', () => {
     await until('the redelivery', () => subscriber.received.length > tries);
     expect(verified(sub.secret, subscriber.received.at(-1) as never).data.payload.id).toBe('doomed');
     expect((await outbound.deliveries(DEFAULT_WORKSPACE, sub.id)).dead_letters).toEqual([]);
+  });
+
+  it('counts a subscriber that does not answer within the timeout as failed, and tries again', async () => {
+    const { outbound, subscriber, receive } = await setUp({ timeoutMs: 100 });
+    const sub = await outbound.subscribe(DEFAULT_WORKSPACE, { url: subscriber.url, types: ['*'] });
+    subscriber.delayMs = 400;
+    outbound.delivery.start();
+    await receive('late');
+    await until('a timed-out attempt', async () => (await outbound.deliveries(DEFAULT_WORKSPACE, sub.id)).attempts.length > 0);
+    const [first] = (await outbound.deliveries(DEFAULT_WORKSPACE, sub.id)).attempts;
+    expect(first).toMatchObject({ outcome: 'failed', status: null, error: 'no answer within 100 ms' });
+    expect(first?.duration_ms).toBeLessThan(400);
+    subscriber.delayMs = 0;
+    await until('the delivery', async () => (await outbound.deliveries(DEFAULT_WORKSPACE, sub.id)).attempts[0]?.outcome === 'delivered');
   });
 
   it('lets a delivery in flight finish when it stops', async () => {
