@@ -12,7 +12,7 @@ import { listening, type PorticoProcess, root, runPortico, schemas, stop } from 
 
 /**
  * `portico serve --workers 2` (the built CLI): one port, two worker processes, the upstream limits of a
- * connection shared by both (held by the primary), a worker killed mid-load and replaced, a drain on SIGTERM, and one
+ * connection and the per-address sign-in and registration limits shared by both (held by the primary), a worker killed mid-load and replaced, a drain on SIGTERM, and one
  * migration run and one operator key on an empty database. The upstream is a loopback server that counts the
  * requests it has in flight and when each arrived. Needs `pnpm build` first.
  */
@@ -163,13 +163,30 @@ function logLines(process: PorticoProcess): LogLine[] {
     .map((line) => JSON.parse(line) as LogLine);
 }
 
-/** The pids of the workers that answered calls of the example service. */
-function servingPids(process: PorticoProcess): Set<number> {
+/** The pids of the workers that answered calls of the example service (or requests of another path). */
+function servingPids(process: PorticoProcess, path = '/api/v1/example/items'): Set<number> {
   return new Set(
     logLines(process)
-      .filter((line) => line.msg === 'request' && line.path === '/api/v1/example/items')
+      .filter((line) => line.msg === 'request' && line.path === path)
       .map((line) => line.pid as number),
   );
+}
+
+/** A POST on a connection of its own (so that the primary hands it to the next worker in turn). */
+function post(url: string, path: string, headers: Record<string, string>, body: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(`${url}${path}`, { method: 'POST', agent: false, headers }, (response: IncomingMessage) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, retryAfter: response.headers['retry-after'], body: text }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
 }
 
 function workerPids(process: PorticoProcess): number[] {
@@ -361,6 +378,40 @@ describe('portico serve --workers 2', () => {
       expect(revoked.status).toBe(204);
       // The worker that revoked it told the primary, which told the other: neither serves the key from its cache.
       for (let n = 1; n <= 4; n++) expect((await call(gateway.url, key, n)).status).toBe(401);
+      await stop(gateway.process);
+    },
+    SLOW,
+  );
+
+  it(
+    'the sign-in and registration limits hold for the instance: 10 spread over both workers, the 11th gets 429',
+    async () => {
+      const gateway = await startWorkers(upstream);
+      const signIn = (key: string) =>
+        post(
+          gateway.url,
+          '/dashboard/sign-in',
+          { 'content-type': 'application/x-www-form-urlencoded', origin: gateway.url },
+          new URLSearchParams({ key }).toString(),
+        );
+      // One at a time on fresh connections: the workers take turns. Per worker, each would allow ten: twenty in all.
+      for (let i = 0; i < 10; i++) expect((await signIn('portico_wrong')).status).toBe(401);
+      expect(servingPids(gateway.process, '/dashboard/sign-in').size).toBe(2);
+      for (let i = 0; i < 2; i++) {
+        const refused = await signIn(gateway.key); // the right key too, while the address is at its limit
+        expect(refused.status).toBe(429);
+        expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(50);
+      }
+      const registration = JSON.stringify({ client_name: 'Assistant', redirect_uris: ['https://assistant.example/callback'] });
+      const register = () => post(gateway.url, '/oauth/register', { 'content-type': 'application/json' }, registration);
+      for (let i = 0; i < 10; i++) expect((await register()).status).toBe(201);
+      expect(servingPids(gateway.process, '/oauth/register').size).toBe(2);
+      for (let i = 0; i < 2; i++) {
+        const refused = await register();
+        expect(refused.status).toBe(429);
+        expect(JSON.parse(refused.body)).toMatchObject({ error: 'too_many_registrations' });
+        expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(50);
+      }
       await stop(gateway.process);
     },
     SLOW,

@@ -1,4 +1,5 @@
 import { ApiKeys, type CreatedKey, type Principal } from '../access/api-keys.js';
+import { type AttemptWindows, MemoryAttemptWindows } from '../access/attempts.js';
 import { type IntegrationChange, IntegrationSettings, type IntegrationState } from '../access/integration-settings.js';
 import { Members } from '../access/members.js';
 import { type AllowedOperations, ToolSets } from '../access/tool-sets.js';
@@ -77,6 +78,8 @@ export interface EngineOptions {
   upstreamLimits?: Partial<UpstreamLimitOptions>;
   /** Where the slots live when not in this process (the gateway's workers borrow their primary's); replaces `upstreamLimits`. */
   upstreamSlots?: UpstreamSlots;
+  /** Where the per-address abuse limits count (registrations, sign-ins): this process' memory unless given (workers: the primary). */
+  attempts?: AttemptWindows;
   /** Lifetimes and limits of the built-in OAuth authorization server of the MCP and REST doors. */
   authorization?: AuthorizationOptions;
   /** Fetching Client ID Metadata Documents: hosts allowed although not public, an extra CA, caps. */
@@ -108,6 +111,8 @@ export class Engine {
   readonly members: Members;
   /** The built-in OAuth 2.1 authorization server whose access tokens both doors take (authorization/). */
   readonly authorization: AuthorizationServer;
+  /** The per-address abuse limits' counts (access/attempts.ts), shared by the registrations and the dashboard's sign-ins. */
+  readonly attempts: AttemptWindows;
   private readonly keys: KeyRing;
   /** Which encryption key every live instance can decrypt with: the one new secrets are sealed with (two-phase rotation). */
   readonly keyAgreement: KeyAgreement;
@@ -144,6 +149,7 @@ export class Engine {
     this.outage = new DatabaseOutage(options.degradedMs ?? DEFAULT_DEGRADED_MS, this.logger);
     this.apiKeys = new ApiKeys(this.store, this.logger, this.outage);
     const external = options.externalIssuer && new ExternalIssuer(options.externalIssuer, this.store, this.logger, egress);
+    this.attempts = options.attempts ?? new MemoryAttemptWindows();
     this.authorization = new AuthorizationServer(
       this.store,
       this.logger,
@@ -152,6 +158,7 @@ export class Engine {
       egress,
       external,
       () => this.registry.list().map((i) => i.service),
+      this.attempts,
     );
     this.authorization.tokens.outage = this.outage;
     this.workspaces = new Workspaces(this.store, () => this.flushAudit());
@@ -239,8 +246,7 @@ export class Engine {
 
   /**
    * Resolves a bearer token (an API key, an access token of the built-in authorization server, or a JWT of the
-   * configured identity provider) to a principal, or
-   * throws `unauthorized` (one message for every failure).
+   * configured identity provider) to a principal, or throws `unauthorized` (one message for every failure).
    */
   authenticate(token: string | undefined): Promise<Principal> {
     if (token && this.authorization.takes(token)) return this.authorization.authenticate(token, this.publicUrl);
@@ -373,10 +379,7 @@ export class Engine {
 
   // ---- audit and observers -------------------------------------------------------------------------------------
 
-  /**
-   * Subscribes an observer (metrics) to every audited outcome and every upstream call (see `EngineObserver`);
-   * returns the unsubscribe function.
-   */
+  /** Subscribes an observer (metrics) to every audited outcome and upstream call (`EngineObserver`); returns its unsubscribe. */
   observe(observer: EngineObserver): () => void {
     return this.observers.add(observer);
   }
