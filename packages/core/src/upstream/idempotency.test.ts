@@ -7,6 +7,7 @@ import { defineOperation } from '../contract/operation.js';
 import { definePlugin } from '../contract/plugin.js';
 import { Registry } from '../contract/registry.js';
 import { Params, Type } from '../contract/schema.js';
+import { buildOpenApiDocument } from '../doors/openapi.js';
 import { GatewayError } from '../errors.js';
 import { Engine, type Principal } from '../pipeline/engine.js';
 import { SqliteStore } from '../store/sqlite.js';
@@ -192,5 +193,17 @@ describe('idempotency keys of upstream writes', () => {
     expect(seen).toHaveLength(0);
     await create(ALICE, `~!${'k'.repeat(253)}`); // 255 visible characters
     expect(seen).toHaveLength(1);
+  });
+
+  it('OpenAPI documents the Idempotency-Key header on the writes of an application that honours a key, only', () => {
+    const header = (service: string, path: string, method: string) =>
+      (
+        (buildOpenApiDocument(engine.registry.get(service) as never).paths as Record<string, Record<string, { parameters?: unknown[] }>>)[
+          path
+        ]?.[method]?.parameters ?? []
+      ).find((p) => (p as { name: string }).name === 'Idempotency-Key');
+    expect(header('ledger', '/entries', 'post')).toMatchObject({ in: 'header', required: false, schema: { maxLength: 255 } });
+    expect(header('ledger', '/entries', 'get')).toBeUndefined();
+    expect(header('plain', '/entries', 'post')).toBeUndefined();
   });
 });
