@@ -440,7 +440,10 @@ describe('portico serve --workers 2', () => {
         logLines(gateway.process)
           .filter((line) => line.msg === 'request' && line.path === path && line.status !== 200)
           .map((line) => line.pid);
-      for (const path of ['/dashboard/sign-in', '/oauth/register']) expect(new Set(pids(path)).size).toBe(2);
+      for (const path of ['/dashboard/sign-in', '/oauth/register']) {
+        await upstream.until(() => pids(path).length === 12, `the access lines of ${path}`); // written a little later
+        expect(new Set(pids(path)).size).toBe(2);
+      }
       for (const agent of workers) agent.destroy();
       await stop(gateway.process);
     },
