@@ -12,7 +12,7 @@ import { GatewayError } from '../errors.js';
 import { Engine, type Principal } from '../pipeline/engine.js';
 import { SqliteStore } from '../store/sqlite.js';
 import { DEFAULT_WORKSPACE } from '../store/types.js';
-import { idempotencyKeyProblem } from './idempotency.js';
+import { CallKeys, carriesIdempotencyKey, idempotencyKeyProblem } from './idempotency.js';
 
 /**
  * The idempotency keys of a call's upstream writes, through the engine, against a loopback upstream that records every
@@ -205,5 +205,15 @@ describe('idempotency keys of upstream writes', () => {
     expect(header('ledger', '/entries', 'post')).toMatchObject({ in: 'header', required: false, schema: { maxLength: 255 } });
     expect(header('ledger', '/entries', 'get')).toBeUndefined();
     expect(header('plain', '/entries', 'post')).toBeUndefined();
+  });
+
+  it('leaves an address the application handed out (a pre-signed URL) as it is', () => {
+    const keys = new CallKeys({ query: 'requestid', maxLength: 50 }, { workspaceId: 'w', caller: 'k', service: 's', operation: 'o' }, 'x');
+    const upload = { method: 'PUT' as const, url: 'https://uploads.example/f?X-Signature=abc' };
+    expect(keys.apply(upload)).toBe(upload);
+    expect(carriesIdempotencyKey(upload)).toBe(false);
+    const own = keys.apply({ method: 'POST', path: '/entries' });
+    expect(own.query?.requestid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(carriesIdempotencyKey(own)).toBe(true);
   });
 });

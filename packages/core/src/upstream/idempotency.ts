@@ -51,9 +51,12 @@ export class CallKeys {
       callerKey === undefined ? randomUUID() : JSON.stringify([scope.workspaceId, scope.caller, scope.service, scope.operation, callerKey]);
   }
 
-  /** The request with its key in the place the plugin declares; as it is for a GET or a plugin that declares none. */
+  /**
+   * The request with its key in the place the plugin declares; as it is for a GET, for a plugin that declares none, and
+   * for an absolute URL (an address the application handed out, such as a pre-signed upload URL: not its API).
+   */
   apply(request: UpstreamRequest): UpstreamRequest {
-    if (!this.declared || request.method === 'GET') return request;
+    if (!this.declared || request.method === 'GET' || request.url !== undefined) return request;
     const digest = createHash('sha256')
       .update(`${this.base}\u0000${this.sent++}`)
       .digest('hex');
