@@ -48,6 +48,12 @@ export const importWorkerCoordination = async () => ({
   ...(await import(href('apps/gateway/dist/workers/link.js'))),
 });
 
+/**
+ * node-postgres as core has it (its development dependency: the store's tests and the audit partitions measure use it).
+ * @returns {Promise<{ default: typeof import('../packages/core/node_modules/@types/pg/index.js') }>}
+ */
+export const importPg = () => import(href('packages/core/node_modules/pg/esm/index.mjs'));
+
 /** @typedef {import('../packages/core/node_modules/got/dist/source/index.js').Method} GotMethod */
 
 /** The got that core's upstream client runs on (same version, same module). */

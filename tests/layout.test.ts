@@ -12,7 +12,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const plugins = readdirSync(join(root, 'packages')).filter((name) => name.startsWith('plugin-'));
 
 /** Top-level files a plugin's src/ may hold besides its tests and JSON data. */
-const TOP_LEVEL = new Set(['index.ts', 'upstream.ts', 'schemas.ts', 'vocabulary.ts', 'identify.ts']);
+const TOP_LEVEL = new Set(['index.ts', 'upstream.ts', 'schemas.ts', 'vocabulary.ts', 'identify.ts', 'events.ts']);
 const FOLDERS = new Set(['operations', 'fixtures', 'sandbox']);
 /** Fixture files that cut across families. */
 const CROSS_CUTTING_FIXTURES = new Set(['upstream-errors.ts', 'refused.ts', 'kit.ts']);
@@ -41,7 +41,7 @@ describe('plugin layout', () => {
       expect(missing).toEqual([]);
     });
 
-    it('keeps at the top of src/ only the plugin, upstream, schemas, vocabulary, identify, tests and data', () => {
+    it('keeps at the top of src/ only the plugin, upstream, schemas, vocabulary, identify, events, tests and data', () => {
       const stray = entries(src).filter((name) => {
         if (statSync(join(src, name)).isDirectory()) return !FOLDERS.has(name);
         return !TOP_LEVEL.has(name) && !isTest(name) && !name.endsWith('.json');

@@ -1,6 +1,14 @@
 // `@portico/core/plugin`: the contract a plugin is written against, and nothing of the gateway's runtime. A plugin (and
 // packages/plugin-template) imports from here only; its tests add `@portico/core/testing`. The contract version
 // (`CONTRACT_VERSION`) versions what this entry lists.
+
+export type {
+  DeliveryCheck,
+  InboundDelivery,
+  NormalisedDelivery,
+  NormalisedEvent,
+  PluginEvents,
+} from './contract/events.js';
 export {
   type Access,
   accessOf,

@@ -1,4 +1,5 @@
 import { definePlugin, packageVersion } from '@portico/core/plugin';
+import { quickBooksEvents } from './events.js';
 import { identify } from './identify.js';
 import { findAccounts, findBudgets, findDeposits, findJournalCodes, findJournalEntries, findTransfers } from './operations/accounts.js';
 import { changeDataCapture, findCompanyInfos, findPreferences, getCompanyInfo, getPreferences } from './operations/company.js';
@@ -100,6 +101,7 @@ export const quickbooksPlugin = definePlugin({
   vocabulary: quickBooksVocabulary,
   sandbox: () => import('./sandbox/index.js'),
   identify,
+  events: quickBooksEvents,
 });
 
 export default quickbooksPlugin;

@@ -1,4 +1,5 @@
 import { definePlugin, packageVersion, Type } from '@portico/core/plugin';
+import { callRailEvents } from './events.js';
 import { identify } from './identify.js';
 import { getAccount, listAccounts } from './operations/accounts.js';
 import { getSummaryEmailSubscription, listNotifications, listSummaryEmailSubscriptions } from './operations/alerts.js';
@@ -96,6 +97,7 @@ export const callrailPlugin = definePlugin({
   vocabulary: callRailVocabulary,
   sandbox: () => import('./sandbox/index.js'),
   identify,
+  events: callRailEvents,
 });
 
 export default callrailPlugin;

@@ -20,6 +20,9 @@ export const callRailVocabulary = defineVocabulary({
     'missed call',
     'answered call',
     'call flow',
+    'call log',
+    'form tracking',
+    'lead status',
   ],
   synonyms: {
     company: ['organization', 'organisation', 'business', 'insurer', 'insurance', 'corporation'],
@@ -34,7 +37,7 @@ export const callRailVocabulary = defineVocabulary({
     submission: ['entry', 'entries', 'filled', 'submitted'],
     tracker: ['tracking', 'billboard', 'ad', 'ads'],
     recording: ['listen', 'audio', 'play'],
-    notification: ['alert', 'alerted', 'unread'],
+    notification: ['alert', 'alerted', 'unread', 'notify', 'notified'],
     source: ['marketing', 'referral', 'channel', 'funder'],
     stat: ['click', 'clicks', 'clicked', 'bounce', 'bounced', 'performance', 'metric', 'metrics'],
     campaign: ['drip', 'newsletter', 'blast', 'sequence'],
@@ -49,6 +52,9 @@ export const callRailVocabulary = defineVocabulary({
     'client portal': 'conversation',
     'text message': 'sms text message',
     'open rate': 'stat',
+    // CallRail's reports: calls or forms counted by source, campaign, keyword or page.
+    '(by|per|each) (source|campaign|keyword|referrer|landing page|tracker|tracking number)': 'summarize group',
+    'call log': 'list calls',
     'direct messages?': 'conversation message',
   },
 });

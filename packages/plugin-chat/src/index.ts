@@ -1,4 +1,5 @@
 import { definePlugin, packageVersion } from '@portico/core/plugin';
+import { slackEvents } from './events.js';
 import { identify } from './identify.js';
 import { archiveChannel, createChannel, getChannelInfo, inviteToChannel, listChannels } from './operations/channels.js';
 import { uploadFile } from './operations/files.js';
@@ -100,6 +101,7 @@ export const slackPlugin = definePlugin({
   vocabulary: slackVocabulary,
   sandbox: () => import('./sandbox/index.js'),
   identify,
+  events: slackEvents,
 });
 
 export default slackPlugin;

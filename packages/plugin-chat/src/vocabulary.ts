@@ -5,10 +5,41 @@ export const slackVocabulary = defineVocabulary({
   names: ['Slack'],
   // A #channel, a DM and an emoji reaction are Slack's alone among the applications a firm connects.
   // An @mention is Slack's too ("ping @maria"); an email address ("ann@firm.com") is no mention.
-  cues: ['#*', '@*', 'slack channel', 'direct message', 'dm', 'dms', 'emoji', 'thumbs up', 'thumbs-up', 'huddle'],
+  cues: [
+    '#*',
+    '@*',
+    'slack channel',
+    'private channel',
+    'public channel',
+    'channel topic',
+    'direct message',
+    'dm',
+    'dms',
+    'emoji',
+    'thumbs up',
+    'thumbs-up',
+    'huddle',
+  ],
+  // "the billing channel": the words before "channel" are its name.
+  named: ['channel'],
   synonyms: {
     channel: ['room', 'conversation'],
-    message: ['chat', 'post', 'text', 'said', 'announcement', 'tell', 'announce', 'dm', 'ping', 'mention', 'history'],
+    message: [
+      'chat',
+      'post',
+      'text',
+      'said',
+      'say',
+      'says',
+      'wrote',
+      'announcement',
+      'tell',
+      'announce',
+      'dm',
+      'ping',
+      'mention',
+      'history',
+    ],
     reaction: ['emoji', 'react', 'thumb', 'reacted', 'checkmark', 'smiley'],
     pin: ['pinned', 'bookmark'],
     thread: ['replies', 'reply', 'threaded'],
@@ -17,11 +48,18 @@ export const slackVocabulary = defineVocabulary({
   phrases: {
     'thumbs up': 'reaction',
     // "add Omar to #litigation" invites a member.
-    '(add|bring|put|pull) [a-z]+ (in)?to #': 'invite',
-    '(add|bring|put|pull) [a-z]+ (in)?to (the |a |our )?([a-z-]+ )?channel': 'invite',
+    // "add Jane and Luis to #trial-prep": one person or several.
+    '(add|bring|put|pull) ([a-z-]+,? (and )?){1,4}(in)?to #': 'invite',
+    '(add|bring|put|pull) ([a-z-]+,? (and )?){1,4}(in)?to (the |a |our )?([a-z-]+ )?channel': 'invite',
     // Slack's help pages: "catch up on a channel", what was said in it.
     'catch up on': 'read messages',
-    'let (everyone|everybody|the team|people|[a-z]+) know': 'send message',
+    'let ([a-z-]+ ){1,3}know': 'send message',
+    // Slack's help pages: a channel's message history, its details and description (topic and purpose).
+    '(message|chat|channel|conversation) history': 'read messages',
+    'channel (details|description|info)': 'topic purpose info',
+    '(description|details|topic|purpose) of (the |a |this |our )?([a-z-]+ )?channel': 'topic purpose info',
+    // A member's profile fields.
+    '(display name|full name|local time|time zone|job title)': 'profile',
     "channel( is|'s)? about": 'topic purpose',
     'in (the|a|this) thread': 'thread',
   },

@@ -27,6 +27,8 @@ export const lawmaticsVocabulary = defineVocabulary({
     time: ['hour', 'minute', 'timesheet'],
     entry: ['hearing', 'appointment', 'deposition', 'meeting', 'consultation', 'trial', 'mediation', 'court', 'date', 'timesheet'],
     stage: ['step', 'phase', 'pipeline', 'board', 'kanban'],
+    // Lawmatics' help pages: a matter is hired or lost, the three statuses being PNC, hired and lost.
+    status: ['hired', 'hire', 'lost', 'retained'],
     call: ['phone', 'caller', 'calls', 'rang', 'voicemail', 'voicemails'],
     message: ['chat', 'post', 'text', 'said', 'announcement', 'tell', 'announce'],
     form: ['questionnaire', 'survey'],

@@ -5,9 +5,11 @@ export const notionVocabulary = defineVocabulary({
   names: ['Notion'],
   cues: ['workspace page', 'wiki page', 'notion page', 'database row', 'content block'],
   kinds: ['wiki', 'knowledge', 'handbook'],
+  // "the holiday schedule page", "the cases database": the words before the noun are its name.
+  named: ['page', 'database', 'wiki'],
   synonyms: {
     item: ['product', 'service', 'charge'],
-    page: ['document', 'doc', 'wiki', 'handbook', 'policy', 'article', 'row', 'item', 'knowledge'],
+    page: ['document', 'doc', 'wiki', 'handbook', 'policy', 'article', 'row', 'item', 'knowledge', 'subpage', 'entry', 'entries'],
     block: [
       'paragraph',
       'line',
@@ -20,7 +22,6 @@ export const notionVocabulary = defineVocabulary({
       'bottom',
       'end',
       'checkbox',
-      'subpage',
       'toggle',
       'callout',
       'todo',
@@ -29,7 +30,7 @@ export const notionVocabulary = defineVocabulary({
       'contents',
     ],
     database: ['table', 'db', 'tracker'],
-    property: ['column', 'value'],
+    property: ['column', 'value', 'field'],
     // Notion's help pages: a deleted page goes to the trash, and comes back from it.
     archive: ['trash', 'trashed', 'restore'],
     query: ['filter', 'filtered', 'sorted'],
@@ -40,7 +41,10 @@ export const notionVocabulary = defineVocabulary({
     '(titled|by title|title contains)': 'search title',
     '(which|what) integration': 'me bot',
     'to-do': 'block',
-    '(add|new) (a )?(new )?(property|column|field) to': 'update database column',
+    '(add|new) (a |an )?(new )?([a-z-]+ ){0,2}(property|column|field) to': 'update database column',
+    // Notion's help pages: what a page says is its content (its blocks).
+    "(what is|what's|whats) (written )?(on|in) (the|a|this|our)": 'content block',
+    '(where|whose) [a-z]+ (is|are|equals)': 'filter',
     'open rate': 'stat',
   },
 });

@@ -62,6 +62,7 @@ describe('portico CLI', () => {
       'integrations',
       'connect',
       'disconnect',
+      'events',
       'encryption',
       'audit',
       'migrate',

@@ -9,7 +9,7 @@ const HELP = `Usage:
   portico encryption prune      Drop old keys that no stored credential uses any more (key file only)
 
 With the key file (<data dir>/encryption.key, the default): rotate writes a new key in front of the file, keeps the
-old ones for decryption, and re-encrypts every connection. Running gateways pick the new key up by themselves the
+old ones for decryption, and re-encrypts every connection and webhook signing secret. Running gateways pick the new key up by themselves the
 first time they meet it. Run prune afterwards to retire the old keys. Back the file up after each change.
 
 With PORTICO_ENCRYPTION_KEY, in two phases the gateway enforces:
@@ -55,11 +55,19 @@ async function encryption(args: string[], env: NodeJS.ProcessEnv, io: Io): Promi
       const id = Encryptor.keyIdOf(connection.secret) ?? 'unknown';
       counts.set(id, (counts.get(id) ?? 0) + 1);
     }
+    const eventSecrets = new Map<string, number>(); // webhook signing secrets (docs/events.md): their keys are in use too
+    for (const record of await store.events.allSecrets()) {
+      const id = Encryptor.keyIdOf(record.secret) ?? 'unknown';
+      eventSecrets.set(id, (eventSecrets.get(id) ?? 0) + 1);
+    }
     if (sub === 'status') {
       io.out(`Active key: ${agreement.active} (${config.encryptionKey ? 'PORTICO_ENCRYPTION_KEY' : keyFile(config)})`);
       if (agreement.sealing !== agreement.active)
         io.out(`Sealing with: ${agreement.sealing} (not every live instance knows ${agreement.active} yet)`);
-      for (const [id, count] of counts) io.out(`  ${id}: ${count} connection(s)`);
+      for (const id of new Set([...counts.keys(), ...eventSecrets.keys()])) {
+        const secrets = eventSecrets.get(id);
+        io.out(`  ${id}: ${counts.get(id) ?? 0} connection(s)${secrets ? `, ${secrets} webhook signing secret(s)` : ''}`);
+      }
       io.out(`Live instances: ${agreement.instances.length}`);
       for (const i of agreement.instances) {
         const knows = !agreement.lacking.includes(i);
@@ -74,7 +82,7 @@ async function encryption(args: string[], env: NodeJS.ProcessEnv, io: Io): Promi
     }
     const probe = await store.instances.probe();
     const probeKey = probe === undefined ? undefined : Encryptor.keyIdOf(probe);
-    const dropped = pruneKeyFile(config, new Set([...counts.keys(), ...(probeKey ? [probeKey] : [])]));
+    const dropped = pruneKeyFile(config, new Set([...counts.keys(), ...eventSecrets.keys(), ...(probeKey ? [probeKey] : [])]));
     io.out(dropped.length > 0 ? `Dropped ${dropped.length} unused key(s): ${dropped.join(', ')}` : 'No unused keys to drop.');
     return 0;
   });

@@ -11,6 +11,7 @@ import { connectCommand } from './connect.js';
 import { disconnectCommand } from './disconnect.js';
 import { encryptionCommand } from './encryption.js';
 import { envCommand } from './env.js';
+import { eventsCommand } from './events.js';
 import { grantsCommand } from './grants.js';
 import { integrationsCommand } from './integrations.js';
 import { keysCommand } from './keys.js';
@@ -36,6 +37,7 @@ Commands:
   integrations list|configure   Show integrations; turn MCP/REST on or off, set base URL and settings
   connect <service>             Store an upstream token for a service (encrypted at rest)
   disconnect <service>          Remove a service's stored credentials
+  events list|secret|forget     Webhooks from the applications: where they deliver, their signing secrets
   encryption rotate|status|prune
                                 Rotate the key encrypting upstream credentials, while gateways keep serving
   audit                         List audit records, newest first, with filters
@@ -43,7 +45,7 @@ Commands:
   env                           List the environment variables the gateway reads
 
 Every command reads the same configuration (environment variables, see 'portico env'). Commands acting on keys,
-grants, integrations, connections, tool sets and the audit trail take --workspace ID (default: default).
+grants, integrations, connections, event secrets, tool sets and the audit trail take --workspace ID (default: default).
 Without PORTICO_DATABASE_URL, the commands other than serve use <data dir>/portico.db only if it exists: they refuse
 to create a new database unless given --create (serve creates it on the first start).
 'portico <command> --help' shows a command's options.`;
@@ -59,6 +61,7 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ['integrations', integrationsCommand],
   ['connect', connectCommand],
   ['disconnect', disconnectCommand],
+  ['events', eventsCommand],
   ['encryption', encryptionCommand],
   ['audit', auditCommand],
   ['migrate', migrateCommand],

@@ -21,7 +21,10 @@ async function migrate(args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<
   if (sub !== 'status' && sub !== 'up') throw new UsageError('expected portico migrate status|up (see portico migrate --help)');
   if (sub === 'status' && values['dry-run']) throw new UsageError('--dry-run goes with up (portico migrate up --dry-run)');
   const config = loadConfig(env);
-  const store = openStore(config.databaseUrl, config.databaseSchema ? { schema: config.databaseSchema } : {});
+  const store = openStore(config.databaseUrl, {
+    ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
+    connectTimeoutMs: config.databaseConnectSeconds * 1000,
+  });
   try {
     const status = await store.migrationStatus();
     if (sub === 'status') {

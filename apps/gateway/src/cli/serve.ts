@@ -22,7 +22,9 @@ Options:
                  data), connect the plugins to it, enable REST for them, and print a fresh admin key. Uses its own
                  database (<data dir>/sandbox.db) unless PORTICO_DATABASE_URL is set. Several instances on one
                  PostgreSQL database (on one host) form one sandbox: the first prints the key, the others join
-                 it, and every instance calls the upstreams of one of them (docs/operations.md).
+                 it, and every instance calls the upstreams of one of them (docs/operations.md). One process on
+                 the embedded database, with no PORTICO_OIDC_ISSUER, also signs the sandbox firm's people in to
+                 the dashboard through its own identity provider (docs/workspaces.md).
   --port N       Port (overrides PORTICO_PORT, default ${integerRule('PORTICO_PORT').fallback}; 0 picks a free port)
   --host ADDR    Interface (overrides PORTICO_HOST, default ${fallbackOf('PORTICO_HOST')})
   --workers N    Worker processes sharing the port (overrides PORTICO_WORKERS; default 1: one process, as before).
@@ -73,6 +75,7 @@ async function serve(args: string[], env: NodeJS.ProcessEnv, io: Io): Promise<nu
     gateway.joinedSandbox,
     1,
     warning,
+    gateway.sandboxSignIn?.name,
   );
   await new Promise<void>((resolveStop) => {
     const stop = (signal: string) => {
@@ -98,6 +101,7 @@ function printBanner(
   joinedSandbox = false,
   workers = 1,
   warning?: string,
+  firmSignIn?: string,
 ): void {
   const services = runtime.registry.list().map((i) => i.service);
   const key = createdKey?.key ?? '<your API key>';
@@ -116,6 +120,7 @@ function printBanner(
     lines.push(
       'Dashboard:',
       `  ${url}/dashboard   sign in with ${createdKey ? 'the admin key above' : 'an admin API key (portico keys create --name NAME --admin)'}`,
+      ...(firmSignIn ? [`  or as one of the firm's people: "Sign in with ${firmSignIn}" lists them`] : []),
       '',
     );
   }

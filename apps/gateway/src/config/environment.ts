@@ -64,6 +64,11 @@ const DECLARED = [
     'How long `serve` keeps retrying at start (250 ms doubling to 5 s, each retry logged) while the database cannot be reached; `0` exits at once',
   ),
   integer(
+    'PORTICO_DATABASE_CONNECT_SECONDS',
+    { fallback: 10, min: 1, max: 600 },
+    'PostgreSQL only: how long opening a connection may take (a server that takes it and never answers fails the try instead of hanging it)',
+  ),
+  integer(
     'PORTICO_DATABASE_POOL_SIZE',
     { fallback: 10, min: 1, max: 1_000 },
     'PostgreSQL only: connections each instance opens for queries (plus the lock pool and one LISTEN connection)',
@@ -280,7 +285,7 @@ const DECLARED = [
   integer(
     'PORTICO_AUDIT_RETENTION_DAYS',
     { fallback: 90, min: 0, max: 36_500 },
-    'Audit records older than this many days are deleted in the background (at start, then every 10 minutes); `0` keeps them forever',
+    'Audit records older than this many days are deleted in the background (at start, then every 10 minutes; PostgreSQL: by whole months); `0` keeps them forever',
   ),
   text(
     'PORTICO_AUDIT_SPOOL_DIR',
@@ -322,6 +327,11 @@ const DECLARED = [
     { fallback: 300, min: 0, max: 86_400 },
     'Degraded mode: how long after the database stops answering the API keys, OAuth tokens, settings and credentials already in memory keep serving; calls needing anything else answer 503 `unavailable` with `Retry-After` (0: none past the 5-second cache; see docs/deploy.md)',
   ),
+  integer(
+    'PORTICO_EVENTS_RETENTION_DAYS',
+    { fallback: 30, min: 0, max: 36_500 },
+    'Events received from the applications (docs/events.md) older than this many days are deleted, a few at each delivery to their workspace; `0` keeps them forever',
+  ),
   text(
     'PORTICO_TRUST_PROXY',
     '(none)',
@@ -329,7 +339,7 @@ const DECLARED = [
   ),
   text(
     'PORTICO_SANDBOX_TODAY',
-    "today's UTC date",
+    "today's date in the firm's zone",
     'Sandbox mode only: the day (`YYYY-MM-DD`) the sandboxes take as today; their seeded data (yesterday’s calls, overdue invoices…) is laid out around it. Re-read at every `POST /__sandbox/reset`',
   ),
   text(

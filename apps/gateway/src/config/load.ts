@@ -40,6 +40,8 @@ export interface GatewayConfig {
   databaseApplicationName: string;
   /** How long `serve` retries at start while the database cannot be reached (0: not at all). */
   databaseWaitSeconds: number;
+  /** PostgreSQL: how long opening a connection may take. */
+  databaseConnectSeconds: number;
   /** Proxies (addresses, CIDR ranges) whose X-Forwarded-For names the client (server/client-address.ts). */
   trustProxy: string[];
   /** Plugin packages to load; undefined means every first-party plugin that is installed. */
@@ -100,6 +102,8 @@ export interface GatewayConfig {
   heartbeatSeconds: number;
   /** Degraded mode: how long memory keeps serving after the database stops answering (store/outage.ts in core). */
   degradedSeconds: number;
+  /** Events older than this many days are deleted as deliveries arrive; 0 keeps them forever. */
+  eventsRetentionDays: number;
   /** Port of a separate, keyless `/metrics` listener; undefined: `/metrics` on the main port, for admin keys. */
   metricsPort: number | undefined;
   /** Interface of the metrics listener. */
@@ -310,6 +314,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Gatewa
     databaseLockPoolSize: int('PORTICO_DATABASE_LOCK_POOL_SIZE'),
     databaseApplicationName: reader.value('PORTICO_DATABASE_APPLICATION_NAME'),
     databaseWaitSeconds: int('PORTICO_DATABASE_WAIT_SECONDS'),
+    databaseConnectSeconds: int('PORTICO_DATABASE_CONNECT_SECONDS'),
     trustProxy: trusted.proxies,
     plugins,
     extraPlugins,
@@ -333,6 +338,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Gatewa
     workers: workerCount(read('PORTICO_WORKERS'), problems),
     heartbeatSeconds: int('PORTICO_INSTANCE_HEARTBEAT_SECONDS'),
     degradedSeconds: int('PORTICO_DEGRADED_SECONDS'),
+    eventsRetentionDays: int('PORTICO_EVENTS_RETENTION_DAYS'),
     metricsPort: read('PORTICO_METRICS_PORT') ? int('PORTICO_METRICS_PORT') : undefined,
     metricsHost: reader.value('PORTICO_METRICS_HOST'),
     auditRetentionDays: int('PORTICO_AUDIT_RETENTION_DAYS'),

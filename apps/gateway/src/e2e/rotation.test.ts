@@ -51,7 +51,10 @@ describe('rotating the encryption key while the gateway serves', () => {
     expect(before.size).toBe(1);
     const rotated = await cli('encryption', 'rotate');
     expect(rotated.code).toBe(0);
-    expect(rotated.out).toMatch(new RegExp(`${tokens.length} re-encrypted, 0 already current, 0 failed`));
+    // the connections, and the webhook signing secrets sandbox mode saved (docs/events.md)
+    const signed = Object.values(gateway.sandboxes).filter((s) => s.webhooks).length;
+    expect(signed).toBeGreaterThanOrEqual(2);
+    expect(rotated.out).toMatch(new RegExp(`${tokens.length + signed} re-encrypted, 0 already current, 0 failed`));
     const after = new Set((await gateway.runtime.store.allConnections()).map((c) => Encryptor.keyIdOf(c.secret)));
     expect(after.size).toBe(1);
     expect([...after][0]).not.toBe([...before][0]);
@@ -61,12 +64,15 @@ describe('rotating the encryption key while the gateway serves', () => {
     for (const token of tokens) expect(dataDirHolds(token)).toBe(false);
 
     const status = await cli('encryption', 'status');
-    expect(status.out).toContain(`${[...after][0]}: ${tokens.length} connection(s)`);
+    expect(status.out).toContain(`${[...after][0]}: ${tokens.length} connection(s), ${signed} webhook signing secret(s)`);
     const pruned = await cli('encryption', 'prune');
     expect(pruned.out).toContain(`Dropped 1 unused key(s): ${[...before][0]}`);
     const keyLines = readFileSync(join(gateway.runtime.config.dataDir, 'encryption.key'), 'utf8').trim().split('\n');
     expect(keyLines).toHaveLength(1);
     await everyServiceAnswers();
+    // a webhook is still checked with its secret, now sealed under the new key only
+    const emitted = await fetch(`${(gateway.sandboxes.slack as { url: string }).url}/__sandbox/emit`, { method: 'POST', body: '{}' });
+    expect(((await emitted.json()) as { delivery: { status: number } }).delivery.status).toBe(200);
     expect((await cli('encryption', 'rotate')).out).toMatch(/re-encrypted/); // and again, from the pruned ring
     await everyServiceAnswers();
   });

@@ -63,6 +63,7 @@ describe('every sandboxed integration, over MCP and REST', () => {
       'describe_method',
       'search_methods',
       'list_connections',
+      'list_events',
       ...Object.keys(gateway.sandboxes).map((s) => `call_${s}`),
     ]);
   });

@@ -108,6 +108,7 @@ describe('a key bound to a tool set, over MCP', () => {
       'call_slack',
       'describe_method',
       'list_connections',
+      'list_events',
       'search_methods',
     ]);
     const listed = tools
@@ -123,7 +124,7 @@ describe('a key bound to a tool set, over MCP', () => {
 
     const boundList = await mcpPost(boundKey, 'tools/list');
     const fullList = await mcpPost(fullKey, 'tools/list');
-    expect((fullList.body.result as { tools: unknown[] }).tools).toHaveLength(3 + SERVICES.length); // describe_method, search_methods, list_connections
+    expect((fullList.body.result as { tools: unknown[] }).tools).toHaveLength(4 + SERVICES.length); // describe_method, search_methods, list_connections, list_events
     console.info(`tools/list: ${boundList.bytes} bytes for a key bound to a 12-operation tool set, ${fullList.bytes} bytes for a full key`);
     expect(boundList.bytes).toBeLessThan(fullList.bytes);
   });

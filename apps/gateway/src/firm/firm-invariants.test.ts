@@ -1,4 +1,13 @@
-import { isoOffset, localOffsetMinutes, sandboxToday } from '@portico/core/testing';
+import {
+  daysFromToday,
+  draftTime,
+  FIRM_LEADS,
+  FIRM_WORK,
+  isoOffset,
+  localOffsetMinutes,
+  sandboxNow,
+  sandboxToday,
+} from '@portico/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   digits,
@@ -80,6 +89,15 @@ describe('the same people in every application', () => {
         `${client.name} in Lawmatics`,
       ).toBe(true);
     }
+  });
+
+  it('every lead in Lawmatics came in on the day and by the source the firm says', async () => {
+    const sources = new Map((await lawmatics<Resource>('sources')).map((s) => [s.id, String(s.attributes.name)]));
+    const leads = (await lawmatics<Resource>('prospects'))
+      .filter((p) => p.attributes.status !== 'hired')
+      .map((p) => `${fullName(p)} | ${String(p.attributes.created_at).slice(0, 10)} | ${sources.get(related(p, 'source') ?? '')}`);
+    const firm = FIRM_LEADS.map((l) => `${l.name} | ${daysFromToday(-l.createdDaysAgo)} | ${l.source}`);
+    expect(leads.sort()).toEqual(firm.sort());
   });
 
   it('every caller, texter and form in CallRail is a Lawmatics contact, under the same name and number', async () => {
@@ -232,6 +250,17 @@ describe('money that reconciles', () => {
     }
   });
 
+  it("Clio's unbilled time is the firm's: its work of the week and the draft bills' time, by person, hours, day and matter", async () => {
+    const activities = await clio('activities', 'id,type,billed,non_billable,date,quantity_in_hours,note,matter{description},user{name}');
+    const row = (who: unknown, hours: unknown, date: unknown, matter: unknown, note: unknown) =>
+      `${who} | ${hours} h | ${date} | ${matter} | ${note}`;
+    const unbilled = activities
+      .filter((a) => a.type === 'TimeEntry' && a.billed === false && a.non_billable === false)
+      .map((a) => row((a.user as Json).name, a.quantity_in_hours, a.date, (a.matter as Json).description, a.note));
+    const firm = [...draftTime(), ...FIRM_WORK].map((t) => row(t.who, t.hours, daysFromToday(-t.daysAgo), t.matter, t.note));
+    expect(unbilled.sort()).toEqual(firm.sort());
+  });
+
   it('each issued Clio bill is the QuickBooks invoice with its number, client, amounts and due date; drafts are not invoiced', async () => {
     const bills = (await clio('bills', 'id,number,state,kind,total,balance,due_at,client{id}')).filter((b) => b.kind === 'revenue_kind');
     const contacts = await clio('contacts', 'id,name,primary_email_address');
@@ -336,6 +365,25 @@ function pacific(value: unknown, where: string, out: Array<{ where: string; stam
 }
 
 describe("time in the firm's zone", () => {
+  it('nothing the story says happened is later than now, at whatever hour the sandboxes started', async () => {
+    const happened = /^(created_at|updated_at|received_at|happened_at|date_of_last_contact|last_message_at|start_time)$/;
+    const later: string[] = [];
+    const walk = (value: unknown, where: string, key = ''): void => {
+      if (typeof value === 'string') {
+        if (happened.test(key) && /^\d{4}-\d{2}-\d{2}T/.test(value) && Date.parse(value) > sandboxNow()) later.push(`${where} ${value}`);
+      } else if (Array.isArray(value)) {
+        for (const [i, item] of value.entries()) walk(item, `${where}[${i}]`, key);
+      } else if (value && typeof value === 'object') for (const [k, item] of Object.entries(value)) walk(item, `${where}.${k}`, k);
+    };
+    walk(await clio('communications', 'id,received_at,created_at,updated_at'), 'clio.communications');
+    walk(await clio('activities', 'id,created_at,updated_at'), 'clio.activities');
+    for (const collection of ['prospects', 'contacts', 'interactions', 'activities'])
+      walk(await lawmatics(collection), `lawmatics.${collection}`);
+    walk(await callrail('calls', 'calls', '&date_range=all_time'), 'callrail.calls');
+    walk(await callrail('sms-threads', 'sms_threads'), 'callrail.sms_threads');
+    expect(later.slice(0, 5), `${later.length} moments after now`).toEqual([]);
+  });
+
   it('every timestamp written in Pacific time has the offset America/Los_Angeles has on its date', async () => {
     const found: Parameters<typeof pacific>[2] = [];
     pacific(await clio('communications', 'id,received_at,created_at'), 'clio.communications', found);

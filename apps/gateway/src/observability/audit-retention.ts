@@ -3,7 +3,7 @@ import type { AuditPruneResult, Logger, Store } from '@portico/core';
 const DAY_MS = 86_400_000;
 
 export interface AuditRetentionOptions {
-  /** Records older than this many days are deleted; 0 keeps them forever (nothing runs). */
+  /** Records older than this many days are deleted (PostgreSQL: by whole months, `Store.pruneAudit`); 0 keeps them forever (nothing runs). */
   days: number;
   /** Time between runs (default 10 minutes). */
   everyMs?: number;

@@ -101,6 +101,7 @@ describe('search_methods and two operations that do the same', () => {
   it('names the preferred one in the other one’s description', () => {
     const pairs = preferredPairs();
     expect(pairs.map(({ service, other }) => `${service}.${other}`).sort()).toEqual([
+      'callrail.get_sms_thread',
       'callrail.list_sms_threads',
       'quickbooks.find_company_infos',
     ]);
@@ -122,5 +123,6 @@ describe('search_methods and two operations that do the same', () => {
     }
     expect(top('which QuickBooks company are we connected to')[0]).toBe('quickbooks.get_company_info');
     expect(top('text conversations with callers in CallRail')[0]).toBe('callrail.list_text_message_conversations');
+    expect(top('read the SMS thread with this caller')[0]).toBe('callrail.get_text_message_conversation');
   });
 });

@@ -32,7 +32,8 @@ function doorOf(path: string): ResourcePath {
  */
 export function bearerChallenge(engine: Engine): (ctx: Context) => void {
   return (ctx) => {
-    if (ctx.path.startsWith('/api/')) {
+    // not on webhook deliveries: they lack an application's signature, which no OAuth token stands for (routes/events.ts)
+    if (ctx.path.startsWith('/api/') && !ctx.path.startsWith('/api/events/')) {
       (ctx.state as GatewayState).challenge = (code, scope) => {
         const metadata = AuthorizationServer.resourceMetadataUrl(gatewayUrl(engine, ctx), doorOf(ctx.path));
         if (code === 'unauthorized') {

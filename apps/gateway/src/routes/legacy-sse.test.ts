@@ -28,7 +28,7 @@ describe('legacy HTTP+SSE transport (PORTICO_MCP_LEGACY_SSE=on)', () => {
   it('lists and calls tools like the Streamable HTTP endpoint', async () => {
     const client = await sseClient(gateway.key);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['describe_method', 'search_methods', 'list_connections', 'call_notion']);
+    expect(tools.map((t) => t.name)).toEqual(['describe_method', 'search_methods', 'list_connections', 'list_events', 'call_notion']);
     const users = await client.callTool({ name: 'call_notion', arguments: { method: 'list_users', params: { page_size: 1 } } });
     expect((users.structuredContent as { results: unknown[] }).results).toHaveLength(1);
     await client.close();

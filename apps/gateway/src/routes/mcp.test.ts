@@ -35,8 +35,8 @@ describe('MCP over Streamable HTTP (official SDK client)', () => {
   it('lists describe_method and one call tool per connected integration', async () => {
     const client = await connectClient(gateway.key);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['describe_method', 'search_methods', 'list_connections', 'call_example']);
-    const call = tools[3];
+    expect(tools.map((t) => t.name)).toEqual(['describe_method', 'search_methods', 'list_connections', 'list_events', 'call_example']);
+    const call = tools.find((t) => t.name === 'call_example');
     expect(call?.inputSchema.properties?.method).toMatchObject({
       enum: ['list_items', 'get_item', 'get_current_item', 'create_item', 'delete_item'],
     });
@@ -107,11 +107,21 @@ describe('MCP over Streamable HTTP (official SDK client)', () => {
       scopes: { admin: false, services: ['notion'], readOnly: false },
     });
     let client = await connectClient(scoped.key);
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['describe_method', 'search_methods', 'list_connections']);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+      'describe_method',
+      'search_methods',
+      'list_connections',
+      'list_events',
+    ]);
     await client.close();
     await gateway.runtime.engine.configureIntegration(DEFAULT_WORKSPACE, 'example', { mcpEnabled: false });
     client = await connectClient(gateway.key);
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['describe_method', 'search_methods', 'list_connections']);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+      'describe_method',
+      'search_methods',
+      'list_connections',
+      'list_events',
+    ]);
     const refused = await client.callTool({ name: 'call_example', arguments: { method: 'list_items' } });
     expect(refused.structuredContent).toMatchObject({ code: 'forbidden' });
     await client.close();

@@ -3,6 +3,7 @@ import {
   buildOpenApiDocument,
   connectionsOverview,
   type Engine,
+  eventsFeed,
   GatewayError,
   type HttpMethod,
   invokeResultJson,
@@ -35,6 +36,11 @@ export function mountRest(
   // The connections overview (the MCP tool list_connections): the services this key may use and their state.
   router.get('/api/v1/connections', authenticate, async (ctx) => {
     ctx.body = await connectionsOverview(engine, ctx.state.principal);
+  });
+  // The events received from the applications (the MCP tool list_events), within the services this key may use.
+  router.get('/api/v1/events', authenticate, async (ctx) => {
+    const { since, service, type, limit } = ctx.query;
+    ctx.body = await eventsFeed(engine, ctx.state.principal, { since, service, type, limit });
   });
 
   router.get('/api/v1/:service/openapi.json', authenticate, async (ctx) => {

@@ -86,6 +86,7 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
     ...(config.databaseSchema ? { schema: config.databaseSchema } : {}),
     poolSize: config.databasePoolSize,
     lockPoolSize: config.databaseLockPoolSize,
+    connectTimeoutMs: config.databaseConnectSeconds * 1000,
     applicationName: config.databaseApplicationName,
     onListenState,
   });
@@ -148,6 +149,7 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
     ...(config.auditSpoolDir ? { auditSpool: { dir: config.auditSpoolDir, maxBytes: config.auditSpoolMaxBytes } } : {}),
     ...(auditExport ? { auditExporter: auditExport.write } : {}),
   });
+  engine.events.retentionDays = config.eventsRetentionDays;
   // Seal with the key every live instance knows (two-phase rotation: core's connections/key-agreement.ts).
   engine.keyAgreement.heartbeatEvery(config.heartbeatSeconds * 1000);
   await engine.keyAgreement.beat();

@@ -63,7 +63,7 @@ function relay(port: number): Promise<{ close(): Promise<void> }> {
   );
 }
 
-function start(port: number, waitSeconds: string) {
+function start(port: number, waitSeconds: string, env: Record<string, string> = {}) {
   const lines: Array<{ msg: string; [field: string]: unknown }> = [];
   const destination = new Writable({
     write(chunk, _encoding, done) {
@@ -80,6 +80,7 @@ function start(port: number, waitSeconds: string) {
     PORTICO_DATABASE_SCHEMA: schema,
     PORTICO_DATABASE_WAIT_SECONDS: waitSeconds,
     PORTICO_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    ...env,
   });
   return { lines, started: startGateway({ config, logger: createLogger('info', destination), plugins: [examplePlugin] }) };
 }
@@ -113,5 +114,35 @@ describe.skipIf(problem !== undefined)(`start while the database is not up yet${
     const { lines, started } = start(await freePort(), '1');
     await expect(started).rejects.toThrow(/the database could not be reached within 1 s \(ECONNREFUSED; PORTICO_DATABASE_WAIT_SECONDS\)/);
     expect(lines.filter((l) => l.msg === 'the database cannot be reached yet; retrying').length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+// No PostgreSQL needed: the "database" takes the connection and never answers.
+describe('start while the database takes connections and never answers', () => {
+  it('gives up within the wait plus one connect timeout, saying the database did not answer', async () => {
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => {});
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const started = performance.now();
+      const { lines, started: starting } = start((silent.address() as AddressInfo).port, '2', {
+        PORTICO_DATABASE_CONNECT_SECONDS: '1',
+      });
+      await expect(starting).rejects.toThrow(
+        /the database could not be reached within 2 s \(no answer within PORTICO_DATABASE_CONNECT_SECONDS; PORTICO_DATABASE_WAIT_SECONDS\)/,
+      );
+      // Two tries of a second each, 250 ms apart: the wait plus at most one connect timeout.
+      expect(performance.now() - started).toBeLessThan(4_500);
+      expect(lines.find((l) => l.msg === 'the database cannot be reached yet; retrying')).toMatchObject({
+        reason: 'no answer within PORTICO_DATABASE_CONNECT_SECONDS',
+      });
+      expect(sockets.size).toBeGreaterThanOrEqual(1);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });

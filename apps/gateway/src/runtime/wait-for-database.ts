@@ -13,7 +13,9 @@ const NOT_YET_SQLSTATE = new Set(['57P03', '57P01', '57P02', '53300', '08000', '
 function notYet(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && (NOT_YET.has(code) || NOT_YET_SQLSTATE.has(code))) return code;
-  if (error instanceof Error && /Connection terminated|timeout expired/i.test(error.message)) return 'connection lost';
+  // A server that took the connection and did not answer within the connect timeout (pg: "timeout expired").
+  if (error instanceof Error && /timeout expired/i.test(error.message)) return 'no answer within PORTICO_DATABASE_CONNECT_SECONDS';
+  if (error instanceof Error && /Connection terminated/i.test(error.message)) return 'connection lost';
   return undefined;
 }
 

@@ -15,6 +15,7 @@ import { mountConnect } from '../routes/connect.js';
 import type { DashboardAssets } from '../routes/dashboard/assets.js';
 import { dashboardMiddleware } from '../routes/dashboard/index.js';
 import { MemberSignIn } from '../routes/dashboard/member-sign-in.js';
+import { mountEvents } from '../routes/events.js';
 import { mountHealth } from '../routes/health.js';
 import { mountLegacySse } from '../routes/legacy-sse.js';
 import { mountMcp } from '../routes/mcp.js';
@@ -112,6 +113,7 @@ export function createApp(options: AppOptions): GatewayApp {
   mountHealth(router, options, authenticate);
   mountAuthorization(router, engine);
   mountConnect(router, options, authenticate);
+  mountEvents(router, options);
 
   const admin = new Router<GatewayState>({ ...ONE_SPELLING, prefix: '/api/admin' });
   admin.use(authenticate);

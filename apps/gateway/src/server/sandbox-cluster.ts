@@ -145,6 +145,8 @@ async function connect({ engine, sandboxes }: Options): Promise<void> {
   for (const [service, sandbox] of Object.entries(sandboxes)) {
     await engine.connectToken(DEFAULT_WORKSPACE, service, sandbox.token, { ...sandbox.connection, sandbox: true });
     await engine.configureIntegration(DEFAULT_WORKSPACE, service, { restEnabled: true, mcpEnabled: true });
+    // the sandbox signs its webhooks with its app's secret: the default workspace receives them (docs/events.md)
+    if (sandbox.webhooks) await engine.events.setSecret(DEFAULT_WORKSPACE, service, sandbox.webhooks.secret);
   }
 }
 

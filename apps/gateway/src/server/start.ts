@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, Server as NetServer, type Socket } from 'node:net';
-import { DEFAULT_WORKSPACE, type Logger, type Plugin, type SandboxServer } from '@portico/core';
+import { DEFAULT_WORKSPACE, type Logger, type Plugin, PostgresStore, type SandboxServer } from '@portico/core';
 import type { GatewayConfig } from '../config/load.js';
+import type { MemberSignInOptions } from '../config/member-sign-in.js';
 import { observe } from '../observability/observe.js';
 import { Readiness } from '../observability/readiness.js';
 import { startTracing } from '../observability/tracing.js';
@@ -39,6 +40,8 @@ export interface RunningGateway {
   createdKey?: { name: string; key: string };
   /** Sandbox mode on PostgreSQL: another instance of the cluster printed the sandbox key; this one joined it. */
   joinedSandbox?: boolean;
+  /** Sandbox mode without PORTICO_OIDC_*: the firm's people sign in to the dashboard through the sandbox's provider. */
+  sandboxSignIn?: { issuer: string; name: string };
   /**
    * Graceful stop: `/readyz` answers 503 at once; for `drainMs` (default PORTICO_DRAIN_SECONDS) the instance keeps
    * serving, with `Connection: close` on the connections open before; then it stops accepting connections, closes each
@@ -102,11 +105,12 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
     createdKey = await createInitialKey(runtime);
   }
 
+  const identity = options.sandbox && !config.memberSignIn && !options.worker ? await sandboxIdentity(runtime) : undefined;
   const observability = observe(config, runtime, logger); // metrics and audit retention
   const readiness = new Readiness(store, logger, () => engine.keyAgreement.checkProbe());
   const app = createApp({
     ...(dashboardAssets ? { dashboard: { assets: dashboardAssets } } : {}),
-    memberSignIn: config.memberSignIn,
+    memberSignIn: config.memberSignIn ?? identity?.signIn,
     engine,
     metrics: observability.metrics,
     metricsOnMainPort: observability.onMainPort,
@@ -175,6 +179,10 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = config.publicUrl ?? `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
   engine.publicUrl = url;
+  // the sandboxes send their webhooks to this instance, on loopback, for the default workspace
+  const local = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
+  for (const [service, sandbox] of Object.entries(sandboxes))
+    sandbox.webhooks?.deliverTo(`${local}/api/events/${DEFAULT_WORKSPACE}/${service}`);
   logger.info({ url, integrations: runtime.registry.list().map((i) => i.service), sandbox: Boolean(options.sandbox) }, 'gateway listening');
 
   let closing: Promise<void> | undefined;
@@ -204,6 +212,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
     await sandboxCluster?.close(); // another sandbox instance takes over the upstreams
     await runtime.close(); // flushes the audit log, then closes the database
     for (const sandbox of Object.values(sandboxes)) await sandbox.close();
+    await identity?.provider.close();
     await tracing?.close(); // exports the last spans (the audit log's last write among them)
   };
   return {
@@ -214,6 +223,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
     ...(observability.metricsUrl ? { metricsUrl: observability.metricsUrl } : {}),
     ...(createdKey ? { createdKey } : {}),
     ...(sandboxCluster?.joined ? { joinedSandbox: true } : {}),
+    ...(identity ? { sandboxSignIn: { issuer: identity.provider.issuer, name: identity.signIn.name } } : {}),
     close(graceMs = config.shutdownGraceMs, drainMs = config.drainSeconds * 1000) {
       closing ??= stop(graceMs, drainMs);
       return closing;
@@ -235,6 +245,27 @@ export function createInitialKey({ store, engine }: Runtime): Promise<RunningGat
     });
     return { name: 'initial-admin', key: created.key };
   });
+}
+
+/**
+ * The firm's identity provider of sandbox mode, where nothing else signs members in: the firm's people sign in to the
+ * dashboard as themselves (a page lists them), provisioned in the default workspace by their groups — the managing
+ * partner an owner, the partners admins, everyone else a member. One process on the embedded database only: the
+ * instances of a cluster would each run a provider of their own (docs/adr/0013-sandbox-mode.md).
+ */
+async function sandboxIdentity({ store }: Runtime) {
+  if (store instanceof PostgresStore) return undefined;
+  const { startFirmIdentityProvider, FIRM } = await import('@portico/core/testing/emulator');
+  const provider = await startFirmIdentityProvider();
+  const signIn: MemberSignInOptions = {
+    issuer: provider.issuer,
+    clientId: provider.clientId,
+    name: `${FIRM.shortName} (sandbox)`,
+    workspace: DEFAULT_WORKSPACE,
+    groupsClaim: 'groups',
+    roleGroups: provider.roleGroups,
+  };
+  return { provider, signIn };
 }
 
 /** Marks a connection accepted while draining. */

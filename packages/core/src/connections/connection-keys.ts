@@ -8,6 +8,11 @@ export function connectionAad(workspaceId: string, service: string, memberId?: s
   return memberId ? `portico/connection/${workspaceId}/${service}/member/${memberId}` : `portico/connection/${workspaceId}/${service}`;
 }
 
+/** What a workspace's webhook signing secret for a service is bound to (pipeline/inbound-events.ts). */
+export function eventSecretAad(workspaceId: string, service: string): string {
+  return `portico/events/${workspaceId}/${service}`;
+}
+
 /** The connection lock's name: one refresh at a time per connection, personal ones apart from the shared one. */
 export function connectionLockName(service: string, memberId: string | null): string {
   return memberId ? `${service}\u0000member\u0000${memberId}` : service;

@@ -1,6 +1,6 @@
 import { errorSummary } from '../errors.js';
 import type { ConnectionRecord, Store } from '../store/types.js';
-import { connectionAad } from './connection-keys.js';
+import { connectionAad, eventSecretAad } from './connection-keys.js';
 import { Encryptor } from './crypto.js';
 import type { KeyRing } from './key-ring.js';
 
@@ -13,7 +13,30 @@ export interface ReencryptionReport {
 }
 
 /**
- * Re-encrypts every connection of every workspace under the active key (after a rotation), while the gateway
+ * Re-encrypts the workspaces' webhook signing secrets under the active key, into the same report (a failure names the
+ * service as `<service> events`): compare-and-swap, so a secret saved meanwhile is kept (it is sealed afresh anyway).
+ */
+async function reencryptEventSecrets(store: Store, keys: KeyRing, report: ReencryptionReport): Promise<void> {
+  for (const record of await store.events.allSecrets()) {
+    report.total++;
+    if (Encryptor.keyIdOf(record.secret) === keys.current.activeKeyId) {
+      report.current++;
+      continue;
+    }
+    try {
+      const aad = eventSecretAad(record.workspaceId, record.service);
+      const secret = keys.current.encrypt(keys.for(record.secret).decrypt(record.secret, aad), aad);
+      if (await store.events.swapSecret({ ...record, secret, updatedAt: new Date().toISOString() }, record.secret)) report.rewritten++;
+      else report.current++; // saved again meanwhile, with the key every instance seals with
+    } catch (error) {
+      report.failed.push({ workspaceId: record.workspaceId, service: `${record.service} events`, reason: errorSummary(error) });
+    }
+  }
+}
+
+/**
+ * Re-encrypts every connection of every workspace, and every webhook signing secret, under the active key (after a
+ * rotation), while the gateway
  * keeps serving: each row is rewritten with compare-and-swap, so a refresh that lands meanwhile is never
  * overwritten (the row is read again and retried).
  */
@@ -44,5 +67,6 @@ export async function reencryptConnections(store: Store, keys: KeyRing): Promise
       }
     }
   }
+  await reencryptEventSecrets(store, keys, report);
   return report;
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { PluginEvents } from './events.js';
 import type { OperationDefinition, SecurityRequirement, UpstreamRequest, UpstreamResponse } from './operation.js';
 import type { TObject } from './schema.js';
 import type { UpstreamLimits } from './upstream-limits.js';
@@ -125,6 +126,8 @@ export interface PluginDefinition {
    * it is stored (and again when listed, if missing). Optional; a failure only leaves the connection unidentified.
    */
   identify?: (client: IdentifyClient, connection: Readonly<Record<string, unknown>>) => Promise<ConnectionIdentity>;
+  /** The application's webhooks: how a delivery is verified and what its events are (contract/events.ts). Optional. */
+  events?: PluginEvents;
 }
 
 /** Sends one upstream request with the connection's credentials, the plugin's headers and the gateway's timeouts. */
@@ -186,6 +189,11 @@ export interface SandboxServer {
    * in sandbox mode people connect their own accounts through them (unless the operator configured a client).
    */
   oauth?: { clientId: string; clientSecret: string; authorizeUrl: string; tokenUrl: string; revokeUrl?: string };
+  /**
+   * The sandbox sends webhooks signed as the application signs them: with `secret`, to the URL last given to
+   * `deliverTo` (in sandbox mode, the gateway's own inbound endpoint for the default workspace).
+   */
+  webhooks?: { secret: string; deliverTo(url: string): void };
   close(): Promise<void>;
 }
 

@@ -13,6 +13,8 @@ export type Asked = Action | 'write';
 
 /** The verbs people use, by the action they ask for. `true`: the verb says nothing else (it is not a topic word). */
 const VERBS: Record<string, [Action, boolean]> = {};
+/** The verbs the reading knows, as written: known spellings of a query. */
+export const VERB_WORDS = (): string[] => Object.keys(VERBS);
 const verbs = (action: Action, generic: boolean, list: string) => {
   for (const word of list.split(' ')) VERBS[word] = [action, generic];
 };
@@ -24,13 +26,13 @@ verbs(
   false,
   'log record book schedule write jot save upload send post tell reply dm ping mention invite attach tag pin append assign ask request start copy duplicate leave share draft notify react generate bill flag label remind zip compress',
 );
-verbs('update', true, 'update change edit modify fix correct');
+verbs('update', true, 'update change edit modify fix correct amend adjust revise tweak');
 verbs(
   'update',
   false,
-  'rename move mark reschedule push raise reduce lower approve close reopen archive complete replace disable enable deactivate reactivate activate hide unhide recolour recolor',
+  'rename move mark reschedule postpone delay push bump raise increase reduce decrease lower extend approve close reopen archive complete replace disable enable deactivate reactivate activate hide unhide recolour recolor',
 );
-verbs('delete', true, 'delete remove erase');
+verbs('delete', true, 'delete remove erase scrap ditch discard purge');
 verbs('delete', false, 'void dismiss drop cancel unpin untag detach stop take pause halt');
 
 /** The verbs that say only the action, as stems: "created" and "added" in a question are filters, not topics. */
@@ -52,8 +54,8 @@ const BEING = new Set('is are am was were works work has have uses use'.split(' 
 const WISH = new Set('need needs want wants like how going have has able wish please time'.split(' '));
 /** Verbs that make one record out of another ("turn the call into a lead", "convert the inquiry into a matter"). */
 const TRANSFORMING = new Set(['turn', 'convert', 'make']);
-/** Words that ask about several records without a plural ("all", "every", "call history"). */
-const SEVERAL = new Set(['all', 'every', 'history']);
+/** Words that ask about several records without a plural ("all", "every", "call history", "the call log"). */
+const SEVERAL = new Set(['all', 'every', 'history', 'log', 'inbox', 'feed']);
 /** Words that stand for others ("who" for users) but say nothing themselves: the texts' "who" is no topic. */
 const EXPAND_ONLY = new Set(['who', 'everyon']);
 /** In a question, the pronouns after which a verb is still a request ("how do I add", "can you add"). */
@@ -65,6 +67,10 @@ const QUALIFYING = new Set(
   'about for on in with from at regarding under into against across inside including before after like such to'.split(' '),
 );
 const QUALIFIER_WEIGHT = 0.7;
+/** How much a word of a record's name counts ("billing" of "the billing channel", a title in quotes). */
+const NAME_WEIGHT = 0.3;
+/** The most words a record's name before its noun has ("the holiday schedule page"). */
+const NAME_WORDS = 3;
 const NEGATED_WEIGHT = 0.3;
 /** How much a word naming a service's kind ("in the books", "the CRM", "in chat") counts as a topic word too. */
 const KIND_WEIGHT = 0.3;
@@ -144,6 +150,8 @@ export interface QueryReading {
   words: Set<string>;
   /** Its words as written, lowercase, not stemmed ("books", "tracking"): a service's kind. */
   tokens: Set<string>;
+  /** The keys a lookup may find a record by that the query gives a value of, stemmed: "email" for ann@firm.com. */
+  keys: Set<string>;
 }
 
 const SYNONYM_WEIGHT = 0.7;
@@ -170,6 +178,7 @@ export function readQuery(
   headWords: ReadonlySet<string> = new Set(),
 ): QueryReading {
   const normalized = normalize(text);
+  const nameWords = recordNames(text);
   const clauses = normalized.split(/[,.;:!?]|\bthen\b/);
   let action: Asked | undefined;
   const actionWords = new Set<string>();
@@ -190,6 +199,8 @@ export function readQuery(
     const start = raw.length;
     // "turn this phone call into a new lead": what it becomes is the head, what it was qualifies it.
     const becomes = TRANSFORMING.has(tokens[0] ?? '') && tokens.includes('into');
+    /** The word read from each token, if any. */
+    const readAt: Array<{ token: string; weight: number } | undefined> = [];
     tokens.forEach((token, i) => {
       if (becomes && token === 'into') {
         for (const word of raw.slice(start)) word.weight *= QUALIFIER_WEIGHT;
@@ -242,11 +253,26 @@ export function readQuery(
       const next = tokens[i + 1];
       if (token === 'who' && next !== undefined && !BEING.has(next) && !QUALIFYING.has(next)) return;
       // A service's kind ("in the books", "the CRM") says which service, not what the operation is about.
-      if (!GENERIC_STEMS.has(stem(token)) && token !== 'new')
-        raw.push({
+      if (!GENERIC_STEMS.has(stem(token)) && token !== 'new') {
+        const read = {
           token,
           weight: isKind(token, tokens[i + 1]) ? weight * KIND_WEIGHT : participle(tokens, i) ? weight * QUALIFIER_WEIGHT : weight,
-        });
+        };
+        if (nameWords.has(token)) read.weight *= NAME_WEIGHT;
+        raw.push(read);
+        readAt[i] = read;
+      }
+    });
+    // "the billing channel", "the holiday schedule page": the words between the article and the noun name one record.
+    tokens.forEach((token, i) => {
+      if (!lexicon.named.has(token)) return;
+      const article = tokens.slice(Math.max(0, i - NAME_WORDS - 1), i).findLastIndex((word) => DETERMINERS.has(word));
+      if (article < 0) return;
+      const from = Math.max(0, i - NAME_WORDS - 1) + article + 1;
+      for (let j = from; j < i; j++) {
+        const read = readAt[j];
+        if (read && !lexicon.named.has(read.token)) read.weight *= NAME_WEIGHT;
+      }
     });
   }
   // "open a new matter", "a new matter for a client": a new record asked for by itself is one to create.
@@ -272,10 +298,14 @@ export function readQuery(
     for (const word of own) fixed.add(word);
   }
   // What the values in a query are: an email address, a phone number, a name ("the lead named Kevin Brooks").
-  if (/\S@\S/.test(text)) implied.push('email');
-  if (/\b\d{3}[-. ]\d{3,4}\b/.test(text)) implied.push(stem('phone'));
+  const keys = new Set<string>();
+  if (/\S@\S/.test(text)) keys.add('email');
+  if (/\b\d{3}[-. ]\d{3,4}\b/.test(text)) keys.add(stem('phone'));
   const names = [...text.matchAll(/(?<=\S\s+)[A-Z][a-z]+/g)].map(([word]) => stem(word.toLowerCase()));
   if (names.some((name) => !brands.has(name) && !STOP.has(name))) implied.push(stem('name'));
+  // "find a lead by email": the key is named.
+  for (const [, key = ''] of normalized.matchAll(/\bby (?:their |its |his |her )?([a-z]+)/g)) keys.add(stem(key));
+  for (const key of keys) if (key !== stem('name')) implied.push(key);
   const present = new Set([...given.map(({ term }) => term), ...implied]);
   const terms = new Map<string, number>();
   const add = (term: string, weight: number) => terms.set(term, Math.max(terms.get(term) ?? 0, weight));
@@ -300,7 +330,23 @@ export function readQuery(
     many: single ? false : plural ? true : one ? false : undefined,
     words: new Set(given.map(({ term }) => term)),
     tokens: seen,
+    keys,
   };
+}
+
+/**
+ * The words of the names a query gives, as written, lowercase: a title in quotes ("the page “Intake steps”") or after
+ * "titled", "called" or "named" up to the next preposition ("the page titled Client intake checklist").
+ */
+function recordNames(text: string): Set<string> {
+  const names = new Set<string>();
+  const add = (name: string) => {
+    for (const word of normalize(name).split(/[^a-z0-9-]+/)) if (word) names.add(word);
+  };
+  for (const [, name = ''] of text.matchAll(/["“”]([^"“”]+)["“”]/g)) add(name);
+  for (const [, name = ''] of text.matchAll(/\b(?:titled|entitled|called|named)\s+((?:[A-Z0-9][\w-]*)(?:\s+[\w-]+)*)/g))
+    add(name.split(/\s+(?=(?:in|on|under|to|for|from|at|with|into|inside|and|about)\b)/)[0] ?? '');
+  return names;
 }
 
 /** A past participle after a noun qualifies it: "texts exchanged", "payments received". */

@@ -19,12 +19,17 @@ export class Lexicon {
   private readonly canonical = new Map<string, string[]>();
   private readonly canonicalWords = new Set<string>();
   readonly phrases: PhraseTerm[] = [];
+  /** Records called by a name written before them ("the billing channel"): the word, lowercase. */
+  readonly named = new Set<string>();
+  /** Every word of the vocabularies, as written: known spellings of a query. */
+  readonly spellings: string[] = [];
 
   constructor(vocabularies: readonly PluginVocabulary[] = []) {
     const synonymTables = [SYNONYMS, ...vocabularies.map((vocabulary) => vocabulary.synonyms ?? {})];
     for (const table of synonymTables) {
       for (const [word, alternatives] of Object.entries(table)) {
         this.canonicalWords.add(stem(word));
+        this.spellings.push(word, ...alternatives);
         for (const alternative of alternatives) {
           // "time entry" for activity: a phrase that adds the word.
           if (/\s/.test(alternative.trim())) {
@@ -38,9 +43,11 @@ export class Lexicon {
         }
       }
     }
+    for (const vocabulary of vocabularies) for (const word of vocabulary.named ?? []) this.named.add(normalize(word.trim()));
     const phraseTables = [PHRASES, ...vocabularies.map((vocabulary) => Object.entries(vocabulary.phrases ?? {}))];
     for (const table of phraseTables) {
       for (const [phrase, adds] of table) {
+        this.spellings.push(phrase, adds);
         this.phrases.push({ phrase: new RegExp(`\\b${phrase}\\b`), adds: words(adds), own: words(phrase) });
       }
     }

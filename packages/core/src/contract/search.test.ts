@@ -149,3 +149,61 @@ describe('OperationIndex intent', () => {
     expect(first('the potential client with email ann@example.com')).toBe('find_prospect_by_email');
   });
 });
+
+describe('OperationIndex spelling, names and everyday verbs', () => {
+  const office = new Registry();
+  const listing = (name: string, path: string, summary: string, description: string) =>
+    defineOperation({
+      name,
+      method: 'GET',
+      path,
+      summary,
+      description: `${description} Paging: up to limit records per page; call again with page_token for the next page.`,
+      params: Params({ id: Type.String(), page_token: Type.Optional(Type.String({ description: 'The page to return' })) }),
+      upstream: { method: 'GET', path },
+    });
+  office.register(
+    plugin(
+      'office',
+      [
+        op('create_event', '/events/new', 'Schedule an appointment', 'Books an appointment with a client.'),
+        op('update_event', '/events/:id/edit', 'Reschedule an appointment', 'Moves an appointment to another day.'),
+        op('cancel_event', '/events/:id/cancel', 'Cancel an appointment', 'Cancels an appointment.'),
+        op('list_channels', '/channels', 'List channels', 'Lists the chat channels of the firm.'),
+        op('list_bills', '/bills', 'List bills', 'Lists the bills of the firm, by billing status.'),
+        op('update_task', '/tasks/:id/edit', 'Update a task', 'Changes a task: its priority or due date.'),
+        op('get_task', '/tasks/:id', 'Get a task', 'Returns one task with its priority.'),
+        op('list_templates', '/templates', 'List checklist templates', 'Lists the intake checklist templates.'),
+        op('search_pages', '/pages/search', 'Find pages by title', 'Finds the wiki pages whose title contains the text.'),
+        op('get_page', '/pages/:id', 'Get a page', "Returns one page's properties."),
+        listing('list_invoices', '/invoices', 'List invoices', 'Lists the invoices of the firm.'),
+      ],
+      { named: ['channel', 'page'] },
+    ),
+  );
+  const officeIndex = new OperationIndex(office.list());
+  const first = (query: string) => officeIndex.search(query, { limit: 1 })[0]?.method;
+
+  it('reads a slip of the keyboard as the word meant, and a capitalised word or a real ending as written', () => {
+    expect(first('shedule a consult with the client')).toBe('create_event');
+    expect(first('cancle the appointment')).toBe('cancel_event');
+    expect(first('the invocies of the firm')).toBe('list_invoices');
+    expect(officeIndex.namedServices('Cancle')).toEqual([]);
+    expect(officeIndex.search('Jonse', { limit: 3 })).toEqual([]);
+  });
+
+  it('reads everyday verbs of change: "put off", "bump up"', () => {
+    expect(first('put off the appointment until Friday')).toBe('update_event');
+    expect(first('bump up the priority of the task')).toBe('update_task');
+  });
+
+  it("reads the words naming one record (before its noun, in quotes, after 'titled') as a name, not a topic", () => {
+    expect(first('the billing channel')).toBe('list_channels');
+    expect(first('find the page titled Client intake checklist')).toMatch(/^(search_pages|get_page)$/);
+    expect(first('find the page "Intake checklist"')).toMatch(/^(search_pages|get_page)$/);
+  });
+
+  it('leaves paging out of what an operation is about: "page" finds pages, not paged listings', () => {
+    expect(officeIndex.search('page', { limit: 10 }).map((hit) => hit.method)).not.toContain('list_invoices');
+  });
+});

@@ -1,7 +1,8 @@
 import type { RegisteredIntegration, RegisteredOperation } from './registry.js';
-import { type Action, type Asked, GENERIC_OPERATION_VERBS, operationIntent, readQuery } from './search-intent.js';
+import { type Action, type Asked, GENERIC_OPERATION_VERBS, operationIntent, readQuery, VERB_WORDS } from './search-intent.js';
 import { Lexicon } from './search-lexicon.js';
-import { KEY_WORDS, SERVICE_HEAD_STOP, STOP } from './search-vocabulary.js';
+import { Spelling } from './search-spelling.js';
+import { KEY_WORDS, PHRASAL_VERBS, SERVICE_HEAD_STOP, STOP } from './search-vocabulary.js';
 import { normalize, stem, words } from './search-words.js';
 
 export interface SearchHit {
@@ -34,6 +35,8 @@ const NAMED_SERVICE = 4;
 const SERVICE_OF_KIND = 2.5;
 /** How much a lookup by a key (find_contact_by_phone) counts when the query gives no such key. */
 const KEY_MISSING = 0.5;
+/** How much a lookup by a key counts when the query gives its value or names it ("ann@firm.com", "by email"). */
+const KEY_GIVEN = 1.3;
 
 /** Whether the query gives a lookup's key in other words: a number for a phone. */
 const givesKey = (terms: ReadonlyMap<string, number>, key: string) => (KEY_WORDS[key] ?? []).some((word) => terms.has(stem(word)));
@@ -101,6 +104,15 @@ function serviceWords(integration: RegisteredIntegration, lexicon: Lexicon): Ser
   return { names, cues: [...phrases, ...(vocabulary.cues ?? [])].map(cuePattern), kinds, head: headWords };
 }
 
+/**
+ * How a listing is paged says nothing about what it lists: its parameters and sentences are left out of the index, so
+ * that "page" stays a word of the operations about pages (Notion's), not of every paged listing.
+ */
+const PAGING_PARAMS = new Set(['page', 'per_page', 'page_size', 'page_token', 'start_cursor', 'cursor', 'limit', 'offset', 'fetchAll']);
+/** Words of paging, left out of the parameters and the description's details ("in one answer, with no paging"). */
+const PAGING_WORDS = new Set(['pag', 'cursor']);
+const PAGING_SENTENCE = /^(Paging|Paged|Pages with page)\b|\b(page_token|per_page|start_cursor|next_cursor)\b/;
+
 /** Text of the parameters: their names, the first clause of their descriptions, their allowed values. */
 function paramText(params: RegisteredOperation['definition']['params']): { names: string; details: string } {
   const properties = (params.properties ?? {}) as Record<
@@ -110,6 +122,7 @@ function paramText(params: RegisteredOperation['definition']['params']): { names
   const names: string[] = [];
   const details: string[] = [];
   for (const [name, schema] of Object.entries(properties)) {
+    if (PAGING_PARAMS.has(name)) continue;
     names.push(name);
     details.push((schema.description ?? '').split(/[.;(]/)[0] ?? '');
     for (const value of [...(schema.enum ?? []), ...(schema.anyOf ?? []).map((option) => option.const)]) {
@@ -131,6 +144,7 @@ export class OperationIndex {
   private readonly averageLength: number;
   private readonly services = new Map<string, ServiceWords>();
   private readonly lexicon: Lexicon;
+  private readonly spelling = new Spelling();
   /** "service.operation" → the operation of the same service to rank above it. */
   private readonly preferredOf = new Map<string, string>();
   private readonly brands = new Set<string>();
@@ -141,7 +155,13 @@ export class OperationIndex {
 
   constructor(integrations: readonly RegisteredIntegration[]) {
     this.lexicon = new Lexicon(integrations.map((integration) => integration.plugin.vocabulary ?? {}));
+    for (const text of [...this.lexicon.spellings, ...VERB_WORDS(), ...STOP, ...Object.entries(PHRASAL_VERBS).flat()])
+      this.spelling.add(text);
     for (const integration of integrations) {
+      const { vocabulary = {}, displayName, description } = integration.plugin;
+      for (const text of [integration.service, displayName, description, ...(vocabulary.names ?? []), ...(vocabulary.cues ?? [])])
+        this.spelling.add(text);
+      for (const kind of vocabulary.kinds ?? []) this.spelling.add(kind);
       const service = serviceWords(integration, this.lexicon);
       this.services.set(integration.service, service);
       for (const name of service.names) this.brands.add(name);
@@ -158,8 +178,9 @@ export class OperationIndex {
         let length = 0;
         // Only the short, telling fields count towards the length normalisation: a long description with many
         // parameters must not push an operation down for a query that names it.
-        const add = (text: string, weight: number, counts: boolean) => {
+        const add = (text: string, weight: number, counts: boolean, telling = true) => {
           for (const term of topical(text)) {
+            if (!telling && PAGING_WORDS.has(term)) continue;
             weights.set(term, (weights.get(term) ?? 0) + weight);
             if (counts) length += weight;
           }
@@ -170,9 +191,11 @@ export class OperationIndex {
         add([...new Set(operation.name.split('_'))].join(' '), 4, true);
         add(definition.summary, 2.5, true);
         add(first, 1, false);
-        add(rest.join(' '), 0.25, false);
-        add(params.names, 0.4, false);
-        add(params.details, 0.2, false);
+        add(rest.filter((sentence) => !PAGING_SENTENCE.test(sentence)).join(' '), 0.25, false, false);
+        add(params.names, 0.4, false, false);
+        add(params.details, 0.2, false, false);
+        for (const text of [operation.name.replace(/_/g, ' '), definition.summary, definition.description, params.names, params.details])
+          this.spelling.add(text);
         const nameWords = topical(operation.name);
         for (const word of nameWords) this.nameWords.add(word);
         const nameTerms = new Set(nameWords.filter((term, i) => i > 0 || !GENERIC_OPERATION_VERBS.has(term)));
@@ -193,7 +216,8 @@ export class OperationIndex {
    * The services a query names ("in QuickBooks") or calls by a word only they use ("#billing", "call tracking"). A
    * search ranks their matching operations before any other service's; a query naming none is ranked across all.
    */
-  namedServices(query: string): string[] {
+  namedServices(text: string): string[] {
+    const query = this.spelling.correct(text);
     return [...this.routedServices(query, readQuery(query, this.lexicon, this.brands).words)];
   }
 
@@ -228,7 +252,9 @@ export class OperationIndex {
     }
   }
 
-  search(query: string, options: { limit: number; filter?: SearchFilter }): SearchHit[] {
+  search(text: string, options: { limit: number; filter?: SearchFilter }): SearchHit[] {
+    // A slip of the keyboard ("shedule", "cancle") is read as the word meant.
+    const query = this.spelling.correct(text);
     const reading = readQuery(query, this.lexicon, this.brands, this.nameWords, this.kindWords, this.headWords);
     // The services the query names, or calls by a word only they use: their matching operations come first.
     const routed = this.routedServices(query, reading.words);
@@ -259,6 +285,7 @@ export class OperationIndex {
       // A lookup by a key the query does not give ("potential clients added since Monday" has no email) is no answer.
       if (doc.keyTerms.length > 0 && !doc.keyTerms.some((term) => reading.terms.has(term) || givesKey(reading.terms, term)))
         score *= KEY_MISSING;
+      else if (doc.keyTerms.some((term) => reading.keys.has(term))) score *= KEY_GIVEN;
       score *= actionFactor(reading.action, doc.action);
       if (reading.action === 'read' && doc.action === 'read' && reading.many !== undefined && reading.many !== doc.many)
         score *= reading.many ? 0.75 : 0.6;

@@ -27,6 +27,11 @@ export interface PluginVocabulary {
    * regular-expression source matched on whole words of the lowercased query.
    */
   phrases?: Readonly<Record<string, string>>;
+  /**
+   * Records people call by a name of a few words written before them ("channel" of "the billing channel", "page" of
+   * "the holiday schedule page"): those words name one record, they are not what the query is about.
+   */
+  named?: readonly string[];
 }
 
 /** Declares a plugin's vocabulary (typed; checked when the plugin is registered). */
@@ -43,6 +48,7 @@ export function vocabularyProblems(vocabulary: PluginVocabulary): string[] {
   blank(vocabulary.names, 'names');
   blank(vocabulary.cues, 'cues');
   blank(vocabulary.kinds, 'kinds');
+  blank(vocabulary.named, 'named');
   for (const cue of vocabulary.cues ?? []) if (cue.replace(/[*\s]/g, '') === '') problems.push(`cues: "${cue}" says nothing`);
   for (const [word, alternatives] of Object.entries(vocabulary.synonyms ?? {})) blank(alternatives, `synonyms of ${word}`);
   for (const phrase of Object.keys(vocabulary.phrases ?? {})) {

@@ -10,6 +10,7 @@ import { connectionsOverview } from './connections-overview.js';
 import { describeOperation, jsonSchema } from './describe.js';
 import { browseFamily, browseService } from './describe-browse.js';
 import { describeCompact } from './describe-compact.js';
+import { EVENTS_LIMIT_MAX, eventsFeed } from './events-feed.js';
 import { type BudgetHints, fitToBudget } from './result-budget.js';
 import { closestOperations, readOnlyReason } from './suggest.js';
 
@@ -44,6 +45,30 @@ export const CONNECTIONS_TOOL: Tool = {
 export async function runConnections(engine: Engine, principal: Principal): Promise<CallToolResult> {
   try {
     return success(await connectionsOverview(engine, principal));
+  } catch (error) {
+    return failure(error);
+  }
+}
+
+/** Recent events received from the applications; as short as list_connections, for the same reason. */
+export const EVENTS_TOOL: Tool = {
+  name: 'list_events',
+  description: 'Events the apps sent (calls, messages…), oldest first; pass next_cursor as since for newer.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      since: { type: 'string' },
+      service: { type: 'string' },
+      type: { type: 'string', description: 'e.g. call.completed' },
+      limit: { type: 'integer', minimum: 1, maximum: EVENTS_LIMIT_MAX },
+    },
+  },
+  annotations: { readOnlyHint: true },
+};
+
+export async function runEvents(engine: Engine, principal: Principal, args: Record<string, unknown>): Promise<CallToolResult> {
+  try {
+    return success(await eventsFeed(engine, principal, args));
   } catch (error) {
     return failure(error);
   }

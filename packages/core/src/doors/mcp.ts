@@ -34,11 +34,13 @@ import { jsonSchema } from './describe.js';
 import {
   CALL_PREFIX,
   CONNECTIONS_TOOL,
+  EVENTS_TOOL,
   invokeTool,
   type McpCaller,
   runCall,
   runConnections,
   runDescribe,
+  runEvents,
   runSearch,
   SEARCH_LIMIT_DEFAULT,
   SEARCH_LIMIT_MAX,
@@ -105,7 +107,9 @@ export function createMcpServer(engine: Engine, principal: Principal, options: M
     if (mode === 'operations') {
       return { tools: integrations.flatMap((i) => [...i.operations.values()].filter(usable).map((op) => operationTool(i, op))) };
     }
-    return { tools: [describeTool(integrations), searchTool(), CONNECTIONS_TOOL, ...integrations.map((i) => callTool(i, usable))] };
+    return {
+      tools: [describeTool(integrations), searchTool(), CONNECTIONS_TOOL, EVENTS_TOOL, ...integrations.map((i) => callTool(i, usable))],
+    };
   });
 
   const runTool = mcpToolCaller(engine, principal, options);
@@ -188,6 +192,7 @@ export function mcpToolCaller(
       if (name === 'describe_method') return runDescribe(engine, principal, args);
       if (name === 'search_methods') return runSearch(engine, principal, args);
       if (name === CONNECTIONS_TOOL.name) return runConnections(engine, principal);
+      if (name === EVENTS_TOOL.name) return runEvents(engine, principal, args);
       const service = name.startsWith(CALL_PREFIX) ? name.slice(CALL_PREFIX.length) : '';
       if (engine.registry.get(service)) return runCall(engine, principal, service, args, budget, caller);
     } else {

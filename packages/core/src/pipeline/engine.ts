@@ -33,6 +33,7 @@ import { detectTracing } from '../upstream/spans.js';
 import { WorkspaceBaseUrls } from '../upstream/workspace-base-urls.js';
 import { AuditLog } from './audit-log.js';
 import { AuditSpool, type AuditSpoolOptions } from './audit-spool.js';
+import { InboundEvents } from './inbound-events.js';
 import { type EngineObserver, Observers } from './observers.js';
 import { type InvokeRequest, type InvokeResult, Pipeline, type Protocol } from './pipeline.js';
 import { createRateLimiter, type RateLimitOptions } from './rate-limit.js';
@@ -78,8 +79,7 @@ export interface EngineOptions {
   upstreamLimits?: Partial<UpstreamLimitOptions>;
   /** Where the slots live when not in this process (the gateway's workers borrow their primary's); replaces `upstreamLimits`. */
   upstreamSlots?: UpstreamSlots;
-  /** Where the per-address abuse limits count (registrations, sign-ins): this process' memory unless given (workers: the primary). */
-  attempts?: AttemptWindows;
+  attempts?: AttemptWindows; // where per-address abuse limits count: this process unless given (workers: their primary)
   /** Lifetimes and limits of the built-in OAuth authorization server of the MCP and REST doors. */
   authorization?: AuthorizationOptions;
   /** Fetching Client ID Metadata Documents: hosts allowed although not public, an extra CA, caps. */
@@ -111,8 +111,8 @@ export class Engine {
   readonly members: Members;
   /** The built-in OAuth 2.1 authorization server whose access tokens both doors take (authorization/). */
   readonly authorization: AuthorizationServer;
-  /** The per-address abuse limits' counts (access/attempts.ts), shared by the registrations and the dashboard's sign-ins. */
-  readonly attempts: AttemptWindows;
+  readonly attempts: AttemptWindows; // the per-address abuse limits' counts (access/attempts.ts): registrations, sign-ins
+  readonly events: InboundEvents; // webhooks from the applications: signing secrets, deliveries, events (docs/events.md)
   private readonly keys: KeyRing;
   /** Which encryption key every live instance can decrypt with: the one new secrets are sealed with (two-phase rotation). */
   readonly keyAgreement: KeyAgreement;
@@ -164,6 +164,7 @@ export class Engine {
     this.workspaces = new Workspaces(this.store, () => this.flushAudit());
     this.toolSets = new ToolSets(this.registry, this.store, this.outage);
     this.members = new Members(this.store);
+    this.events = new InboundEvents(this.registry, this.store, this.keys, this.logger);
     this.members.beforeRemove = (workspaceId, memberId) => this.connections.disconnectMember(workspaceId, memberId);
     const workspaceBaseUrls = new WorkspaceBaseUrls(egress, options.egress?.workspaceHosts);
     this.settings = new IntegrationSettings(this.registry, this.store, workspaceBaseUrls, this.outage);
@@ -312,10 +313,7 @@ export class Engine {
     return this.keys.configured.activeKeyId;
   }
 
-  /**
-   * Re-encrypts every connection of every workspace under the active key (after a rotation), while the gateway
-   * keeps serving (see `Connections.reencryptAll`).
-   */
+  /** Re-encrypts every connection of every workspace under the active key (after a rotation), while serving on. */
   reencryptAll(): Promise<ReencryptionReport> {
     return this.connections.reencryptAll();
   }

@@ -92,11 +92,14 @@ export function auditSeriesPoints(rows: readonly DbRow[], bucket: AuditSeriesQue
   return points.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.service.localeCompare(b.service)));
 }
 
-/** Deletes at most `$limit` records older than `$before`, oldest first (through the `at` index). */
+/**
+ * Deletes at most `$limit` records older than `$before`, oldest first (through the `at` index). On PostgreSQL only
+ * those of the default partition: the months' records go with their whole month (postgres-partitions.ts).
+ */
 export function pruneBatchSql(dialect: Dialect): string {
   return dialect === 'sqlite'
     ? 'DELETE FROM audit WHERE id IN (SELECT id FROM audit WHERE at < ? ORDER BY at LIMIT ?)'
-    : 'DELETE FROM audit WHERE id IN (SELECT id FROM audit WHERE at < $1 ORDER BY at LIMIT $2)';
+    : 'DELETE FROM audit_default WHERE id IN (SELECT id FROM audit_default WHERE at < $1 ORDER BY at LIMIT $2)';
 }
 
 /** The bounded retention loop both stores run: `deleteBatch` deletes one batch and says how many rows went. */

@@ -2,6 +2,7 @@ import { afterEach, describe } from 'vitest';
 import { auditContract } from './contract-audit.test-support.js';
 import { authorizationContract } from './contract-authorization.test-support.js';
 import { coordinationContract } from './contract-coordination.test-support.js';
+import { eventsContract } from './contract-events.test-support.js';
 import { membersContract } from './contract-members.test-support.js';
 import { recordContract } from './contract-records.test-support.js';
 import { sessionContract } from './contract-sessions.test-support.js';
@@ -34,5 +35,6 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     sessionContract(fresh);
     authorizationContract(fresh);
     membersContract(fresh);
+    eventsContract(fresh);
   });
 }

@@ -1,7 +1,9 @@
 import { AUTHORIZATION_TABLES } from './authorization-sql.js';
+import { EVENTS_TABLES } from './events-sql.js';
 import { ENCRYPTION_PROBE_TABLE, INSTANCES_TABLE } from './instances.js';
 import { MEMBERS_TABLES } from './members-sql.js';
 import type { Migration } from './migration-types.js';
+import { AUDIT_BY_MONTH } from './postgres-partitions.js';
 import { SESSIONS_TABLE } from './sessions.js';
 
 export type { Migration } from './migration-types.js';
@@ -250,5 +252,20 @@ export const MIGRATIONS: readonly Migration[] = [
     // encryption key) answers not ready instead of failing every upstream call (connections/key-agreement.ts).
     sqlite: ENCRYPTION_PROBE_TABLE,
     postgres: ENCRYPTION_PROBE_TABLE,
+  },
+  {
+    version: 15,
+    name: 'audit partitioned by month',
+    // PostgreSQL: one partition per month of `at`, so that retention drops whole months instead of deleting their rows
+    // (store/postgres-partitions.ts, docs/adr/0039-audit-partitioned-by-month.md). SQLite keeps its one table.
+    sqlite: [],
+    postgres: AUDIT_BY_MONTH,
+  },
+  {
+    version: 16,
+    name: 'inbound events',
+    // Webhooks received from the applications, normalised, once per upstream event id; the replay keys of recent
+    // deliveries; each workspace's signing secret per service, sealed (store/events-sql.ts, docs/events.md).
+    ...EVENTS_TABLES,
   },
 ];

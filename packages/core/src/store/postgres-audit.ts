@@ -1,13 +1,17 @@
 import type pg from 'pg';
 import { pruneBatchSql, pruneInBatches } from './audit-sql.js';
+import { dropAuditMonths, ensureAuditMonths } from './postgres-partitions.js';
 import type { DbRow } from './rows.js';
 import type { AuditPruneLimits, AuditPruneResult, AuditRecord } from './types.js';
 
 /**
  * Audit retention on PostgreSQL: one instance at a time. The run holds the session advisory lock `lock` (see
  * `advisoryLockText`: `["portico", <schema>, "audit-retention"]`), taken with `pg_try_advisory_lock` on a session of
- * `lockPool`: an instance that finds it taken skips its run (null) instead of queueing behind it. The deletes go
- * through `pool`, whose sessions have the schema on their search path.
+ * `lockPool`: an instance that finds it taken skips its run (null) instead of queueing behind it. Under the lock it
+ * creates this month's and next month's partitions if missing, drops the months entirely older than `before` (a
+ * month goes whole: its records stay until its last one is older than `before`), then deletes the older records of
+ * the default partition in bounded batches (postgres-partitions.ts). The statements go through `pool`, whose
+ * sessions have the schema on their search path.
  */
 export async function pruneAuditOnce(
   pool: pg.Pool,
@@ -16,6 +20,28 @@ export async function pruneAuditOnce(
   before: string,
   limits: AuditPruneLimits,
 ): Promise<AuditPruneResult | null> {
+  return underTryLock(lockPool, lock, async () => {
+    await ensureAuditMonths(pool, Date.now());
+    const dropped = await dropAuditMonths(pool, before);
+    const rest = await pruneInBatches(limits, async (size) => (await pool.query(pruneBatchSql('postgres'), [before, size])).rowCount ?? 0);
+    return { deleted: dropped + rest.deleted, more: rest.more };
+  });
+}
+
+/**
+ * Creates this month's and next month's audit partitions if missing, under the retention lock (at each start, so that
+ * a gateway without retention gets them too); skipped, resolving false, while another instance holds it.
+ */
+export async function keepAuditMonths(pool: pg.Pool, lockPool: pg.Pool, lock: string): Promise<boolean> {
+  const done = await underTryLock(lockPool, lock, async () => {
+    await ensureAuditMonths(pool, Date.now());
+    return true;
+  });
+  return done ?? false;
+}
+
+/** Runs `fn` holding the session advisory lock `lock`, or resolves null at once if another session holds it. */
+async function underTryLock<T>(lockPool: pg.Pool, lock: string, fn: () => Promise<T>): Promise<T | null> {
   const session = await lockPool.connect();
   let healthy = false;
   try {
@@ -25,7 +51,7 @@ export async function pruneAuditOnce(
       return null;
     }
     try {
-      return await pruneInBatches(limits, async (size) => (await pool.query(pruneBatchSql('postgres'), [before, size])).rowCount ?? 0);
+      return await fn();
     } finally {
       try {
         const released = await session.query<DbRow>('SELECT pg_advisory_unlock(hashtextextended($1, 0)) AS released', [lock]);

@@ -38,6 +38,8 @@ export function changePayload(origin: string, namespace: string, kind: StoreChan
 
 interface ChangeListenerOptions {
   connectionString: string;
+  /** How long opening the connection may take, ms. */
+  connectTimeoutMs: number;
   /** Shown in `pg_stat_activity`, with `:listen` added. */
   applicationName: string;
   /** The listening store's own id: its own notifications come back too and are ignored. */
@@ -100,8 +102,12 @@ export class ChangeListener {
 
   private async connect(): Promise<void> {
     if (this.closed) return;
-    const { connectionString, applicationName } = this.options;
-    const client = new (loadPg().Client)({ connectionString, application_name: `${applicationName}:listen` });
+    const { connectionString, applicationName, connectTimeoutMs } = this.options;
+    const client = new (loadPg().Client)({
+      connectionString,
+      application_name: `${applicationName}:listen`,
+      connectionTimeoutMillis: connectTimeoutMs,
+    });
     this.client = client;
     let lost = false;
     const onLost = (error?: Error): void => {

@@ -35,6 +35,11 @@ export interface PostgresStoreOptions {
    * the connections that the lock holder needs for its own queries. Each instance also holds one LISTEN connection.
    */
   lockPoolSize?: number;
+  /**
+   * How long opening a database connection may take, ms (default 10,000): a server that takes the TCP connection and
+   * never answers fails the connect with "timeout expired" instead of hanging the start, a query or the LISTEN session.
+   */
+  connectTimeoutMs?: number;
   /** Shown in `pg_stat_activity` (default `portico`); the LISTEN connection adds `:listen`, lock sessions `:lock`. */
   applicationName?: string;
   /** Told when the LISTEN connection is lost, and when it is back (with how long it was down). */

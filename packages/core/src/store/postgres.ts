@@ -3,19 +3,20 @@ import type pg from 'pg';
 import { auditPage, auditQuerySql, auditSeriesPoints, auditSeriesSql } from './audit-sql.js';
 import { SqlAuthorizationTables } from './authorization-sql.js';
 import { ChangeHub } from './changes.js';
+import { SqlEventTable } from './events-sql.js';
 import { SqlInstanceTable } from './instances.js';
 import { SqlMemberTable } from './members-sql.js';
 import type { MigrateOptions, MigrationStatus } from './migration-plan.js';
 import { KeyedMutex } from './mutex.js';
-import { loadPg } from './pg.js';
-import { appendAuditRows, pruneAuditOnce } from './postgres-audit.js';
+import { openPools } from './pg.js';
+import { appendAuditRows, keepAuditMonths, pruneAuditOnce } from './postgres-audit.js';
 import { ClusterSession } from './postgres-cluster.js';
 import { advisoryLockText, withAdvisoryLock } from './postgres-locks.js';
 import { CHANGE_CHANNEL, ChangeListener, changePayload, writeAndNotify } from './postgres-notify.js';
 import type { ClusterLink, PostgresStoreOptions } from './postgres-options.js';
 import { leaseQuota, returnQuota } from './postgres-quota.js';
 import { leaseTokens } from './postgres-rate.js';
-import { migrate as migrateSchema, migrationStatusOf, quoteIdent } from './postgres-schema.js';
+import { migrate as migrateSchema, migrationStatusOf } from './postgres-schema.js';
 import type { QuotaLease, QuotaLeaseRequest, QuotaLeases } from './quota-types.js';
 import { apiKey, auditRecord, connection, type DbRow, integration, oauthState } from './rows.js';
 import { SqlSessionTable } from './sessions.js';
@@ -74,19 +75,11 @@ export class PostgresStore extends WorkspaceMethods implements Store, QuotaLease
     this.schema = options.schema;
     this.namespace = options.schema ?? 'public';
     const applicationName = options.applicationName ?? 'portico';
-    const max = options.poolSize ?? 10;
-    // The schema goes on the search_path at connection start-up (the `options` startup parameter), so no query is
-    // ever queued on a connection before the caller's own: pg 9 refuses concurrent queries on one client.
-    const startup = this.schema === undefined ? {} : { options: `-c search_path=${quoteIdent(this.schema)}` };
-    const { Pool } = loadPg();
-    this.pool = new Pool({ connectionString, max, application_name: applicationName, ...startup });
-    this.lockPool = new Pool({ connectionString, max: options.lockPoolSize ?? max, application_name: `${applicationName}:lock` });
-    // An idle pooled client whose server connection dies emits 'error' on the pool; unhandled, that would crash the
-    // process. The pool drops the client and opens a new one on demand, so there is nothing else to do.
-    this.pool.on('error', () => {});
-    this.lockPool.on('error', () => {});
+    const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+    ({ pool: this.pool, lockPool: this.lockPool } = openPools(connectionString, { ...options, applicationName, connectTimeoutMs }));
     this.listener = new ChangeListener({
       connectionString,
+      connectTimeoutMs,
       applicationName,
       origin: this.origin,
       namespace: this.namespace,
@@ -99,7 +92,11 @@ export class PostgresStore extends WorkspaceMethods implements Store, QuotaLease
     });
   }
 
-  readonly migrate = (options?: MigrateOptions): Promise<void> => migrateSchema(this.pool, this.schema, this.namespace, options);
+  readonly migrate = async (options?: MigrateOptions): Promise<void> => {
+    await migrateSchema(this.pool, this.schema, this.namespace, options);
+    // This month's and next month's audit partitions; until made, the default partition takes their rows.
+    await keepAuditMonths(this.pool, this.lockPool, this.retentionLock).catch(() => false);
+  };
   readonly migrationStatus = (): Promise<MigrationStatus> => migrationStatusOf(this.pool);
   readonly openClusterSession = async (): Promise<ClusterLink> =>
     new ClusterSession(await this.lockPool.connect(), this.pool, this.namespace);
@@ -363,24 +360,23 @@ export class PostgresStore extends WorkspaceMethods implements Store, QuotaLease
 
   /** One instance at a time: the others skip their run while one holds the retention lock (postgres-audit.ts). */
   pruneAudit(before: string, limits: AuditPruneLimits): Promise<AuditPruneResult | null> {
-    return pruneAuditOnce(this.pool, this.lockPool, advisoryLockText(this.namespace, 'audit-retention'), before, limits);
+    return pruneAuditOnce(this.pool, this.lockPool, this.retentionLock, before, limits);
+  }
+  private get retentionLock(): string {
+    return advisoryLockText(this.namespace, 'audit-retention');
   }
 
-  /** One statement of the session, authorization and instance tables: its rows and how many it changed. */
+  /** One statement of the session, authorization, member, event and instance tables: its rows and how many it changed. */
   private readonly statement = (sql: string, args: unknown[]) =>
     this.pool.query<DbRow>(sql, args).then((result) => ({ rows: result.rows, changed: result.rowCount ?? 0 }));
   readonly authorization = new SqlAuthorizationTables('postgres', this.statement);
   readonly sessions = new SqlSessionTable('postgres', this.statement);
   readonly members = new SqlMemberTable('postgres', this.statement);
+  readonly events = new SqlEventTable('postgres', this.statement);
   readonly instances = new SqlInstanceTable('postgres', this.statement);
 
-  private async one(sql: string, args: unknown[]): Promise<DbRow | undefined> {
-    return (await this.pool.query<DbRow>(sql, args)).rows[0];
-  }
-
-  private async all(sql: string, args: unknown[]): Promise<DbRow[]> {
-    return (await this.pool.query<DbRow>(sql, args)).rows;
-  }
+  private readonly one = async (sql: string, args: unknown[]) => (await this.pool.query<DbRow>(sql, args)).rows[0];
+  private readonly all = async (sql: string, args: unknown[]) => (await this.pool.query<DbRow>(sql, args)).rows;
 
   /** See `SqlRunner.write`: `before`, then `write` with its notification, in one transaction (postgres-notify.ts). */
   private async write(before: Statement[], write: Statement, change: StoreChange): Promise<{ rows: DbRow[]; counts: number[] }> {

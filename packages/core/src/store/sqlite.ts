@@ -4,6 +4,7 @@ import { type Client, createClient, type InValue, type Row } from '@libsql/clien
 import { auditPage, auditQuerySql, auditSeriesPoints, auditSeriesSql, pruneBatchSql, pruneInBatches } from './audit-sql.js';
 import { SqlAuthorizationTables } from './authorization-sql.js';
 import { ChangeHub } from './changes.js';
+import { SqlEventTable } from './events-sql.js';
 import { SqlInstanceTable } from './instances.js';
 import { SqlMemberTable } from './members-sql.js';
 import {
@@ -154,25 +155,16 @@ export class SqliteStore extends WorkspaceMethods implements Store {
     this.changes.emit({ kind, workspaceId, id });
   }
 
-  readonly authorization = new SqlAuthorizationTables('sqlite', async (sql, args) => {
-    const result = await this.client.execute({ sql, args });
+  /** One statement of the session, authorization, member, event and instance tables: its rows and how many it changed. */
+  private readonly statement = async (sql: string, args: readonly unknown[]) => {
+    const result = await this.client.execute({ sql, args: args as InValue[] });
     return { rows: result.rows, changed: result.rowsAffected };
-  });
-
-  readonly instances = new SqlInstanceTable('sqlite', async (sql, args) => {
-    const result = await this.client.execute({ sql, args });
-    return { rows: result.rows, changed: result.rowsAffected };
-  });
-
-  readonly members = new SqlMemberTable('sqlite', async (sql, args) => {
-    const result = await this.client.execute({ sql, args });
-    return { rows: result.rows, changed: result.rowsAffected };
-  });
-
-  readonly sessions = new SqlSessionTable('sqlite', async (sql, args) => {
-    const result = await this.client.execute({ sql, args });
-    return { rows: result.rows, changed: result.rowsAffected };
-  });
+  };
+  readonly authorization = new SqlAuthorizationTables('sqlite', this.statement);
+  readonly instances = new SqlInstanceTable('sqlite', this.statement);
+  readonly members = new SqlMemberTable('sqlite', this.statement);
+  readonly events = new SqlEventTable('sqlite', this.statement);
+  readonly sessions = new SqlSessionTable('sqlite', this.statement);
 
   private async one(sql: string, args: InValue[]): Promise<Row | undefined> {
     return (await this.client.execute({ sql, args })).rows[0];

@@ -1,5 +1,6 @@
 import type { AuthorizationTables } from './authorization-types.js';
 import type { ConnectionPolicy, ConnectionRecord } from './connection-types.js';
+import type { EventTable } from './event-types.js';
 import type { InstanceTable } from './instance-types.js';
 import type { MemberTable } from './member-types.js';
 import type { MigrateOptions, MigrationStatus } from './migration-types.js';
@@ -293,8 +294,10 @@ export interface Store {
   auditSeries(query: AuditSeriesQuery): Promise<AuditSeriesPoint[]>;
   /**
    * Deletes the audit records of every workspace written before `before` (their `at`), in bounded batches (see
-   * `AuditPruneLimits`). Resolves null, having deleted nothing, when another process is pruning the same database
-   * (PostgreSQL: a try-lock, never a wait), so that several instances take turns instead of doing the work twice.
+   * `AuditPruneLimits`). PostgreSQL keeps them by month: a month's records go together, dropped with their partition
+   * once the whole month is before `before` (rows outside any month partition go one by one). Resolves null, having
+   * deleted nothing, when another process is pruning the same database (PostgreSQL: a try-lock, never a wait), so
+   * that several instances take turns instead of doing the work twice.
    */
   pruneAudit(before: string, limits: AuditPruneLimits): Promise<AuditPruneResult | null>;
 
@@ -338,6 +341,8 @@ export interface Store {
 
   /** The built-in OAuth authorization server's clients, grants, codes and tokens (store/authorization-sql.ts). */
   readonly authorization: AuthorizationTables;
+  /** Inbound events, the replay keys of recent deliveries and the signing secrets (store/events-sql.ts). */
+  readonly events: EventTable;
   readonly members: MemberTable; // the people of workspaces, who sign in with the firm's provider (members-sql.ts)
 
   /** The gateway instances' heartbeats and the encryption keys each can decrypt with (store/instances.ts). */

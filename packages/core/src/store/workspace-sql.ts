@@ -52,6 +52,9 @@ const OWNED: ReadonlyArray<[table: string, counted: keyof WorkspaceUsage | undef
   ['oauth_codes', undefined],
   ['oauth_grants', undefined],
   ['members', undefined],
+  ['events', undefined],
+  ['event_deliveries', undefined],
+  ['event_secrets', undefined],
 ];
 
 /** The workspace and tool-set half of the `Store` interface, in the SQL SQLite and PostgreSQL share. */

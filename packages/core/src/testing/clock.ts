@@ -8,10 +8,11 @@
  *
  * Seeds write their dates relative to it: {@link daysFromToday} (`daysFromToday(-3)` is three days ago) for new
  * records, {@link shiftFromAuthored} for data written against a fixed day (every date moves by the same number of days,
- * so the spacing the data was written with is kept).
+ * so the spacing the data was written with is kept). What the story says happened today (this morning's calls, leads
+ * and posts) is never after now: {@link storyInstant}.
  */
 
-import { reoffsetLocal, zonedDate } from './zone.js';
+import { localOffsetMinutes, reoffsetLocal, toZoned, zonedDate, zonedTimestamp } from './zone.js';
 
 export const SANDBOX_TODAY_ENV = 'PORTICO_SANDBOX_TODAY';
 
@@ -20,6 +21,8 @@ const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 let pinned: string | undefined;
 let anchor: string | undefined;
+/** The now the story's today was placed against (storyInstant): taken once a day, or again when a test pins the clock. */
+let storyClock: { day: string; now: number } | undefined;
 
 /** True for a real calendar date written YYYY-MM-DD. */
 export function isIsoDate(text: string): boolean {
@@ -52,12 +55,14 @@ export function sandboxNow(): number {
 }
 
 /**
- * Pins the clock to a fixed day (a test that asserts fixed dates), or unpins it with no argument. Re-anchors at once.
+ * Pins the clock to a fixed day (a test that asserts fixed dates), or unpins it with no argument. Re-anchors at once,
+ * and places the story's today again (storyInstant).
  * Pinning is per process (per test file under vitest).
  */
 export function pinSandboxClock(date?: string): void {
   pinned = date === undefined ? undefined : checked(date, 'pinSandboxClock');
   anchor = currentDay();
+  storyClock = undefined;
 }
 
 /** Whether a test pinned the clock to a day (pinSandboxClock): the sandboxes then reproduce that day exactly. */
@@ -112,12 +117,75 @@ export function timestampFromToday(days: number, time = '12:00'): string {
   return `${daysFromToday(days)}T${time}:00.000Z`;
 }
 
+/**
+ * The story's today is a morning: everything the firm's story says happened today (calls, texts, new leads, posts in
+ * #intake) happened before this time of day in the firm's zone.
+ */
+export const STORY_MORNING_ENDS = '10:00';
+
+/**
+ * The one rule for "today at HH:MM" in every sandbox: where a moment the story says happened (milliseconds) lies. On
+ * any other day than the sandbox's today, as written. Today, never after now: once the firm's morning is over
+ * ({@link STORY_MORNING_ENDS}) a moment still to come is placed at now; before then, the morning so far is all there is,
+ * so today's moments up to then are drawn closer to midnight in proportion (at 02:00, this morning's 07:58 voicemail
+ * came in at 01:35 and the 06:52 lead at 01:22). Today's moments keep their day and their order, the latest still the
+ * most recent. Scheduled moments (a hearing this afternoon) must not be passed here. With the day pinned (a test that
+ * replays it as written), every moment is as written.
+ */
+export function storyInstant(instant: number): number {
+  const today = sandboxToday();
+  if (pinned || zonedDate(instant) !== today) return instant;
+  // one now per day for the whole process, so that every sandbox (and each reset) places the story alike
+  if (storyClock?.day !== today) storyClock = { day: today, now: sandboxNow() };
+  const { now } = storyClock;
+  const midnight = Date.parse(zonedTimestamp(today, '00:00'));
+  const morning = Date.parse(zonedTimestamp(today, STORY_MORNING_ENDS)) - midnight;
+  const placed = now - midnight >= morning ? instant : midnight + Math.floor(((instant - midnight) * (now - midnight)) / morning);
+  // in whole seconds, as every application writes its timestamps
+  return Math.floor(Math.min(placed, now) / 1000) * 1000;
+}
+
+const STAMP = /^(\d{4}-\d{2}-\d{2})([T ])(\d{2}:\d{2}(?::\d{2})?)(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/;
+
+/**
+ * {@link storyInstant} for a timestamp written as seeds write them (`2024-11-08 07:58` in the firm's local time,
+ * `2024-11-08T07:58:32.000-08:00`, `…Z`, `…+00:00`), returned in the same form. Plain dates are returned as they are.
+ */
+export function storyTimestamp(value: string): string {
+  const match = STAMP.exec(value);
+  if (!match) return value;
+  const [, date, sep, time, fraction = '', zone = ''] = match as unknown as [string, string, string, string, string?, string?];
+  const wall = Date.parse(`${date}T${time.length === 5 ? `${time}:00` : time}${fraction}Z`);
+  const offset =
+    zone === ''
+      ? localOffsetMinutes(date, time)
+      : zone === 'Z'
+        ? 0
+        : (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4)));
+  const instant = wall - offset * 60_000;
+  const placed = storyInstant(instant);
+  if (placed === instant) return value;
+  if (zone === '') {
+    const local = toZoned(placed, { millis: true });
+    return `${local.slice(0, 10)}${sep}${local.slice(11, 11 + time.length)}${fraction ? local.slice(19, 19 + fraction.length) : ''}`;
+  }
+  const digits = fraction ? Math.min(fraction.length - 1, 3) : 0;
+  const iso = (at: number) => new Date(at).toISOString().slice(0, digits ? 20 + digits : 19);
+  // a local time of the firm's zone takes the offset of its new moment; UTC and other offsets keep theirs
+  if (zone === 'Z') return `${iso(placed)}Z`;
+  return offset === localOffsetMinutes(date, time) ? toZoned(placed, { millis: digits > 0 }) : `${iso(placed + offset * 60_000)}${zone}`;
+}
+
+/** Keys of seeded timestamps that say when something happened (not when something is due or scheduled). */
+const HAPPENED = /^(created_at|updated_at|received_at|happened_at|date_of_last_contact|sent_at|last_message_at|start_time)$/;
+
 const DATED = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /**
  * Moves every date and timestamp string inside a seeded value (objects, arrays, Maps; in place) from the calendar it
  * was written against (`authoredToday`) onto the sandbox clock, keeping their spacing: a seed written as "due
- * 2024-11-19, today 2024-11-15" becomes "due in four days". Returns the value.
+ * 2024-11-19, today 2024-11-15" becomes "due in four days". The timestamps that say when something happened
+ * (`created_at`, `received_at`, `happened_at`…) and fall today then follow {@link storyTimestamp}. Returns the value.
  */
 export function shiftSeededDates<T>(value: T, authoredToday: string): T {
   const shift = shiftFromAuthored(authoredToday);
@@ -135,7 +203,10 @@ export function shiftSeededDates<T>(value: T, authoredToday: string): T {
       for (let i = 0; i < item.length; i++) item[i] = moved(item[i]);
     } else if (Object.getPrototypeOf(item) === Object.prototype) {
       const record = item as Record<string, unknown>;
-      for (const [key, entry] of Object.entries(record)) record[key] = moved(entry);
+      for (const [key, entry] of Object.entries(record)) {
+        record[key] = moved(entry);
+        if (HAPPENED.test(key) && typeof record[key] === 'string') record[key] = storyTimestamp(record[key] as string);
+      }
     }
   };
   walk(value);

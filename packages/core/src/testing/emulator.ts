@@ -39,11 +39,14 @@ export {
   isIsoDate,
   pinSandboxClock,
   SANDBOX_TODAY_ENV,
+  STORY_MORNING_ENDS,
   sandboxClockPinned,
   sandboxNow,
   sandboxToday,
   shiftFromAuthored,
   shiftSeededDates,
+  storyInstant,
+  storyTimestamp,
   timestampFromToday,
 } from './clock.js';
 export {
@@ -79,7 +82,9 @@ export {
   parseFault,
 } from './faults.js';
 export * from './firm.js';
+export { FIRM_IDENTITY_CLIENT_ID, type FirmIdentityProvider, startFirmIdentityProvider } from './firm-identity.js';
 export { ACCOUNT_HOLDER, type FirmSignIn, firmSignIn } from './firm-sign-in.js';
+export { emitReply, type WebhookDelivery, WebhookSender } from './webhooks.js';
 
 /**
  * The emulator kit: what every plugin's sandbox upstream (an in-process HTTP emulator of the application's wire

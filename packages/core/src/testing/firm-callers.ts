@@ -20,8 +20,9 @@ const lead = (
 
 /**
  * The firm's leads, oldest first: people who asked it to take a matter and are not clients. The last two came in this
- * morning: Nadia Farouk by the website's form, and Jordan Ellis, who left a voicemail about a car accident on the
- * Google Ads line ({@link FIRM_CALLS}).
+ * morning, both from the firm's Google ads: Nadia Farouk by the website's form, and Jordan Ellis, who left a voicemail
+ * about a car accident on the Google Ads line ({@link FIRM_CALLS}). So Google Ads brought the most leads this month,
+ * whatever the day of the month ({@link topLeadSource}).
  */
 export const FIRM_LEADS: readonly FirmLead[] = [
   lead('Paul', 'Reddy', 'San Mateo', '+16505550138', {
@@ -90,7 +91,7 @@ export const FIRM_LEADS: readonly FirmLead[] = [
     blurb: 'Laid off without her final paycheck or accrued vacation; asks about waiting-time penalties.',
     status: 'pnc',
     stage: 'New Lead',
-    source: 'Website Form',
+    source: 'Google Ads',
     createdDaysAgo: 0,
     owner: 'Daniel Pike',
   }),
@@ -105,6 +106,17 @@ export const FIRM_LEADS: readonly FirmLead[] = [
     owner: 'Daniel Pike',
   }),
 ];
+
+/**
+ * The source that brought the most of the leads that came in from `sinceDaysAgo` days ago to today, with how many
+ * (this month: `sinceDaysAgo` is the day of the month less one). Ties go to the source named first in the leads.
+ */
+export function topLeadSource(sinceDaysAgo: number): { source: FirmLead['source']; leads: number } {
+  const counts = new Map<FirmLead['source'], number>();
+  for (const l of FIRM_LEADS) if (l.createdDaysAgo <= sinceDaysAgo) counts.set(l.source, (counts.get(l.source) ?? 0) + 1);
+  const [source, leads] = [...counts].reduce((best, entry) => (entry[1] > best[1] ? entry : best));
+  return { source, leads };
+}
 
 /** A lead by name. */
 export function firmLead(name: string): FirmLead {

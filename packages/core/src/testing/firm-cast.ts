@@ -243,6 +243,30 @@ export const FIRM_MATTERS: readonly FirmMatter[] = [
   },
 ];
 
+/**
+ * The firm's checklist for taking on a new client (Notion's "New Client Onboarding Checklist"), in its two parts, each
+ * step checked off or not: the conflict check, the notes page and the engagement letter are done; the matter and the
+ * customer are not opened yet, the kickoff call is not booked and the trust deposit has not come in.
+ */
+export const FIRM_ONBOARDING: ReadonlyArray<{ part: string; steps: ReadonlyArray<{ step: string; done: boolean }> }> = [
+  {
+    part: 'Before the first meeting',
+    steps: [
+      { step: 'Run the conflict check and note it in #intake', done: true },
+      { step: 'Send the engagement letter and the retainer invoice', done: true },
+      { step: 'Book the kickoff call with the client', done: false },
+    ],
+  },
+  {
+    part: 'Once the retainer is signed',
+    steps: [
+      { step: 'Open the matter in Clio and the customer in QuickBooks', done: false },
+      { step: 'Create the matter notes page here', done: true },
+      { step: 'Record the retainer deposit in the trust account', done: false },
+    ],
+  },
+];
+
 /** `+14155550187` → `(415) 555-0187`, `415-555-0187`, `+1 415 555 0187` or `4155550187`. */
 export function formatPhone(e164: string, style: 'us' | 'dashes' | 'spaced' | 'digits' = 'us'): string {
   const digits = e164.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '');

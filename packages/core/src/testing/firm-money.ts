@@ -155,6 +155,40 @@ export const FIRM_BILLS: readonly FirmBill[] = [
   },
 ];
 
+/** Time logged on a matter and on no bill yet. */
+export interface FirmWork extends FirmTime {
+  /** The matter's title (Northwind's trademark licence is its second matter, pending, in Clio only). */
+  matter: string;
+}
+
+/**
+ * The firm's work of this week that no bill holds yet (Clio's unbilled time; the two draft bills hold more, {@link
+ * draftTime}), oldest first. With the drafts' time it is all the time logged in the past seven days: Priya Raman logged the most.
+ */
+export const FIRM_WORK: readonly FirmWork[] = [
+  { who: 'Daniel Pike', hours: 1.5, matter: STORY.matter, note: 'Client call: Brightline overtime records and next steps', daysAgo: 3 },
+  { who: 'Priya Raman', hours: 2.25, matter: STORY.matter, note: 'Research: retaliation after a wage complaint', daysAgo: 2 },
+  { who: 'Daniel Pike', hours: 0.5, matter: 'Northwind trademark licence', note: 'Flat fee: trademark licence review', daysAgo: 2 },
+  { who: 'Daniel Pike', hours: 1, matter: 'Northwind supply contract dispute', note: 'Prepared for the deposition', daysAgo: 2 },
+  { who: 'Priya Raman', hours: 1.5, matter: 'Northwind supply contract dispute', note: 'Call with Ava Lindstrom', daysAgo: 2 },
+  { who: 'Tom Becker', hours: 0.5, matter: 'Moreno slip and fall', note: 'Noted Lucia Moreno’s contact preferences', daysAgo: 1 },
+  { who: 'Daniel Pike', hours: 1, matter: 'Northwind supply contract dispute', note: 'Deposition strategy memo', daysAgo: 1 },
+  { who: 'Priya Raman', hours: 0.5, matter: 'Northwind trademark licence', note: 'Trademark clearance search', daysAgo: 0 },
+];
+
+/** The firm's work logged with this note (bills' time first, then {@link FIRM_WORK}). */
+export function firmTime(note: string): FirmTime & { matter: string } {
+  for (const b of FIRM_BILLS) for (const t of b.time) if (t.note === note) return { ...t, matter: b.matter };
+  const found = FIRM_WORK.find((w) => w.note === note);
+  if (!found) throw new Error(`no time logged as "${note}"`);
+  return found;
+}
+
+/** The time on the draft bills, with the matter it was spent on: logged and on a bill, but not billed yet. */
+export function draftTime(): Array<FirmTime & { matter: string }> {
+  return FIRM_BILLS.filter((b) => b.state === 'draft').flatMap((b) => b.time.map((t) => ({ ...t, matter: b.matter })));
+}
+
 /** A bill by number. */
 export function firmBill(number: string): FirmBill {
   const found = FIRM_BILLS.find((b) => b.number === number);

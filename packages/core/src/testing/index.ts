@@ -18,10 +18,13 @@ export {
   isIsoDate,
   pinSandboxClock,
   SANDBOX_TODAY_ENV,
+  STORY_MORNING_ENDS,
   sandboxNow,
   sandboxToday,
   shiftFromAuthored,
   shiftSeededDates,
+  storyInstant,
+  storyTimestamp,
   timestampFromToday,
 } from './clock.js';
 export {

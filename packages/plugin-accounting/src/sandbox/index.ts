@@ -6,6 +6,7 @@ import {
   isJsonObject,
   jsonReply,
   startEmulator,
+  WebhookSender,
 } from '@portico/core/testing/emulator';
 import { runCdc } from './cdc.js';
 import { type EntityName, type Json, SANDBOX_REALM_ID } from './company.js';
@@ -36,6 +37,7 @@ import {
 import { entityName, runQuery } from './query.js';
 import { runReport } from './reports.js';
 import { type Company, seedCompany } from './seed.js';
+import { emit, SANDBOX_VERIFIER_TOKEN } from './webhooks.js';
 import { createCustomer, RequestIds } from './writes.js';
 
 export { SANDBOX_REALM_ID } from './company.js';
@@ -137,13 +139,15 @@ const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * - `POST /__sandbox/settings` `{ "latency_ms"?, "max_concurrent"?, "access_token_ttl"?, "extra_records"? }`: changes
  *   them until reset; `extra_records` (`{ "Customer": 2500 }`) gives an entity that many records beyond the seeded ones;
  * - `GET /__sandbox/stats`: per realm, requests, throttled requests and the peak of requests in flight; the settings
- *   and the record counts of the entities that can have extra records.
+ *   and the record counts of the entities that can have extra records;
+ * - `POST /__sandbox/emit`: a webhook about an entity, signed with the app's verifier token (./webhooks.ts).
  */
 export function startSandbox(options: QuickBooksSandboxOptions = {}): Promise<SandboxServer> {
   const { accessTokenTtlSeconds, latencyMs, maxConcurrent, extraRecords, ...listen } = options;
   const problem = extraRecordsProblem(extraRecords ?? {});
   if (problem) return Promise.reject(new Error(`startSandbox: ${problem}`));
   const inFlight = new Map<string, number>();
+  const sender = new WebhookSender(SANDBOX_VERIFIER_TOKEN);
   const server = startEmulator<State>({
     ...listen,
     token: SANDBOX_TOKEN,
@@ -155,6 +159,7 @@ export function startSandbox(options: QuickBooksSandboxOptions = {}): Promise<Sa
       requestIds: new RequestIds(),
     }),
     handle: async (request, state) => {
+      if (request.path === '/__sandbox/emit' && request.method === 'POST') return emit(request, state.company, sender);
       try {
         return await answer(request, state, inFlight);
       } catch (error) {
@@ -173,6 +178,7 @@ export function startSandbox(options: QuickBooksSandboxOptions = {}): Promise<Sa
     ...started,
     connection: { realmId: SANDBOX_REALM_ID },
     limits,
+    webhooks: { secret: sender.secret, deliverTo: (url: string) => sender.deliverTo(url) },
     oauth: {
       clientId: SANDBOX_CLIENT_ID,
       clientSecret: SANDBOX_CLIENT_SECRET,

@@ -58,8 +58,10 @@ export const getSmsThread = defineOperation({
   description:
     'Returns the text messages of one SMS thread (thread_id from list_sms_threads), oldest first, with direction, ' +
     'content, created_at and status; with_msg_errors=true adds the delivery error of failed messages. CallRail ' +
-    'names the array "tags", not "messages": read the messages from tags. Paged: page from 1, per_page default ' +
-    '100, max 100.',
+    'names the array "tags", not "messages": read the messages from tags. get_text_message_conversation reads the ' +
+    'same conversation (conversation_id from list_text_message_conversations) and is the one to prefer. Paged: page ' +
+    'from 1, per_page default 100, max 100.',
+  preferred: 'get_text_message_conversation',
   params: Params({
     account_id: AccountId,
     thread_id: idParam('SMS thread id, from list_sms_threads.', EXAMPLE_THREAD),

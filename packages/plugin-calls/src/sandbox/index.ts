@@ -8,12 +8,14 @@ import {
   InvalidJsonError,
   jsonReply,
   startEmulator,
+  WebhookSender,
 } from '@portico/core/testing/emulator';
 import type { SandboxData } from './records.js';
 import { HttpError } from './request.js';
 import { ROUTES } from './routes/index.js';
 import { seed } from './seed/index.js';
 import type { Origin } from './views.js';
+import { emit, SANDBOX_SIGNING_KEY } from './webhooks.js';
 
 /** The API key the sandbox accepts, sent as `Authorization: Token token="sandbox-callrail-key"`. */
 export const SANDBOX_TOKEN = 'sandbox-callrail-key';
@@ -47,15 +49,18 @@ const writeFault: FaultWriter = (fault) => {
  * A CallRail v3 look-alike on node:http: the same paths (`/v3/a/{account_id}/….json`), the `Token token="…"` header
  * check, the paged wrapper and `{ "error": "..." }` failures, over seeded data that write operations change.
  * The emulator kit of `@portico/core/testing` serves `POST /__sandbox/fail-next` (`{ "status": 429, "retry_after": 1,
- * "message": "…" }` makes the next request fail) and `POST /__sandbox/reset` (restores the seeded data).
+ * "message": "…" }` makes the next request fail) and `POST /__sandbox/reset` (restores the seeded data); and
+ * `POST /__sandbox/emit` sends a call webhook signed with the companies' signing key (./webhooks.ts).
  */
 export function startSandbox(options: SandboxOptions = {}): Promise<SandboxServer> {
+  const sender = new WebhookSender(SANDBOX_SIGNING_KEY);
   const server = startEmulator<State>({
     ...options,
     token: SANDBOX_TOKEN,
     basePath: '/v3',
     seed: ({ origin, url }) => ({ data: seed(), origin: { origin, base: url } }),
     handle: (request, state) => {
+      if (request.path === '/__sandbox/emit' && request.method === 'POST') return emit(request, state.data, state.origin, sender);
       try {
         return answer(request, state);
       } catch (error) {
@@ -67,7 +72,11 @@ export function startSandbox(options: SandboxOptions = {}): Promise<SandboxServe
     onError: () => errorReply(new HttpError(500, 'Internal Server Error')),
   });
   // The key is the intake coordinator's, the account's admin: CallRail's API cannot say so, the connection's facts do.
-  return server.then((started) => ({ ...started, connection: { user_email: firmPerson('intake').email } }));
+  return server.then((started) => ({
+    ...started,
+    connection: { user_email: firmPerson('intake').email },
+    webhooks: { secret: sender.secret, deliverTo: (url: string) => sender.deliverTo(url) },
+  }));
 }
 
 function answer(request: EmulatorRequest, { data, origin }: State): EmulatorReply {

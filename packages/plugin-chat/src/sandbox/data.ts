@@ -1,6 +1,6 @@
 /** The sandbox workspace: plain in-memory records, seeded deterministically and changed by write methods. */
 
-import { daysBetween, FIRM_PEOPLE, formatPhone, STORY, sandboxClockPinned, sandboxNow, sandboxToday } from '@portico/core/testing/emulator';
+import { daysBetween, FIRM_PEOPLE, formatPhone, STORY, sandboxToday, storyInstant } from '@portico/core/testing/emulator';
 
 export const TEAM_ID = 'T05HARLOW01';
 export const BOT_USER_ID = 'U05PORTICO0';
@@ -219,9 +219,15 @@ const GENERAL_START = 1714032000;
 const STEP = 1800;
 let shiftSeconds = 0;
 
+/** A seeded message's ts: its authored second moved onto the sandbox clock; what was posted today, never after now. */
 function ts(seconds: number, sequence: number): string {
-  return `${seconds + shiftSeconds}.${String(sequence).padStart(6, '0')}`;
+  const placed = `${Math.floor(storyInstant((seconds + shiftSeconds) * 1000) / 1000)}.${String(sequence).padStart(6, '0')}`;
+  authored.set(placed, seconds);
+  return placed;
 }
+
+/** The second each seeded ts was written at, before the clock placed it (a thread's replies follow their parent's). */
+const authored = new Map<string, number>();
 
 function message(tsValue: string, user: string, text: string, extra: Partial<StoredMessage> = {}): StoredMessage {
   return { ts: tsValue, user, text, reactions: [], files: [], ...extra };
@@ -247,7 +253,7 @@ function addThread(target: SandboxChannel, parentTs: string, replies: ReadonlyAr
   const parent = target.messages.find((m) => m.ts === parentTs);
   if (!parent) throw new Error(`seed: no message ${parentTs}`);
   parent.threadTs = parent.ts;
-  const start = Number(parentTs.split('.')[0]) - shiftSeconds; // ts() moves it onto the clock again
+  const start = authored.get(parentTs) as number;
   replies.forEach(([user, text], i) => {
     target.messages.push(message(ts(start + 60 * (i + 1), 900 + i), user, text, { threadTs: parentTs }));
   });
@@ -256,17 +262,11 @@ function addThread(target: SandboxChannel, parentTs: string, replies: ReadonlyAr
 
 /**
  * The seeded workspace on the sandbox's today: the story moved by whole days, so that what was written "this morning"
- * is this morning — and, early in the day, moved back further so that nothing seeded lies in the future (a message
- * sent now always sorts after every seeded one, and carries the time it was sent).
+ * is this morning, and what was posted today placed by the sandbox clock's one rule (storyInstant): never after now,
+ * so a message sent now always sorts after every seeded one and carries the time it was sent.
  */
 export function seedState(): SandboxState {
-  const days = daysBetween(AUTHORED_TODAY, sandboxToday()) * 86_400;
-  shiftSeconds = days;
-  const seeded = build();
-  const latest = Math.floor(sandboxNow() / 1000) - 60;
-  // a test that pinned the day replays it exactly as written (its examples name seeded messages by their ts)
-  if (seeded.clock <= latest || sandboxClockPinned()) return seeded;
-  shiftSeconds = days - (seeded.clock - latest);
+  shiftSeconds = daysBetween(AUTHORED_TODAY, sandboxToday()) * 86_400;
   return build();
 }
 

@@ -9,11 +9,13 @@ import {
   jsonReply,
   startEmulator,
   textReply,
+  WebhookSender,
 } from '@portico/core/testing/emulator';
 import { BOT_USER_ID, type SandboxState, seedState } from './data.js';
 import { METHODS } from './methods/index.js';
 import { access, authorize } from './oauth.js';
 import { type Args, type MethodContext, SlackError } from './web-api.js';
+import { emit, eventCallback, messageEvent, SANDBOX_SIGNING_SECRET, slackSignatureHeaders } from './webhooks.js';
 
 /** The bot token the sandbox accepts. */
 export const SANDBOX_TOKEN = 'xoxb-sandbox-token';
@@ -34,15 +36,19 @@ const writeFault: FaultWriter = (fault) => {
  *
  * Control endpoints (not Slack), from the emulator kit of `@portico/core/testing`: `POST /__sandbox/fail-next`
  * (`{ status?, code?, retry_after?, match? }`; `"match": "/upload/"` fails only the next upload) and
- * `POST /__sandbox/reset`; and this sandbox's own `GET /__sandbox/files/<file_id>`, which returns uploaded bytes.
+ * `POST /__sandbox/reset`; and this sandbox's own `GET /__sandbox/files/<file_id>`, which returns uploaded bytes, and
+ * `POST /__sandbox/emit`, which sends a signed Events API webhook (./webhooks.ts). Once given a URL (`webhooks.deliverTo`),
+ * a message posted through the API is also sent there as its `message` event, signed as Slack signs.
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxServer> {
+  const sender = new WebhookSender(SANDBOX_SIGNING_SECRET);
   const server = await startEmulator<SandboxState>({
     ...options,
     token: SANDBOX_TOKEN,
     basePath: '/api',
     seed: () => seedState(),
-    handle: route,
+    handle: (request, state) =>
+      request.path === '/__sandbox/emit' && request.method === 'POST' ? emit(request, state, sender) : route(request, state, sender),
     writeFault,
     onError: () => jsonReply(500, { ok: false, error: 'internal_error' }),
   });
@@ -53,10 +59,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     tokenUrl: `${server.url}/oauth.v2.access`,
     revokeUrl: `${server.url}/auth.revoke`,
   };
-  return { ...server, oauth };
+  return { ...server, oauth, webhooks: { secret: sender.secret, deliverTo: (url) => sender.deliverTo(url) } };
 }
 
-function route(request: EmulatorRequest, state: SandboxState): EmulatorReply {
+function route(request: EmulatorRequest, state: SandboxState, sender: WebhookSender): EmulatorReply {
   const { method, path } = request;
   const file = /^\/__sandbox\/files\/([^/]+)$/.exec(path);
   if (file) {
@@ -65,7 +71,7 @@ function route(request: EmulatorRequest, state: SandboxState): EmulatorReply {
   }
   if (path.startsWith('/upload/')) return upload(request, state, path.slice('/upload/'.length));
   if (path === '/oauth/v2/authorize' && method === 'GET') return authorize(request, state, state.oauth);
-  if (path.startsWith('/api/')) return api(request, state);
+  if (path.startsWith('/api/')) return api(request, state, sender);
   return textReply(404, 'Not Found');
 }
 
@@ -77,7 +83,7 @@ function upload(request: EmulatorRequest, state: SandboxState, id: string): Emul
   return textReply(200, `OK - ${request.body.length}`);
 }
 
-function api(request: EmulatorRequest, state: SandboxState): EmulatorReply {
+function api(request: EmulatorRequest, state: SandboxState, sender: WebhookSender): EmulatorReply {
   const name = decodeURIComponent(request.path.slice('/api/'.length));
   // the app's token exchange: authenticated by its client id and secret, not a token
   if (name === 'oauth.v2.access') return jsonReply(200, access(collectArgs(request, false), SANDBOX_TOKEN, state.oauth));
@@ -94,7 +100,16 @@ function api(request: EmulatorRequest, state: SandboxState): EmulatorReply {
 
   const ctx: MethodContext = { state, token, origin: request.origin };
   try {
-    return jsonReply(200, spec.handle(args, ctx));
+    const result = spec.handle(args, ctx);
+    if (name === 'chat.postMessage' && sender.configured) {
+      // the app hears its own post as Slack tells it: a message event, signed, sent to the request URL
+      const body = eventCallback(
+        messageEvent(String(result.channel), result.message as Record<string, unknown>),
+        Math.floor(Date.now() / 1000),
+      );
+      sender.sendInBackground(slackSignatureHeaders(sender.secret, Math.floor(Date.now() / 1000), body), body);
+    }
+    return jsonReply(200, result);
   } catch (error) {
     if (error instanceof SlackError) return jsonReply(200, { ok: false, error: error.code, ...error.extra });
     throw error;

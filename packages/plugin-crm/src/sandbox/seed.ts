@@ -1,6 +1,7 @@
 import {
   addDays,
   FIRM,
+  FIRM_CALLS,
   FIRM_MATTERS,
   FIRM_PEOPLE,
   type FirmSource,
@@ -93,6 +94,8 @@ const areaId = (name: string) => {
 const sourceId = (source: FirmSource) => 241 + SOURCES.indexOf(source);
 const stageId = (name: string) => 301 + STAGES.indexOf(name);
 const userId = (name: string) => Number(Object.entries(USER_NAMES).find(([, n]) => n === name)?.[0] ?? USER_ME);
+/** The time (HH:MM) a caller called the firm this morning, if they did. */
+const calledToday = (name: string) => FIRM_CALLS.find((c) => c.who === name && c.daysAgo === 0)?.time.slice(0, 5);
 /** `daysAgo` before the authored today, at a local time (HH:MM). */
 const when = (daysAgo: number, time: string) => `${addDays(AUTHORED_TODAY, -daysAgo)} ${time}`;
 
@@ -141,7 +144,8 @@ const MATTERS: MatterSeed[] = [
       actual,
       owner: userId(matter.responsible),
       created: when(matter.openedDaysAgo, time),
-      contacted: when(contacted, '16:30'),
+      // last contacted today: at their call this morning (FIRM_CALLS)
+      contacted: when(contacted, (contacted === 0 && calledToday(`${client.first} ${client.last}`)) || '16:30'),
       tags,
       ...(client.company ? { company: client.company } : {}),
     };

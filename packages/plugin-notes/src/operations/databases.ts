@@ -41,7 +41,7 @@ export const getDatabase = defineOperation({
   name: 'get_database',
   method: 'GET',
   path: '/databases/:database_id',
-  summary: "Get a database's columns and options (its schema)",
+  summary: "Get a database's properties (columns) and their options: its schema",
   description:
     "Returns a database's title, description, parent and property schema: each column with its id, type and " +
     'configuration (the options of select, multi_select and status columns). Read it before query_database, to ' +
@@ -67,7 +67,7 @@ export const queryDatabase = defineOperation({
   name: 'query_database',
   method: 'POST',
   path: '/databases/:database_id/query',
-  summary: "Query a database's rows with filters and sorts",
+  summary: "Query a database's rows (entries) with filters and sorts",
   description:
     'Returns the rows (pages) of a database, optionally filtered and sorted, archived rows left out; read the ' +
     'property names and option values with get_database first. A filter names one property and a condition keyed ' +

@@ -43,7 +43,7 @@ export const createPage = defineOperation({
   name: 'create_page',
   method: 'POST',
   path: '/pages',
-  summary: 'Create a new wiki page, sub-page or database row',
+  summary: 'Create a new wiki page, sub-page or database row (item)',
   description:
     'Creates a new page under a parent page (a sub-page; only the title property is allowed) or a new row under a ' +
     "database (properties must use the database's column names from get_database). Give parent and properties, " +

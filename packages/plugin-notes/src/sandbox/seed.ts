@@ -1,4 +1,4 @@
-import { daysFromToday, FIRM, FIRM_PEOPLE, formatPhone, STORY } from '@portico/core/testing/emulator';
+import { daysFromToday, FIRM, FIRM_ONBOARDING, FIRM_PEOPLE, formatPhone, STORY } from '@portico/core/testing/emulator';
 import { EXAMPLE_BLOCK_ID, EXAMPLE_DATABASE_ID, EXAMPLE_DISCUSSION_ID, EXAMPLE_PAGE_ID, EXAMPLE_USER_ID } from '../schemas.js';
 import { deterministicId } from './ids.js';
 import type { Json } from './json.js';
@@ -176,14 +176,11 @@ export function seedWorkspace(ws: Workspace): void {
       parent: { page_id: SEED.rootPageId },
       properties: title('New Client Onboarding Checklist'),
       icon: { emoji: '🗓️' },
-      children: [
-        block('heading_2', 'Before the first meeting'),
-        block('bulleted_list_item', 'Run the conflict check and note it in #intake'),
-        block('bulleted_list_item', 'Send the engagement letter and the retainer invoice'),
-        block('heading_2', 'Once the retainer is signed'),
-        block('to_do', 'Open the matter in Clio and the customer in QuickBooks', { checked: false }),
-        block('to_do', 'Create the matter notes page here', { checked: true }),
-      ],
+      // the firm's checklist (@portico/core/testing's FIRM_ONBOARDING): a heading per part, a to-do per step
+      children: FIRM_ONBOARDING.flatMap(({ part, steps }) => [
+        block('heading_2', part),
+        ...steps.map(({ step, done }) => block('to_do', step, { checked: done })),
+      ]),
     },
     { ...seed, id: SEED.weeklySyncPageId, time: at(3), by: priyaId },
   );

@@ -1,4 +1,4 @@
-import { addDays, FIRM_CALLS, FIRM_PEOPLE, zonedTimestamp } from '@portico/core/testing/emulator';
+import { addDays, FIRM_CALLS, FIRM_PEOPLE, firmTime, zonedTimestamp } from '@portico/core/testing/emulator';
 import { type Db, insert } from './model.js';
 
 // The firm's day-to-day work beyond what seed.ts writes, added so that every list filter has records that differ on
@@ -96,13 +96,16 @@ export function seedFirmWork(db: Db): void {
     [5022, 'TimeEntry', 3004, 1003, 'Demand package review', { bill: ref(6003) }],
   ];
   activities.forEach(([id, type, matter, user, note, extra], i) => {
-    const hours = type === 'ExpenseEntry' ? 1 : 0.5 + (i % 3) * 0.5;
+    // time is the firm's work (@portico/core/testing's FIRM_WORK, and bill 1041's review): who, how long, when
+    const time = type === 'TimeEntry' ? firmTime(note) : undefined;
+    if (time && FIRM_PEOPLE[user - 1001]?.name !== time.who) throw new Error(`seed: "${note}" is ${time.who}'s`);
+    const hours = time ? time.hours : 1;
     // time at the person's rate (a flat-rate entry bills its flat price whatever the time it took)
     const price = (extra.price as number | undefined) ?? (FIRM_PEOPLE[user - 1001]?.rate as number);
     insert(db, '/activities', {
       id,
       type,
-      date: day(i < 3 ? -2 : i < 6 ? -1 : 0),
+      date: day(time ? -time.daysAgo : i < 6 ? -1 : 0),
       quantity: type === 'ExpenseEntry' ? 1 : hours * 3600,
       quantity_in_hours: hours,
       price,

@@ -4,7 +4,9 @@ import {
   FIRM_CLIENTS,
   FIRM_MATTERS,
   FIRM_PEOPLE,
+  FIRM_WORK,
   firmPersonNamed,
+  firmTime,
   formatPhone,
   STORY,
 } from '@portico/core/testing/emulator';
@@ -175,16 +177,17 @@ export function seed(): Db {
   });
 
   // Rosa Delgado's matter (3006): unbilled time this week (her bills, 1014 paid and 1029 half paid and overdue, are the firm's)
-  const story: Array<[number, number, number, string]> = [
-    [5013, 1002, 1.5, 'Client call: Brightline overtime records and next steps'],
-    [5014, 1003, 2.25, 'Research: retaliation after a wage complaint'],
-  ];
+  // (the firm's work, @portico/core/testing's FIRM_WORK: who, how long, when)
+  const story = [5013, 5014].map((id, i): [number, number, number, string] => {
+    const work = FIRM_WORK[i] as (typeof FIRM_WORK)[number];
+    return [id, 1001 + FIRM_PEOPLE.findIndex((p) => p.name === work.who), work.hours, work.note];
+  });
   story.forEach(([id, user, hours, note], i) => {
     const price = (FIRM_PEOPLE[user - 1001]?.rate ?? 0) as number;
     insert(db, '/activities', {
       id,
       type: 'TimeEntry',
-      date: day(-3 + i),
+      date: day(-firmTime(note).daysAgo),
       quantity: hours * 3600,
       quantity_in_hours: hours,
       price,

@@ -4,6 +4,7 @@ import type { Context } from 'koa';
 import type { GatewayState } from '../../http/state.js';
 import { mountAuditRoutes } from './audit.js';
 import { mountConnectionRoutes } from './connections.js';
+import { mountEventRoutes } from './events.js';
 import { requireAdmin, type WorkspaceOf, type WorkspaceRoutes } from './guards.js';
 import { mountIntegrationRoutes } from './integrations.js';
 import { mountKeyRoutes } from './keys.js';
@@ -42,5 +43,6 @@ export function mountAdmin(router: Router<GatewayState>, engine: Engine, body: (
     mountAuditRoutes(routes);
     mountToolSetRoutes(routes);
     mountMemberRoutes(routes);
+    mountEventRoutes(routes);
   }
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { zonedTimestamp } from '@portico/core/testing/emulator';
+import { storyTimestamp, zonedTimestamp } from '@portico/core/testing/emulator';
 
 // Deterministic helpers: the same data on every start.
 
@@ -35,7 +35,8 @@ export function stamp(date: string, seconds: number, zone: string): string {
   const h = Math.floor(seconds / 3600);
   const m = Math.floor((seconds % 3600) / 60);
   const s = seconds % 60;
-  return zonedTimestamp(date, `${pad(h)}:${pad(m)}:${pad(s)}`, { millis: true, zone });
+  // what happened today is placed by the sandbox clock's rule: never after now
+  return storyTimestamp(zonedTimestamp(date, `${pad(h)}:${pad(m)}:${pad(s)}`, { millis: true, zone }));
 }
 
 export type Random = () => number;

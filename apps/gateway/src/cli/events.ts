@@ -1,0 +1,47 @@
+import { parseArgs } from 'node:util';
+import type { Runtime } from '../runtime/runtime.js';
+import { type Command, type Io, UsageError, WORKSPACE_OPTION, withRuntime } from './command.js';
+
+const HELP = `Usage:
+  portico events list [--workspace ID]
+  portico events secret <service> --secret SECRET|- [--workspace ID]
+  portico events forget <service> [--workspace ID]
+
+The integrations that receive webhooks (docs/events.md): list shows each one, whether its signing secret is saved and
+the path the application delivers to (/api/events/<workspace>/<service>). secret saves the application's signing
+secret (Slack's signing secret, CallRail's signing key, Intuit's verifier token), encrypted at rest; '--secret -'
+reads it from standard input, which keeps it out of shell history. forget deletes it: deliveries are then refused.`;
+
+async function events(args: string[], runtime: Runtime, io: Io): Promise<number> {
+  const [sub, ...rest] = args;
+  const options = { ...WORKSPACE_OPTION, secret: { type: 'string' as const } };
+  const { values, positionals } = parseArgs({ args: rest, options, allowPositionals: true, strict: true });
+  const workspace = (await runtime.engine.workspaces.require(values.workspace)).id;
+  if (sub === 'list') {
+    for (const source of await runtime.engine.events.configured(workspace)) {
+      const state = source.configured ? 'secret saved' : `no secret (${source.secret_hint})`;
+      io.out(`${source.service}\t/api/events/${workspace}/${source.service}\t${state}`);
+    }
+    return 0;
+  }
+  const service = positionals[0];
+  if (sub === 'secret') {
+    if (!service || values.secret === undefined) throw new UsageError('events secret needs a service and --secret SECRET (or --secret -)');
+    const secret = values.secret === '-' ? io.stdin().trim() : values.secret;
+    await runtime.engine.events.setSecret(workspace, service, secret);
+    io.out(`Saved the signing secret of ${service}; it delivers to /api/events/${workspace}/${service}`);
+    return 0;
+  }
+  if (sub === 'forget') {
+    if (!service) throw new UsageError('events forget needs a service');
+    if (!(await runtime.engine.events.deleteSecret(workspace, service))) throw new UsageError(`${service} has no signing secret saved`);
+    io.out(`Deleted the signing secret of ${service}; its deliveries are refused from now on`);
+    return 0;
+  }
+  throw new UsageError('events takes list, secret or forget');
+}
+
+export const eventsCommand: Command = {
+  help: HELP,
+  run: (args, env, io) => withRuntime(env, (runtime) => events(args, runtime, io)),
+};

@@ -1,0 +1,62 @@
+/**
+ * Inbound events: how a plugin says what its application's webhooks look like. The gateway receives a delivery at
+ * `POST /api/events/{workspace}/{service}`, finds the workspace's signing secret for the service, and asks the plugin
+ * two things: is the delivery signed with that secret (`verify`), and what happened (`normalise`). The timestamp
+ * window, the replay check and durable storage are the gateway's (docs/adr/0040-inbound-events.md).
+ */
+
+/**
+ * One delivery as received: the exact bytes of the body (signatures cover them), the headers (names lower-cased) and
+ * the query of the delivery URL (where the operator may say which webhook it is, for applications that do not say).
+ */
+export interface InboundDelivery {
+  body: Uint8Array;
+  headers: Readonly<Record<string, string | undefined>>;
+  query: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * What `verify` found. `signed`: the signature holds; `signedAt` (epoch ms) is the time the application signed or
+ * stamped the delivery, when it says one (checked against `toleranceSeconds`), and `replayKey` tells this delivery
+ * from every other one the application sends (its signature, say): a key seen before is a replay. `forged`: no valid
+ * signature (missing, malformed, or made with another secret). `message` is shown to the sender: never the secret.
+ */
+export type DeliveryCheck = { outcome: 'signed'; signedAt?: number; replayKey: string } | { outcome: 'forged'; message: string };
+
+/** One event as every application's events are told: what happened, to which record, and the upstream payload. */
+export interface NormalisedEvent {
+  /** `{record}.{what happened}`, lower-case: `message.posted`, `call.completed`, `prospect.created`, `bill.paid`. */
+  type: string;
+  /**
+   * The application's id of this event, unique within the service and workspace: the same event delivered again (an
+   * upstream retry) has the same id and is stored once.
+   */
+  upstreamId: string;
+  /** The id of the record the event is about (the call, the message, the invoice), in the application's own ids. */
+  recordId?: string;
+  /** When it happened upstream (ISO 8601), if the payload says. */
+  occurredAt?: string;
+  /** The part of the delivery that describes the event, as the application sent it. */
+  payload: unknown;
+}
+
+/** What a verified delivery holds: events to store, or a handshake to answer (Slack's `url_verification`). */
+export type NormalisedDelivery = { events: NormalisedEvent[] } | { answer: Readonly<Record<string, unknown>> };
+
+/** A plugin's inbound events: present when the application sends webhooks that the gateway can verify. */
+export interface PluginEvents {
+  /**
+   * How far (seconds) a delivery's `signedAt` may be from the gateway's clock, either way. Deliveries signed further
+   * away are refused as stale, and a replay key is remembered for as long, so a delivery is accepted once at most.
+   */
+  toleranceSeconds: number;
+  /** Where the operator finds the signing secret in the application, for the docs and the admin API's messages. */
+  secretHint: string;
+  /** Checks the delivery's signature with the workspace's secret; must compare in constant time. */
+  verify(delivery: InboundDelivery, secret: string): DeliveryCheck;
+  /**
+   * Reads a verified delivery's JSON body. Throws an `Error` whose message is safe to show the sender when the body is
+   * not a delivery of this application (answered 400).
+   */
+  normalise(body: unknown, delivery: InboundDelivery): NormalisedDelivery;
+}

@@ -1,0 +1,158 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { eventSecretAad } from '../connections/connection-keys.js';
+import type { KeyRing } from '../connections/key-ring.js';
+import type { InboundDelivery, NormalisedEvent, PluginEvents } from '../contract/events.js';
+import { assertInput, INPUT_LIMITS } from '../contract/input-limits.js';
+import type { Registry } from '../contract/registry.js';
+import { GatewayError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { EventQuery, EventRecord } from '../store/event-types.js';
+import type { Store } from '../store/types.js';
+
+/** What a delivery is answered with when it was accepted: the handshake's answer, or what was stored. */
+export type DeliveryAnswer = Readonly<Record<string, unknown>>;
+
+/** A signing secret is the application's: at least 8 characters, at most 512, printable ASCII. */
+const SECRET = /^[\x21-\x7e]{8,512}$/;
+/** How many old events a delivery deletes at most (retention). */
+const PRUNE_PER_DELIVERY = 100;
+/** An event type as the doors filter by it: `call.completed`. */
+const EVENT_TYPE = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$/;
+
+/** What a plugin's normaliser made, held to the shape readers rely on; the problem, or undefined when it holds. */
+function eventProblem(e: NormalisedEvent): string | undefined {
+  if (!EVENT_TYPE.test(e.type) || e.type.length > 128) return `event type '${e.type.slice(0, 128)}' is not {record}.{what}`;
+  if (typeof e.upstreamId !== 'string' || e.upstreamId === '' || e.upstreamId.length > 512) return 'an event without an id';
+  if (e.recordId !== undefined && (typeof e.recordId !== 'string' || e.recordId.length > 512)) return 'a record id over 512 characters';
+  return undefined;
+}
+
+/**
+ * Inbound events (docs/adr/0040-inbound-events.md): the workspaces' signing secrets, sealed like credentials; a
+ * delivery verified by its plugin, held to the plugin's timestamp window, refused when its replay key was seen, and
+ * its events stored once each; and the stored events read back within a caller's services.
+ */
+export class InboundEvents {
+  /** Events older than this many days are deleted, a few at each delivery to their workspace; 0 keeps them. */
+  retentionDays = 30;
+
+  constructor(
+    private readonly registry: Registry,
+    private readonly store: Store,
+    private readonly keys: KeyRing,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The plugin's events of a service; not_found when the service is unknown or sends no webhooks the gateway reads. */
+  private eventsOf(service: string): PluginEvents {
+    const events = this.registry.get(service)?.plugin.events;
+    if (!events) throw new GatewayError('not_found', `The integration '${service}' does not receive events`);
+    return events;
+  }
+
+  /** Saves (or replaces) the workspace's signing secret for a service's webhooks, sealed with the current key. */
+  async setSecret(workspaceId: string, service: string, secret: string, now = new Date()): Promise<void> {
+    const events = this.eventsOf(service);
+    if (!SECRET.test(secret)) {
+      throw new GatewayError('bad_request', `The signing secret must be 8-512 printable characters without spaces (${events.secretHint})`);
+    }
+    const at = now.toISOString();
+    const sealed = this.keys.current.encrypt(secret, eventSecretAad(workspaceId, service));
+    const existing = await this.store.events.getSecret(workspaceId, service);
+    await this.store.events.putSecret({ workspaceId, service, secret: sealed, createdAt: existing?.createdAt ?? at, updatedAt: at });
+  }
+
+  deleteSecret(workspaceId: string, service: string): Promise<boolean> {
+    this.eventsOf(service);
+    return this.store.events.deleteSecret(workspaceId, service);
+  }
+
+  /** The services of the workspace whose webhooks are set up (a secret saved), with each one's hint. */
+  async configured(workspaceId: string): Promise<Array<{ service: string; configured: boolean; secret_hint: string }>> {
+    const saved = new Set(await this.store.events.listSecretServices(workspaceId));
+    return this.registry
+      .list()
+      .flatMap((i) =>
+        i.plugin.events ? [{ service: i.service, configured: saved.has(i.service), secret_hint: i.plugin.events.secretHint }] : [],
+      );
+  }
+
+  /**
+   * Receives one delivery for a workspace and service: verified with the workspace's secret, within the timestamp
+   * window, not seen before, normalised and stored. Refusals are GatewayErrors (401 forged or stale, 400 replayed or
+   * unreadable, 404 not set up), each logged in one line without the secret or the signature.
+   */
+  async receive(workspaceId: string, service: string, delivery: InboundDelivery, now = Date.now()): Promise<DeliveryAnswer> {
+    const refuse = (code: 'unauthorized' | 'bad_request' | 'not_found', reason: string, message: string): never => {
+      this.logger.warn({ workspace: workspaceId, service, reason }, 'webhook delivery refused');
+      throw new GatewayError(code, message);
+    };
+    const events = this.registry.get(service)?.plugin.events;
+    const stored = events && (await this.store.events.getSecret(workspaceId, service));
+    if (!events || !stored) return refuse('not_found', 'not_set_up', `Events from '${service}' are not set up in this workspace`);
+    const secret = this.keys.for(stored.secret).decrypt(stored.secret, eventSecretAad(workspaceId, service));
+
+    const check = events.verify(delivery, secret);
+    if (check.outcome === 'forged') return refuse('unauthorized', 'forged', check.message);
+    const window = events.toleranceSeconds * 1000;
+    if (check.signedAt !== undefined && !(Math.abs(now - check.signedAt) <= window)) {
+      return refuse('unauthorized', 'stale', `The delivery was signed more than ${events.toleranceSeconds} seconds from now`);
+    }
+    // remembered as long as the window accepts the delivery (after that it is refused as stale), as a digest
+    const expires = new Date(Math.max(check.signedAt ?? now, now) + window).toISOString();
+    const replayKey = createHash('sha256').update(check.replayKey).digest('base64url');
+    if (!(await this.store.events.remember(workspaceId, service, replayKey, expires, new Date(now).toISOString()))) {
+      return refuse('bad_request', 'replayed', 'This delivery was received before: a replay is not accepted');
+    }
+
+    let normalised: ReturnType<PluginEvents['normalise']>;
+    try {
+      const body: unknown = JSON.parse(Buffer.from(delivery.body).toString('utf8'));
+      assertInput(body, 'body', { ...INPUT_LIMITS, maxParams: INPUT_LIMITS.maxKeys });
+      normalised = events.normalise(body, delivery);
+      const problem = 'events' in normalised ? normalised.events.map(eventProblem).find(Boolean) : undefined;
+      if (problem) throw new Error(problem);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : 'unreadable';
+      return refuse('bad_request', 'unreadable', `The delivery is not a ${service} event: ${why}`);
+    }
+    if ('answer' in normalised) return normalised.answer;
+    const receivedAt = new Date(now).toISOString();
+    const records = normalised.events.map((e) => this.record(workspaceId, service, e, receivedAt));
+    const saved = await this.store.events.append(records).catch(async (error: unknown) => {
+      // not stored: the application's retry of this very delivery (Intuit resends the same bytes) must not be a replay
+      await this.store.events.forget(workspaceId, service, replayKey).catch(() => {});
+      throw error;
+    });
+    this.logger.info(
+      { workspace: workspaceId, service, stored: saved.length, types: saved.map((e) => e.type) },
+      'webhook delivery received',
+    );
+    if (this.retentionDays > 0) {
+      // a few more than a delivery adds: a workspace's events stay within the retention period as it receives more
+      const before = new Date(now - this.retentionDays * 86_400_000).toISOString();
+      await this.store.events.prune(workspaceId, before, PRUNE_PER_DELIVERY).catch((error: unknown) => {
+        this.logger.warn({ err: error, workspace: workspaceId }, 'could not delete old events; the next delivery tries again');
+      });
+    }
+    return { received: normalised.events.length, stored: saved.length, events: saved.map((e) => e.id) };
+  }
+
+  private record(workspaceId: string, service: string, e: NormalisedEvent, receivedAt: string): Omit<EventRecord, 'seq'> {
+    return {
+      id: `evt_${randomBytes(12).toString('base64url')}`,
+      workspaceId,
+      service,
+      type: e.type,
+      upstreamId: e.upstreamId,
+      recordId: e.recordId ?? null,
+      occurredAt: e.occurredAt ?? null,
+      receivedAt,
+      payload: e.payload,
+    };
+  }
+
+  list(query: EventQuery): Promise<EventRecord[]> {
+    return this.store.events.list(query);
+  }
+}

@@ -1,0 +1,79 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import {
+  type EmulatorReply,
+  type EmulatorRequest,
+  emitReply,
+  isJsonObject,
+  jsonReply,
+  toZoned,
+  type WebhookSender,
+} from '@portico/core/testing/emulator';
+import type { CallRec, SandboxData } from './records.js';
+import { callView, type Origin } from './views.js';
+
+/** The webhook signing key of the sandbox's companies: the one to save in the gateway (sandbox mode saves it itself). */
+export const SANDBOX_SIGNING_KEY = 'sandbox-callrail-signing-key';
+
+/** CallRail's webhook signature: the base64 HMAC-SHA1 of the raw body with the company's signing key. */
+export function callRailSignatureHeaders(key: string, body: string): Record<string, string> {
+  return { signature: createHmac('sha1', key).update(body).digest('base64') };
+}
+
+const CALL_WEBHOOKS = ['pre_call', 'call_routing_complete', 'post_call', 'call_modified'];
+
+/** A call's webhook body: the call as the API shows it, with the company and record fields webhooks add. */
+function callBody(data: SandboxData, origin: Origin, call: CallRec): Record<string, unknown> {
+  return { ...callView(data, origin, call).full, resource_id: call.id, company_resource_id: call.company_id, created_at: call.start_time };
+}
+
+/** A new call in the story: a client of the firm calls again (the most recent inbound caller), answered, at `at`. */
+function newCall(data: SandboxData, at: number): CallRec | undefined {
+  const template = [...data.calls]
+    .filter((c) => c.direction === 'inbound')
+    .sort((a, b) => Date.parse(b.start_time) - Date.parse(a.start_time))[0];
+  if (!template) return undefined;
+  const zone = data.companies.find((c) => c.id === template.company_id)?.time_zone;
+  const call: CallRec = {
+    ...template,
+    id: `CAL${randomBytes(16).toString('hex')}`,
+    start_time: toZoned(at, zone ? { zone } : {}),
+    answer_status: 'answered',
+    duration: 94,
+    first_call: false,
+    tag_ids: [],
+    note: null,
+    value: null,
+  };
+  data.calls.push(call);
+  return call;
+}
+
+/**
+ * `POST /__sandbox/emit`: CallRail sends a call webhook. `{ "webhook": "post_call" }` (the default; also `pre_call`,
+ * `call_routing_complete`, `call_modified`) about `call_id`, or, without one, about a new call that starts at `at`
+ * (default: now, minus its length): a client calls again, and the call is in the API's lists from then on. `url`
+ * overrides where it goes and `key` the signing key (to try a forged delivery). The delivery URL is the target with
+ * `?webhook=<name>`, as an operator configures one URL per webhook in CallRail.
+ */
+export async function emit(request: EmulatorRequest, data: SandboxData, origin: Origin, sender: WebhookSender): Promise<EmulatorReply> {
+  let spec: unknown;
+  try {
+    spec = request.body.length === 0 ? {} : request.json();
+  } catch {
+    return jsonReply(400, { error: 'emit takes a JSON object' });
+  }
+  if (!isJsonObject(spec)) return jsonReply(400, { error: 'emit takes a JSON object' });
+  const webhook = spec.webhook ?? 'post_call';
+  if (typeof webhook !== 'string' || !CALL_WEBHOOKS.includes(webhook)) {
+    return jsonReply(400, { error: `webhook must be one of ${CALL_WEBHOOKS.join(', ')}` });
+  }
+  const at = spec.at === undefined ? Date.now() - 94_000 : typeof spec.at === 'string' ? Date.parse(spec.at) : Number.NaN;
+  if (!Number.isFinite(at)) return jsonReply(400, { error: '"at" must be an ISO 8601 time' });
+  const call = typeof spec.call_id === 'string' ? data.calls.find((c) => c.id === spec.call_id) : newCall(data, at);
+  if (!call) return jsonReply(404, { error: 'Not Found' });
+  const body = JSON.stringify(callBody(data, origin, call));
+  const key = typeof spec.key === 'string' ? spec.key : sender.secret;
+  const target = sender.urlFor(spec.url);
+  const url = target && `${target}${target.includes('?') ? '&' : '?'}webhook=${webhook}`;
+  return emitReply(sender, url, callRailSignatureHeaders(key, body), body);
+}
