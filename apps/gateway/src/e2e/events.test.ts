@@ -327,6 +327,20 @@ describe('Notion events from the sandbox', () => {
     const signature = delivery.headers['x-notion-signature'] as string;
     expect(refusalsSince(mark, 'secret_sandbox-notion-verification-token', signature)).toEqual(['replayed', 'forged', 'stale']);
   });
+  it('a page created through the gateway comes back as its page.created event', async () => {
+    const parent = (
+      await gateway.rest('POST', '/api/v1/notion/search', { body: { page_size: 1, filter: { property: 'object', value: 'page' } } })
+    ).body as { results: Array<{ id: string }> };
+    const created = await gateway.rest('POST', '/api/v1/notion/pages', {
+      body: {
+        parent: { page_id: parent.results[0]?.id },
+        properties: { title: { title: [{ type: 'text', text: { content: 'Call notes: Rosa Delgado' } }] } },
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const id = (created.body as { id: string }).id;
+    await expect.poll(async () => (await restEvents('?service=notion&type=page.created')).filter((e) => e.record_id === id).length).toBe(1);
+  });
 });
 
 describe('Lawmatics events from the sandbox', () => {

@@ -40,7 +40,14 @@ export async function emit(request: EmulatorRequest, ws: Workspace, sender: Webh
   if (pageId === undefined || !ws.pages.has(pageId)) return jsonReply(404, { error: 'Could not find page' });
   const at = spec.at === undefined ? Date.now() : typeof spec.at === 'string' ? Date.parse(spec.at) : Number.NaN;
   if (!Number.isFinite(at)) return jsonReply(400, { error: '"at" must be an ISO 8601 time' });
-  const body = JSON.stringify({
+  const body = eventBody(ws, type, pageId, at);
+  const token = typeof spec.token === 'string' ? spec.token : sender.secret;
+  return emitReply(sender, spec.url, notionSignatureHeaders(token, body), body);
+}
+
+/** A Notion event as Notion posts it: what happened to which page, when, by whom. */
+function eventBody(ws: Workspace, type: string, pageId: string, at: number): string {
+  return JSON.stringify({
     id: randomUUID(),
     timestamp: new Date(at).toISOString(),
     workspace_id: 'sandbox-workspace',
@@ -52,6 +59,10 @@ export async function emit(request: EmulatorRequest, ws: Workspace, sender: Webh
     entity: { id: pageId, type: 'page' },
     data: {},
   });
-  const token = typeof spec.token === 'string' ? spec.token : sender.secret;
-  return emitReply(sender, spec.url, notionSignatureHeaders(token, body), body);
+}
+
+/** A page created through the API: its `page.created` event, sent in the background when the gateway is the target. */
+export function pageCreatedInStory(ws: Workspace, pageId: string, sender: WebhookSender): void {
+  const body = eventBody(ws, 'page.created', pageId, Date.now());
+  sender.sendInBackground(notionSignatureHeaders(sender.secret, body), body);
 }
