@@ -6,11 +6,14 @@ const HELP = `Usage:
   portico events list [--workspace ID]
   portico events secret <service> --secret SECRET|- [--workspace ID]
   portico events forget <service> [--workspace ID]
+  portico events show <service> [--workspace ID]
 
 The integrations that receive webhooks (docs/events.md): list shows each one, whether its signing secret is saved and
 the path the application delivers to (/api/events/<workspace>/<service>). secret saves the application's signing
 secret (Slack's signing secret, CallRail's signing key, Intuit's verifier token), encrypted at rest; '--secret -'
-reads it from standard input, which keeps it out of shell history. forget deletes it: deliveries are then refused.`;
+reads it from standard input, which keeps it out of shell history. forget deletes it: deliveries are then refused.
+show prints the saved secret, for an application that delivered it in its setup request and asks for it back
+(Notion's verification token); only here, on the gateway's host.`;
 
 async function events(args: string[], runtime: Runtime, io: Io): Promise<number> {
   const [sub, ...rest] = args;
@@ -38,7 +41,14 @@ async function events(args: string[], runtime: Runtime, io: Io): Promise<number>
     io.out(`Deleted the signing secret of ${service}; its deliveries are refused from now on`);
     return 0;
   }
-  throw new UsageError('events takes list, secret or forget');
+  if (sub === 'show') {
+    if (!service) throw new UsageError('events show needs a service');
+    const secret = await runtime.engine.events.revealSecret(workspace, service);
+    if (secret === undefined) throw new UsageError(`${service} has no signing secret saved`);
+    io.out(secret);
+    return 0;
+  }
+  throw new UsageError('events takes list, secret, forget or show');
 }
 
 export const eventsCommand: Command = {
