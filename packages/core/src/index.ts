@@ -1,4 +1,5 @@
 export type { Principal } from './access/api-keys.js';
+export { type AttemptTicket, type AttemptWindows, MemoryAttemptWindows } from './access/attempts.js';
 export type { IntegrationState } from './access/integration-settings.js';
 export { generateApiKey, hashApiKey } from './access/key-format.js';
 export { memberPrincipal } from './access/members.js';

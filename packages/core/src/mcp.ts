@@ -3,6 +3,7 @@
 // of core's import): a gateway imports this with its first MCP request. The types are exported by `@portico/core` too.
 export {
   createMcpServer,
+  IDEMPOTENCY_META,
   type McpServerOptions,
   type McpToolCall,
   type McpToolMode,

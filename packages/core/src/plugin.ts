@@ -4,6 +4,7 @@
 
 export type {
   DeliveryCheck,
+  Handshake,
   InboundDelivery,
   NormalisedDelivery,
   NormalisedEvent,

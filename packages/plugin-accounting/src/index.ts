@@ -83,6 +83,9 @@ export const quickbooksPlugin = definePlugin({
     egressHosts: USERINFO_HOSTS,
     // Intuit's throttles per company (realm): 10 requests at once, 10 a second, 500 a minute (README, Limits).
     limits: { concurrency: 10, perSecond: 10, perMinute: 500 },
+    // Intuit's idempotency key: a write repeated with the same requestid (at most 50 characters, unique per company)
+    // is answered as the first and applied once. The gateway puts one on every request of a call that is not a GET.
+    idempotencyKey: { query: 'requestid', maxLength: 50 },
   },
   auth: {
     token: {

@@ -1,4 +1,5 @@
 import { definePlugin, packageVersion } from '@portico/core/plugin';
+import { lawmaticsEvents } from './events.js';
 import { identify } from './identify.js';
 import { createInteraction, getActivity, listActivities, listInteractions } from './operations/activities.js';
 import {
@@ -202,6 +203,7 @@ export const lawmaticsPlugin = definePlugin({
   },
   operations: [...catalogOperations, ...chosenOperations],
   vocabulary: lawmaticsVocabulary,
+  events: lawmaticsEvents,
   sandbox: () => import('./sandbox/index.js'),
   identify,
   openapi: {

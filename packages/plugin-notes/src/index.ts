@@ -1,4 +1,5 @@
 import { definePlugin, packageVersion, Type } from '@portico/core/plugin';
+import { notionEvents } from './events.js';
 import { identify } from './identify.js';
 import { appendBlockChildren, deleteBlock, getBlock, listBlockChildren, updateBlock } from './operations/blocks.js';
 import { createComment, listComments } from './operations/comments.js';
@@ -73,6 +74,7 @@ export const notionPlugin = definePlugin({
     createComment,
   ],
   vocabulary: notionVocabulary,
+  events: notionEvents,
   sandbox: () => import('./sandbox/index.js'),
   identify,
 });

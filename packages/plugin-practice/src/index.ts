@@ -1,4 +1,5 @@
 import { definePlugin, packageVersion } from '@portico/core/plugin';
+import { clioEvents } from './events.js';
 import { identify } from './identify.js';
 import { activities } from './operations/activities.js';
 import { bankAccounts } from './operations/bank-accounts.js';
@@ -95,6 +96,7 @@ export const clioPlugin = definePlugin({
   settings: settingsSchema,
   operations: inListingOrder(withExamples(FAMILIES.flatMap((family) => family.operations))),
   vocabulary: clioVocabulary,
+  events: clioEvents,
   sandbox: () => import('./sandbox/index.js'),
   identify,
 });

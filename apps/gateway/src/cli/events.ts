@@ -6,6 +6,7 @@ const HELP = `Usage:
   portico events list [--workspace ID]
   portico events secret <service> --secret SECRET|- [--workspace ID]
   portico events forget <service> [--workspace ID]
+  portico events show <service> [--workspace ID]
   portico events subscribe <url> --types TYPE[,TYPE…] [--workspace ID]
   portico events subscriptions [--workspace ID]
   portico events unsubscribe <subscription id> [--workspace ID]
@@ -14,6 +15,9 @@ The integrations that receive webhooks (docs/events.md): list shows each one, wh
 the path the application delivers to (/api/events/<workspace>/<service>). secret saves the application's signing
 secret (Slack's signing secret, CallRail's signing key, Intuit's verifier token), encrypted at rest; '--secret -'
 reads it from standard input, which keeps it out of shell history. forget deletes it: deliveries are then refused.
+
+show prints the saved secret, for an application that delivered it in its setup request and asks for it back
+(Notion's verification token); only here, on the gateway's host.
 
 subscribe sends the workspace's events from now on to a URL (https), signed per Standard Webhooks: --types takes event
 types (call.completed), <service>.* or *. It prints the subscription's signing secret (whsec_…) once: give it to the
@@ -45,6 +49,13 @@ async function events(args: string[], runtime: Runtime, io: Io): Promise<number>
     io.out(`Deleted the signing secret of ${service}; its deliveries are refused from now on`);
     return 0;
   }
+  if (sub === 'show') {
+    if (!service) throw new UsageError('events show needs a service');
+    const secret = await runtime.engine.events.revealSecret(workspace, service);
+    if (secret === undefined) throw new UsageError(`${service} has no signing secret saved`);
+    io.out(secret);
+    return 0;
+  }
   if (sub === 'subscribe') {
     if (!positionals[0] || !values.types) throw new UsageError('events subscribe needs a URL and --types (event types, <service>.* or *)');
     const types = values.types.split(',').map((t) => t.trim());
@@ -64,7 +75,7 @@ async function events(args: string[], runtime: Runtime, io: Io): Promise<number>
     io.out(`Deleted subscription ${positionals[0]}`);
     return 0;
   }
-  throw new UsageError('events takes list, secret, forget, subscribe, subscriptions or unsubscribe');
+  throw new UsageError('events takes list, secret, forget, show, subscribe, subscriptions or unsubscribe');
 }
 
 export const eventsCommand: Command = {

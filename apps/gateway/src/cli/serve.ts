@@ -29,9 +29,9 @@ Options:
   --host ADDR    Interface (overrides PORTICO_HOST, default ${fallbackOf('PORTICO_HOST')})
   --workers N    Worker processes sharing the port (overrides PORTICO_WORKERS; default 1: one process, as before).
                  1 to ${MAX_WORKERS}, or auto for one per available core. The primary process migrates and makes the
-                 first key before forking, holds the upstream limits every worker shares (in flight, queues, rate
-                 windows per connection), replaces a worker that dies, drains them all on SIGTERM and restarts them
-                 one at a time on SIGHUP (docs/deploy.md)
+                 first key before forking, holds the limits every worker shares (upstream: in flight, queues, rate
+                 windows per connection; sign-ins and registrations per address), replaces a worker that dies, drains
+                 them all on SIGTERM and restarts them one at a time on SIGHUP (docs/deploy.md)
   -h, --help     This help
 
 Every other setting is an environment variable: 'portico env' lists them, with their defaults.`;

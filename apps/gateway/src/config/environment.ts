@@ -315,7 +315,7 @@ const DECLARED = [
   text(
     'PORTICO_WORKERS',
     '`1`',
-    'Worker processes of `serve` sharing its port (as `serve --workers`): `1`–`64`, or `auto` for one per available core. The primary migrates and makes the first key before forking, replaces a worker that dies and holds the upstream limits all workers share (docs/deploy.md)',
+    'Worker processes of `serve` sharing its port (as `serve --workers`): `1`–`64`, or `auto` for one per available core. The primary migrates and makes the first key before forking, replaces a worker that dies and holds the limits all workers share: upstream limits, sign-in and registration limits (docs/deploy.md)',
   ),
   integer(
     'PORTICO_INSTANCE_HEARTBEAT_SECONDS',

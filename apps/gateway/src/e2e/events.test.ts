@@ -5,8 +5,8 @@ import { main } from '../cli/index.js';
 import { connectMcp, startTestGateway, type TestGateway } from '../gateway.test-support.js';
 
 /**
- * Inbound events end to end: a gateway in sandbox mode, whose Slack, CallRail and QuickBooks sandboxes send webhooks signed as
- * the applications sign them to its delivery endpoint. A signed delivery becomes exactly one event, readable over REST
+ * Inbound events end to end: a gateway in sandbox mode, whose sandboxes (Slack, CallRail, QuickBooks, Clio, Notion,
+ * Lawmatics) send webhooks signed as the applications sign them to its delivery endpoint. A signed delivery becomes exactly one event, readable over REST
  * and MCP; a forged, a replayed and a stale one are refused with the error body and one log line without secrets.
  */
 let gateway: TestGateway;
@@ -214,6 +214,162 @@ describe('QuickBooks events from the sandbox', () => {
   });
 });
 
+/** Posts to the gateway's delivery URL of a service as an application's setup request would, unsigned. */
+async function setupRequest(service: string, query: string, headers: Record<string, string>, body = '{}') {
+  const response = await fetch(`${gateway.url}/api/events/default/${service}${query}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  });
+  return { status: response.status, body: (await response.json()) as Delivery['answer'], headers: response.headers };
+}
+
+async function saveSecret(service: string, secret: string) {
+  const saved = await gateway.rest('PUT', `/api/admin/events/${service}/secret`, { body: { secret } });
+  expect(saved.status, JSON.stringify(saved.body)).toBeLessThan(300);
+}
+
+describe('Clio events from the sandbox', () => {
+  it('stores a signed matter webhook once as matter.updated, and refuses a replay, a forgery and a stale one', async () => {
+    const delivery = await emit('clio', { model: 'matter', event: 'updated' });
+    expect(delivery.status, JSON.stringify(delivery.answer)).toBe(200);
+    expect(delivery.answer).toMatchObject({ stored: 1 });
+    const sent = JSON.parse(delivery.body) as { data: { id: number; display_number: string; updated_at: string } };
+    const mine = (e: EventView) =>
+      e.record_id === String(sent.data.id) && (e.payload.data as { updated_at?: string }).updated_at === sent.data.updated_at;
+
+    const rest = (await restEvents('?service=clio&type=matter.updated')).filter(mine);
+    expect(rest).toHaveLength(1);
+    expect(rest[0]?.payload.data).toMatchObject({ display_number: sent.data.display_number });
+    const mcp = (await mcpEvents({ service: 'clio', type: 'matter.updated' })).filter(mine);
+    expect(mcp.map((e) => e.id)).toEqual([rest[0]?.id]);
+
+    const mark = logged.length;
+    expect(await replay(delivery)).toMatchObject({ status: 400, body: { error: true, code: 'bad_request' } });
+    const forged = await emit('clio', { secret: 'not-the-webhook-secret' });
+    expect(forged).toMatchObject({ status: 401, answer: { error: true, code: 'unauthorized' } });
+    const stale = await emit('clio', { at: new Date(Date.now() - 2 * 24 * 3_600_000).toISOString() });
+    expect(stale).toMatchObject({ status: 401, answer: { error: true, code: 'unauthorized' } });
+    const signature = delivery.headers['x-hook-signature'] as string;
+    expect(refusalsSince(mark, 'sandbox-clio-webhook-secret', signature)).toEqual(['replayed', 'forged', 'stale']);
+  });
+
+  it('a matter created through the gateway comes back as its matter.created event', async () => {
+    const created = await gateway.rest('POST', '/api/v1/clio/matters?fields=id', {
+      body: { client: { id: 2003 }, description: 'Okafor trust amendment', status: 'open' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const id = String((created.body as { data: { id: number } }).data.id);
+    await expect.poll(async () => (await restEvents('?service=clio&type=matter.created')).filter((e) => e.record_id === id).length).toBe(1);
+  });
+
+  it('enables a webhook made through the gateway by answering Clio’s handshake at a URL armed with ?setup=', async () => {
+    const mark = logged.length;
+    await saveSecret('clio', 'clio-one-time-setup-token');
+    expect((await emit('clio')).status).toBe(401); // armed: the saved secret is the setup token for now
+    const url = `${gateway.url}/api/events/default/clio?setup=clio-one-time-setup-token&model=matter`;
+    const made = await gateway.rest('POST', '/api/v1/clio/webhooks', {
+      body: { url, model: 'matter', fields: 'id,etag,display_number,status,created_at,updated_at', events: ['created', 'updated'] },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const id = (made.body as { data: { id: number } }).data.id;
+    const status = async () =>
+      ((await gateway.rest('GET', `/api/v1/clio/webhooks/${id}?fields=id,status`)).body as { data: { status: string } }).data.status;
+    await expect.poll(status).toBe('enabled');
+    // the secret the handshake brought is the one deliveries are checked with
+    expect((await emit('clio')).status).toBe(200);
+
+    // a setup request at an unarmed URL, or at the spent one, is refused and changes nothing
+    const unarmed = await setupRequest('clio', '', { 'x-hook-secret': 'someone-elses-secret' });
+    expect(unarmed).toMatchObject({ status: 401, body: { error: true, code: 'unauthorized' } });
+    const spent = await setupRequest('clio', '?setup=clio-one-time-setup-token', { 'x-hook-secret': 'someone-elses-secret' });
+    expect(spent.status).toBe(401);
+    expect(spent.headers.get('x-hook-secret')).toBeNull();
+    // Clio repeating its own handshake is answered with the header echoed
+    const again = await setupRequest('clio', '', { 'x-hook-secret': 'sandbox-clio-webhook-secret' });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('x-hook-secret')).toBe('sandbox-clio-webhook-secret');
+    expect((await emit('clio')).status).toBe(200);
+    const lines = logged.slice(mark).map((l) => l.text);
+    expect(lines.some((l) => l.includes('handshake accepted'))).toBe(true);
+    for (const line of lines) {
+      expect(line).not.toContain('sandbox-clio-webhook-secret');
+      expect(line).not.toContain('someone-elses-secret');
+      expect(line).not.toContain('clio-one-time-setup-token');
+    }
+    expect(refusalsSince(mark, 'sandbox-clio-webhook-secret', 'someone-elses-secret')).toEqual([
+      'forged',
+      'handshake_not_armed',
+      'handshake_not_armed',
+    ]);
+  });
+});
+
+describe('Notion events from the sandbox', () => {
+  it('stores a signed page event once by its event id, and refuses a replay, a forgery and a stale one', async () => {
+    const delivery = await emit('notion', { type: 'page.content_updated' });
+    expect(delivery.status, JSON.stringify(delivery.answer)).toBe(200);
+    expect(delivery.answer).toMatchObject({ stored: 1 });
+    const sent = JSON.parse(delivery.body) as { id: string; entity: { id: string } };
+
+    const rest = (await restEvents('?service=notion&type=page.content_updated')).filter((e) => e.payload.id === sent.id);
+    expect(rest).toHaveLength(1);
+    expect(rest[0]).toMatchObject({ record_id: sent.entity.id, payload: { entity: { type: 'page' } } });
+    const mcp = (await mcpEvents({ service: 'notion' })).filter((e) => e.payload.id === sent.id);
+    expect(mcp.map((e) => e.id)).toEqual([rest[0]?.id]);
+
+    const mark = logged.length;
+    expect(await replay(delivery)).toMatchObject({ status: 400, body: { error: true, code: 'bad_request' } });
+    const forged = await emit('notion', { token: 'secret_not-the-verification-token' });
+    expect(forged).toMatchObject({ status: 401, answer: { error: true, code: 'unauthorized' } });
+    const stale = await emit('notion', { at: new Date(Date.now() - 2 * 24 * 3_600_000).toISOString() });
+    expect(stale).toMatchObject({ status: 401, answer: { error: true, code: 'unauthorized' } });
+    const signature = delivery.headers['x-notion-signature'] as string;
+    expect(refusalsSince(mark, 'secret_sandbox-notion-verification-token', signature)).toEqual(['replayed', 'forged', 'stale']);
+  });
+  it('a page created through the gateway comes back as its page.created event', async () => {
+    const parent = (
+      await gateway.rest('POST', '/api/v1/notion/search', { body: { page_size: 1, filter: { property: 'object', value: 'page' } } })
+    ).body as { results: Array<{ id: string }> };
+    const created = await gateway.rest('POST', '/api/v1/notion/pages', {
+      body: {
+        parent: { page_id: parent.results[0]?.id },
+        properties: { title: { title: [{ type: 'text', text: { content: 'Call notes: Rosa Delgado' } }] } },
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const id = (created.body as { id: string }).id;
+    await expect.poll(async () => (await restEvents('?service=notion&type=page.created')).filter((e) => e.record_id === id).length).toBe(1);
+  });
+});
+
+describe('Lawmatics events from the sandbox', () => {
+  it('stores a signed matter.converted once, and refuses a replay, a forgery and a stale one', async () => {
+    const delivery = await emit('lawmatics');
+    expect(delivery.status, JSON.stringify(delivery.answer)).toBe(200);
+    expect(delivery.answer).toMatchObject({ stored: 1 });
+    const sent = JSON.parse(delivery.body) as { event_id: string; data: { id: string } };
+
+    const rest = (await restEvents('?service=lawmatics&type=matter.converted')).filter((e) => e.payload.event_id === sent.event_id);
+    expect(rest).toHaveLength(1);
+    expect(rest[0]).toMatchObject({ record_id: sent.data.id });
+    const mcp = (await mcpEvents({ service: 'lawmatics' })).filter((e) => e.payload.event_id === sent.event_id);
+    expect(mcp.map((e) => e.id)).toEqual([rest[0]?.id]);
+
+    const mark = logged.length;
+    expect(await replay(delivery)).toMatchObject({ status: 400, body: { error: true, code: 'bad_request' } });
+    const forged = await emit('lawmatics', { secret: 'not-the-signing-secret' });
+    expect(forged).toMatchObject({ status: 401, answer: { error: true, code: 'unauthorized' } });
+    const stale = await emit('lawmatics', { at: new Date(Date.now() - 10 * 60_000).toISOString() });
+    expect(stale).toMatchObject({
+      status: 401,
+      answer: { error: true, code: 'unauthorized', message: expect.stringContaining('300 seconds') },
+    });
+    const signature = delivery.headers['x-lawmatics-signature'] as string;
+    expect(refusalsSince(mark, 'sandbox-lawmatics-signing-secret', signature)).toEqual(['replayed', 'forged', 'stale']);
+  });
+});
+
 describe('reading events', () => {
   it('pages with the cursor, and a key without the service reads none of its events', async () => {
     const first = await restEvents('?limit=1');
@@ -231,7 +387,7 @@ describe('reading events', () => {
   });
 
   it('refuses deliveries to a workspace or service that is not set up', async () => {
-    const answer = await fetch(`${gateway.url}/api/events/default/notion`, { method: 'POST', body: '{}' });
+    const answer = await fetch(`${gateway.url}/api/events/default/nosuch`, { method: 'POST', body: '{}' });
     expect(answer.status).toBe(404);
     expect(await answer.json()).toMatchObject({ error: true, code: 'not_found' });
     const elsewhere = await fetch(`${gateway.url}/api/events/nowhere/slack`, { method: 'POST', body: '{}' });
@@ -264,5 +420,31 @@ describe('the signing secrets from the command line', () => {
     expect((await emit('callrail')).answer).toMatchObject({ error: true, code: 'not_found' });
     expect((await cli(['events', 'forget', 'callrail'])).code).toBe(2);
     expect((await cli(['events', 'list'])).out).toContain('callrail\t/api/events/default/callrail\tno secret');
+  });
+
+  it('takes Notion’s verification token at an armed URL, and shows it on the host for Notion’s form', async () => {
+    const mark = logged.length;
+    expect((await cli(['events', 'secret', 'notion', '--secret', '-'], 'notion-one-time-setup-token\n')).code).toBe(0);
+    const token = 'secret_sandbox-notion-verification-token';
+    const unarmed = await setupRequest('notion', '', {}, JSON.stringify({ verification_token: 'secret_someone-elses' }));
+    expect(unarmed).toMatchObject({ status: 401, body: { error: true, code: 'unauthorized' } });
+    expect((await cli(['events', 'show', 'notion'])).out).toBe('notion-one-time-setup-token');
+
+    const armed = await setupRequest('notion', '?setup=notion-one-time-setup-token', {}, JSON.stringify({ verification_token: token }));
+    expect(armed.status).toBe(200);
+    expect((await cli(['events', 'show', 'notion'])).out).toBe(token);
+    expect((await emit('notion')).status).toBe(200);
+    const spent = await setupRequest(
+      'notion',
+      '?setup=notion-one-time-setup-token',
+      {},
+      JSON.stringify({ verification_token: 'secret_someone-elses' }),
+    );
+    expect(spent.status).toBe(401);
+    expect((await cli(['events', 'show', 'notion'])).out).toBe(token);
+    for (const line of logged.slice(mark)) {
+      expect(line.text).not.toContain(token);
+      expect(line.text).not.toContain('notion-one-time-setup-token');
+    }
   });
 });

@@ -27,7 +27,14 @@ async function inspect(...args: string[]): Promise<unknown> {
 describe('the MCP Inspector CLI against a running gateway', () => {
   it('lists the tools', async () => {
     const listed = (await inspect('--method', 'tools/list')) as { tools: Array<{ name: string }> };
-    expect(listed.tools.map((t) => t.name)).toEqual(['describe_method', 'search_methods', 'list_connections', 'call_notion', 'call_slack']);
+    expect(listed.tools.map((t) => t.name)).toEqual([
+      'describe_method',
+      'search_methods',
+      'list_connections',
+      'list_events',
+      'call_notion',
+      'call_slack',
+    ]);
   });
 
   it('describes and calls an operation', async () => {

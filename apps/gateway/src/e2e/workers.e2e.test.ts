@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { Agent, createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import { listening, type PorticoProcess, root, runPortico, schemas, stop } from 
 
 /**
  * `portico serve --workers 2` (the built CLI): one port, two worker processes, the upstream limits of a
- * connection shared by both (held by the primary), a worker killed mid-load and replaced, a drain on SIGTERM, and one
+ * connection and the per-address sign-in and registration limits shared by both (held by the primary), a worker killed mid-load and replaced, a drain on SIGTERM, and one
  * migration run and one operator key on an empty database. The upstream is a loopback server that counts the
  * requests it has in flight and when each arrived. Needs `pnpm build` first.
  */
@@ -170,6 +170,43 @@ function servingPids(process: PorticoProcess): Set<number> {
       .filter((line) => line.msg === 'request' && line.path === '/api/v1/example/items')
       .map((line) => line.pid as number),
   );
+}
+
+/** A request on `agent`'s kept-alive connection (so that the same worker answers each), or on a connection of its own. */
+function send(url: string, method: string, path: string, headers: Record<string, string>, body?: string, agent?: Agent): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(`${url}${path}`, { method, agent: agent ?? false, headers }, (response: IncomingMessage) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, retryAfter: response.headers['retry-after'], body: text }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+/**
+ * One kept-alive connection to each worker: fresh connections are opened (the primary deals each to a worker) until
+ * the sign-in page was answered on each by another worker, told by the pid of its access line.
+ */
+async function connectionsToEachWorker(gateway: Started): Promise<Agent[]> {
+  const byPid = new Map<number, Agent>();
+  for (let attempt = 0; attempt < 40 && byPid.size < 2; attempt++) {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const seen = () => logLines(gateway.process).filter((line) => line.msg === 'request' && line.path === '/dashboard/sign-in');
+    const before = seen().length;
+    expect((await send(gateway.url, 'GET', '/dashboard/sign-in', {}, undefined, agent)).status).toBe(200);
+    await upstream.until(() => seen().length > before, 'the access line of the sign-in page');
+    const pid = seen()[before]?.pid as number;
+    if (byPid.has(pid)) agent.destroy();
+    else byPid.set(pid, agent);
+  }
+  expect(byPid.size).toBe(2);
+  return [...byPid.values()];
 }
 
 function workerPids(process: PorticoProcess): number[] {
@@ -361,6 +398,53 @@ describe('portico serve --workers 2', () => {
       expect(revoked.status).toBe(204);
       // The worker that revoked it told the primary, which told the other: neither serves the key from its cache.
       for (let n = 1; n <= 4; n++) expect((await call(gateway.url, key, n)).status).toBe(401);
+      await stop(gateway.process);
+    },
+    SLOW,
+  );
+
+  it(
+    'the sign-in and registration limits hold for the instance: 10 spread over both workers, the 11th gets 429',
+    async () => {
+      const gateway = await startWorkers(upstream);
+      const workers = await connectionsToEachWorker(gateway);
+      const on = (i: number) => workers[i % 2] as Agent;
+      const signIn = (key: string, i: number) =>
+        send(
+          gateway.url,
+          'POST',
+          '/dashboard/sign-in',
+          { 'content-type': 'application/x-www-form-urlencoded', origin: gateway.url },
+          new URLSearchParams({ key }).toString(),
+          on(i),
+        );
+      // Five failures through each worker: per worker, each would allow ten, twenty in all.
+      for (let i = 0; i < 10; i++) expect((await signIn('portico_wrong', i)).status).toBe(401);
+      for (let i = 0; i < 2; i++) {
+        const refused = await signIn(gateway.key, i); // the right key too, while the address is at its limit
+        expect(refused.status).toBe(429);
+        expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(50);
+      }
+      const registration = JSON.stringify({ client_name: 'Assistant', redirect_uris: ['https://assistant.example/callback'] });
+      const register = (i: number) =>
+        send(gateway.url, 'POST', '/oauth/register', { 'content-type': 'application/json' }, registration, on(i));
+      for (let i = 0; i < 10; i++) expect((await register(i)).status).toBe(201);
+      for (let i = 0; i < 2; i++) {
+        const refused = await register(i);
+        expect(refused.status).toBe(429);
+        expect(JSON.parse(refused.body)).toMatchObject({ error: 'too_many_registrations' });
+        expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(50);
+      }
+      // each worker answered half of them
+      const pids = (path: string) =>
+        logLines(gateway.process)
+          .filter((line) => line.msg === 'request' && line.path === path && line.status !== 200)
+          .map((line) => line.pid);
+      for (const path of ['/dashboard/sign-in', '/oauth/register']) {
+        await upstream.until(() => pids(path).length === 12, `the access lines of ${path}`); // written a little later
+        expect(new Set(pids(path)).size).toBe(2);
+      }
+      for (const agent of workers) agent.destroy();
       await stop(gateway.process);
     },
     SLOW,

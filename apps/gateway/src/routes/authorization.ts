@@ -100,7 +100,7 @@ async function oauthAnswer(ctx: Context, work: () => Promise<unknown>, status = 
     ctx.body = error.body();
     // RFC 6749 §5.2: a client that authenticated with the Authorization header is told the scheme it failed
     if (error.status === 401) ctx.set('www-authenticate', 'Basic realm="portico"');
-    if (error.status === 429) ctx.set('retry-after', '60');
+    if (error.status === 429) ctx.set('retry-after', String(error.retryAfter ?? 60));
   }
 }
 

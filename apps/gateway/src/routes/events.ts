@@ -26,6 +26,8 @@ export function mountEvents(router: Router<GatewayState>, options: EventRouteOpt
     for (const [name, value] of Object.entries(ctx.req.headers)) headers[name] = Array.isArray(value) ? value[0] : value;
     const query: Record<string, string | undefined> = {};
     for (const [name, value] of Object.entries(ctx.query)) query[name] = Array.isArray(value) ? value[0] : value;
-    ctx.body = await engine.events.receive(workspace, service, { body, headers, query });
+    const reply = await engine.events.reply(workspace, service, { body, headers, query });
+    ctx.set(reply.headers as Record<string, string>);
+    ctx.body = reply.body;
   });
 }

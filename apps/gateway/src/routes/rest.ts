@@ -87,6 +87,7 @@ export function mountRest(
     }
     ctx.state.operation = invocation.operation.name;
     const socket = ctx.req.socket;
+    const key = ctx.req.headers['idempotency-key'];
     const result = await engine.invoke({
       principal: ctx.state.principal,
       protocol: 'rest',
@@ -98,6 +99,8 @@ export function mountRest(
       callerGone: () => socket.destroyed,
       clientAddress: ctx.state.clientAddress ?? null,
       trace: ctx.state.trace,
+      // checked by the pipeline (1 to 255 visible ASCII characters): a header sent twice, joined, is refused
+      idempotencyKey: Array.isArray(key) ? key.join(', ') : key,
     });
     if (result.body === undefined) ctx.status = 204;
     else {

@@ -1,4 +1,5 @@
 import {
+  type AttemptWindows,
   type Encryptor,
   Engine,
   type ListenState,
@@ -46,8 +47,15 @@ export interface RuntimeOptions {
   sandboxOAuthClients?: Record<string, OAuthClientConfig>;
   /** How long to retry (with backoff) while the database cannot be reached at start; 0 or absent: no retry. */
   waitForDatabaseMs?: number;
-  /** A worker of `serve --workers N`: the primary coordinates its store and holds its upstream slots (workers/). */
-  worker?: { wrapStore(store: Store): Store; upstreamSlots(options: Partial<UpstreamLimitOptions>): UpstreamSlots };
+  /**
+   * A worker of `serve --workers N`: the primary coordinates its store and holds its upstream slots and the counts of
+   * its per-address abuse limits (workers/).
+   */
+  worker?: {
+    wrapStore(store: Store): Store;
+    upstreamSlots(options: Partial<UpstreamLimitOptions>): UpstreamSlots;
+    attempts: AttemptWindows;
+  };
 }
 
 /** Opens the database, loads and registers the plugins, and builds the engine: shared by `serve` and every CLI command. */
@@ -137,7 +145,7 @@ export async function openRuntime(config: GatewayConfig, logger: Logger, options
     clientMetadataDocuments: { allowHosts: config.oauthCimdAllowHosts, ...(config.oauthCimdCa ? { ca: config.oauthCimdCa } : {}) },
     ...(config.oauthIssuer ? { externalIssuer: config.oauthIssuer } : {}),
     upstreamLimits: limits,
-    ...(options.worker ? { upstreamSlots: options.worker.upstreamSlots(limits) } : {}),
+    ...(options.worker ? { upstreamSlots: options.worker.upstreamSlots(limits), attempts: options.worker.attempts } : {}),
     ...(config.auditSpoolDir ? { auditSpool: { dir: config.auditSpoolDir, maxBytes: config.auditSpoolMaxBytes } } : {}),
     ...(auditExport ? { auditExporter: auditExport.write } : {}),
   });

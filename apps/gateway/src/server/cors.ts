@@ -16,7 +16,7 @@ const DOORS = {
   },
   rest: {
     methods: 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
-    headers: 'authorization, content-type',
+    headers: 'authorization, content-type, idempotency-key',
     expose: 'WWW-Authenticate, Retry-After',
   },
 } as const;

@@ -147,3 +147,37 @@ describe('SQLite coordination through the primary', () => {
     expect(heard.sort()).toEqual(['b:api_key:k1', 'c']);
   });
 });
+
+describe('per-address abuse limits counted by the primary', () => {
+  it('attempts through either worker count against one limit, and one given back through a worker frees it', async () => {
+    const { join } = cluster();
+    const a = join();
+    const b = join();
+    const first = await a.link.take('sign-in\u0000198.51.100.7', 3, 60_000);
+    expect(first.wait).toBe(0);
+    expect((await b.link.take('sign-in\u0000198.51.100.7', 3, 60_000)).wait).toBe(0);
+    expect((await a.link.take('sign-in\u0000198.51.100.7', 3, 60_000)).wait).toBe(0);
+    // per worker, each would still have room: the primary counts three
+    expect((await b.link.take('sign-in\u0000198.51.100.7', 3, 60_000)).wait).toBeGreaterThanOrEqual(59);
+    expect((await b.link.take('sign-in\u0000203.0.113.9', 3, 60_000)).wait).toBe(0); // another address
+    a.link.giveBack('sign-in\u0000198.51.100.7', first.ticket as number);
+    expect((await b.link.take('sign-in\u0000198.51.100.7', 3, 60_000)).wait).toBe(0);
+    expect((await a.link.take('sign-in\u0000198.51.100.7', 3, 60_000)).wait).toBeGreaterThan(0);
+  });
+
+  it('fails closed: a worker cut off from its primary refuses the attempt with 503 unavailable, counting nothing alone', async () => {
+    const { join } = cluster();
+    const a = join();
+    a.link.disconnected();
+    const refused = await a.link.take('registration\u0000198.51.100.7', 10, 60_000).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(GatewayError);
+    expect(refused).toMatchObject({ code: 'unavailable', status: 503, retryAfter: 1 });
+  });
+
+  it('fails closed when the primary does not answer in time', async () => {
+    const silent = new WorkerLink({ send: () => {}, onMessage: () => {} }, 50);
+    const started = performance.now();
+    await expect(silent.take('sign-in\u0000198.51.100.7', 10, 60_000)).rejects.toMatchObject({ code: 'unavailable' });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(45);
+  });
+});

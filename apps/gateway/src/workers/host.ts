@@ -1,4 +1,4 @@
-import { GatewayError, type Logger, type Registry, type UpstreamLimiter } from '@portico/core';
+import { GatewayError, type Logger, MemoryAttemptWindows, type Registry, type UpstreamLimiter } from '@portico/core';
 import { IdTable } from './id-table.js';
 import { type FromPrimary, type FromWorker, readWorkerMessage, toWire, type WorkerRequest } from './protocol.js';
 
@@ -18,21 +18,26 @@ interface Held {
  * The primary's half of the workers' coordination: it holds what every worker of the host shares and hands it out
  * on request — the slots, queues and rate windows of each upstream connection (core's {@link UpstreamLimiter}, the
  * same object a single process uses), and, for SQLite (whose own locks and change notifications are in-process),
- * named locks, per-key rate limit buckets and the relay of change notifications. It tracks what each worker holds:
- * a worker that dies has its slots and locks released, and its waiting calls are dropped when their turn comes.
+ * named locks, per-key rate limit buckets and the relay of change notifications; and, whatever the store, the counts
+ * of the per-address abuse limits (failed sign-ins, registrations), so that each holds for the instance. It tracks
+ * what each worker holds: a worker that dies has its slots and locks released, and its waiting calls are dropped when
+ * their turn comes.
  */
 export class CoordinationHost {
   private readonly workers = new Map<number, Held>();
   private readonly channels = new Map<number, WorkerChannel>();
   private readonly locks = new Map<string, Array<() => void>>();
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  private readonly attempts: MemoryAttemptWindows;
 
   constructor(
     private readonly limiter: UpstreamLimiter,
     private readonly registry: Registry,
     private readonly logger: Logger,
     private readonly now: () => number = () => performance.now(),
-  ) {}
+  ) {
+    this.attempts = new MemoryAttemptWindows(now);
+  }
 
   /** Starts serving a worker's requests. */
   attach(channel: WorkerChannel): void {
@@ -73,6 +78,10 @@ export class CoordinationHost {
       return;
     }
     if (message.kind === 'portico.listening') return; // the supervisor's business
+    if (message.kind === 'portico.attempt-back') {
+      this.attempts.giveBack(message.key, message.ticket);
+      return;
+    }
     this.answer(workerId, held, message);
   }
 
@@ -114,6 +123,8 @@ export class CoordinationHost {
         return { release: await this.lock(request.name) };
       case 'portico.tokens':
         return { value: this.lease(request.bucket, request.want, request.burst, request.perMs) };
+      case 'portico.attempt':
+        return { value: this.attempts.takeNow(request.key, request.limit, request.windowMs) };
     }
   }
 

@@ -1,4 +1,13 @@
-import { GatewayError, type SlotBroker, type SlotRelease, type Store, type StoreChange, type StoreChangeListener } from '@portico/core';
+import {
+  type AttemptTicket,
+  type AttemptWindows,
+  GatewayError,
+  type SlotBroker,
+  type SlotRelease,
+  type Store,
+  type StoreChange,
+  type StoreChangeListener,
+} from '@portico/core';
 import { IdTable } from './id-table.js';
 import { type FromPrimary, type FromWorker, fromWire, readPrimaryMessage, type WorkerRequest } from './protocol.js';
 
@@ -11,11 +20,15 @@ export interface PrimaryChannel {
 type Pending = { resolve(value: unknown): void; reject(error: GatewayError): void };
 type Ask = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, 'id'> : never) : never;
 
+/** How long a worker waits for the primary's count of an attempt before refusing the attempt. */
+export const ATTEMPT_ANSWER_MS = 5_000;
+
 /**
  * A worker's half of the coordination (the primary's is host.ts): borrows upstream slots (a {@link SlotBroker} for
- * core's BrokeredUpstreamLimiter), and for SQLite named locks, per-key rate limit tokens and other workers' changes.
+ * core's BrokeredUpstreamLimiter), counts the per-address abuse limits in the primary (core's {@link AttemptWindows}),
+ * and for SQLite named locks, per-key rate limit tokens and other workers' changes.
  */
-export class WorkerLink implements SlotBroker {
+export class WorkerLink implements SlotBroker, AttemptWindows {
   private nextId = 1;
   private readonly pending = new IdTable<Pending>();
   private readonly changeListeners = new Set<StoreChangeListener>();
@@ -23,7 +36,10 @@ export class WorkerLink implements SlotBroker {
   /** Called when the primary asks this worker to drain and stop. */
   onShutdown: () => void = () => {};
 
-  constructor(private readonly channel: PrimaryChannel) {
+  constructor(
+    private readonly channel: PrimaryChannel,
+    private readonly attemptAnswerMs = ATTEMPT_ANSWER_MS,
+  ) {
     channel.onMessage((raw) => this.receive(raw));
   }
 
@@ -56,6 +72,33 @@ export class WorkerLink implements SlotBroker {
   /** Leases tokens of a per-key bucket the primary holds for every worker (the signature of Store.leaseTokens). */
   async leaseTokens(bucket: string, want: number, burst: number, perMs: number): Promise<{ granted: number; left: number }> {
     return (await this.ask({ kind: 'portico.tokens', bucket, want, burst, perMs })).value as { granted: number; left: number };
+  }
+
+  /**
+   * Counts an attempt in the primary, for every worker of the instance. Fails closed: when the primary cannot be asked
+   * (its channel closed) or does not answer within {@link ATTEMPT_ANSWER_MS}, the attempt is refused with `unavailable`
+   * rather than counted by this worker alone (docs/adr/0037-limits-per-instance.md).
+   */
+  async take(key: string, limit: number, windowMs: number): Promise<AttemptTicket> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const asked = this.ask({ kind: 'portico.attempt', key, limit, windowMs });
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('no answer')), this.attemptAnswerMs);
+    });
+    try {
+      return (await Promise.race([asked, late])).value as AttemptTicket;
+    } catch {
+      throw new GatewayError('unavailable', 'This gateway worker cannot reach its primary process to count the attempt; retry', {
+        retryAfter: 1,
+      });
+    } finally {
+      clearTimeout(timer);
+      asked.catch(() => {}); // an answer after the timeout, or a refusal after it, is dropped
+    }
+  }
+
+  giveBack(key: string, ticket: number): void {
+    this.post({ kind: 'portico.attempt-back', key, ticket });
   }
 
   /** Tells the other workers of a change this one wrote. */

@@ -14,12 +14,16 @@ export type WorkerRequest =
   /** A named lock (SQLite: connection and cluster locks of the workers of one host). */
   | { kind: 'portico.lock'; id: number; name: string }
   /** Tokens of a per-key rate limit bucket (SQLite: one bucket per key for all workers). */
-  | { kind: 'portico.tokens'; id: number; bucket: string; want: number; burst: number; perMs: number };
+  | { kind: 'portico.tokens'; id: number; bucket: string; want: number; burst: number; perMs: number }
+  /** An attempt of a per-address abuse limit (sign-ins, registrations), counted for every worker: core's AttemptWindows.take. */
+  | { kind: 'portico.attempt'; id: number; key: string; limit: number; windowMs: number };
 
 /** What a worker tells the primary, unanswered. */
 export type WorkerNotice =
   /** Gives back a slot or a lock granted to the request `id`. */
   | { kind: 'portico.release'; id: number }
+  /** Takes back an attempt the primary counted (a sign-in that succeeded): core's AttemptWindows.giveBack. */
+  | { kind: 'portico.attempt-back'; key: string; ticket: number }
   /** A change this worker wrote (SQLite): the primary passes it on to the other workers. */
   | { kind: 'portico.change'; change: StoreChange }
   /** The worker listens (its URL); the primary prints the banner once every worker does. */
@@ -58,6 +62,8 @@ const KINDS = new Set([
   'portico.pace',
   'portico.lock',
   'portico.tokens',
+  'portico.attempt',
+  'portico.attempt-back',
   'portico.release',
   'portico.change',
   'portico.listening',
@@ -70,6 +76,7 @@ export function readWorkerMessage(message: unknown): FromWorker | undefined {
   if (typeof m.kind !== 'string' || !KINDS.has(m.kind)) return undefined;
   if (m.kind === 'portico.change') return typeof m.change === 'object' && m.change !== null ? (m as FromWorker) : undefined;
   if (m.kind === 'portico.listening') return typeof m.url === 'string' ? (m as FromWorker) : undefined;
+  if (m.kind === 'portico.attempt-back') return typeof m.key === 'string' && Number.isFinite(m.ticket) ? (m as FromWorker) : undefined;
   if (!Number.isSafeInteger(m.id)) return undefined;
   switch (m.kind) {
     case 'portico.slot':
@@ -81,6 +88,8 @@ export function readWorkerMessage(message: unknown): FromWorker | undefined {
       return typeof m.name === 'string' ? (m as FromWorker) : undefined;
     case 'portico.tokens':
       return typeof m.bucket === 'string' && [m.want, m.burst, m.perMs].every(Number.isFinite) ? (m as FromWorker) : undefined;
+    case 'portico.attempt':
+      return typeof m.key === 'string' && [m.limit, m.windowMs].every(Number.isFinite) ? (m as FromWorker) : undefined;
     default:
       return m as FromWorker; // release
   }

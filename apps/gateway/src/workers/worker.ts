@@ -11,7 +11,8 @@ const ignore = () => {};
 /**
  * One worker of `portico serve --workers N`: a whole gateway on the port the primary shares, except that it neither
  * migrates (PORTICO_MIGRATE=never: the primary did) nor makes the first key, and borrows its upstream slots (and, on
- * SQLite, its locks, rate limit tokens and other workers' changes) from the primary. Resolves once it has stopped:
+ * SQLite, its locks, rate limit tokens and other workers' changes) from the primary, where its per-address abuse limits
+ * (failed sign-ins, registrations) are counted too. Resolves once it has stopped:
  * drained at the primary's word or at its own SIGTERM; at once when the primary is gone.
  */
 export async function runWorker(config: GatewayConfig, baseLogger: ReturnType<typeof createLogger>): Promise<number> {
@@ -34,6 +35,7 @@ export async function runWorker(config: GatewayConfig, baseLogger: ReturnType<ty
     worker: {
       wrapStore: (store) => (store instanceof SqliteStore ? coordinatedStore(store, link) : store),
       upstreamSlots: (options) => new BrokeredUpstreamLimiter(options, link),
+      attempts: link,
     },
   });
   link.listening(gateway.url);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { AttemptWindows } from '../access/attempts.js';
 import type { OAuthClientRecord } from '../store/authorization-types.js';
 import type { Store } from '../store/types.js';
 import { type ClientMetadataDocuments, isMetadataDocumentId, MetadataDocumentRefused } from './metadata-documents.js';
@@ -33,16 +34,16 @@ const MAX_NAME_LENGTH = 100;
  * one nobody consented to is deleted after a day.
  */
 export class ClientRegistry {
-  private readonly recent = new Map<string, number[]>();
-
   constructor(
     private readonly store: Store,
     private readonly options: typeof AUTHORIZATION_DEFAULTS,
     private readonly documents: ClientMetadataDocuments,
+    /** Where registrations per caller are counted: this process, or the primary of the gateway's workers. */
+    private readonly attempts: AttemptWindows,
   ) {}
 
   async register(body: unknown, caller: string, now = Date.now()): Promise<RegisteredClient> {
-    this.limit(caller, now);
+    await this.limit(caller);
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw invalidMetadata('The registration must be a JSON object');
     const meta = body as Record<string, unknown>;
     const uris = meta.redirect_uris;
@@ -119,16 +120,12 @@ export class ClientRegistry {
     return client;
   }
 
-  /** A fixed window per caller: registrations are cheap to ask for and each one is a row. */
-  private limit(caller: string, now: number): void {
-    const since = now - 60_000;
-    const times = (this.recent.get(caller) ?? []).filter((t) => t > since);
-    if (times.length >= this.options.registrationsPerMinute) {
-      throw new OAuthError('too_many_registrations', 'Too many registrations from this address; try again in a minute', 429);
+  /** A sliding minute per caller: registrations are cheap to ask for and each one is a row. Every request counts. */
+  private async limit(caller: string): Promise<void> {
+    const { wait } = await this.attempts.take(`registration\u0000${caller}`, this.options.registrationsPerMinute, 60_000);
+    if (wait > 0) {
+      throw new OAuthError('too_many_registrations', `Too many registrations from this address; try again in ${wait} seconds`, 429, wait);
     }
-    times.push(now);
-    if (this.recent.size >= 10_000) this.recent.clear();
-    this.recent.set(caller, times);
   }
 }
 

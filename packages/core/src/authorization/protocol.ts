@@ -12,6 +12,8 @@ export class OAuthError extends Error {
     readonly error: string,
     readonly description: string,
     readonly status = 400,
+    /** Seconds to wait before asking again (a 429), sent as `Retry-After`. */
+    readonly retryAfter?: number,
   ) {
     super(description);
     this.name = 'OAuthError';

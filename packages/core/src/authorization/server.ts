@@ -1,4 +1,5 @@
 import type { Principal } from '../access/api-keys.js';
+import { type AttemptWindows, MemoryAttemptWindows } from '../access/attempts.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/types.js';
 import type { EgressPolicy } from '../upstream/egress.js';
@@ -47,11 +48,13 @@ export class AuthorizationServer {
     external?: ExternalIssuer,
     /** The installed services: the scopes a client may ask for are theirs. */
     services: () => readonly string[] = () => [],
+    /** Where registrations per caller are counted (access/attempts.ts): this process' memory unless given. */
+    attempts: AttemptWindows = new MemoryAttemptWindows(),
   ) {
     this.external = external;
     this.services = services;
     this.options = { ...AUTHORIZATION_DEFAULTS, ...dropUndefined(options) };
-    this.clients = new ClientRegistry(store, this.options, new ClientMetadataDocuments(store, this.options, documents, egress));
+    this.clients = new ClientRegistry(store, this.options, new ClientMetadataDocuments(store, this.options, documents, egress), attempts);
     this.authorizer = new Authorizer(store, this.clients, this.options);
     this.tokens = new Tokens(store, logger, this.options, services);
   }

@@ -43,6 +43,17 @@ export interface NormalisedEvent {
 /** What a verified delivery holds: events to store, or a handshake to answer (Slack's `url_verification`). */
 export type NormalisedDelivery = { events: NormalisedEvent[] } | { answer: Readonly<Record<string, unknown>> };
 
+/**
+ * An application's setup request that carries the signing secret itself, unsigned (Clio's first request with
+ * `X-Hook-Secret`, Notion's `verification_token`): the secret to check later deliveries with, and what to answer the
+ * application (headers it expects echoed, and a body). The gateway accepts one only when the operator armed it
+ * (docs/adr/0043-webhook-handshakes.md).
+ */
+export interface Handshake {
+  secret: string;
+  reply: { headers?: Readonly<Record<string, string>>; body: Readonly<Record<string, unknown>> };
+}
+
 /** A plugin's inbound events: present when the application sends webhooks that the gateway can verify. */
 export interface PluginEvents {
   /**
@@ -54,6 +65,11 @@ export interface PluginEvents {
   secretHint: string;
   /** Checks the delivery's signature with the workspace's secret; must compare in constant time. */
   verify(delivery: InboundDelivery, secret: string): DeliveryCheck;
+  /**
+   * Optional: when the application delivers its signing secret in an unsigned setup request, recognises that request
+   * (before `verify`) and says the secret it carries and the answer; undefined for any other delivery.
+   */
+  handshake?(delivery: InboundDelivery): Handshake | undefined;
   /**
    * Reads a verified delivery's JSON body. Throws an `Error` whose message is safe to show the sender when the body is
    * not a delivery of this application (answered 400).

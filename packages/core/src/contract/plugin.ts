@@ -88,6 +88,14 @@ export interface UpstreamSettings {
    * bounded queue or are refused with 429. Default: the gateway's concurrency cap (32), no rate. Operators override it.
    */
   limits?: UpstreamLimits;
+  /**
+   * Where the application takes an idempotency key on writes, when it documents one (QuickBooks: the `requestid` query
+   * parameter; a request repeated with the same key is answered as the first and applied once). Every request of a call
+   * to the application's API that is not a GET then carries a key of its own: derived from the caller's
+   * `Idempotency-Key` when it gave one, else made for the call; retries of the request send the same key. Absent: no
+   * key is sent.
+   */
+  idempotencyKey?: { query: string; maxLength: number };
 }
 
 export interface PluginDefinition {

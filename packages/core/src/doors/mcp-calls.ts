@@ -15,7 +15,7 @@ import { type BudgetHints, fitToBudget } from './result-budget.js';
 import { closestOperations, readOnlyReason } from './suggest.js';
 
 /** Who calls a tool: the address kept in each call's audit record, and the trace its upstream requests carry. */
-export type McpCaller = Pick<InvokeRequest, 'clientAddress' | 'trace'> & {
+export type McpCaller = Pick<InvokeRequest, 'clientAddress' | 'trace' | 'idempotencyKey'> & {
   /**
    * Told of a tool call refused for want of an OAuth scope (an error with `requiredScope`): the HTTP door then answers
    * 403 with `WWW-Authenticate: Bearer error="insufficient_scope", scope="…"`, as the MCP authorization
@@ -257,6 +257,7 @@ export async function invokeTool(
       params,
       clientAddress: caller.clientAddress,
       trace: caller.trace,
+      idempotencyKey: caller.idempotencyKey,
     });
     // Serialized once: the text block is this JSON, and its size decides whether the answer must be shortened.
     const text = JSON.stringify(result.body ?? null);

@@ -141,7 +141,7 @@ describe('a lone tools/call of the plainest shape (checked by hand, answered as 
       expect(answer.body).toEqual({ jsonrpc: '2.0', id: message.id, result });
       expect(answer.json).toBeUndefined();
     }
-    expect(calls).toEqual([params, params]);
+    expect(calls).toEqual([{ ...params, _meta: { progressToken: 1 } }, params]); // _meta travels with the call (its idempotency key)
     const invalid = [
       { jsonrpc: '2.0', id: 2 ** 53, method: 'tools/call', params },
       { jsonrpc: '2.0', id: 3, method: 'tools/call', params, extra: 1 },

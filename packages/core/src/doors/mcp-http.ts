@@ -252,8 +252,12 @@ async function answerToolCall(message: JSONRPCRequest, callTool: (call: McpToolC
   try {
     const parsed = parseRequest(CallToolRequestSchema, message);
     if (!parsed.success) return { jsonrpc: '2.0', id: message.id, error: parsed.error };
-    const { name, arguments: args } = parsed.data.params;
-    const result = await callTool({ name, ...(args === undefined ? {} : { arguments: args }) });
+    const { name, arguments: args, _meta: meta } = parsed.data.params;
+    const result = await callTool({
+      name,
+      ...(args === undefined ? {} : { arguments: args }),
+      ...(meta === undefined ? {} : { _meta: meta }),
+    });
     return { jsonrpc: '2.0', id: message.id, result };
   } catch (error) {
     return thrownAnswer(message.id, error);

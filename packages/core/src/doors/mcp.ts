@@ -159,11 +159,18 @@ class PorticoServer extends Server {
   }
 }
 
-/** What a `tools/call` request carries: the tool's name and its arguments. */
+/** What a `tools/call` request carries: the tool's name, its arguments and the request's `_meta`. */
 export interface McpToolCall {
   name: string;
   arguments?: Record<string, unknown>;
+  _meta?: Record<string, unknown> | undefined;
 }
+
+/**
+ * The `_meta` member of a `tools/call` that carries the caller's idempotency key (as REST's `Idempotency-Key`): where
+ * the application honours one, the call sent again with the same key does its work once (upstream/idempotency.ts).
+ */
+export const IDEMPOTENCY_META = 'portico/idempotency-key';
 
 /**
  * Runs the tools of one caller's MCP surface: the `tools/call` handler of `createMcpServer`, also usable without a
@@ -180,8 +187,7 @@ export function mcpToolCaller(
   const budget = options.resultBudget ?? DEFAULT_MCP_RESULT_BUDGET;
   const caller: McpCaller = { clientAddress: options.clientAddress ?? null, trace: options.trace };
   if (options.stepUp) caller.stepUp = options.stepUp;
-  return async ({ name, arguments: given }) => {
-    const args = (given ?? {}) as Record<string, unknown>;
+  const run = async (name: string, args: Record<string, unknown>, caller: McpCaller): Promise<CallToolResult> => {
     if (mode === 'compact') {
       if (name === 'describe_method') return runDescribe(engine, principal, args);
       if (name === 'search_methods') return runSearch(engine, principal, args);
@@ -197,6 +203,12 @@ export function mcpToolCaller(
       }
     }
     throw invalidArguments(`Unknown tool: ${name}`);
+  };
+  return ({ name, arguments: given, _meta: meta }) => {
+    const args = (given ?? {}) as Record<string, unknown>;
+    // checked by the pipeline, as REST's header is: a key that is not one is a 400 result
+    const key = meta?.[IDEMPOTENCY_META];
+    return run(name, args, key === undefined ? caller : { ...caller, idempotencyKey: key as string });
   };
 }
 

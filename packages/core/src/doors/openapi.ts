@@ -63,6 +63,15 @@ function securitySchemes(declared: Readonly<Record<string, Readonly<Json>>>, bas
   return { schemes, added };
 }
 
+const IDEMPOTENCY_HEADER: Json = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Send the call again with the same key (1 to 255 visible ASCII characters) and the application applies it once: its answer is the first one.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]+$' },
+};
+
 /**
  * The OpenAPI 3.1 document of one integration, generated from its declarations: nobody writes an OpenAPI entry by
  * hand. Parameters are documented where they travel (the operation's `locations`): path, query string, or the JSON
@@ -104,6 +113,8 @@ export function buildOpenApiDocument(integration: RegisteredIntegration, options
         if (required.has(name)) bodyRequired.push(name);
       }
     }
+    // the caller's key of a write, where the application honours one (upstream/idempotency.ts)
+    if (plugin.upstream.idempotencyKey && operation.access !== 'read') parameters.push(IDEMPOTENCY_HEADER);
     const rules = ruleSentences(schema);
     const entry: Json = {
       operationId: definition.name,

@@ -1,4 +1,5 @@
 import { ApiKeys, type CreatedKey, type Principal } from '../access/api-keys.js';
+import { type AttemptWindows, MemoryAttemptWindows } from '../access/attempts.js';
 import { type IntegrationChange, IntegrationSettings, type IntegrationState } from '../access/integration-settings.js';
 import { Members } from '../access/members.js';
 import { type AllowedOperations, ToolSets } from '../access/tool-sets.js';
@@ -78,6 +79,7 @@ export interface EngineOptions {
   upstreamLimits?: Partial<UpstreamLimitOptions>;
   /** Where the slots live when not in this process (the gateway's workers borrow their primary's); replaces `upstreamLimits`. */
   upstreamSlots?: UpstreamSlots;
+  attempts?: AttemptWindows; // where per-address abuse limits count: this process unless given (workers: their primary)
   /** Lifetimes and limits of the built-in OAuth authorization server of the MCP and REST doors. */
   authorization?: AuthorizationOptions;
   /** Fetching Client ID Metadata Documents: hosts allowed although not public, an extra CA, caps. */
@@ -109,6 +111,7 @@ export class Engine {
   readonly members: Members;
   /** The built-in OAuth 2.1 authorization server whose access tokens both doors take (authorization/). */
   readonly authorization: AuthorizationServer;
+  readonly attempts: AttemptWindows; // the per-address abuse limits' counts (access/attempts.ts): registrations, sign-ins
   readonly events: InboundEvents; // webhooks from the applications: signing secrets, deliveries, events (docs/events.md)
   private readonly keys: KeyRing;
   /** Which encryption key every live instance can decrypt with: the one new secrets are sealed with (two-phase rotation). */
@@ -146,6 +149,7 @@ export class Engine {
     this.outage = new DatabaseOutage(options.degradedMs ?? DEFAULT_DEGRADED_MS, this.logger);
     this.apiKeys = new ApiKeys(this.store, this.logger, this.outage);
     const external = options.externalIssuer && new ExternalIssuer(options.externalIssuer, this.store, this.logger, egress);
+    this.attempts = options.attempts ?? new MemoryAttemptWindows();
     this.authorization = new AuthorizationServer(
       this.store,
       this.logger,
@@ -154,6 +158,7 @@ export class Engine {
       egress,
       external,
       () => this.registry.list().map((i) => i.service),
+      this.attempts,
     );
     this.authorization.tokens.outage = this.outage;
     this.workspaces = new Workspaces(this.store, () => this.flushAudit());
@@ -242,8 +247,7 @@ export class Engine {
 
   /**
    * Resolves a bearer token (an API key, an access token of the built-in authorization server, or a JWT of the
-   * configured identity provider) to a principal, or
-   * throws `unauthorized` (one message for every failure).
+   * configured identity provider) to a principal, or throws `unauthorized` (one message for every failure).
    */
   authenticate(token: string | undefined): Promise<Principal> {
     if (token && this.authorization.takes(token)) return this.authorization.authenticate(token, this.publicUrl);
@@ -309,10 +313,7 @@ export class Engine {
     return this.keys.configured.activeKeyId;
   }
 
-  /**
-   * Re-encrypts every connection of every workspace under the active key (after a rotation), while the gateway
-   * keeps serving (see `Connections.reencryptAll`).
-   */
+  /** Re-encrypts every connection of every workspace under the active key (after a rotation), while serving on. */
   reencryptAll(): Promise<ReencryptionReport> {
     return this.connections.reencryptAll();
   }
@@ -376,10 +377,7 @@ export class Engine {
 
   // ---- audit and observers -------------------------------------------------------------------------------------
 
-  /**
-   * Subscribes an observer (metrics) to every audited outcome and every upstream call (see `EngineObserver`);
-   * returns the unsubscribe function.
-   */
+  /** Subscribes an observer (metrics) to every audited outcome and upstream call (`EngineObserver`); returns its unsubscribe. */
   observe(observer: EngineObserver): () => void {
     return this.observers.add(observer);
   }

@@ -26,6 +26,11 @@ const signed = definePlugin({
       const { id, type } = body as { id: string; type: string };
       return { events: [{ type, upstreamId: id, recordId: id, payload: body }] };
     },
+    // a setup request brings the secret in `x-hook-secret`, unsigned, and expects it echoed
+    handshake: (delivery) => {
+      const secret = delivery.headers['x-hook-secret'];
+      return secret === undefined ? undefined : { secret, reply: { headers: { 'x-hook-secret': secret }, body: { ok: true } } };
+    },
   },
 });
 
@@ -126,5 +131,44 @@ describe('inbound events', () => {
     await expect(e.events.receive(DEFAULT_WORKSPACE, 'example', once)).rejects.toMatchObject({ code: 'bad_request' });
     const listed = await e.events.list({ workspaceId: DEFAULT_WORKSPACE, after: 0, services: '*', limit: 10 });
     expect(listed.map((r) => [r.type, r.recordId])).toEqual([['item.updated', 'x1']]);
+  });
+
+  it('takes a handshake’s secret only at a URL armed with the saved secret, once, and answers it as the plugin says', async () => {
+    const { engine: e } = await engine();
+    const setupToken = 'one-time-setup-token';
+    await e.events.setSecret(DEFAULT_WORKSPACE, 'example', setupToken);
+    const hook = (query: Record<string, string>, secret = 'the-hook-secret-of-the-app'): InboundDelivery => ({
+      body: Buffer.from('{}'),
+      headers: { 'x-hook-secret': secret },
+      query,
+    });
+    const refused = { code: 'unauthorized', message: expect.stringContaining('?setup=') };
+    await expect(e.events.reply(DEFAULT_WORKSPACE, 'example', hook({}))).rejects.toMatchObject(refused);
+    await expect(e.events.reply(DEFAULT_WORKSPACE, 'example', hook({ setup: 'a-guessed-token' }))).rejects.toMatchObject(refused);
+    await expect(e.events.reply(DEFAULT_WORKSPACE, 'example', hook({ setup: setupToken }, 'short'))).rejects.toMatchObject({
+      code: 'bad_request',
+    });
+    expect(await e.events.revealSecret(DEFAULT_WORKSPACE, 'example')).toBe(setupToken);
+
+    await expect(e.events.reply(DEFAULT_WORKSPACE, 'example', hook({ setup: setupToken }))).resolves.toEqual({
+      body: { ok: true },
+      headers: { 'x-hook-secret': 'the-hook-secret-of-the-app' },
+    });
+    expect(await e.events.revealSecret(DEFAULT_WORKSPACE, 'example')).toBe('the-hook-secret-of-the-app');
+    // the deliveries after it are checked with the secret it brought
+    await expect(
+      e.events.receive(
+        DEFAULT_WORKSPACE,
+        'example',
+        delivery({ id: 'h1', type: 'item.created' }, Date.now(), 'the-hook-secret-of-the-app'),
+      ),
+    ).resolves.toMatchObject({ stored: 1 });
+    // the setup token is spent: another handshake at the same URL cannot replace the secret
+    await expect(e.events.reply(DEFAULT_WORKSPACE, 'example', hook({ setup: setupToken }, 'an-attacker-secret'))).rejects.toMatchObject(
+      refused,
+    );
+    // the application repeating its handshake is answered, and changes nothing
+    await expect(e.events.reply(DEFAULT_WORKSPACE, 'example', hook({}))).resolves.toMatchObject({ body: { ok: true } });
+    expect(await e.events.revealSecret(DEFAULT_WORKSPACE, 'example')).toBe('the-hook-secret-of-the-app');
   });
 });

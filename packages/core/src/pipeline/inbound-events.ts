@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { eventSecretAad } from '../connections/connection-keys.js';
 import type { KeyRing } from '../connections/key-ring.js';
-import type { InboundDelivery, NormalisedEvent, PluginEvents } from '../contract/events.js';
+import type { Handshake, InboundDelivery, NormalisedEvent, PluginEvents } from '../contract/events.js';
 import { assertInput, INPUT_LIMITS } from '../contract/input-limits.js';
 import type { Registry } from '../contract/registry.js';
 import { GatewayError } from '../errors.js';
@@ -12,6 +12,11 @@ import { OutboundEvents } from './outbound-events.js';
 
 /** What a delivery is answered with when it was accepted: the handshake's answer, or what was stored. */
 export type DeliveryAnswer = Readonly<Record<string, unknown>>;
+/** The answer with the headers an application expects back (Clio's `X-Hook-Secret`). */
+export interface DeliveryReply {
+  body: DeliveryAnswer;
+  headers: Readonly<Record<string, string>>;
+}
 
 /** A signing secret is the application's: at least 8 characters, at most 512, printable ASCII. */
 const SECRET = /^[\x21-\x7e]{8,512}$/;
@@ -19,6 +24,12 @@ const SECRET = /^[\x21-\x7e]{8,512}$/;
 const PRUNE_PER_DELIVERY = 100;
 /** An event type as the doors filter by it: `call.completed`. */
 const EVENT_TYPE = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$/;
+
+/** Whether two secrets are the same, in constant time (their digests are compared, so lengths do not show). */
+function sameSecret(a: string, b: string): boolean {
+  const digest = (v: string) => createHash('sha256').update(v).digest();
+  return timingSafeEqual(digest(a), digest(b));
+}
 
 /** What a plugin's normaliser made, held to the shape readers rely on; the problem, or undefined when it holds. */
 function eventProblem(e: NormalisedEvent): string | undefined {
@@ -67,6 +78,16 @@ export class InboundEvents {
     await this.store.events.putSecret({ workspaceId, service, secret: sealed, createdAt: existing?.createdAt ?? at, updatedAt: at });
   }
 
+  /**
+   * The saved signing secret, for the operator on the gateway's host (`portico events show`): an application that
+   * delivered it in a handshake may ask for it back (Notion's verification form). Never through the doors.
+   */
+  async revealSecret(workspaceId: string, service: string): Promise<string | undefined> {
+    this.eventsOf(service);
+    const stored = await this.store.events.getSecret(workspaceId, service);
+    return stored && this.keys.for(stored.secret).decrypt(stored.secret, eventSecretAad(workspaceId, service));
+  }
+
   deleteSecret(workspaceId: string, service: string): Promise<boolean> {
     this.eventsOf(service);
     return this.store.events.deleteSecret(workspaceId, service);
@@ -88,6 +109,11 @@ export class InboundEvents {
    * unreadable, 404 not set up), each logged in one line without the secret or the signature.
    */
   async receive(workspaceId: string, service: string, delivery: InboundDelivery, now = Date.now()): Promise<DeliveryAnswer> {
+    return (await this.reply(workspaceId, service, delivery, now)).body;
+  }
+
+  /** As `receive`, with the headers the answer carries (a handshake's). */
+  async reply(workspaceId: string, service: string, delivery: InboundDelivery, now = Date.now()): Promise<DeliveryReply> {
     const refuse = (code: 'unauthorized' | 'bad_request' | 'not_found', reason: string, message: string): never => {
       this.logger.warn({ workspace: workspaceId, service, reason }, 'webhook delivery refused');
       throw new GatewayError(code, message);
@@ -96,6 +122,9 @@ export class InboundEvents {
     const stored = events && (await this.store.events.getSecret(workspaceId, service));
     if (!events || !stored) return refuse('not_found', 'not_set_up', `Events from '${service}' are not set up in this workspace`);
     const secret = this.keys.for(stored.secret).decrypt(stored.secret, eventSecretAad(workspaceId, service));
+
+    const handshake = events.handshake?.(delivery);
+    if (handshake) return this.handshake(workspaceId, service, delivery, handshake, secret, refuse, now);
 
     const check = events.verify(delivery, secret);
     if (check.outcome === 'forged') return refuse('unauthorized', 'forged', check.message);
@@ -121,7 +150,7 @@ export class InboundEvents {
       const why = error instanceof Error ? error.message : 'unreadable';
       return refuse('bad_request', 'unreadable', `The delivery is not a ${service} event: ${why}`);
     }
-    if ('answer' in normalised) return normalised.answer;
+    if ('answer' in normalised) return { body: normalised.answer, headers: {} };
     const receivedAt = new Date(now).toISOString();
     const records = normalised.events.map((e) => this.record(workspaceId, service, e, receivedAt));
     const saved = await this.store.events.append(records).catch(async (error: unknown) => {
@@ -141,7 +170,33 @@ export class InboundEvents {
         this.logger.warn({ err: error, workspace: workspaceId }, 'could not delete old events; the next delivery tries again');
       });
     }
-    return { received: normalised.events.length, stored: saved.length, events: saved.map((e) => e.id) };
+    return { body: { received: normalised.events.length, stored: saved.length, events: saved.map((e) => e.id) }, headers: {} };
+  }
+
+  /**
+   * An unsigned setup request that brings the signing secret (docs/adr/0043-webhook-handshakes.md): answered when it
+   * brings the secret already saved, or when the operator armed it, its URL's `?setup=` being the saved secret (a
+   * one-time setup token), and then its secret replaces the saved one; any other is refused (401).
+   */
+  private async handshake(
+    workspaceId: string,
+    service: string,
+    delivery: InboundDelivery,
+    handshake: Handshake,
+    saved: string,
+    refuse: (code: 'unauthorized' | 'bad_request', reason: string, message: string) => never,
+    now: number,
+  ): Promise<DeliveryReply> {
+    const reply = { body: handshake.reply.body, headers: handshake.reply.headers ?? {} };
+    if (sameSecret(handshake.secret, saved)) return reply;
+    const setup = delivery.query.setup;
+    if (setup === undefined || !sameSecret(setup, saved)) {
+      return refuse('unauthorized', 'handshake_not_armed', 'A setup request is accepted only at a URL armed with ?setup=');
+    }
+    if (!SECRET.test(handshake.secret)) return refuse('bad_request', 'unreadable', `The setup request carries no usable ${service} secret`);
+    await this.setSecret(workspaceId, service, handshake.secret, new Date(now));
+    this.logger.info({ workspace: workspaceId, service }, 'webhook handshake accepted: its signing secret is saved');
+    return reply;
   }
 
   private record(workspaceId: string, service: string, e: NormalisedEvent, receivedAt: string): Omit<EventRecord, 'seq'> {

@@ -12,6 +12,7 @@ import { mayWrite } from '../store/scopes.js';
 import type { Store } from '../store/types.js';
 import { upstreamJsonBytes } from '../upstream/client.js';
 import { buildDeclarative } from '../upstream/declarative.js';
+import { assertIdempotencyKey, CallKeys } from '../upstream/idempotency.js';
 import type { ConnectionCall } from '../upstream/limits.js';
 import type { UpstreamSender } from '../upstream/send.js';
 import { annotateRequestSpan } from '../upstream/spans.js';
@@ -44,6 +45,11 @@ export interface InvokeRequest {
    * it. Default: the current trace (`runInTrace`), if any.
    */
   trace?: TraceContext | undefined;
+  /**
+   * The caller's idempotency key (REST `Idempotency-Key`, MCP `_meta`): the call's writes carry keys derived from it
+   * where the application honours one (`upstream.idempotencyKey`), so that the call sent again does its work once.
+   */
+  idempotencyKey?: string | undefined;
 }
 
 export interface InvokeResult {
@@ -204,7 +210,9 @@ export class Pipeline {
       if (compiling) await compiling;
       const params = this.validate(operation, request);
       const call = { workspaceId: request.principal.workspaceId, callerGone: request.callerGone, trace: request.trace };
-      const result = await this.execute(integration, operation, params, call, request.principal.memberId ?? null, acted);
+      const declared = integration.plugin.upstream.idempotencyKey;
+      const keys = declared && new CallKeys(declared, scopeOf(request), request.idempotencyKey);
+      const result = await this.execute(integration, operation, params, call, request.principal.memberId ?? null, acted, keys);
       return result;
     } catch (error) {
       const failure = toGatewayError(error);
@@ -266,6 +274,7 @@ export class Pipeline {
     // (spreading, coercion, validation, its message) grows with the input.
     assertInput(request.params);
     assertInput(request.stringParams);
+    if (request.idempotencyKey !== undefined) assertIdempotencyKey(request.idempotencyKey);
     // One coercion rule for every door (contract/validation.ts): query values and typed values meet the same schema.
     const schema = operation.definition.params;
     // typed params win over query values; assigned rather than spread (a spread's added keys are slow on Node 20), which
@@ -299,6 +308,8 @@ export class Pipeline {
     /** The person behind the call (their own connection acts where the policy says so); null: an API key's call. */
     memberId: string | null,
     acted: Acted,
+    /** The keys of the call's writes, where the application honours one (upstream/idempotency.ts). */
+    keys: CallKeys | undefined,
   ): Promise<InvokeResult> {
     const { workspaceId } = connection;
     const state = this.settings.cached(workspaceId, integration.service) ?? (await this.settings.state(workspaceId, integration.service));
@@ -326,13 +337,14 @@ export class Pipeline {
     let body: unknown;
     if (definition.run) {
       const shared = call();
-      const send = (upstream: UpstreamRequest) => sendRefreshing(shared, upstream);
+      const send = (upstream: UpstreamRequest) => sendRefreshing(shared, keys ? keys.apply(upstream) : upstream);
       body = await definition.run(params as never, { settings: state.settings, connection: loaded.record.meta, send });
     } else {
-      const upstream =
+      const built =
         typeof definition.upstream === 'function'
           ? definition.upstream(params as never, { settings: state.settings, connection: loaded.record.meta })
           : buildDeclarative(definition.upstream as DeclarativeUpstream, params);
+      const upstream = keys ? keys.apply(built) : built;
       // The common call sends once, without a closure or another async layer; a rejection of our credentials takes
       // the refresh path (sendRefreshing).
       let response: UpstreamResponse;
@@ -352,4 +364,15 @@ export class Pipeline {
     }
     return { body: definition.transform ? definition.transform(body, params as never) : body };
   }
+}
+
+/** Whose call it is, for its upstream keys: one caller's key never replays another caller's request. */
+function scopeOf(request: InvokeRequest) {
+  const { principal } = request;
+  return {
+    workspaceId: principal.workspaceId,
+    caller: principal.keyId ?? principal.memberId ?? '',
+    service: request.service,
+    operation: request.operation,
+  };
 }

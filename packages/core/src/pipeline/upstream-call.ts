@@ -2,6 +2,7 @@ import type { Connections } from '../connections/credentials.js';
 import { repeatable, type UpstreamRequest, type UpstreamResponse } from '../contract/operation.js';
 import type { RegisteredIntegration, RegisteredOperation } from '../contract/registry.js';
 import { GatewayError } from '../errors.js';
+import { carriesIdempotencyKey } from '../upstream/idempotency.js';
 import type { ConnectionCall } from '../upstream/limits.js';
 import { CredentialsRejected, type UpstreamSender } from '../upstream/send.js';
 
@@ -60,7 +61,7 @@ export async function afterRejection(
   });
   await call.refresh;
   if (call.loaded.credentials.accessToken === sentWith.credentials.accessToken) throw error; // refreshed already: not the token
-  if (!repeatable(operation.definition, upstream)) {
+  if (!repeatable(operation.definition, upstream) && !carriesIdempotencyKey(upstream)) {
     throw new GatewayError(
       'upstream_unauthorized',
       `${integration.plugin.displayName} rejected the stored credentials (401); they were refreshed, but ${operation.name} ` +

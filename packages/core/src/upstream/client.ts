@@ -16,7 +16,7 @@ export interface UpstreamClientOptions {
    * their back-off and any `Retry-After` waits included. Past it the call fails with `upstream_timeout` (504).
    */
   timeoutMs: number;
-  /** Retries for idempotent methods on network errors, 429, 502, 503, 504, as far as the budget allows. */
+  /** Retries for idempotent methods (and keyed writes) on network errors, 429, 502, 503, 504, as far as the budget allows. */
   retryLimit: number;
   /** Longest `Retry-After` (ms) the gateway waits out itself; a longer one is passed on to the caller as 429. */
   retryAfterCapMs: number;
@@ -56,6 +56,8 @@ export interface PreparedRequest extends UpstreamRequest {
   operation?: string;
   /** The trace of the request the call answers (its `traceparent`); default: the current one, if any (trace-context.ts). */
   trace?: TraceContext | undefined;
+  /** The request carries an idempotency key the application honours (idempotency.ts): retried like a PUT. */
+  idempotent?: boolean;
 }
 
 const RETRY_METHODS = new Set(['GET', 'PUT', 'DELETE', 'HEAD', 'OPTIONS']);
@@ -121,7 +123,8 @@ export class UpstreamClient {
   }
 
   /**
-   * Sends a request within the budget (`timeoutMs`). Idempotent methods are retried on network errors, 429, 502, 503
+   * Sends a request within the budget (`timeoutMs`). Idempotent methods, and writes that carry an idempotency key the
+   * application honours (the same key each time: the URL is built once), are retried on network errors, 429, 502, 503
    * and 504 after the answer's `Retry-After` (at most `retryAfterCapMs`) or an exponential back-off, but only while
    * at least a quarter of the budget would be left after the wait; otherwise the last answer or failure is final.
    */
@@ -131,7 +134,7 @@ export class UpstreamClient {
     const name = request.upstreamName ?? 'The upstream';
     const url = withQuery(request.url, request.query);
     const { headers, body } = encodeBody(request);
-    const retriable = RETRY_METHODS.has(request.method);
+    const retriable = RETRY_METHODS.has(request.method) || request.idempotent === true;
     const got = this.ready ?? (await this.client());
     // Bounded: one attempt plus at most `retryLimit` retries.
     for (let attempt = 0; ; attempt++) {

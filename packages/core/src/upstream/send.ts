@@ -6,6 +6,7 @@ import type { Logger } from '../logger.js';
 import type { PreparedRequest, UpstreamClient } from './client.js';
 import { EgressPolicy } from './egress.js';
 import { readUpstreamFailure, redactSecrets, retryAfterFromHeaders } from './failures.js';
+import { carriesIdempotencyKey } from './idempotency.js';
 import type { UpstreamSlots } from './limiter-port.js';
 import { type ConnectionCall, UpstreamLimiter } from './limits.js';
 
@@ -84,6 +85,7 @@ export class UpstreamSender {
         trace: connection?.trace,
         deadline: undefined,
         beforeRetry: undefined,
+        idempotent: carriesIdempotencyKey(request),
       };
       const response = this.judge(
         integration,

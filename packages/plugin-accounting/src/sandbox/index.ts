@@ -38,6 +38,7 @@ import { entityName, runQuery } from './query.js';
 import { runReport } from './reports.js';
 import { type Company, seedCompany } from './seed.js';
 import { emit, SANDBOX_VERIFIER_TOKEN } from './webhooks.js';
+import { createCustomer, RequestIds } from './writes.js';
 
 export { SANDBOX_REALM_ID } from './company.js';
 export { AUTHORED_TODAY } from './dates.js';
@@ -88,6 +89,7 @@ interface State {
   oauth: OAuthState;
   settings: Settings;
   stats: Map<string, RealmStats>;
+  requestIds: RequestIds;
 }
 
 const FAULT_TYPES: Record<number, FaultType> = {
@@ -126,7 +128,9 @@ const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /**
  * A QuickBooks Online Accounting API v3 look-alike over a seeded company (a small law firm's books, realm
  * {@link SANDBOX_REALM_ID}): `url` is the host base under which the plugin puts `/v3/company/{realmId}/…`. It serves
- * the query endpoint, single reads, company info, preferences, reports and change data capture, checks bearer tokens (the fixed
+ * the query endpoint, single reads, company info, preferences, reports and change data capture, creates customers
+ * (`POST …/customer`), answers a request repeated with the same `requestid` as the first time without doing it again
+ * (QuickBooks' idempotency key; 2xx answers are kept), checks bearer tokens (the fixed
  * {@link SANDBOX_TOKEN} or one from its OAuth endpoints, where a person of the firm signs in; Intuit's userinfo at
  * `/v1/openid_connect/userinfo` names them), answers 429 above 10 requests in flight per realm, and adds
  * to the kit's `/__sandbox/fail-next` and `/__sandbox/reset`:
@@ -152,6 +156,7 @@ export function startSandbox(options: QuickBooksSandboxOptions = {}): Promise<Sa
       oauth: oauthState(accessTokenTtlSeconds ?? 3600),
       settings: { latencyMs: latencyMs ?? 2, maxConcurrent: maxConcurrent ?? MAX_CONCURRENT_REQUESTS },
       stats: new Map(),
+      requestIds: new RequestIds(),
     }),
     handle: async (request, state) => {
       if (request.path === '/__sandbox/emit' && request.method === 'POST') return emit(request, state.company, sender);
@@ -196,6 +201,10 @@ async function answer(request: EmulatorRequest, state: State, inFlight: Map<stri
   if (!match) throw resourceNotFound(path);
   const realmId = decodeURIComponent(match[1] as string);
   authenticate(request, state, realmId);
+  // QuickBooks' requestid: a request repeated with one is answered as the first was, and does nothing more
+  const requestId = RequestIds.of(request.query);
+  const replayed = requestId === undefined ? undefined : state.requestIds.replay(realmId, requestId);
+  if (replayed) return replayed;
 
   const stats = state.stats.get(realmId) ?? { requests: 0, throttled: 0, peakInFlight: 0 };
   state.stats.set(realmId, stats);
@@ -209,7 +218,9 @@ async function answer(request: EmulatorRequest, state: State, inFlight: Map<stri
   stats.peakInFlight = Math.max(stats.peakInFlight, running);
   try {
     if (state.settings.latencyMs > 0) await delay(state.settings.latencyMs);
-    return route(request, state.company, match[2] ?? '');
+    const reply = route(request, state.company, match[2] ?? '');
+    if (requestId !== undefined && reply.status < 300) state.requestIds.keep(realmId, requestId, reply);
+    return reply;
   } finally {
     inFlight.set(realmId, (inFlight.get(realmId) ?? 1) - 1);
   }
@@ -232,7 +243,8 @@ function route(request: EmulatorRequest, company: Company, rest: string): Emulat
     if (request.method === 'GET') return jsonReply(200, runQuery(company, request.query.get('query')));
     if (request.method === 'POST') return jsonReply(200, runQuery(company, request.text()));
   }
-  if (request.method !== 'GET') throw unsupportedOperation(`${request.method} ${head} (the sandbox company is read-only)`);
+  if (head === 'customer' && id === undefined && request.method === 'POST') return createCustomer(company, jsonBody(request));
+  if (request.method !== 'GET') throw unsupportedOperation(`${request.method} ${head} (the sandbox writes customers only)`);
   if (head === 'reports' && id && extra === undefined) return jsonReply(200, runReport(company, id, request.query));
   if (head === 'cdc' && id === undefined) return jsonReply(200, runCdc(company, request.query));
   if (head === 'preferences' && id === undefined) return single('Preferences', company.entities.Preferences[0] as Json);
@@ -247,6 +259,15 @@ function route(request: EmulatorRequest, company: Company, rest: string): Emulat
     return single(entity, record);
   }
   throw resourceNotFound(`/v3/company/${company.realmId}/${rest}`);
+}
+
+/** The request's JSON body; undefined when it is not JSON (the write refuses it). */
+function jsonBody(request: EmulatorRequest): unknown {
+  try {
+    return request.json();
+  } catch {
+    return undefined;
+  }
 }
 
 const single = (entity: string, record: Json) => jsonReply(200, { [entity]: structuredClone(record), time: qboTime() });

@@ -1,5 +1,12 @@
 import type { SandboxOptions, SandboxServer } from '@portico/core/plugin';
-import { type EmulatorReply, type EmulatorRequest, type FaultWriter, jsonReply, startEmulator } from '@portico/core/testing/emulator';
+import {
+  type EmulatorReply,
+  type EmulatorRequest,
+  type FaultWriter,
+  jsonReply,
+  startEmulator,
+  WebhookSender,
+} from '@portico/core/testing/emulator';
 import { COLLECTIONS, TOP_LEVEL } from './collections.js';
 import { ApiError, type CollectionDef, type Db, notFound, type StoredRecord, type Verb } from './model.js';
 import { answerOAuth, newOAuthState, type OAuthState, SANDBOX_OAUTH_CLIENT } from './oauth.js';
@@ -7,6 +14,7 @@ import { filterRecords, paged, selection, sortRecords } from './query.js';
 import { createRecord, deleteRecord, findRecord, readBody, render, updateRecord } from './records.js';
 import { seed } from './seed.js';
 import { afterWrite, attachTags, campaignStats, download, find, linkMatter, me, submitForm } from './special.js';
+import { emit, SANDBOX_SIGNING_SECRET } from './webhooks.js';
 
 export { COLLECTIONS } from './collections.js';
 export { PAGE_SIZE } from './query.js';
@@ -57,12 +65,14 @@ const unauthorized = (): EmulatorReply =>
  * `POST /__sandbox/reset` (also under `/v1`).
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxServer> {
+  const sender = new WebhookSender(SANDBOX_SIGNING_SECRET);
   const server = await startEmulator<State>({
     ...options,
     token: SANDBOX_TOKEN,
     basePath: '/v1',
     seed: ({ origin }) => ({ db: seed(), origin, oauth: newOAuthState() }),
     handle: (request, state) => {
+      if (request.path === '/__sandbox/emit' && request.method === 'POST') return emit(request, state.db, sender);
       try {
         return answer(request, state);
       } catch (error) {
@@ -74,7 +84,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     onError: () => errorReply(new ApiError(500, 'Internal Server Error', 'Something went wrong on our end.')),
   });
   const origin = new URL(server.url).origin;
-  return { ...server, oauth: { ...SANDBOX_OAUTH_CLIENT, authorizeUrl: `${origin}/oauth/authorize`, tokenUrl: `${origin}/oauth/token` } };
+  return {
+    ...server,
+    oauth: { ...SANDBOX_OAUTH_CLIENT, authorizeUrl: `${origin}/oauth/authorize`, tokenUrl: `${origin}/oauth/token` },
+    webhooks: { secret: sender.secret, deliverTo: (url: string) => sender.deliverTo(url) },
+  };
 }
 
 function segmentsOf(path: string): string[] {

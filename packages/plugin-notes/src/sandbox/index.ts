@@ -1,10 +1,18 @@
 import type { SandboxOptions, SandboxServer } from '@portico/core/plugin';
-import { type EmulatorReply, type EmulatorRequest, type FaultWriter, jsonReply, startEmulator } from '@portico/core/testing/emulator';
+import {
+  type EmulatorReply,
+  type EmulatorRequest,
+  type FaultWriter,
+  jsonReply,
+  startEmulator,
+  WebhookSender,
+} from '@portico/core/testing/emulator';
 import { defaultCode, defaultMessage, NotionError, show, validationError } from './errors.js';
 import { deterministicId } from './ids.js';
 import { isObject, type Json } from './json.js';
 import { answerOAuth, newOAuthState, type OAuthState, SANDBOX_OAUTH_CLIENT } from './oauth.js';
 import { seedWorkspace } from './seed.js';
+import { emit, pageCreatedInStory, SANDBOX_VERIFICATION_TOKEN } from './webhooks.js';
 import { type Paging, Workspace } from './workspace/index.js';
 
 /** The credential of the workspace's own integration (its bot, Portico, owned by the workspace). */
@@ -134,17 +142,26 @@ const writeFault: FaultWriter = (fault, request) => {
  * OAuth endpoints (`/v1/oauth/authorize`, where a person of the firm signs in, and `/v1/oauth/token`: see oauth.ts),
  * each acting as a bot owned by that person. The emulator kit of `@portico/core/testing` serves the control endpoints:
  * `POST /__sandbox/fail-next` (`{ status, code?, message?, retry_after?, count?, match? }`) makes the next request(s)
- * fail in Notion's error shape; `POST /__sandbox/reset` restores the seed.
+ * fail in Notion's error shape; `POST /__sandbox/reset` restores the seed; `POST /__sandbox/emit` sends a page event
+ * signed with the subscription's verification token, and a page created through the API sends its `page.created`
+ * event to the gateway (./webhooks.ts).
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxServer> {
+  const sender = new WebhookSender(SANDBOX_VERIFICATION_TOKEN);
   const server = await startEmulator<State>({
     ...options,
     token: SANDBOX_TOKEN,
     basePath: '/v1',
     seed: ({ url }) => ({ ws: seeded(url), oauth: newOAuthState() }),
     handle: (request, state) => {
+      if (request.path === '/__sandbox/emit' && request.method === 'POST') return emit(request, state.ws, sender);
       try {
-        return answerOAuth(request, state.oauth, state.ws) ?? jsonReply(200, answer(request, state));
+        const oauth = answerOAuth(request, state.oauth, state.ws);
+        if (oauth) return oauth;
+        const answered = answer(request, state);
+        const created = request.method === 'POST' && request.path === '/v1/pages' && isObject(answered) ? answered.id : undefined;
+        if (typeof created === 'string') pageCreatedInStory(state.ws, created, sender);
+        return jsonReply(200, answered);
       } catch (error) {
         if (error instanceof NotionError) return notionReply(error, request);
         throw error;
@@ -158,6 +175,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   return {
     ...server,
     oauth: { ...SANDBOX_OAUTH_CLIENT, authorizeUrl: `${origin}/v1/oauth/authorize`, tokenUrl: `${origin}/v1/oauth/token` },
+    webhooks: { secret: sender.secret, deliverTo: (url: string) => sender.deliverTo(url) },
   };
 }
 

@@ -1,11 +1,19 @@
 import type { SandboxOptions, SandboxServer } from '@portico/core/plugin';
-import { type EmulatorReply, type EmulatorRequest, type FaultWriter, jsonReply, startEmulator } from '@portico/core/testing/emulator';
+import {
+  type EmulatorReply,
+  type EmulatorRequest,
+  type FaultWriter,
+  jsonReply,
+  startEmulator,
+  WebhookSender,
+} from '@portico/core/testing/emulator';
 import { ClioError, type Db, lookup, notFound, parentOf, records, route } from './model.js';
 import { answerOAuth, newOAuthState, type OAuthState, SANDBOX_OAUTH_CLIENT, userOfToken } from './oauth.js';
 import { page, parseFields, render, select } from './query.js';
 import { create, readData, update } from './records.js';
 import { reportRecords } from './reports.js';
 import { seed } from './seed.js';
+import { createdInStory, emit, SANDBOX_WEBHOOK_SECRET } from './webhooks.js';
 
 export { SANDBOX_COLLECTIONS } from './model.js';
 export { SEED_EPOCH } from './seed.js';
@@ -53,17 +61,21 @@ const writeFault: FaultWriter = (fault) => {
  * `POST <collection>.json` as the document offers them, nested ones under their parent record, with Clio's
  * conventions (`fields`, `limit`/`page_token`, `ids[]`, id filters with `null`, `order`, `created_since`,
  * `updated_since`, `query`), its error body, ETags, `X-API-VERSION`, a per-token rate limit and its OAuth endpoints.
- * The emulator kit serves `POST /__sandbox/fail-next` and `POST /__sandbox/reset` (also under `/api/v4`).
+ * The emulator kit serves `POST /__sandbox/fail-next` and `POST /__sandbox/reset` (also under `/api/v4`);
+ * `POST /__sandbox/emit` sends a webhook signed with the webhook secret, and a matter, activity, contact or task
+ * created through the API sends its `created` webhook to the gateway (./webhooks.ts).
  */
 export function startSandbox(options: SandboxOptions = {}): Promise<SandboxServer> {
+  const sender = new WebhookSender(SANDBOX_WEBHOOK_SECRET);
   const started = startEmulator<State>({
     ...options,
     token: SANDBOX_TOKEN,
     basePath: API_BASE,
     seed: (address) => ({ origin: address.origin, db: seed(), oauth: newOAuthState(), usage: new Map() }),
     handle: (request, state) => {
+      if (request.path === '/__sandbox/emit' && request.method === 'POST') return emit(request, state.db, sender);
       try {
-        return answer(request, state);
+        return answer(request, state, sender);
       } catch (error) {
         if (error instanceof ClioError) return errorReply(error);
         throw error;
@@ -81,11 +93,12 @@ export function startSandbox(options: SandboxOptions = {}): Promise<SandboxServe
       tokenUrl: `${origin}/oauth/token`,
       revokeUrl: `${origin}/oauth/deauthorize`,
     };
-    return { ...server, limits: { perMinute: RATE_LIMIT }, oauth };
+    const webhooks = { secret: sender.secret, deliverTo: (url: string) => sender.deliverTo(url) };
+    return { ...server, limits: { perMinute: RATE_LIMIT }, oauth, webhooks };
   });
 }
 
-function answer(request: EmulatorRequest, state: State): EmulatorReply {
+function answer(request: EmulatorRequest, state: State, sender: WebhookSender): EmulatorReply {
   const oauth = answerOAuth(request, state.oauth);
   if (oauth) return oauth;
   if (request.path.startsWith(FILES_PATH)) return storedFile(request);
@@ -105,7 +118,7 @@ function answer(request: EmulatorRequest, state: State): EmulatorReply {
     const path = request.path.slice(API_BASE.length);
     // the Clio user the token acts as: whoever authorized it, or the firm's account holder for the sandbox's own token
     const me = userOfToken(state.oauth, token) ?? ACCOUNT_USER;
-    const reply = download(request, state, path) ?? resource(request, state.db, path, me);
+    const reply = download(request, state, path) ?? resource(request, state.db, path, me, sender);
     return { ...reply, headers: { ...reply.headers, ...limits } };
   } catch (error) {
     if (error instanceof ClioError) return { ...errorReply(error), headers: { ...error.headers, ...limits } };
@@ -168,7 +181,7 @@ const ACCOUNT_USER = 1001;
 /** Collections whose new records name the user who created them when the request names nobody (Clio's current user). */
 const AUTHORED: Readonly<Record<string, string>> = { '/activities': 'user' };
 
-function resource(request: EmulatorRequest, db: Db, path: string, me: number): EmulatorReply {
+function resource(request: EmulatorRequest, db: Db, path: string, me: number, sender: WebhookSender): EmulatorReply {
   const { method, query } = request;
   const found = route(path);
   if (!found) throw notFound('No route matches this path');
@@ -199,6 +212,7 @@ function resource(request: EmulatorRequest, db: Db, path: string, me: number): E
     const author = AUTHORED[collection.template];
     if (author && data[author] === undefined) data[author] = { id: me };
     const row = create(db, collection, data, scope);
+    createdInStory(db, collection.template, row, sender);
     return jsonReply(201, { data: render(db, row, selection) });
   }
   if (verb === 'X') {

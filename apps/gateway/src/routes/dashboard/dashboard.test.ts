@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_WORKSPACE, SqliteStore } from '@portico/core';
+import { DEFAULT_WORKSPACE, MemoryAttemptWindows, SqliteStore } from '@portico/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../../gateway.test-support.js';
 import { html, jsonScript } from './html.js';
@@ -86,19 +86,18 @@ describe('dashboard sessions', () => {
     expect(csrfMatches(session, session.csrf.slice(1))).toBe(false);
   });
 
-  it('limits failed sign-ins per address in a sliding minute, and says how long to wait', () => {
+  it('limits failed sign-ins per address in a sliding minute, says how long to wait, and a success costs nothing', async () => {
     let now = 0;
-    const limiter = new AttemptLimiter(10, 60_000, () => now);
-    for (let i = 0; i < 10; i++) {
-      expect(limiter.wait('10.0.0.1')).toBe(0);
-      limiter.failed('10.0.0.1');
-    }
-    expect(limiter.wait('10.0.0.1')).toBe(60);
-    expect(limiter.wait('10.0.0.2')).toBe(0); // another address has its own budget
+    const limiter = new AttemptLimiter(new MemoryAttemptWindows(() => now), 10, 60_000);
+    const succeeded = await limiter.reserve('10.0.0.1');
+    succeeded.succeeded(); // a right key: taken back
+    for (let i = 0; i < 10; i++) expect((await limiter.reserve('10.0.0.1')).wait).toBe(0);
+    expect((await limiter.reserve('10.0.0.1')).wait).toBe(60);
+    expect((await limiter.reserve('10.0.0.2')).wait).toBe(0); // another address has its own budget
     now = 30_000;
-    expect(limiter.wait('10.0.0.1')).toBe(30);
+    expect((await limiter.reserve('10.0.0.1')).wait).toBe(30);
     now = 60_000;
-    expect(limiter.wait('10.0.0.1')).toBe(0); // the failures have left the window
+    expect((await limiter.reserve('10.0.0.1')).wait).toBe(0); // the failures have left the window
   });
 });
 

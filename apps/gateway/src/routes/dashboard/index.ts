@@ -68,7 +68,7 @@ const signInForm = validator(SignIn);
 export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, next: Next) => Promise<void> {
   const { engine, assets } = options;
   const sessions = options.sessions ?? new SessionStore(engine.store.sessions);
-  const limiter = options.signInLimiter ?? new AttemptLimiter();
+  const limiter = options.signInLimiter ?? new AttemptLimiter(engine.attempts);
   const router = new Router<GatewayState>();
   type Ctx = RouterContext<GatewayState>;
 
@@ -258,6 +258,32 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
     });
   };
 
+  /**
+   * Counts a sign-in against its client address (behind a trusted proxy: the client's), before anything is checked.
+   * Answers it instead, and gives undefined, when the address is over the limit (429) or when the count cannot be asked
+   * (503: a worker cut off from its primary refuses rather than counts alone, docs/adr/0037-limits-per-instance.md).
+   */
+  const reserveSignIn = async (ctx: Ctx): Promise<(() => void) | undefined> => {
+    const address = ctx.state.clientAddress ?? ctx.req.socket.remoteAddress ?? 'unknown';
+    let reserved: { wait: number; succeeded: () => void };
+    try {
+      reserved = await limiter.reserve(address);
+    } catch (error) {
+      const failure = toGatewayError(error);
+      if (failure.code === 'internal_error') options.logger.error({ err: error }, 'the sign-in limit could not be counted');
+      ctx.set('retry-after', String(failure.retryAfter ?? 1));
+      send(ctx, 503, signInPage(assets, { kind: 'error', text: 'Sign-in is unavailable for a moment; try again in a few seconds.' }));
+      return undefined;
+    }
+    if (reserved.wait > 0) {
+      ctx.set('retry-after', String(reserved.wait));
+      const text = `Too many sign-in attempts; try again in ${reserved.wait} seconds.`;
+      send(ctx, 429, signInPage(assets, { kind: 'error', text }));
+      return undefined;
+    }
+    return reserved.succeeded;
+  };
+
   // ---- the routes before a session: assets, the dashboard's root, the sign-in paths ------------------------------
 
   router.all('/dashboard/assets/:name', (ctx: Ctx) => {
@@ -301,12 +327,8 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
   router.all('/dashboard/sign-in/callback', async (ctx: Ctx) => {
     if (!before(ctx)) return;
     if (ctx.method !== 'GET' || !memberSignIn) return notFound(ctx);
-    const address = ctx.state.clientAddress ?? ctx.req.socket.remoteAddress ?? 'unknown';
-    const { wait, succeeded } = limiter.reserve(address);
-    if (wait > 0) {
-      ctx.set('retry-after', String(wait));
-      return send(ctx, 429, signInPage(assets, { kind: 'error', text: `Too many sign-in attempts; try again in ${wait} seconds.` }));
-    }
+    const succeeded = await reserveSignIn(ctx);
+    if (!succeeded) return;
     const pending = cookieValue(ctx, SIGN_IN_COOKIE);
     setCookie(ctx, SIGN_IN_COOKIE, ''); // used once, whatever the outcome
     let signedIn: Awaited<ReturnType<MemberSignIn['complete']>>;
@@ -351,13 +373,9 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
     }
     if (ctx.method !== 'POST') return send(ctx, 405, errorPage(assets, 405, 'Method not allowed', 'Use the sign-in form.'));
     if (!sameOrigin(ctx)) return send(ctx, 403, errorPage(assets, 403, 'Refused', 'The sign-in form was sent from another site.'));
-    const address = ctx.state.clientAddress ?? ctx.req.socket.remoteAddress ?? 'unknown'; // behind a trusted proxy: the client's
     // reserved before the key is checked: sign-ins sent at once are counted as they arrive, not after
-    const { wait, succeeded } = limiter.reserve(address);
-    if (wait > 0) {
-      ctx.set('retry-after', String(wait));
-      return send(ctx, 429, signInPage(assets, { kind: 'error', text: `Too many sign-in attempts; try again in ${wait} seconds.` }));
-    }
+    const succeeded = await reserveSignIn(ctx);
+    if (!succeeded) return;
     let principal: Principal | undefined;
     let next: string | undefined;
     try {

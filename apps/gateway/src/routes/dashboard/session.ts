@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { SessionTable } from '@portico/core';
+import { type AttemptWindows, MemoryAttemptWindows, type SessionTable } from '@portico/core';
 
 /** A signed-in operator: which admin key signed in (its id, never the key), and the session's CSRF token. */
 export interface DashboardSession {
@@ -120,61 +120,28 @@ export function csrfMatches(session: DashboardSession, submitted: unknown): bool
 }
 
 /**
- * Failed sign-ins per client address in a sliding window (default 10 a minute). While an address is at its limit,
- * every sign-in from it is refused, a right key too, until the oldest failure leaves the window: `wait` answers how
- * many seconds that is (0: go ahead), `failed` counts a failure. Successful sign-ins cost nothing.
+ * Failed sign-ins per client address in a sliding window (default 10 a minute), counted where the engine counts its
+ * per-address limits (`engine.attempts`: this process, or the primary of `serve --workers N` for all its workers).
+ * While an address is at its limit, every sign-in from it is refused, a right key too, until the oldest failure leaves
+ * the window. Successful sign-ins cost nothing.
  */
 export class AttemptLimiter {
-  private readonly failures = new Map<string, number[]>();
-
   constructor(
+    private readonly windows: AttemptWindows = new MemoryAttemptWindows(),
     private readonly limit = 10,
     private readonly windowMs = 60_000,
-    private readonly now: () => number = Date.now,
   ) {}
-
-  wait(address: string): number {
-    const at = this.now();
-    const recent = this.recent(address, at);
-    if (recent.length < this.limit) return 0;
-    return Math.max(1, Math.ceil(((recent[0] ?? at) + this.windowMs - at) / 1000));
-  }
 
   /**
    * Counts an attempt before its key is checked, so that attempts sent at once cannot all be checked: `wait` > 0 (seconds)
    * when the address is over the limit (nothing is checked), else the attempt is held against it until `succeeded`
-   * takes it back (a failure stays counted).
+   * takes it back (a failure stays counted). Rejects when the count cannot be asked (a worker cut off from its primary).
    */
-  reserve(address: string): { wait: number; succeeded: () => void } {
-    const wait = this.wait(address);
-    if (wait > 0) return { wait, succeeded: () => {} };
-    const at = this.failed(address);
-    return {
-      wait: 0,
-      succeeded: () => {
-        const times = this.failures.get(address) ?? [];
-        const index = times.lastIndexOf(at);
-        if (index >= 0) times.splice(index, 1);
-        if (times.length === 0) this.failures.delete(address);
-      },
-    };
-  }
-
-  failed(address: string): number {
-    const at = this.now();
-    if (this.failures.size > 10_000) this.prune(at);
-    this.failures.set(address, [...this.recent(address, at), at]);
-    return at;
-  }
-
-  private recent(address: string, at: number): number[] {
-    const recent = (this.failures.get(address) ?? []).filter((t) => at - t < this.windowMs);
-    if (recent.length === 0) this.failures.delete(address);
-    else this.failures.set(address, recent);
-    return recent;
-  }
-
-  private prune(at: number): void {
-    for (const [address, times] of this.failures) if (times.every((t) => at - t >= this.windowMs)) this.failures.delete(address);
+  async reserve(address: string): Promise<{ wait: number; succeeded: () => void }> {
+    const key = `sign-in\u0000${address}`;
+    const taken = await this.windows.take(key, this.limit, this.windowMs);
+    if (taken.ticket === undefined) return { wait: taken.wait, succeeded: () => {} };
+    const { ticket } = taken;
+    return { wait: 0, succeeded: () => this.windows.giveBack(key, ticket) };
   }
 }
