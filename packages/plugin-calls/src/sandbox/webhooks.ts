@@ -26,8 +26,17 @@ function callBody(data: SandboxData, origin: Origin, call: CallRec): Record<stri
   return { ...callView(data, origin, call).full, resource_id: call.id, company_resource_id: call.company_id, created_at: call.start_time };
 }
 
-/** A new call in the story: a client of the firm calls again (the most recent inbound caller), answered, at `at`. */
-function newCall(data: SandboxData, at: number): CallRec | undefined {
+/** Someone who has never called: a voicemail from them, on the line the most recent caller rang. */
+interface NewCaller {
+  name: string;
+  phone: string;
+}
+
+/**
+ * A new call in the story, at `at`: a client of the firm calls again (the most recent inbound caller), answered; or,
+ * given `caller`, someone calling for the first time leaves a voicemail.
+ */
+function newCall(data: SandboxData, at: number, caller?: NewCaller): CallRec | undefined {
   const template = [...data.calls]
     .filter((c) => c.direction === 'inbound')
     .sort((a, b) => Date.parse(b.start_time) - Date.parse(a.start_time))[0];
@@ -43,6 +52,18 @@ function newCall(data: SandboxData, at: number): CallRec | undefined {
     tag_ids: [],
     note: null,
     value: null,
+    ...(caller
+      ? {
+          customer_name: caller.name,
+          customer_phone_number: caller.phone,
+          answer_status: 'voicemail' as const,
+          duration: 48,
+          first_call: true,
+          lead_status: null as CallRec['lead_status'],
+          previously_good_lead: false,
+          agent_user_id: null,
+        }
+      : {}),
   };
   data.calls.push(call);
   return call;
@@ -51,7 +72,8 @@ function newCall(data: SandboxData, at: number): CallRec | undefined {
 /**
  * `POST /__sandbox/emit`: CallRail sends a call webhook. `{ "webhook": "post_call" }` (the default; also `pre_call`,
  * `call_routing_complete`, `call_modified`) about `call_id`, or, without one, about a new call that starts at `at`
- * (default: now, minus its length): a client calls again, and the call is in the API's lists from then on. `url`
+ * (default: now, minus its length): a client calls again — or, with `caller` (`{ "name", "phone" }`), someone new
+ * leaves a voicemail — and the call is in the API's lists from then on. `url`
  * overrides where it goes and `key` the signing key (to try a forged delivery). The delivery URL is the target with
  * `?webhook=<name>`, as an operator configures one URL per webhook in CallRail.
  */
@@ -69,7 +91,21 @@ export async function emit(request: EmulatorRequest, data: SandboxData, origin: 
   }
   const at = spec.at === undefined ? Date.now() - 94_000 : typeof spec.at === 'string' ? Date.parse(spec.at) : Number.NaN;
   if (!Number.isFinite(at)) return jsonReply(400, { error: '"at" must be an ISO 8601 time' });
-  const call = typeof spec.call_id === 'string' ? data.calls.find((c) => c.id === spec.call_id) : newCall(data, at);
+  const caller = spec.caller;
+  if (
+    caller !== undefined &&
+    !(
+      isJsonObject(caller) &&
+      typeof caller.name === 'string' &&
+      caller.name.trim() &&
+      typeof caller.phone === 'string' &&
+      /^\+\d{8,15}$/.test(caller.phone)
+    )
+  ) {
+    return jsonReply(400, { error: '"caller" must be { "name", "phone": "+E.164" }' });
+  }
+  const call =
+    typeof spec.call_id === 'string' ? data.calls.find((c) => c.id === spec.call_id) : newCall(data, at, caller as NewCaller | undefined);
   if (!call) return jsonReply(404, { error: 'Not Found' });
   const body = JSON.stringify(callBody(data, origin, call));
   const key = typeof spec.key === 'string' ? spec.key : sender.secret;
