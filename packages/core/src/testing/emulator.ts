@@ -84,7 +84,7 @@ export {
 export * from './firm.js';
 export { FIRM_IDENTITY_CLIENT_ID, type FirmIdentityProvider, startFirmIdentityProvider } from './firm-identity.js';
 export { ACCOUNT_HOLDER, type FirmSignIn, firmSignIn } from './firm-sign-in.js';
-export { emitReply, type WebhookDelivery, WebhookSender } from './webhooks.js';
+export { emitReply, emitSpec, type WebhookDelivery, WebhookSender } from './webhooks.js';
 
 /**
  * The emulator kit: what every plugin's sandbox upstream (an in-process HTTP emulator of the application's wire

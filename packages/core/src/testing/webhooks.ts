@@ -1,4 +1,4 @@
-import { type EmulatorReply, jsonReply } from './emulator-http.js';
+import { type EmulatorReply, type EmulatorRequest, isJsonObject, jsonReply } from './emulator-http.js';
 
 /** How long a sandbox waits for the gateway to answer a webhook it sends. */
 const DELIVERY_TIMEOUT_MS = 5_000;
@@ -72,4 +72,25 @@ export async function emitReply(
   } catch (error) {
     return jsonReply(502, { ok: false, error: `delivery failed: ${error instanceof Error ? error.message : String(error)}` });
   }
+}
+
+/**
+ * The body of a `POST /__sandbox/emit`: a JSON object (none: `{}`), with `at`, when given, read as an ISO 8601 time.
+ * Either what was asked, `at` in milliseconds (`fallback` when absent), or the 400 to answer.
+ */
+export function emitSpec<F extends number | undefined>(
+  request: EmulatorRequest,
+  fallback: F,
+): { spec: Record<string, unknown>; at: number | F } | { reply: EmulatorReply } {
+  let spec: unknown;
+  try {
+    spec = request.body.length === 0 ? {} : request.json();
+  } catch {
+    return { reply: jsonReply(400, { error: 'emit takes a JSON object' }) };
+  }
+  if (!isJsonObject(spec)) return { reply: jsonReply(400, { error: 'emit takes a JSON object' }) };
+  if (spec.at === undefined) return { spec, at: fallback };
+  const at = typeof spec.at === 'string' ? Date.parse(spec.at) : Number.NaN;
+  if (!Number.isFinite(at)) return { reply: jsonReply(400, { error: '"at" must be an ISO 8601 time' }) };
+  return { spec, at };
 }

@@ -3,7 +3,7 @@ import {
   type EmulatorReply,
   type EmulatorRequest,
   emitReply,
-  isJsonObject,
+  emitSpec,
   jsonReply,
   type WebhookSender,
 } from '@portico/core/testing/emulator';
@@ -27,13 +27,9 @@ const OPERATIONS = ['Create', 'Update', 'Delete', 'Merge', 'Void', 'Emailed'];
  * verifier token (to try a forged delivery). The answer holds the delivery and what the receiver said.
  */
 export async function emit(request: EmulatorRequest, company: Company, sender: WebhookSender): Promise<EmulatorReply> {
-  let spec: unknown;
-  try {
-    spec = request.body.length === 0 ? {} : request.json();
-  } catch {
-    return jsonReply(400, { error: 'emit takes a JSON object' });
-  }
-  if (!isJsonObject(spec)) return jsonReply(400, { error: 'emit takes a JSON object' });
+  const asked = emitSpec(request, Date.now());
+  if ('reply' in asked) return asked.reply;
+  const { spec, at } = asked;
   const entity = spec.entity ?? 'Invoice';
   if (typeof entity !== 'string' || !(ENTITY_NAMES as readonly string[]).includes(entity))
     return jsonReply(400, { error: 'unknown entity' });
@@ -45,8 +41,6 @@ export async function emit(request: EmulatorRequest, company: Company, sender: W
   const record =
     typeof spec.id === 'string' ? records.find((r) => r.Id === spec.id) : (records.find((r) => r.DocNumber === '1029') ?? records[0]);
   if (!record) return jsonReply(404, { error: 'Object Not Found' });
-  const at = spec.at === undefined ? Date.now() : typeof spec.at === 'string' ? Date.parse(spec.at) : Number.NaN;
-  if (!Number.isFinite(at)) return jsonReply(400, { error: '"at" must be an ISO 8601 time' });
   const body = JSON.stringify({
     eventNotifications: [
       {

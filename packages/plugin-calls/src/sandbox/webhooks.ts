@@ -3,6 +3,7 @@ import {
   type EmulatorReply,
   type EmulatorRequest,
   emitReply,
+  emitSpec,
   isJsonObject,
   jsonReply,
   toZoned,
@@ -78,19 +79,13 @@ function newCall(data: SandboxData, at: number, caller?: NewCaller): CallRec | u
  * `?webhook=<name>`, as an operator configures one URL per webhook in CallRail.
  */
 export async function emit(request: EmulatorRequest, data: SandboxData, origin: Origin, sender: WebhookSender): Promise<EmulatorReply> {
-  let spec: unknown;
-  try {
-    spec = request.body.length === 0 ? {} : request.json();
-  } catch {
-    return jsonReply(400, { error: 'emit takes a JSON object' });
-  }
-  if (!isJsonObject(spec)) return jsonReply(400, { error: 'emit takes a JSON object' });
+  const asked = emitSpec(request, Date.now() - 94_000);
+  if ('reply' in asked) return asked.reply;
+  const { spec, at } = asked;
   const webhook = spec.webhook ?? 'post_call';
   if (typeof webhook !== 'string' || !CALL_WEBHOOKS.includes(webhook)) {
     return jsonReply(400, { error: `webhook must be one of ${CALL_WEBHOOKS.join(', ')}` });
   }
-  const at = spec.at === undefined ? Date.now() - 94_000 : typeof spec.at === 'string' ? Date.parse(spec.at) : Number.NaN;
-  if (!Number.isFinite(at)) return jsonReply(400, { error: '"at" must be an ISO 8601 time' });
   const caller = spec.caller;
   if (
     caller !== undefined &&

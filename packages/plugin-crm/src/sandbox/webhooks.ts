@@ -3,7 +3,7 @@ import {
   type EmulatorReply,
   type EmulatorRequest,
   emitReply,
-  isJsonObject,
+  emitSpec,
   jsonReply,
   type WebhookSender,
 } from '@portico/core/testing/emulator';
@@ -27,18 +27,12 @@ export function lawmaticsSignatureHeaders(secret: string, timestamp: string, bod
  * delivery and what the receiver said.
  */
 export async function emit(request: EmulatorRequest, db: Db, sender: WebhookSender): Promise<EmulatorReply> {
-  let spec: unknown;
-  try {
-    spec = request.body.length === 0 ? {} : request.json();
-  } catch {
-    return jsonReply(400, { error: 'emit takes a JSON object' });
-  }
-  if (!isJsonObject(spec)) return jsonReply(400, { error: 'emit takes a JSON object' });
+  const asked = emitSpec(request, Date.now());
+  if ('reply' in asked) return asked.reply;
+  const { spec, at } = asked;
   const prospects = db.records.prospects ?? [];
   const record = typeof spec.id === 'string' ? prospects.find((p) => p.id === spec.id) : prospects[prospects.length - 1];
   if (!record) return jsonReply(404, { errors: [{ status: 404, title: 'Not Found' }] });
-  const at = spec.at === undefined ? Date.now() : typeof spec.at === 'string' ? Date.parse(spec.at) : Number.NaN;
-  if (!Number.isFinite(at)) return jsonReply(400, { error: '"at" must be an ISO 8601 time' });
   const body = JSON.stringify({
     event_id: randomUUID(),
     event: 'matter.converted',

@@ -3,7 +3,7 @@ import {
   type EmulatorReply,
   type EmulatorRequest,
   emitReply,
-  isJsonObject,
+  emitSpec,
   jsonReply,
   type WebhookSender,
 } from '@portico/core/testing/emulator';
@@ -27,19 +27,13 @@ const TYPES = ['page.created', 'page.content_updated', 'page.properties_updated'
  * said.
  */
 export async function emit(request: EmulatorRequest, ws: Workspace, sender: WebhookSender): Promise<EmulatorReply> {
-  let spec: unknown;
-  try {
-    spec = request.body.length === 0 ? {} : request.json();
-  } catch {
-    return jsonReply(400, { error: 'emit takes a JSON object' });
-  }
-  if (!isJsonObject(spec)) return jsonReply(400, { error: 'emit takes a JSON object' });
+  const asked = emitSpec(request, Date.now());
+  if ('reply' in asked) return asked.reply;
+  const { spec, at } = asked;
   const type = spec.type ?? 'page.content_updated';
   if (typeof type !== 'string' || !TYPES.includes(type)) return jsonReply(400, { error: `type must be one of ${TYPES.join(', ')}` });
   const pageId = typeof spec.page_id === 'string' ? spec.page_id : [...ws.pages.keys()][0];
   if (pageId === undefined || !ws.pages.has(pageId)) return jsonReply(404, { error: 'Could not find page' });
-  const at = spec.at === undefined ? Date.now() : typeof spec.at === 'string' ? Date.parse(spec.at) : Number.NaN;
-  if (!Number.isFinite(at)) return jsonReply(400, { error: '"at" must be an ISO 8601 time' });
   const body = eventBody(ws, type, pageId, at);
   const token = typeof spec.token === 'string' ? spec.token : sender.secret;
   return emitReply(sender, spec.url, notionSignatureHeaders(token, body), body);

@@ -3,7 +3,7 @@ import {
   type EmulatorReply,
   type EmulatorRequest,
   emitReply,
-  isJsonObject,
+  emitSpec,
   jsonReply,
   type WebhookSender,
 } from '@portico/core/testing/emulator';
@@ -50,13 +50,9 @@ const withModel = (target: string | undefined, model: string) => target && `${ta
  * receiver said.
  */
 export async function emit(request: EmulatorRequest, db: Db, sender: WebhookSender): Promise<EmulatorReply> {
-  let spec: unknown;
-  try {
-    spec = request.body.length === 0 ? {} : request.json();
-  } catch {
-    return jsonReply(400, { error: 'emit takes a JSON object' });
-  }
-  if (!isJsonObject(spec)) return jsonReply(400, { error: 'emit takes a JSON object' });
+  const asked = emitSpec(request, undefined);
+  if ('reply' in asked) return asked.reply;
+  const { spec, at } = asked;
   const model = spec.model ?? 'matter';
   if (typeof model !== 'string' || !Object.hasOwn(MODELS, model)) {
     return jsonReply(400, { error: `model must be one of ${Object.keys(MODELS).join(', ')}` });
@@ -67,8 +63,6 @@ export async function emit(request: EmulatorRequest, db: Db, sender: WebhookSend
   const list = db.records.get(template) ?? [];
   const stored = typeof spec.id === 'number' ? lookup(db, template, spec.id) : list[list.length - 1];
   if (!stored) return jsonReply(404, { error: { type: 'RecordNotFound', message: 'The requested resource was not found' } });
-  const at = spec.at === undefined ? undefined : typeof spec.at === 'string' ? Date.parse(spec.at) : Number.NaN;
-  if (at !== undefined && !Number.isFinite(at)) return jsonReply(400, { error: '"at" must be an ISO 8601 time' });
   const body = webhookBody(db, model, event, stored.row, at ?? Date.now());
   const secret = typeof spec.secret === 'string' ? spec.secret : sender.secret;
   return emitReply(sender, withModel(sender.urlFor(spec.url), model), clioSignatureHeaders(secret, body), body);
