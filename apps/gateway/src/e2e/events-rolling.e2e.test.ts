@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -38,6 +38,8 @@ interface Received {
   id: string;
   body: string;
   headers: IncomingHttpHeaders;
+  /** The port the delivery came from: which process sent it (`deliverer`). */
+  peerPort: number;
 }
 
 /**
@@ -52,6 +54,7 @@ class Subscriber {
   private server: Server | undefined;
   private down = false;
   private port = 0;
+  private hold: { at: number; ms: number; arrived: (r: Received) => void } | undefined;
 
   get url(): string {
     return `http://127.0.0.1:${this.port}/hooks/portico`;
@@ -69,11 +72,20 @@ class Subscriber {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        this.received.push({ id: String(req.headers['webhook-id']), body: Buffer.concat(chunks).toString('utf8'), headers: req.headers });
+        const r = {
+          id: String(req.headers['webhook-id']),
+          body: Buffer.concat(chunks).toString('utf8'),
+          headers: req.headers,
+          peerPort: req.socket.remotePort ?? 0,
+        };
+        this.received.push(r);
+        const hold = this.hold?.at === this.received.length ? this.hold : undefined;
+        if (hold) this.hold = undefined;
+        hold?.arrived(r);
         setTimeout(() => {
           this.inFlight--;
           res.writeHead(204).end();
-        }, 25);
+        }, hold?.ms ?? 25);
       });
     });
     await new Promise<void>((resolve, reject) => {
@@ -95,6 +107,13 @@ class Subscriber {
     await closed;
   }
 
+  /** Answers the `at`-th request received only after `ms`; resolves with it when it arrives (while still in flight). */
+  holdAt(at: number, ms: number): Promise<Received> {
+    return new Promise((arrived) => {
+      this.hold = { at, ms, arrived };
+    });
+  }
+
   distinct(): string[] {
     return [...new Set(this.received.map((r) => r.id))];
   }
@@ -110,6 +129,32 @@ async function until(what: string, condition: () => boolean | Promise<boolean>, 
   while (!(await condition())) {
     if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * The instance whose connection sent a delivery, read from Linux's /proc (the socket on that port, and the process
+ * holding it); undefined elsewhere.
+ */
+function deliverer(r: Received, instances: readonly Instance[]): Instance | undefined {
+  try {
+    const local = `0100007F:${r.peerPort.toString(16).toUpperCase().padStart(4, '0')}`;
+    const inode = readFileSync('/proc/net/tcp', 'utf8')
+      .split('\n')
+      .map((line) => line.trim().split(/\s+/))
+      .find((fields) => fields[1] === local)?.[9];
+    if (!inode) return undefined;
+    return instances.find((instance) =>
+      readdirSync(`/proc/${instance.process.child.pid}/fd`).some((fd) => {
+        try {
+          return readlinkSync(`/proc/${instance.process.child.pid}/fd/${fd}`) === `socket:[${inode}]`;
+        } catch {
+          return false; // closed meanwhile
+        }
+      }),
+    );
+  } catch {
+    return undefined;
   }
 }
 
@@ -206,14 +251,28 @@ class Sender {
 }
 
 /** A rolling restart's step: the instance leaves the rotation, stops gracefully (SIGTERM), and a new one joins. */
-async function replace(sender: Sender, instance: Instance): Promise<{ replacement: Instance; code: number | null; ms: number }> {
+async function replace(sender: Sender, instance: Instance) {
   const t0 = performance.now();
   await sender.withdraw(instance);
+  const inFlightAtStop = subscriber.inFlight;
+  const stopping = performance.now();
   await stop(instance.process);
   const code = await instance.process.exited;
+  const stopMs = Math.round(performance.now() - stopping);
   const replacement = await spawnGateway();
   sender.rotation.push(replacement);
-  return { replacement, code, ms: Math.round(performance.now() - t0) };
+  return { stopped: instance.name, replacement, code, inFlightAtStop, stopMs, ms: Math.round(performance.now() - t0) };
+}
+
+/**
+ * Replaces the instance that sends the delivery held at the subscriber (answered after 3 s), while that delivery is
+ * in flight; the first in the rotation where the sender cannot be told (no /proc).
+ */
+async function replaceDeliverer(sender: Sender, held: Promise<Received>) {
+  const delivery = await held;
+  const found = deliverer(delivery, sender.rotation);
+  if (existsSync('/proc/net/tcp')) expect(found, 'the instance sending the held delivery').toBeDefined();
+  return { ...(await replace(sender, found ?? (sender.rotation[0] as Instance))), held: delivery.id };
 }
 
 describe.skipIf(problem !== undefined)(
@@ -257,19 +316,17 @@ describe.skipIf(problem !== undefined)(
       expect(created.status).toBe(201);
       const sub = (await created.json()) as { id: string; secret: string };
       const sender = new Sender();
-      sender.rotation.push(a, b, c);
+      sender.rotation.push(a as Instance, b as Instance, c as Instance);
       /** The subscription's delivery log, newest attempt first. */
       const deliveries = async () =>
-        (await (await admin(c, 'GET', `/api/admin/events/subscriptions/${sub.id}/deliveries`)).json()) as {
+        (await (await admin(sender.rotation[0] as Instance, 'GET', `/api/admin/events/subscriptions/${sub.id}/deliveries`)).json()) as {
           attempts: Array<{ event_id: string; outcome: string; status: number | null }>;
           dead_letters: unknown[];
         };
 
-      // 1. Deliveries flowing: the first instance is replaced once the subscriber has six events.
-      const [, first] = await Promise.all([
-        sender.send(PER_PHASE),
-        until('six deliveries', () => subscriber.distinct().length >= 6).then(() => replace(sender, a)),
-      ]);
+      // 1. Deliveries flowing: an instance is replaced.
+      // The instance sending the seventh delivery gets SIGTERM while it is in flight.
+      const [, first] = await Promise.all([sender.send(PER_PHASE), replaceDeliverer(sender, subscriber.holdAt(7, 3_000))]);
       timings.firstReplaced = at();
 
       // 2. The subscriber is down: webhooks are still received and stored, their deliveries refused and retried.
@@ -282,13 +339,12 @@ describe.skipIf(problem !== undefined)(
       await until('three refused attempts', async () => (await refused()) >= 3);
       expect(subscriber.received.length).toBe(beforeOutage);
 
-      // 3. The subscriber is back; a second instance is replaced while the backlog drains and webhooks keep coming.
+      // 3. The subscriber is back; another instance is replaced while the backlog drains and webhooks keep coming.
       await subscriber.up();
       timings.subscriberUp = at();
-      const [, second] = await Promise.all([
-        sender.send(PER_PHASE),
-        until('the backlog to start draining', () => subscriber.distinct().length >= beforeOutage + 3).then(() => replace(sender, b)),
-      ]);
+      // The instance sending the backlog's fourth delivery gets SIGTERM while it is in flight.
+      const held = subscriber.holdAt(beforeOutage + 4, 3_000);
+      const [, second] = await Promise.all([sender.send(PER_PHASE), replaceDeliverer(sender, held)]);
       timings.secondReplaced = at();
       await sender.send(EVENTS - 3 * PER_PHASE);
       timings.allSent = at();
@@ -302,7 +358,7 @@ describe.skipIf(problem !== undefined)(
       );
       const log = await deliveries();
 
-      const events = (await (await admin(c, 'GET', '/api/v1/events?service=callrail&limit=200')).json()) as {
+      const events = (await (await admin(sender.rotation[0] as Instance, 'GET', '/api/v1/events?service=callrail&limit=200')).json()) as {
         events: Array<{ id: string; record_id: string }>;
       };
       const storedOrder = events.events.map((e) => e.id);
@@ -310,7 +366,8 @@ describe.skipIf(problem !== undefined)(
       console.info(
         `events-rolling: ${EVENTS} events, ${subscriber.received.length} requests received, ${duplicates} duplicate(s), ` +
           `${log.attempts.filter((x) => x.outcome === 'failed').length} failed attempt(s) while the subscriber was down, ` +
-          `replacements ${first.ms} ms and ${second.ms} ms, timings ${JSON.stringify(timings)}`,
+          `replaced ${first.stopped} (stopped in ${first.stopMs} ms, replaced in ${first.ms} ms, ${first.inFlightAtStop} delivery in flight at SIGTERM) ` +
+          `and ${second.stopped} (${second.stopMs} ms, ${second.ms} ms, ${second.inFlightAtStop} in flight), timings ${JSON.stringify(timings)}`,
       );
 
       // stored in the order sent (each webhook was answered before the next went), and listed so
@@ -336,8 +393,10 @@ describe.skipIf(problem !== undefined)(
           .map((x) => x.event_id)
           .sort(),
       ).toEqual([...storedOrder].sort());
-      // the stops were graceful
+      // the stops were graceful, each while its delivery was in flight, and the held deliveries arrived once
       expect([first.code, second.code]).toEqual([0, 0]);
+      expect([first.inFlightAtStop, second.inFlightAtStop]).toEqual([1, 1]);
+      expect(subscriber.received.filter((r) => r.id === first.held || r.id === second.held)).toHaveLength(2);
     });
   },
 );
