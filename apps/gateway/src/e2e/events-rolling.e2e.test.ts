@@ -13,10 +13,12 @@ import { bin, listening, MULTI_PROCESS_TIMEOUT, type PorticoProcess, root, runPo
 /**
  * Event subscriptions through a rolling restart: three `portico serve` processes (the built CLI, with the CallRail
  * plugin) on one PostgreSQL schema receive CallRail webhooks, signed as CallRail signs them, round robin, and deliver
- * them to one subscriber on this host. Midway one instance gets SIGTERM and is replaced, the subscriber goes down
- * (refusing connections) and comes back, and another instance is replaced while the backlog drains. The subscriber ends
- * up with every event once, in the order the gateway stored them, each signed per Standard Webhooks, never two at a
- * time. Needs `pnpm build` first; skipped without PostgreSQL (mandatory with PORTICO_REQUIRE_POSTGRES=1, as in CI).
+ * them to one subscriber on this host. Midway the instance sending a delivery gets SIGTERM while that delivery is in
+ * flight (the subscriber holds its answer) and is replaced; the subscriber goes down (refusing connections) and comes
+ * back; and the instance sending the backlog is replaced the same way. The subscriber ends up with every event once, in
+ * the order the gateway stored them, each signed per Standard Webhooks, never two at a time. Linux only for picking the
+ * instance (its sockets in /proc; elsewhere the first in rotation is stopped). Needs `pnpm build` first; skipped without
+ * PostgreSQL (mandatory with PORTICO_REQUIRE_POSTGRES=1, as in CI).
  */
 const problem = await postgresProblem();
 const made = schemas('portico_evroll');
