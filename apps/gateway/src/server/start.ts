@@ -45,7 +45,7 @@ export interface RunningGateway {
   /**
    * Graceful stop: `/readyz` answers 503 at once; for `drainMs` (default PORTICO_DRAIN_SECONDS) the instance keeps
    * serving, with `Connection: close` on the connections open before; then it stops accepting connections, closes each
-   * after its answer (idle ones a second later), lets requests in flight finish for up to `graceMs` (default
+   * after its answer (idle ones three seconds later), lets requests in flight finish for up to `graceMs` (default
    * PORTICO_SHUTDOWN_GRACE_MS; past it their connections are closed), flushes the audit log and closes the database.
    * Calling it again returns the same stop.
    */
@@ -277,10 +277,12 @@ const acceptedDraining = Symbol('accepted while draining');
 /** How often idle keep-alive connections are closed once the port is closed. */
 const DRAIN_SWEEP_MS = 50;
 /**
- * How long after the port closes idle keep-alive connections are left open: time for a balancer to be refused a
- * connection and set the instance aside (nginx, which checks nothing), so that it no longer picks them.
+ * How long after the port closes idle keep-alive connections are left open: time for a balancer that checks nothing
+ * (nginx) to use up the ones it kept (each answer closes its connection) or be refused a new one and set the instance
+ * aside, so that it no longer picks them — also under a load of a few requests a second, where one second was too
+ * short and a closing connection met the request nginx was writing onto it.
  */
-const DRAIN_SWEEP_AFTER_MS = 1_000;
+const DRAIN_SWEEP_AFTER_MS = 3_000;
 
 /**
  * Stops listening (new connections are refused) and waits for the connections left to finish for up to `graceMs`:

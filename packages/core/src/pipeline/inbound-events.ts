@@ -4,7 +4,7 @@ import type { KeyRing } from '../connections/key-ring.js';
 import type { Handshake, InboundDelivery, NormalisedEvent, PluginEvents } from '../contract/events.js';
 import { assertInput, INPUT_LIMITS } from '../contract/input-limits.js';
 import type { Registry } from '../contract/registry.js';
-import { GatewayError } from '../errors.js';
+import { errorSummary, GatewayError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { EventQuery, EventRecord } from '../store/event-types.js';
 import type { Store } from '../store/types.js';
@@ -167,7 +167,10 @@ export class InboundEvents {
       // a few more than a delivery adds: a workspace's events stay within the retention period as it receives more
       const before = new Date(now - this.retentionDays * 86_400_000).toISOString();
       await this.store.events.prune(workspaceId, before, PRUNE_PER_DELIVERY).catch((error: unknown) => {
-        this.logger.warn({ err: error, workspace: workspaceId }, 'could not delete old events; the next delivery tries again');
+        this.logger.warn(
+          { err: errorSummary(error), workspace: workspaceId },
+          'could not delete old events; the next delivery tries again',
+        );
       });
     }
     return { body: { received: normalised.events.length, stored: saved.length, events: saved.map((e) => e.id) }, headers: {} };

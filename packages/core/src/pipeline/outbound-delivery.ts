@@ -76,6 +76,8 @@ export class OutboundDelivery {
   private soon: NodeJS.Timeout | undefined;
   private started = false;
   private stopping = false;
+  /** The queue could not be read at the last poll (logged once until it can be again). */
+  private queueUnreadable = false;
 
   constructor(
     private readonly store: Store,
@@ -120,13 +122,21 @@ export class OutboundDelivery {
     try {
       due = await this.store.subscriptions.due(new Date().toISOString(), 100);
     } catch (error) {
-      this.logger.warn({ err: error }, 'could not read the event delivery queue; trying again at the next poll');
+      // once per outage, not at every poll (a database down for an hour would otherwise fill the log)
+      if (!this.queueUnreadable) {
+        this.logger.warn({ err: errorSummary(error) }, 'could not read the event delivery queue; trying again at each poll');
+      }
+      this.queueUnreadable = true;
       return;
     }
+    if (this.queueUnreadable) this.logger.info('the event delivery queue can be read again: delivering');
+    this.queueUnreadable = false;
     for (const id of this.stopping ? [] : due) {
       if (this.running.has(id) || this.running.size >= CONCURRENCY) continue;
       const work = this.work(id)
-        .catch((error: unknown) => this.logger.warn({ err: error, subscription: id }, 'event delivery interrupted; trying again'))
+        .catch((error: unknown) =>
+          this.logger.warn({ err: errorSummary(error), subscription: id }, 'event delivery interrupted; trying again'),
+        )
         .finally(() => {
           this.running.delete(id);
           this.wake(); // the next subscription waiting for a slot, or more work that came in meanwhile
