@@ -129,7 +129,7 @@ export class OutboundDelivery {
       this.queueUnreadable = true;
       return;
     }
-    if (this.queueUnreadable) this.logger.info('the event delivery queue can be read again: delivering');
+    if (this.queueUnreadable) this.logger.info({}, 'the event delivery queue can be read again: delivering');
     this.queueUnreadable = false;
     for (const id of this.stopping ? [] : due) {
       if (this.running.has(id) || this.running.size >= CONCURRENCY) continue;
