@@ -7,6 +7,8 @@ import { defineConfig } from 'vitest/config';
 // need PostgreSQL, HAProxy, podman or Prism. tests/layout.test.ts keeps such a test out of the unit lane.
 const E2E = ['**/*.e2e.test.ts', '**/*.browser.test.ts'];
 const ROOTS = ['packages/*/src/**', 'apps/*/src/**', 'tests/**'];
+// Unit files that measure the process itself (V8's collections), so they need one of their own.
+const OWN_PROCESS = ['apps/gateway/src/server/churn.test.ts'];
 
 export default defineConfig({
   resolve: { conditions: ['portico-source'] },
@@ -21,8 +23,17 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ROOTS.map((root) => `${root}/*.test.ts`), exclude: [...E2E, '**/node_modules/**'] },
+        test: {
+          name: 'unit',
+          include: ROOTS.map((root) => `${root}/*.test.ts`),
+          exclude: [...E2E, ...OWN_PROCESS, '**/node_modules/**'],
+          // Files share worker processes: loading Koa, the MCP SDK, got and the plugins once per worker instead of once
+          // per file halves the lane. scripts/vitest-unit-setup.ts puts back what a file may change for the process.
+          isolate: false,
+          setupFiles: ['./scripts/vitest-unit-setup.ts'],
+        },
       },
+      { extends: true, test: { name: 'unit-own-process', include: OWN_PROCESS } },
       {
         extends: true,
         test: { name: 'e2e', include: ROOTS.flatMap((root) => E2E.map((pattern) => `${root}/${pattern.slice(3)}`)) },

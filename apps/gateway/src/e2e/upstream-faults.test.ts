@@ -21,7 +21,6 @@ let server: Server;
 let origin: string;
 const sockets = new Set<Socket>();
 let gateway: TestGateway;
-let closedPort: number;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -34,12 +33,6 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  // A port nothing listens on: bind one, note it, close it.
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  closedPort = (probe.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-
   const services = ['lawmatics', 'quickbooks', 'clio', 'notion', 'slack', 'callrail'];
   gateway = await startTestGateway({
     env: {
@@ -263,6 +256,12 @@ describe('upstream faults, every plugin', () => {
 
   it('answers 502 upstream_error at once when nothing listens at the upstream’s address', async () => {
     const services = gateway.runtime.registry.list().map((i) => i.service);
+    // A port nothing listens on: bind one, note it, close it, just before the calls (a port closed long before could
+    // have been taken by another test's server since).
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const closedPort = (probe.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
     const refused = await startTestGateway({
       env: Object.fromEntries(services.map((s) => [`PORTICO_${s.toUpperCase()}_BASE_URL`, `http://127.0.0.1:${closedPort}/${s}-base`])),
     });

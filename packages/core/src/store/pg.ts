@@ -9,10 +9,12 @@ import { quoteIdent } from './postgres-schema.js';
  * deployment installs it, and one that did not is told so.
  */
 let pgModule: typeof pg | undefined;
-export function loadPg(load: (name: string) => unknown = createRequire(import.meta.url)): typeof pg {
-  if (pgModule) return pgModule;
+export function loadPg(load?: (name: string) => unknown): typeof pg {
+  if (pgModule && !load) return pgModule;
   try {
-    pgModule = load('pg') as typeof pg;
+    const loaded = (load ?? createRequire(import.meta.url))('pg') as typeof pg;
+    if (load) return loaded;
+    pgModule = loaded;
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code !== 'MODULE_NOT_FOUND' || !/'pg'/.test(String((error as Error).message))) throw error;
