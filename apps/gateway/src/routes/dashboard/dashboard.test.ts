@@ -623,7 +623,9 @@ describe('dashboard events and subscriptions', () => {
   });
 
   it('shows an admin limited to some services only their events, and no subscriptions (403)', async () => {
-    const created = await gateway.rest('POST', '/api/admin/keys', { body: { name: 'callrail-admin', admin: true, services: ['callrail'] } });
+    const created = await gateway.rest('POST', '/api/admin/keys', {
+      body: { name: 'callrail-admin', admin: true, services: ['callrail'] },
+    });
     const narrow = await signIn((created.body as { key: string }).key);
     const page = await text('/dashboard/events', narrow.cookie);
     expect(listed(page).length).toBeGreaterThan(0);
@@ -635,7 +637,11 @@ describe('dashboard events and subscriptions', () => {
 
   it('subscribes a URL, shows its secret once, and refuses an internal address or a type that is none with the reason', async () => {
     const admin = await signIn();
-    const made = await post('/dashboard/subscriptions', { _csrf: admin.csrf, url: subscriberUrl, types: 'callrail.*, message.posted' }, admin.cookie);
+    const made = await post(
+      '/dashboard/subscriptions',
+      { _csrf: admin.csrf, url: subscriberUrl, types: 'callrail.*, message.posted' },
+      admin.cookie,
+    );
     expect(made.status).toBe(200);
     const madeText = await made.text();
     const secret = /id="new-key" type="text" readonly value="(whsec_[A-Za-z0-9+/=]+)"/.exec(madeText)?.[1] as string;
@@ -655,9 +661,17 @@ describe('dashboard events and subscriptions', () => {
       type: 'call.completed',
     });
 
-    const metadata = await post('/dashboard/subscriptions', { _csrf: admin.csrf, url: 'http://169.254.169.254/latest/meta-data/', types: '*' }, admin.cookie);
+    const metadata = await post(
+      '/dashboard/subscriptions',
+      { _csrf: admin.csrf, url: 'http://169.254.169.254/latest/meta-data/', types: '*' },
+      admin.cookie,
+    );
     expect(await flashOf(metadata, admin.cookie)).toMatch(/^error: url points at 169\.254\.169\.254, an internal address/);
-    const noType = await post('/dashboard/subscriptions', { _csrf: admin.csrf, url: 'https://hooks.example.com/x', types: 'calls' }, admin.cookie);
+    const noType = await post(
+      '/dashboard/subscriptions',
+      { _csrf: admin.csrf, url: 'https://hooks.example.com/x', types: 'calls' },
+      admin.cookie,
+    );
     expect(await flashOf(noType, admin.cookie)).toContain('is not an event type');
     const urls = (await gateway.runtime.engine.events.outbound.list(DEFAULT_WORKSPACE)).map((s) => s.url);
     expect(urls).toEqual([subscriberUrl]);
