@@ -32,7 +32,9 @@ function state(log: Deliveries): Html {
 
 function outcome(attempt: Deliveries['attempts'][number]): Html {
   const badge = attempt.outcome === 'delivered' ? 'ok' : attempt.outcome === 'failed' ? 'warn' : 'bad';
-  return html`<span class="badge ${badge}">${attempt.outcome}</span> ${attempt.status ?? ''}${attempt.error ? html` <span class="hint">${attempt.error}</span>` : ''}`;
+  // the error, unless it only repeats the status ("HTTP 500")
+  const error = attempt.error && attempt.error !== `HTTP ${attempt.status}` ? attempt.error : undefined;
+  return html`<span class="badge ${badge}">${attempt.outcome}</span> ${attempt.status ?? ''}${error ? html` <span class="hint">${error}</span>` : ''}`;
 }
 
 function subscriptionsPage(session: DashboardSession, rows: Row[]): Html {
@@ -113,7 +115,7 @@ function subscriptionPage(session: DashboardSession, log: Deliveries): Html {
       ? html`<p data-dead-letters="0">None.</p>`
       : html`<form method="post" action="/dashboard/subscriptions/${s.id}/redeliver">
     ${csrfField(session)}
-    <div class="actions"><button type="submit">Redeliver all ${log.dead_letters.length}</button></div>
+    <div class="actions"><button type="submit">Redeliver all dead letters</button></div>
   </form>
   <div class="table-wrap">
   <table class="stack" data-dead-letters="${log.dead_letters.length}">
