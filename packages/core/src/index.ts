@@ -8,6 +8,7 @@ export {
   assertKeyWithin,
   assertMayChangeService,
   assertMayEditToolSets,
+  assertMaySubscribe,
   scopesWithin,
   widerThan,
 } from './access/powers.js';
@@ -34,7 +35,7 @@ export { defineVocabulary, type PluginVocabulary, vocabularyProblems } from './c
 export { connectionsOverview } from './doors/connections-overview.js';
 export { describeOperation, exampleParams, type OperationDescription } from './doors/describe.js';
 export { COMPACT_DESCRIPTION_BUDGET, type CompactDescription, describeCompact } from './doors/describe-compact.js';
-export { eventsFeed } from './doors/events-feed.js';
+export { type EventView, eventsFeed } from './doors/events-feed.js';
 // The MCP door's functions are in `@portico/core/mcp` (src/mcp.ts): the MCP SDK with zod and Ajv is about a quarter of
 // core's import, and a gateway loads it with the first MCP request instead of at start-up. Its types stay here.
 export type { McpServerOptions, McpToolMode } from './doors/mcp.js';

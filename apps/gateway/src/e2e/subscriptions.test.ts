@@ -108,6 +108,7 @@ describe('event subscriptions (admin API)', () => {
     expect(log.body).toMatchObject({
       attempts: [{ event_id: delivered.data.id, attempt: 1, status: 200, outcome: 'delivered' }],
       dead_letters: [],
+      next_delivery: null,
     });
     expect(JSON.stringify(log.body)).not.toContain(sub.secret.slice(6));
     expect((await gateway.rest('POST', `/api/admin/events/subscriptions/${sub.id}/redeliver`)).body).toEqual({ queued: 0 });

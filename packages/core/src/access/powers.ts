@@ -118,3 +118,20 @@ export function assertMayEditToolSets(actor: Principal): void {
       `${principalNoun(actor)} may not edit tool sets: ${why} (a tool set may reach every service, reads and writes)`,
     );
 }
+
+/**
+ * Throws `forbidden` unless `actor` may manage event subscriptions: a subscriber receives every application's events,
+ * so only a key narrowed in no way (no services, tool set or reading) manages them (docs/events.md, "Subscriptions").
+ */
+export function assertMaySubscribe(actor: Principal): void {
+  const own = actor.scopes;
+  const why =
+    own.services !== '*'
+      ? `it is limited to ${own.services.join(', ')}`
+      : own.toolSet
+        ? `it is bound to tool set ${own.toolSet}`
+        : own.readOnly
+          ? 'it is read-only'
+          : undefined;
+  if (why) throw new GatewayError('forbidden', `${principalNoun(actor)} may not manage event subscriptions: ${why}`);
+}

@@ -35,13 +35,18 @@ function count(value: unknown, name: string, min: number, max: number): number |
  * The workspace's events the caller may read, oldest first, after the cursor `since` (the `cursor` of the last event
  * read; none: from the oldest kept): only of the services its key may use (its services scope and tool set), filtered by
  * `service` and `type`. `next_cursor` is the `since` of the next page.
+ *
+ * `newest` reads the other way, as the dashboard shows events: newest first, before the cursor `newest.before` (the
+ * `cursor` of the oldest event read; none: from the newest); `next_cursor` is then the `before` of the next, older page.
  */
 export async function eventsFeed(
   engine: Engine,
   principal: Principal,
   filter: EventsFilter,
+  newest?: { before?: unknown },
 ): Promise<{ events: EventView[]; next_cursor: string }> {
   const since = count(filter.since, 'since (a cursor)', 0, Number.MAX_SAFE_INTEGER) ?? 0;
+  const before = newest ? count(newest.before, 'before (a cursor)', 1, Number.MAX_SAFE_INTEGER) : undefined;
   const limit = count(filter.limit, 'limit', 1, EVENTS_LIMIT_MAX) ?? EVENTS_LIMIT_DEFAULT;
   const service = word(filter.service, 'service', /^[a-z][a-z0-9_-]{0,63}$/);
   const type = word(filter.type, 'type', /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$/);
@@ -61,6 +66,8 @@ export async function eventsFeed(
     limit,
     ...(service ? { service } : {}),
     ...(type ? { type } : {}),
+    ...(newest ? { newestFirst: true } : {}),
+    ...(before !== undefined ? { before } : {}),
   });
-  return { events: records.map(eventView), next_cursor: String(records.at(-1)?.seq ?? since) };
+  return { events: records.map(eventView), next_cursor: String(records.at(-1)?.seq ?? (newest ? (before ?? '') : since)) };
 }

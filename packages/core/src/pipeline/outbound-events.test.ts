@@ -53,6 +53,10 @@ describe('outbound event subscriptions', () => {
     const failing = await outbound.deliveries(DEFAULT_WORKSPACE, sub.id);
     expect(failing.attempts[0]).toMatchObject({ outcome: 'failed', status: null, error: expect.stringContaining('ECONNREFUSED') });
     expect(new Set(failing.attempts.map((a) => a.event_id)).size).toBe(1); // the first event holds the others back
+    // the next delivery is that event, failing since its first attempt, with the time of its next retry
+    expect(failing.next_delivery).toMatchObject({ event_id: failing.attempts[0]?.event_id, failing_since: expect.any(String) });
+    expect(failing.next_delivery?.attempts).toBeGreaterThanOrEqual(3);
+    expect(Date.parse(failing.next_delivery?.retry_at ?? '')).toBeGreaterThan(Date.parse(failing.next_delivery?.failing_since ?? ''));
     expect(JSON.stringify(failing)).not.toContain(sub.secret.slice(6));
 
     await subscriber.listen(); // back, on the same port

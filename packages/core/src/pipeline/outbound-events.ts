@@ -110,13 +110,20 @@ export class OutboundEvents {
     await this.store.subscriptions.delete(workspaceId, id);
   }
 
-  /** The subscription's delivery log (newest first) and its dead letters (oldest first). */
+  /**
+   * The subscription's delivery log (newest first), its dead letters (oldest first), and the next delivery in its
+   * queue (the event, its failed attempts so far, when it is tried again; null when nothing is queued).
+   */
   async deliveries(workspaceId: string, id: string, limit = 100) {
     const sub = await this.find(workspaceId, id);
     const attempts = await this.store.subscriptions.attempts(sub.id, limit);
     const dead = await this.store.subscriptions.deadLetters(sub.id, limit);
+    const next = await this.store.subscriptions.head(sub.id);
     return {
       subscription: view(sub),
+      next_delivery: next
+        ? { event_id: next.event?.id ?? null, attempts: next.attempts, failing_since: next.failingSince, retry_at: next.retryAt }
+        : null,
       attempts: attempts.map(attemptView),
       dead_letters: dead.map((d) => ({ attempts: d.attempts, failing_since: d.failingSince, event: d.event ? eventView(d.event) : null })),
     };

@@ -39,6 +39,11 @@ export function eventsContract(fresh: () => Promise<Store>): void {
       expect((await store.events.list({ ...slack, services: '*', service: 'slack' })).map((e) => e.id)).toEqual(['evt_2', 'evt_4']);
       expect((await store.events.list({ ...slack, services: '*', type: 'call.completed' })).map((e) => e.id)).toEqual(['evt_1']);
       expect(await store.events.list({ ...slack, workspaceId: 'elsewhere', services: '*' })).toEqual([]);
+      // newest first, and the older page before a cursor
+      const newest = await store.events.list({ ...slack, services: '*', newestFirst: true, limit: 2 });
+      expect(newest.map((e) => e.id)).toEqual(['evt_4', 'evt_2']);
+      const older = await store.events.list({ ...slack, services: '*', newestFirst: true, before: newest[1]?.seq ?? 0 });
+      expect(older.map((e) => e.id)).toEqual(['evt_1']);
 
       // retention: of the oldest events, those received before the cutoff go; newer ones and other workspaces' stay
       await store.events.append([{ ...event('evt_5', 'slack', 'u5'), receivedAt: '2026-01-02T10:00:00.000Z' }]);

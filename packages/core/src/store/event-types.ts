@@ -20,7 +20,7 @@ export interface EventRecord {
   payload: unknown;
 }
 
-/** A page of a workspace's events, oldest first, after the cursor `after` (a `seq`; 0 from the start). */
+/** A page of a workspace's events, oldest first (or newest first), after the cursor `after` (a `seq`; 0 from the start). */
 export interface EventQuery {
   workspaceId: string;
   after: number;
@@ -29,6 +29,10 @@ export interface EventQuery {
   service?: string;
   type?: string;
   limit: number;
+  /** Newest first (the dashboard's order) instead of oldest first. */
+  newestFirst?: boolean;
+  /** Only the events received before this `seq` (with `newestFirst`, the cursor of an older page). */
+  before?: number;
 }
 
 /** A workspace's signing secret for one service's webhooks: `secret` is a ciphertext, bound to workspace and service. */

@@ -132,7 +132,11 @@ export class SqlEventTable implements EventTable {
       where.push('type = ?');
       args.push(q.type);
     }
-    const sql = `SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT ?`;
+    if (q.before !== undefined) {
+      where.push('seq < ?');
+      args.push(q.before);
+    }
+    const sql = `SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY seq${q.newestFirst ? ' DESC' : ''} LIMIT ?`;
     return (await this.run(sql, [...args, q.limit])).rows.map(eventOfRow);
   }
 }

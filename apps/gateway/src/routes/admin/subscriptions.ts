@@ -1,4 +1,4 @@
-import { GatewayError, Params, type Principal, Type } from '@portico/core';
+import { assertMaySubscribe, Params, Type } from '@portico/core';
 import { validator, type WorkspaceRoutes } from './guards.js';
 
 const SubscribeBody = validator(
@@ -8,19 +8,6 @@ const SubscribeBody = validator(
   }),
 );
 const RedeliverBody = validator(Params({ event_id: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })) }));
-
-/** Subscriptions see every service's events: only a key narrowed in no way manages them. */
-function assertMaySubscribe(principal: Principal): void {
-  const own = principal.scopes;
-  const why =
-    own.services !== '*'
-      ? `it is limited to ${own.services.join(', ')}`
-      : own.toolSet
-        ? `it is bound to tool set ${own.toolSet}`
-        : undefined;
-  if (why) throw new GatewayError('forbidden', `This key may not manage event subscriptions: ${why}`);
-  if (own.readOnly) throw new GatewayError('forbidden', 'This key may not manage event subscriptions: it is read-only');
-}
 
 /**
  * `…/events/subscriptions`: where the workspace's events are delivered (docs/events.md, "Subscriptions"). The secret

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
  * The dashboard's one browser module (bundled by scripts/dashboard-assets.mjs): progressive enhancement of pages that
- * work without it. Copy buttons, confirmations before destructive forms, the OAuth hand-off, and the Activity charts.
+ * work without it. Copy buttons (a new secret, a webhook address), confirmations before destructive forms, the OAuth hand-off, and the Activity charts.
  */
 import uPlot from 'uplot';
 
@@ -33,7 +33,7 @@ function copyButtons(): void {
         if (status) status.textContent = 'Copied to the clipboard.';
       } catch {
         if (target instanceof HTMLInputElement) target.select();
-        if (status) status.textContent = 'Select the key and copy it (the browser refused clipboard access).';
+        if (status) status.textContent = 'Select the text and copy it (the browser refused clipboard access).';
       }
     });
   }

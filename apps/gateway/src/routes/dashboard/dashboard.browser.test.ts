@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import type { SandboxServer } from '@portico/core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOAuthGateway, startTestGateway, type TestGateway } from '../../gateway.test-support.js';
@@ -158,7 +159,7 @@ describe.skipIf(problem)(`dashboard in Chromium${problem ? ` (skipped: ${problem
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
     await page.goto(`${base}/dashboard/integrations`);
     const order: string[] = [];
-    for (let i = 0; i < 9; i++) {
+    for (let i = 0; i < 11; i++) {
       await page.keyboard.press('Tab');
       order.push(await page.evaluate(() => document.activeElement?.textContent?.trim() ?? ''));
     }
@@ -171,6 +172,8 @@ describe.skipIf(problem)(`dashboard in Chromium${problem ? ` (skipped: ${problem
       'Members',
       'Connected clients',
       'Activity',
+      'Events',
+      'Subscriptions',
       'Sign out',
     ]);
   });
@@ -290,6 +293,25 @@ describe.skipIf(problem)(`dashboard in Chromium${problem ? ` (skipped: ${problem
     const refused = await page.locator('table[data-activity] tbody tr').allTextContents();
     expect(refused.length).toBeGreaterThan(0);
     expect(refused.every((r) => / 4\d\d /.test(` ${r.replace(/\s+/g, ' ')} `))).toBe(true);
+  });
+
+  it('lists a webhook the CallRail sandbox sent on the Events page, with the address to paste into CallRail', async () => {
+    const sandbox = gateway.sandboxes.callrail as SandboxServer;
+    const emitted = await fetch(`${sandbox.url}/__sandbox/emit`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ webhook: 'post_call' }),
+    });
+    expect(emitted.status).toBe(200);
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Events' }).click();
+    await page.waitForURL('**/dashboard/events');
+    const rows = await page.locator('table[data-events] tbody tr').allTextContents();
+    expect(rows.some((r) => r.includes('callrail') && r.includes('call.completed'))).toBe(true);
+    expect(await page.locator('#hook-callrail').textContent()).toBe(`${base}/api/events/default/callrail`);
+    await check('events');
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Subscriptions' }).click();
+    await page.waitForURL('**/dashboard/subscriptions');
+    await check('subscriptions');
   });
 
   it('refuses a change without the CSRF token (403), and with a wrong one', async () => {

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DEFAULT_WORKSPACE, MemoryAttemptWindows, SqliteStore } from '@portico/core';
+import { DEFAULT_WORKSPACE, MemoryAttemptWindows, type SandboxServer, SqliteStore } from '@portico/core';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../../gateway.test-support.js';
 import { html, jsonScript } from './html.js';
@@ -413,6 +415,12 @@ describe('dashboard over HTTP', () => {
       ['POST', '/dashboard/members/mem_none/remove'],
       ['POST', '/dashboard/integrations/notion/switch'],
       ['POST', '/dashboard/operations/notion/list_users'],
+      ['GET', '/dashboard/events'],
+      ['GET', '/dashboard/subscriptions'],
+      ['GET', '/dashboard/subscriptions/sub_none'],
+      ['POST', '/dashboard/subscriptions'],
+      ['POST', '/dashboard/subscriptions/sub_none/redeliver'],
+      ['POST', '/dashboard/subscriptions/sub_none/delete'],
     ];
     for (const [method, path] of adminPages) {
       const canonical = await answer(method, path, member);
@@ -460,6 +468,250 @@ describe('dashboard over HTTP', () => {
     const within = await get(`/dashboard/integrations/${'a'.repeat(100)}`, admin.cookie);
     expect(within.status).toBe(404);
     expect(await within.text()).not.toContain('There is no dashboard page here.');
+  });
+});
+
+describe('dashboard events and subscriptions', () => {
+  // sandbox mode: the applications' sandboxes send signed webhooks to this gateway. A failed delivery is a dead letter
+  // at once (no retry period), and subscribers on this host are allowed.
+  let gateway: TestGateway;
+  let subscriber: Server;
+  let subscriberUrl: string;
+  let subscriberStatus = 204;
+  const received: Array<{ body: string; headers: IncomingHttpHeaders }> = [];
+  beforeAll(async () => {
+    gateway = await startTestGateway({
+      sandbox: true,
+      env: { PORTICO_EGRESS_ALLOW_PRIVATE: '127.0.0.1', PORTICO_EVENTS_RETRY_HOURS: '0' },
+    });
+    subscriber = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        received.push({ body: Buffer.concat(chunks).toString('utf8'), headers: req.headers });
+        res.writeHead(subscriberStatus).end();
+      });
+    });
+    await new Promise<void>((resolve) => subscriber.listen(0, '127.0.0.1', resolve));
+    subscriberUrl = `http://127.0.0.1:${(subscriber.address() as AddressInfo).port}/portico`;
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await new Promise((resolve) => subscriber?.close(resolve));
+  });
+
+  const get = (path: string, cookie: string) => fetch(`${gateway.url}${path}`, { redirect: 'manual', headers: { cookie } });
+  const text = async (path: string, cookie: string) => {
+    const response = await get(path, cookie);
+    expect(response.status, path).toBe(200);
+    return response.text();
+  };
+  const post = (path: string, form: Record<string, string>, cookie: string) =>
+    fetch(`${gateway.url}${path}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+      body: new URLSearchParams(form).toString(),
+    });
+  async function signIn(key = gateway.key): Promise<{ cookie: string; csrf: string }> {
+    const response = await post('/dashboard/sign-in', { key }, '');
+    expect(response.status).toBe(303);
+    const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await text('/dashboard/events', cookie))?.[1] as string;
+    return { cookie, csrf };
+  }
+  /** The ids of the events a page of the Events table lists, in its order. */
+  const listed = (page: string) => [...page.matchAll(/<tr data-event="(evt_[A-Za-z0-9_-]+)">/g)].map((m) => m[1]);
+  async function emitCall(): Promise<string> {
+    const sandbox = gateway.sandboxes.callrail as SandboxServer;
+    const response = await fetch(`${sandbox.url}/__sandbox/emit`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ webhook: 'post_call' }),
+    });
+    const answer = (await response.json()) as { ok: boolean; delivery: { answer: { events?: string[] } } };
+    expect(answer.ok).toBe(true);
+    const id = answer.delivery.answer.events?.[0];
+    expect(id).toMatch(/^evt_/);
+    return id as string;
+  }
+  async function until(what: string, condition: () => boolean | Promise<boolean>): Promise<void> {
+    const end = Date.now() + 10_000;
+    while (!(await condition())) {
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+  const flashOf = async (response: Response, cookie: string) => {
+    expect(response.status).toBe(303);
+    const page = await text(response.headers.get('location') as string, cookie);
+    return /<div class="flash (ok|error)"[^>]*>([^<]*)<\/div>/.exec(page)?.slice(1).join(': ');
+  };
+
+  it('lists an emitted event on the Events page, filters by application and type, and shows each webhook address', async () => {
+    const admin = await signIn();
+    const id = await emitCall();
+    const page = await text('/dashboard/events', admin.cookie);
+    expect(page).toContain('aria-current="page">Events</a>');
+    const row = new RegExp(`<tr data-event="${id}">[\\s\\S]*?</tr>`).exec(page)?.[0] ?? '';
+    expect(row).toContain('callrail');
+    expect(row).toContain('<code>call.completed</code>');
+    expect(row).toMatch(/<time datetime="[^"]+">/);
+    expect(listed(await text('/dashboard/events?service=callrail', admin.cookie))).toContain(id);
+    expect(listed(await text('/dashboard/events?service=slack', admin.cookie))).not.toContain(id);
+    expect(listed(await text('/dashboard/events?type=call.completed', admin.cookie))).toContain(id);
+    expect(listed(await text('/dashboard/events?type=message.posted', admin.cookie))).not.toContain(id);
+    const refused = await text('/dashboard/events?type=no%20type', admin.cookie);
+    expect(refused).toContain('The type is not valid');
+    expect(listed(refused)).toEqual([]);
+    // where each application delivers, and whether its secret is saved (sandbox mode saves them)
+    const source = /<tr data-source="callrail">[\s\S]*?<\/tr>/.exec(page)?.[0] ?? '';
+    expect(source).toContain(`<code id="hook-callrail">${gateway.url}/api/events/default/callrail</code>`);
+    expect(source).toContain('data-copy="hook-callrail"');
+    expect(source).toContain('>Set</span>');
+    expect((await gateway.rest('DELETE', '/api/admin/events/lawmatics/secret')).status).toBe(200);
+    const after = await text('/dashboard/events', admin.cookie);
+    expect(/<tr data-source="lawmatics">[\s\S]*?<\/tr>/.exec(after)?.[0]).toContain('Not set');
+  });
+
+  it('pages back through older events by cursor, newest first', async () => {
+    const admin = await signIn();
+    const now = Date.now();
+    await gateway.runtime.engine.store.events.append(
+      Array.from({ length: 55 }, (_, i) => ({
+        id: `evt_page${i}`,
+        workspaceId: DEFAULT_WORKSPACE,
+        service: 'quickbooks',
+        type: 'invoice.updated',
+        upstreamId: `page-${i}`,
+        recordId: `${1000 + i}`,
+        occurredAt: null,
+        receivedAt: new Date(now + i).toISOString(),
+        payload: {},
+      })),
+    );
+    const first = await text('/dashboard/events?service=quickbooks', admin.cookie);
+    expect(listed(first)).toEqual(Array.from({ length: 50 }, (_, i) => `evt_page${54 - i}`));
+    const older = /<a class="range-link" href="([^"]+)" rel="next">Older events<\/a>/.exec(first)?.[1]?.replaceAll('&amp;', '&');
+    expect(older).toMatch(/^\/dashboard\/events\?service=quickbooks&before=\d+$/);
+    const second = await text(older as string, admin.cookie);
+    expect(listed(second)).toEqual(['evt_page4', 'evt_page3', 'evt_page2', 'evt_page1', 'evt_page0']);
+    expect(second).not.toContain('rel="next"');
+    expect(second).toContain('>Newest events</a>');
+  });
+
+  it('escapes event types and record ids the applications supply', async () => {
+    const admin = await signIn();
+    await gateway.runtime.engine.store.events.append([
+      {
+        id: 'evt_hostile',
+        workspaceId: DEFAULT_WORKSPACE,
+        service: 'slack',
+        type: '<script>alert("type")</script>',
+        upstreamId: 'hostile-1',
+        recordId: '<script>alert("record")</script>',
+        occurredAt: null,
+        receivedAt: new Date(Date.now() + 60_000).toISOString(),
+        payload: {},
+      },
+    ]);
+    const page = await text('/dashboard/events', admin.cookie);
+    expect(listed(page)).toContain('evt_hostile');
+    expect(page).not.toContain('<script>alert');
+    expect(page).toContain('&lt;script&gt;alert(&quot;type&quot;)&lt;/script&gt;');
+    expect(page).toContain('&lt;script&gt;alert(&quot;record&quot;)&lt;/script&gt;');
+  });
+
+  it('shows an admin limited to some services only their events, and no subscriptions (403)', async () => {
+    const created = await gateway.rest('POST', '/api/admin/keys', {
+      body: { name: 'callrail-admin', admin: true, services: ['callrail'] },
+    });
+    const narrow = await signIn((created.body as { key: string }).key);
+    const page = await text('/dashboard/events', narrow.cookie);
+    expect(listed(page).length).toBeGreaterThan(0);
+    expect(listed(page)).not.toContain('evt_hostile'); // a slack event
+    const refused = await get('/dashboard/subscriptions', narrow.cookie);
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain('may not manage event subscriptions: it is limited to callrail');
+  });
+
+  it('subscribes a URL, shows its secret once, and refuses an internal address or a type that is none with the reason', async () => {
+    const admin = await signIn();
+    const made = await post(
+      '/dashboard/subscriptions',
+      { _csrf: admin.csrf, url: subscriberUrl, types: 'callrail.*, message.posted' },
+      admin.cookie,
+    );
+    expect(made.status).toBe(200);
+    const madeText = await made.text();
+    const secret = /id="new-key" type="text" readonly value="(whsec_[A-Za-z0-9+/=]+)"/.exec(madeText)?.[1] as string;
+    expect(secret).toBeDefined();
+    expect(madeText).toContain('data-copy="new-key"');
+    expect(madeText).toContain('Its signing secret');
+    const list = await text('/dashboard/subscriptions', admin.cookie);
+    expect(list).toContain(`<code>${subscriberUrl}</code>`);
+    expect(list).toContain('<code>callrail.*</code>, <code>message.posted</code>');
+    expect(list).not.toContain(secret);
+    expect(list).not.toContain(secret.slice(6));
+    // the secret signs its deliveries
+    const id = await emitCall();
+    await until('the delivery', () => received.some((r) => r.headers['webhook-id'] === id));
+    const delivery = received.find((r) => r.headers['webhook-id'] === id);
+    expect(new Webhook(secret).verify(delivery?.body ?? '', delivery?.headers as Record<string, string>)).toMatchObject({
+      type: 'call.completed',
+    });
+
+    const metadata = await post(
+      '/dashboard/subscriptions',
+      { _csrf: admin.csrf, url: 'http://169.254.169.254/latest/meta-data/', types: '*' },
+      admin.cookie,
+    );
+    expect(await flashOf(metadata, admin.cookie)).toMatch(/^error: url points at 169\.254\.169\.254, an internal address/);
+    const noType = await post(
+      '/dashboard/subscriptions',
+      { _csrf: admin.csrf, url: 'https://hooks.example.com/x', types: 'calls' },
+      admin.cookie,
+    );
+    expect(await flashOf(noType, admin.cookie)).toContain('is not an event type');
+    const urls = (await gateway.runtime.engine.events.outbound.list(DEFAULT_WORKSPACE)).map((s) => s.url);
+    expect(urls).toEqual([subscriberUrl]);
+    // as on the admin API: without the session's token nothing is made
+    expect((await post('/dashboard/subscriptions', { url: 'https://hooks.example.com/y', types: '*' }, admin.cookie)).status).toBe(403);
+  });
+
+  it('shows a dead letter with its attempt, redelivers it on request, and deletes a subscription', async () => {
+    const admin = await signIn();
+    const outbound = gateway.runtime.engine.events.outbound;
+    const [sub] = await outbound.list(DEFAULT_WORKSPACE);
+    const subId = sub?.id as string;
+    subscriberStatus = 500;
+    const id = await emitCall();
+    await until('the dead letter', async () => (await outbound.deliveries(DEFAULT_WORKSPACE, subId)).dead_letters.length === 1);
+    const list = await text('/dashboard/subscriptions', admin.cookie);
+    const row = new RegExp(`<tr data-subscription="${subId}">[\\s\\S]*?</tr>`).exec(list)?.[0] ?? '';
+    expect(row).toContain('Dead letters');
+    expect(row).toContain('dead</span> 500');
+    const detail = await text(`/dashboard/subscriptions/${subId}`, admin.cookie);
+    expect(detail).toContain(`<tr data-dead="${id}">`);
+    expect(detail).toMatch(/<tr data-attempt="dead">[\s\S]*?500/);
+
+    subscriberStatus = 204;
+    const redelivered = await post(`/dashboard/subscriptions/${subId}/redeliver`, { _csrf: admin.csrf, event_id: id }, admin.cookie);
+    expect(redelivered.headers.get('location')).toBe(`/dashboard/subscriptions/${subId}`);
+    expect(await flashOf(redelivered, admin.cookie)).toBe('ok: 1 dead letter is queued again.');
+    await until('the redelivery', () => received.filter((r) => r.headers['webhook-id'] === id).length === 2);
+    await until('the log', async () => (await outbound.deliveries(DEFAULT_WORKSPACE, subId)).attempts[0]?.outcome === 'delivered');
+    const after = await text(`/dashboard/subscriptions/${subId}`, admin.cookie);
+    expect(after).toContain('data-dead-letters="0"');
+    expect(after).toMatch(/<tr data-attempt="delivered">[\s\S]*?<code>evt_/);
+    const none = await post(`/dashboard/subscriptions/${subId}/redeliver`, { _csrf: admin.csrf }, admin.cookie);
+    expect(await flashOf(none, admin.cookie)).toBe('error: There were no dead letters to redeliver.');
+
+    expect(detail).toContain(`data-confirm="Delete the subscription of ${subscriberUrl}?`);
+    const deleted = await post(`/dashboard/subscriptions/${subId}/delete`, { _csrf: admin.csrf }, admin.cookie);
+    expect(await flashOf(deleted, admin.cookie)).toBe(`ok: The subscription of ${subscriberUrl} is deleted.`);
+    expect(await outbound.list(DEFAULT_WORKSPACE)).toEqual([]);
+    expect((await get(`/dashboard/subscriptions/${subId}`, admin.cookie)).status).toBe(404);
   });
 });
 

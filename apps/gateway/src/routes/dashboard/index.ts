@@ -18,6 +18,7 @@ import type { DashboardAssets } from './assets.js';
 import { mountConnections } from './connections.js';
 import { mountConsent } from './consent.js';
 import { DASHBOARD_CSP } from './csp.js';
+import { mountEvents } from './events.js';
 import { mountGrants } from './grants.js';
 import { backTo, type Handler, mountPages, type PageRequest, type RouteOptions, validator } from './handlers.js';
 import type { Html } from './html.js';
@@ -25,6 +26,7 @@ import { errorPage, type Notice, page, type Section, type SignInChoices, signInP
 import { type MemberSignIn, SignInRefused } from './member-sign-in.js';
 import { mountMembers } from './members.js';
 import { AttemptLimiter, csrfMatches, SessionStore } from './session.js';
+import { mountSubscriptions } from './subscriptions.js';
 
 export const DASHBOARD_PREFIX = '/dashboard';
 const COOKIE = 'portico_session';
@@ -423,6 +425,8 @@ export function dashboardMiddleware(options: DashboardOptions): (ctx: Context, n
   mountGrants(kit);
   mountMembers(kit, memberSignIn?.options.name);
   mountConnections(kit);
+  mountEvents(kit);
+  mountSubscriptions(kit);
 
   /** A path under /dashboard that no route matches: guarded as an admin page, then no page (404). */
   const noRoute = async (ctx: Context) => {

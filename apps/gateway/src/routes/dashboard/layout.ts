@@ -2,10 +2,22 @@ import type { DashboardAssets } from './assets.js';
 import { type Html, html } from './html.js';
 import type { DashboardSession, Flash } from './session.js';
 
-/** What a page says above its content, once: a flash message, or a new key's secret (shown only on that answer). */
-export type Notice = Flash | { kind: 'secret'; message: string; secret: string };
+/**
+ * What a page says above its content, once: a flash message, or a new secret (shown only on that answer): a key's, or
+ * with `label` and `kept` another's (a subscription's signing secret).
+ */
+export type Notice = Flash | { kind: 'secret'; message: string; secret: string; label?: string; kept?: string };
 
-export type Section = 'integrations' | 'operations' | 'keys' | 'activity' | 'members' | 'grants' | 'connections';
+export type Section =
+  | 'integrations'
+  | 'operations'
+  | 'keys'
+  | 'activity'
+  | 'members'
+  | 'grants'
+  | 'connections'
+  | 'events'
+  | 'subscriptions';
 
 /**
  * The sections, and who sees them: `admin` only admins; `person` only people signed in with the identity provider (a key
@@ -19,6 +31,8 @@ const NAV: ReadonlyArray<[Section, string, string, who: 'admin' | 'person' | 'al
   ['connections', 'Your accounts', '/dashboard/connections', 'person'],
   ['grants', 'Connected clients', '/dashboard/grants', 'all'],
   ['activity', 'Activity', '/dashboard/activity', 'admin'],
+  ['events', 'Events', '/dashboard/events', 'admin'],
+  ['subscriptions', 'Subscriptions', '/dashboard/subscriptions', 'admin'],
 ];
 
 export interface PageContext {
@@ -77,11 +91,11 @@ function flashMessage(flash: Notice): Html {
   if (flash.kind === 'secret') {
     return html`<section class="flash secret" aria-labelledby="secret-title">
   <h2 id="secret-title">${flash.message}</h2>
-  <p>Copy it now: it is shown only this once. Portico keeps only its hash.</p>
-  <label for="new-key">The new API key</label>
+  <p>Copy it now: it is shown only this once. ${flash.kept ?? 'Portico keeps only its hash.'}</p>
+  <label for="new-key">${flash.label ?? 'The new API key'}</label>
   <input id="new-key" type="text" readonly value="${flash.secret}" autocomplete="off" spellcheck="false">
   <div class="actions">
-    <button type="button" data-copy="new-key" hidden>Copy key</button>
+    <button type="button" data-copy="new-key" hidden>Copy ${flash.label ? 'secret' : 'key'}</button>
     <span id="new-key-status" role="status"></span>
   </div>
 </section>`;
