@@ -9,7 +9,8 @@ declare module 'autocannon' {
     body?: string;
   }
   export interface Options {
-    url: string;
+    /** several: the connections are dealt to them in turn */
+    url: string | string[];
     connections?: number;
     /** seconds */
     duration?: number;

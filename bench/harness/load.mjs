@@ -17,8 +17,9 @@ import { percentile } from './stats.mjs';
 /**
  * One load run. Latencies come from autocannon's per-response event (hrtime, float ms), kept whole and sorted here:
  * autocannon's own histogram has 1 ms resolution, too coarse for sub-millisecond p50s. `watch` gives the pids whose CPU
- * time is read before and after the run; the load generator's own is always read.
- * @param {{ url: string, requests: LoadRequest[], connections: number, duration: number, watch?: Partial<Record<Watched, number>> }} options
+ * time is read before and after the run; the load generator's own is always read. Several URLs: the connections are dealt to
+ * them in turn.
+ * @param {{ url: string | string[], requests: LoadRequest[], connections: number, duration: number, watch?: Partial<Record<Watched, number>> }} options
  */
 export async function runLoad({ url, requests, connections, duration, watch = {} }) {
   /** @type {number[]} */
