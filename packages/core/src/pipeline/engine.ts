@@ -16,6 +16,7 @@ import { KeyRing } from '../connections/key-ring.js';
 import { OAuthClients } from '../connections/oauth-clients.js';
 import { type OAuthCompletion, OAuthFlow, type OAuthStart } from '../connections/oauth-flow.js';
 import type { OAuthClient, OAuthClientConfig } from '../connections/oauth-protocol.js';
+import type { UpstreamRequest } from '../contract/operation.js';
 import type { Credentials } from '../contract/plugin.js';
 import { type RegisteredIntegration, type Registry, requireIntegration } from '../contract/registry.js';
 import { OperationIndex } from '../contract/search.js';
@@ -37,6 +38,7 @@ import { InboundEvents } from './inbound-events.js';
 import { type EngineObserver, Observers } from './observers.js';
 import { type InvokeRequest, type InvokeResult, Pipeline, type Protocol } from './pipeline.js';
 import { createRateLimiter, type RateLimitOptions } from './rate-limit.js';
+import { WebhookRegistrations } from './webhook-registrations.js';
 
 // `Principal` lives with the API keys that resolve it; the testing helpers import it from here.
 export type { Principal } from '../access/api-keys.js';
@@ -125,6 +127,8 @@ export class Engine {
   private readonly connections: Connections;
   /** Whom each connection acts as upstream (the plugins' who-am-I), kept with its non-secret facts. */
   readonly identities: ConnectionIdentities<IntegrationState>;
+  /** The webhook subscriptions plugins register with their applications, and their renewal (webhook-registrations.ts). */
+  readonly webhooks: WebhookRegistrations;
   private readonly oauth: OAuthFlow;
   private readonly pipeline: Pipeline;
   private readonly audit: AuditLog;
@@ -200,7 +204,21 @@ export class Engine {
       state: (workspaceId, service) => this.settings.state(workspaceId, service),
       baseUrlFor: (integration, state, meta) => this.pipeline.baseUrlFor(integration, state, meta),
     });
-    if (options.identifyConnections !== false) this.connections.afterSave = (record) => this.identities.identify(record);
+    this.webhooks = new WebhookRegistrations(registry, store, keys, logger, async (integration, workspaceId) => {
+      const loaded = await this.connections.credentialsFor(integration, workspaceId, undefined, null);
+      const state = await this.settings.state(workspaceId, integration.service);
+      const baseUrl = this.pipeline.baseUrlFor(integration, state, loaded.record.meta);
+      const operation = { name: 'webhook_subscription' };
+      const send = (request: UpstreamRequest) => sender.send(integration, operation, request, baseUrl, loaded.credentials, state.settings);
+      return { client: { baseUrl, send }, connection: loaded.record.meta };
+    });
+    const identify = options.identifyConnections !== false;
+    this.connections.afterSave = async (saved) => {
+      const record = identify ? await this.identities.identify(saved) : saved;
+      await this.webhooks.connected(record);
+      return record;
+    };
+    this.connections.beforeDelete = (record) => this.webhooks.disconnecting(record);
     // Settings changed by this process, another process (PostgreSQL NOTIFY) or the CLI drop the cached copy at once;
     // the cache lifetime bounds staleness should a notification be missed.
     this.unsubscribe = this.store.onChange((change) => {
@@ -387,6 +405,7 @@ export class Engine {
   }
 
   async close(): Promise<void> {
+    await this.webhooks.stop();
     await this.keyAgreement.stop();
     this.unsubscribe();
     this.audit.stop();
