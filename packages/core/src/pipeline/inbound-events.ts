@@ -7,7 +7,7 @@ import type { Registry } from '../contract/registry.js';
 import { errorSummary, GatewayError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { EventQuery, EventRecord } from '../store/event-types.js';
-import type { RegistrationRecord } from '../store/registrations-sql.js';
+import type { RegistrationRecord } from '../store/registration-types.js';
 import type { Store } from '../store/types.js';
 import { OutboundEvents } from './outbound-events.js';
 import { setupDigest } from './webhook-registrations.js';

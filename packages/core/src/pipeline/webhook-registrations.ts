@@ -5,7 +5,7 @@ import type { PluginWebhookSubscriptions, SubscriptionClient, WebhookSubscriptio
 import type { RegisteredIntegration, Registry } from '../contract/registry.js';
 import { errorSummary, isGatewayError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { RegistrationRecord } from '../store/registrations-sql.js';
+import type { RegistrationRecord } from '../store/registration-types.js';
 import type { ConnectionRecord, Store } from '../store/types.js';
 
 /** Renewal starts when less than this remains before a subscription expires, unless the plugin says otherwise. */

@@ -4,7 +4,7 @@ import type { EventTable } from './event-types.js';
 import type { InstanceTable } from './instance-types.js';
 import type { MemberTable } from './member-types.js';
 import type { MigrateOptions, MigrationStatus } from './migration-types.js';
-import type { RegistrationTable } from './registrations-sql.js';
+import type { RegistrationTable } from './registration-types.js';
 import type { KeyScopes } from './scopes.js';
 import type { SubscriptionTable } from './subscription-types.js';
 

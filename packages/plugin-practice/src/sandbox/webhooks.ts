@@ -97,8 +97,8 @@ function subscribed(db: Db, model: string, event: string, now = Date.now()): Arr
 
 /**
  * Clio's rules for a webhook's writes: an https URL (the sandbox also takes http on loopback, where the gateway
- * listens in sandbox mode), and an expiry in the future and at most 31 days ahead; a new webhook without one expires
- * in 3 days. Throws the 422 Clio answers.
+ * listens in sandbox mode), and an expiry at most 31 days ahead (one in the past leaves the webhook expired); a new
+ * webhook without one expires in 3 days. Throws the 422 Clio answers.
  */
 export function checkWebhook(data: Record<string, unknown>, creating: boolean, now = Date.now()): void {
   if (typeof data.url === 'string') {
@@ -117,7 +117,6 @@ export function checkWebhook(data: Record<string, unknown>, creating: boolean, n
   }
   const at = typeof data.expires_at === 'string' ? Date.parse(data.expires_at) : Number.NaN;
   if (!Number.isFinite(at)) throw unprocessable('expires_at must be an ISO-8601 timestamp');
-  if (at <= now) throw unprocessable('expires_at must be in the future');
   if (at > now + MAX_LIFETIME_MS) throw unprocessable('expires_at must be at most 31 days from now');
   data.expires_at = new Date(at).toISOString();
 }
