@@ -69,8 +69,6 @@ export class Connections {
 
   /** Told of every connection stored (the engine asks whom it acts as); resolves with the record as it stands then. */
   afterSave: ((record: ConnectionRecord) => Promise<ConnectionRecord>) | undefined;
-  /** Told before a connection is deleted, while its credentials still work (the engine removes its webhook subscription). */
-  beforeDelete: ((record: ConnectionRecord) => Promise<void>) | undefined;
 
   outage = new DatabaseOutage(); // degraded mode (store/outage.ts): the engine sets its own
   constructor(options: ConnectionsOptions) {
@@ -137,12 +135,6 @@ export class Connections {
   ): Promise<{ deleted: boolean; revoked: boolean | null; revokeError?: string }> {
     const record = await this.store.getConnection(workspaceId, service, memberId);
     if (!record) return { deleted: false, revoked: null };
-    await this.beforeDelete?.(record).catch((error: unknown) => {
-      this.logger.warn(
-        { service, workspaceId, reason: errorSummary(error) },
-        'could not tidy up before disconnecting; disconnecting anyway',
-      );
-    });
     let revoked: boolean | null = null;
     let revokeError: string | undefined;
     const integration = this.registry.get(service);

@@ -16,7 +16,6 @@ import { KeyRing } from '../connections/key-ring.js';
 import { OAuthClients } from '../connections/oauth-clients.js';
 import { type OAuthCompletion, OAuthFlow, type OAuthStart } from '../connections/oauth-flow.js';
 import type { OAuthClient, OAuthClientConfig } from '../connections/oauth-protocol.js';
-import type { UpstreamRequest } from '../contract/operation.js';
 import type { Credentials } from '../contract/plugin.js';
 import { type RegisteredIntegration, type Registry, requireIntegration } from '../contract/registry.js';
 import { OperationIndex } from '../contract/search.js';
@@ -38,7 +37,7 @@ import { InboundEvents } from './inbound-events.js';
 import { type EngineObserver, Observers } from './observers.js';
 import { type InvokeRequest, type InvokeResult, Pipeline, type Protocol } from './pipeline.js';
 import { createRateLimiter, type RateLimitOptions } from './rate-limit.js';
-import { WebhookRegistrations } from './webhook-registrations.js';
+import { subscriptionClients, WebhookRegistrations } from './webhook-registrations.js';
 
 // `Principal` lives with the API keys that resolve it; the testing helpers import it from here.
 export type { Principal } from '../access/api-keys.js';
@@ -127,8 +126,7 @@ export class Engine {
   private readonly connections: Connections;
   /** Whom each connection acts as upstream (the plugins' who-am-I), kept with its non-secret facts. */
   readonly identities: ConnectionIdentities<IntegrationState>;
-  /** The webhook subscriptions plugins register with their applications, and their renewal (webhook-registrations.ts). */
-  readonly webhooks: WebhookRegistrations;
+  readonly webhooks: WebhookRegistrations; // subscriptions plugins register with their applications, renewed
   private readonly oauth: OAuthFlow;
   private readonly pipeline: Pipeline;
   private readonly audit: AuditLog;
@@ -204,21 +202,10 @@ export class Engine {
       state: (workspaceId, service) => this.settings.state(workspaceId, service),
       baseUrlFor: (integration, state, meta) => this.pipeline.baseUrlFor(integration, state, meta),
     });
-    this.webhooks = new WebhookRegistrations(registry, store, keys, logger, async (integration, workspaceId) => {
-      const loaded = await this.connections.credentialsFor(integration, workspaceId, undefined, null);
-      const state = await this.settings.state(workspaceId, integration.service);
-      const baseUrl = this.pipeline.baseUrlFor(integration, state, loaded.record.meta);
-      const operation = { name: 'webhook_subscription' };
-      const send = (request: UpstreamRequest) => sender.send(integration, operation, request, baseUrl, loaded.credentials, state.settings);
-      return { client: { baseUrl, send }, connection: loaded.record.meta };
-    });
-    const identify = options.identifyConnections !== false;
-    this.connections.afterSave = async (saved) => {
-      const record = identify ? await this.identities.identify(saved) : saved;
-      await this.webhooks.connected(record);
-      return record;
-    };
-    this.connections.beforeDelete = (record) => this.webhooks.disconnecting(record);
+    const clients = subscriptionClients(this.connections, this.settings, this.pipeline, sender);
+    this.webhooks = new WebhookRegistrations(registry, store, keys, logger, clients);
+    const identify = options.identifyConnections !== false; // then registers its webhooks (webhook-registrations.ts)
+    this.connections.afterSave = async (saved) => this.webhooks.connected(identify ? await this.identities.identify(saved) : saved);
     // Settings changed by this process, another process (PostgreSQL NOTIFY) or the CLI drop the cached copy at once;
     // the cache lifetime bounds staleness should a notification be missed.
     this.unsubscribe = this.store.onChange((change) => {
@@ -309,15 +296,9 @@ export class Engine {
     return this.connections.save(workspaceId, service, kind, credentials, meta, memberId);
   }
 
-  /**
-   * Deletes a connection; an OAuth connection's token is revoked upstream first where the provider supports it.
-   * A failed revocation does not keep the credentials here (the operator asked for them to go): it is reported back.
-   */
-  disconnect(
-    workspaceId: string,
-    service: string,
-    memberId: string | null = null,
-  ): Promise<{ deleted: boolean; revoked: boolean | null; revokeError?: string }> {
+  /** Deletes a connection: the shared one's webhook subscription removed upstream first, its OAuth token revoked (best effort). */
+  async disconnect(workspaceId: string, service: string, memberId: string | null = null): ReturnType<Connections['disconnect']> {
+    if (!memberId) await this.webhooks.disconnecting(workspaceId, service);
     return this.connections.disconnect(workspaceId, service, memberId);
   }
 

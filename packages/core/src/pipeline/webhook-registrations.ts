@@ -1,12 +1,17 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { IntegrationSettings } from '../access/integration-settings.js';
 import { registrationSecretAad } from '../connections/connection-keys.js';
+import type { Connections } from '../connections/credentials.js';
 import type { KeyRing } from '../connections/key-ring.js';
 import type { PluginWebhookSubscriptions, SubscriptionClient, WebhookSubscription } from '../contract/events.js';
+import type { UpstreamRequest } from '../contract/operation.js';
 import type { RegisteredIntegration, Registry } from '../contract/registry.js';
 import { errorSummary, isGatewayError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { RegistrationRecord } from '../store/registration-types.js';
 import type { ConnectionRecord, Store } from '../store/types.js';
+import type { UpstreamSender } from '../upstream/send.js';
+import type { Pipeline } from './pipeline.js';
 
 /** Renewal starts when less than this remains before a subscription expires, unless the plugin says otherwise. */
 export const RENEW_BEFORE_SECONDS = 7 * 24 * 60 * 60;
@@ -22,6 +27,26 @@ const MAX_ID = 200;
 
 /** The digest a setup token is kept as: the handshake's `?setup=` is compared with it. */
 export const setupDigest = (token: string): string => createHash('sha256').update(token).digest('base64url');
+
+/**
+ * The clients the plugins' calls go through: the workspace's shared connection's credentials, its integration's
+ * settings and base URL, and the upstream sender (the gateway's timeouts, limits and egress policy).
+ */
+export function subscriptionClients(
+  connections: Pick<Connections, 'credentialsFor'>,
+  settings: Pick<IntegrationSettings, 'state'>,
+  pipeline: Pick<Pipeline, 'baseUrlFor'>,
+  sender: UpstreamSender,
+): SubscriptionClientFor {
+  return async (integration, workspaceId) => {
+    const loaded = await connections.credentialsFor(integration, workspaceId, undefined, null);
+    const state = await settings.state(workspaceId, integration.service);
+    const baseUrl = pipeline.baseUrlFor(integration, state, loaded.record.meta);
+    const operation = { name: 'webhook_subscription' };
+    const send = (request: UpstreamRequest) => sender.send(integration, operation, request, baseUrl, loaded.credentials, state.settings);
+    return { client: { baseUrl, send }, connection: loaded.record.meta };
+  };
+}
 
 /** The connection and a client to the application with its credentials: what a plugin's calls need. */
 export type SubscriptionClientFor = (
@@ -68,18 +93,20 @@ export class WebhookRegistrations {
     return `${base}/api/events/${encodeURIComponent(workspaceId)}/${encodeURIComponent(service)}?setup=${token}`;
   }
 
-  /** A connection was saved: the workspace's shared one of a plugin that registers its webhooks is registered now. */
-  async connected(record: ConnectionRecord, now = Date.now()): Promise<void> {
-    if (record.memberId || !this.plugin(record.service)) return;
-    if (!this.baseUrl) return; // said once at start; the command line's connections are registered by the server
+  /**
+   * A connection was saved: the workspace's shared one of a plugin that registers its webhooks is registered now.
+   * Resolves with the record once done (a failure is logged, and the loop tries again).
+   */
+  async connected(record: ConnectionRecord, now = Date.now()): Promise<ConnectionRecord> {
+    // without a public URL: said once at start; the command line's connections are registered by the server's loop
+    if (record.memberId || !this.plugin(record.service) || !this.baseUrl) return record;
     await this.store.registrations.add(record.workspaceId, record.service, new Date(now).toISOString());
     await this.track(this.run(record.workspaceId, record.service, now));
+    return record;
   }
 
   /** The shared connection is about to be deleted: its subscription is removed upstream (best effort) and here. */
-  async disconnecting(record: ConnectionRecord): Promise<void> {
-    if (record.memberId) return;
-    const { workspaceId, service } = record;
+  async disconnecting(workspaceId: string, service: string): Promise<void> {
     const stored = await this.store.registrations.get(workspaceId, service);
     if (!stored) return;
     const plugin = this.plugin(service);
