@@ -24,6 +24,10 @@ export interface RegistrationTable {
   /** Keeps the secret a handshake brought, while the setup token is still `setupHash`; spends the token. */
   takeHandshake(workspaceId: string, service: string, setupHash: string, secret: string, at: string): Promise<boolean>;
   delete(workspaceId: string, service: string): Promise<boolean>;
+  /** Every workspace's registrations (re-encryption after a key rotation, the key count of `portico encryption`). */
+  all(): Promise<RegistrationRecord[]>;
+  /** Replaces a secret's ciphertext if it is still `expected` (compare-and-swap). */
+  swapSecret(workspaceId: string, service: string, secret: string, expected: string): Promise<boolean>;
   /** Registrations not yet made upstream, or expiring before `before`, at most `limit`: the renewal loop's work. */
   due(before: string, limit: number): Promise<Array<{ workspaceId: string; service: string }>>;
   /** Takes the lease for `owner` until `until` when free, expired at `now`, or the owner's already (one instance at a time). */

@@ -60,6 +60,15 @@ export class SqlRegistrationTable implements RegistrationTable {
     return (await this.run(sql, [workspaceId, service])).changed > 0;
   }
 
+  async all(): Promise<RegistrationRecord[]> {
+    return (await this.run('SELECT * FROM webhook_registrations ORDER BY workspace_id, service', [])).rows.map(registration);
+  }
+
+  async swapSecret(workspaceId: string, service: string, secret: string, expected: string): Promise<boolean> {
+    const sql = 'UPDATE webhook_registrations SET secret = ? WHERE workspace_id = ? AND service = ? AND secret = ?';
+    return (await this.run(sql, [secret, workspaceId, service, expected])).changed > 0;
+  }
+
   async due(before: string, limit: number): Promise<Array<{ workspaceId: string; service: string }>> {
     const sql = `SELECT workspace_id, service FROM webhook_registrations
        WHERE upstream_id IS NULL OR expires_at < ? ORDER BY workspace_id, service LIMIT ?`;
