@@ -185,4 +185,13 @@ describe('the Clio webhook the gateway registers', () => {
     const sent = await control('/__sandbox/emit', { model: 'matter', url: `${gateway.url}/api/events/${DEFAULT_WORKSPACE}/clio` });
     expect(sent.body.delivery).toMatchObject({ status: 404 });
   });
+
+  it('without a public URL, connecting Clio registers nothing', async () => {
+    gateway.runtime.engine.webhooks.baseUrl = undefined;
+    const connected = await gateway.rest('PUT', '/api/admin/connections/clio', { body: { token: sandbox.token } });
+    expect(connected.status, JSON.stringify(connected.body)).toBe(200);
+    await gateway.runtime.engine.webhooks.tick();
+    expect(await clioWebhooks()).toEqual([]);
+    expect(await registration()).toBeUndefined();
+  });
 });

@@ -216,6 +216,7 @@ export class WebhookRegistrations {
           kind = 'subscribe'; // gone upstream (expired, deleted there): registered anew
         }
       }
+      if (!this.baseUrl) return; // nowhere to tell the application to send (a renewal needs no address)
       const token = randomBytes(24).toString('base64url');
       const armed = { ...stored, upstreamId: null, expiresAt: null, setupHash: setupDigest(token), updatedAt: at };
       if (!(await registrations.save(armed, this.owner))) return;
