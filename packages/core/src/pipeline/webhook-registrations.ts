@@ -116,6 +116,7 @@ export class WebhookRegistrations {
         const { client, connection } = await this.clientFor(integration, workspaceId);
         await this.withTimeout(plugin.unsubscribe(client, { id: stored.upstreamId, connection }));
         this.logger.info({ workspace: workspaceId, service, subscription: stored.upstreamId }, 'webhook subscription removed upstream');
+        this.failing.delete(failureKey(workspaceId, service, 'unsubscribe'));
       } catch (error) {
         this.fail(workspaceId, service, 'unsubscribe', errorSummary(error), 'removed here anyway');
       }
