@@ -20,6 +20,17 @@ export interface DeliveryReply {
   headers: Readonly<Record<string, string>>;
 }
 
+/**
+ * A service whose webhooks the workspace receives: whether it can check them (a secret saved, or the registered
+ * webhook's), and the webhook the gateway registered with the application, for plugins that register one.
+ */
+export interface InboundSource {
+  service: string;
+  configured: boolean;
+  secret_hint: string;
+  registered_webhook?: { id: string; expires_at: string | null } | null;
+}
+
 /** A signing secret is the application's: at least 8 characters, at most 512, printable ASCII. */
 const SECRET = /^[\x21-\x7e]{8,512}$/;
 /** How many old events a delivery deletes at most (retention). */
@@ -96,9 +107,9 @@ export class InboundEvents {
   }
 
   /** The services of the workspace whose webhooks are set up (a secret saved), with each one's hint. */
-  async configured(workspaceId: string): Promise<Array<{ service: string; configured: boolean; secret_hint: string }>> {
+  async configured(workspaceId: string): Promise<InboundSource[]> {
     const saved = new Set(await this.store.events.listSecretServices(workspaceId));
-    const sources = [];
+    const sources: InboundSource[] = [];
     for (const i of this.registry.list()) {
       if (!i.plugin.events) continue;
       // the webhook the gateway registered with the application (webhook-registrations.ts), when its plugin does
