@@ -9,6 +9,9 @@ export type {
   NormalisedDelivery,
   NormalisedEvent,
   PluginEvents,
+  PluginWebhookSubscriptions,
+  SubscriptionClient,
+  WebhookSubscription,
 } from './contract/events.js';
 export {
   type Access,

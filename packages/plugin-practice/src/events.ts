@@ -1,5 +1,14 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { DeliveryCheck, Handshake, InboundDelivery, NormalisedDelivery, PluginEvents } from '@portico/core/plugin';
+import type {
+  DeliveryCheck,
+  Handshake,
+  InboundDelivery,
+  NormalisedDelivery,
+  PluginEvents,
+  PluginWebhookSubscriptions,
+  SubscriptionClient,
+  WebhookSubscription,
+} from '@portico/core/plugin';
 
 /**
  * Clio Manage's webhooks (https://docs.developers.clio.com/guides/clio-manage/webhooks/). A webhook is created through
@@ -105,6 +114,52 @@ export function normaliseClio(body: unknown, delivery: InboundDelivery): Normali
   };
 }
 
+/** The model of the webhook Portico registers for a workspace: matters, every event of theirs. */
+export const SUBSCRIBED_MODEL = 'matter';
+const SUBSCRIBED_EVENTS = ['created', 'updated', 'deleted', 'matter_opened', 'matter_pended', 'matter_closed'];
+/** The record fields each delivery carries: its id, what it is, and the time the gateway holds it to. */
+const SUBSCRIBED_FIELDS = 'id,etag,display_number,description,status,created_at,updated_at';
+/** How long a webhook is asked to live: Clio allows 31 days at most (3 when none is asked); a day less leaves room for clocks. */
+export const WEBHOOK_LIFETIME_DAYS = 30;
+
+const expiryFrom = (now: Date) => new Date(now.getTime() + WEBHOOK_LIFETIME_DAYS * 86_400_000).toISOString();
+
+/** The webhook in Clio's answer (`data`): its id, secret and expiry. */
+function webhookOf(body: unknown): WebhookSubscription {
+  const data = isObject(body) && isObject(body.data) ? body.data : {};
+  const id = idOf(data.id);
+  if (!id) throw new Error('Clio answered no webhook id');
+  return {
+    id,
+    ...(typeof data.shared_secret === 'string' ? { secret: data.shared_secret } : {}),
+    ...(typeof data.expires_at === 'string' ? { expiresAt: data.expires_at } : {}),
+  };
+}
+
+const webhookPath = (id: string) => `/webhooks/${encodeURIComponent(id)}.json`;
+
+/**
+ * The workspace's Clio webhook, registered by the gateway (`POST /webhooks.json`) for matters, renewed by extending
+ * `expires_at` (`PATCH /webhooks/{id}.json`) and deleted on disconnect. Clio's handshake goes to the URL the gateway
+ * gives, which carries its one-time setup token; the `shared_secret` of the answer signs the deliveries.
+ */
+export const clioSubscriptions: PluginWebhookSubscriptions = {
+  renewBeforeSeconds: 7 * 86_400,
+  async subscribe(client: SubscriptionClient, { callbackUrl, now }) {
+    const url = `${callbackUrl}${callbackUrl.includes('?') ? '&' : '?'}model=${SUBSCRIBED_MODEL}`;
+    const data = { url, model: SUBSCRIBED_MODEL, events: SUBSCRIBED_EVENTS, fields: SUBSCRIBED_FIELDS, expires_at: expiryFrom(now) };
+    const query = { fields: 'id,shared_secret,status,expires_at' };
+    return webhookOf((await client.send({ method: 'POST', path: '/webhooks.json', query, body: { data } })).body);
+  },
+  async renew(client: SubscriptionClient, { id, now }) {
+    const body = { data: { expires_at: expiryFrom(now) } };
+    return webhookOf((await client.send({ method: 'PATCH', path: webhookPath(id), query: { fields: 'id,expires_at' }, body })).body);
+  },
+  async unsubscribe(client: SubscriptionClient, { id }) {
+    await client.send({ method: 'DELETE', path: webhookPath(id) });
+  },
+};
+
 export const clioEvents: PluginEvents = {
   // the time checked is the record's own (updated_at), which Clio's retries keep
   toleranceSeconds: 24 * 60 * 60,
@@ -112,4 +167,5 @@ export const clioEvents: PluginEvents = {
   verify: verifyClio,
   handshake: handshakeClio,
   normalise: normaliseClio,
+  subscriptions: clioSubscriptions,
 };

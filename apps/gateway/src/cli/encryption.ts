@@ -56,7 +56,8 @@ async function encryption(args: string[], env: NodeJS.ProcessEnv, io: Io): Promi
       counts.set(id, (counts.get(id) ?? 0) + 1);
     }
     const eventSecrets = new Map<string, number>(); // webhook and subscription secrets (docs/events.md): their keys too
-    for (const record of [...(await store.events.allSecrets()), ...(await store.subscriptions.all())]) {
+    const registered = (await store.registrations.all()).flatMap((r) => (r.secret === null ? [] : [{ secret: r.secret }]));
+    for (const record of [...(await store.events.allSecrets()), ...(await store.subscriptions.all()), ...registered]) {
       const id = Encryptor.keyIdOf(record.secret) ?? 'unknown';
       eventSecrets.set(id, (eventSecrets.get(id) ?? 0) + 1);
     }

@@ -30,7 +30,9 @@ async function events(args: string[], runtime: Runtime, io: Io): Promise<number>
   const workspace = (await runtime.engine.workspaces.require(values.workspace)).id;
   if (sub === 'list') {
     for (const source of await runtime.engine.events.configured(workspace)) {
-      const state = source.configured ? 'secret saved' : `no secret (${source.secret_hint})`;
+      const webhook = source.registered_webhook;
+      const registered = webhook ? `webhook ${webhook.id} registered, expires ${webhook.expires_at ?? 'never'}` : undefined;
+      const state = registered ?? (source.configured ? 'secret saved' : `no secret (${source.secret_hint})`);
       io.out(`${source.service}\t/api/events/${workspace}/${source.service}\t${state}`);
     }
     return 0;

@@ -45,7 +45,11 @@ function value<const N extends string>(name: N, fallback: string, meaning: strin
 const DECLARED = [
   value('PORTICO_HOST', '127.0.0.1', 'Interface to listen on (`0.0.0.0` to accept remote clients)'),
   integer('PORTICO_PORT', { fallback: 8787, min: 0, max: 65_535 }, 'TCP port'),
-  text('PORTICO_PUBLIC_URL', '`http://<host>:<port>`', 'Base URL clients use; appears in OpenAPI `servers`'),
+  text(
+    'PORTICO_PUBLIC_URL',
+    '`http://<host>:<port>`',
+    'Base URL clients use; appears in OpenAPI `servers`. Also the address the gateway registers with applications told where to send their webhooks through their API (Clio; without it, none is registered)',
+  ),
   value('PORTICO_DATA_DIR', './data', 'Directory of the embedded database and the generated encryption key'),
   text(
     'PORTICO_DATABASE_URL',

@@ -230,6 +230,18 @@ async function saveSecret(service: string, secret: string) {
 }
 
 describe('Clio events from the sandbox', () => {
+  it('in sandbox mode the gateway registers its matter webhook with the Clio sandbox, which delivers to it', async () => {
+    const registered = () => gateway.runtime.store.registrations.get('default', 'clio');
+    await expect.poll(async () => (await registered())?.upstreamId ?? null).not.toBeNull();
+    const id = (await registered())?.upstreamId;
+    const status = async () =>
+      ((await gateway.rest('GET', `/api/v1/clio/webhooks/${id}?fields=id,status`)).body as { data: { status: string } }).data.status;
+    await expect.poll(status).toBe('enabled');
+    const delivery = await emit('clio', { model: 'matter', event: 'updated' });
+    expect(delivery.url).toContain('/api/events/default/clio?setup=');
+    expect(delivery.status, JSON.stringify(delivery.answer)).toBe(200);
+  });
+
   it('stores a signed matter webhook once as matter.updated, and refuses a replay, a forgery and a stale one', async () => {
     const delivery = await emit('clio', { model: 'matter', event: 'updated' });
     expect(delivery.status, JSON.stringify(delivery.answer)).toBe(200);
@@ -266,7 +278,10 @@ describe('Clio events from the sandbox', () => {
   it('enables a webhook made through the gateway by answering Clio’s handshake at a URL armed with ?setup=', async () => {
     const mark = logged.length;
     await saveSecret('clio', 'clio-one-time-setup-token');
-    expect((await emit('clio')).status).toBe(401); // armed: the saved secret is the setup token for now
+    // a delivery to the workspace's URL signed with the sandbox's secret: refused while armed (the saved secret is the
+    // setup token for now); the webhook sandbox mode registered by itself keeps its own secret
+    const direct = `${gateway.url}/api/events/default/clio?model=matter`;
+    expect((await emit('clio', { url: direct })).status).toBe(401);
     const url = `${gateway.url}/api/events/default/clio?setup=clio-one-time-setup-token&model=matter`;
     const made = await gateway.rest('POST', '/api/v1/clio/webhooks', {
       body: { url, model: 'matter', fields: 'id,etag,display_number,status,created_at,updated_at', events: ['created', 'updated'] },
@@ -277,7 +292,9 @@ describe('Clio events from the sandbox', () => {
       ((await gateway.rest('GET', `/api/v1/clio/webhooks/${id}?fields=id,status`)).body as { data: { status: string } }).data.status;
     await expect.poll(status).toBe('enabled');
     // the secret the handshake brought is the one deliveries are checked with
-    expect((await emit('clio')).status).toBe(200);
+    const shown = await gateway.rest('GET', `/api/v1/clio/webhooks/${id}?fields=id,shared_secret`);
+    const secret = (shown.body as { data: { shared_secret: string } }).data.shared_secret;
+    expect((await emit('clio', { url: direct, secret })).status).toBe(200);
 
     // a setup request at an unarmed URL, or at the spent one, is refused and changes nothing
     const unarmed = await setupRequest('clio', '', { 'x-hook-secret': 'someone-elses-secret' });
@@ -286,13 +303,14 @@ describe('Clio events from the sandbox', () => {
     expect(spent.status).toBe(401);
     expect(spent.headers.get('x-hook-secret')).toBeNull();
     // Clio repeating its own handshake is answered with the header echoed
-    const again = await setupRequest('clio', '', { 'x-hook-secret': 'sandbox-clio-webhook-secret' });
+    const again = await setupRequest('clio', '', { 'x-hook-secret': secret });
     expect(again.status).toBe(200);
-    expect(again.headers.get('x-hook-secret')).toBe('sandbox-clio-webhook-secret');
-    expect((await emit('clio')).status).toBe(200);
+    expect(again.headers.get('x-hook-secret')).toBe(secret);
+    expect((await emit('clio', { url: direct, secret })).status).toBe(200);
     const lines = logged.slice(mark).map((l) => l.text);
     expect(lines.some((l) => l.includes('handshake accepted'))).toBe(true);
     for (const line of lines) {
+      expect(line).not.toContain(secret);
       expect(line).not.toContain('sandbox-clio-webhook-secret');
       expect(line).not.toContain('someone-elses-secret');
       expect(line).not.toContain('clio-one-time-setup-token');

@@ -184,6 +184,9 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
   const local = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${address.port}`;
   for (const [service, sandbox] of Object.entries(sandboxes))
     sandbox.webhooks?.deliverTo(`${local}/api/events/${DEFAULT_WORKSPACE}/${service}`);
+  // webhook subscriptions the plugins register with their applications go to the public URL (the sandboxes: this one)
+  engine.webhooks.baseUrl = config.publicUrl ?? (options.sandbox ? local : undefined);
+  engine.webhooks.start();
   logger.info({ url, integrations: runtime.registry.list().map((i) => i.service), sandbox: Boolean(options.sandbox) }, 'gateway listening');
 
   let closing: Promise<void> | undefined;
@@ -191,6 +194,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
     readiness.startDraining();
     stage = 'draining';
     const deliveries = engine.events.outbound.delivery.stop(); // no new deliveries; those in flight finish meanwhile
+    const registrations = engine.webhooks.stop(); // no new registrations or renewals; those in flight finish
     closeAfterAnswers();
     // Kept-alive connections waiting for a request are left open: closing one now would reset the request a balancer
     // may be writing onto it at this moment. Its next answer closes it; one left idle is closed after the drain.
@@ -211,6 +215,7 @@ export async function startGateway(options: StartOptions): Promise<RunningGatewa
       forced ? 'shutdown grace over: closed the remaining connections' : 'all requests finished',
     );
     await deliveries;
+    await registrations;
     await observability.close();
     await sandboxCluster?.close(); // another sandbox instance takes over the upstreams
     await runtime.close(); // flushes the audit log, then closes the database

@@ -27,3 +27,8 @@ export function connectionLockName(service: string, memberId: string | null): st
 export function credentialKey(workspaceId: string, service: string, memberId: string | null | undefined): string {
   return `${cacheKey(workspaceId, service)}\u0000${memberId ?? ''}`;
 }
+
+/** What the secret of a webhook subscription a plugin registered is bound to: its workspace and service. */
+export function registrationSecretAad(workspaceId: string, service: string): string {
+  return `portico/registrations/${workspaceId}/${service}`;
+}

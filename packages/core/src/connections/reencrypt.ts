@@ -1,6 +1,6 @@
 import { errorSummary } from '../errors.js';
 import type { ConnectionRecord, Store } from '../store/types.js';
-import { connectionAad, eventSecretAad, subscriptionSecretAad } from './connection-keys.js';
+import { connectionAad, eventSecretAad, registrationSecretAad, subscriptionSecretAad } from './connection-keys.js';
 import { Encryptor } from './crypto.js';
 import type { KeyRing } from './key-ring.js';
 
@@ -13,8 +13,9 @@ export interface ReencryptionReport {
 }
 
 /**
- * Re-encrypts the workspaces' webhook signing secrets and event subscriptions' secrets under the active key, into the
- * same report (a failure names the service as `<service> events` or `subscription <id>`): compare-and-swap, so a secret saved meanwhile is kept (it is sealed afresh anyway).
+ * Re-encrypts the workspaces' webhook signing secrets, event subscriptions' secrets and the secrets of the webhooks
+ * the plugins registered under the active key, into the same report (a failure names the service as
+ * `<service> events`, `subscription <id>` or `<service> webhook`): compare-and-swap, so a secret saved meanwhile is kept (it is sealed afresh anyway).
  */
 async function reencryptEventSecrets(store: Store, keys: KeyRing, report: ReencryptionReport): Promise<void> {
   for (const record of await store.events.allSecrets()) {
@@ -45,6 +46,23 @@ async function reencryptEventSecrets(store: Store, keys: KeyRing, report: Reencr
       else report.current++;
     } catch (error) {
       report.failed.push({ workspaceId: record.workspaceId, service: `subscription ${record.id}`, reason: errorSummary(error) });
+    }
+  }
+  for (const record of await store.registrations.all()) {
+    const sealed = record.secret;
+    if (sealed === null) continue;
+    report.total++;
+    if (Encryptor.keyIdOf(sealed) === keys.current.activeKeyId) {
+      report.current++;
+      continue;
+    }
+    try {
+      const aad = registrationSecretAad(record.workspaceId, record.service);
+      const secret = keys.current.encrypt(keys.for(sealed).decrypt(sealed, aad), aad);
+      if (await store.registrations.swapSecret(record.workspaceId, record.service, secret, sealed)) report.rewritten++;
+      else report.current++;
+    } catch (error) {
+      report.failed.push({ workspaceId: record.workspaceId, service: `${record.service} webhook`, reason: errorSummary(error) });
     }
   }
 }

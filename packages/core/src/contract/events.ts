@@ -5,6 +5,8 @@
  * window, the replay check and durable storage are the gateway's (docs/adr/0040-inbound-events.md).
  */
 
+import type { UpstreamRequest, UpstreamResponse } from './operation.js';
+
 /**
  * One delivery as received: the exact bytes of the body (signatures cover them), the headers (names lower-cased) and
  * the query of the delivery URL (where the operator may say which webhook it is, for applications that do not say).
@@ -54,6 +56,46 @@ export interface Handshake {
   reply: { headers?: Readonly<Record<string, string>>; body: Readonly<Record<string, unknown>> };
 }
 
+/**
+ * A webhook subscription registered with the application: its id there, the secret the application signs its
+ * deliveries with when it says it (Clio's `shared_secret`), and when it expires (ISO 8601), if it does.
+ */
+export interface WebhookSubscription {
+  id: string;
+  secret?: string;
+  expiresAt?: string;
+}
+
+/** Sends one request to the application with the connection's credentials (the identify client's shape). */
+export interface SubscriptionClient {
+  send(request: UpstreamRequest): Promise<UpstreamResponse>;
+  readonly baseUrl: string;
+}
+
+/**
+ * Where the application must be told where to send (Clio's webhooks, made through its API): how the plugin registers,
+ * renews and removes the workspace's subscription with the application's API. The gateway runs it: it registers when
+ * the workspace's shared connection is saved and the gateway has a public address, renews before `expiresAt`, and
+ * removes it upstream when the connection is deleted (docs/adr/0044-webhook-subscriptions-registered-by-plugins.md).
+ * Each call goes through `client` (the connection's credentials, the gateway's timeouts); `now` is the gateway's clock.
+ */
+export interface PluginWebhookSubscriptions {
+  /** Renewal starts when fewer than this many seconds remain before `expiresAt`. Default 7 days. */
+  renewBeforeSeconds?: number;
+  /** Registers `callbackUrl` (the workspace's delivery URL, to be used as given) with the application. */
+  subscribe(
+    client: SubscriptionClient,
+    input: { callbackUrl: string; connection: Readonly<Record<string, unknown>>; now: Date },
+  ): Promise<WebhookSubscription>;
+  /** Extends the subscription; answers it as it stands. A `not_found` GatewayError: it is gone upstream (registered anew). */
+  renew(
+    client: SubscriptionClient,
+    input: { id: string; connection: Readonly<Record<string, unknown>>; now: Date },
+  ): Promise<WebhookSubscription>;
+  /** Removes the subscription upstream. */
+  unsubscribe(client: SubscriptionClient, input: { id: string; connection: Readonly<Record<string, unknown>> }): Promise<void>;
+}
+
 /** A plugin's inbound events: present when the application sends webhooks that the gateway can verify. */
 export interface PluginEvents {
   /**
@@ -75,4 +117,6 @@ export interface PluginEvents {
    * not a delivery of this application (answered 400).
    */
   normalise(body: unknown, delivery: InboundDelivery): NormalisedDelivery;
+  /** Optional: the application's subscriptions are registered through its API, by the gateway (see above). */
+  subscriptions?: PluginWebhookSubscriptions;
 }

@@ -37,6 +37,7 @@ import { InboundEvents } from './inbound-events.js';
 import { type EngineObserver, Observers } from './observers.js';
 import { type InvokeRequest, type InvokeResult, Pipeline, type Protocol } from './pipeline.js';
 import { createRateLimiter, type RateLimitOptions } from './rate-limit.js';
+import { subscriptionClients, WebhookRegistrations } from './webhook-registrations.js';
 
 // `Principal` lives with the API keys that resolve it; the testing helpers import it from here.
 export type { Principal } from '../access/api-keys.js';
@@ -125,6 +126,7 @@ export class Engine {
   private readonly connections: Connections;
   /** Whom each connection acts as upstream (the plugins' who-am-I), kept with its non-secret facts. */
   readonly identities: ConnectionIdentities<IntegrationState>;
+  readonly webhooks: WebhookRegistrations; // subscriptions plugins register with their applications, renewed
   private readonly oauth: OAuthFlow;
   private readonly pipeline: Pipeline;
   private readonly audit: AuditLog;
@@ -200,7 +202,10 @@ export class Engine {
       state: (workspaceId, service) => this.settings.state(workspaceId, service),
       baseUrlFor: (integration, state, meta) => this.pipeline.baseUrlFor(integration, state, meta),
     });
-    if (options.identifyConnections !== false) this.connections.afterSave = (record) => this.identities.identify(record);
+    const clients = subscriptionClients(this.connections, this.settings, this.pipeline, sender);
+    this.webhooks = new WebhookRegistrations(registry, store, keys, logger, clients);
+    const identify = options.identifyConnections !== false; // then registers its webhooks (webhook-registrations.ts)
+    this.connections.afterSave = async (saved) => this.webhooks.connected(identify ? await this.identities.identify(saved) : saved);
     // Settings changed by this process, another process (PostgreSQL NOTIFY) or the CLI drop the cached copy at once;
     // the cache lifetime bounds staleness should a notification be missed.
     this.unsubscribe = this.store.onChange((change) => {
@@ -291,15 +296,9 @@ export class Engine {
     return this.connections.save(workspaceId, service, kind, credentials, meta, memberId);
   }
 
-  /**
-   * Deletes a connection; an OAuth connection's token is revoked upstream first where the provider supports it.
-   * A failed revocation does not keep the credentials here (the operator asked for them to go): it is reported back.
-   */
-  disconnect(
-    workspaceId: string,
-    service: string,
-    memberId: string | null = null,
-  ): Promise<{ deleted: boolean; revoked: boolean | null; revokeError?: string }> {
+  /** Deletes a connection: the shared one's webhook subscription removed upstream first, its OAuth token revoked (best effort). */
+  async disconnect(workspaceId: string, service: string, memberId: string | null = null): ReturnType<Connections['disconnect']> {
+    if (!memberId) await this.webhooks.disconnecting(workspaceId, service);
     return this.connections.disconnect(workspaceId, service, memberId);
   }
 
@@ -387,6 +386,7 @@ export class Engine {
   }
 
   async close(): Promise<void> {
+    await this.webhooks.stop();
     await this.keyAgreement.stop();
     this.unsubscribe();
     this.audit.stop();

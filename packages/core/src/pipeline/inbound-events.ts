@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { eventSecretAad } from '../connections/connection-keys.js';
+import { eventSecretAad, registrationSecretAad } from '../connections/connection-keys.js';
 import type { KeyRing } from '../connections/key-ring.js';
 import type { Handshake, InboundDelivery, NormalisedEvent, PluginEvents } from '../contract/events.js';
 import { assertInput, INPUT_LIMITS } from '../contract/input-limits.js';
@@ -7,8 +7,10 @@ import type { Registry } from '../contract/registry.js';
 import { errorSummary, GatewayError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { EventQuery, EventRecord } from '../store/event-types.js';
+import type { RegistrationRecord } from '../store/registration-types.js';
 import type { Store } from '../store/types.js';
 import { OutboundEvents } from './outbound-events.js';
+import { setupDigest } from './webhook-registrations.js';
 
 /** What a delivery is answered with when it was accepted: the handshake's answer, or what was stored. */
 export type DeliveryAnswer = Readonly<Record<string, unknown>>;
@@ -16,6 +18,17 @@ export type DeliveryAnswer = Readonly<Record<string, unknown>>;
 export interface DeliveryReply {
   body: DeliveryAnswer;
   headers: Readonly<Record<string, string>>;
+}
+
+/**
+ * A service whose webhooks the workspace receives: whether it can check them (a secret saved, or the registered
+ * webhook's), and the webhook the gateway registered with the application, for plugins that register one.
+ */
+export interface InboundSource {
+  service: string;
+  configured: boolean;
+  secret_hint: string;
+  registered_webhook?: { id: string; expires_at: string | null } | null;
 }
 
 /** A signing secret is the application's: at least 8 characters, at most 512, printable ASCII. */
@@ -94,13 +107,22 @@ export class InboundEvents {
   }
 
   /** The services of the workspace whose webhooks are set up (a secret saved), with each one's hint. */
-  async configured(workspaceId: string): Promise<Array<{ service: string; configured: boolean; secret_hint: string }>> {
+  async configured(workspaceId: string): Promise<InboundSource[]> {
     const saved = new Set(await this.store.events.listSecretServices(workspaceId));
-    return this.registry
-      .list()
-      .flatMap((i) =>
-        i.plugin.events ? [{ service: i.service, configured: saved.has(i.service), secret_hint: i.plugin.events.secretHint }] : [],
-      );
+    const sources: InboundSource[] = [];
+    for (const i of this.registry.list()) {
+      if (!i.plugin.events) continue;
+      // the webhook the gateway registered with the application (webhook-registrations.ts), when its plugin does
+      const registered = i.plugin.events.subscriptions ? await this.store.registrations.get(workspaceId, i.service) : undefined;
+      const webhook = registered?.upstreamId ? { id: registered.upstreamId, expires_at: registered.expiresAt } : null;
+      sources.push({
+        service: i.service,
+        configured: saved.has(i.service) || Boolean(registered?.secret),
+        secret_hint: i.plugin.events.secretHint,
+        ...(i.plugin.events.subscriptions ? { registered_webhook: webhook } : {}),
+      });
+    }
+    return sources;
   }
 
   /**
@@ -120,13 +142,24 @@ export class InboundEvents {
     };
     const events = this.registry.get(service)?.plugin.events;
     const stored = events && (await this.store.events.getSecret(workspaceId, service));
-    if (!events || !stored) return refuse('not_found', 'not_set_up', `Events from '${service}' are not set up in this workspace`);
-    const secret = this.keys.for(stored.secret).decrypt(stored.secret, eventSecretAad(workspaceId, service));
+    // the subscription the plugin registered with the application signs with a secret of its own
+    const registered = events?.subscriptions ? await this.store.registrations.get(workspaceId, service) : undefined;
+    if (!events || (!stored && !registered)) {
+      return refuse('not_found', 'not_set_up', `Events from '${service}' are not set up in this workspace`);
+    }
+    const secret = stored && this.keys.for(stored.secret).decrypt(stored.secret, eventSecretAad(workspaceId, service));
+    const secrets = [secret, registered?.secret ? this.registrationSecret(registered.secret, workspaceId, service) : undefined].filter(
+      (s): s is string => s !== undefined,
+    );
 
     const handshake = events.handshake?.(delivery);
-    if (handshake) return this.handshake(workspaceId, service, delivery, handshake, secret, refuse, now);
+    if (handshake) return this.handshake(workspaceId, service, delivery, handshake, { secret, secrets, registered }, refuse, now);
 
-    const check = events.verify(delivery, secret);
+    let check: ReturnType<PluginEvents['verify']> = { outcome: 'forged', message: 'No signing secret is known yet' };
+    for (const candidate of secrets) {
+      check = events.verify(delivery, candidate);
+      if (check.outcome === 'signed') break;
+    }
     if (check.outcome === 'forged') return refuse('unauthorized', 'forged', check.message);
     const window = events.toleranceSeconds * 1000;
     if (check.signedAt !== undefined && !(Math.abs(now - check.signedAt) <= window)) {
@@ -186,20 +219,36 @@ export class InboundEvents {
     service: string,
     delivery: InboundDelivery,
     handshake: Handshake,
-    saved: string,
+    known: { secret: string | undefined; secrets: string[]; registered: RegistrationRecord | undefined },
     refuse: (code: 'unauthorized' | 'bad_request', reason: string, message: string) => never,
     now: number,
   ): Promise<DeliveryReply> {
     const reply = { body: handshake.reply.body, headers: handshake.reply.headers ?? {} };
-    if (sameSecret(handshake.secret, saved)) return reply;
+    if (known.secrets.some((s) => sameSecret(handshake.secret, s))) return reply;
     const setup = delivery.query.setup;
-    if (setup === undefined || !sameSecret(setup, saved)) {
+    const pending = known.registered?.setupHash;
+    if (setup !== undefined && pending && sameSecret(setupDigest(setup), pending)) {
+      // the subscription the gateway registered (webhook-registrations.ts): its URL's token, spent by this handshake
+      if (!SECRET.test(handshake.secret))
+        return refuse('bad_request', 'unreadable', `The setup request carries no usable ${service} secret`);
+      const sealed = this.keys.current.encrypt(handshake.secret, registrationSecretAad(workspaceId, service));
+      if (await this.store.registrations.takeHandshake(workspaceId, service, pending, sealed, new Date(now).toISOString())) {
+        this.logger.info({ workspace: workspaceId, service }, 'webhook handshake accepted: the registered subscription is enabled');
+        return reply;
+      }
+    }
+    const saved = known.secret;
+    if (setup === undefined || saved === undefined || !sameSecret(setup, saved)) {
       return refuse('unauthorized', 'handshake_not_armed', 'A setup request is accepted only at a URL armed with ?setup=');
     }
     if (!SECRET.test(handshake.secret)) return refuse('bad_request', 'unreadable', `The setup request carries no usable ${service} secret`);
     await this.setSecret(workspaceId, service, handshake.secret, new Date(now));
     this.logger.info({ workspace: workspaceId, service }, 'webhook handshake accepted: its signing secret is saved');
     return reply;
+  }
+
+  private registrationSecret(sealed: string, workspaceId: string, service: string): string {
+    return this.keys.for(sealed).decrypt(sealed, registrationSecretAad(workspaceId, service));
   }
 
   private record(workspaceId: string, service: string, e: NormalisedEvent, receivedAt: string): Omit<EventRecord, 'seq'> {

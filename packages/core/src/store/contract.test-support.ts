@@ -5,6 +5,7 @@ import { coordinationContract } from './contract-coordination.test-support.js';
 import { eventsContract } from './contract-events.test-support.js';
 import { membersContract } from './contract-members.test-support.js';
 import { recordContract } from './contract-records.test-support.js';
+import { registrationsContract } from './contract-registrations.test-support.js';
 import { sessionContract } from './contract-sessions.test-support.js';
 import { subscriptionsContract } from './contract-subscriptions.test-support.js';
 import { workspaceContract } from './contract-workspaces.test-support.js';
@@ -38,5 +39,6 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     membersContract(fresh);
     eventsContract(fresh);
     subscriptionsContract(fresh);
+    registrationsContract(fresh);
   });
 }

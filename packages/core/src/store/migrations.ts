@@ -4,6 +4,7 @@ import { ENCRYPTION_PROBE_TABLE, INSTANCES_TABLE } from './instances.js';
 import { MEMBERS_TABLES } from './members-sql.js';
 import type { Migration } from './migration-types.js';
 import { AUDIT_BY_MONTH } from './postgres-partitions.js';
+import { REGISTRATIONS_TABLES } from './registrations-sql.js';
 import { SESSIONS_TABLE } from './sessions.js';
 import { SUBSCRIPTIONS_TABLES } from './subscriptions-sql.js';
 
@@ -275,5 +276,12 @@ export const MIGRATIONS: readonly Migration[] = [
     // Subscribers of a workspace's events with their sealed signing secrets; each stored event queued for every
     // subscription by a trigger on `events`; the log of delivery attempts (store/subscriptions-sql.ts, docs/events.md).
     ...SUBSCRIPTIONS_TABLES,
+  },
+  {
+    version: 18,
+    name: 'webhook registrations',
+    // The webhook subscription a plugin registered with its application for a workspace (Clio's), with its sealed
+    // secret, expiry and a renewal lease (store/registrations-sql.ts, docs/events.md).
+    ...REGISTRATIONS_TABLES,
   },
 ];

@@ -18,6 +18,7 @@ import { leaseQuota, returnQuota } from './postgres-quota.js';
 import { leaseTokens } from './postgres-rate.js';
 import { migrate as migrateSchema, migrationStatusOf } from './postgres-schema.js';
 import type { QuotaLease, QuotaLeaseRequest, QuotaLeases } from './quota-types.js';
+import { SqlRegistrationTable } from './registrations-sql.js';
 import { apiKey, auditRecord, connection, type DbRow, integration, oauthState } from './rows.js';
 import { SqlSessionTable } from './sessions.js';
 import { SqlSubscriptionTable } from './subscriptions-sql.js';
@@ -375,6 +376,7 @@ export class PostgresStore extends WorkspaceMethods implements Store, QuotaLease
   readonly members = new SqlMemberTable('postgres', this.statement);
   readonly events = new SqlEventTable('postgres', this.statement);
   readonly subscriptions = new SqlSubscriptionTable('postgres', this.statement);
+  readonly registrations = new SqlRegistrationTable('postgres', this.statement);
   readonly instances = new SqlInstanceTable('postgres', this.statement);
 
   private readonly one = async (sql: string, args: unknown[]) => (await this.pool.query<DbRow>(sql, args)).rows[0];

@@ -16,6 +16,7 @@ import {
   migrationStatus,
 } from './migration-plan.js';
 import { KeyedMutex } from './mutex.js';
+import { SqlRegistrationTable } from './registrations-sql.js';
 import { apiKey, auditRecord, connection, type DbRow, integration, oauthState } from './rows.js';
 import { SqlSessionTable } from './sessions.js';
 import { SqlSubscriptionTable } from './subscriptions-sql.js';
@@ -166,6 +167,7 @@ export class SqliteStore extends WorkspaceMethods implements Store {
   readonly members = new SqlMemberTable('sqlite', this.statement);
   readonly events = new SqlEventTable('sqlite', this.statement);
   readonly subscriptions = new SqlSubscriptionTable('sqlite', this.statement);
+  readonly registrations = new SqlRegistrationTable('sqlite', this.statement);
   readonly sessions = new SqlSessionTable('sqlite', this.statement);
 
   private async one(sql: string, args: InValue[]): Promise<Row | undefined> {

@@ -4,6 +4,7 @@ import type { EventTable } from './event-types.js';
 import type { InstanceTable } from './instance-types.js';
 import type { MemberTable } from './member-types.js';
 import type { MigrateOptions, MigrationStatus } from './migration-types.js';
+import type { RegistrationTable } from './registration-types.js';
 import type { KeyScopes } from './scopes.js';
 import type { SubscriptionTable } from './subscription-types.js';
 
@@ -346,6 +347,8 @@ export interface Store {
   readonly events: EventTable;
   /** Outbound subscriptions, their delivery queue and attempt log (store/subscriptions-sql.ts). */
   readonly subscriptions: SubscriptionTable;
+  /** The webhook subscriptions plugins registered with their applications (store/registrations-sql.ts). */
+  readonly registrations: RegistrationTable;
   readonly members: MemberTable; // the people of workspaces, who sign in with the firm's provider (members-sql.ts)
 
   /** The gateway instances' heartbeats and the encryption keys each can decrypt with (store/instances.ts). */

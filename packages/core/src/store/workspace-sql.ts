@@ -58,6 +58,7 @@ const OWNED: ReadonlyArray<[table: string, counted: keyof WorkspaceUsage | undef
   ['events', undefined],
   ['event_deliveries', undefined],
   ['event_secrets', undefined],
+  ['webhook_registrations', undefined],
 ];
 
 /** The workspace and tool-set half of the `Store` interface, in the SQL SQLite and PostgreSQL share. */

@@ -19,7 +19,7 @@ const WEBHOOK_MODELS = [
 ] as const;
 const WEBHOOK_EVENTS = ['created', 'updated', 'deleted', 'matter_opened', 'matter_pended', 'matter_closed'] as const;
 const webhookBody = {
-  url: Text('The https URL Clio posts to (only https is accepted).'),
+  url: Type.String({ description: 'The https URL Clio posts to (only https is accepted).', examples: ['https://hooks.example.com/clio'] }),
   model: StringEnum(WEBHOOK_MODELS, { description: 'Records whose changes are sent.' }),
   fields: Text('Fields of the record Clio includes in each call, as in fields elsewhere (e.g. id,display_number,status).'),
   events: Type.Array(StringEnum(WEBHOOK_EVENTS), { description: 'Events to send (default: all of the model’s).' }),

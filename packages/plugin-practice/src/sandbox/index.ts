@@ -13,7 +13,7 @@ import { page, parseFields, render, select } from './query.js';
 import { create, readData, update } from './records.js';
 import { reportRecords } from './reports.js';
 import { seed } from './seed.js';
-import { createdInStory, emit, SANDBOX_WEBHOOK_SECRET } from './webhooks.js';
+import { checkWebhook, createdInStory, emit, SANDBOX_WEBHOOK_SECRET } from './webhooks.js';
 
 export { SANDBOX_COLLECTIONS } from './model.js';
 export { SEED_EPOCH } from './seed.js';
@@ -209,6 +209,7 @@ function resource(request: EmulatorRequest, db: Db, path: string, me: number, se
   if (verb === 'C') {
     const selection = fields();
     const data = readData(request, db, collection, true);
+    if (collection.template === '/webhooks') checkWebhook(data, true);
     const author = AUTHORED[collection.template];
     if (author && data[author] === undefined) data[author] = { id: me };
     const row = create(db, collection, data, scope);
@@ -232,7 +233,9 @@ function resource(request: EmulatorRequest, db: Db, path: string, me: number, se
       throw new ClioError(412, 'PreconditionFailed', 'The record changed since the IF-MATCH etag was read');
     }
     const selection = fields();
-    const row = update(db, stored, readData(request, db, collection, false), collection.template);
+    const changes = readData(request, db, collection, false);
+    if (collection.template === '/webhooks') checkWebhook(changes, false);
+    const row = update(db, stored, changes, collection.template);
     return jsonReply(200, { data: render(db, row, selection) }, { etag: row.etag });
   }
   const list = records(db, collection);

@@ -1,0 +1,298 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { IntegrationSettings } from '../access/integration-settings.js';
+import { registrationSecretAad } from '../connections/connection-keys.js';
+import type { Connections } from '../connections/credentials.js';
+import type { KeyRing } from '../connections/key-ring.js';
+import type { PluginWebhookSubscriptions, SubscriptionClient, WebhookSubscription } from '../contract/events.js';
+import type { UpstreamRequest } from '../contract/operation.js';
+import type { RegisteredIntegration, Registry } from '../contract/registry.js';
+import { errorSummary, isGatewayError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { RegistrationRecord } from '../store/registration-types.js';
+import type { ConnectionRecord, Store } from '../store/types.js';
+import type { UpstreamSender } from '../upstream/send.js';
+import type { Pipeline } from './pipeline.js';
+
+/** Renewal starts when less than this remains before a subscription expires, unless the plugin says otherwise. */
+export const RENEW_BEFORE_SECONDS = 7 * 24 * 60 * 60;
+/** How often the loop looks for subscriptions to register or renew. */
+const CHECK_MS = 60 * 60_000;
+/** The longest one registration, renewal or removal may take, every upstream attempt included. */
+export const REGISTRATION_TIMEOUT_MS = 30_000;
+/** How long an instance holds a registration while it works on it (longer than the timeout). */
+const LEASE_MS = 2 * REGISTRATION_TIMEOUT_MS;
+/** A signing secret is the application's: 8-512 printable characters (as a saved one). */
+const SECRET = /^[\x21-\x7e]{8,512}$/;
+const MAX_ID = 200;
+
+/** The digest a setup token is kept as: the handshake's `?setup=` is compared with it. */
+export const setupDigest = (token: string): string => createHash('sha256').update(token).digest('base64url');
+
+/**
+ * The clients the plugins' calls go through: the workspace's shared connection's credentials, its integration's
+ * settings and base URL, and the upstream sender (the gateway's timeouts, limits and egress policy).
+ */
+export function subscriptionClients(
+  connections: Pick<Connections, 'credentialsFor'>,
+  settings: Pick<IntegrationSettings, 'state'>,
+  pipeline: Pick<Pipeline, 'baseUrlFor'>,
+  sender: UpstreamSender,
+): SubscriptionClientFor {
+  return async (integration, workspaceId) => {
+    const loaded = await connections.credentialsFor(integration, workspaceId, undefined, null);
+    const state = await settings.state(workspaceId, integration.service);
+    const baseUrl = pipeline.baseUrlFor(integration, state, loaded.record.meta);
+    const operation = { name: 'webhook_subscription' };
+    const send = (request: UpstreamRequest) => sender.send(integration, operation, request, baseUrl, loaded.credentials, state.settings);
+    return { client: { baseUrl, send }, connection: loaded.record.meta };
+  };
+}
+
+/** The connection and a client to the application with its credentials: what a plugin's calls need. */
+export type SubscriptionClientFor = (
+  integration: RegisteredIntegration,
+  workspaceId: string,
+) => Promise<{ client: SubscriptionClient; connection: Readonly<Record<string, unknown>> }>;
+
+type FailureKind = 'subscribe' | 'renew' | 'unsubscribe';
+
+/**
+ * Webhook subscriptions that plugins register with their applications
+ * (docs/adr/0044-webhook-subscriptions-registered-by-plugins.md): registered when a workspace's shared connection is
+ * saved and the gateway has a public address, renewed by a loop before they expire (one instance at a time: a lease in
+ * the database, as the outbound delivery loop takes), removed upstream when the connection is deleted. The secret the
+ * application signs with is sealed like credentials; the delivery URL carries a one-time setup token until the
+ * application's handshake brings the secret. A failure is logged once per kind until it succeeds again, never with
+ * a secret or the delivery URL (which holds the token).
+ */
+export class WebhookRegistrations {
+  /** The gateway's public base URL (`https://portico.example.com`); without it nothing is registered. */
+  baseUrl: string | undefined;
+  checkMs = CHECK_MS;
+  timeoutMs = REGISTRATION_TIMEOUT_MS;
+  private readonly owner = randomUUID();
+  private readonly failing = new Set<string>();
+  private readonly running = new Set<Promise<unknown>>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly registry: Registry,
+    private readonly store: Store,
+    private readonly keys: KeyRing,
+    private readonly logger: Logger,
+    private readonly clientFor: SubscriptionClientFor,
+  ) {}
+
+  private plugin(service: string): PluginWebhookSubscriptions | undefined {
+    return this.registry.get(service)?.plugin.events?.subscriptions;
+  }
+
+  /** The delivery URL a registration gives the application: the workspace's, with the one-time setup token. */
+  callbackUrl(workspaceId: string, service: string, token: string): string {
+    const base = (this.baseUrl ?? '').replace(/\/+$/, '');
+    return `${base}/api/events/${encodeURIComponent(workspaceId)}/${encodeURIComponent(service)}?setup=${token}`;
+  }
+
+  /**
+   * A connection was saved: the workspace's shared one of a plugin that registers its webhooks is registered now.
+   * Resolves with the record once done (a failure is logged, and the loop tries again).
+   */
+  async connected(record: ConnectionRecord, now = Date.now()): Promise<ConnectionRecord> {
+    // without a public URL: said once at start; the command line's connections are registered by the server's loop
+    if (record.memberId || !this.plugin(record.service) || !this.baseUrl) return record;
+    await this.store.registrations.add(record.workspaceId, record.service, new Date(now).toISOString());
+    await this.track(this.run(record.workspaceId, record.service, now));
+    return record;
+  }
+
+  /** The shared connection is about to be deleted: its subscription is removed upstream (best effort) and here. */
+  async disconnecting(workspaceId: string, service: string): Promise<void> {
+    const stored = await this.store.registrations.get(workspaceId, service);
+    if (!stored) return;
+    const plugin = this.plugin(service);
+    const integration = this.registry.get(service);
+    if (stored.upstreamId && plugin && integration) {
+      try {
+        const { client, connection } = await this.clientFor(integration, workspaceId);
+        await this.withTimeout(plugin.unsubscribe(client, { id: stored.upstreamId, connection }));
+        this.logger.info({ workspace: workspaceId, service, subscription: stored.upstreamId }, 'webhook subscription removed upstream');
+        this.failing.delete(failureKey(workspaceId, service, 'unsubscribe'));
+      } catch (error) {
+        this.fail(workspaceId, service, 'unsubscribe', errorSummary(error), 'removed here anyway');
+      }
+    }
+    await this.store.registrations.delete(workspaceId, service);
+  }
+
+  /**
+   * Starts the loop: now and at every `checkMs`, registers the shared connections not registered yet (those saved by
+   * the command line, or before the gateway knew its address) and renews what is due.
+   */
+  start(): void {
+    if (this.timer) return;
+    if (!this.baseUrl) {
+      const services = this.registry
+        .list()
+        .filter((i) => i.plugin.events?.subscriptions)
+        .map((i) => i.service);
+      if (services.length > 0) {
+        this.logger.info(
+          { services },
+          'webhook subscriptions are not registered with the applications: no public URL (PORTICO_PUBLIC_URL)',
+        );
+      }
+      return;
+    }
+    const check = () => void this.track(this.registerConnected().then(() => this.tick()));
+    this.timer = setInterval(check, this.checkMs);
+    this.timer.unref();
+    check();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+
+  /** Registers or renews what is due at `now` (the loop's work; tests call it with their clock). */
+  async tick(now = Date.now()): Promise<void> {
+    const longest = Math.max(
+      RENEW_BEFORE_SECONDS,
+      ...this.registry.list().map((i) => i.plugin.events?.subscriptions?.renewBeforeSeconds ?? 0),
+    );
+    let due: Array<{ workspaceId: string; service: string }>;
+    try {
+      due = await this.store.registrations.due(new Date(now + longest * 1000).toISOString(), 100);
+    } catch (error) {
+      this.logger.warn({ err: errorSummary(error) }, 'could not read the webhook registrations; trying again at the next check');
+      return;
+    }
+    for (const { workspaceId, service } of due) await this.run(workspaceId, service, now);
+  }
+
+  /** The workspaces' shared connections whose plugin registers webhooks and that have no registration yet. */
+  private async registerConnected(): Promise<void> {
+    const services = this.registry.list().filter((i) => i.plugin.events?.subscriptions);
+    if (services.length === 0) return;
+    try {
+      for (const workspace of await this.store.listWorkspaces()) {
+        for (const record of await this.store.listConnections(workspace.id)) {
+          if (record.memberId || record.status !== 'active' || !services.some((i) => i.service === record.service)) continue;
+          await this.store.registrations.add(workspace.id, record.service, new Date().toISOString());
+        }
+      }
+    } catch (error) {
+      this.logger.warn({ err: errorSummary(error) }, 'could not list the connections whose webhooks to register');
+    }
+  }
+
+  /** Registers or renews one workspace's subscription, if this instance takes its lease and it is due. */
+  private async run(workspaceId: string, service: string, now: number): Promise<void> {
+    const plugin = this.plugin(service);
+    const integration = this.registry.get(service);
+    if (!plugin || !integration) return;
+    const { registrations } = this.store;
+    const at = new Date(now).toISOString();
+    if (!(await registrations.lease(workspaceId, service, this.owner, new Date(now + LEASE_MS).toISOString(), at))) return;
+    let kind: FailureKind = 'subscribe';
+    try {
+      const stored = await registrations.get(workspaceId, service);
+      if (!stored) return;
+      const renewBefore = (plugin.renewBeforeSeconds ?? RENEW_BEFORE_SECONDS) * 1000;
+      if (stored.upstreamId && stored.expiresAt && Date.parse(stored.expiresAt) - now >= renewBefore) return;
+      if (stored.upstreamId && !stored.expiresAt) return; // a subscription that does not expire
+      const { client, connection } = await this.clientFor(integration, workspaceId);
+      if (stored.upstreamId) {
+        kind = 'renew';
+        try {
+          const renewed = this.checked(
+            await this.withTimeout(plugin.renew(client, { id: stored.upstreamId, connection, now: new Date(now) })),
+          );
+          await this.keep(stored, renewed, at);
+          this.succeeded(workspaceId, service, 'renew', renewed);
+          return;
+        } catch (error) {
+          if (!(isGatewayError(error) && error.code === 'not_found')) throw error;
+          kind = 'subscribe'; // gone upstream (expired, deleted there): registered anew
+        }
+      }
+      if (!this.baseUrl) return; // nowhere to tell the application to send (a renewal needs no address)
+      const token = randomBytes(24).toString('base64url');
+      const armed = { ...stored, upstreamId: null, expiresAt: null, setupHash: setupDigest(token), updatedAt: at };
+      if (!(await registrations.save(armed, this.owner))) return;
+      const callbackUrl = this.callbackUrl(workspaceId, service, token);
+      const made = this.checked(await this.withTimeout(plugin.subscribe(client, { callbackUrl, connection, now: new Date(now) })));
+      const current = (await registrations.get(workspaceId, service)) ?? armed; // the handshake may have come first
+      await this.keep(current, made, at);
+      this.succeeded(workspaceId, service, 'subscribe', made);
+    } catch (error) {
+      this.fail(workspaceId, service, kind, errorSummary(error), 'trying again at the next check');
+    } finally {
+      await registrations.release(workspaceId, service, this.owner).catch(() => {});
+    }
+  }
+
+  /** Writes what the application answered: its id, expiry and (sealed) secret; a secret known spends the setup token. */
+  private async keep(stored: RegistrationRecord, made: WebhookSubscription, at: string): Promise<void> {
+    const { workspaceId, service } = stored;
+    const secret =
+      made.secret === undefined ? stored.secret : this.keys.current.encrypt(made.secret, registrationSecretAad(workspaceId, service));
+    const next: RegistrationRecord = {
+      ...stored,
+      upstreamId: made.id,
+      secret,
+      setupHash: made.secret === undefined ? stored.setupHash : null,
+      expiresAt: made.expiresAt ?? null,
+      updatedAt: at,
+    };
+    if (!(await this.store.registrations.save(next, this.owner))) throw new Error('the registration lease was lost meanwhile');
+  }
+
+  /** An application's answer held to the contract's shape: the plugin's answer is not trusted blindly. */
+  private checked(made: WebhookSubscription): WebhookSubscription {
+    if (typeof made?.id !== 'string' || made.id === '' || made.id.length > MAX_ID)
+      throw new Error('the application named no subscription id');
+    if (made.secret !== undefined && (typeof made.secret !== 'string' || !SECRET.test(made.secret))) {
+      throw new Error('the application answered an unusable signing secret');
+    }
+    if (made.expiresAt !== undefined && !Number.isFinite(Date.parse(made.expiresAt)))
+      throw new Error('the application answered no readable expiry');
+    return made;
+  }
+
+  private succeeded(workspaceId: string, service: string, kind: FailureKind, made: WebhookSubscription): void {
+    const fields = { workspace: workspaceId, service, subscription: made.id, expires_at: made.expiresAt ?? null };
+    this.logger.info(fields, kind === 'renew' ? 'webhook subscription renewed upstream' : 'webhook subscription registered upstream');
+    for (const k of ['subscribe', 'renew'] as const) this.failing.delete(failureKey(workspaceId, service, k));
+  }
+
+  /** Logs a failure once per workspace, service and kind until that kind succeeds again. */
+  private fail(workspaceId: string, service: string, kind: FailureKind, reason: string, then?: string): void {
+    const key = failureKey(workspaceId, service, kind);
+    if (this.failing.has(key)) return;
+    this.failing.add(key);
+    const what = {
+      subscribe: 'could not register the webhook subscription upstream',
+      renew: 'could not renew the webhook subscription upstream',
+      unsubscribe: 'could not remove the webhook subscription upstream',
+    }[kind];
+    this.logger.warn({ workspace: workspaceId, service, kind, reason: reason.slice(0, 300) }, then ? `${what}; ${then}` : what);
+  }
+
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.running.add(work);
+    return work.finally(() => this.running.delete(work));
+  }
+
+  private withTimeout<T>(promise: Promise<T>): Promise<T> {
+    const ms = this.timeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    });
+    return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  }
+}
+
+const failureKey = (workspaceId: string, service: string, kind: FailureKind) => `${workspaceId}\u0000${service}\u0000${kind}`;
