@@ -20,7 +20,8 @@ const record =
 const logger: Logger = { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') };
 
 beforeAll(async () => {
-  gateway = await startTestGateway({ sandbox: true, logger });
+  // loopback is the trusted proxy: a test names another client address with X-Forwarded-For
+  gateway = await startTestGateway({ sandbox: true, logger, env: { PORTICO_TRUST_PROXY: '127.0.0.1' } });
   client = await connectMcp(gateway.url, gateway.key);
 });
 afterAll(async () => {
@@ -464,5 +465,34 @@ describe('the signing secrets from the command line', () => {
       expect(line.text).not.toContain(token);
       expect(line.text).not.toContain('notion-one-time-setup-token');
     }
+  });
+});
+
+describe('refused deliveries from one address', () => {
+  it('answers 429 unread after 60 refusals in a minute, logs none of those, and never counts an accepted delivery', async () => {
+    // more accepted deliveries than the limit, from one address (the sandbox's, loopback): none is held back
+    for (let i = 0; i < 70; i++) expect((await emit('slack', { text: `accepted ${i}` })).status).toBe(200);
+
+    const recorded = await emit('slack', { text: 'a delivery to forge from' });
+    const fromElsewhere = (text: string) =>
+      fetch(recorded.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...recorded.headers, 'x-forwarded-for': '203.0.113.7' },
+        body: recorded.body.replace('a delivery to forge from', text),
+      });
+    for (let i = 0; i < 60; i++) expect((await fromElsewhere(`forged ${i}`)).status).toBe(401);
+    const mark = logged.length;
+    const held = await fromElsewhere('forged once more');
+    expect(held.status).toBe(429);
+    expect(Number(held.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await held.json()).toMatchObject({
+      error: true,
+      code: 'rate_limited',
+      message: expect.stringContaining('refused webhook deliveries'),
+    });
+    expect(logged.slice(mark).filter((l) => l.msg === 'webhook delivery refused')).toEqual([]);
+
+    // another address is not held back by that one's refusals
+    expect((await emit('slack', { text: 'still accepted' })).status).toBe(200);
   });
 });
