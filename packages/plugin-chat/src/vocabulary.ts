@@ -19,6 +19,12 @@ export const slackVocabulary = defineVocabulary({
     'thumbs up',
     'thumbs-up',
     'huddle',
+    'emoji reaction',
+    'pinned message',
+    'unpin',
+    'member directory',
+    'thread replies',
+    'thread reply',
   ],
   // "the billing channel": the words before "channel" are its name.
   named: ['channel'],
@@ -50,7 +56,7 @@ export const slackVocabulary = defineVocabulary({
     // "add Omar to #litigation" invites a member.
     // "add Jane and Luis to #trial-prep": one person or several.
     '(add|bring|put|pull) ([a-z-]+,? (and )?){1,4}(in)?to #': 'invite',
-    '(add|bring|put|pull) ([a-z-]+,? (and )?){1,4}(in)?to (the |a |our )?([a-z-]+ )?channel': 'invite',
+    '(add|bring|put|pull) ([a-z-]+,? (and )?){1,4}(in)?to (the |a |our )?([a-z-]+ ){0,2}channel': 'invite',
     // Slack's help pages: "catch up on a channel", what was said in it.
     'catch up on': 'read messages',
     'let ([a-z-]+ ){1,3}know': 'send message',
@@ -62,5 +68,15 @@ export const slackVocabulary = defineVocabulary({
     '(display name|full name|local time|time zone|job title)': 'profile',
     "channel( is|'s)? about": 'topic purpose',
     'in (the|a|this) thread': 'thread',
+    // Slack's help pages: a file or a document is attached to a message, shared in a channel or a DM.
+    '(attach|share|send|post|drop) (a |an |the |this |that |our |my )?([a-z-]+ )?(file|document|pdf|image|photo|screenshot|spreadsheet|attachment)s? (to|in|into|with) (a |the |this |that |our )?([a-z-]+ )?(message|post|channel|dm|thread|conversation|#)':
+      'upload file',
+    // A member's status ("out sick", "in a meeting") is on their profile.
+    "(someone|person|member|coworker|colleague|teammate|user|my|his|her|their)( slack)? status": 'user profile',
+    // "what is #random about", "close #old-project".
+    "(what is|what's|whats) #[a-z0-9_-]+( channel)? (for|about)": 'topic purpose',
+    '(close|shut|retire) (down )?(the )?#': 'archive channel',
+    // A channel is archived, not deleted: "get rid of the old channel" archives it.
+    '(delete|remove|close|shut) (down )?(a |an |the |this |that |our |my )?([a-z-]+ ){0,2}channel': 'archive channel',
   },
 });

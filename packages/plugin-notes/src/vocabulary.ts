@@ -46,5 +46,10 @@ export const notionVocabulary = defineVocabulary({
     "(what is|what's|whats) (written )?(on|in) (the|a|this|our)": 'content block',
     '(where|whose) [a-z]+ (is|are|equals)': 'filter',
     'open rate': 'stat',
+    // Notion's help pages: a deleted page goes to the trash (archived), whence it is restored.
+    '(delete|remove|trash|discard) (a |the |this |that |an |our |my )?([a-z-]+ ){0,3}(sub-?)?page': 'archive page',
+    '(move|send|put) (a |the |this |that |an |our |my )?([a-z-]+ ){0,3}(sub-?)?pages? to (the )?trash': 'archive page',
+    // A database's select options are its schema.
+    '(select|status|multi-select) (property )?options': 'database property',
   },
 });

@@ -24,7 +24,7 @@ verbs('create', true, 'add create make enter put give turn convert');
 verbs(
   'create',
   false,
-  'log record book schedule write jot save upload send post tell reply dm ping mention invite attach tag pin append assign ask request start copy duplicate leave share draft notify react generate bill flag label remind zip compress',
+  'log record book schedule write jot save upload send post tell reply dm ping mention invite attach tag pin append assign ask request start copy duplicate leave share draft notify react generate bill flag label remind zip compress comment',
 );
 verbs('update', true, 'update change edit modify fix correct amend adjust revise tweak');
 verbs(
@@ -79,6 +79,9 @@ const KIND_WEIGHT = 0.3;
 const THING_QUESTION = new Set(['what', 'which', 'whose']);
 /** Words that open a noun phrase: a word before them at a clause's head is a verb. */
 const DETERMINERS = new Set('the a an this that these those my our his her their its every each'.split(' '));
+
+/** People a verb at a clause's head acts on ("message someone directly", "remind them"): the word before is a verb. */
+const PEOPLE = new Set('someone somebody everyone everybody anyone them him'.split(' '));
 
 /** Verbs that open one record ("open the Smith file", "pull up the lead"). */
 const OPENING = new Set(['open', 'pull', 'view']);
@@ -152,7 +155,12 @@ export interface QueryReading {
   tokens: Set<string>;
   /** The keys a lookup may find a record by that the query gives a value of, stemmed: "email" for ann@firm.com. */
   keys: Set<string>;
+  /** Asks to create a record outright ("create a channel", "make a new page"), not to invite, send or upload. */
+  creates: boolean;
 }
+
+/** The words that ask for a record to be made, nothing else. */
+const MAKING = new Set(['create', 'make']);
 
 const SYNONYM_WEIGHT = 0.7;
 /** How much a word standing for another word of the query ("phone" in "phone call") still counts as itself. */
@@ -216,9 +224,9 @@ export function readQuery(
         if (action === undefined) action = 'write';
         if (!NEUTRAL_TERMS.has(token)) return;
       }
-      // A word of no list at a clause's head, before an article or a possessive, is a verb: "email the report",
-      // "apply the rules" ask to act. A plural there is a noun ("calls the firm missed").
-      if (verb === undefined && i === 0 && !question && action === undefined && DETERMINERS.has(tokens[1] ?? ''))
+      // A word of no list at a clause's head, before an article, a possessive or a person, is a verb: "email the
+      // report", "apply the rules", "message someone" ask to act. A plural there is a noun ("calls the firm missed").
+      if (verb === undefined && i === 0 && !question && action === undefined && (DETERMINERS.has(tokens[1] ?? '') || PEOPLE.has(tokens[1] ?? '')))
         if (!isPlural(token) && !STOP.has(token) && !QUALIFYING.has(token)) action = 'write';
       // In a question ("what webhooks are set up to notify…"), a verb asks to act only after its asker ("how do I add").
       // "I", "we" and "you" ask only at a clause's head or after a modal ("can you add", "how do I log"), not in a
@@ -310,8 +318,8 @@ export function readQuery(
   const terms = new Map<string, number>();
   const add = (term: string, weight: number) => terms.set(term, Math.max(terms.get(term) ?? 0, weight));
   for (const term of implied) add(term, SYNONYM_WEIGHT * (phraseWeight.get(term) ?? 1));
-  // Opening one record is what the operations named get_… do.
-  if (one && [...OPENING].some((verb) => actionWords.has(verb))) add('get', SYNONYM_WEIGHT);
+  // Opening one record is what the operations named get_… do; "view all matters", "view the tasks" open a list.
+  if (one && (single || !plural) && [...OPENING].some((verb) => actionWords.has(verb))) add('get', SYNONYM_WEIGHT);
   for (const { term: base, weight } of given) {
     const canonicals = fixed.has(base) ? [] : lexicon.canonicalsOf(base);
     const qualifies = canonicals.some((canonical) => present.has(canonical));
@@ -331,6 +339,7 @@ export function readQuery(
     words: new Set(given.map(({ term }) => term)),
     tokens: seen,
     keys,
+    creates: action === 'create' && (newOne || [...MAKING].some((verb) => actionWords.has(verb))),
   };
 }
 

@@ -33,6 +33,8 @@ interface Doc {
 /** How much a query naming a service prefers its operations: by its name ("in Clio"), by its kind ("the CRM"). */
 const NAMED_SERVICE = 4;
 const SERVICE_OF_KIND = 2.5;
+/** How much an operation creating by a particular verb (invite, send) counts when the query asks to create outright. */
+const PARTICULAR_CREATION = 0.85;
 /** How much a lookup by a key (find_contact_by_phone) counts when the query gives no such key. */
 const KEY_MISSING = 0.5;
 /** How much a lookup by a key counts when the query gives its value or names it ("ann@firm.com", "by email"). */
@@ -287,6 +289,11 @@ export class OperationIndex {
         score *= KEY_MISSING;
       else if (doc.keyTerms.some((term) => reading.keys.has(term))) score *= KEY_GIVEN;
       score *= actionFactor(reading.action, doc.action);
+      // "create a channel" asks for a new record: an operation creating by another verb (invite_to_channel,
+      // send_message) does something more particular than asked, unless the query says that verb too.
+      const verb = doc.operation.name.split('_')[0] ?? '';
+      if (reading.creates && doc.action === 'create' && !GENERIC_OPERATION_VERBS.has(verb) && !reading.terms.has(stem(verb)))
+        score *= PARTICULAR_CREATION;
       if (reading.action === 'read' && doc.action === 'read' && reading.many !== undefined && reading.many !== doc.many)
         score *= reading.many ? 0.75 : 0.6;
       score *= named.get(doc.integration.service) ?? 1;

@@ -83,7 +83,7 @@ export const updatePage = defineOperation({
   name: 'update_page',
   method: 'PATCH',
   path: '/pages/:page_id',
-  summary: 'Update a page or database row: set its status or properties, or archive it',
+  summary: 'Update a page or database row: set its status or properties, or delete (archive) it',
   description:
     'Changes the given property values of a page or database row (properties not named stay as they are), its icon ' +
     'or cover (null removes them), or moves it to the trash (archived or in_trash true) and back (false). It does ' +
