@@ -32,7 +32,7 @@ export const notionVocabulary = defineVocabulary({
     database: ['table', 'db', 'tracker'],
     property: ['column', 'value', 'field'],
     // Notion's help pages: a deleted page goes to the trash, and comes back from it.
-    archive: ['trash', 'trashed', 'restore'],
+    archive: ['trash', 'trashed', 'restore', 'recover', 'undelete'],
     query: ['filter', 'filtered', 'sorted'],
     stat: ['click', 'clicks', 'clicked', 'bounce', 'bounced', 'performance', 'metric', 'metrics'],
   },

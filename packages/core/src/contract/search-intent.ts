@@ -163,6 +163,8 @@ export interface QueryReading {
 const MAKING = new Set(['create', 'make']);
 
 const SYNONYM_WEIGHT = 0.7;
+/** How much "find" counts as "search" when the query gives no key to look a record up by. */
+const FINDING_WEIGHT = 0.5;
 /** How much a word standing for another word of the query ("phone" in "phone call") still counts as itself. */
 const QUALIFIED_OWN = 0.3;
 const OWN_WORD_FACTOR = 0.6;
@@ -330,6 +332,8 @@ export function readQuery(
     for (const canonical of canonicals) add(canonical, (present.has(canonical) ? 1 : SYNONYM_WEIGHT * own) * weight);
   }
   for (const word of actionWords) terms.delete(stem(word));
+  // "find a doc", "look for the page about…": finding without a key searches (an operation named search_… or find_…).
+  if (actionWords.has('find') && keys.size === 0 && !one) add('search', FINDING_WEIGHT);
   // A query of verbs alone ("list") still searches with them.
   if (terms.size === 0) for (const word of words(text)) terms.set(word, 1);
   return {
