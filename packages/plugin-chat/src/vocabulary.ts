@@ -60,6 +60,10 @@ export const slackVocabulary = defineVocabulary({
     // Slack's help pages: "catch up on a channel", what was said in it.
     'catch up on': 'read messages',
     'let ([a-z-]+ ){1,3}know': 'send message',
+    // "notify the channel that…", "remind the team about…", "write to #general": a message to a channel.
+    '(notify|tell|inform|remind|alert|warn|update) (the |our |a |this |that |everyone in )?([a-z-]+ )?(channel|team|group|everyone|everybody|#)':
+      'send message',
+    '(write|say|post|reply|respond|announce) ([a-z-]+ ){0,3}(in|to|on|into) (the )?#': 'send message',
     // Slack's help pages: a channel's message history, its details and description (topic and purpose).
     '(message|chat|channel|conversation) history': 'read messages',
     'channel (details|description|info)': 'topic purpose info',
