@@ -25,6 +25,10 @@ export const slackVocabulary = defineVocabulary({
     'member directory',
     'thread replies',
     'thread reply',
+    // Replies in a thread are Slack's; a text conversation with a caller is an "SMS thread".
+    'in * thread',
+    'replies to * message',
+    'replies to * post',
   ],
   // "the billing channel": the words before "channel" are its name.
   named: ['channel'],

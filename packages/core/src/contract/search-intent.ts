@@ -97,7 +97,7 @@ const PERIOD = new Set('week month year quarter morning afternoon evening weeken
 /** Of those, the words that say one record whatever else is plural ("one user's details", "all details of the contact"). */
 const SINGLE = new Set('one single details detail specific particular'.split(' '));
 /** Operation verbs that read many records; the other reading verbs (get, lookup) read one. */
-const MANY_VERBS = new Set(['list', 'find', 'search', 'query', 'summarize', 'report']);
+const MANY_VERBS = new Set(['list', 'find', 'search', 'query', 'summarize', 'report', 'read']);
 
 export const OPERATION_ACTIONS: Record<string, Action> = {
   list: 'read',
