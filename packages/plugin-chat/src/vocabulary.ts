@@ -70,7 +70,7 @@ export const slackVocabulary = defineVocabulary({
     '(write|say|post|reply|respond|announce) ([a-z-]+ ){0,3}(in|to|on|into) (the )?#': 'send message',
     // Slack's help pages: a channel's message history, its details and description (topic and purpose).
     '(message|chat|channel|conversation) history': 'read messages',
-    'channel (details|description|info)': 'topic purpose info',
+    'channel (details|description|info|topic|purpose)': 'topic purpose info',
     '(description|details|topic|purpose) of (the |a |this |our )?([a-z-]+ )?channel': 'topic purpose info',
     // A member's profile fields.
     '(display name|full name|local time|time zone|job title)': 'profile',

@@ -56,6 +56,8 @@ export const lawmaticsVocabulary = defineVocabulary({
   },
   phrases: {
     'time entry': 'activity time',
+    // "log time", "record my hours": a time entry, not a logged call.
+    '(log|record|enter|track) (my |our |the |some )?(time|hours)': 'time entry',
     'time entries': 'activity time',
     'billing rate': 'activity rate',
     'potential client': 'prospect',

@@ -285,6 +285,8 @@ export function readQuery(
       }
     });
   }
+  // "get an address", "get a contact type": getting a record named in the singular gets one.
+  if (/^(?:please )?get (?:a|an|one) /.test(normalized.trim())) one = true;
   // "open a new matter", "a new matter for a client": a new record asked for by itself is one to create.
   if (newOne && (action === undefined || action === 'read') && !question) action = 'create';
   if (action === undefined) action = 'read';
@@ -312,7 +314,9 @@ export function readQuery(
   if (/\S@\S/.test(text)) keys.add('email');
   if (/\b\d{3}[-. ]\d{3,4}\b/.test(text)) keys.add(stem('phone'));
   const names = [...text.matchAll(/(?<=\S\s+)[A-Z][a-z]+/g)].map(([word]) => stem(word.toLowerCase()));
+  // A person's name of two words ("Kevin Brooks") is a value to look a record up by.
   if (names.some((name) => !brands.has(name) && !STOP.has(name))) implied.push(stem('name'));
+  if (/(?<=\S\s+)[A-Z][a-z]+\s+[A-Z][a-z]+/.test(text.replace(/\b(?:in|on|from|to|at) [A-Z]\w*/g, ''))) keys.add(stem('name'));
   // "find a lead by email": the key is named.
   for (const [, key = ''] of normalized.matchAll(/\bby (?:their |its |his |her )?([a-z]+)/g)) keys.add(stem(key));
   for (const key of keys) if (key !== stem('name')) implied.push(key);
