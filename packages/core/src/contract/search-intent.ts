@@ -157,6 +157,8 @@ export interface QueryReading {
   keys: Set<string>;
   /** Asks to create a record outright ("create a channel", "make a new page"), not to invite, send or upload. */
   creates: boolean;
+  /** Stems of the records a query adds something to ("add a row to the tracker database"): they exist already. */
+  existing: Set<string>;
 }
 
 /** The words that ask for a record to be made, nothing else. */
@@ -348,6 +350,7 @@ export function readQuery(
     tokens: seen,
     keys,
     creates: action === 'create' && (newOne || [...MAKING].some((verb) => actionWords.has(verb))),
+    existing: action === 'create' ? existingRecords(normalized) : new Set(),
   };
 }
 
@@ -364,6 +367,21 @@ function recordNames(text: string): Set<string> {
   for (const [, name = ''] of text.matchAll(/\b(?:titled|entitled|called|named)\s+((?:[A-Z0-9][\w-]*)(?:\s+[\w-]+)*)/g))
     add(name.split(/\s+(?=(?:in|on|under|to|for|from|at|with|into|inside|and|about)\b)/)[0] ?? '');
   return names;
+}
+
+/**
+ * The words of the records something is added to: "add a row to the tracker database", "a page on the Operations
+ * page". The record after "to the", "into our" or "on this", in the singular, exists; the query does not ask to
+ * create it.
+ */
+function existingRecords(normalized: string): Set<string> {
+  const existing = new Set<string>();
+  for (const [, words = ''] of normalized.matchAll(
+    /\b(?:to|into|onto|in|on|under|inside) (?:the|this|that|our|my|its|their|his|her) ((?:[a-z-]+ ?){1,4})/g,
+  ))
+    // "to the case documents", "to the damages": a plural is where a new one goes, not one record.
+    for (const word of words.split(/\s+/)) if (word && !STOP.has(word) && !isPlural(word)) existing.add(stem(word));
+  return existing;
 }
 
 /** A past participle after a noun qualifies it: "texts exchanged", "payments received". */

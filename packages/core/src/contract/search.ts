@@ -35,6 +35,8 @@ const NAMED_SERVICE = 4;
 const SERVICE_OF_KIND = 2.5;
 /** How much an operation creating by a particular verb (invite, send) counts when the query asks to create outright. */
 const PARTICULAR_CREATION = 0.85;
+/** How much an operation creating a record counts when the query adds something to such a record, which exists. */
+const EXISTING_RECORD = 0.5;
 /** How much a lookup by a key (find_contact_by_phone) counts when the query gives no such key. */
 const KEY_MISSING = 0.5;
 /** How much a lookup by a key counts when the query gives its value or names it ("ann@firm.com", "by email"). */
@@ -294,6 +296,10 @@ export class OperationIndex {
       const verb = doc.operation.name.split('_')[0] ?? '';
       if (reading.creates && doc.action === 'create' && !GENERIC_OPERATION_VERBS.has(verb) && !reading.terms.has(stem(verb)))
         score *= PARTICULAR_CREATION;
+      // "add a row to the tracker database": the database exists; creating one is not what is asked.
+      const made = words(doc.operation.name.split('_').slice(1).join(' '));
+      if (doc.action === 'create' && made.length > 0 && made.every((term) => reading.existing.has(term)))
+        score *= EXISTING_RECORD;
       if (reading.action === 'read' && doc.action === 'read' && reading.many !== undefined && reading.many !== doc.many)
         score *= reading.many ? 0.75 : 0.6;
       score *= named.get(doc.integration.service) ?? 1;

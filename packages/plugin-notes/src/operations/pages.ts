@@ -26,7 +26,7 @@ export const getPage = defineOperation({
   name: 'get_page',
   method: 'GET',
   path: '/pages/:page_id',
-  summary: "Get a page's title and property values: its metadata only",
+  summary: "Get a page's title and properties (its metadata only)",
   description:
     "Returns one page's properties: its parent, icon, cover, archived state, URL and property values (the title, " +
     'and every column of a database row). It does not return the text on the page: read that with ' +
