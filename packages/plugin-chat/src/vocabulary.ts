@@ -80,7 +80,7 @@ export const slackVocabulary = defineVocabulary({
     '(attach|share|send|post|drop) (a |an |the |this |that |our |my )?([a-z-]+ )?(file|document|pdf|image|photo|screenshot|spreadsheet|attachment)s? (to|in|into|with) (a |the |this |that |our )?([a-z-]+ )?(message|post|channel|dm|thread|conversation|#)':
       'upload file',
     // A member's status ("out sick", "in a meeting") is on their profile.
-    "(someone|person|member|coworker|colleague|teammate|user|my|his|her|their)( slack)? status": 'user profile',
+    '(someone|person|member|coworker|colleague|teammate|user|my|his|her|their)( slack)? status': 'user profile',
     // "what is #random about", "close #old-project".
     "(what is|what's|whats) #[a-z0-9_-]+( channel)? (for|about)": 'topic purpose',
     '(close|shut|retire) (down )?(the )?#': 'archive channel',

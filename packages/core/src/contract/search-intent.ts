@@ -54,8 +54,8 @@ const BEING = new Set('is are am was were works work has have uses use'.split(' 
 const WISH = new Set('need needs want wants like how going have has able wish please time'.split(' '));
 /** Verbs that make one record out of another ("turn the call into a lead", "convert the inquiry into a matter"). */
 const TRANSFORMING = new Set(['turn', 'convert', 'make']);
-/** Words that ask about several records without a plural ("all", "every", "call history", "the call log"). */
-const SEVERAL = new Set(['all', 'every', 'history', 'log', 'inbox', 'feed']);
+/** Words that ask about several records without a plural ("all", "every", "call history", "the call log", "the member directory"). */
+const SEVERAL = new Set(['all', 'every', 'history', 'log', 'inbox', 'feed', 'directory']);
 /** Words that stand for others ("who" for users) but say nothing themselves: the texts' "who" is no topic. */
 const EXPAND_ONLY = new Set(['who', 'everyon']);
 /** In a question, the pronouns after which a verb is still a request ("how do I add", "can you add"). */
@@ -163,7 +163,6 @@ export interface QueryReading {
 
 /** The words that ask for a record to be made, nothing else. */
 const MAKING = new Set(['create', 'make']);
-
 const SYNONYM_WEIGHT = 0.7;
 /** How much "find" counts as "search" when the query gives no key to look a record up by. */
 const FINDING_WEIGHT = 0.5;
@@ -230,7 +229,13 @@ export function readQuery(
       }
       // A word of no list at a clause's head, before an article, a possessive or a person, is a verb: "email the
       // report", "apply the rules", "message someone" ask to act. A plural there is a noun ("calls the firm missed").
-      if (verb === undefined && i === 0 && !question && action === undefined && (DETERMINERS.has(tokens[1] ?? '') || PEOPLE.has(tokens[1] ?? '')))
+      if (
+        verb === undefined &&
+        i === 0 &&
+        !question &&
+        action === undefined &&
+        (DETERMINERS.has(tokens[1] ?? '') || PEOPLE.has(tokens[1] ?? ''))
+      )
         if (!isPlural(token) && !STOP.has(token) && !QUALIFYING.has(token)) action = 'write';
       // In a question ("what webhooks are set up to notify…"), a verb asks to act only after its asker ("how do I add").
       // "I", "we" and "you" ask only at a clause's head or after a modal ("can you add", "how do I log"), not in a
@@ -370,16 +375,15 @@ function recordNames(text: string): Set<string> {
 }
 
 /**
- * The words of the records something is added to: "add a row to the tracker database", "a page on the Operations
- * page". The record after "to the", "into our" or "on this", in the singular, exists; the query does not ask to
- * create it.
+ * The words of the records something is added to ("add a row to the tracker database"): the record after "to the",
+ * "into our" or "on this", in the singular, exists; the query does not ask to create it.
  */
 function existingRecords(normalized: string): Set<string> {
   const existing = new Set<string>();
+  // "to the case documents", "to the damages": a plural is where a new one goes, not one record.
   for (const [, words = ''] of normalized.matchAll(
     /\b(?:to|into|onto|in|on|under|inside) (?:the|this|that|our|my|its|their|his|her) ((?:[a-z-]+ ?){1,4})/g,
   ))
-    // "to the case documents", "to the damages": a plural is where a new one goes, not one record.
     for (const word of words.split(/\s+/)) if (word && !STOP.has(word) && !isPlural(word)) existing.add(stem(word));
   return existing;
 }

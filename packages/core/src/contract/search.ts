@@ -21,6 +21,8 @@ interface Doc {
   operation: RegisteredOperation;
   /** Topic terms of the operation's name (its verb left out when it says only the action): "bill" for get_bill. */
   nameTerms: Set<string>;
+  /** The words of the record the operation works on, its verb left out: "database" for create_database. */
+  objectTerms: string[];
   /** The key a lookup operation finds its record by: "email" for find_prospect_by_email. */
   keyTerms: string[];
   action: Action | undefined;
@@ -209,7 +211,8 @@ export class OperationIndex {
         // One word after "by" is a key (find_company_by_name); more is a grouping (summarize_calls_by_time_series).
         const key = by > 0 ? operation.name.split('_').slice(by + 1) : [];
         const keyTerms = key.length === 1 ? words(key.join(' ')) : [];
-        this.docs.push({ integration, operation, weights, length, nameTerms, keyTerms, action, many });
+        const objectTerms = words(operation.name.split('_').slice(1).join(' '));
+        this.docs.push({ integration, operation, weights, length, nameTerms, objectTerms, keyTerms, action, many });
         for (const term of weights.keys()) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
       }
     }
@@ -297,8 +300,7 @@ export class OperationIndex {
       if (reading.creates && doc.action === 'create' && !GENERIC_OPERATION_VERBS.has(verb) && !reading.terms.has(stem(verb)))
         score *= PARTICULAR_CREATION;
       // "add a row to the tracker database": the database exists; creating one is not what is asked.
-      const made = words(doc.operation.name.split('_').slice(1).join(' '));
-      if (doc.action === 'create' && made.length > 0 && made.every((term) => reading.existing.has(term)))
+      if (doc.action === 'create' && doc.objectTerms.length > 0 && doc.objectTerms.every((term) => reading.existing.has(term)))
         score *= EXISTING_RECORD;
       if (reading.action === 'read' && doc.action === 'read' && reading.many !== undefined && reading.many !== doc.many)
         score *= reading.many ? 0.75 : 0.6;
