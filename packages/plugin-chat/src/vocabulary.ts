@@ -31,7 +31,7 @@ export const slackVocabulary = defineVocabulary({
     'replies to * post',
   ],
   // "the billing channel": the words before "channel" are its name.
-  named: ['channel'],
+  named: ['channel', 'room', 'chat'],
   synonyms: {
     channel: ['room', 'conversation'],
     message: [
@@ -60,9 +60,9 @@ export const slackVocabulary = defineVocabulary({
     // "add Omar to #litigation" invites a member.
     // "add Jane and Luis to #trial-prep": one person or several.
     '(add|bring|put|pull) ([a-z-]+,? (and )?){1,4}(in)?to #': 'invite',
-    '(add|bring|put|pull) ([a-z-]+,? (and )?){1,4}(in)?to (the |a |our )?([a-z-]+ ){0,2}channel': 'invite',
+    '(add|bring|put|pull) ([a-z-]+,? (and )?){1,4}(in)?to (the |a |our )?([a-z-]+ ){0,2}(channel|room)': 'invite',
     // Slack's help pages: "catch up on a channel", what was said in it.
-    'catch up on': 'read messages',
+    'catch (me |us )?up on': 'read messages',
     'let ([a-z-]+ ){1,3}know': 'send message',
     // "notify the channel that…", "remind the team about…", "write to #general": a message to a channel.
     '(notify|tell|inform|remind|alert|warn|update) (the |our |a |this |that |everyone in )?([a-z-]+ )?(channel|team|group|everyone|everybody|#)':
@@ -85,6 +85,9 @@ export const slackVocabulary = defineVocabulary({
     "(what is|what's|whats) #[a-z0-9_-]+( channel)? (for|about)": 'topic purpose',
     '(close|shut|retire) (down )?(the )?#': 'archive channel',
     // A channel is archived, not deleted: "get rid of the old channel" archives it.
-    '(delete|remove|close|shut) (down )?(a |an |the |this |that |our |my )?([a-z-]+ ){0,2}channel': 'archive channel',
+    '(delete|remove|close|shut) (down )?(a |an |the |this |that |our |my )?([a-z-]+ ){0,2}(channel|room)': 'archive channel',
+    // Slack's help pages: a pinned message stays at the top of the channel.
+    '(keep|stick|put) ([a-z-]+ ){0,3}at the top': 'pin',
+    '(what|which) (the |a |this |our )?([a-z-]+ )?(channel|room) is (for|about)': 'topic purpose',
   },
 });

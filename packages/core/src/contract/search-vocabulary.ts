@@ -167,6 +167,7 @@ export const PHRASAL_VERBS: Record<string, string> = {
   'throw away': 'delete',
   'throw out': 'delete',
   'put together': 'create',
+  'shut down': 'close',
 };
 
 /** Plurals that no rule of stem() in search-intent.ts makes singular. */
