@@ -37,6 +37,10 @@ const NAMED_SERVICE = 4;
 const SERVICE_OF_KIND = 2.5;
 /** How much an operation creating by a particular verb (invite, send) counts when the query asks to create outright. */
 const PARTICULAR_CREATION = 0.85;
+/** The words of operations on kinds of records (event types, expense categories, task templates, bill themes). */
+const KIND_TERMS = new Set(words('type category template theme preset'));
+/** How much an operation on a kind of record counts when the query names no kind. */
+const KIND_UNASKED = 0.9;
 /** How much an operation creating a record counts when the query adds something to such a record, which exists. */
 const EXISTING_RECORD = 0.5;
 /** How much a lookup by a key (find_contact_by_phone) counts when the query gives no such key. */
@@ -299,6 +303,9 @@ export class OperationIndex {
       const verb = doc.operation.name.split('_')[0] ?? '';
       if (reading.creates && doc.action === 'create' && !GENERIC_OPERATION_VERBS.has(verb) && !reading.terms.has(stem(verb)))
         score *= PARTICULAR_CREATION;
+      // "add a calendar event" asks for an entry, not for a kind of entry (create_calendar_entry_event_type).
+      const kind = doc.objectTerms.at(-1);
+      if (kind !== undefined && KIND_TERMS.has(kind) && ![...KIND_TERMS].some((term) => reading.terms.has(term))) score *= KIND_UNASKED;
       // "add a row to the tracker database": the database exists; creating one is not what is asked.
       if (doc.action === 'create' && doc.objectTerms.length > 0 && doc.objectTerms.every((term) => reading.existing.has(term)))
         score *= EXISTING_RECORD;
