@@ -24,7 +24,7 @@ verbs('create', true, 'add create make enter put give turn convert');
 verbs(
   'create',
   false,
-  'log record book schedule write jot save upload send post tell reply dm ping mention invite attach tag pin append assign ask request start copy duplicate leave share draft notify react generate bill flag label remind zip compress comment say announce respond bring',
+  'log record book schedule write jot save upload send post tell reply dm ping mention invite attach tag pin append assign ask request start copy duplicate leave share draft notify react generate bill flag label remind zip compress comment say announce respond bring deposit',
 );
 verbs('update', true, 'update change edit modify fix correct amend adjust revise tweak');
 verbs(
