@@ -77,7 +77,7 @@ export const slackVocabulary = defineVocabulary({
     "channel( is|'s)? about": 'topic purpose',
     'in (the|a|this) thread': 'thread',
     // Slack's help pages: a file or a document is attached to a message, shared in a channel or a DM.
-    '(attach|share|send|post|drop) (a |an |the |this |that |our |my )?([a-z-]+ )?(file|document|pdf|image|photo|screenshot|spreadsheet|attachment)s? (to|in|into|with) (a |the |this |that |our )?([a-z-]+ )?(message|post|channel|dm|thread|conversation|#)':
+    '(attach|share|send|post|drop) (a |an |the |this |that |our |my )?([a-z-]+ )?(file|document|pdf|image|picture|photo|screenshot|spreadsheet|attachment)s? (to|in|into|with) (a |the |this |that |our )?([a-z-]+ )?(message|post|channel|dm|thread|conversation|#)':
       'upload file',
     // A member's status ("out sick", "in a meeting") is on their profile.
     '(someone|person|member|coworker|colleague|teammate|user|my|his|her|their)( slack)? status': 'user profile',

@@ -28,6 +28,11 @@ export const notionVocabulary = defineVocabulary({
       'quote',
       'divider',
       'contents',
+      // Notion's help pages: images, embeds and videos are blocks of a page too.
+      'image',
+      'picture',
+      'embed',
+      'video',
     ],
     database: ['table', 'db', 'tracker'],
     property: ['column', 'value', 'field'],
@@ -58,6 +63,7 @@ export const notionVocabulary = defineVocabulary({
     '(kanban|board) (cards?|columns?)': 'page database',
     // The pages of a workspace are found through search; a page's sub-pages are blocks of its content.
     '(list|all|every|which|what) ([a-z-]+ ){0,2}pages\\b': 'search',
+    '(recently (edited|updated|changed)|recent|latest|last edited) pages': 'search',
     "(page|page's) (sub-?pages|child pages|children)": 'block children',
     '(sub-?pages|child pages) (of|in|under|inside)': 'block children',
     '(pages?|databases?) (can |does |do )?(the |our |this |my )?(integration|connection) (see|access|reach)': 'search shared',
