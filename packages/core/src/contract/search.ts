@@ -23,6 +23,8 @@ interface Doc {
   nameTerms: Set<string>;
   /** The words of the record the operation works on, its verb left out: "database" for create_database. */
   objectTerms: string[];
+  /** The verb of its name, as written: "invite" for invite_to_channel. */
+  verb: string;
   /** The key a lookup operation finds its record by: "email" for find_prospect_by_email. */
   keyTerms: string[];
   action: Action | undefined;
@@ -216,7 +218,8 @@ export class OperationIndex {
         const key = by > 0 ? operation.name.split('_').slice(by + 1) : [];
         const keyTerms = key.length === 1 ? words(key.join(' ')) : [];
         const objectTerms = words(operation.name.split('_').slice(1).join(' '));
-        this.docs.push({ integration, operation, weights, length, nameTerms, objectTerms, keyTerms, action, many });
+        const verb = operation.name.split('_')[0] ?? '';
+        this.docs.push({ integration, operation, weights, length, nameTerms, objectTerms, verb, keyTerms, action, many });
         for (const term of weights.keys()) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
       }
     }
@@ -274,6 +277,7 @@ export class OperationIndex {
       if (routed.has(service)) named.set(service, NAMED_SERVICE);
       for (const term of reading.tokens) if (kinds.has(term) && !named.has(service)) named.set(service, SERVICE_OF_KIND);
     }
+    const kindAsked = [...KIND_TERMS].some((term) => reading.terms.has(term));
     const n = this.docs.length;
     const k1 = 3;
     const b = 0.5;
@@ -300,12 +304,11 @@ export class OperationIndex {
       score *= actionFactor(reading.action, doc.action);
       // "create a channel" asks for a new record: an operation creating by another verb (invite_to_channel,
       // send_message) does something more particular than asked, unless the query says that verb too.
-      const verb = doc.operation.name.split('_')[0] ?? '';
-      if (reading.creates && doc.action === 'create' && !GENERIC_OPERATION_VERBS.has(verb) && !reading.terms.has(stem(verb)))
+      if (reading.creates && doc.action === 'create' && !GENERIC_OPERATION_VERBS.has(doc.verb) && !reading.terms.has(stem(doc.verb)))
         score *= PARTICULAR_CREATION;
       // "add a calendar event" asks for an entry, not for a kind of entry (create_calendar_entry_event_type).
       const kind = doc.objectTerms.at(-1);
-      if (kind !== undefined && KIND_TERMS.has(kind) && ![...KIND_TERMS].some((term) => reading.terms.has(term))) score *= KIND_UNASKED;
+      if (kind !== undefined && KIND_TERMS.has(kind) && !kindAsked) score *= KIND_UNASKED;
       // "add a row to the tracker database": the database exists; creating one is not what is asked.
       if (doc.action === 'create' && doc.objectTerms.length > 0 && doc.objectTerms.every((term) => reading.existing.has(term)))
         score *= EXISTING_RECORD;
