@@ -19,9 +19,19 @@ export const slackVocabulary = defineVocabulary({
     'thumbs up',
     'thumbs-up',
     'huddle',
+    'emoji reaction',
+    'pinned message',
+    'unpin',
+    'member directory',
+    'thread replies',
+    'thread reply',
+    // Replies in a thread are Slack's; a text conversation with a caller is an "SMS thread".
+    'in * thread',
+    'replies to * message',
+    'replies to * post',
   ],
   // "the billing channel": the words before "channel" are its name.
-  named: ['channel'],
+  named: ['channel', 'room', 'chat'],
   synonyms: {
     channel: ['room', 'conversation'],
     message: [
@@ -50,17 +60,34 @@ export const slackVocabulary = defineVocabulary({
     // "add Omar to #litigation" invites a member.
     // "add Jane and Luis to #trial-prep": one person or several.
     '(add|bring|put|pull) ([a-z-]+,? (and )?){1,4}(in)?to #': 'invite',
-    '(add|bring|put|pull) ([a-z-]+,? (and )?){1,4}(in)?to (the |a |our )?([a-z-]+ )?channel': 'invite',
+    '(add|bring|put|pull) ([a-z-]+,? (and )?){1,4}(in)?to (the |a |our )?([a-z-]+ ){0,2}(channel|room)': 'invite',
     // Slack's help pages: "catch up on a channel", what was said in it.
-    'catch up on': 'read messages',
+    'catch (me |us )?up on': 'read messages',
     'let ([a-z-]+ ){1,3}know': 'send message',
+    // "notify the channel that…", "remind the team about…", "write to #general": a message to a channel.
+    '(notify|tell|inform|remind|alert|warn|update) (the |our |a |this |that |everyone in )?([a-z-]+ )?(channel|team|group|everyone|everybody|#)':
+      'send message',
+    '(write|say|post|reply|respond|announce) ([a-z-]+ ){0,3}(in|to|on|into) (the )?#': 'send message',
     // Slack's help pages: a channel's message history, its details and description (topic and purpose).
     '(message|chat|channel|conversation) history': 'read messages',
-    'channel (details|description|info)': 'topic purpose info',
+    'channel (details|description|info|topic|purpose)': 'topic purpose info',
     '(description|details|topic|purpose) of (the |a |this |our )?([a-z-]+ )?channel': 'topic purpose info',
     // A member's profile fields.
     '(display name|full name|local time|time zone|job title)': 'profile',
     "channel( is|'s)? about": 'topic purpose',
     'in (the|a|this) thread': 'thread',
+    // Slack's help pages: a file or a document is attached to a message, shared in a channel or a DM.
+    '(attach|share|send|post|drop) (a |an |the |this |that |our |my )?([a-z-]+ )?(file|document|pdf|image|picture|photo|screenshot|spreadsheet|attachment)s? (to|in|into|with) (a |the |this |that |our )?([a-z-]+ )?(message|post|channel|dm|thread|conversation|#)':
+      'upload file',
+    // A member's status ("out sick", "in a meeting") is on their profile.
+    '(someone|person|member|coworker|colleague|teammate|user|my|his|her|their)( slack)? status': 'user profile',
+    // "what is #random about", "close #old-project".
+    "(what is|what's|whats) #[a-z0-9_-]+( channel)? (for|about)": 'topic purpose',
+    '(close|shut|retire) (down )?(the )?#': 'archive channel',
+    // A channel is archived, not deleted: "get rid of the old channel" archives it.
+    '(delete|remove|close|shut) (down )?(a |an |the |this |that |our |my )?([a-z-]+ ){0,2}(channel|room)': 'archive channel',
+    // Slack's help pages: a pinned message stays at the top of the channel.
+    '(keep|stick|put) ([a-z-]+ ){0,3}at the top': 'pin',
+    '(what|which) (the |a |this |our )?([a-z-]+ )?(channel|room) is (for|about)': 'topic purpose',
   },
 });

@@ -3,11 +3,25 @@ import { defineVocabulary } from '@portico/core/plugin';
 /** Lawmatics' words, as an intake coordinator uses them: what search_methods reads a query with. */
 export const lawmaticsVocabulary = defineVocabulary({
   names: ['Lawmatics'],
-  cues: ['pnc', 'potential new client', 'intake form', 'drip campaign', 'sub status', 'sub-status'],
+  // Lawmatics' help pages: matters move through a pipeline, are hired or not hired, get email campaigns and lost reasons.
+  cues: [
+    'pnc',
+    'potential new client',
+    'intake form',
+    'drip campaign',
+    'sub status',
+    'sub-status',
+    'pipeline',
+    'hired',
+    'not hired',
+    'email campaign',
+    'lost reason',
+  ],
   synonyms: {
     contact: ['client', 'person', 'people', 'individual', 'customer'],
     company: ['organization', 'organisation', 'business', 'insurer', 'insurance', 'corporation'],
-    prospect: ['lead', 'inquiry', 'enquiry', 'intake', 'pnc', 'potential', 'prospective'],
+    // Lawmatics' help pages call a prospect a matter, from first inquiry to hired or not.
+    prospect: ['lead', 'inquiry', 'enquiry', 'intake', 'pnc', 'potential', 'prospective', 'matter'],
     matter: ['case', 'file', 'lawsuit', 'litigation', 'suit'],
     attorney: ['lawyer', 'solicitor'],
     relationship: ['related', 'involved', 'spouse', 'witness', 'guardian', 'parent', 'opposing', 'expert', 'judge', 'co-counsel'],
@@ -32,7 +46,7 @@ export const lawmaticsVocabulary = defineVocabulary({
     call: ['phone', 'caller', 'calls', 'rang', 'voicemail', 'voicemails'],
     message: ['chat', 'post', 'text', 'said', 'announcement', 'tell', 'announce'],
     form: ['questionnaire', 'survey'],
-    submission: ['entry', 'entries', 'filled', 'submitted'],
+    submission: ['entry', 'entries', 'filled', 'submitted', 'response', 'responses'],
     recording: ['listen', 'audio', 'play'],
     source: ['marketing', 'referral', 'channel', 'funder'],
     stat: ['click', 'clicks', 'clicked', 'bounce', 'bounced', 'performance', 'metric', 'metrics'],
@@ -42,6 +56,8 @@ export const lawmaticsVocabulary = defineVocabulary({
   },
   phrases: {
     'time entry': 'activity time',
+    // "log time", "record my hours": a time entry, not a logged call.
+    '(log|record|enter|track) (my |our |the |some )?(time|hours)': 'time entry',
     'time entries': 'activity time',
     'billing rate': 'activity rate',
     'potential client': 'prospect',

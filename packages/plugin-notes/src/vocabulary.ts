@@ -3,7 +3,7 @@ import { defineVocabulary } from '@portico/core/plugin';
 /** Notion's words, as people at a firm use them: what search_methods reads a query with. */
 export const notionVocabulary = defineVocabulary({
   names: ['Notion'],
-  cues: ['workspace page', 'wiki page', 'notion page', 'database row', 'content block'],
+  cues: ['workspace page', 'wiki page', 'notion page', 'database row', 'content block', 'teamspace', 'board view', 'gallery view'],
   kinds: ['wiki', 'knowledge', 'handbook'],
   // "the holiday schedule page", "the cases database": the words before the noun are its name.
   named: ['page', 'database', 'wiki'],
@@ -28,11 +28,16 @@ export const notionVocabulary = defineVocabulary({
       'quote',
       'divider',
       'contents',
+      // Notion's help pages: images, embeds and videos are blocks of a page too.
+      'image',
+      'picture',
+      'embed',
+      'video',
     ],
     database: ['table', 'db', 'tracker'],
     property: ['column', 'value', 'field'],
     // Notion's help pages: a deleted page goes to the trash, and comes back from it.
-    archive: ['trash', 'trashed', 'restore'],
+    archive: ['trash', 'trashed', 'restore', 'recover', 'undelete'],
     query: ['filter', 'filtered', 'sorted'],
     stat: ['click', 'clicks', 'clicked', 'bounce', 'bounced', 'performance', 'metric', 'metrics'],
   },
@@ -46,5 +51,21 @@ export const notionVocabulary = defineVocabulary({
     "(what is|what's|whats) (written )?(on|in) (the|a|this|our)": 'content block',
     '(where|whose) [a-z]+ (is|are|equals)': 'filter',
     'open rate': 'stat',
+    // Notion's help pages: a deleted page goes to the trash (archived), whence it is restored.
+    '(delete|remove|trash|discard) (a |the |this |that |an |our |my )?([a-z-]+ ){0,3}(sub-?)?page': 'archive page',
+    '(move|send|put) (a |the |this |that |an |our |my )?([a-z-]+ ){0,3}(sub-?)?pages? to (the )?trash': 'archive page',
+    // A database's select options and its properties' types are its schema.
+    '(select|status|multi-select) (property )?options': 'database property',
+    '(property|column) types?': 'database property',
+    // Notion's help pages: a database is seen through views (table, board, calendar…), its rows as cards.
+    '(board|table|calendar|gallery|timeline|list) views?': 'query database',
+    'cards? (on|in|of|to) (the |a |this |our )?([a-z-]+ ){0,2}(board|kanban)': 'page database',
+    '(kanban|board) (cards?|columns?)': 'page database',
+    // The pages of a workspace are found through search; a page's sub-pages are blocks of its content.
+    '(list|all|every|which|what) ([a-z-]+ ){0,2}pages\\b': 'search',
+    '(recently (edited|updated|changed)|recent|latest|last edited) pages': 'search',
+    "(page|page's) (sub-?pages|child pages|children)": 'block children',
+    '(sub-?pages|child pages) (of|in|under|inside)': 'block children',
+    '(pages?|databases?) (can |does |do )?(the |our |this |my )?(integration|connection) (see|access|reach)': 'search shared',
   },
 });

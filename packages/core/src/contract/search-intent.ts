@@ -24,7 +24,7 @@ verbs('create', true, 'add create make enter put give turn convert');
 verbs(
   'create',
   false,
-  'log record book schedule write jot save upload send post tell reply dm ping mention invite attach tag pin append assign ask request start copy duplicate leave share draft notify react generate bill flag label remind zip compress',
+  'log record book schedule write jot save upload send post tell reply dm ping mention invite attach tag pin append assign ask request start copy duplicate leave share draft notify react generate bill flag label remind zip compress comment say announce respond bring deposit',
 );
 verbs('update', true, 'update change edit modify fix correct amend adjust revise tweak');
 verbs(
@@ -54,8 +54,8 @@ const BEING = new Set('is are am was were works work has have uses use'.split(' 
 const WISH = new Set('need needs want wants like how going have has able wish please time'.split(' '));
 /** Verbs that make one record out of another ("turn the call into a lead", "convert the inquiry into a matter"). */
 const TRANSFORMING = new Set(['turn', 'convert', 'make']);
-/** Words that ask about several records without a plural ("all", "every", "call history", "the call log"). */
-const SEVERAL = new Set(['all', 'every', 'history', 'log', 'inbox', 'feed']);
+/** Words that ask about several records without a plural ("all", "every", "call history", "the call log", "the member directory"). */
+const SEVERAL = new Set(['all', 'every', 'history', 'log', 'inbox', 'feed', 'directory']);
 /** Words that stand for others ("who" for users) but say nothing themselves: the texts' "who" is no topic. */
 const EXPAND_ONLY = new Set(['who', 'everyon']);
 /** In a question, the pronouns after which a verb is still a request ("how do I add", "can you add"). */
@@ -80,6 +80,9 @@ const THING_QUESTION = new Set(['what', 'which', 'whose']);
 /** Words that open a noun phrase: a word before them at a clause's head is a verb. */
 const DETERMINERS = new Set('the a an this that these those my our his her their its every each'.split(' '));
 
+/** People a verb at a clause's head acts on ("message someone directly", "remind them"): the word before is a verb. */
+const PEOPLE = new Set('someone somebody everyone everybody anyone them him'.split(' '));
+
 /** Verbs that open one record ("open the Smith file", "pull up the lead"). */
 const OPENING = new Set(['open', 'pull', 'view']);
 
@@ -94,7 +97,7 @@ const PERIOD = new Set('week month year quarter morning afternoon evening weeken
 /** Of those, the words that say one record whatever else is plural ("one user's details", "all details of the contact"). */
 const SINGLE = new Set('one single details detail specific particular'.split(' '));
 /** Operation verbs that read many records; the other reading verbs (get, lookup) read one. */
-const MANY_VERBS = new Set(['list', 'find', 'search', 'query', 'summarize', 'report']);
+const MANY_VERBS = new Set(['list', 'find', 'search', 'query', 'summarize', 'report', 'read']);
 
 export const OPERATION_ACTIONS: Record<string, Action> = {
   list: 'read',
@@ -152,9 +155,17 @@ export interface QueryReading {
   tokens: Set<string>;
   /** The keys a lookup may find a record by that the query gives a value of, stemmed: "email" for ann@firm.com. */
   keys: Set<string>;
+  /** Asks to create a record outright ("create a channel", "make a new page"), not to invite, send or upload. */
+  creates: boolean;
+  /** Stems of the records a query adds something to ("add a row to the tracker database"): they exist already. */
+  existing: Set<string>;
 }
 
+/** The words that ask for a record to be made, nothing else. */
+const MAKING = new Set(['create', 'make']);
 const SYNONYM_WEIGHT = 0.7;
+/** How much "find" counts as "search" when the query gives no key to look a record up by. */
+const FINDING_WEIGHT = 0.5;
 /** How much a word standing for another word of the query ("phone" in "phone call") still counts as itself. */
 const QUALIFIED_OWN = 0.3;
 const OWN_WORD_FACTOR = 0.6;
@@ -216,9 +227,15 @@ export function readQuery(
         if (action === undefined) action = 'write';
         if (!NEUTRAL_TERMS.has(token)) return;
       }
-      // A word of no list at a clause's head, before an article or a possessive, is a verb: "email the report",
-      // "apply the rules" ask to act. A plural there is a noun ("calls the firm missed").
-      if (verb === undefined && i === 0 && !question && action === undefined && DETERMINERS.has(tokens[1] ?? ''))
+      // A word of no list at a clause's head, before an article, a possessive or a person, is a verb: "email the
+      // report", "apply the rules", "message someone" ask to act. A plural there is a noun ("calls the firm missed").
+      if (
+        verb === undefined &&
+        i === 0 &&
+        !question &&
+        action === undefined &&
+        (DETERMINERS.has(tokens[1] ?? '') || PEOPLE.has(tokens[1] ?? ''))
+      )
         if (!isPlural(token) && !STOP.has(token) && !QUALIFYING.has(token)) action = 'write';
       // In a question ("what webhooks are set up to notify…"), a verb asks to act only after its asker ("how do I add").
       // "I", "we" and "you" ask only at a clause's head or after a modal ("can you add", "how do I log"), not in a
@@ -275,6 +292,8 @@ export function readQuery(
       }
     });
   }
+  // "get an address", "get a contact type": getting a record named in the singular gets one.
+  if (/^(?:please )?get (?:a|an|one) /.test(normalized.trim())) one = true;
   // "open a new matter", "a new matter for a client": a new record asked for by itself is one to create.
   if (newOne && (action === undefined || action === 'read') && !question) action = 'create';
   if (action === undefined) action = 'read';
@@ -302,7 +321,9 @@ export function readQuery(
   if (/\S@\S/.test(text)) keys.add('email');
   if (/\b\d{3}[-. ]\d{3,4}\b/.test(text)) keys.add(stem('phone'));
   const names = [...text.matchAll(/(?<=\S\s+)[A-Z][a-z]+/g)].map(([word]) => stem(word.toLowerCase()));
+  // A person's name of two words ("Kevin Brooks") is a value to look a record up by.
   if (names.some((name) => !brands.has(name) && !STOP.has(name))) implied.push(stem('name'));
+  if (/(?<=\S\s+)[A-Z][a-z]+\s+[A-Z][a-z]+/.test(text.replace(/\b(?:in|on|from|to|at) [A-Z]\w*/g, ''))) keys.add(stem('name'));
   // "find a lead by email": the key is named.
   for (const [, key = ''] of normalized.matchAll(/\bby (?:their |its |his |her )?([a-z]+)/g)) keys.add(stem(key));
   for (const key of keys) if (key !== stem('name')) implied.push(key);
@@ -310,8 +331,8 @@ export function readQuery(
   const terms = new Map<string, number>();
   const add = (term: string, weight: number) => terms.set(term, Math.max(terms.get(term) ?? 0, weight));
   for (const term of implied) add(term, SYNONYM_WEIGHT * (phraseWeight.get(term) ?? 1));
-  // Opening one record is what the operations named get_… do.
-  if (one && [...OPENING].some((verb) => actionWords.has(verb))) add('get', SYNONYM_WEIGHT);
+  // Opening one record is what the operations named get_… do; "view all matters", "view the tasks" open a list.
+  if (one && (single || !plural) && [...OPENING].some((verb) => actionWords.has(verb))) add('get', SYNONYM_WEIGHT);
   for (const { term: base, weight } of given) {
     const canonicals = fixed.has(base) ? [] : lexicon.canonicalsOf(base);
     const qualifies = canonicals.some((canonical) => present.has(canonical));
@@ -322,6 +343,8 @@ export function readQuery(
     for (const canonical of canonicals) add(canonical, (present.has(canonical) ? 1 : SYNONYM_WEIGHT * own) * weight);
   }
   for (const word of actionWords) terms.delete(stem(word));
+  // "find a doc", "look for the page about…": finding without a key searches (an operation named search_… or find_…).
+  if (actionWords.has('find') && keys.size === 0 && !one) add('search', FINDING_WEIGHT);
   // A query of verbs alone ("list") still searches with them.
   if (terms.size === 0) for (const word of words(text)) terms.set(word, 1);
   return {
@@ -331,6 +354,8 @@ export function readQuery(
     words: new Set(given.map(({ term }) => term)),
     tokens: seen,
     keys,
+    creates: action === 'create' && (newOne || [...MAKING].some((verb) => actionWords.has(verb))),
+    existing: action === 'create' ? existingRecords(normalized) : new Set(),
   };
 }
 
@@ -347,6 +372,20 @@ function recordNames(text: string): Set<string> {
   for (const [, name = ''] of text.matchAll(/\b(?:titled|entitled|called|named)\s+((?:[A-Z0-9][\w-]*)(?:\s+[\w-]+)*)/g))
     add(name.split(/\s+(?=(?:in|on|under|to|for|from|at|with|into|inside|and|about)\b)/)[0] ?? '');
   return names;
+}
+
+/**
+ * The words of the records something is added to ("add a row to the tracker database"): the record after "to the",
+ * "into our" or "on this", in the singular, exists; the query does not ask to create it.
+ */
+function existingRecords(normalized: string): Set<string> {
+  const existing = new Set<string>();
+  // "to the case documents", "to the damages": a plural is where a new one goes, not one record.
+  for (const [, words = ''] of normalized.matchAll(
+    /\b(?:to|into|onto|in|on|under|inside) (?:the|this|that|our|my|its|their|his|her) ((?:[a-z-]+ ?){1,4})/g,
+  ))
+    for (const word of words.split(/\s+/)) if (word && !STOP.has(word) && !isPlural(word)) existing.add(stem(word));
+  return existing;
 }
 
 /** A past participle after a noun qualifies it: "texts exchanged", "payments received". */

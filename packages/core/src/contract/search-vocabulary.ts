@@ -153,6 +153,21 @@ export const PHRASAL_VERBS: Record<string, string> = {
   'bring up': 'show',
   'fill in': 'enter',
   'hook up': 'connect',
+  'look for': 'find',
+  'hunt for': 'find',
+  'take a look at': 'show',
+  'have a look at': 'show',
+  // "drop" and "take" alone ask to delete; "drop a note", "shoot a message" ask to write one.
+  'drop a note': 'post a note',
+  'drop a line': 'send a message',
+  'drop a message': 'send a message',
+  'shoot a': 'send a',
+  'shoot an': 'send an',
+  'make a copy of': 'duplicate',
+  'throw away': 'delete',
+  'throw out': 'delete',
+  'put together': 'create',
+  'shut down': 'close',
 };
 
 /** Plurals that no rule of stem() in search-intent.ts makes singular. */

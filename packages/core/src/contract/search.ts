@@ -21,6 +21,10 @@ interface Doc {
   operation: RegisteredOperation;
   /** Topic terms of the operation's name (its verb left out when it says only the action): "bill" for get_bill. */
   nameTerms: Set<string>;
+  /** The words of the record the operation works on, its verb left out: "database" for create_database. */
+  objectTerms: string[];
+  /** The verb of its name, as written: "invite" for invite_to_channel. */
+  verb: string;
   /** The key a lookup operation finds its record by: "email" for find_prospect_by_email. */
   keyTerms: string[];
   action: Action | undefined;
@@ -33,6 +37,14 @@ interface Doc {
 /** How much a query naming a service prefers its operations: by its name ("in Clio"), by its kind ("the CRM"). */
 const NAMED_SERVICE = 4;
 const SERVICE_OF_KIND = 2.5;
+/** How much an operation creating by a particular verb (invite, send) counts when the query asks to create outright. */
+const PARTICULAR_CREATION = 0.85;
+/** The words of operations on kinds of records (event types, expense categories, task templates, bill themes). */
+const KIND_TERMS = new Set(words('type category template theme preset'));
+/** How much an operation on a kind of record counts when the query names no kind. */
+const KIND_UNASKED = 0.9;
+/** How much an operation creating a record counts when the query adds something to such a record, which exists. */
+const EXISTING_RECORD = 0.5;
 /** How much a lookup by a key (find_contact_by_phone) counts when the query gives no such key. */
 const KEY_MISSING = 0.5;
 /** How much a lookup by a key counts when the query gives its value or names it ("ann@firm.com", "by email"). */
@@ -205,7 +217,9 @@ export class OperationIndex {
         // One word after "by" is a key (find_company_by_name); more is a grouping (summarize_calls_by_time_series).
         const key = by > 0 ? operation.name.split('_').slice(by + 1) : [];
         const keyTerms = key.length === 1 ? words(key.join(' ')) : [];
-        this.docs.push({ integration, operation, weights, length, nameTerms, keyTerms, action, many });
+        const objectTerms = words(operation.name.split('_').slice(1).join(' '));
+        const verb = operation.name.split('_')[0] ?? '';
+        this.docs.push({ integration, operation, weights, length, nameTerms, objectTerms, verb, keyTerms, action, many });
         for (const term of weights.keys()) this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
       }
     }
@@ -263,6 +277,7 @@ export class OperationIndex {
       if (routed.has(service)) named.set(service, NAMED_SERVICE);
       for (const term of reading.tokens) if (kinds.has(term) && !named.has(service)) named.set(service, SERVICE_OF_KIND);
     }
+    const kindAsked = [...KIND_TERMS].some((term) => reading.terms.has(term));
     const n = this.docs.length;
     const k1 = 3;
     const b = 0.5;
@@ -287,6 +302,16 @@ export class OperationIndex {
         score *= KEY_MISSING;
       else if (doc.keyTerms.some((term) => reading.keys.has(term))) score *= KEY_GIVEN;
       score *= actionFactor(reading.action, doc.action);
+      // "create a channel" asks for a new record: an operation creating by another verb (invite_to_channel,
+      // send_message) does something more particular than asked, unless the query says that verb too.
+      if (reading.creates && doc.action === 'create' && !GENERIC_OPERATION_VERBS.has(doc.verb) && !reading.terms.has(stem(doc.verb)))
+        score *= PARTICULAR_CREATION;
+      // "add a calendar event" asks for an entry, not for a kind of entry (create_calendar_entry_event_type).
+      const kind = doc.objectTerms.at(-1);
+      if (kind !== undefined && KIND_TERMS.has(kind) && !kindAsked) score *= KIND_UNASKED;
+      // "add a row to the tracker database": the database exists; creating one is not what is asked.
+      if (doc.action === 'create' && doc.objectTerms.length > 0 && doc.objectTerms.every((term) => reading.existing.has(term)))
+        score *= EXISTING_RECORD;
       if (reading.action === 'read' && doc.action === 'read' && reading.many !== undefined && reading.many !== doc.many)
         score *= reading.many ? 0.75 : 0.6;
       score *= named.get(doc.integration.service) ?? 1;

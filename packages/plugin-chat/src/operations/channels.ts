@@ -71,7 +71,8 @@ export const createChannel = defineOperation({
   path: '/channels',
   summary: 'Create a public or private Slack channel',
   description:
-    'Creates a channel with the bot as creator and first member; set is_private=true for a private one. The name ' +
+    'Creates a new channel, for a team, a case or a topic, with the bot as creator and first member; set ' +
+    'is_private=true for a private channel. The name ' +
     'must be lowercase letters, digits, hyphens or underscores, without spaces or a leading #, at most 80 ' +
     'characters, and a name already used (even by an archived channel) is a conflict. The answer is the new ' +
     'channel, whose id invite_to_channel and send_message take.',

@@ -6,7 +6,7 @@ export const listUsers = defineOperation({
   name: 'list_users',
   method: 'GET',
   path: '/users',
-  summary: 'List the people and bots of the Slack workspace',
+  summary: 'List the members (people and bots) of the Slack workspace',
   description:
     "Lists the workspace's members (people, bots and deactivated accounts with deleted=true), each with id, name, " +
     'real_name, deleted, is_bot, tz and profile (display_name, title, and email when the token may read emails). ' +
@@ -24,7 +24,7 @@ export const getUserInfo = defineOperation({
   name: 'get_user_info',
   method: 'GET',
   path: '/users/:user',
-  summary: "Get a Slack user's profile by id",
+  summary: "Get a Slack member's profile by id: name, title, status, time zone",
   description:
     'Returns one person or bot by id (from list_users, or the user field of a message or reaction): name, ' +
     'real_name, tz, is_bot, deleted and profile (display_name, title, email, images). To find someone by email ' +
@@ -40,7 +40,7 @@ export const lookupUserByEmail = defineOperation({
   name: 'lookup_user_by_email',
   method: 'GET',
   path: '/users/lookup-by-email',
-  summary: 'Find a Slack user by email address',
+  summary: 'Find a Slack user (member) by email address',
   description:
     'Finds the workspace member with this email address and returns the same user object as get_user_info: the way ' +
     'to turn an email from another system into a Slack user id. No match is a not-found error, and the token needs ' +

@@ -5,7 +5,7 @@ export const getBlock = defineOperation({
   name: 'get_block',
   method: 'GET',
   path: '/blocks/:block_id',
-  summary: 'Get a single content block of a page by id',
+  summary: 'Get a single block of a page: a paragraph, heading or to-do',
   description:
     'Returns one content block (a paragraph, heading, to-do, list item…) with its type, its content under the key ' +
     'named by its type (paragraph.rich_text, say), has_children and archived. Block ids come from ' +

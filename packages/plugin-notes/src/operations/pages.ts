@@ -26,7 +26,7 @@ export const getPage = defineOperation({
   name: 'get_page',
   method: 'GET',
   path: '/pages/:page_id',
-  summary: "Get a page's title and properties (not its content)",
+  summary: "Get a page's title and properties (its metadata only)",
   description:
     "Returns one page's properties: its parent, icon, cover, archived state, URL and property values (the title, " +
     'and every column of a database row). It does not return the text on the page: read that with ' +
@@ -83,7 +83,7 @@ export const updatePage = defineOperation({
   name: 'update_page',
   method: 'PATCH',
   path: '/pages/:page_id',
-  summary: 'Update a page or database row: set its status or properties, or archive it',
+  summary: 'Update a page or database row: set its status or properties, or delete (archive) it',
   description:
     'Changes the given property values of a page or database row (properties not named stay as they are), its icon ' +
     'or cover (null removes them), or moves it to the trash (archived or in_trash true) and back (false). It does ' +
