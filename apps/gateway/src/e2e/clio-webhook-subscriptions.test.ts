@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { DEFAULT_WORKSPACE, type Logger, type SandboxServer } from '@portico/core';
 import { clioPlugin } from '@portico/plugin-practice';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -157,6 +158,27 @@ describe('the Clio webhooks the gateway registers', () => {
     expect(linesSince(mark, 'webhook delivery refused')).toHaveLength(2);
     const signed = await control('/__sandbox/emit', { model: 'contact', event: 'updated', secret: contact.shared_secret });
     expect(signed.body.delivery).toMatchObject({ url: contact.url, status: 200 });
+  });
+
+  it('a model Portico does not register (folder) is checked with the workspace’s saved secret, never a webhook’s', async () => {
+    const saved = 'a-secret-saved-by-hand';
+    const put = await gateway.rest('PUT', '/api/admin/events/clio/secret', { body: { secret: saved } });
+    expect(put.status, JSON.stringify(put.body)).toBeLessThan(300);
+    const post = async (secret: string, event: string) => {
+      const body = JSON.stringify({ data: { id: 812, updated_at: new Date().toISOString() }, meta: { event, webhook_id: 9 } });
+      const signature = createHmac('sha256', secret).update(body).digest('hex');
+      const response = await fetch(`${gateway.url}/api/events/${DEFAULT_WORKSPACE}/clio?model=folder`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-hook-signature': signature },
+        body,
+      });
+      return response.status;
+    };
+    expect(await post((await hookOf('matter')).shared_secret, 'created')).toBe(401);
+    expect(await post(saved, 'created')).toBe(200);
+    expect((await events('folder.created')).filter((e) => e.record_id === '812')).toHaveLength(1);
+    expect((await gateway.rest('DELETE', '/api/admin/events/clio/secret')).status).toBeLessThan(300);
+    expect(await post(saved, 'updated')).toBe(404); // nothing to check it with: not set up
   });
 
   it('every model’s webhook is renewed when fewer than seven days remain, and not before', async () => {
