@@ -57,9 +57,11 @@ describe('rotating the encryption key while the gateway serves', () => {
     expect(before.size).toBe(1);
     const rotated = await cli('encryption', 'rotate');
     expect(rotated.code).toBe(0);
-    // the connections, the webhook signing secrets sandbox mode saved and the subscription's (docs/events.md)
-    const signed = Object.values(gateway.sandboxes).filter((s) => s.webhooks).length + 1;
-    expect(signed).toBeGreaterThanOrEqual(2);
+    // the connections, the webhook signing secrets sandbox mode saved, those of the webhooks the gateway registered
+    // with an application (Clio's), and the subscription's (docs/events.md)
+    const registered = (await gateway.runtime.store.registrations.all()).filter((r) => r.secret !== null).length;
+    expect(registered).toBeGreaterThanOrEqual(1);
+    const signed = Object.values(gateway.sandboxes).filter((s) => s.webhooks).length + registered + 1;
     expect(rotated.out).toMatch(new RegExp(`${tokens.length + signed} re-encrypted, 0 already current, 0 failed`));
     const after = new Set((await gateway.runtime.store.allConnections()).map((c) => Encryptor.keyIdOf(c.secret)));
     expect(after.size).toBe(1);
