@@ -17,6 +17,8 @@ import type { Pipeline } from './pipeline.js';
 export const RENEW_BEFORE_SECONDS = 7 * 24 * 60 * 60;
 /** How often the loop looks for subscriptions to register or renew. */
 const CHECK_MS = 60 * 60_000;
+/** The most registrations one check works on: a workspace has one per topic (seven for Clio). */
+const DUE_PER_CHECK = 1000;
 /** The longest one registration, renewal or removal may take, every upstream attempt included. */
 export const REGISTRATION_TIMEOUT_MS = 30_000;
 /** How long an instance holds a registration while it works on it (longer than the timeout). */
@@ -194,7 +196,7 @@ export class WebhookRegistrations {
     );
     let due: RegistrationKey[];
     try {
-      due = await this.store.registrations.due(new Date(now + longest * 1000).toISOString(), 100);
+      due = await this.store.registrations.due(new Date(now + longest * 1000).toISOString(), DUE_PER_CHECK);
     } catch (error) {
       this.logger.warn({ err: errorSummary(error) }, 'could not read the webhook registrations; trying again at the next check');
       return;
