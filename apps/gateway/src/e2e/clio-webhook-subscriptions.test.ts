@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { DEFAULT_WORKSPACE, type Logger, type SandboxServer } from '@portico/core';
 import { clioPlugin } from '@portico/plugin-practice';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../cli/index.js';
 import { startTestGateway, type TestGateway } from '../gateway.test-support.js';
 
 /**
@@ -112,6 +113,15 @@ describe('the Clio webhooks the gateway registers', () => {
     expect(listed.map((w) => w.topic)).toEqual(MODELS);
     for (const hook of hooks) expect(listed).toContainEqual({ topic: hook.model, id: String(hook.id), expires_at: hook.expires_at });
     expect(await gateway.runtime.engine.events.revealSecret(DEFAULT_WORKSPACE, 'clio')).toBeUndefined();
+
+    // and so does the command line, on the gateway's host
+    const out: string[] = [];
+    const io = { out: (line: string) => out.push(line), err: () => {}, stdin: () => '' };
+    const env = { PORTICO_DATA_DIR: gateway.runtime.config.dataDir, PORTICO_LOG_LEVEL: 'silent' };
+    expect(await main(['events', 'list'], env, io)).toBe(0);
+    const line = out.find((l) => l.startsWith('clio\t')) as string;
+    for (const hook of hooks) expect(line).toContain(`${hook.model} ${hook.id}`);
+    expect(line).toContain(`first expires ${hooks.map((hook) => hook.expires_at).sort()[0]}`);
   });
 
   it('a delivery signed with the secret Clio returned becomes an event; one signed with another secret is refused', async () => {
