@@ -118,8 +118,9 @@ export function normaliseClio(body: unknown, delivery: InboundDelivery): Normali
  * The webhooks Portico registers for a workspace, one per model (a Clio webhook is one model): every event of each,
  * and the fields each delivery carries, which are also those whose change sends an `updated` (Clio watches them):
  * the record's id, what it is, and `updated_at`, the time the gateway holds it to. Left out: `document` and `folder`
- * (every upload, version and move a delivery, and Portico's tools read no documents) and `clio_payments_payment`
- * (only for firms using Clio Payments, with a scope of its own; a payment shows as its bill's update).
+ * (the busiest models, every upload, new version, rename and move a delivery, behind the Documents scope) and
+ * `clio_payments_payment` (only for firms using Clio Payments, behind a scope of its own; a payment applied to a bill
+ * changes the bill's balance and state, which its webhook sends). An operator makes those by hand (docs/events.md).
  */
 export const SUBSCRIBED_MODELS: Readonly<Record<string, { events: readonly string[]; fields: string }>> = {
   matter: {
