@@ -57,6 +57,10 @@ describe('Clio deliveries', () => {
     expect(() => normaliseClio({ data: { id: 1 } }, delivery('{}', {}, { model: 'invoice' }))).toThrow(/unknown model/);
     expect(() => normaliseClio({ data: { id: 1 } }, delivery('{}', {}, { event: 'toString' }))).toThrow(/unknown event/);
     expect(() => normaliseClio({ data: {} }, delivery('{}', {}))).toThrow(/names no record/);
+    // a webhook's URL names its model: a body saying it is another model's is not that webhook's
+    const billed = { data: { id: 1 }, meta: { event: 'updated', model: 'bill' } };
+    expect(() => normaliseClio(billed, delivery('{}', {}, { model: 'contact' }))).toThrow(/of model 'bill'/);
+    expect(() => normaliseClio(billed, delivery('{}', {}, { model: 'bill' }))).not.toThrow();
     expect(() => normaliseClio([], delivery('[]', {}))).toThrow(/no data/);
   });
 });

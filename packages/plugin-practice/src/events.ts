@@ -81,7 +81,7 @@ const EVENTS: Readonly<Record<string, string>> = {
 /**
  * One event a delivery: the record in `data` (its `id`), the event and model as the body says them (`meta.event`,
  * `meta.model`, or `event` and `model` at the top), else as the delivery URL does (`?model=matter&event=created`, one
- * URL per webhook), else a matter updated. Its upstream id is the model, record, event and the record's time (or the
+ * URL per webhook), else a matter updated. A body naming another model than its URL is refused. Its upstream id is the model, record, event and the record's time (or the
  * body's digest), so Clio's retry of one change is stored once.
  */
 export function normaliseClio(body: unknown, delivery: InboundDelivery): NormalisedDelivery {
@@ -92,6 +92,11 @@ export function normaliseClio(body: unknown, delivery: InboundDelivery): Normali
     return typeof value === 'string' ? value : undefined;
   };
   const modelName = said('model') ?? 'matter';
+  // the webhook's URL names its model, and its secret is that model's: the body may not say it is another's
+  const urlModel = delivery.query.model;
+  if (urlModel !== undefined && urlModel !== modelName) {
+    throw new Error(`the delivery is of model '${modelName.slice(0, 64)}', its webhook's of '${urlModel.slice(0, 64)}'`);
+  }
   const eventName = said('event') ?? 'updated';
   const model = MODELS[modelName];
   const event = EVENTS[eventName];
