@@ -81,7 +81,7 @@ const EVENTS: Readonly<Record<string, string>> = {
 /**
  * One event a delivery: the record in `data` (its `id`), the event and model as the body says them (`meta.event`,
  * `meta.model`, or `event` and `model` at the top), else as the delivery URL does (`?model=matter&event=created`, one
- * URL per webhook), else a matter updated. Its upstream id is the model, record, event and the record's time (or the
+ * URL per webhook), else a matter updated. A body naming another model than its URL is refused. Its upstream id is the model, record, event and the record's time (or the
  * body's digest), so Clio's retry of one change is stored once.
  */
 export function normaliseClio(body: unknown, delivery: InboundDelivery): NormalisedDelivery {
@@ -92,6 +92,11 @@ export function normaliseClio(body: unknown, delivery: InboundDelivery): Normali
     return typeof value === 'string' ? value : undefined;
   };
   const modelName = said('model') ?? 'matter';
+  // the webhook's URL names its model, and its secret is that model's: the body may not say it is another's
+  const urlModel = delivery.query.model;
+  if (urlModel !== undefined && urlModel !== modelName) {
+    throw new Error(`the delivery is of model '${modelName.slice(0, 64)}', its webhook's of '${urlModel.slice(0, 64)}'`);
+  }
   const eventName = said('event') ?? 'updated';
   const model = MODELS[modelName];
   const event = EVENTS[eventName];
@@ -114,11 +119,30 @@ export function normaliseClio(body: unknown, delivery: InboundDelivery): Normali
   };
 }
 
-/** The model of the webhook Portico registers for a workspace: matters, every event of theirs. */
-export const SUBSCRIBED_MODEL = 'matter';
-const SUBSCRIBED_EVENTS = ['created', 'updated', 'deleted', 'matter_opened', 'matter_pended', 'matter_closed'];
-/** The record fields each delivery carries: its id, what it is, and the time the gateway holds it to. */
-const SUBSCRIBED_FIELDS = 'id,etag,display_number,description,status,created_at,updated_at';
+/**
+ * The webhooks Portico registers for a workspace, one per model (a Clio webhook is one model): every event of each,
+ * and the fields each delivery carries, which are also those whose change sends an `updated` (Clio watches them):
+ * the record's id, what it is, and `updated_at`, the time the gateway holds it to. Left out: `document` and `folder`
+ * (the busiest models, every upload, new version, rename and move a delivery, behind the Documents scope) and
+ * `clio_payments_payment` (only for firms using Clio Payments, behind a scope of its own; a payment applied to a bill
+ * changes the bill's balance and state, which its webhook sends). An operator makes those by hand (docs/events.md).
+ */
+export const SUBSCRIBED_MODELS: Readonly<Record<string, { events: readonly string[]; fields: string }>> = {
+  matter: {
+    events: ['created', 'updated', 'deleted', 'matter_opened', 'matter_pended', 'matter_closed'],
+    fields: 'id,etag,display_number,description,status,created_at,updated_at',
+  },
+  contact: { events: ['created', 'updated', 'deleted'], fields: 'id,etag,name,type,is_client,created_at,updated_at' },
+  bill: {
+    events: ['created', 'updated', 'deleted'],
+    fields: 'id,etag,number,state,total,balance,due_at,paid,paid_at,created_at,updated_at',
+  },
+  activity: { events: ['created', 'updated', 'deleted'], fields: 'id,etag,type,date,quantity,total,billed,created_at,updated_at' },
+  task: { events: ['created', 'updated', 'deleted'], fields: 'id,etag,name,status,priority,due_at,completed_at,created_at,updated_at' },
+  calendar_entry: { events: ['created', 'updated', 'deleted'], fields: 'id,etag,summary,start_at,end_at,all_day,created_at,updated_at' },
+  // not the body or subject: a communication's content is privileged and stays in Clio
+  communication: { events: ['created', 'updated', 'deleted'], fields: 'id,etag,type,date,received_at,created_at,updated_at' },
+};
 /** How long a webhook is asked to live: Clio allows 31 days at most (3 when none is asked); a day less leaves room for clocks. */
 export const WEBHOOK_LIFETIME_DAYS = 30;
 
@@ -139,15 +163,19 @@ function webhookOf(body: unknown): WebhookSubscription {
 const webhookPath = (id: string) => `/webhooks/${encodeURIComponent(id)}.json`;
 
 /**
- * The workspace's Clio webhook, registered by the gateway (`POST /webhooks.json`) for matters, renewed by extending
- * `expires_at` (`PATCH /webhooks/{id}.json`) and deleted on disconnect. Clio's handshake goes to the URL the gateway
- * gives, which carries its one-time setup token; the `shared_secret` of the answer signs the deliveries.
+ * The workspace's Clio webhooks, one per model of `SUBSCRIBED_MODELS`, registered by the gateway
+ * (`POST /webhooks.json`), renewed by extending `expires_at` (`PATCH /webhooks/{id}.json`) and deleted on disconnect.
+ * Each URL names its model (`?model=contact`: Clio's deliveries do not) and carries a one-time setup token for Clio's
+ * handshake; the `shared_secret` of each answer signs that webhook's deliveries.
  */
 export const clioSubscriptions: PluginWebhookSubscriptions = {
+  topics: Object.keys(SUBSCRIBED_MODELS),
+  topicParameter: 'model',
   renewBeforeSeconds: 7 * 86_400,
-  async subscribe(client: SubscriptionClient, { callbackUrl, now }) {
-    const url = `${callbackUrl}${callbackUrl.includes('?') ? '&' : '?'}model=${SUBSCRIBED_MODEL}`;
-    const data = { url, model: SUBSCRIBED_MODEL, events: SUBSCRIBED_EVENTS, fields: SUBSCRIBED_FIELDS, expires_at: expiryFrom(now) };
+  async subscribe(client: SubscriptionClient, { topic, callbackUrl, now }) {
+    const model = Object.hasOwn(SUBSCRIBED_MODELS, topic) ? SUBSCRIBED_MODELS[topic] : undefined;
+    if (!model) throw new Error(`Portico registers no Clio webhook for '${topic.slice(0, 64)}'`);
+    const data = { url: callbackUrl, model: topic, events: model.events, fields: model.fields, expires_at: expiryFrom(now) };
     const query = { fields: 'id,shared_secret,status,expires_at' };
     return webhookOf((await client.send({ method: 'POST', path: '/webhooks.json', query, body: { data } })).body);
   },

@@ -30,8 +30,11 @@ async function events(args: string[], runtime: Runtime, io: Io): Promise<number>
   const workspace = (await runtime.engine.workspaces.require(values.workspace)).id;
   if (sub === 'list') {
     for (const source of await runtime.engine.events.configured(workspace)) {
-      const webhook = source.registered_webhook;
-      const registered = webhook ? `webhook ${webhook.id} registered, expires ${webhook.expires_at ?? 'never'}` : undefined;
+      // the webhooks the gateway registered, one per topic (Clio's models): each one's id, and the first to expire
+      const hooks = source.registered_webhooks ?? [];
+      const soonest = hooks.flatMap((h) => (h.expires_at === null ? [] : [h.expires_at])).sort()[0];
+      const listed = hooks.map((h) => `${h.topic} ${h.id}`).join(', ');
+      const registered = hooks.length > 0 ? `webhooks registered: ${listed}; first expires ${soonest ?? 'never'}` : undefined;
       const state = registered ?? (source.configured ? 'secret saved' : `no secret (${source.secret_hint})`);
       io.out(`${source.service}\t/api/events/${workspace}/${source.service}\t${state}`);
     }

@@ -1,14 +1,17 @@
+import { createHmac } from 'node:crypto';
 import { DEFAULT_WORKSPACE, type Logger, type SandboxServer } from '@portico/core';
 import { clioPlugin } from '@portico/plugin-practice';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../cli/index.js';
 import { startTestGateway, type TestGateway } from '../gateway.test-support.js';
 
 /**
- * The Clio webhook a gateway registers itself: a plain gateway (not in sandbox mode) whose Clio integration points at
- * the Clio sandbox on loopback. Connecting Clio registers a webhook for matters at the workspace's delivery URL; its
- * deliveries, signed with the secret Clio returned, become events; renewal extends it before it expires (the clock is
- * moved, not waited for), failures are logged once and tried again, one instance at a time renews it, and
- * disconnecting deletes it at Clio.
+ * The Clio webhooks a gateway registers itself: a plain gateway (not in sandbox mode) whose Clio integration points at
+ * the Clio sandbox on loopback. Connecting Clio registers one webhook per model at the workspace's delivery URL, each
+ * naming its model; a model's deliveries, signed with the secret Clio returned for its webhook, become events, and no
+ * other webhook's secret is accepted for them; renewal extends every webhook before it expires (the clock is moved,
+ * not waited for), a failure is logged once and tried again without holding up the other models, one instance at a
+ * time renews each, and disconnecting deletes them all at Clio.
  */
 const DAY = 86_400_000;
 let sandbox: SandboxServer;
@@ -63,127 +66,234 @@ async function control(path: string, body: Record<string, unknown> = {}) {
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-const registration = () => gateway.runtime.store.registrations.get(DEFAULT_WORKSPACE, 'clio');
+/** The models whose webhooks the gateway registers (a Clio webhook is one model). */
+const MODELS = ['activity', 'bill', 'calendar_entry', 'communication', 'contact', 'matter', 'task'];
+const key = (topic: string) => ({ workspaceId: DEFAULT_WORKSPACE, service: 'clio', topic });
+const registration = (topic = 'matter') => gateway.runtime.store.registrations.get(key(topic));
+const registrations = () => gateway.runtime.store.registrations.list(DEFAULT_WORKSPACE, 'clio');
 const linesSince = (mark: number, msg: string) => logged.slice(mark).filter((l) => l.msg.startsWith(msg));
+const hookOf = async (model: string) => (await clioWebhooks()).find((hook) => hook.model === model) as ClioWebhook;
+const soonest = (hooks: ClioWebhook[]) => Math.min(...hooks.map((hook) => Date.parse(hook.expires_at)));
+const renewedBy = (hook: ClioWebhook | undefined) => Date.parse(hook?.expires_at as string) > Date.now() + 29 * DAY;
+/** Every secret and setup token the gateway was given: none of them may be in its log. */
+const secretsSeen = new Set<string>();
 
-describe('the Clio webhook the gateway registers', () => {
-  it('connecting Clio registers a matter webhook at the workspace’s delivery URL, enabled by Clio’s handshake', async () => {
+async function events(type: string): Promise<Array<{ id: string; type: string; record_id: string }>> {
+  const listed = await gateway.rest('GET', `/api/v1/events?service=clio&type=${type}`);
+  return (listed.body as { events: Array<{ id: string; type: string; record_id: string }> }).events;
+}
+
+describe('the Clio webhooks the gateway registers', () => {
+  it('connecting Clio registers one webhook per model at the workspace’s delivery URL, each enabled by its handshake', async () => {
     expect(await clioWebhooks()).toEqual([]);
     const connected = await gateway.rest('PUT', '/api/admin/connections/clio', { body: { token: sandbox.token } });
     expect(connected.status, JSON.stringify(connected.body)).toBe(200);
 
-    const [hook, ...others] = await clioWebhooks();
-    expect(others).toEqual([]);
-    expect(hook?.url.startsWith(`${gateway.url}/api/events/${DEFAULT_WORKSPACE}/clio?setup=`)).toBe(true);
-    expect(hook).toMatchObject({ model: 'matter', events: expect.arrayContaining(['created', 'updated', 'deleted']) });
-    const expires = Date.parse(hook?.expires_at as string);
-    expect(expires).toBeGreaterThan(Date.now() + 29 * DAY);
-    expect(expires).toBeLessThanOrEqual(Date.now() + 31 * DAY);
-    await expect.poll(async () => (await clioWebhooks())[0]?.status).toBe('enabled');
-    expect(await registration()).toMatchObject({ upstreamId: String(hook?.id), expiresAt: hook?.expires_at });
-    // the workspace was given no signing secret by hand: the webhook's own is the one kept, and the admin API says so
-    expect((await gateway.rest('GET', '/api/admin/events')).body).toMatchObject({
-      sources: [{ service: 'clio', configured: true, registered_webhook: { id: String(hook?.id), expires_at: hook?.expires_at } }],
-    });
+    const hooks = await clioWebhooks();
+    expect(hooks.map((hook) => hook.model).sort()).toEqual(MODELS);
+    for (const hook of hooks) {
+      expect(hook.url.startsWith(`${gateway.url}/api/events/${DEFAULT_WORKSPACE}/clio?model=${hook.model}&setup=`)).toBe(true);
+      expect(hook.events).toEqual(expect.arrayContaining(['created', 'updated', 'deleted']));
+      const expires = Date.parse(hook.expires_at);
+      expect(expires).toBeGreaterThan(Date.now() + 29 * DAY);
+      expect(expires).toBeLessThanOrEqual(Date.now() + 31 * DAY);
+      secretsSeen.add(hook.shared_secret);
+      secretsSeen.add(new URL(hook.url).searchParams.get('setup') as string);
+    }
+    expect((await hookOf('matter')).events).toEqual(expect.arrayContaining(['matter_opened', 'matter_closed']));
+    expect(new Set(hooks.map((hook) => hook.shared_secret)).size).toBe(MODELS.length); // a secret of its own each
+    await expect.poll(async () => (await clioWebhooks()).filter((hook) => hook.status === 'enabled').length).toBe(MODELS.length);
+    for (const hook of hooks) {
+      expect(await registration(hook.model)).toMatchObject({ upstreamId: String(hook.id), expiresAt: hook.expires_at });
+    }
+    // the workspace was given no signing secret by hand: the webhooks' own are the ones kept, and the admin API says so
+    const sources = ((await gateway.rest('GET', '/api/admin/events')).body as { sources: unknown[] }).sources;
+    expect(sources).toMatchObject([{ service: 'clio', configured: true }]);
+    const listed = (sources[0] as { registered_webhooks: Array<{ topic: string; id: string; expires_at: string }> }).registered_webhooks;
+    expect(listed.map((w) => w.topic)).toEqual(MODELS);
+    for (const hook of hooks) expect(listed).toContainEqual({ topic: hook.model, id: String(hook.id), expires_at: hook.expires_at });
     expect(await gateway.runtime.engine.events.revealSecret(DEFAULT_WORKSPACE, 'clio')).toBeUndefined();
+
+    // and so does the command line, on the gateway's host
+    const out: string[] = [];
+    const io = { out: (line: string) => out.push(line), err: () => {}, stdin: () => '' };
+    const env = { PORTICO_DATA_DIR: gateway.runtime.config.dataDir, PORTICO_LOG_LEVEL: 'silent' };
+    expect(await main(['events', 'list'], env, io)).toBe(0);
+    const line = out.find((l) => l.startsWith('clio\t')) as string;
+    for (const hook of hooks) expect(line).toContain(`${hook.model} ${hook.id}`);
+    expect(line).toContain(`first expires ${hooks.map((hook) => hook.expires_at).sort()[0]}`);
   });
 
   it('a delivery signed with the secret Clio returned becomes an event; one signed with another secret is refused', async () => {
     const sent = await control('/__sandbox/emit', { model: 'matter', event: 'updated' });
     const delivery = sent.body.delivery as { url: string; status: number; answer: { stored?: number; events?: string[] } };
-    expect(delivery.url).toBe((await clioWebhooks())[0]?.url);
+    expect(delivery.url).toBe((await hookOf('matter')).url);
     expect(delivery.status, JSON.stringify(delivery.answer)).toBe(200);
     expect(delivery.answer.stored).toBe(1);
-    const events = (await gateway.rest('GET', '/api/v1/events?service=clio')).body as { events: Array<{ id: string; type: string }> };
-    expect(events.events.filter((e) => delivery.answer.events?.includes(e.id)).map((e) => e.type)).toEqual(['matter.updated']);
+    const stored = (await events('matter.updated')).filter((e) => delivery.answer.events?.includes(e.id));
+    expect(stored.map((e) => e.type)).toEqual(['matter.updated']);
 
     const forged = await control('/__sandbox/emit', { model: 'matter', secret: 'a-secret-of-someone-else' });
     expect(forged.body.delivery).toMatchObject({ status: 401, answer: { error: true, code: 'unauthorized' } });
   });
 
-  it('is renewed when fewer than seven days remain, and not before', async () => {
-    const before = (await clioWebhooks())[0] as ClioWebhook;
-    await gateway.runtime.engine.webhooks.tick();
-    expect((await clioWebhooks())[0]?.expires_at).toBe(before.expires_at);
+  it('a contact created in Clio arrives as contact.created through the contact webhook, checked with its secret', async () => {
+    const created = await fetch(`${sandbox.url}/contacts.json?fields=id`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sandbox.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ data: { type: 'Person', name: 'Ines Haddad', first_name: 'Ines', last_name: 'Haddad' } }),
+    });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const id = String(((await created.json()) as { data: { id: number } }).data.id);
+    // no secret saved by hand, and only the contact webhook's is tried for ?model=contact: it arrived checked with it
+    await expect.poll(async () => (await events('contact.created')).filter((e) => e.record_id === id).length).toBe(1);
 
-    vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(Date.parse(before.expires_at) - 6 * DAY);
-    const mark = logged.length;
-    await gateway.runtime.engine.webhooks.tick();
-    const after = (await clioWebhooks())[0] as ClioWebhook;
-    expect(after.id).toBe(before.id);
-    expect(Date.parse(after.expires_at)).toBeGreaterThan(Date.now() + 29 * DAY);
-    expect((await registration())?.expiresAt).toBe(after.expires_at);
-    expect(linesSince(mark, 'webhook subscription renewed upstream')).toHaveLength(1);
-    // deliveries still verify with the secret Clio returned when it was made
-    const sent = await control('/__sandbox/emit', { model: 'matter' });
-    expect(sent.body.delivery).toMatchObject({ status: 200 });
+    // a bill changed goes to the bill webhook, signed with its own secret
+    const bill = await control('/__sandbox/emit', { model: 'bill', event: 'updated' });
+    expect(bill.body.delivery).toMatchObject({ url: (await hookOf('bill')).url, status: 200, answer: { stored: 1 } });
+    const billed = (bill.body.delivery as { answer: { events: string[] } }).answer.events;
+    expect((await events('bill.updated')).filter((e) => billed.includes(e.id))).toHaveLength(1);
   });
 
-  it('a renewal that fails is logged once and tried again at the next check, without secrets in the log', async () => {
-    const before = (await clioWebhooks())[0] as ClioWebhook;
+  it('a delivery to ?model=contact signed with the matter webhook’s secret is refused', async () => {
+    const matter = await hookOf('matter');
+    const contact = await hookOf('contact');
+    const mark = logged.length;
+    // the contact webhook's own URL (its setup token spent), and the workspace's URL naming the model
+    for (const url of [contact.url, `${gateway.url}/api/events/${DEFAULT_WORKSPACE}/clio`]) {
+      const sent = await control('/__sandbox/emit', { model: 'contact', event: 'updated', url, secret: matter.shared_secret });
+      expect(sent.body.delivery).toMatchObject({ status: 401, answer: { error: true, code: 'unauthorized' } });
+      expect(new URL((sent.body.delivery as { url: string }).url).searchParams.getAll('model')).toContain('contact');
+    }
+    expect(linesSince(mark, 'webhook delivery refused')).toHaveLength(2);
+    const signed = await control('/__sandbox/emit', { model: 'contact', event: 'updated', secret: contact.shared_secret });
+    expect(signed.body.delivery).toMatchObject({ url: contact.url, status: 200 });
+  });
+
+  it('a model Portico does not register (folder) is checked with the workspace’s saved secret, never a webhook’s', async () => {
+    const saved = 'a-secret-saved-by-hand';
+    const put = await gateway.rest('PUT', '/api/admin/events/clio/secret', { body: { secret: saved } });
+    expect(put.status, JSON.stringify(put.body)).toBeLessThan(300);
+    const post = async (secret: string, event: string) => {
+      const body = JSON.stringify({ data: { id: 812, updated_at: new Date().toISOString() }, meta: { event, webhook_id: 9 } });
+      const signature = createHmac('sha256', secret).update(body).digest('hex');
+      const response = await fetch(`${gateway.url}/api/events/${DEFAULT_WORKSPACE}/clio?model=folder`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-hook-signature': signature },
+        body,
+      });
+      return response.status;
+    };
+    expect(await post((await hookOf('matter')).shared_secret, 'created')).toBe(401);
+    expect(await post(saved, 'created')).toBe(200);
+    expect((await events('folder.created')).filter((e) => e.record_id === '812')).toHaveLength(1);
+    expect((await gateway.rest('DELETE', '/api/admin/events/clio/secret')).status).toBeLessThan(300);
+    expect(await post(saved, 'updated')).toBe(404); // nothing to check it with: not set up
+  });
+
+  it('every model’s webhook is renewed when fewer than seven days remain, and not before', async () => {
+    const before = await clioWebhooks();
+    await gateway.runtime.engine.webhooks.tick();
+    expect(await clioWebhooks()).toEqual(before);
+
     vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(Date.parse(before.expires_at) - 3 * DAY);
-    await control('/__sandbox/fail-next', { status: 503 });
-    await control('/__sandbox/fail-next', { status: 503 });
+    vi.setSystemTime(soonest(before) - 6 * DAY);
     const mark = logged.length;
     await gateway.runtime.engine.webhooks.tick();
-    await gateway.runtime.engine.webhooks.tick();
-    expect((await clioWebhooks())[0]?.expires_at).toBe(before.expires_at);
-    expect(linesSince(mark, 'could not renew the webhook subscription upstream')).toHaveLength(1);
-
-    await gateway.runtime.engine.webhooks.tick();
-    expect(Date.parse((await clioWebhooks())[0]?.expires_at as string)).toBeGreaterThan(Date.now() + 29 * DAY);
-    expect(linesSince(mark, 'webhook subscription renewed upstream')).toHaveLength(1);
-    const token = new URL(before.url).searchParams.get('setup') as string;
-    for (const line of logged.map((l) => l.text)) {
-      expect(line).not.toContain(before.shared_secret);
-      expect(line).not.toContain(token);
+    const after = await clioWebhooks();
+    expect(after.map((hook) => hook.id).sort()).toEqual(before.map((hook) => hook.id).sort());
+    for (const hook of after) {
+      expect(renewedBy(hook), hook.model).toBe(true);
+      expect((await registration(hook.model))?.expiresAt).toBe(hook.expires_at);
+    }
+    expect(linesSince(mark, 'webhook subscription renewed upstream')).toHaveLength(MODELS.length);
+    // deliveries still verify with the secrets Clio returned when they were made
+    for (const model of ['matter', 'task']) {
+      const sent = await control('/__sandbox/emit', { model });
+      expect(sent.body.delivery).toMatchObject({ url: (await hookOf(model)).url, status: 200 });
     }
   });
 
-  it('one instance at a time renews: while another holds the lease, this one leaves the webhook alone', async () => {
-    const before = (await clioWebhooks())[0] as ClioWebhook;
+  it('a renewal that fails is logged once and tried again at the next check, the other models renewed meanwhile', async () => {
+    const before = await clioWebhooks();
     vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(Date.parse(before.expires_at) - DAY);
-    const { registrations } = gateway.runtime.store;
-    const now = Date.now();
-    const until = new Date(now + 60_000).toISOString();
-    expect(await registrations.lease(DEFAULT_WORKSPACE, 'clio', 'another-instance', until, new Date(now).toISOString())).toBe(true);
+    vi.setSystemTime(soonest(before) - 3 * DAY);
+    // the first renewal of each of the next two checks fails: the first model's (they go in the order of their names)
+    await control('/__sandbox/fail-next', { status: 503 });
+    const mark = logged.length;
     await gateway.runtime.engine.webhooks.tick();
-    expect((await clioWebhooks())[0]?.expires_at).toBe(before.expires_at);
+    await control('/__sandbox/fail-next', { status: 503 });
+    await gateway.runtime.engine.webhooks.tick();
+    const first = MODELS[0] as string;
+    expect((await hookOf(first)).expires_at).toBe(before.find((hook) => hook.model === first)?.expires_at);
+    for (const model of MODELS.slice(1)) expect(renewedBy(await hookOf(model)), model).toBe(true);
+    const failed = linesSince(mark, 'could not renew the webhook subscription upstream');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]?.text).toContain(`"topic":"${first}"`);
 
-    await registrations.release(DEFAULT_WORKSPACE, 'clio', 'another-instance');
     await gateway.runtime.engine.webhooks.tick();
-    expect(Date.parse((await clioWebhooks())[0]?.expires_at as string)).toBeGreaterThan(Date.now() + 29 * DAY);
+    expect(renewedBy(await hookOf(first))).toBe(true);
+    expect(linesSince(mark, 'webhook subscription renewed upstream')).toHaveLength(MODELS.length);
+    for (const line of logged.map((l) => l.text)) for (const secret of secretsSeen) expect(line).not.toContain(secret);
   });
 
-  it('a webhook gone at Clio is registered anew at the next check', async () => {
-    const gone = (await clioWebhooks())[0] as ClioWebhook;
+  it('one instance at a time renews: while another holds a model’s lease, this one leaves that webhook alone', async () => {
+    const before = await clioWebhooks();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(soonest(before) - DAY);
+    const { registrations: table } = gateway.runtime.store;
+    const now = Date.now();
+    const until = new Date(now + 60_000).toISOString();
+    expect(await table.lease(key('matter'), 'another-instance', until, new Date(now).toISOString())).toBe(true);
+    await gateway.runtime.engine.webhooks.tick();
+    expect((await hookOf('matter')).expires_at).toBe(before.find((hook) => hook.model === 'matter')?.expires_at);
+    expect(renewedBy(await hookOf('contact'))).toBe(true);
+
+    await table.release(key('matter'), 'another-instance');
+    await gateway.runtime.engine.webhooks.tick();
+    expect(renewedBy(await hookOf('matter'))).toBe(true);
+  });
+
+  it('a webhook gone at Clio is registered anew at the next check, the others kept', async () => {
+    const before = await clioWebhooks();
+    const gone = before.find((hook) => hook.model === 'contact') as ClioWebhook;
     const deleted = await fetch(`${sandbox.url}/webhooks/${gone.id}.json`, {
       method: 'DELETE',
       headers: { authorization: `Bearer ${sandbox.token}` },
     });
     expect(deleted.status).toBe(204);
     vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(Date.parse(gone.expires_at) - DAY);
+    vi.setSystemTime(soonest(before) - DAY);
     await gateway.runtime.engine.webhooks.tick();
-    const [made] = await clioWebhooks();
+    const after = await clioWebhooks();
+    const made = after.find((hook) => hook.model === 'contact');
     expect(made?.id).not.toBe(gone.id);
-    expect((await registration())?.upstreamId).toBe(String(made?.id));
-    await expect.poll(async () => (await clioWebhooks())[0]?.status).toBe('enabled');
-    const sent = await control('/__sandbox/emit', { model: 'matter' });
+    expect(after.filter((hook) => hook.model !== 'contact').map((hook) => hook.id)).toEqual(
+      before.filter((hook) => hook.model !== 'contact').map((hook) => hook.id),
+    );
+    expect((await registration('contact'))?.upstreamId).toBe(String(made?.id));
+    secretsSeen.add(made?.shared_secret as string);
+    await expect.poll(async () => (await hookOf('contact')).status).toBe('enabled');
+    const sent = await control('/__sandbox/emit', { model: 'contact' });
     expect(sent.body.delivery).toMatchObject({ url: made?.url, status: 200 });
+    // the secret of the webhook Clio deleted checks nothing any more
+    const stale = await control('/__sandbox/emit', { model: 'contact', secret: gone.shared_secret });
+    expect(stale.body.delivery).toMatchObject({ status: 401 });
   });
 
-  it('disconnecting Clio deletes the webhook at Clio', async () => {
-    expect(await clioWebhooks()).toHaveLength(1);
+  it('disconnecting Clio deletes every webhook at Clio', async () => {
+    expect(await clioWebhooks()).toHaveLength(MODELS.length);
+    const mark = logged.length;
     const res = await gateway.rest('DELETE', '/api/admin/connections/clio');
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(await clioWebhooks()).toEqual([]);
-    expect(await registration()).toBeUndefined();
-    const sent = await control('/__sandbox/emit', { model: 'matter', url: `${gateway.url}/api/events/${DEFAULT_WORKSPACE}/clio` });
-    expect(sent.body.delivery).toMatchObject({ status: 404 });
+    expect(await registrations()).toEqual([]);
+    expect(linesSince(mark, 'webhook subscription removed upstream')).toHaveLength(MODELS.length);
+    for (const model of ['matter', 'contact']) {
+      const url = `${gateway.url}/api/events/${DEFAULT_WORKSPACE}/clio`;
+      const sent = await control('/__sandbox/emit', { model, url });
+      expect(sent.body.delivery).toMatchObject({ status: 404 });
+    }
   });
 
   it('without a public URL, connecting Clio registers nothing', async () => {
@@ -192,6 +302,6 @@ describe('the Clio webhook the gateway registers', () => {
     expect(connected.status, JSON.stringify(connected.body)).toBe(200);
     await gateway.runtime.engine.webhooks.tick();
     expect(await clioWebhooks()).toEqual([]);
-    expect(await registration()).toBeUndefined();
+    expect(await registrations()).toEqual([]);
   });
 });

@@ -231,15 +231,17 @@ async function saveSecret(service: string, secret: string) {
 }
 
 describe('Clio events from the sandbox', () => {
-  it('in sandbox mode the gateway registers its matter webhook with the Clio sandbox, which delivers to it', async () => {
-    const registered = () => gateway.runtime.store.registrations.get('default', 'clio');
+  it('in sandbox mode the gateway registers its webhooks, one per model, with the Clio sandbox, which delivers to them', async () => {
+    const registered = () => gateway.runtime.store.registrations.get({ workspaceId: 'default', service: 'clio', topic: 'matter' });
     await expect.poll(async () => (await registered())?.upstreamId ?? null).not.toBeNull();
+    const topics = (await gateway.runtime.store.registrations.list('default', 'clio')).map((r) => r.topic);
+    expect(topics).toEqual(['activity', 'bill', 'calendar_entry', 'communication', 'contact', 'matter', 'task']);
     const id = (await registered())?.upstreamId;
     const status = async () =>
       ((await gateway.rest('GET', `/api/v1/clio/webhooks/${id}?fields=id,status`)).body as { data: { status: string } }).data.status;
     await expect.poll(status).toBe('enabled');
     const delivery = await emit('clio', { model: 'matter', event: 'updated' });
-    expect(delivery.url).toContain('/api/events/default/clio?setup=');
+    expect(delivery.url).toContain('/api/events/default/clio?model=matter&setup=');
     expect(delivery.status, JSON.stringify(delivery.answer)).toBe(200);
   });
 

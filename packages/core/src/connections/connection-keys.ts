@@ -28,7 +28,10 @@ export function credentialKey(workspaceId: string, service: string, memberId: st
   return `${cacheKey(workspaceId, service)}\u0000${memberId ?? ''}`;
 }
 
-/** What the secret of a webhook subscription a plugin registered is bound to: its workspace and service. */
-export function registrationSecretAad(workspaceId: string, service: string): string {
-  return `portico/registrations/${workspaceId}/${service}`;
+/**
+ * What the secret of a webhook subscription a plugin registered is bound to: its workspace, service and topic (one
+ * topic's secret cannot be passed off as another's).
+ */
+export function registrationSecretAad(key: { workspaceId: string; service: string; topic: string }): string {
+  return `portico/registrations/${key.workspaceId}/${key.service}/${encodeURIComponent(key.topic)}`;
 }

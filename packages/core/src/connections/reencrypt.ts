@@ -57,12 +57,16 @@ async function reencryptEventSecrets(store: Store, keys: KeyRing, report: Reencr
       continue;
     }
     try {
-      const aad = registrationSecretAad(record.workspaceId, record.service);
+      const aad = registrationSecretAad(record);
       const secret = keys.current.encrypt(keys.for(sealed).decrypt(sealed, aad), aad);
-      if (await store.registrations.swapSecret(record.workspaceId, record.service, secret, sealed)) report.rewritten++;
+      if (await store.registrations.swapSecret(record, secret, sealed)) report.rewritten++;
       else report.current++;
     } catch (error) {
-      report.failed.push({ workspaceId: record.workspaceId, service: `${record.service} webhook`, reason: errorSummary(error) });
+      report.failed.push({
+        workspaceId: record.workspaceId,
+        service: `${record.service} ${record.topic} webhook`,
+        reason: errorSummary(error),
+      });
     }
   }
 }

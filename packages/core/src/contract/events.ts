@@ -74,26 +74,41 @@ export interface SubscriptionClient {
 
 /**
  * Where the application must be told where to send (Clio's webhooks, made through its API): how the plugin registers,
- * renews and removes the workspace's subscription with the application's API. The gateway runs it: it registers when
- * the workspace's shared connection is saved and the gateway has a public address, renews before `expiresAt`, and
- * removes it upstream when the connection is deleted (docs/adr/0044-webhook-subscriptions-registered-by-plugins.md).
- * Each call goes through `client` (the connection's credentials, the gateway's timeouts); `now` is the gateway's clock.
+ * renews and removes the workspace's subscriptions with the application's API, one per topic it declares (Clio's
+ * models: a webhook is one model). The gateway runs it: it registers every topic when the workspace's shared
+ * connection is saved and the gateway has a public address, renews each before its `expiresAt`, and removes them
+ * upstream when the connection is deleted (docs/adr/0044-webhook-subscriptions-registered-by-plugins.md). Each call
+ * goes through `client` (the connection's credentials, the gateway's timeouts); `now` is the gateway's clock.
  */
 export interface PluginWebhookSubscriptions {
+  /**
+   * What the application subscribes one at a time (Clio's models: `matter`, `contact`…): one subscription, with its own
+   * secret, per topic. Lower-case letters, digits and `_`, each at most 64 characters.
+   */
+  topics: readonly string[];
+  /**
+   * The query parameter of the delivery URL that names the topic (Clio: `model`, so `?model=contact`). The gateway puts
+   * the topic there in the `callbackUrl` it gives `subscribe`, and checks a delivery with the secret of the topic its
+   * URL names.
+   */
+  topicParameter: string;
   /** Renewal starts when fewer than this many seconds remain before `expiresAt`. Default 7 days. */
   renewBeforeSeconds?: number;
-  /** Registers `callbackUrl` (the workspace's delivery URL, to be used as given) with the application. */
+  /** Registers `callbackUrl` (the workspace's delivery URL for the topic, to be used as given) for `topic`. */
   subscribe(
     client: SubscriptionClient,
-    input: { callbackUrl: string; connection: Readonly<Record<string, unknown>>; now: Date },
+    input: { topic: string; callbackUrl: string; connection: Readonly<Record<string, unknown>>; now: Date },
   ): Promise<WebhookSubscription>;
   /** Extends the subscription; answers it as it stands. A `not_found` GatewayError: it is gone upstream (registered anew). */
   renew(
     client: SubscriptionClient,
-    input: { id: string; connection: Readonly<Record<string, unknown>>; now: Date },
+    input: { topic: string; id: string; connection: Readonly<Record<string, unknown>>; now: Date },
   ): Promise<WebhookSubscription>;
   /** Removes the subscription upstream. */
-  unsubscribe(client: SubscriptionClient, input: { id: string; connection: Readonly<Record<string, unknown>> }): Promise<void>;
+  unsubscribe(
+    client: SubscriptionClient,
+    input: { topic: string; id: string; connection: Readonly<Record<string, unknown>> },
+  ): Promise<void>;
 }
 
 /** A plugin's inbound events: present when the application sends webhooks that the gateway can verify. */

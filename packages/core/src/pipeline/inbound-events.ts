@@ -7,10 +7,10 @@ import type { Registry } from '../contract/registry.js';
 import { errorSummary, GatewayError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { EventQuery, EventRecord } from '../store/event-types.js';
-import type { RegistrationRecord } from '../store/registration-types.js';
+import type { RegistrationKey, RegistrationRecord } from '../store/registration-types.js';
 import type { Store } from '../store/types.js';
 import { OutboundEvents } from './outbound-events.js';
-import { setupDigest } from './webhook-registrations.js';
+import { setupDigest, topicOfDelivery } from './webhook-registrations.js';
 
 /** What a delivery is answered with when it was accepted: the handshake's answer, or what was stored. */
 export type DeliveryAnswer = Readonly<Record<string, unknown>>;
@@ -20,15 +20,22 @@ export interface DeliveryReply {
   headers: Readonly<Record<string, string>>;
 }
 
+/** A webhook the gateway registered with the application for a topic (a Clio model): its id there and expiry. */
+export interface RegisteredWebhook {
+  topic: string;
+  id: string;
+  expires_at: string | null;
+}
+
 /**
- * A service whose webhooks the workspace receives: whether it can check them (a secret saved, or the registered
- * webhook's), and the webhook the gateway registered with the application, for plugins that register one.
+ * A service whose webhooks the workspace receives: whether it can check them (a secret saved, or a registered
+ * webhook's), and the webhooks the gateway registered with the application, one per topic, for plugins that do.
  */
 export interface InboundSource {
   service: string;
   configured: boolean;
   secret_hint: string;
-  registered_webhook?: { id: string; expires_at: string | null } | null;
+  registered_webhooks?: RegisteredWebhook[];
 }
 
 /** A signing secret is the application's: at least 8 characters, at most 512, printable ASCII. */
@@ -112,14 +119,14 @@ export class InboundEvents {
     const sources: InboundSource[] = [];
     for (const i of this.registry.list()) {
       if (!i.plugin.events) continue;
-      // the webhook the gateway registered with the application (webhook-registrations.ts), when its plugin does
-      const registered = i.plugin.events.subscriptions ? await this.store.registrations.get(workspaceId, i.service) : undefined;
-      const webhook = registered?.upstreamId ? { id: registered.upstreamId, expires_at: registered.expiresAt } : null;
+      // the webhooks the gateway registered with the application (webhook-registrations.ts), when its plugin does
+      const registered = i.plugin.events.subscriptions ? await this.store.registrations.list(workspaceId, i.service) : [];
+      const webhooks = registered.flatMap((r) => (r.upstreamId ? [{ topic: r.topic, id: r.upstreamId, expires_at: r.expiresAt }] : []));
       sources.push({
         service: i.service,
-        configured: saved.has(i.service) || Boolean(registered?.secret),
+        configured: saved.has(i.service) || registered.some((r) => r.secret),
         secret_hint: i.plugin.events.secretHint,
-        ...(i.plugin.events.subscriptions ? { registered_webhook: webhook } : {}),
+        ...(i.plugin.events.subscriptions ? { registered_webhooks: webhooks } : {}),
       });
     }
     return sources;
@@ -142,13 +149,15 @@ export class InboundEvents {
     };
     const events = this.registry.get(service)?.plugin.events;
     const stored = events && (await this.store.events.getSecret(workspaceId, service));
-    // the subscription the plugin registered with the application signs with a secret of its own
-    const registered = events?.subscriptions ? await this.store.registrations.get(workspaceId, service) : undefined;
+    // each subscription the plugin registered signs with a secret of its own: the one of the topic the URL names (a
+    // topic without one: the workspace's secret only; another topic's secret never)
+    const topic = topicOfDelivery(events?.subscriptions, delivery.query);
+    const registered = topic === undefined ? undefined : await this.store.registrations.get({ workspaceId, service, topic });
     if (!events || (!stored && !registered)) {
       return refuse('not_found', 'not_set_up', `Events from '${service}' are not set up in this workspace`);
     }
     const secret = stored && this.keys.for(stored.secret).decrypt(stored.secret, eventSecretAad(workspaceId, service));
-    const secrets = [secret, registered?.secret ? this.registrationSecret(registered.secret, workspaceId, service) : undefined].filter(
+    const secrets = [secret, registered?.secret ? this.registrationSecret(registered.secret, registered) : undefined].filter(
       (s): s is string => s !== undefined,
     );
 
@@ -231,9 +240,11 @@ export class InboundEvents {
       // the subscription the gateway registered (webhook-registrations.ts): its URL's token, spent by this handshake
       if (!SECRET.test(handshake.secret))
         return refuse('bad_request', 'unreadable', `The setup request carries no usable ${service} secret`);
-      const sealed = this.keys.current.encrypt(handshake.secret, registrationSecretAad(workspaceId, service));
-      if (await this.store.registrations.takeHandshake(workspaceId, service, pending, sealed, new Date(now).toISOString())) {
-        this.logger.info({ workspace: workspaceId, service }, 'webhook handshake accepted: the registered subscription is enabled');
+      const key = known.registered as RegistrationRecord;
+      const sealed = this.keys.current.encrypt(handshake.secret, registrationSecretAad(key));
+      if (await this.store.registrations.takeHandshake(key, pending, sealed, new Date(now).toISOString())) {
+        const fields = { workspace: workspaceId, service, topic: key.topic };
+        this.logger.info(fields, 'webhook handshake accepted: the registered subscription is enabled');
         return reply;
       }
     }
@@ -247,8 +258,8 @@ export class InboundEvents {
     return reply;
   }
 
-  private registrationSecret(sealed: string, workspaceId: string, service: string): string {
-    return this.keys.for(sealed).decrypt(sealed, registrationSecretAad(workspaceId, service));
+  private registrationSecret(sealed: string, key: RegistrationKey): string {
+    return this.keys.for(sealed).decrypt(sealed, registrationSecretAad(key));
   }
 
   private record(workspaceId: string, service: string, e: NormalisedEvent, receivedAt: string): Omit<EventRecord, 'seq'> {

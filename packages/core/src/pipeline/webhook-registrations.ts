@@ -8,7 +8,7 @@ import type { UpstreamRequest } from '../contract/operation.js';
 import type { RegisteredIntegration, Registry } from '../contract/registry.js';
 import { errorSummary, isGatewayError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { RegistrationRecord } from '../store/registration-types.js';
+import type { RegistrationKey, RegistrationRecord } from '../store/registration-types.js';
 import type { ConnectionRecord, Store } from '../store/types.js';
 import type { UpstreamSender } from '../upstream/send.js';
 import type { Pipeline } from './pipeline.js';
@@ -17,6 +17,8 @@ import type { Pipeline } from './pipeline.js';
 export const RENEW_BEFORE_SECONDS = 7 * 24 * 60 * 60;
 /** How often the loop looks for subscriptions to register or renew. */
 const CHECK_MS = 60 * 60_000;
+/** The most registrations one check works on: a workspace has one per topic (seven for Clio). */
+const DUE_PER_CHECK = 1000;
 /** The longest one registration, renewal or removal may take, every upstream attempt included. */
 export const REGISTRATION_TIMEOUT_MS = 30_000;
 /** How long an instance holds a registration while it works on it (longer than the timeout). */
@@ -24,6 +26,23 @@ const LEASE_MS = 2 * REGISTRATION_TIMEOUT_MS;
 /** A signing secret is the application's: 8-512 printable characters (as a saved one). */
 const SECRET = /^[\x21-\x7e]{8,512}$/;
 const MAX_ID = 200;
+/** A topic as a plugin declares it (Clio's models) and as a delivery URL names it. */
+const TOPIC = /^[a-z][a-z0-9_]{0,63}$/;
+
+/** The topics a plugin declares that the gateway registers: well-formed, once each. */
+export function topicsOf(plugin: PluginWebhookSubscriptions | undefined): string[] {
+  const topics = Array.isArray(plugin?.topics) ? plugin.topics : [];
+  return [...new Set(topics.filter((t) => typeof t === 'string' && TOPIC.test(t)))];
+}
+
+/** The topic a delivery URL names in the plugin's parameter, when it is one the plugin declares. */
+export function topicOfDelivery(
+  plugin: PluginWebhookSubscriptions | undefined,
+  query: Readonly<Record<string, string | undefined>>,
+): string | undefined {
+  const named = plugin ? query[plugin.topicParameter] : undefined;
+  return named !== undefined && topicsOf(plugin).includes(named) ? named : undefined;
+}
 
 /** The digest a setup token is kept as: the handshake's `?setup=` is compared with it. */
 export const setupDigest = (token: string): string => createHash('sha256').update(token).digest('base64url');
@@ -58,12 +77,12 @@ type FailureKind = 'subscribe' | 'renew' | 'unsubscribe';
 
 /**
  * Webhook subscriptions that plugins register with their applications
- * (docs/adr/0044-webhook-subscriptions-registered-by-plugins.md): registered when a workspace's shared connection is
- * saved and the gateway has a public address, renewed by a loop before they expire (one instance at a time: a lease in
+ * (docs/adr/0044-webhook-subscriptions-registered-by-plugins.md), one per topic the plugin declares (Clio's models),
+ * each on its own: registered when a workspace's shared connection is saved and the gateway has a public address, renewed by a loop before they expire (one instance at a time: a lease in
  * the database, as the outbound delivery loop takes), removed upstream when the connection is deleted. The secret the
  * application signs with is sealed like credentials; the delivery URL carries a one-time setup token until the
- * application's handshake brings the secret. A failure is logged once per kind until it succeeds again, never with
- * a secret or the delivery URL (which holds the token).
+ * application's handshake brings the secret. A failure is logged once per topic and kind until it succeeds again,
+ * never with a secret or the delivery URL (which holds the token); one topic failing leaves the others be.
  */
 export class WebhookRegistrations {
   /** The gateway's public base URL (`https://portico.example.com`); without it nothing is registered. */
@@ -87,41 +106,55 @@ export class WebhookRegistrations {
     return this.registry.get(service)?.plugin.events?.subscriptions;
   }
 
-  /** The delivery URL a registration gives the application: the workspace's, with the one-time setup token. */
-  callbackUrl(workspaceId: string, service: string, token: string): string {
+  /**
+   * The delivery URL a registration gives the application: the workspace's, naming the topic in the plugin's
+   * parameter, with the one-time setup token.
+   */
+  callbackUrl(key: RegistrationKey, token: string): string {
     const base = (this.baseUrl ?? '').replace(/\/+$/, '');
-    return `${base}/api/events/${encodeURIComponent(workspaceId)}/${encodeURIComponent(service)}?setup=${token}`;
+    const parameter = encodeURIComponent(this.plugin(key.service)?.topicParameter ?? 'topic');
+    const path = `/api/events/${encodeURIComponent(key.workspaceId)}/${encodeURIComponent(key.service)}`;
+    return `${base}${path}?${parameter}=${encodeURIComponent(key.topic)}&setup=${token}`;
   }
 
   /**
-   * A connection was saved: the workspace's shared one of a plugin that registers its webhooks is registered now.
-   * Resolves with the record once done (a failure is logged, and the loop tries again).
+   * A connection was saved: the workspace's shared one of a plugin that registers its webhooks is registered now, one
+   * subscription per topic. Resolves with the record once done (a failure is logged, and the loop tries again).
    */
   async connected(record: ConnectionRecord, now = Date.now()): Promise<ConnectionRecord> {
     // without a public URL: said once at start; the command line's connections are registered by the server's loop
     if (record.memberId || !this.plugin(record.service) || !this.baseUrl) return record;
-    await this.store.registrations.add(record.workspaceId, record.service, new Date(now).toISOString());
-    await this.track(this.run(record.workspaceId, record.service, now));
+    const { workspaceId, service } = record;
+    const keys = topicsOf(this.plugin(service)).map((topic) => ({ workspaceId, service, topic }));
+    for (const key of keys) await this.store.registrations.add(key, new Date(now).toISOString());
+    // side by side: each within the timeout, and one failing leaves the others be
+    await this.track(Promise.all(keys.map((key) => this.run(key, now))));
     return record;
   }
 
-  /** The shared connection is about to be deleted: its subscription is removed upstream (best effort) and here. */
+  /** The shared connection is about to be deleted: its subscriptions are removed upstream (best effort) and here. */
   async disconnecting(workspaceId: string, service: string): Promise<void> {
-    const stored = await this.store.registrations.get(workspaceId, service);
-    if (!stored) return;
+    const stored = await this.store.registrations.list(workspaceId, service);
+    await Promise.all(stored.map((one) => this.remove(one, 'removed here anyway')));
+  }
+
+  /** Removes one subscription upstream (best effort: a failure is logged) and here. */
+  private async remove(stored: RegistrationRecord, then: string): Promise<void> {
+    const { workspaceId, service, topic } = stored;
     const plugin = this.plugin(service);
     const integration = this.registry.get(service);
     if (stored.upstreamId && plugin && integration) {
       try {
         const { client, connection } = await this.clientFor(integration, workspaceId);
-        await this.withTimeout(plugin.unsubscribe(client, { id: stored.upstreamId, connection }));
-        this.logger.info({ workspace: workspaceId, service, subscription: stored.upstreamId }, 'webhook subscription removed upstream');
-        this.failing.delete(failureKey(workspaceId, service, 'unsubscribe'));
+        await this.withTimeout(plugin.unsubscribe(client, { topic, id: stored.upstreamId, connection }));
+        const fields = { workspace: workspaceId, service, topic, subscription: stored.upstreamId };
+        this.logger.info(fields, 'webhook subscription removed upstream');
+        this.failing.delete(failureKey(stored, 'unsubscribe'));
       } catch (error) {
-        this.fail(workspaceId, service, 'unsubscribe', errorSummary(error), 'removed here anyway');
+        this.fail(stored, 'unsubscribe', errorSummary(error), then);
       }
     }
-    await this.store.registrations.delete(workspaceId, service);
+    await this.store.registrations.delete(stored);
   }
 
   /**
@@ -161,14 +194,14 @@ export class WebhookRegistrations {
       RENEW_BEFORE_SECONDS,
       ...this.registry.list().map((i) => i.plugin.events?.subscriptions?.renewBeforeSeconds ?? 0),
     );
-    let due: Array<{ workspaceId: string; service: string }>;
+    let due: RegistrationKey[];
     try {
-      due = await this.store.registrations.due(new Date(now + longest * 1000).toISOString(), 100);
+      due = await this.store.registrations.due(new Date(now + longest * 1000).toISOString(), DUE_PER_CHECK);
     } catch (error) {
       this.logger.warn({ err: errorSummary(error) }, 'could not read the webhook registrations; trying again at the next check');
       return;
     }
-    for (const { workspaceId, service } of due) await this.run(workspaceId, service, now);
+    for (const key of due) await this.run(key, now); // each on its own: one failing leaves the others be
   }
 
   /** The workspaces' shared connections whose plugin registers webhooks and that have no registration yet. */
@@ -178,8 +211,11 @@ export class WebhookRegistrations {
     try {
       for (const workspace of await this.store.listWorkspaces()) {
         for (const record of await this.store.listConnections(workspace.id)) {
-          if (record.memberId || record.status !== 'active' || !services.some((i) => i.service === record.service)) continue;
-          await this.store.registrations.add(workspace.id, record.service, new Date().toISOString());
+          const integration = services.find((i) => i.service === record.service);
+          if (record.memberId || record.status !== 'active' || !integration) continue;
+          for (const topic of topicsOf(integration.plugin.events?.subscriptions)) {
+            await this.store.registrations.add({ workspaceId: workspace.id, service: record.service, topic }, new Date().toISOString());
+          }
         }
       }
     } catch (error) {
@@ -187,18 +223,23 @@ export class WebhookRegistrations {
     }
   }
 
-  /** Registers or renews one workspace's subscription, if this instance takes its lease and it is due. */
-  private async run(workspaceId: string, service: string, now: number): Promise<void> {
+  /**
+   * Registers or renews one workspace's subscription for a topic, if this instance takes its lease and it is due; one
+   * of a topic the plugin no longer declares is removed.
+   */
+  private async run(key: RegistrationKey, now: number): Promise<void> {
+    const { workspaceId, service, topic } = key;
     const plugin = this.plugin(service);
     const integration = this.registry.get(service);
     if (!plugin || !integration) return;
     const { registrations } = this.store;
     const at = new Date(now).toISOString();
-    if (!(await registrations.lease(workspaceId, service, this.owner, new Date(now + LEASE_MS).toISOString(), at))) return;
+    if (!(await registrations.lease(key, this.owner, new Date(now + LEASE_MS).toISOString(), at))) return;
     let kind: FailureKind = 'subscribe';
     try {
-      const stored = await registrations.get(workspaceId, service);
+      const stored = await registrations.get(key);
       if (!stored) return;
+      if (!topicsOf(plugin).includes(topic)) return await this.remove(stored, 'no longer declared: removed here anyway');
       const renewBefore = (plugin.renewBeforeSeconds ?? RENEW_BEFORE_SECONDS) * 1000;
       if (stored.upstreamId && stored.expiresAt && Date.parse(stored.expiresAt) - now >= renewBefore) return;
       if (stored.upstreamId && !stored.expiresAt) return; // a subscription that does not expire
@@ -207,10 +248,10 @@ export class WebhookRegistrations {
         kind = 'renew';
         try {
           const renewed = this.checked(
-            await this.withTimeout(plugin.renew(client, { id: stored.upstreamId, connection, now: new Date(now) })),
+            await this.withTimeout(plugin.renew(client, { topic, id: stored.upstreamId, connection, now: new Date(now) })),
           );
           await this.keep(stored, renewed, at);
-          this.succeeded(workspaceId, service, 'renew', renewed);
+          this.succeeded(key, 'renew', renewed);
           return;
         } catch (error) {
           if (!(isGatewayError(error) && error.code === 'not_found')) throw error;
@@ -221,23 +262,21 @@ export class WebhookRegistrations {
       const token = randomBytes(24).toString('base64url');
       const armed = { ...stored, upstreamId: null, expiresAt: null, setupHash: setupDigest(token), updatedAt: at };
       if (!(await registrations.save(armed, this.owner))) return;
-      const callbackUrl = this.callbackUrl(workspaceId, service, token);
-      const made = this.checked(await this.withTimeout(plugin.subscribe(client, { callbackUrl, connection, now: new Date(now) })));
-      const current = (await registrations.get(workspaceId, service)) ?? armed; // the handshake may have come first
+      const callbackUrl = this.callbackUrl(key, token);
+      const made = this.checked(await this.withTimeout(plugin.subscribe(client, { topic, callbackUrl, connection, now: new Date(now) })));
+      const current = (await registrations.get(key)) ?? armed; // the handshake may have come first
       await this.keep(current, made, at);
-      this.succeeded(workspaceId, service, 'subscribe', made);
+      this.succeeded(key, 'subscribe', made);
     } catch (error) {
-      this.fail(workspaceId, service, kind, errorSummary(error), 'trying again at the next check');
+      this.fail(key, kind, errorSummary(error), 'trying again at the next check');
     } finally {
-      await registrations.release(workspaceId, service, this.owner).catch(() => {});
+      await registrations.release(key, this.owner).catch(() => {});
     }
   }
 
   /** Writes what the application answered: its id, expiry and (sealed) secret; a secret known spends the setup token. */
   private async keep(stored: RegistrationRecord, made: WebhookSubscription, at: string): Promise<void> {
-    const { workspaceId, service } = stored;
-    const secret =
-      made.secret === undefined ? stored.secret : this.keys.current.encrypt(made.secret, registrationSecretAad(workspaceId, service));
+    const secret = made.secret === undefined ? stored.secret : this.keys.current.encrypt(made.secret, registrationSecretAad(stored));
     const next: RegistrationRecord = {
       ...stored,
       upstreamId: made.id,
@@ -261,23 +300,25 @@ export class WebhookRegistrations {
     return made;
   }
 
-  private succeeded(workspaceId: string, service: string, kind: FailureKind, made: WebhookSubscription): void {
-    const fields = { workspace: workspaceId, service, subscription: made.id, expires_at: made.expiresAt ?? null };
+  private succeeded(key: RegistrationKey, kind: FailureKind, made: WebhookSubscription): void {
+    const { workspaceId: workspace, service, topic } = key;
+    const fields = { workspace, service, topic, subscription: made.id, expires_at: made.expiresAt ?? null };
     this.logger.info(fields, kind === 'renew' ? 'webhook subscription renewed upstream' : 'webhook subscription registered upstream');
-    for (const k of ['subscribe', 'renew'] as const) this.failing.delete(failureKey(workspaceId, service, k));
+    for (const k of ['subscribe', 'renew'] as const) this.failing.delete(failureKey(key, k));
   }
 
-  /** Logs a failure once per workspace, service and kind until that kind succeeds again. */
-  private fail(workspaceId: string, service: string, kind: FailureKind, reason: string, then?: string): void {
-    const key = failureKey(workspaceId, service, kind);
-    if (this.failing.has(key)) return;
-    this.failing.add(key);
+  /** Logs a failure once per workspace, service, topic and kind until that kind succeeds again. */
+  private fail(key: RegistrationKey, kind: FailureKind, reason: string, then?: string): void {
+    const failure = failureKey(key, kind);
+    if (this.failing.has(failure)) return;
+    this.failing.add(failure);
     const what = {
       subscribe: 'could not register the webhook subscription upstream',
       renew: 'could not renew the webhook subscription upstream',
       unsubscribe: 'could not remove the webhook subscription upstream',
     }[kind];
-    this.logger.warn({ workspace: workspaceId, service, kind, reason: reason.slice(0, 300) }, then ? `${what}; ${then}` : what);
+    const fields = { workspace: key.workspaceId, service: key.service, topic: key.topic, kind, reason: reason.slice(0, 300) };
+    this.logger.warn(fields, then ? `${what}; ${then}` : what);
   }
 
   private track<T>(work: Promise<T>): Promise<T> {
@@ -295,4 +336,4 @@ export class WebhookRegistrations {
   }
 }
 
-const failureKey = (workspaceId: string, service: string, kind: FailureKind) => `${workspaceId}\u0000${service}\u0000${kind}`;
+const failureKey = (key: RegistrationKey, kind: FailureKind) => `${key.workspaceId}\u0000${key.service}\u0000${key.topic}\u0000${kind}`;

@@ -280,8 +280,8 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 18,
     name: 'webhook registrations',
-    // The webhook subscription a plugin registered with its application for a workspace (Clio's), with its sealed
-    // secret, expiry and a renewal lease (store/registrations-sql.ts, docs/events.md).
+    // The webhook subscriptions a plugin registered with its application for a workspace, one per topic (Clio's
+    // models), each with its sealed secret, expiry and a renewal lease (store/registrations-sql.ts, docs/events.md).
     ...REGISTRATIONS_TABLES,
   },
 ];

@@ -449,3 +449,23 @@ describe('auth, versions, failures', () => {
     expect((await list('/matters.json')).body.meta.records).toBe(8);
   });
 });
+
+describe('webhooks', () => {
+  it('makes one per model, each with a secret of its own, and refuses a model Clio has no webhooks for', async () => {
+    const make = (model: string) =>
+      call<{ data: Data & { shared_secret?: string; model?: string } }>('/webhooks.json?fields=id,model,shared_secret', {
+        method: 'POST',
+        // a loopback port nothing listens on: the handshake Clio sends goes nowhere
+        body: { data: { url: 'http://127.0.0.1:9/api/events/default/clio', model, fields: 'id,updated_at' } },
+      });
+    const contact = await make('contact');
+    const bill = await make('bill');
+    expect([contact.status, bill.status]).toEqual([201, 201]);
+    expect([contact.body.data.model, bill.body.data.model]).toEqual(['contact', 'bill']);
+    expect(contact.body.data.shared_secret).toMatch(/^[0-9a-f]{48}$/);
+    expect(contact.body.data.shared_secret).not.toBe(bill.body.data.shared_secret);
+    const refused = await make('invoice');
+    expect(refused.status).toBe(422);
+    expect(JSON.stringify(refused.body)).toContain('model must be one of');
+  });
+});
