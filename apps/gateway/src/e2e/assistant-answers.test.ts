@@ -247,7 +247,11 @@ describe('the connections overview', () => {
   });
 
   it('keeps tools/list for a full key under 8 KB with the tool added', async () => {
+    // every service connected (a test above disconnected CallRail): each connected service adds its call_ tool
+    const callrail = gateway.sandboxes.callrail as { token: string };
+    await gateway.runtime.engine.connectToken(DEFAULT_WORKSPACE, 'callrail', callrail.token);
     const { tools } = await client.listTools();
+    expect(tools.filter((t) => t.name.startsWith('call_'))).toHaveLength(6);
     expect(tools.map((t) => t.name)).toContain('list_connections');
     expect(tools.find((t) => t.name === 'list_connections')?.annotations?.readOnlyHint).toBe(true);
     // the payload as it goes over the wire, as bench/measure/discovery.mjs measures it

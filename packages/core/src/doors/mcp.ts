@@ -263,7 +263,7 @@ function callTool(integration: RegisteredIntegration, usable: (op: RegisteredOpe
   return {
     name: `${CALL_PREFIX}${service}`,
     title: `Call ${plugin.displayName}`,
-    description: `${plugin.description} Runs one of its ${operations.length} operations: method is the operation, params its parameters by name. Learn them with describe_method.`,
+    description: `${plugin.description} Runs one of its ${operations.length} operations (method) with its params; see describe_method.`,
     inputSchema: {
       type: 'object',
       properties: {
@@ -273,10 +273,10 @@ function callTool(integration: RegisteredIntegration, usable: (op: RegisteredOpe
             : {
                 type: 'string',
                 pattern: '^[a-z][a-z0-9_]*$',
-                description: `Operation name: one of ${operations.length}; find it with search_methods (service "${service}") or describe_method`,
+                description: `One of ${operations.length}: search_methods finds it`,
               },
         // No additionalProperties: JSON Schema allows any property by default, and tools/list stays smaller.
-        params: { type: 'object', description: 'The operation parameters by name' },
+        params: { type: 'object', description: 'Its parameters by name' },
       },
       required: ['method'],
       additionalProperties: false,
