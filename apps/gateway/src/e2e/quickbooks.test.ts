@@ -117,7 +117,7 @@ describe('call_quickbooks in tools/list', () => {
     const tool = tools.find((t) => t.name === 'call_quickbooks');
     const method = tool?.inputSchema.properties?.method as { enum?: string[]; description: string };
     expect(method.enum).toBeUndefined();
-    expect(method.description).toContain('one of 67;');
+    expect(method.description).toContain('One of 67:');
     expect(method.description).toContain('search_methods');
     expect(tool?.annotations?.readOnlyHint).toBe(true);
     const before = await stats();
