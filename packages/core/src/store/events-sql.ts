@@ -5,6 +5,12 @@ import type { DbRow } from './rows.js';
 /** Runs one statement: its rows and how many it changed. */
 export type EventStatement = (sql: string, args: unknown[]) => Promise<{ rows: readonly DbRow[]; changed: number }>;
 
+/** Runs a statement written with `?` placeholders: as it is on SQLite, numbered (`$1`, `$2` …) on PostgreSQL. */
+export function runIn(dialect: Dialect, query: EventStatement, sql: string, args: unknown[]) {
+  let n = 0;
+  return query(dialect === 'sqlite' ? sql : sql.replace(/\?/g, () => `$${++n}`), args);
+}
+
 const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 
 export function eventOfRow(row: DbRow): EventRecord {
@@ -40,8 +46,7 @@ export class SqlEventTable implements EventTable {
   ) {}
 
   private run(sql: string, args: unknown[]) {
-    let n = 0;
-    return this.query(this.dialect === 'sqlite' ? sql : sql.replace(/\?/g, () => `$${++n}`), args);
+    return runIn(this.dialect, this.query, sql, args);
   }
 
   async getSecret(workspaceId: string, service: string): Promise<EventSecretRecord | undefined> {

@@ -1,5 +1,5 @@
 import type { Dialect } from './audit-sql.js';
-import type { EventStatement } from './events-sql.js';
+import { type EventStatement, runIn } from './events-sql.js';
 import type { RegistrationKey, RegistrationRecord, RegistrationTable } from './registration-types.js';
 import type { DbRow } from './rows.js';
 
@@ -27,8 +27,7 @@ export class SqlRegistrationTable implements RegistrationTable {
   ) {}
 
   private run(sql: string, args: unknown[]) {
-    let n = 0;
-    return this.query(this.dialect === 'sqlite' ? sql : sql.replace(/\?/g, () => `$${++n}`), args);
+    return runIn(this.dialect, this.query, sql, args);
   }
 
   async add(key: RegistrationKey, at: string): Promise<boolean> {

@@ -1,5 +1,5 @@
 import type { Dialect } from './audit-sql.js';
-import { type EventStatement, eventOfRow } from './events-sql.js';
+import { type EventStatement, eventOfRow, runIn } from './events-sql.js';
 import type { DbRow } from './rows.js';
 import type { DeliveryAttemptRecord, QueuedDelivery, SubscriptionRecord, SubscriptionTable } from './subscription-types.js';
 
@@ -60,8 +60,7 @@ export class SqlSubscriptionTable implements SubscriptionTable {
   ) {}
 
   private run(sql: string, args: unknown[]) {
-    let n = 0;
-    return this.query(this.dialect === 'sqlite' ? sql : sql.replace(/\?/g, () => `$${++n}`), args);
+    return runIn(this.dialect, this.query, sql, args);
   }
 
   async create(r: SubscriptionRecord): Promise<void> {

@@ -5,7 +5,8 @@ import { dataOf, family, optional } from './kit/rows.js';
 // Webhooks: Clio calls an https URL when records of a model change. The writes are not the row's: their body has its
 // own `fields` (the record fields Clio sends to the URL), so the answer's fields cannot be asked for.
 
-const WEBHOOK_MODELS = [
+/** The models Clio makes webhooks for. */
+export const WEBHOOK_MODELS = [
   'activity',
   'bill',
   'calendar_entry',

@@ -7,6 +7,7 @@ import {
   jsonReply,
   type WebhookSender,
 } from '@portico/core/testing/emulator';
+import { WEBHOOK_MODELS } from '../operations/webhooks.js';
 import { type Db, etagOf, lookup, type Row, unprocessable } from './model.js';
 import { parseFields, render } from './query.js';
 
@@ -95,27 +96,13 @@ function subscribed(db: Db, model: string, event: string, now = Date.now()): Arr
   });
 }
 
-/** The models Clio makes webhooks for (the sandbox sends those of `MODELS`). */
-const WEBHOOK_MODELS = [
-  'activity',
-  'bill',
-  'calendar_entry',
-  'clio_payments_payment',
-  'communication',
-  'contact',
-  'document',
-  'folder',
-  'matter',
-  'task',
-];
-
 /**
  * Clio's rules for a webhook's writes: one of its models, an https URL (the sandbox also takes http on loopback, where the gateway
  * listens in sandbox mode), and an expiry at most 31 days ahead (one in the past leaves the webhook expired); a new
  * webhook without one expires in 3 days. Throws the 422 Clio answers.
  */
 export function checkWebhook(data: Record<string, unknown>, creating: boolean, now = Date.now()): void {
-  if (data.model !== undefined && !(typeof data.model === 'string' && WEBHOOK_MODELS.includes(data.model))) {
+  if (data.model !== undefined && !(typeof data.model === 'string' && (WEBHOOK_MODELS as readonly string[]).includes(data.model))) {
     throw unprocessable(`model must be one of ${WEBHOOK_MODELS.join(', ')}`);
   }
   if (typeof data.url === 'string') {
