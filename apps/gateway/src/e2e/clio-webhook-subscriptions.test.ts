@@ -88,6 +88,9 @@ describe('the Clio webhooks the gateway registers', () => {
     expect(await clioWebhooks()).toEqual([]);
     const connected = await gateway.rest('PUT', '/api/admin/connections/clio', { body: { token: sandbox.token } });
     expect(connected.status, JSON.stringify(connected.body)).toBe(200);
+    // the save answers once each model's registration is recorded; Clio is asked in the background
+    expect((await registrations()).map((r) => r.topic).sort()).toEqual(MODELS);
+    await gateway.runtime.engine.webhooks.settled();
 
     const hooks = await clioWebhooks();
     expect(hooks.map((hook) => hook.model).sort()).toEqual(MODELS);

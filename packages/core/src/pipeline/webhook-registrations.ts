@@ -118,8 +118,10 @@ export class WebhookRegistrations {
   }
 
   /**
-   * A connection was saved: the workspace's shared one of a plugin that registers its webhooks is registered now, one
-   * subscription per topic. Resolves with the record once done (a failure is logged, and the loop tries again).
+   * A connection was saved: the workspace's shared one of a plugin that registers its webhooks gets one registration
+   * per topic, recorded before this resolves and registered with the application in the background, so that saving
+   * a connection never waits on the application (a failure is logged, and the loop tries again). `settled()` waits
+   * for that work.
    */
   async connected(record: ConnectionRecord, now = Date.now()): Promise<ConnectionRecord> {
     // without a public URL: said once at start; the command line's connections are registered by the server's loop
@@ -128,12 +130,26 @@ export class WebhookRegistrations {
     const keys = topicsOf(this.plugin(service)).map((topic) => ({ workspaceId, service, topic }));
     for (const key of keys) await this.store.registrations.add(key, new Date(now).toISOString());
     // side by side: each within the timeout, and one failing leaves the others be
-    await this.track(Promise.all(keys.map((key) => this.run(key, now))));
+    void this.track(Promise.all(keys.map((key) => this.run(key, now)))).catch((error) =>
+      this.logger.warn(
+        { err: errorSummary(error), workspace: workspaceId, service },
+        'could not register the webhooks; trying again at the next check',
+      ),
+    );
     return record;
   }
 
-  /** The shared connection is about to be deleted: its subscriptions are removed upstream (best effort) and here. */
+  /** Resolves once the registrations, renewals and removals under way have ended (each is bounded by the timeout). */
+  async settled(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+  }
+
+  /**
+   * The shared connection is about to be deleted: registrations under way end first (a subscription made after this
+   * would be left at the application), then the subscriptions are removed upstream (best effort) and here.
+   */
   async disconnecting(workspaceId: string, service: string): Promise<void> {
+    await this.settled();
     const stored = await this.store.registrations.list(workspaceId, service);
     await Promise.all(stored.map((one) => this.remove(one, 'removed here anyway')));
   }
@@ -176,7 +192,10 @@ export class WebhookRegistrations {
       }
       return;
     }
-    const check = () => void this.track(this.registerConnected().then(() => this.tick()));
+    const check = () =>
+      void this.track(this.registerConnected().then(() => this.tick())).catch((error) =>
+        this.logger.warn({ err: errorSummary(error) }, 'the webhook registration check failed; trying again at the next check'),
+      );
     this.timer = setInterval(check, this.checkMs);
     this.timer.unref();
     check();
@@ -185,7 +204,7 @@ export class WebhookRegistrations {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
-    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+    await this.settled();
   }
 
   /** Registers or renews what is due at `now` (the loop's work; tests call it with their clock). */
