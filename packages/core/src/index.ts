@@ -36,6 +36,7 @@ export { connectionsOverview } from './doors/connections-overview.js';
 export { describeOperation, exampleParams, type OperationDescription } from './doors/describe.js';
 export { COMPACT_DESCRIPTION_BUDGET, type CompactDescription, describeCompact } from './doors/describe-compact.js';
 export { type EventView, eventsFeed } from './doors/events-feed.js';
+export { escapeHtml } from './doors/html.js';
 // The MCP door's functions are in `@portico/core/mcp` (src/mcp.ts): the MCP SDK with zod and Ajv is about a quarter of
 // core's import, and a gateway loads it with the first MCP request instead of at start-up. Its types stay here.
 export type { McpServerOptions, McpToolMode } from './doors/mcp.js';

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxedGateway, stopSandboxedGateway, type TestGateway } from '../gateway.test-support.js';
+import { callOperation, type Described, findOperation, type Hit } from './assistant.test-support.js';
 
 /**
  * The gateway driven as an AI assistant drives it: a law firm's tasks done through the official MCP SDK client against
@@ -17,47 +18,14 @@ beforeAll(async () => {
 });
 afterAll(() => stopSandboxedGateway({ gateway, client }));
 
-interface Hit {
-  service: string;
-  method: string;
-  tool: string;
-}
-
-interface Described {
-  description: string;
-  access: 'read' | 'write';
-  /** One line per parameter: "type, required, …: what it is". */
-  params: Record<string, string>;
-}
-
 /** The parameters a compact description says are required. */
 const required = (described: Described) =>
   Object.entries(described.params)
     .filter(([, line]) => /^[^:]*\brequired\b/.test(line))
     .map(([name]) => name);
 
-/** An operation found as the assistant finds it: search_methods with the user's words; `wanted` must be in the top 3. */
-async function find(query: string, wanted: string, service?: string): Promise<Hit & { described: Described }> {
-  const searched = await client.callTool({ name: 'search_methods', arguments: { query, limit: 3, ...(service ? { service } : {}) } });
-  expect(searched.isError, query).toBeFalsy();
-  const { results } = searched.structuredContent as { results: Hit[] };
-  const hit = results.find((r) => `${r.service}.${r.method}` === wanted);
-  expect(hit, `"${query}" → ${results.map((r) => `${r.service}.${r.method}`).join(', ')}`).toBeDefined();
-  const { service: found, method, tool } = hit as Hit;
-  const describedResult = await client.callTool({ name: 'describe_method', arguments: { service: found, method } });
-  expect(describedResult.isError, `describe ${wanted}`).toBeFalsy();
-  return { service: found, method, tool, described: describedResult.structuredContent as unknown as Described };
-}
-
-/** Calls a found operation; a mistake (isError) fails the task with the gateway's message. */
-async function call<T>(hit: Hit, params: Record<string, unknown>): Promise<T> {
-  const result = await client.callTool({ name: hit.tool, arguments: { method: hit.method, params } });
-  if (result.isError) throw new Error(`${hit.service}.${hit.method}: ${JSON.stringify(result.structuredContent)}`);
-  const answer = result.structuredContent as T & { portico_truncated?: unknown };
-  // the assistant narrows its calls so that every answer it reasons over is whole
-  expect(answer.portico_truncated, `${hit.service}.${hit.method} shortened`).toBeUndefined();
-  return answer;
-}
+const find = (words: string, wanted: string, service?: string) => findOperation(client, words, wanted, service);
+const call = <T>(hit: Hit, params: Record<string, unknown>) => callOperation<T>(client, hit, params);
 
 const day = (offset = 0) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 const marker = () => `assistant-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;

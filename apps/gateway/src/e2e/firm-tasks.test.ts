@@ -18,6 +18,7 @@ import {
 } from '@portico/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxedGateway, stopSandboxedGateway, type TestGateway } from '../gateway.test-support.js';
+import { callOperation, type Described, findOperation, type Hit } from './assistant.test-support.js';
 
 /**
  * The firm's everyday questions, asked as an assistant asks them: over MCP only (the official SDK client), each step
@@ -34,39 +35,12 @@ beforeAll(async () => {
 });
 afterAll(() => stopSandboxedGateway({ gateway, client }));
 
-interface Hit {
-  service: string;
-  method: string;
-  tool: string;
-}
-
-interface Described {
-  description: string;
-  access: 'read' | 'write';
-  params: Record<string, string>;
-}
-
-/** An operation found as the assistant finds it: `wanted` among the top three for the words, then described. */
-async function find(words: string, wanted: string): Promise<Hit & { described: Described }> {
-  const searched = await client.callTool({ name: 'search_methods', arguments: { query: words, limit: 3 } });
-  expect(searched.isError, words).toBeFalsy();
-  const { results } = searched.structuredContent as { results: Hit[] };
-  const hit = results.find((r) => `${r.service}.${r.method}` === wanted);
-  expect(hit, `"${words}" → ${results.map((r) => `${r.service}.${r.method}`).join(', ')}`).toBeDefined();
-  const { service, method, tool } = hit as Hit;
-  const described = await client.callTool({ name: 'describe_method', arguments: { service, method } });
-  expect(described.isError, `describe ${wanted}`).toBeFalsy();
-  return { service, method, tool, described: described.structuredContent as unknown as Described };
-}
+const find = (words: string, wanted: string) => findOperation(client, words, wanted);
 
 /** Calls a found operation with parameters its description names; a mistake fails the task with the gateway's word. */
 async function call<T>(hit: Hit & { described: Described }, params: Record<string, unknown>): Promise<T> {
   for (const name of Object.keys(params)) expect(hit.described.params, `${hit.method} takes ${name}`).toHaveProperty(name);
-  const result = await client.callTool({ name: hit.tool, arguments: { method: hit.method, params } });
-  if (result.isError) throw new Error(`${hit.service}.${hit.method}: ${JSON.stringify(result.structuredContent)}`);
-  const answer = result.structuredContent as T & { portico_truncated?: unknown };
-  expect(answer.portico_truncated, `${hit.service}.${hit.method} shortened`).toBeUndefined();
-  return answer;
+  return callOperation<T>(client, hit, params);
 }
 
 const digits = (phone: unknown) =>

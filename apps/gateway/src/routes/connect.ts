@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { type Engine, GatewayError, type Logger, toGatewayError } from '@portico/core';
+import { type Engine, escapeHtml, GatewayError, type Logger, toGatewayError } from '@portico/core';
 import type { Context, Next } from 'koa';
 import type { GatewayState } from '../http/state.js';
 
@@ -69,9 +69,6 @@ export function mountConnect(
     }
   });
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 /** The page a person sees at the end of a connect flow: what happened, in one sentence, never a stack trace. */
 function resultPage(title: string, message: string, back?: string): string {

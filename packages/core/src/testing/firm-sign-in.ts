@@ -1,3 +1,4 @@
+import { escapeHtml } from '../doors/html.js';
 import type { EmulatorReply, EmulatorRequest } from './emulator-http.js';
 import { FIRM, FIRM_PEOPLE, type FirmPerson } from './firm.js';
 
@@ -25,9 +26,6 @@ export function firmSignIn(request: EmulatorRequest, application: string): FirmS
   if (prompt.includes('login') || prompt.includes('select_account')) return { page: signInPage(request, application) };
   return { person: ACCOUNT_HOLDER };
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 /** The sandbox's login page: one link per person of the firm, each the same authorize request with their hint. */
 function signInPage(request: EmulatorRequest, application: string, problem?: string): EmulatorReply {

@@ -8,59 +8,10 @@ export { OperationIndex } from '../contract/search.js';
 export { describeOperation } from '../doors/describe.js';
 export { buildOpenApiDocument } from '../doors/openapi.js';
 export { EgressPolicy } from '../upstream/egress.js';
-
 export { type CatalogDifferences, type CatalogOperation, type CatalogParam, compareWithCatalog } from './catalog.js';
-export {
-  addDays,
-  anchorSandboxClock,
-  daysBetween,
-  daysFromToday,
-  isIsoDate,
-  pinSandboxClock,
-  SANDBOX_TODAY_ENV,
-  STORY_MORNING_ENDS,
-  sandboxNow,
-  sandboxToday,
-  shiftFromAuthored,
-  shiftSeededDates,
-  storyInstant,
-  storyTimestamp,
-  timestampFromToday,
-} from './clock.js';
-export {
-  BodyTooLargeError,
-  bytesReply,
-  CONTROL_PREFIX,
-  DEFAULT_MAX_BODY_BYTES,
-  defaultFaultWriter,
-  type EmulatorAddress,
-  type EmulatorOptions,
-  type EmulatorReply,
-  type EmulatorRequest,
-  type EmulatorServer,
-  FAIL_NEXT_PATH,
-  type Fault,
-  FaultQueue,
-  type FaultSpec,
-  FaultSpecError,
-  type FaultWriter,
-  faultMatches,
-  faultReply,
-  InvalidJsonError,
-  isJsonObject,
-  jsonReply,
-  parseFault,
-  parseForm,
-  parseJson,
-  queryObject,
-  queryValues,
-  RESET_PATH,
-  readBody,
-  sendJson,
-  startEmulator,
-  textReply,
-  writeReply,
-} from './emulator.js';
+// The emulator kit (./emulator.ts: the server, the sandbox clock and zone, the firm and its sign-in), and what tests
+// add to it.
+export * from './emulator.js';
 export { examplePlugin } from './example-plugin.js';
 export {
   describeFilters,
@@ -72,7 +23,6 @@ export {
   NOT_FILTERS,
   pickValue,
 } from './filter-suite.js';
-export * from './firm.js';
 export {
   createFixtureHarness,
   type ExpectedRequest,
@@ -83,16 +33,6 @@ export {
 } from './fixtures.js';
 export { type SandboxHarness, startSandboxHarness } from './sandbox.js';
 export { describeFixtures, type FixtureSuiteOptions, type SandboxSuiteOptions, useSandbox } from './suites.js';
-export {
-  FIRM_ZONE,
-  isoOffset,
-  localOffsetMinutes,
-  reoffsetLocal,
-  toZoned,
-  zonedDate,
-  zonedTimestamp,
-  zoneOffsetMinutes,
-} from './zone.js';
 
 // Tests call operations' validators directly (`validator.problems(example)`), and core loads typebox's compiler with the
 // first validation (contract/validation.ts): importing the testing helpers loads it.

@@ -1,54 +1,13 @@
 // Upstream windows shared by instances on one PostgreSQL (the policy itself: shared-windows.test.ts).
 import { afterAll, describe, expect, it } from 'vitest';
-import type { UpstreamResponse } from '../contract/operation.js';
-import { definePlugin } from '../contract/plugin.js';
-import { Registry } from '../contract/registry.js';
-import type { UpstreamLimits } from '../contract/upstream-limits.js';
-import { GatewayError } from '../errors.js';
-import { type Logger, silentLogger } from '../logger.js';
 import type { PostgresStore } from '../store/postgres.js';
 import { POSTGRES_REQUIRED, postgresProblem, storesOnOneSchema } from '../store/postgres.test-support.js';
-import { examplePlugin } from '../testing/example-plugin.js';
-import type { PreparedRequest, UpstreamClient } from './client.js';
-import { UpstreamLimiter } from './limits.js';
-import { leaseLifetime, maxBatch, type QuotaLeaseRequest, type QuotaLeases, sharedWindows } from './shared-windows.js';
+import type { UpstreamLimiter } from './limits.js';
+import { leaseLifetime, maxBatch, type QuotaLeaseRequest, type QuotaLeases } from './shared-windows.js';
+import { call, instance, upstream } from './shared-windows.test-support.js';
 
 const problem = await postgresProblem();
 if (problem !== undefined && POSTGRES_REQUIRED) throw new Error(`PostgreSQL is required and not reachable: ${problem}`);
-
-const OK: UpstreamResponse = { status: 200, headers: {}, body: { ok: true } };
-const request: PreparedRequest = { method: 'GET', url: 'http://127.0.0.1:1/items' };
-
-/** An upstream stand-in answering at once and recording when each request reached it. */
-function upstream() {
-  const sent: number[] = [];
-  const client = {
-    options: { timeoutMs: 30_000, retryLimit: 0, retryAfterCapMs: 0 },
-    send: async () => {
-      sent.push(performance.now());
-      return OK;
-    },
-  } as unknown as UpstreamClient;
-  return { client, sent };
-}
-
-const registry = new Registry();
-const clio = registry.register(definePlugin({ ...examplePlugin, service: 'quoted', upstream: { ...examplePlugin.upstream, limits: {} } }));
-
-/** A gateway instance's limiter whose per-minute and per-hour windows lease from `store`. */
-const instance = (store: QuotaLeases, limits: UpstreamLimits, logger: Logger = silentLogger) =>
-  new UpstreamLimiter({ services: { quoted: limits } }, undefined, sharedWindows(store, logger));
-
-/** Sends one call through `limiter`: 'sent', or the refusal's Retry-After in seconds. */
-async function call(limiter: UpstreamLimiter, client: UpstreamClient, workspaceId: string): Promise<'sent' | number> {
-  try {
-    await limiter.send(client, clio, request, { workspaceId });
-    return 'sent';
-  } catch (error) {
-    if (!(error instanceof GatewayError) || error.code !== 'rate_limited') throw error;
-    return error.retryAfter as number;
-  }
-}
 
 /** Counts the leases asked of a store. */
 function counting(store: QuotaLeases): QuotaLeases & { leases: number } {

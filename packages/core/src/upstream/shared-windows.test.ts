@@ -1,48 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { UpstreamResponse } from '../contract/operation.js';
-import { definePlugin } from '../contract/plugin.js';
-import { Registry } from '../contract/registry.js';
-import type { UpstreamLimits } from '../contract/upstream-limits.js';
-import { GatewayError } from '../errors.js';
-import { type Logger, silentLogger } from '../logger.js';
-import { examplePlugin } from '../testing/example-plugin.js';
+import { silentLogger } from '../logger.js';
 import type { PreparedRequest, UpstreamClient } from './client.js';
-import { UpstreamLimiter } from './limits.js';
-import { hasQuotaLeases, leaseLifetime, maxBatch, type QuotaLease, type QuotaLeases, sharedWindows } from './shared-windows.js';
-
-const OK: UpstreamResponse = { status: 200, headers: {}, body: { ok: true } };
-const request: PreparedRequest = { method: 'GET', url: 'http://127.0.0.1:1/items' };
-
-/** An upstream stand-in answering at once and recording when each request reached it. */
-function upstream() {
-  const sent: number[] = [];
-  const client = {
-    options: { timeoutMs: 30_000, retryLimit: 0, retryAfterCapMs: 0 },
-    send: async () => {
-      sent.push(performance.now());
-      return OK;
-    },
-  } as unknown as UpstreamClient;
-  return { client, sent };
-}
-
-const registry = new Registry();
-const clio = registry.register(definePlugin({ ...examplePlugin, service: 'quoted', upstream: { ...examplePlugin.upstream, limits: {} } }));
-
-/** A gateway instance's limiter whose per-minute and per-hour windows lease from `store`. */
-const instance = (store: QuotaLeases, limits: UpstreamLimits, logger: Logger = silentLogger) =>
-  new UpstreamLimiter({ services: { quoted: limits } }, undefined, sharedWindows(store, logger));
-
-/** Sends one call through `limiter`: 'sent', or the refusal's Retry-After in seconds. */
-async function call(limiter: UpstreamLimiter, client: UpstreamClient, workspaceId: string): Promise<'sent' | number> {
-  try {
-    await limiter.send(client, clio, request, { workspaceId });
-    return 'sent';
-  } catch (error) {
-    if (!(error instanceof GatewayError) || error.code !== 'rate_limited') throw error;
-    return error.retryAfter as number;
-  }
-}
+import { hasQuotaLeases, leaseLifetime, maxBatch, type QuotaLease, type QuotaLeases } from './shared-windows.js';
+import { call, instance, OK, quoted, request, upstream } from './shared-windows.test-support.js';
 
 describe('the lease policy', () => {
   it('lets a grant be spent for a second of a minute window and 5 s of an hour; batches a twentieth of the limit', () => {
@@ -157,7 +117,7 @@ describe('a shared window spent for now', () => {
         return OK;
       },
     } as unknown as UpstreamClient;
-    await limiter.send(client, clio, request, { workspaceId: 'a' });
+    await limiter.send(client, quoted, request, { workspaceId: 'a' });
     expect(tries).toHaveLength(2);
     expect(asked).toHaveLength(2); // one lease for the request, one for its retry
   });

@@ -1,3 +1,4 @@
+import { CDC_ENTITIES } from '../schemas.js';
 import type { Json } from './company.js';
 import { invalidParameter, qboTime, sandboxNow } from './errors.js';
 import { entityName } from './query.js';
@@ -6,37 +7,6 @@ import type { Company } from './seed.js';
 // `GET /v3/company/{realmId}/cdc?entities=Invoice,Customer&changedSince=…`: change data capture. For each entity
 // asked for, the records whose MetaData.LastUpdatedTime is after changedSince (at most 1000 each), in one CDCResponse.
 // QuickBooks looks back at most 30 days from now — the sandbox's now is the afternoon of its fixed today.
-
-/** The entities QuickBooks' change data capture reports on. */
-export const CDC_ENTITY_NAMES = [
-  'Account',
-  'Bill',
-  'BillPayment',
-  'Budget',
-  'Class',
-  'CreditMemo',
-  'Customer',
-  'Department',
-  'Deposit',
-  'Employee',
-  'Estimate',
-  'Invoice',
-  'Item',
-  'JournalCode',
-  'JournalEntry',
-  'Payment',
-  'PaymentMethod',
-  'Purchase',
-  'PurchaseOrder',
-  'RefundReceipt',
-  'SalesReceipt',
-  'TaxAgency',
-  'Term',
-  'TimeActivity',
-  'Transfer',
-  'Vendor',
-  'VendorCredit',
-] as const;
 
 const MOST_PER_ENTITY = 1000;
 const LOOK_BACK_MS = 30 * 86_400_000;
@@ -47,7 +17,7 @@ export function runCdc(company: Company, query: URLSearchParams): Json {
   if (rawEntities === null || rawEntities.trim() === '') throw invalidParameter('entities', 'at least one entity is required');
   const entities = rawEntities.split(',').map((name) => {
     const entity = entityName(name.trim());
-    if (!entity || !(CDC_ENTITY_NAMES as readonly string[]).includes(entity)) {
+    if (!entity || !(CDC_ENTITIES as readonly string[]).includes(entity)) {
       throw invalidParameter('entities', `"${name.trim()}" is not an entity change data capture reports on`);
     }
     return entity;

@@ -1,3 +1,4 @@
+import { ACCOUNTING_METHODS, SUMMARIZE_COLUMN_BY } from '../schemas.js';
 import type { Json } from './company.js';
 import { type Period, periodTitle, reportPeriod, splitPeriod, today } from './dates.js';
 import { invalidParameter, qboTime } from './errors.js';
@@ -33,21 +34,6 @@ export interface Report {
   Rows: { Row: Row[] };
 }
 
-const SUMMARIZE = [
-  'Total',
-  'Month',
-  'Week',
-  'Days',
-  'Quarter',
-  'Year',
-  'Customers',
-  'Vendors',
-  'Classes',
-  'Departments',
-  'Employees',
-  'ProductsAndServices',
-];
-
 function idList(query: URLSearchParams, name: string): Set<string> | undefined {
   const raw = query.get(name);
   if (raw === null || raw.trim() === '') return undefined;
@@ -61,12 +47,14 @@ export function reportContext(company: Company, name: string, query: URLSearchPa
   const method = query.get('accounting_method');
   let basis: Basis = 'Accrual';
   if (method !== null) {
-    const canonical = ['Cash', 'Accrual'].find((b) => b.toLowerCase() === method.toLowerCase());
+    const canonical = ACCOUNTING_METHODS.find((b) => b.toLowerCase() === method.toLowerCase());
     if (!canonical) throw invalidParameter('accounting_method', `"${method}" is not Cash or Accrual`);
-    basis = canonical as Basis;
+    basis = canonical;
   }
   const columnsBy = query.get('summarize_column_by') ?? 'Total';
-  if (!SUMMARIZE.includes(columnsBy)) throw invalidParameter('summarize_column_by', `"${columnsBy}" is not one of ${SUMMARIZE.join(', ')}`);
+  if (!(SUMMARIZE_COLUMN_BY as readonly string[]).includes(columnsBy)) {
+    throw invalidParameter('summarize_column_by', `"${columnsBy}" is not one of ${SUMMARIZE_COLUMN_BY.join(', ')}`);
+  }
   const customers = idList(query, 'customer');
   const vendors = idList(query, 'vendor');
   const classes = idList(query, 'class');
@@ -124,6 +112,13 @@ export const column = (title: string, type: string, key?: string): Json => ({
   ...(key ? { MetaData: [{ Name: 'ColKey', Value: key }] } : {}),
 });
 
+/** The columns of a detail report, each written `Title:key`: QuickBooks types them by their key. */
+export const keyedColumns = (...specs: string[]): Json[] =>
+  specs.map((spec) => {
+    const [title, key] = spec.split(':') as [string, string];
+    return column(title, key, key);
+  });
+
 export const money = (n: number) => (Math.round(n * 100) / 100).toFixed(2);
 export const cells = (...values: Array<string | Cell>): Cell[] => values.map((v) => (typeof v === 'string' ? { value: v } : v));
 export const dataRow = (...values: Array<string | Cell>): Row => ({ ColData: cells(...values), type: 'Data' });
@@ -148,7 +143,8 @@ export interface AmountColumn {
   test: (p: Posting) => boolean;
 }
 
-const inPeriod = (period: Period) => (p: Posting) => p.date >= period.start && p.date <= period.end;
+/** The postings dated within `period`. */
+export const inPeriod = (period: Period) => (p: Posting) => p.date >= period.start && p.date <= period.end;
 
 /** The amount columns `summarize_column_by` asks for; more than one gets a Total column after them. */
 export function amountColumns(ctx: ReportContext): AmountColumn[] {
@@ -187,6 +183,10 @@ export function asOfDate(ctx: ReportContext): string {
   if (reportDate !== null) return reportDate;
   return ctx.query.get('end_date') ?? (ctx.query.get('date_macro') ? ctx.period.end : today());
 }
+
+/** Each account's AccountType, by account id. */
+export const accountTypes = (ctx: ReportContext): Map<string, string> =>
+  new Map(ctx.company.entities.Account.map((a) => [String(a.Id), String(a.AccountType)]));
 
 export const accountCell = (account: Json): Cell => ({ value: String(account.Name), id: String(account.Id) });
 export const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);

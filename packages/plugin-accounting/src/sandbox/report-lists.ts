@@ -3,10 +3,13 @@ import { invalidParameter } from './errors.js';
 import type { Posting } from './ledger.js';
 import { trialBalance } from './report-balances.js';
 import {
+  accountTypes,
   asOfDate,
   cells,
   column,
   dataRow,
+  inPeriod,
+  keyedColumns,
   money,
   type Report,
   type ReportContext,
@@ -26,17 +29,27 @@ import { round2 } from './transactions.js';
 /** TrialBalanceFR: the same debit and credit balances, in the report QuickBooks France files. */
 export const trialBalanceFr = (ctx: ReportContext): Report => trialBalance(ctx);
 
-const inPeriod = (ctx: ReportContext) => (p: Posting) => p.date >= ctx.period.start && p.date <= ctx.period.end;
-
 /** The postings of each transaction in the period, transactions in date order. */
 function byTransaction(ctx: ReportContext): Posting[][] {
   const groups = new Map<string, Posting[]>();
-  for (const p of ctx.postings.filter(inPeriod(ctx))) {
+  for (const p of ctx.postings.filter(inPeriod(ctx.period))) {
     const key = `${p.entity}/${p.txnId}`;
     groups.set(key, [...(groups.get(key) ?? []), p]);
   }
   return [...groups.values()];
 }
+
+/** The journal's columns: an entry's lines with the account and the debit or credit of each. */
+const JOURNAL_COLUMNS = keyedColumns(
+  'Date:tx_date',
+  'Transaction Type:txn_type',
+  'Num:doc_num',
+  'Name:name',
+  'Memo/Description:memo',
+  'Account:account_name',
+  'Debit:debt_amt',
+  'Credit:credit_amt',
+);
 
 const accountNames = (ctx: ReportContext) => new Map(ctx.company.entities.Account.map((a) => [String(a.Id), String(a.Name)]));
 
@@ -66,20 +79,7 @@ export function journalReport(ctx: ReportContext): Report {
     rows.push(section(undefined, lines, cells('', '', '', '', '', '', money(debit), money(credit))));
   }
   rows.push(summaryRow('GrandTotal', 'TOTAL', '', '', '', '', '', money(debits), money(credits)));
-  const columns = [
-    'Date:tx_date',
-    'Transaction Type:txn_type',
-    'Num:doc_num',
-    'Name:name',
-    'Memo/Description:memo',
-    'Account:account_name',
-    'Debit:debt_amt',
-    'Credit:credit_amt',
-  ].map((spec) => {
-    const [title, key] = spec.split(':') as [string, string];
-    return column(title, key, key);
-  });
-  return report(ctx, columns, rows);
+  return report(ctx, JOURNAL_COLUMNS, rows);
 }
 
 /** TransactionListWithSplits: every posting transaction of the period with each of its account lines. */
@@ -109,20 +109,7 @@ export function transactionListWithSplits(ctx: ReportContext): Report {
       ),
     );
   }
-  const columns = [
-    'Date:tx_date',
-    'Transaction Type:txn_type',
-    'Num:doc_num',
-    'Name:name',
-    'Memo/Description:memo',
-    'Account:account_name',
-    'Debit:debt_amt',
-    'Credit:credit_amt',
-  ].map((spec) => {
-    const [title, key] = spec.split(':') as [string, string];
-    return column(title, key, key);
-  });
-  return report(ctx, columns, rows);
+  return report(ctx, JOURNAL_COLUMNS, rows);
 }
 
 /** TransactionListByCustomer / TransactionListByVendor: the transaction list grouped by name, with a total each. */
@@ -154,10 +141,10 @@ const INCOME_TYPES = new Set(['Income']);
 
 /** ClassSales / DepartmentSales: income per class (or location) over the period; sales without one are "Not Specified". */
 export function segmentSales(ctx: ReportContext, by: 'class' | 'department'): Report {
-  const types = new Map(ctx.company.entities.Account.map((a) => [String(a.Id), String(a.AccountType)]));
+  const types = accountTypes(ctx);
   const field = by === 'class' ? 'classId' : 'departmentId';
   const list = by === 'class' ? ctx.company.entities.Class : ctx.company.entities.Department;
-  const sales = ctx.postings.filter((p) => inPeriod(ctx)(p) && INCOME_TYPES.has(types.get(p.accountId) ?? ''));
+  const sales = ctx.postings.filter((p) => inPeriod(ctx.period)(p) && INCOME_TYPES.has(types.get(p.accountId) ?? ''));
   const amount = (test: (p: Posting) => boolean) => round2(-sum(sales.filter(test).map((p) => p.amount)));
   const rows: Row[] = [];
   for (const record of list) {
@@ -196,8 +183,10 @@ export function taxSummary(ctx: ReportContext): Report {
   const asked = ctx.query.get('agency_id');
   const agency = asked === null ? agencies[0] : agencies.find((a) => a.Id === asked);
   if (!agency) throw invalidParameter('agency_id', `"${asked}" is not a tax agency of this company`);
-  const types = new Map(ctx.company.entities.Account.map((a) => [String(a.Id), String(a.AccountType)]));
-  const sales = ctx.postings.filter((p) => inPeriod(ctx)(p) && p.itemId !== undefined && INCOME_TYPES.has(types.get(p.accountId) ?? ''));
+  const types = accountTypes(ctx);
+  const sales = ctx.postings.filter(
+    (p) => inPeriod(ctx.period)(p) && p.itemId !== undefined && INCOME_TYPES.has(types.get(p.accountId) ?? ''),
+  );
   const gross = round2(-sum(sales.map((p) => p.amount)));
   const taxable = round2(-sum(sales.filter((p) => p.taxable).map((p) => p.amount)));
   const tax = round2(

@@ -1,19 +1,22 @@
 import type { Json, Ref } from './company.js';
 import { daysBetween } from './dates.js';
-import type { Posting } from './ledger.js';
 import {
+  accountTypes,
   amountColumns,
   asOfDate,
   type Cell,
   cells,
   column,
   dataRow,
+  inPeriod,
+  keyedColumns,
   money,
   type Report,
   type ReportContext,
   type Row,
   report,
   section,
+  sum,
   summaryRow,
 } from './report-kit.js';
 import { round2 } from './transactions.js';
@@ -24,12 +27,6 @@ import { round2 } from './transactions.js';
 
 const INCOME_TYPES = new Set(['Income', 'Other Income']);
 const EXPENSE_TYPES = new Set(['Expense', 'Other Expense', 'Cost of Goods Sold']);
-
-function accountTypes(ctx: ReportContext): Map<string, string> {
-  return new Map(ctx.company.entities.Account.map((a) => [String(a.Id), String(a.AccountType)]));
-}
-
-const inPeriod = (ctx: ReportContext) => (p: Posting) => p.date >= ctx.period.start && p.date <= ctx.period.end;
 
 /** Sales (or expenses) per name, one column per period or a Total: CustomerSales and VendorExpenses. */
 function byName(ctx: ReportContext, kind: 'customer' | 'vendor'): Report {
@@ -61,7 +58,7 @@ export const vendorExpenses = (ctx: ReportContext) => byName(ctx, 'vendor');
 /** CustomerIncome: income, expenses billed to the customer and the difference, per customer. */
 export function customerIncome(ctx: ReportContext): Report {
   const types = accountTypes(ctx);
-  const during = ctx.postings.filter(inPeriod(ctx));
+  const during = ctx.postings.filter(inPeriod(ctx.period));
   const rows: Row[] = [];
   const total = [0, 0];
   for (const customer of ctx.company.entities.Customer) {
@@ -99,7 +96,9 @@ export function customerIncome(ctx: ReportContext): Report {
 /** ItemSales: quantity, amount, share of sales and average price per product/service. */
 export function itemSales(ctx: ReportContext): Report {
   const types = accountTypes(ctx);
-  const sales = ctx.postings.filter((p) => inPeriod(ctx)(p) && p.itemId !== undefined && INCOME_TYPES.has(types.get(p.accountId) ?? ''));
+  const sales = ctx.postings.filter(
+    (p) => inPeriod(ctx.period)(p) && p.itemId !== undefined && INCOME_TYPES.has(types.get(p.accountId) ?? ''),
+  );
   const grand = -sales.reduce((s, p) => s + p.amount, 0);
   let quantity = 0;
   const rows: Row[] = [];
@@ -243,7 +242,7 @@ export function balanceDetail(ctx: ReportContext, side: 'AR' | 'AP'): Report {
     );
   }
   rows.push(summaryRow('GrandTotal', 'TOTAL', '', '', '', money(sum(items.map((i) => i.amount))), money(grand), ''));
-  const columns = [
+  const columns = keyedColumns(
     'Date:tx_date',
     'Transaction Type:txn_type',
     'Num:doc_num',
@@ -251,14 +250,9 @@ export function balanceDetail(ctx: ReportContext, side: 'AR' | 'AP'): Report {
     'Amount:subt_amount',
     'Open Balance:subt_open_bal',
     'Balance:rbal_open_bal',
-  ].map((spec) => {
-    const [title, key] = spec.split(':') as [string, string];
-    return column(title, key, key);
-  });
+  );
   return report(ctx, columns, rows, { EndPeriod: day });
 }
-
-const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
 /** AgedReceivables / AgedPayables: open balance per name in aging buckets of days past due. */
 export function agingSummary(ctx: ReportContext, side: 'AR' | 'AP'): Report {
@@ -317,7 +311,7 @@ export function agingDetail(ctx: ReportContext, side: 'AR' | 'AP'): Report {
     summaryRow('GrandTotal', 'TOTAL', '', '', '', '', '', money(sum(items.map((i) => i.amount))), money(sum(items.map((i) => i.open)))),
   );
   const name = side === 'AR' ? 'Customer:cust_name' : 'Vendor:vend_name';
-  const columns = [
+  const columns = keyedColumns(
     'Date:tx_date',
     'Transaction Type:txn_type',
     'Num:doc_num',
@@ -326,9 +320,6 @@ export function agingDetail(ctx: ReportContext, side: 'AR' | 'AP'): Report {
     'Past Due:past_due',
     'Amount:subt_amount',
     'Open Balance:subt_open_bal',
-  ].map((spec) => {
-    const [title, key] = spec.split(':') as [string, string];
-    return column(title, key, key);
-  });
+  );
   return report(ctx, columns, rows, { StartPeriod: day, EndPeriod: day });
 }

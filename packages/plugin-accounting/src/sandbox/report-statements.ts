@@ -10,6 +10,7 @@ import {
   cells,
   column,
   dataRow,
+  keyedColumns,
   money,
   netIncome,
   type Report,
@@ -198,7 +199,7 @@ export interface ListedTransaction {
   name?: Ref & { kind: 'Customer' | 'Vendor' | 'Employee' | 'Other' };
 }
 
-export const TRANSACTION_LIST_COLUMNS = [
+export const TRANSACTION_LIST_COLUMNS = keyedColumns(
   'Date:tx_date',
   'Transaction Type:txn_type',
   'Num:doc_num',
@@ -208,10 +209,7 @@ export const TRANSACTION_LIST_COLUMNS = [
   'Account:account_name',
   'Split:other_account',
   'Amount:subt_nat_amount',
-].map((spec) => {
-  const [title, key] = spec.split(':') as [string, string];
-  return column(title, key, key);
-});
+);
 
 /** Every transaction dated in the period (narrowed to the customers / vendors asked for), in date order. */
 export function listedTransactions(ctx: ReportContext): ListedTransaction[] {

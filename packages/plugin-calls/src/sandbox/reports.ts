@@ -1,4 +1,15 @@
 import { zonedTimestamp } from '@portico/core/testing/emulator';
+import {
+  ANSWER_STATUSES,
+  CALL_GROUPS,
+  CALL_SUMMARY_FIELDS,
+  DIRECTIONS,
+  FORM_GROUPS,
+  FORM_SUMMARY_FIELDS,
+  INTERVALS,
+  SUMMARY_DEVICES,
+  SUMMARY_LEAD_STATUSES,
+} from '../schemas.js';
 import { addDays, type DateWindow, localDate, today, weekStart } from './clock.js';
 import type { CallRec, CompanyRec, FormRec, SandboxData } from './records.js';
 import {
@@ -13,37 +24,6 @@ import {
   type RequestContext,
 } from './request.js';
 import { callType } from './views.js';
-
-const CALL_METRICS = [
-  'total_calls',
-  'missed_calls',
-  'answered_calls',
-  'first_time_callers',
-  'average_duration',
-  'total_duration',
-  'leads',
-] as const;
-const FORM_METRICS = ['total_forms', 'first_time_forms', 'leads'] as const;
-const CALL_GROUPS = [
-  'source',
-  'keywords',
-  'campaign',
-  'referrer',
-  'landing_page',
-  'company',
-  'city',
-  'device',
-  'browser',
-  'os',
-  'call_type',
-  'answer_status',
-  'lead_status',
-  'tracker',
-  'ring_to_number',
-  'agent',
-] as const;
-const FORM_GROUPS = ['source', 'keywords', 'campaign', 'referrer', 'landing_page', 'company'] as const;
-const SUMMARY_LEAD_STATUSES = ['good_lead', 'not_a_lead', 'previously_marked_good_lead'] as const;
 
 type Metrics = Record<string, number>;
 
@@ -75,9 +55,9 @@ function summaryCalls(
   const q = ctx.query;
   const window = dateWindow(q);
   const { companies, companyId } = companyScope(ctx, accountId);
-  const device = enumParam(q, 'device', ['desktop', 'mobile', 'tablet'] as const);
-  const direction = enumParam(q, 'direction', ['inbound', 'outbound'] as const);
-  const answer = enumParam(q, 'answer_status', ['answered', 'missed', 'voicemail'] as const);
+  const device = enumParam(q, 'device', SUMMARY_DEVICES);
+  const direction = enumParam(q, 'direction', DIRECTIONS);
+  const answer = enumParam(q, 'answer_status', ANSWER_STATUSES);
   const lead = enumParam(q, 'lead_status', SUMMARY_LEAD_STATUSES);
   const min = numberParam(q, 'min_duration');
   const max = numberParam(q, 'max_duration');
@@ -187,7 +167,7 @@ function envelope(window: DateWindow, company: CompanyRec | undefined) {
 }
 
 export function callSummary(ctx: RequestContext, accountId: string): Record<string, unknown> {
-  const fields = metricList(ctx, CALL_METRICS, 'total_calls');
+  const fields = metricList(ctx, CALL_SUMMARY_FIELDS, 'total_calls');
   const group = enumParam(ctx.query, 'group_by', CALL_GROUPS);
   const { calls, window, company } = summaryCalls(ctx, accountId);
   return {
@@ -233,8 +213,8 @@ function buckets(interval: string, window: DateWindow, company: CompanyRec | und
 }
 
 export function callTimeSeries(ctx: RequestContext, accountId: string): Record<string, unknown> {
-  const fields = metricList(ctx, CALL_METRICS, 'total_calls');
-  const interval = enumParam(ctx.query, 'interval', ['hour', 'day', 'week', 'month'] as const) ?? 'day';
+  const fields = metricList(ctx, CALL_SUMMARY_FIELDS, 'total_calls');
+  const interval = enumParam(ctx.query, 'interval', INTERVALS) ?? 'day';
   const { calls, window, company } = summaryCalls(ctx, accountId);
   const covered = period(
     window,
@@ -280,7 +260,7 @@ function formGroupKey(data: SandboxData, group: (typeof FORM_GROUPS)[number], f:
 
 export function formSummary(ctx: RequestContext, accountId: string): Record<string, unknown> {
   const q = ctx.query;
-  const fields = metricList(ctx, FORM_METRICS, 'total_forms');
+  const fields = metricList(ctx, FORM_SUMMARY_FIELDS, 'total_forms');
   const group = enumParam(q, 'group_by', FORM_GROUPS);
   const window = dateWindow(q);
   const { companies, companyId } = companyScope(ctx, accountId);

@@ -1,3 +1,4 @@
+import { ORDERS } from '../schemas.js';
 import { type DateWindow, localDate, namedRange, retentionStart, today } from './clock.js';
 import type { SandboxData } from './records.js';
 import type { Origin } from './views.js';
@@ -148,7 +149,7 @@ export function sortItems<T>(
   fallback: { key: string; order: 'asc' | 'desc' },
 ): T[] {
   const sort = query.get('sort');
-  const order = enumParam(query, 'order', ['asc', 'desc'] as const);
+  const order = enumParam(query, 'order', ORDERS);
   if (order && sort === null) throw badRequest('order requires sort');
   const name = sort ?? fallback.key;
   const key = keys[name];

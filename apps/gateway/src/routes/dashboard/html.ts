@@ -1,3 +1,5 @@
+import { escapeHtml } from '@portico/core';
+
 /**
  * HTML from tagged templates: every interpolated value is escaped unless it is itself `Html` (the result of `html`
  * or of `raw` on a constant). Pages are built only through `html`, so that no request value reaches the page unescaped.
@@ -10,12 +12,6 @@ export class Html {
 }
 
 export type Interpolation = Html | string | number | boolean | null | undefined | readonly Interpolation[];
-
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c] as string);
-}
 
 function render(value: Interpolation): string {
   if (value === null || value === undefined || value === false) return '';

@@ -1,5 +1,6 @@
 // The calls routes of the emulated API: listing, reading and updating calls, their recordings and page views.
 import { sandboxNow, toZoned } from '@portico/core/testing/emulator';
+import { ANSWER_STATUSES, CALL_TYPES, DIRECTIONS, LIST_DEVICES, LIST_LEAD_STATUSES } from '../../schemas.js';
 
 import type { CallRec, LeadStatus, SandboxData } from '../records.js';
 import {
@@ -41,11 +42,11 @@ export function listCalls(ctx: RequestContext) {
   const window = dateWindow(q);
   const companyId = companyFilter(ctx);
   const trackerId = q.get('tracker_id') ?? undefined;
-  const type = enumParam(q, 'call_type', ['first_call', 'missed', 'voicemails', 'inbound', 'outbound'] as const);
-  const answer = enumParam(q, 'answer_status', ['answered', 'missed', 'voicemail'] as const);
-  const device = enumParam(q, 'device', ['desktop', 'mobile'] as const);
-  const direction = enumParam(q, 'direction', ['inbound', 'outbound'] as const);
-  const lead = enumParam(q, 'lead_status', ['good_lead', 'not_a_lead', 'not_scored'] as const);
+  const type = enumParam(q, 'call_type', CALL_TYPES);
+  const answer = enumParam(q, 'answer_status', ANSWER_STATUSES);
+  const device = enumParam(q, 'device', LIST_DEVICES);
+  const direction = enumParam(q, 'direction', DIRECTIONS);
+  const lead = enumParam(q, 'lead_status', LIST_LEAD_STATUSES);
   const tagIds = listParam(q, 'tags')?.map(Number);
   const search = q.get('search') ?? undefined;
   const fields = fieldsParam(q);

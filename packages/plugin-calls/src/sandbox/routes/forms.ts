@@ -1,4 +1,5 @@
 // The forms routes of the emulated API: form submissions.
+import { LIST_LEAD_STATUSES } from '../../schemas.js';
 import type { FormRec } from '../records.js';
 import { boolParam, dateWindow, enumParam, fieldsParam, inWindow, listParam, type RequestContext, sortItems } from '../request.js';
 import { formView } from '../views.js';
@@ -10,7 +11,7 @@ export function listForms(ctx: RequestContext) {
   const window = dateWindow(q);
   const companyId = companyFilter(ctx);
   const personLead = boolParam(q, 'person_lead');
-  const lead = enumParam(q, 'lead_status', ['good_lead', 'not_a_lead', 'not_scored'] as const);
+  const lead = enumParam(q, 'lead_status', LIST_LEAD_STATUSES);
   const tagIds = listParam(q, 'tags')?.map(Number);
   const fields = fieldsParam(q);
   const forms = ctx.data.forms.filter(

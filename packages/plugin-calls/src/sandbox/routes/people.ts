@@ -1,12 +1,13 @@
 // The people routes of the emulated API: trackers and users.
+import { TRACKER_STATUSES, TRACKER_TYPES } from '../../schemas.js';
 import { enumParam, matches, type RequestContext } from '../request.js';
 import { trackerView, userView } from '../views.js';
 import { account, byCompany, companyFilter, owned, pageOf } from './lookups.js';
 
 export function listTrackers(ctx: RequestContext) {
   const acc = account(ctx);
-  const status = enumParam(ctx.query, 'status', ['active', 'disabled'] as const);
-  const type = enumParam(ctx.query, 'type', ['source', 'session'] as const);
+  const status = enumParam(ctx.query, 'status', TRACKER_STATUSES);
+  const type = enumParam(ctx.query, 'type', TRACKER_TYPES);
   const items = ctx.data.trackers
     .filter((t) => t.account_id === acc.id)
     .filter(byCompany(companyFilter(ctx)))

@@ -1,12 +1,13 @@
 // The tags routes of the emulated API: the tags of an account.
+import { TAG_LEVELS, TAG_STATUSES } from '../../schemas.js';
 import { enumParam, type RequestContext, sortItems } from '../request.js';
 import { tagView } from '../views.js';
 import { account, companyFilter, pageOf } from './lookups.js';
 
 export function listTags(ctx: RequestContext) {
   const acc = account(ctx);
-  const status = enumParam(ctx.query, 'status', ['enabled', 'disabled'] as const);
-  const level = enumParam(ctx.query, 'tag_level', ['company', 'account'] as const);
+  const status = enumParam(ctx.query, 'status', TAG_STATUSES);
+  const level = enumParam(ctx.query, 'tag_level', TAG_LEVELS);
   const companyId = companyFilter(ctx);
   const tags = ctx.data.tags.filter(
     (t) =>
