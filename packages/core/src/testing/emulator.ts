@@ -71,6 +71,17 @@ export {
   writeReply,
 } from './emulator-http.js';
 export {
+  AuthorizationCodes,
+  type AuthorizationCodesOptions,
+  type AuthorizeCodeOptions,
+  authorizeCode,
+  basicCredentials,
+  type ClientCredentials,
+  oauthError,
+  redirectBack,
+  tokenParams,
+} from './emulator-oauth.js';
+export {
   defaultFaultWriter,
   type Fault,
   FaultQueue,

@@ -12,6 +12,7 @@ import {
   textReply,
   writeReply,
 } from './emulator-http.js';
+import { AuthorizationCodes, oauthError, redirectBack } from './emulator-oauth.js';
 import { FIRM, FIRM_PEOPLE, type FirmPerson } from './firm.js';
 import { firmSignIn } from './firm-sign-in.js';
 
@@ -42,10 +43,8 @@ const ROLE_GROUPS = [
 
 interface Grant {
   person: FirmPerson;
-  redirectUri: string;
   challenge: string;
   nonce: string | undefined;
-  expires: number;
 }
 
 /** The person's stable subject at the provider, and the groups that make their role. */
@@ -70,7 +69,11 @@ export async function startFirmIdentityProvider(options: { host?: string; port?:
   const { privateKey, publicKey } = await generateKeyPair('ES256');
   const kid = randomBytes(8).toString('hex');
   const jwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' };
-  const codes = new Map<string, Grant>();
+  const codes = new AuthorizationCodes<Grant>({
+    mint: () => randomBytes(24).toString('base64url'),
+    ttlMs: CODE_TTL_MS,
+    spentOnFailure: true,
+  });
   const tokens = new Map<string, { person: FirmPerson; expires: number }>();
 
   const claimsOf = (person: FirmPerson) => ({
@@ -87,42 +90,30 @@ export async function startFirmIdentityProvider(options: { host?: string; port?:
     if (q.get('client_id') !== FIRM_IDENTITY_CLIENT_ID || !loopbackCallback(redirectUri)) {
       return textReply(400, 'Unknown client or redirect URI: this sign-in only serves the Portico sandbox on this machine.');
     }
-    const back = new URL(redirectUri);
-    const state = q.get('state');
-    if (state) back.searchParams.set('state', state);
-    back.searchParams.set('iss', issuer);
+    const back = { state: q.get('state') || undefined, iss: issuer };
     const challenge = q.get('code_challenge') ?? '';
     if (q.get('response_type') !== 'code' || q.get('code_challenge_method') !== 'S256' || !/^[\w-]{43}$/.test(challenge)) {
-      back.searchParams.set('error', 'invalid_request');
-      back.searchParams.set('error_description', 'the code flow with a PKCE S256 challenge is required');
-      return textReply(302, '', { location: back.href });
+      const error = { error: 'invalid_request', error_description: 'the code flow with a PKCE S256 challenge is required' };
+      return redirectBack(redirectUri, { ...back, ...error });
     }
     // Always the firm's sign-in page (never a silent sign-in as the account holder), unless a person was chosen.
     const asked = q.get('login_hint') ? request : { ...request, query: new URLSearchParams([...q, ['prompt', 'login']]) };
     const signIn = firmSignIn(asked, FIRM.shortName);
     if ('page' in signIn) return signIn.page;
-    const code = randomBytes(24).toString('base64url');
-    codes.set(code, {
-      person: signIn.person,
-      redirectUri,
-      challenge,
-      nonce: q.get('nonce') ?? undefined,
-      expires: Date.now() + CODE_TTL_MS,
-    });
-    back.searchParams.set('code', code);
-    return textReply(302, '', { location: back.href });
+    const code = codes.issue(
+      { clientId: FIRM_IDENTITY_CLIENT_ID, redirectUri },
+      { person: signIn.person, challenge, nonce: q.get('nonce') ?? undefined },
+    );
+    return redirectBack(redirectUri, { ...back, code });
   };
 
   const token = async (request: EmulatorRequest, issuer: string): Promise<EmulatorReply> => {
     const form = request.form();
-    const refuse = (error: string, description: string) => jsonReply(400, { error, error_description: description });
+    const refuse = (error: string, description: string) => oauthError(400, error, description);
     if (form.grant_type !== 'authorization_code') return refuse('unsupported_grant_type', 'only authorization_code');
     if (form.client_id !== FIRM_IDENTITY_CLIENT_ID) return refuse('invalid_client', 'unknown client');
-    const grant = codes.get(form.code ?? '');
-    codes.delete(form.code ?? ''); // once, whatever the outcome
-    if (!grant || grant.expires < Date.now() || grant.redirectUri !== form.redirect_uri) {
-      return refuse('invalid_grant', 'the code is unknown, used, expired or for another redirect URI');
-    }
+    const grant = codes.redeem(form.code, { clientId: form.client_id, redirectUri: form.redirect_uri }); // once, whatever the outcome
+    if (!grant) return refuse('invalid_grant', 'the code is unknown, used, expired or for another redirect URI');
     const verifier = form.code_verifier ?? '';
     if (!sameText(createHash('sha256').update(verifier).digest('base64url'), grant.challenge)) {
       return refuse('invalid_grant', 'the code verifier does not match the challenge');

@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   ACCOUNT_HOLDER,
+  AuthorizationCodes,
+  basicCredentials,
   type EmulatorReply,
   type EmulatorRequest,
   FIRM_PEOPLE,
@@ -8,6 +10,8 @@ import {
   firmSignIn,
   isJsonObject,
   jsonReply,
+  redirectBack,
+  oauthError as standardError,
 } from '@portico/core/testing/emulator';
 import { SANDBOX_REALM_ID } from './company.js';
 
@@ -51,7 +55,8 @@ export interface AccessToken {
 }
 
 export interface OAuthState {
-  codes: Map<string, { clientId: string; redirectUri: string; realmId: string; scope: string; email: string; expiresAt: number }>;
+  /** Codes waiting for their exchange (each tried once), with the grant's company, scope and person. */
+  codes: AuthorizationCodes<{ realmId: string; scope: string; email: string }>;
   access: Map<string, AccessToken>;
   refresh: Map<string, Grant>;
   grants: number;
@@ -60,16 +65,22 @@ export interface OAuthState {
 }
 
 export function oauthState(accessTokenTtl = 3600): OAuthState {
-  return { codes: new Map(), access: new Map(), refresh: new Map(), grants: 0, accessTokenTtl };
+  const codes = new AuthorizationCodes<{ realmId: string; scope: string; email: string }>({
+    mint: () => opaque('AB11', 30),
+    ttlMs: CODE_TTL_MS,
+    spentOnFailure: true,
+  });
+  return { codes, access: new Map(), refresh: new Map(), grants: 0, accessTokenTtl };
 }
 
 const opaque = (prefix: string, bytes: number) => `${prefix}${randomBytes(bytes).toString('base64url')}`;
 const oauthError = (status: number, error: string, description?: string) =>
-  jsonReply(
-    status,
-    { error, ...(description ? { error_description: description } : {}) },
-    { 'cache-control': 'no-store', pragma: 'no-cache' },
-  );
+  standardError(status, error, description, { headers: { 'cache-control': 'no-store', pragma: 'no-cache' } });
+/** Intuit's 302 says text/plain without a charset. */
+const redirect = (target: URL, params: Record<string, string | undefined>): EmulatorReply => ({
+  ...redirectBack(target, params),
+  contentType: 'text/plain',
+});
 
 /**
  * `GET /oauth2/authorize`: Intuit's sign-in (the sandbox's page of the firm's people when a sign-in is asked for, or
@@ -88,12 +99,8 @@ export function authorize(request: EmulatorRequest, state: OAuthState): Emulator
     return oauthError(400, 'invalid_request', 'redirect_uri is missing or not an absolute URL');
   }
   const stateParam = q.get('state');
-  if (stateParam !== null) target.searchParams.set('state', stateParam);
-  const fail = (error: string, description: string) => {
-    target.searchParams.set('error', error);
-    target.searchParams.set('error_description', description);
-    return { status: 302, body: '', contentType: 'text/plain', headers: { location: target.toString() } };
-  };
+  const fail = (error: string, description: string) =>
+    redirect(target, { state: stateParam ?? undefined, error, error_description: description });
   if (q.get('response_type') !== 'code') return fail('unsupported_response_type', 'response_type must be code');
   const scope = q.get('scope') ?? '';
   const scopes = scope.split(/\s+/).filter(Boolean);
@@ -104,28 +111,17 @@ export function authorize(request: EmulatorRequest, state: OAuthState): Emulator
   const signedIn = firmSignIn(request, 'QuickBooks');
   if ('page' in signedIn) return signedIn.page;
 
-  const code = opaque('AB11', 30);
-  state.codes.set(code, {
-    clientId,
-    redirectUri: redirectUri as string,
-    realmId: SANDBOX_REALM_ID,
-    scope,
-    email: signedIn.person.email,
-    expiresAt: Date.now() + CODE_TTL_MS,
-  });
-  target.searchParams.set('code', code);
-  target.searchParams.set('realmId', SANDBOX_REALM_ID);
-  return { status: 302, body: '', contentType: 'text/plain', headers: { location: target.toString() } };
+  const code = state.codes.issue(
+    { clientId, redirectUri: redirectUri as string },
+    { realmId: SANDBOX_REALM_ID, scope, email: signedIn.person.email },
+  );
+  return redirect(target, { state: stateParam, code, realmId: SANDBOX_REALM_ID });
 }
 
+/** The client of the request's HTTP Basic credentials (the only way Intuit takes them), when it is the sandbox's. */
 function clientOf(request: EmulatorRequest): string | undefined {
-  const match = /^Basic\s+(\S+)$/i.exec(String(request.headers.authorization ?? ''));
-  if (!match) return undefined;
-  const decoded = Buffer.from(match[1] as string, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  const id = decodeURIComponent(decoded.slice(0, colon));
-  const secret = decodeURIComponent(decoded.slice(colon + 1));
-  return colon > 0 && id === SANDBOX_CLIENT_ID && secret === SANDBOX_CLIENT_SECRET ? id : undefined;
+  const client = basicCredentials(request);
+  return client?.clientId === SANDBOX_CLIENT_ID && client.clientSecret === SANDBOX_CLIENT_SECRET ? client.clientId : undefined;
 }
 
 function issue(state: OAuthState, grant: Grant): EmulatorReply {
@@ -155,11 +151,8 @@ export function token(request: EmulatorRequest, state: OAuthState): EmulatorRepl
     return oauthError(400, 'invalid_request', 'the body must be application/x-www-form-urlencoded');
   const form = request.form();
   if (form.grant_type === 'authorization_code') {
-    const code = state.codes.get(form.code ?? '');
-    if (form.code) state.codes.delete(form.code);
-    if (!code || code.expiresAt < Date.now() || code.clientId !== clientId || code.redirectUri !== form.redirect_uri) {
-      return oauthError(400, 'invalid_grant');
-    }
+    const code = state.codes.redeem(form.code, { clientId, redirectUri: form.redirect_uri });
+    if (!code) return oauthError(400, 'invalid_grant');
     const grant: Grant = {
       id: ++state.grants,
       clientId,

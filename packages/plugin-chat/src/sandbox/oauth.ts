@@ -1,7 +1,7 @@
 // Slack's OAuth v2 for a Slack app, as the sandbox plays it: a person of the firm signs in (the sandbox's stand-in for
 // Slack's login, firmSignIn), the app's bot token and that person's own user token come back from oauth.v2.access.
 import { randomBytes } from 'node:crypto';
-import { type EmulatorReply, type EmulatorRequest, firmSignIn, jsonReply } from '@portico/core/testing/emulator';
+import { type EmulatorReply, type EmulatorRequest, firmSignIn, jsonReply, redirectBack } from '@portico/core/testing/emulator';
 import { BOT_USER_ID, type SandboxState, TEAM_ID } from './data.js';
 
 /** What the sandbox's OAuth keeps: codes waiting for their exchange, and each user token (xoxp-…)'s person. */
@@ -15,18 +15,10 @@ export function authorize(request: EmulatorRequest, state: SandboxState, oauth: 
   const signedIn = firmSignIn(request, 'Slack');
   if ('page' in signedIn) return signedIn.page;
   const user = state.users.find((u) => u.email === signedIn.person.email && !u.deleted);
-  if (!user) {
-    const back = new URL(redirectUri);
-    back.searchParams.set('error', 'access_denied');
-    return { status: 302, body: '', contentType: 'text/plain; charset=utf-8', headers: { location: back.toString() } };
-  }
+  if (!user) return redirectBack(redirectUri, { error: 'access_denied' });
   const code = randomBytes(12).toString('hex');
   oauth.codes.set(code, { clientId, redirectUri, userId: user.id, userScope: request.query.get('user_scope') ?? '' });
-  const back = new URL(redirectUri);
-  back.searchParams.set('code', code);
-  const given = request.query.get('state');
-  if (given) back.searchParams.set('state', given);
-  return { status: 302, body: '', contentType: 'text/plain; charset=utf-8', headers: { location: back.toString() } };
+  return redirectBack(redirectUri, { code, state: request.query.get('state') || undefined });
 }
 
 /**

@@ -1,5 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type EmulatorReply, type EmulatorRequest, FIRM, FIRM_PEOPLE, firmSignIn, jsonReply } from '@portico/core/testing/emulator';
+import {
+  AuthorizationCodes,
+  basicCredentials,
+  type EmulatorReply,
+  type EmulatorRequest,
+  FIRM,
+  FIRM_PEOPLE,
+  firmSignIn,
+  jsonReply,
+  redirectBack,
+  oauthError as standardError,
+} from '@portico/core/testing/emulator';
 import { deterministicId } from './ids.js';
 import type { Json } from './json.js';
 import { SEED } from './seed.js';
@@ -29,15 +40,19 @@ export const INTEGRATION_NAME = 'Portico';
 const CODE_TTL_MS = 10 * 60_000;
 
 export interface OAuthState {
-  codes: Map<string, { redirectUri: string; email: string; expiresAt: number }>;
+  /** code → the email of the person who signed in for it; each code is tried once */
+  codes: AuthorizationCodes<string>;
   /** access token → the id of the bot it acts as */
   tokens: Map<string, string>;
 }
 
-export const newOAuthState = (): OAuthState => ({ codes: new Map(), tokens: new Map() });
+export const newOAuthState = (): OAuthState => ({
+  codes: new AuthorizationCodes({ mint: () => randomBytes(18).toString('base64url'), ttlMs: CODE_TTL_MS, spentOnFailure: true }),
+  tokens: new Map(),
+});
 
 const oauthError = (status: number, error: string, description: string): EmulatorReply =>
-  jsonReply(status, { error, error_description: description, request_id: deterministicId(`oauth:${error}:${description}`) });
+  standardError(status, error, description, { fields: { request_id: deterministicId(`oauth:${error}:${description}`) } });
 
 /** Answers `/v1/oauth/authorize` and `/v1/oauth/token`; undefined for any other request. */
 export function answerOAuth(request: EmulatorRequest, state: OAuthState, ws: Workspace): EmulatorReply | undefined {
@@ -57,44 +72,19 @@ function authorize(request: EmulatorRequest, state: OAuthState): EmulatorReply {
   }
   if (back.protocol !== 'http:' && back.protocol !== 'https:')
     return oauthError(400, 'invalid_request', 'redirect_uri must be http or https.');
-  const given = q.get('state');
-  if (given !== null) back.searchParams.set('state', given);
-  const fail = (error: string) => {
-    back.searchParams.set('error', error);
-    return { status: 302, body: '', contentType: 'text/plain; charset=utf-8', headers: { location: back.toString() } };
-  };
-  if (q.get('response_type') !== 'code') return fail('unsupported_response_type');
-  if (q.get('owner') !== 'user') return fail('invalid_request');
+  const given = q.get('state') ?? undefined;
+  if (q.get('response_type') !== 'code') return redirectBack(back, { state: given, error: 'unsupported_response_type' });
+  if (q.get('owner') !== 'user') return redirectBack(back, { state: given, error: 'invalid_request' });
   const signedIn = firmSignIn(request, 'Notion');
   if ('page' in signedIn) return signedIn.page;
-  const code = randomBytes(18).toString('base64url');
-  state.codes.set(code, {
-    redirectUri: q.get('redirect_uri') as string,
-    email: signedIn.person.email,
-    expiresAt: Date.now() + CODE_TTL_MS,
-  });
-  back.searchParams.set('code', code);
-  return { status: 302, body: '', contentType: 'text/plain; charset=utf-8', headers: { location: back.toString() } };
+  const to = { clientId: SANDBOX_OAUTH_CLIENT.clientId, redirectUri: q.get('redirect_uri') as string };
+  return redirectBack(back, { state: given, code: state.codes.issue(to, signedIn.person.email) });
 }
 
-/** Whether the request's HTTP Basic client credentials are the sandbox's client's. */
+/** Whether the request's HTTP Basic client credentials (the only way Notion takes them) are the sandbox's client's. */
 function basicClient(request: EmulatorRequest): boolean {
-  const match = /^Basic\s+(\S+)$/i.exec(String(request.headers.authorization ?? ''));
-  if (!match) return false;
-  const decoded = Buffer.from(match[1] as string, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 1) return false;
-  const id = safeDecode(decoded.slice(0, colon));
-  const secret = safeDecode(decoded.slice(colon + 1));
-  return id === SANDBOX_OAUTH_CLIENT.clientId && secret === SANDBOX_OAUTH_CLIENT.clientSecret;
-}
-
-function safeDecode(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
+  const client = basicCredentials(request);
+  return client?.clientId === SANDBOX_OAUTH_CLIENT.clientId && client.clientSecret === SANDBOX_OAUTH_CLIENT.clientSecret;
 }
 
 function token(request: EmulatorRequest, state: OAuthState, ws: Workspace): EmulatorReply {
@@ -107,13 +97,12 @@ function token(request: EmulatorRequest, state: OAuthState, ws: Workspace): Emul
   }
   const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   if (b.grant_type !== 'authorization_code') return oauthError(400, 'unsupported_grant_type', 'grant_type must be authorization_code.');
-  const code = typeof b.code === 'string' ? b.code : '';
-  const granted = state.codes.get(code);
-  state.codes.delete(code);
-  if (!granted || granted.expiresAt < Date.now() || granted.redirectUri !== b.redirect_uri) {
-    return oauthError(400, 'invalid_grant', 'Invalid code.');
-  }
-  const owner = personFor(ws, granted.email);
+  const email = state.codes.redeem(typeof b.code === 'string' ? b.code : undefined, {
+    clientId: SANDBOX_OAUTH_CLIENT.clientId, // Basic authenticated it
+    redirectUri: typeof b.redirect_uri === 'string' ? b.redirect_uri : undefined,
+  });
+  if (email === undefined) return oauthError(400, 'invalid_grant', 'Invalid code.');
+  const owner = personFor(ws, email);
   const botId = randomUUID();
   ws.users.set(botId, {
     object: 'user',

@@ -1,5 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { type EmulatorReply, type EmulatorRequest, FIRM_PEOPLE, firmSignIn, jsonReply } from '@portico/core/testing/emulator';
+import {
+  AuthorizationCodes,
+  authorizeCode,
+  type EmulatorReply,
+  type EmulatorRequest,
+  FIRM_PEOPLE,
+  jsonReply,
+  oauthError,
+  tokenParams,
+} from '@portico/core/testing/emulator';
 
 /**
  * Clio's OAuth 2.0 authorization code flow at the origin: `GET /oauth/authorize` signs a person of the firm in (the
@@ -9,7 +18,8 @@ import { type EmulatorReply, type EmulatorRequest, FIRM_PEOPLE, firmSignIn, json
  * token stays valid (Clio Manage refresh tokens are reusable); `POST /oauth/deauthorize` revokes the bearer token.
  */
 export interface OAuthState {
-  codes: Map<string, { clientId: string; redirectUri: string; userId: number }>;
+  /** code → the Clio user who signed in for it */
+  codes: AuthorizationCodes<number>;
   /** access token → its refresh token */
   tokens: Map<string, string>;
   refresh: Set<string>;
@@ -17,7 +27,12 @@ export interface OAuthState {
   users: Map<string, number>;
 }
 
-export const newOAuthState = (): OAuthState => ({ codes: new Map(), tokens: new Map(), refresh: new Set(), users: new Map() });
+export const newOAuthState = (): OAuthState => ({
+  codes: new AuthorizationCodes(),
+  tokens: new Map(),
+  refresh: new Set(),
+  users: new Map(),
+});
 
 /** The Clio user ids of the firm's people, in the firm's order (seed.ts numbers them from 1001). */
 export const userIdOf = (email: string): number => 1001 + FIRM_PEOPLE.findIndex((p) => p.email === email);
@@ -33,9 +48,6 @@ export const ACCESS_TOKEN_SECONDS = 2_592_000;
 /** The OAuth client the sandbox registers for the gateway in sandbox mode (any client id and secret are accepted). */
 export const SANDBOX_OAUTH_CLIENT = { clientId: 'portico-sandbox', clientSecret: 'portico-sandbox-secret' } as const;
 
-const oauthError = (status: number, error: string, description: string): EmulatorReply =>
-  jsonReply(status, { error, error_description: description });
-
 export function answerOAuth(request: EmulatorRequest, state: OAuthState): EmulatorReply | undefined {
   if (request.path === '/oauth/authorize' && request.method === 'GET') return authorize(request, state);
   if (request.path === '/oauth/token' && request.method === 'POST') return token(request, state);
@@ -45,19 +57,12 @@ export function answerOAuth(request: EmulatorRequest, state: OAuthState): Emulat
 }
 
 function authorize(request: EmulatorRequest, state: OAuthState): EmulatorReply {
-  const clientId = request.query.get('client_id') ?? '';
-  const redirectUri = request.query.get('redirect_uri') ?? '';
-  if (!clientId || !redirectUri) return oauthError(400, 'invalid_request', 'client_id and redirect_uri are required');
-  if (request.query.get('response_type') !== 'code') return oauthError(400, 'unsupported_response_type', 'response_type must be code');
-  const signedIn = firmSignIn(request, 'Clio Manage');
-  if ('page' in signedIn) return signedIn.page;
-  const code = randomBytes(16).toString('hex');
-  state.codes.set(code, { clientId, redirectUri, userId: userIdOf(signedIn.person.email) });
-  const back = new URL(redirectUri);
-  back.searchParams.set('code', code);
-  const given = request.query.get('state');
-  if (given) back.searchParams.set('state', given);
-  return { status: 302, body: '', contentType: 'text/plain; charset=utf-8', headers: { location: back.toString() } };
+  return authorizeCode(request, {
+    application: 'Clio Manage',
+    codes: state.codes,
+    grant: (person) => userIdOf(person.email),
+    wording: { missing: 'client_id and redirect_uri are required', responseType: 'response_type must be code' },
+  });
 }
 
 function issue(state: OAuthState, refreshToken: string): string {
@@ -66,20 +71,18 @@ function issue(state: OAuthState, refreshToken: string): string {
   return accessToken;
 }
 
+/** Client credentials in the body only (form or JSON), as Clio takes them. */
 function token(request: EmulatorRequest, state: OAuthState): EmulatorReply {
-  const params = request.mediaType().includes('json')
-    ? Object.fromEntries(Object.entries((request.json() ?? {}) as Record<string, unknown>).map(([k, v]) => [k, String(v)]))
-    : request.form();
+  const params = tokenParams(request);
   if (!params.client_id || !params.client_secret) return oauthError(401, 'invalid_client', 'Client authentication failed');
   if (params.grant_type === 'authorization_code') {
-    const granted = state.codes.get(params.code ?? '');
-    if (!granted || granted.clientId !== params.client_id || granted.redirectUri !== params.redirect_uri) {
+    const userId = state.codes.redeem(params.code, { clientId: params.client_id, redirectUri: params.redirect_uri });
+    if (userId === undefined) {
       return oauthError(400, 'invalid_grant', 'The authorization code is invalid, expired, or was issued to another client');
     }
-    state.codes.delete(params.code as string);
     const refreshToken = randomBytes(24).toString('base64url');
     state.refresh.add(refreshToken);
-    state.users.set(refreshToken, granted.userId);
+    state.users.set(refreshToken, userId);
     const accessToken = issue(state, refreshToken);
     return jsonReply(200, {
       access_token: accessToken,
