@@ -33,6 +33,13 @@ export class InvalidGrantError extends Error {
 
 const base64url = (bytes: Buffer) => bytes.toString('base64url');
 
+/**
+ * HTTP Basic client authentication (RFC 6749 §2.3.1): the id and the secret each form-encoded before they are joined,
+ * so that a `:` or `%` in either reaches the server as it is. The token and the revocation requests send the same.
+ */
+const basicAuthorization = (client: OAuthClient): string =>
+  `Basic ${Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`).toString('base64')}`;
+
 export function newState(): string {
   return base64url(randomBytes(32));
 }
@@ -79,8 +86,7 @@ export async function requestToken(
   const fields: Record<string, string> = { ...grant };
   const headers: Record<string, string> = {};
   if ((settings.clientAuth ?? 'basic') === 'basic') {
-    const credentials = `${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`;
-    headers.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
+    headers.authorization = basicAuthorization(client);
   } else {
     fields.client_id = client.clientId;
     fields.client_secret = client.clientSecret;
@@ -166,7 +172,7 @@ export async function revokeToken(
       : await http.send({
           method: 'POST',
           url: settings.revokeUrl,
-          headers: { authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}` },
+          headers: { authorization: basicAuthorization(client) },
           form: { token },
         });
   if (response.status >= 400) throw new GatewayError('upstream_error', `The revocation endpoint answered ${response.status}`);
