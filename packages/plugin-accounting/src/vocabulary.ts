@@ -18,6 +18,8 @@ export const quickBooksVocabulary = defineVocabulary({
     'sales receipt',
     'journal entry',
     'journal entries',
+    'vendor credit',
+    'transaction detail by account',
   ],
   kinds: ['books', 'bookkeeping', 'bookkeeper', 'accountant', 'ledger'],
   synonyms: {
@@ -72,5 +74,10 @@ export const quickBooksVocabulary = defineVocabulary({
     'write (off|down)': 'credit',
     '(did|do|does|have|has) (we|i|the firm) (make|made|earn)': 'profit income',
     'sales tax': 'tax',
+    // QuickBooks' report names.
+    'transaction detail by account': 'general ledger detail',
+    // What changed in the books since a date is its change data capture.
+    '(what|which records?|anything) (has |have )?(changed|been (changed|modified|updated)) in (the |our )?(books|accounting|quickbooks|qbo)':
+      'change data capture',
   },
 });

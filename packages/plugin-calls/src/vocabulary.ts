@@ -25,6 +25,8 @@ export const callRailVocabulary = defineVocabulary({
     'lead status',
   ],
   synonyms: {
+    // CallRail's help pages: the users who answer calls are its agents.
+    user: ['agent', 'agents'],
     company: ['organization', 'organisation', 'business', 'insurer', 'insurance', 'corporation'],
     time: ['hour', 'minute', 'timesheet'],
     call: ['phone', 'caller', 'calls', 'rang', 'voicemail', 'voicemails'],

@@ -16,7 +16,10 @@ export const lawmaticsVocabulary = defineVocabulary({
     'not hired',
     'email campaign',
     'lost reason',
+    'custom form',
   ],
+  // "the Consult Scheduled stage", "the intake pipeline": the words before the noun name one of them.
+  named: ['stage', 'pipeline'],
   synonyms: {
     contact: ['client', 'person', 'people', 'individual', 'customer'],
     company: ['organization', 'organisation', 'business', 'insurer', 'insurance', 'corporation'],

@@ -44,6 +44,10 @@ export const notionVocabulary = defineVocabulary({
   phrases: {
     'knowledge base': 'page search',
     '(titled|by title|title contains)': 'search title',
+    // "find the page called Office procedures": a page looked for by its title.
+    '(find|search|look for|locate|where is) ([a-z-]+ ){0,3}(page|database|doc)s? (called|named|name)': 'search title',
+    // Notion's help pages: content is added at the end of a page.
+    '(to|at|on) the (bottom|end) of (the |a |this |that |our |my )?([a-z-]+ ){0,3}(page|doc|document)s?': 'append block children',
     '(which|what) integration': 'me bot',
     'to-do': 'block',
     '(add|new) (a |an )?(new )?([a-z-]+ ){0,2}(property|column|field) to': 'update database column',

@@ -87,6 +87,16 @@ export const clioVocabulary = defineVocabulary({
     'field sets?': 'custom field set',
     'task lists?': 'task template list',
     'calendar events?': 'calendar entry',
+    '(events?|appointments?|meetings?|hearings?) (to|on|in|into|onto) (the |my |our |a )?([a-z-]+ )?calendar': 'calendar entry',
+    // Clio's help pages: activity categories, formerly activity descriptions, give time entries their wording and rate.
+    'activity (category|categories)': 'activity description',
+    // Clio's help pages: the Communications tab keeps phone logs and email logs.
+    '(phone|email) logs?': 'communication',
+    // What is on a calendar is its entries: "what's on the firm calendar".
+    '(what|whats|anything)( is| are)? (on|in) (the |my |our |his |her |their )?([a-z-]+ )?calendar': 'calendar entry',
+    // Clio's help pages: the activity feed shows who did what to which record, its audit trail.
+    '(activity|firm) (log|feed)|who (edited|changed|modified|viewed|opened|accessed|deleted) (the |a |this |that |our )?(matter|case|contact|client|bill|record)s?':
+      'log audit',
     '(statements? of account|account statements?)': 'bill balance outstanding',
     '(my|in-app) notifications?': 'my event',
     'conflicts? (check|search)': 'contact matter',
