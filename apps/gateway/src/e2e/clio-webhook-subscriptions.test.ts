@@ -299,6 +299,16 @@ describe('the Clio webhooks the gateway registers', () => {
     }
   });
 
+  it('disconnecting at once after connecting lets the registrations under way end, and leaves no webhook at Clio', async () => {
+    const connected = await gateway.rest('PUT', '/api/admin/connections/clio', { body: { token: sandbox.token } });
+    expect(connected.status, JSON.stringify(connected.body)).toBe(200);
+    const res = await gateway.rest('DELETE', '/api/admin/connections/clio');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await gateway.runtime.engine.webhooks.settled();
+    expect(await clioWebhooks()).toEqual([]);
+    expect(await registrations()).toEqual([]);
+  });
+
   it('without a public URL, connecting Clio registers nothing', async () => {
     gateway.runtime.engine.webhooks.baseUrl = undefined;
     const connected = await gateway.rest('PUT', '/api/admin/connections/clio', { body: { token: sandbox.token } });

@@ -92,6 +92,8 @@ export class WebhookRegistrations {
   private readonly owner = randomUUID();
   private readonly failing = new Set<string>();
   private readonly running = new Set<Promise<unknown>>();
+  /** The registrations started by saving a connection (workspace and service), until they end. */
+  private readonly registering = new Map<string, Promise<unknown>>();
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -130,12 +132,18 @@ export class WebhookRegistrations {
     const keys = topicsOf(this.plugin(service)).map((topic) => ({ workspaceId, service, topic }));
     for (const key of keys) await this.store.registrations.add(key, new Date(now).toISOString());
     // side by side: each within the timeout, and one failing leaves the others be
-    void this.track(Promise.all(keys.map((key) => this.run(key, now)))).catch((error) =>
-      this.logger.warn(
-        { err: errorSummary(error), workspace: workspaceId, service },
-        'could not register the webhooks; trying again at the next check',
-      ),
-    );
+    const connection = `${workspaceId}\n${service}`;
+    const work = this.track(Promise.all(keys.map((key) => this.run(key, now))))
+      .catch((error) =>
+        this.logger.warn(
+          { err: errorSummary(error), workspace: workspaceId, service },
+          'could not register the webhooks; trying again at the next check',
+        ),
+      )
+      .finally(() => {
+        if (this.registering.get(connection) === work) this.registering.delete(connection);
+      });
+    this.registering.set(connection, work);
     return record;
   }
 
@@ -145,11 +153,11 @@ export class WebhookRegistrations {
   }
 
   /**
-   * The shared connection is about to be deleted: registrations under way end first (a subscription made after this
-   * would be left at the application), then the subscriptions are removed upstream (best effort) and here.
+   * The shared connection is about to be deleted: the registrations its saving started end first (a subscription made
+   * after this would be left at the application), then the subscriptions are removed upstream (best effort) and here.
    */
   async disconnecting(workspaceId: string, service: string): Promise<void> {
-    await this.settled();
+    await this.registering.get(`${workspaceId}\n${service}`);
     const stored = await this.store.registrations.list(workspaceId, service);
     await Promise.all(stored.map((one) => this.remove(one, 'removed here anyway')));
   }
