@@ -309,6 +309,27 @@ describe('the Clio webhooks the gateway registers', () => {
     expect(await registrations()).toEqual([]);
   });
 
+  it('deleting a workspace deletes the webhooks it registered at Clio, and leaves another workspace’s', async () => {
+    const created = await gateway.rest('POST', '/api/admin/workspaces', { body: { id: 'branch-office', name: 'Branch office' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const home = await gateway.rest('PUT', '/api/admin/connections/clio', { body: { token: sandbox.token } });
+    expect(home.status, JSON.stringify(home.body)).toBe(200);
+    const branch = await gateway.rest('PUT', '/api/admin/workspaces/branch-office/connections/clio', { body: { token: sandbox.token } });
+    expect(branch.status, JSON.stringify(branch.body)).toBe(200);
+    await gateway.runtime.engine.webhooks.settled();
+    const of = (hooks: ClioWebhook[], workspace: string) => hooks.filter((hook) => hook.url.includes(`/api/events/${workspace}/clio?`));
+    expect(of(await clioWebhooks(), 'branch-office')).toHaveLength(MODELS.length);
+
+    const deleted = await gateway.rest('DELETE', '/api/admin/workspaces/branch-office', { body: { confirm: 'branch-office' } });
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    const left = await clioWebhooks();
+    expect(of(left, 'branch-office')).toEqual([]);
+    expect(of(left, DEFAULT_WORKSPACE)).toHaveLength(MODELS.length);
+    const res = await gateway.rest('DELETE', '/api/admin/connections/clio');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await clioWebhooks()).toEqual([]);
+  });
+
   it('without a public URL, connecting Clio registers nothing', async () => {
     gateway.runtime.engine.webhooks.baseUrl = undefined;
     const connected = await gateway.rest('PUT', '/api/admin/connections/clio', { body: { token: sandbox.token } });

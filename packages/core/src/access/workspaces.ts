@@ -39,6 +39,12 @@ export class Workspaces {
     private readonly flushAudit: () => Promise<void>,
   ) {}
 
+  /**
+   * Runs before a workspace is deleted, while its connections still hold their credentials: what it registered with
+   * the applications (webhooks) is removed there. Best effort: a failure there never keeps the workspace.
+   */
+  beforeDelete: ((workspaceId: string) => Promise<unknown>) | undefined;
+
   list(): Promise<Workspace[]> {
     return this.store.listWorkspaces();
   }
@@ -92,6 +98,7 @@ export class Workspaces {
         `Deleting workspace ${id} removes ${describeUsage(usage)}; to confirm, send confirm set to "${id}"`,
       );
     }
+    await this.beforeDelete?.(id);
     await this.flushAudit();
     const removed = await this.store.deleteWorkspace(id);
     if (!removed) throw new GatewayError('not_found', `No workspace ${id}`);

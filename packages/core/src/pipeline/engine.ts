@@ -168,6 +168,7 @@ export class Engine {
     this.members = new Members(this.store);
     this.events = new InboundEvents(this.registry, this.store, this.keys, this.logger);
     this.members.beforeRemove = (workspaceId, memberId) => this.connections.disconnectMember(workspaceId, memberId);
+    this.workspaces.beforeDelete = (workspaceId) => this.webhooks.workspaceDeleting(workspaceId);
     const workspaceBaseUrls = new WorkspaceBaseUrls(egress, options.egress?.workspaceHosts);
     this.settings = new IntegrationSettings(this.registry, this.store, workspaceBaseUrls, this.outage);
     this.oauthClients = new OAuthClients(options.oauthClients ?? {}, () => this.publicUrl);

@@ -162,6 +162,12 @@ export class WebhookRegistrations {
     await Promise.all(stored.map((one) => this.remove(one, 'removed here anyway')));
   }
 
+  /** The workspace is about to be deleted: every subscription it registered is removed upstream (best effort) and here. */
+  async workspaceDeleting(workspaceId: string): Promise<void> {
+    const services = this.registry.list().filter((i) => i.plugin.events?.subscriptions);
+    for (const { service } of services) await this.disconnecting(workspaceId, service);
+  }
+
   /** Removes one subscription upstream (best effort: a failure is logged) and here. */
   private async remove(stored: RegistrationRecord, then: string): Promise<void> {
     const { workspaceId, service, topic } = stored;
