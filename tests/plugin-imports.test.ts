@@ -55,8 +55,8 @@ describe('what a plugin imports from @portico/core', () => {
     expect(offending).toEqual([]);
   });
 
-  it('names @portico/core/plugin in the plugin guide and the template, not the runtime entry', () => {
-    for (const doc of ['docs/plugins.md', 'packages/plugin-template/README.md']) {
+  it('names @portico/core/plugin in the plugin guide, the contract reference and the template, not the runtime entry', () => {
+    for (const doc of ['docs/plugins.md', 'docs/plugin-contract.md', 'packages/plugin-template/README.md']) {
       const text = readFileSync(join(root, doc), 'utf8');
       expect(text, doc).not.toMatch(/from '@portico\/core'/);
     }

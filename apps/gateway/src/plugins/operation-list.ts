@@ -5,7 +5,7 @@ export const OPERATIONS_END = '<!-- operations:end -->';
 
 /**
  * The operations of the installed integrations as Markdown (a table per integration: name, REST method and path,
- * what it does), the generated part of docs/operations.md. A test compares the file with the registry, so the list in
+ * what it does), the generated part of docs/operation-list.md. A test compares the file with the registry, so the list in
  * the docs is the list the gateway serves.
  */
 export function renderOperationList(integrations: readonly RegisteredIntegration[]): string {
@@ -18,7 +18,7 @@ export function renderOperationList(integrations: readonly RegisteredIntegration
   ];
   for (const integration of integrations) {
     const { plugin, service } = integration;
-    lines.push('', `### ${plugin.displayName} (\`${service}\`, ${integration.operations.size} operations)`, '');
+    lines.push('', `## ${plugin.displayName} (\`${service}\`, ${integration.operations.size} operations)`, '');
     lines.push('| operation | REST | what it does |', '| --- | --- | --- |');
     for (const operation of integration.operations.values()) {
       const { method, path, summary } = operation.definition;

@@ -41,7 +41,8 @@ export class Workspaces {
 
   /**
    * Runs before a workspace is deleted, while its connections still hold their credentials: what it registered with
-   * the applications (webhooks) is removed there. Best effort: a failure there never keeps the workspace.
+   * the applications (webhooks) is removed there. An application refusing or not answering is logged and never keeps
+   * the workspace.
    */
   beforeDelete: ((workspaceId: string) => Promise<unknown>) | undefined;
 
