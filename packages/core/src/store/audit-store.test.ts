@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@libsql/client/sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { audit, T3 } from './samples.test-support.js';
+import { audit, integration, T3 } from './samples.test-support.js';
 import { SqliteStore } from './sqlite.js';
 import { DEFAULT_WORKSPACE } from './types.js';
 
@@ -54,5 +54,49 @@ describe('SqliteStore audit', () => {
     ).toContain('audit_workspace_key');
     expect(await plan('SELECT id FROM audit WHERE at < ? ORDER BY at LIMIT ?', [CUTOFF, 10])).toContain('audit_at');
     expect(await store.pruneAudit(CUTOFF, { batchSize: 10, maxBatches: 1 })).toEqual({ deleted: 1, more: false });
+  });
+});
+
+describe('SqliteStore audit writes from a thread of their own', () => {
+  const fresh = async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'portico-audit-')), 'p.db');
+    const store = new SqliteStore(path);
+    await store.migrate();
+    return { path, store };
+  };
+
+  it('keeps every batch, in order, beside writes on the event loop; closing waits for the batches in flight', async () => {
+    const { path, store } = await fresh();
+    const writes: Promise<void>[] = [];
+    for (let batch = 0; batch < 20; batch++) {
+      writes.push(store.appendAudit(Array.from({ length: 50 }, (_, n) => audit(`op_${batch * 50 + n}`))));
+      // the event loop's own writes go on meanwhile, on the other connection
+      await store.putIntegration(integration('slack', { mcpEnabled: batch % 2 === 0 }));
+    }
+    // not awaited: close must not lose them
+    void Promise.allSettled(writes);
+    await store.close();
+    expect((await Promise.allSettled(writes)).every((w) => w.status === 'fulfilled')).toBe(true);
+
+    const reopened = new SqliteStore(path);
+    closing.push(() => reopened.close());
+    await reopened.migrate();
+    const check = createClient({ url: `file:${path}` });
+    closing.push(async () => check.close());
+    const rows = (await check.execute('SELECT operation FROM audit ORDER BY id')).rows.map((r) => String(r.operation));
+    expect(rows).toHaveLength(1000);
+    expect(rows).toEqual(Array.from({ length: 1000 }, (_, n) => `op_${n}`));
+  });
+
+  it('a batch it cannot write fails with what SQLite said, and the next batch is written', async () => {
+    const { path, store } = await fresh();
+    closing.push(() => store.close());
+    const raw = createClient({ url: `file:${path}` });
+    closing.push(async () => raw.close());
+    await raw.execute('ALTER TABLE audit RENAME TO audit_aside');
+    await expect(store.appendAudit([audit('lost')])).rejects.toThrow(/no such table: audit/);
+    await raw.execute('ALTER TABLE audit_aside RENAME TO audit');
+    await store.appendAudit([audit('kept')]);
+    expect((await store.queryAudit({ workspaceId: DEFAULT_WORKSPACE, limit: 10 })).records.map((r) => r.operation)).toEqual(['kept']);
   });
 });

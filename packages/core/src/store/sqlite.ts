@@ -19,6 +19,7 @@ import { KeyedMutex } from './mutex.js';
 import { SqlRegistrationTable } from './registrations-sql.js';
 import { apiKey, auditRecord, connection, type DbRow, integration, oauthState } from './rows.js';
 import { SqlSessionTable } from './sessions.js';
+import { SqliteAuditWriter } from './sqlite-audit-writer.js';
 import { SqlSubscriptionTable } from './subscriptions-sql.js';
 import {
   type ApiKeyRecord,
@@ -75,6 +76,8 @@ function keepPrivate(path: string): string[] {
  */
 export class SqliteStore extends WorkspaceMethods implements Store {
   private readonly client: Client;
+  /** A database file's audit batches are written from a thread of their own; an in-memory database's here. */
+  private readonly auditWriter: SqliteAuditWriter | undefined;
   private readonly locks = new KeyedMutex();
   private readonly changes = new ChangeHub();
   private pruning = false;
@@ -86,6 +89,7 @@ export class SqliteStore extends WorkspaceMethods implements Store {
     super();
     this.tightenedFiles = path === ':memory:' ? [] : keepPrivate(path);
     this.client = createClient({ url: path === ':memory:' ? ':memory:' : `file:${path}` });
+    this.auditWriter = path === ':memory:' ? undefined : new SqliteAuditWriter(`file:${path}`, APPEND_AUDIT);
     this.workspaces = new WorkspaceRecords({
       query: async ({ sql, args }) => (await this.client.execute({ sql, args: args as InValue[] })).rows as unknown as DbRow[],
       write: async (before: Statement[], write: Statement, change: StoreChange) => {
@@ -127,6 +131,7 @@ export class SqliteStore extends WorkspaceMethods implements Store {
   }
 
   async close(): Promise<void> {
+    await this.auditWriter?.close();
     this.client.close();
   }
 
@@ -361,7 +366,8 @@ export class SqliteStore extends WorkspaceMethods implements Store {
         r.connection ?? null,
       ]),
     );
-    await this.client.execute({ sql: APPEND_AUDIT, args: [rows] });
+    if (this.auditWriter) await this.auditWriter.write(rows);
+    else await this.client.execute({ sql: APPEND_AUDIT, args: [rows] });
   }
 
   async listAudit(workspaceId: string, limit: number): Promise<AuditRecord[]> {

@@ -247,6 +247,50 @@ describe('the time budget of an upstream call', () => {
   });
 });
 
+describe('idle upstream connections', () => {
+  it('are closed before the keep-alive timeout the upstream announces, so a write is never sent on a closing one', async () => {
+    // An upstream that closes idle connections after 2 s and says so (`Keep-Alive: timeout=2`, as Node's servers do):
+    // a write sent on a connection it is closing fails with a reset and is not retried.
+    const connections: Socket[] = [];
+    const upstream = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => json(201, { id: 'itm_1' })(req, res));
+    });
+    upstream.keepAliveTimeout = 2_000;
+    upstream.on('connection', (socket) => connections.push(socket));
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    try {
+      const engine = await engineWith({ timeoutMs: 5_000, retryLimit: 0 });
+      await engine.configureIntegration(DEFAULT_WORKSPACE, 'example', {
+        baseUrl: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+      });
+      expect((await call(engine, 'create_item', { name: 'a' })).status).toBe(200);
+      const first = connections[0] as Socket;
+      const closedByGateway = new Promise<number>((resolve) => {
+        first.once('end', () => resolve(performance.now()));
+        setTimeout(() => resolve(Number.POSITIVE_INFINITY), 3_000).unref(); // the upstream closed it first, or nobody did
+      });
+      const idleFrom = performance.now();
+      // the gateway lets the connection go a second before the announced two
+      expect((await closedByGateway) - idleFrom).toBeLessThan(1_900);
+      expect((await call(engine, 'create_item', { name: 'b' })).status).toBe(200);
+      expect(connections).toHaveLength(2);
+    } finally {
+      upstream.closeAllConnections();
+      await new Promise<void>((resolve) => upstream.close(() => resolve()));
+    }
+  });
+});
+
+describe('a slow upstream answer', () => {
+  it('is waited for beyond the idle time of a pooled connection, within the budget', async () => {
+    const engine = await engineWith({ timeoutMs: 10_000, retryLimit: 0 });
+    handler = (req, res) => setTimeout(() => json(200, { items: [] })(req, res), 4_500);
+    expect(await call(engine, 'list_items')).toMatchObject({ status: 200, body: { items: [] } });
+    expect(received).toHaveLength(1);
+  }, 15_000);
+});
+
 describe('W3C trace context on upstream calls', () => {
   it("each attempt, a retry included, carries the request's trace id under a span id of its own", async () => {
     const engine = await engineWith({ timeoutMs: 5_000, retryLimit: 1 });

@@ -63,6 +63,11 @@ export interface PreparedRequest extends UpstreamRequest {
 const RETRY_METHODS = new Set(['GET', 'PUT', 'DELETE', 'HEAD', 'OPTIONS']);
 const RETRY_STATUSES = new Set([429, 502, 503, 504]);
 const RETRY_ERROR_CODES = new Set(['ECONNRESET', 'EADDRINUSE', 'ECONNREFUSED', 'EPIPE', 'ENOTFOUND', 'ENETUNREACH', 'EAI_AGAIN']);
+/**
+ * How long an upstream connection may stay idle in the pool, ms: under the 5 s that Node's servers (and others) keep an
+ * idle connection without always saying so. Only idle connections: a request in flight is bounded by its budget.
+ */
+const IDLE_CONNECTION_MS = 4_000;
 /** A retry is started only if, after its wait, at least this share of the budget is left for it. */
 const RETRY_MIN_BUDGET_SHARE = 0.25;
 
@@ -91,7 +96,16 @@ export class UpstreamClient {
 
   constructor(readonly options: UpstreamClientOptions = DEFAULT_UPSTREAM_OPTIONS) {
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    const agentOptions = { keepAlive: true, maxSockets: 256, ...(options.lookup ? { lookup: options.lookup } : {}) };
+    // An idle connection is closed after IDLE_CONNECTION_MS, or a second before the keep-alive timeout the upstream
+    // announces (`Keep-Alive: timeout=N`), whichever is first: Node's agent reads that hint only when it has a timeout of
+    // its own. Without one, a request could be written on a connection the upstream was closing: a reset, which a
+    // write is not retried after.
+    const agentOptions = {
+      keepAlive: true,
+      maxSockets: 256,
+      timeout: IDLE_CONNECTION_MS,
+      ...(options.lookup ? { lookup: options.lookup } : {}),
+    };
     this.agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
   }
 
@@ -222,7 +236,8 @@ export class UpstreamClient {
         if (settled) return;
         settled = true;
         try {
-          resolve({ response: toUpstreamResponse(status, responseHeaders, Buffer.concat(chunks, size), name) });
+          const raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
+          resolve({ response: toUpstreamResponse(status, responseHeaders, raw, name) });
         } catch (error) {
           resolve({ error: error as GatewayError });
         }
