@@ -85,9 +85,6 @@ export class SqliteAuditWriter {
     const worker = new Worker(THREAD, {
       eval: true,
       workerData: { client, url: this.url, sql: this.sql, busyTimeoutMs: this.busyTimeoutMs },
-      // its own output would interleave with the gateway's log lines: it writes none, and an error comes back as an answer
-      stdout: false,
-      stderr: false,
     });
     worker.unref();
     worker.on('message', (answer: Answer) => {
