@@ -68,6 +68,9 @@ export const slackVocabulary = defineVocabulary({
     '(notify|tell|inform|remind|alert|warn|update) (the |our |a |this |that |everyone in )?([a-z-]+ )?(channel|team|group|everyone|everybody|#)':
       'send message',
     '(write|say|post|reply|respond|announce) ([a-z-]+ ){0,3}(in|to|on|into) (the )?#': 'send message',
+    // "what did people say in #intake", "what was posted in #billing": a question about what was said reads it.
+    '(what|anything) (did|does|do|has|have|was|were|is) ([a-z-]+ ){0,3}(say|said|saying|post|posted|write|wrote|written|share|shared)':
+      'read messages',
     // Slack's help pages: a channel's message history, its details and description (topic and purpose).
     '(message|chat|channel|conversation) history': 'read messages',
     'channel (details|description|info|topic|purpose)': 'topic purpose info',
