@@ -23,6 +23,14 @@ export const callRailVocabulary = defineVocabulary({
     'call log',
     'form tracking',
     'lead status',
+    // CallRail's help pages: a call is tagged and noted in the call log ("tag the call as spam", "add a note to the call").
+    'tag * call',
+    'tag the call',
+    'note to * call',
+    'note on * call',
+    'to this call',
+    'to that call',
+    'calls tagged',
   ],
   synonyms: {
     // CallRail's help pages: the users who answer calls are its agents.
