@@ -102,5 +102,7 @@ export const clioVocabulary = defineVocabulary({
     'conflicts? (check|search)': 'contact matter',
     'direct messages?': 'conversation message',
     'sales tax': 'tax',
+    // Clio's help pages: a matter's responsible and originating attorneys are fields of the matter.
+    '(responsible|originating) (attorney|lawyer|solicitor|staff)': 'get matter',
   },
 });
