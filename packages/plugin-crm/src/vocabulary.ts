@@ -59,6 +59,8 @@ export const lawmaticsVocabulary = defineVocabulary({
   },
   phrases: {
     'time entry': 'activity time',
+    // Lawmatics' help pages: leads, contacts and matters are tagged ("tag the lead as a VIP referral").
+    '(tag|flag|label) (the |this |that |a |an |our )?(lead|prospect|pnc|contact|matter|company|client)s? (as|with)': 'attach tag',
     // "log time", "record my hours": a time entry, not a logged call.
     '(log|record|enter|track) (my |our |the |some )?(time|hours)': 'time entry',
     'time entries': 'activity time',
