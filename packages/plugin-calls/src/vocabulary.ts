@@ -31,6 +31,13 @@ export const callRailVocabulary = defineVocabulary({
     'to this call',
     'to that call',
     'calls tagged',
+    // CallRail's help pages: texts with a caller are its text message conversations.
+    'texts from * caller',
+    'texts with * caller',
+    'texts exchanged with * caller',
+    'text messages from * caller',
+    'text messages with * caller',
+    'texted * caller',
   ],
   synonyms: {
     // CallRail's help pages: the users who answer calls are its agents.
