@@ -72,6 +72,8 @@ export const callRailVocabulary = defineVocabulary({
     // CallRail's reports: calls or forms counted by source, campaign, keyword or page.
     '(by|per|each) (source|campaign|keyword|referrer|landing page|tracker|tracking number)': 'summarize group',
     'call log': 'list calls',
+    // CallRail's help pages: form fills counted over a period are its form summary.
+    '(how many|number of|count of|total) ([a-z-]+ ){0,2}(forms?|form fills?|form submissions?|submissions?)': 'summarize form data',
     // CallRail's help pages: the people notified of a new call, text or form are its notifications.
     '(who|which (users?|people|agents?)|whom) (gets?|is|are|will be) (notified|alerted)': 'list notification alerted',
     'direct messages?': 'conversation message',
