@@ -85,7 +85,7 @@ export const slackVocabulary = defineVocabulary({
     // A member's status ("out sick", "in a meeting") is on their profile.
     '(someone|person|member|coworker|colleague|teammate|user|my|his|her|their)( slack)? status': 'user profile',
     // "what is #random about", "close #old-project".
-    "(what is|what's|whats) #[a-z0-9_-]+( channel)? (for|about)": 'topic purpose',
+    '(what|whats)( is)? #[a-z0-9_-]+( channel)? (for|about)': 'topic purpose',
     '(close|shut|retire) (down )?(the )?#': 'archive channel',
     // A channel is archived, not deleted: "get rid of the old channel" archives it.
     '(delete|remove|close|shut) (down )?(a |an |the |this |that |our |my )?([a-z-]+ ){0,2}(channel|room)': 'archive channel',
