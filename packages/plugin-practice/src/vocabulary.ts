@@ -62,6 +62,8 @@ export const clioVocabulary = defineVocabulary({
   phrases: {
     'time entry': 'activity time',
     'time entries': 'activity time',
+    // "log 0.5 hours", "record 30 minutes": an amount of time logged is a time entry (an activity).
+    '(log|record|enter|track|bill|add) [0-9][0-9.,]* (hours?|hrs?|minutes?|mins?)': 'activity time',
     'billing rate': 'activity rate',
     'case type': 'practice area',
     'court date': 'calendar entry',
