@@ -8,13 +8,13 @@ import { evaluateSearch, type SearchTask } from './search-evaluation.js';
 
 // The evaluation set of search_methods (docs/mcp.md, "Finding an operation"): tasks in a firm's words, the development
 // part tuned on, the held-out part never looked at while tuning, and fresh.json (written before the tuning it then
-// served). The floors are the figures reached (88.6 % / 99.0 % on dev, 79.0 % / 95.0 % held out, 90.0 % / 99.2 % on
+// served). The floors are the figures reached (89.0 % / 99.0 % on dev, 79.0 % / 95.0 % held out, 91.7 % / 99.2 % on
 // fresh): the ranking may get better, never silently worse. The targets (top-3 95 %, top-1 80 %) are reached on the
 // dev part, not on the held-out part; docs/mcp.md says so.
 const FLOORS = {
   dev: { top1: 0.88, top3: 0.98 },
   'held-out': { top1: 0.78, top3: 0.94 },
-  fresh: { top1: 0.89, top3: 0.98 },
+  fresh: { top1: 0.9, top3: 0.98 },
 } as const;
 
 let index: OperationIndex;
