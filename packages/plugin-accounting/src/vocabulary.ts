@@ -25,7 +25,7 @@ export const quickBooksVocabulary = defineVocabulary({
   synonyms: {
     customer: ['client'],
     company: ['organization', 'organisation', 'business', 'insurer', 'insurance', 'corporation'],
-    vendor: ['supplier', 'payee', 'contractor'],
+    vendor: ['supplier', 'payee', 'contractor', 'landlord', 'utility', 'utilities'],
     attorney: ['lawyer', 'solicitor'],
     employee: ['payroll', 'salaried'],
     activity: ['time', 'hour', 'minute', 'expense', 'timesheet', 'timekeeping', 'cost', 'disbursement', 'unbilled'],

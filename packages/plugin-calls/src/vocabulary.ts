@@ -23,6 +23,21 @@ export const callRailVocabulary = defineVocabulary({
     'call log',
     'form tracking',
     'lead status',
+    // CallRail's help pages: a call is tagged and noted in the call log ("tag the call as spam", "add a note to the call").
+    'tag * call',
+    'tag the call',
+    'note to * call',
+    'note on * call',
+    'to this call',
+    'to that call',
+    'calls tagged',
+    // CallRail's help pages: texts with a caller are its text message conversations.
+    'texts from * caller',
+    'texts with * caller',
+    'texts exchanged with * caller',
+    'text messages from * caller',
+    'text messages with * caller',
+    'texted * caller',
   ],
   synonyms: {
     // CallRail's help pages: the users who answer calls are its agents.
@@ -57,6 +72,10 @@ export const callRailVocabulary = defineVocabulary({
     // CallRail's reports: calls or forms counted by source, campaign, keyword or page.
     '(by|per|each) (source|campaign|keyword|referrer|landing page|tracker|tracking number)': 'summarize group',
     'call log': 'list calls',
+    // CallRail's help pages: form fills counted over a period are its form summary.
+    '(how many|number of|count of|total) ([a-z-]+ ){0,2}(forms?|form fills?|form submissions?|submissions?)': 'summarize form data',
+    // CallRail's help pages: the people notified of a new call, text or form are its notifications.
+    '(who|which (users?|people|agents?)|whom) (gets?|is|are|will be) (notified|alerted)': 'list notification alerted',
     'direct messages?': 'conversation message',
   },
 });

@@ -68,6 +68,9 @@ export const slackVocabulary = defineVocabulary({
     '(notify|tell|inform|remind|alert|warn|update) (the |our |a |this |that |everyone in )?([a-z-]+ )?(channel|team|group|everyone|everybody|#)':
       'send message',
     '(write|say|post|reply|respond|announce) ([a-z-]+ ){0,3}(in|to|on|into) (the )?#': 'send message',
+    // "what did people say in #intake", "what was posted in #billing": a question about what was said reads it.
+    '(what|anything) (did|does|do|has|have|was|were|is) ([a-z-]+ ){0,3}(say|said|saying|post|posted|write|wrote|written|share|shared)':
+      'read messages',
     // Slack's help pages: a channel's message history, its details and description (topic and purpose).
     '(message|chat|channel|conversation) history': 'read messages',
     'channel (details|description|info|topic|purpose)': 'topic purpose info',
@@ -82,7 +85,7 @@ export const slackVocabulary = defineVocabulary({
     // A member's status ("out sick", "in a meeting") is on their profile.
     '(someone|person|member|coworker|colleague|teammate|user|my|his|her|their)( slack)? status': 'user profile',
     // "what is #random about", "close #old-project".
-    "(what is|what's|whats) #[a-z0-9_-]+( channel)? (for|about)": 'topic purpose',
+    '(what|whats)( is)? #[a-z0-9_-]+( channel)? (for|about)': 'topic purpose',
     '(close|shut|retire) (down )?(the )?#': 'archive channel',
     // A channel is archived, not deleted: "get rid of the old channel" archives it.
     '(delete|remove|close|shut) (down )?(a |an |the |this |that |our |my )?([a-z-]+ ){0,2}(channel|room)': 'archive channel',

@@ -59,8 +59,12 @@ export const lawmaticsVocabulary = defineVocabulary({
   },
   phrases: {
     'time entry': 'activity time',
+    // Lawmatics' help pages: leads, contacts and matters are tagged ("tag the lead as a VIP referral").
+    '(tag|flag|label) (the |this |that |a |an |our )?(lead|prospect|pnc|contact|matter|company|client)s? (as|with)': 'attach tag',
     // "log time", "record my hours": a time entry, not a logged call.
     '(log|record|enter|track) (my |our |the |some )?(time|hours)': 'time entry',
+    // "log 0.5 hours", "record 30 minutes": an amount of time logged is a time entry too.
+    '(log|record|enter|track|bill|add) [0-9][0-9.,]* (hours?|hrs?|minutes?|mins?)': 'time entry',
     'time entries': 'activity time',
     'billing rate': 'activity rate',
     'potential client': 'prospect',

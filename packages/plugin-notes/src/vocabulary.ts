@@ -52,7 +52,7 @@ export const notionVocabulary = defineVocabulary({
     'to-do': 'block',
     '(add|new) (a |an )?(new )?([a-z-]+ ){0,2}(property|column|field) to': 'update database column',
     // Notion's help pages: what a page says is its content (its blocks).
-    "(what is|what's|whats) (written )?(on|in) (the|a|this|our)": 'content block',
+    '(what|whats)( is)? (written )?(on|in) (the|a|this|our) ([a-z-]+ ){0,4}(page|doc|wiki)': 'read content block children',
     '(where|whose) [a-z]+ (is|are|equals)': 'filter',
     'open rate': 'stat',
     // Notion's help pages: a deleted page goes to the trash (archived), whence it is restored.

@@ -10,7 +10,7 @@ export const clioVocabulary = defineVocabulary({
     matter: ['case', 'file', 'lawsuit', 'litigation', 'suit'],
     attorney: ['lawyer', 'solicitor'],
     relationship: ['related', 'involved', 'spouse', 'witness', 'guardian', 'parent', 'opposing', 'expert', 'judge', 'co-counsel'],
-    activity: ['time', 'hour', 'minute', 'expense', 'timesheet', 'timekeeping', 'cost', 'disbursement', 'unbilled'],
+    activity: ['time', 'hour', 'hr', 'hrs', 'minute', 'expense', 'timesheet', 'timekeeping', 'cost', 'disbursement', 'unbilled'],
     rate: ['hourly', 'price', 'charge'],
     bill: ['invoice', 'billed', 'unbilled', 'owe', 'owed', 'owing'],
     invoice: ['bill', 'unpaid', 'billed'],
@@ -33,7 +33,7 @@ export const clioVocabulary = defineVocabulary({
     action: ['button', 'buttons'],
     calendar: ['diary', 'schedule', 'agenda'],
     event: ['appointment', 'consultation', 'meeting', 'consult', 'booked', 'book', 'zoom'],
-    time: ['hour', 'minute', 'timesheet'],
+    time: ['hour', 'hr', 'hrs', 'minute', 'timesheet'],
     entry: ['hearing', 'appointment', 'deposition', 'meeting', 'consultation', 'trial', 'mediation', 'court', 'date', 'timesheet'],
     timer: ['stopwatch', 'timing', 'clock'],
     docket: ['deadline'],
@@ -62,6 +62,8 @@ export const clioVocabulary = defineVocabulary({
   phrases: {
     'time entry': 'activity time',
     'time entries': 'activity time',
+    // "log 0.5 hours", "record 30 minutes": an amount of time logged is a time entry (an activity).
+    '(log|record|enter|track|bill|add) [0-9][0-9.,]* (hours?|hrs?|minutes?|mins?)': 'activity time',
     'billing rate': 'activity rate',
     'case type': 'practice area',
     'court date': 'calendar entry',
@@ -102,5 +104,7 @@ export const clioVocabulary = defineVocabulary({
     'conflicts? (check|search)': 'contact matter',
     'direct messages?': 'conversation message',
     'sales tax': 'tax',
+    // Clio's help pages: a matter's responsible and originating attorneys are fields of the matter.
+    '(responsible|originating) (attorney|lawyer|solicitor|staff)': 'get matter',
   },
 });
