@@ -36,7 +36,8 @@ interface Answer {
  */
 export class SqliteAuditWriter {
   private worker: Worker | undefined;
-  private readonly pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  /** Batches in flight by id, with the thread each was sent to. */
+  private readonly pending = new Map<number, { worker: Worker; resolve: () => void; reject: (error: Error) => void }>();
   private readonly inFlight = new Set<Promise<void>>();
   private nextId = 0;
   private closed = false;
@@ -54,7 +55,7 @@ export class SqliteAuditWriter {
     const worker = this.worker ?? this.start();
     const id = this.nextId++;
     if (this.pending.size === 0) worker.ref();
-    const written = new Promise<void>((resolve, reject) => this.pending.set(id, { resolve, reject }));
+    const written = new Promise<void>((resolve, reject) => this.pending.set(id, { worker, resolve, reject }));
     this.inFlight.add(written);
     const forget = () => this.inFlight.delete(written);
     written.then(forget, forget);
@@ -92,9 +93,10 @@ export class SqliteAuditWriter {
       const error = Object.assign(new Error(answer.error.message), answer.error.code ? { code: answer.error.code } : {});
       this.settle(answer.id, error);
     });
+    // only this thread's batches: a new thread may have been started for the next ones meanwhile
     const lost = (error: Error) => {
       if (this.worker === worker) this.worker = undefined;
-      for (const id of [...this.pending.keys()]) this.settle(id, error);
+      for (const [id, batch] of [...this.pending]) if (batch.worker === worker) this.settle(id, error);
     };
     worker.on('error', lost);
     worker.on('exit', (code) => lost(new Error(`The audit writer thread stopped (exit code ${code})`)));
