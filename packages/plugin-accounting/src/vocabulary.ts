@@ -19,6 +19,7 @@ export const quickBooksVocabulary = defineVocabulary({
     'journal entry',
     'journal entries',
     'vendor credit',
+    'undeposited funds',
     'transaction detail by account',
   ],
   kinds: ['books', 'bookkeeping', 'bookkeeper', 'accountant', 'ledger'],
@@ -74,6 +75,12 @@ export const quickBooksVocabulary = defineVocabulary({
     'write (off|down)': 'credit',
     '(did|do|does|have|has) (we|i|the firm) (make|made|earn)': 'profit income',
     'sales tax': 'tax',
+    // QuickBooks' help pages: undeposited funds is an account; a card or bank account has a balance.
+    'undeposited funds': 'account balance',
+    'balances? (of|on|in) (the |our |my )?([a-z-]+ ){0,3}(account|card|checking|savings)': 'account',
+    'net (income|profit|loss)': 'profit loss',
+    // Clients who have not paid for a while are the A/R aging.
+    '(have|has) not paid|(over|more than|past) [0-9]+ days': 'aged receivable',
     // QuickBooks' report names.
     'transaction detail by account': 'general ledger detail',
     // What changed in the books since a date is its change data capture.

@@ -79,5 +79,9 @@ export const lawmaticsVocabulary = defineVocabulary({
     '(my|in-app) notifications?': 'my event',
     'conflicts? (check|search)': 'contact matter',
     'open rate': 'stat',
+    // Lawmatics' help pages: a matter is marked hired or lost.
+    'mark ([a-z-]+ ){0,3}as (lost|hired|retained|not hired)': 'update prospect status',
+    // "how much time have I tracked", "hours we logged": time entries.
+    '(time|hours) (have |has |did )?([a-z]+ )?(tracked|logged|recorded|billed|spent)': 'time entry',
   },
 });
