@@ -24,13 +24,13 @@ verbs('create', true, 'add create make enter put give turn convert');
 verbs(
   'create',
   false,
-  'log record book schedule write jot save upload send post tell reply dm ping mention invite attach tag pin append assign ask request start copy duplicate leave share draft notify react generate bill flag label remind zip compress comment say announce respond bring deposit',
+  'log record book schedule write jot save upload send post tell reply dm ping mention invite attach tag pin append assign ask request start copy duplicate leave share draft notify react generate bill flag label remind zip compress comment say announce respond answer bring deposit link',
 );
 verbs('update', true, 'update change edit modify fix correct amend adjust revise tweak');
 verbs(
   'update',
   false,
-  'rename move mark reschedule postpone delay push bump raise increase reduce decrease lower extend approve close reopen archive complete replace disable enable deactivate reactivate activate hide unhide recolour recolor',
+  'switch rename move mark reschedule postpone delay push bump raise increase reduce decrease lower extend approve close reopen archive complete replace disable enable deactivate reactivate activate hide unhide recolour recolor',
 );
 verbs('delete', true, 'delete remove erase scrap ditch discard purge');
 verbs('delete', false, 'void dismiss drop cancel unpin untag detach stop take pause halt');
@@ -222,7 +222,7 @@ export function readQuery(
       const previous = tokens[i - 1];
       seen.add(token);
       if (i === 0 && raw.length === 0 && QUESTION.has(token)) question = true;
-      const verb = VERBS[token];
+      const verb = VERBS[token] ?? undoing(token);
       if (NEUTRAL_VERBS.has(token) && i === 0 && !question) {
         if (action === undefined) action = 'write';
         if (!NEUTRAL_TERMS.has(token)) return;
@@ -392,6 +392,12 @@ function existingRecords(normalized: string): Set<string> {
 function participle(tokens: string[], i: number): boolean {
   const previous = tokens[i - 1] ?? '';
   return i > 0 && (tokens[i] ?? '').endsWith('ed') && isPlural(previous) && !STOP.has(previous);
+}
+
+/** "un-react", "unflag": undoing what a verb of creation made is a deletion. */
+function undoing(token: string): [Action, boolean] | undefined {
+  const done = /^un-?([a-z]+)$/.exec(token)?.[1];
+  return done !== undefined && VERBS[done]?.[0] === 'create' ? ['delete', false] : undefined;
 }
 
 function isPlural(token: string): boolean {
