@@ -30,7 +30,7 @@ verbs('update', true, 'update change edit modify fix correct amend adjust revise
 verbs(
   'update',
   false,
-  'switch rename move mark reschedule postpone delay push bump raise increase reduce decrease lower extend approve close reopen archive complete replace disable enable deactivate reactivate activate hide unhide recolour recolor',
+  'switch reassign rename move mark reschedule postpone delay push bump raise increase reduce decrease lower extend approve close reopen archive complete replace disable enable deactivate reactivate activate hide unhide recolour recolor',
 );
 verbs('delete', true, 'delete remove erase scrap ditch discard purge');
 verbs('delete', false, 'void dismiss drop cancel unpin untag detach stop take pause halt');
@@ -355,7 +355,7 @@ export function readQuery(
     tokens: seen,
     keys,
     creates: action === 'create' && (newOne || [...MAKING].some((verb) => actionWords.has(verb))),
-    existing: action === 'create' ? existingRecords(normalized) : new Set(),
+    existing: action === 'create' ? existingRecords(normalized, lexicon) : new Set(),
   };
 }
 
@@ -378,13 +378,22 @@ function recordNames(text: string): Set<string> {
  * The words of the records something is added to ("add a row to the tracker database"): the record after "to the",
  * "into our" or "on this", in the singular, exists; the query does not ask to create it.
  */
-function existingRecords(normalized: string): Set<string> {
+function existingRecords(normalized: string, lexicon: Lexicon): Set<string> {
   const existing = new Set<string>();
   // "to the case documents", "to the damages": a plural is where a new one goes, not one record.
   for (const [, words = ''] of normalized.matchAll(
     /\b(?:to|into|onto|in|on|under|inside) (?:the|this|that|our|my|its|their|his|her) ((?:[a-z-]+ ?){1,4})/g,
-  ))
-    for (const word of words.split(/\s+/)) if (word && !STOP.has(word) && !isPlural(word)) existing.add(stem(word));
+  )) {
+    let named = true;
+    for (const word of words.split(/\s+/)) {
+      // The record's own words end at the first little word ("the calendar for the deposition").
+      if (STOP.has(word)) named = false;
+      if (!word || STOP.has(word) || isPlural(word)) continue;
+      existing.add(stem(word));
+      // "the Resources db" is a database: the words of the record's name stand for theirs too.
+      if (named) for (const canonical of lexicon.canonicalsOf(stem(word))) existing.add(canonical);
+    }
+  }
   return existing;
 }
 
