@@ -80,6 +80,8 @@ export const slackVocabulary = defineVocabulary({
     '(message|chat|channel|conversation) history': 'read messages',
     'channel (details|description|info|topic|purpose)': 'topic purpose info',
     '(description|details|topic|purpose) of (the |a |this |our )?([a-z-]+ )?channel': 'topic purpose info',
+    // Slack's member ids (U04ABC123) name a member.
+    '\\bu[0-9][0-9a-z]{6,10}': 'user info profile',
     // A member's profile fields.
     '(display name|full name|local time|time zone|job title|what time is it (for|where))': 'profile',
     "channel( is|'s)? about": 'topic purpose',

@@ -48,7 +48,7 @@ export const notionVocabulary = defineVocabulary({
       'video',
     ],
     database: ['table', 'db', 'tracker'],
-    property: ['column', 'value', 'field'],
+    property: ['column', 'value', 'field', 'assignee'],
     // Notion's help pages: a deleted page goes to the trash, and comes back from it.
     archive: ['trash', 'trashed', 'restore', 'recover', 'undelete'],
     query: ['filter', 'filtered', 'sorted'],
@@ -80,6 +80,8 @@ export const notionVocabulary = defineVocabulary({
     '(board|table|calendar|gallery|timeline|list) views?': 'query database',
     'cards? (on|in|of|to) (the |a |this |our )?([a-z-]+ ){0,2}(board|kanban)': 'page database',
     '(kanban|board) (cards?|columns?)': 'page database',
+    // A database's rows are shown as cards ("the Marquez intake card").
+    '(the|this|that) ([a-z-]+ ){0,3}(?<!credit |contact |business |gift )cards?': 'page database',
     // "is there a page for…", "do we have a doc on…": a page looked for.
     '(is there|are there|do we have|where is|where are) (a |an |any )?(page|doc|wiki|database)s?': 'search',
     // The pages of a workspace are found through search; a page's sub-pages are blocks of its content.

@@ -124,6 +124,8 @@ export const clioVocabulary = defineVocabulary({
     // Clio's help pages: money paid out of trust is a withdrawal; trust funds applied to a bill are its trust line items.
     '(pay|paid|disburse|withdraw)( [a-z$0-9,.-]+){0,4} (out of|from) (the )?trust': 'bank transaction withdrawal',
     '(use|apply|applied) ([a-z$0-9,.-]+ ){0,5}trust ([a-z]+ ){0,3}(to|on|against) ([a-z]+ ){0,3}(bill|invoice)': 'trust line item',
+    // "add Dr. Haddad as a contact", "a new person contact": a contact, whatever role follows.
+    'as (a|an) (new )?(person |company )?(contact|client)|(person|company) contact': 'contact',
     // "what rate are we billing Matt at": a billing rate.
     '(what|which) (hourly )?rates?|\\bbill(ing|ed)? ([a-z]+ ){0,3}at': 'activity rate',
     '(time|hours) (have |has |did )?([a-z]+ )?(tracked|logged|recorded|billed|spent)': 'activity time',
