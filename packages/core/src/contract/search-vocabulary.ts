@@ -180,10 +180,6 @@ export const PHRASAL_VERBS: Record<string, string> = {
   'put together': 'create',
   'shut down': 'close',
   'spin up': 'create',
-  // "assign the PNC to Jessica": an existing record given to someone is changed, not made.
-  'assign the': 'reassign the',
-  'assign this': 'reassign this',
-  'assign that': 'reassign that',
   // "tell me who posted…" asks to be told: a read, like "show me".
   'tell me': 'show me',
   'tell us': 'show us',
