@@ -20,6 +20,7 @@ export const lawmaticsVocabulary = defineVocabulary({
     // Lawmatics' help pages: intake questionnaires are its custom forms; a matter is marked lost.
     'questionnaire',
     'as lost',
+    'estimated value',
   ],
   // "the Consult Scheduled stage", "the intake pipeline": the words before the noun name one of them.
   named: ['stage', 'pipeline'],
