@@ -1,4 +1,5 @@
 import type { Lexicon } from './search-lexicon.js';
+import { existingRecords, isPlural, recordNames } from './search-records.js';
 import { STOP } from './search-vocabulary.js';
 import { normalize, stem, words } from './search-words.js';
 
@@ -359,44 +360,6 @@ export function readQuery(
   };
 }
 
-/**
- * The words of the names a query gives, as written, lowercase: a title in quotes ("the page “Intake steps”") or after
- * "titled", "called" or "named" up to the next preposition ("the page titled Client intake checklist").
- */
-function recordNames(text: string): Set<string> {
-  const names = new Set<string>();
-  const add = (name: string) => {
-    for (const word of normalize(name).split(/[^a-z0-9-]+/)) if (word) names.add(word);
-  };
-  for (const [, name = ''] of text.matchAll(/["“”]([^"“”]+)["“”]/g)) add(name);
-  for (const [, name = ''] of text.matchAll(/\b(?:titled|entitled|called|named)\s+((?:[A-Z0-9][\w-]*)(?:\s+[\w-]+)*)/g))
-    add(name.split(/\s+(?=(?:in|on|under|to|for|from|at|with|into|inside|and|about)\b)/)[0] ?? '');
-  return names;
-}
-
-/**
- * The words of the records something is added to ("add a row to the tracker database"): the record after "to the",
- * "into our" or "on this", in the singular, exists; the query does not ask to create it.
- */
-function existingRecords(normalized: string, lexicon: Lexicon): Set<string> {
-  const existing = new Set<string>();
-  // "to the case documents", "to the damages": a plural is where a new one goes, not one record.
-  for (const [, words = ''] of normalized.matchAll(
-    /\b(?:to|into|onto|in|on|under|inside) (?:the|this|that|our|my|its|their|his|her) ((?:[a-z-]+ ?){1,4})/g,
-  )) {
-    let named = true;
-    for (const word of words.split(/\s+/)) {
-      // The record's own words end at the first little word ("the calendar for the deposition").
-      if (STOP.has(word)) named = false;
-      if (!word || STOP.has(word) || isPlural(word)) continue;
-      existing.add(stem(word));
-      // "the Resources db" is a database: the words of the record's name stand for theirs too.
-      if (named) for (const canonical of lexicon.canonicalsOf(stem(word))) existing.add(canonical);
-    }
-  }
-  return existing;
-}
-
 /** A past participle after a noun qualifies it: "texts exchanged", "payments received". */
 function participle(tokens: string[], i: number): boolean {
   const previous = tokens[i - 1] ?? '';
@@ -407,8 +370,4 @@ function participle(tokens: string[], i: number): boolean {
 function undoing(token: string): [Action, boolean] | undefined {
   const done = /^un-?([a-z]+)$/.exec(token)?.[1];
   return done !== undefined && VERBS[done]?.[0] === 'create' ? ['delete', false] : undefined;
-}
-
-function isPlural(token: string): boolean {
-  return token.length > 3 && token.endsWith('s') && !token.endsWith('ss') && !token.endsWith('us') && !token.endsWith('is');
 }
