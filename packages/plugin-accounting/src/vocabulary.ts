@@ -19,6 +19,7 @@ export const quickBooksVocabulary = defineVocabulary({
     'journal entry',
     'journal entries',
     'vendor credit',
+    'undeposited funds',
     'transaction detail by account',
   ],
   kinds: ['books', 'bookkeeping', 'bookkeeper', 'accountant', 'ledger'],
@@ -41,7 +42,7 @@ export const quickBooksVocabulary = defineVocabulary({
     bank: ['trust', 'iolta', 'checking', 'operating'],
     sale: ['revenue', 'turnover', 'income'],
     profit: ['profitable', 'income', 'earn', 'earned'],
-    expense: ['spend', 'spent', 'spending', 'cost', 'mileage', 'postage', 'courier', 'photocopy', 'photocopies'],
+    expense: ['spend', 'spent', 'spending', 'cost', 'mileage', 'postage', 'courier', 'photocopy', 'photocopies', 'rent'],
     purchase: ['check', 'cheque', 'card', 'expense', 'spent'],
     estimate: ['quote'],
     credit: ['refund', 'writeoff', 'discount'],
@@ -74,6 +75,17 @@ export const quickBooksVocabulary = defineVocabulary({
     'write (off|down)': 'credit',
     '(did|do|does|have|has) (we|i|the firm) (make|made|earn)': 'profit income',
     'sales tax': 'tax',
+    // QuickBooks' help pages: undeposited funds is an account; a card or bank account has a balance.
+    'undeposited funds': 'account balance',
+    'balances? (of|on|in) (the |our |my )?([a-z-]+ ){0,3}(account|card|checking|savings)': 'account',
+    'net (income|profit|loss)': 'profit loss',
+    // Clients who have not paid for a while are the A/R aging.
+    // "what have we paid Regus", "how much did we spend": the firm's spending, by vendor.
+    '(have|did|do) we (paid|pay|spent|spend)|we (have )?(paid|spent)': 'vendor expense',
+    // "how much have we billed for consulting services": sales by product or service.
+    '(billed|sold|earned|made|revenue|income|sales) ([a-z]+ ){0,3}(for|from|on|of|in) ([a-z-]+ ){0,3}(services?|products?)': 'sale item',
+    '(transaction|line|invoice) by (transaction|line|invoice)': 'detail',
+    '(have|has) not paid|(over|more than|past) [0-9]+ days': 'aged receivable',
     // QuickBooks' report names.
     'transaction detail by account': 'general ledger detail',
     // What changed in the books since a date is its change data capture.

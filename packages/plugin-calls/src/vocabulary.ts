@@ -64,6 +64,8 @@ export const callRailVocabulary = defineVocabulary({
     'caller id': 'outbound caller',
     '(calling|dialing) out|outgoing call|outbound call': 'outbound caller',
     'lasted|how long': 'duration call',
+    // CallRail's reports: the average duration of calls over a period.
+    '(average|avg|mean) ([a-z-]+ ){0,2}(length|duration)': 'summarize call data',
     'first[- ]time callers?': 'call',
     'tracking number': 'tracker',
     'client portal': 'conversation',

@@ -63,7 +63,12 @@ export const slackVocabulary = defineVocabulary({
     '(add|bring|put|pull) ([a-z-]+,? (and )?){1,4}(in)?to (the |a |our )?([a-z-]+ ){0,2}(channel|room)': 'invite',
     // Slack's help pages: "catch up on a channel", what was said in it.
     'catch (me |us )?up on': 'read messages',
-    'let ([a-z-]+ ){1,3}know': 'send message',
+    'let (#?[a-z0-9_-]+ ){1,3}know': 'send message',
+    // "what's going on in #trial-team", "what's new in #intake": what was said there lately.
+    '(going on|happening|new|been said|the latest) in (the )?#': 'read messages',
+    // Slack's help pages: a channel's details say who created it and when.
+    '(when|who) (was |were )?([a-z]+ )?(created|made|started|set up) #|#[a-z0-9_-]+ (was |were )?(created|made|started|set up)':
+      'channel info',
     // "notify the channel that…", "remind the team about…", "write to #general": a message to a channel.
     '(notify|tell|inform|remind|alert|warn|update) (the |our |a |this |that |everyone in )?([a-z-]+ )?(channel|team|group|everyone|everybody|#)':
       'send message',
@@ -75,12 +80,14 @@ export const slackVocabulary = defineVocabulary({
     '(message|chat|channel|conversation) history': 'read messages',
     'channel (details|description|info|topic|purpose)': 'topic purpose info',
     '(description|details|topic|purpose) of (the |a |this |our )?([a-z-]+ )?channel': 'topic purpose info',
+    // Slack's member ids (U04ABC123) name a member.
+    '\\bu[0-9][0-9a-z]{6,10}': 'user info profile',
     // A member's profile fields.
-    '(display name|full name|local time|time zone|job title)': 'profile',
+    '(display name|full name|local time|time zone|job title|what time is it (for|where))': 'profile',
     "channel( is|'s)? about": 'topic purpose',
     'in (the|a|this) thread': 'thread',
     // Slack's help pages: a file or a document is attached to a message, shared in a channel or a DM.
-    '(attach|share|send|post|drop) (a |an |the |this |that |our |my )?([a-z-]+ )?(file|document|pdf|image|picture|photo|screenshot|spreadsheet|attachment)s? (to|in|into|with) (a |the |this |that |our )?([a-z-]+ )?(message|post|channel|dm|thread|conversation|#)':
+    '(attach|share|send|post|drop) (a |an |the |this |that |our |my )?([a-z0-9-]+ ){0,3}(file|document|pdf|image|picture|photo|screenshot|spreadsheet|attachment)s? (to|in|into|with) (a |the |this |that |our )?([a-z-]+ )?(message|post|channel|dm|thread|conversation|#)':
       'upload file',
     // A member's status ("out sick", "in a meeting") is on their profile.
     '(someone|person|member|coworker|colleague|teammate|user|my|his|her|their)( slack)? status': 'user profile',

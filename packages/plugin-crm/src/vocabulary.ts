@@ -17,6 +17,10 @@ export const lawmaticsVocabulary = defineVocabulary({
     'email campaign',
     'lost reason',
     'custom form',
+    // Lawmatics' help pages: intake questionnaires are its custom forms; a matter is marked lost.
+    'questionnaire',
+    'as lost',
+    'estimated value',
   ],
   // "the Consult Scheduled stage", "the intake pipeline": the words before the noun name one of them.
   named: ['stage', 'pipeline'],
@@ -79,5 +83,11 @@ export const lawmaticsVocabulary = defineVocabulary({
     '(my|in-app) notifications?': 'my event',
     'conflicts? (check|search)': 'contact matter',
     'open rate': 'stat',
+    // "how did the October newsletter do": how a campaign performed.
+    'how (did|is|are|was|were) ([a-z-]+ ){1,4}(do|doing|perform|performing|go|going)': 'stat',
+    // Lawmatics' help pages: a matter is marked hired or lost.
+    'mark ([a-z-]+ ){0,3}as (lost|hired|retained|not hired)': 'update prospect status',
+    // "how much time have I tracked", "hours we logged": time entries.
+    '(time|hours) (have |has |did )?([a-z]+ )?(tracked|logged|recorded|billed|spent)': 'time entry',
   },
 });

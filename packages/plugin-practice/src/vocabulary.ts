@@ -34,7 +34,22 @@ export const clioVocabulary = defineVocabulary({
     calendar: ['diary', 'schedule', 'agenda'],
     event: ['appointment', 'consultation', 'meeting', 'consult', 'booked', 'book', 'zoom'],
     time: ['hour', 'hr', 'hrs', 'minute', 'timesheet'],
-    entry: ['hearing', 'appointment', 'deposition', 'meeting', 'consultation', 'trial', 'mediation', 'court', 'date', 'timesheet'],
+    entry: [
+      'hearing',
+      'appointment',
+      'deposition',
+      'meeting',
+      'consultation',
+      'trial',
+      'mediation',
+      'court',
+      'date',
+      'timesheet',
+      'conference',
+      'attending',
+      'attendee',
+      'attendees',
+    ],
     timer: ['stopwatch', 'timing', 'clock'],
     docket: ['deadline'],
     trigger: ['deadline'],
@@ -105,6 +120,14 @@ export const clioVocabulary = defineVocabulary({
     'direct messages?': 'conversation message',
     'sales tax': 'tax',
     // Clio's help pages: a matter's responsible and originating attorneys are fields of the matter.
-    '(responsible|originating) (attorney|lawyer|solicitor|staff)': 'get matter',
+    '(responsible|originating) (attorney|lawyer|solicitor|staff)|(attorney|lawyer|solicitor) (responsible|originating)': 'get matter',
+    // Clio's help pages: money paid out of trust is a withdrawal; trust funds applied to a bill are its trust line items.
+    '(pay|paid|disburse|withdraw)( [a-z$0-9,.-]+){0,4} (out of|from) (the )?trust': 'bank transaction withdrawal',
+    '(use|apply|applied) ([a-z$0-9,.-]+ ){0,5}trust ([a-z]+ ){0,3}(to|on|against) ([a-z]+ ){0,3}(bill|invoice)': 'trust line item',
+    // "add Dr. Haddad as a contact", "a new person contact": a contact, whatever role follows.
+    'as (a|an) (new )?(person |company )?(contact|client)|(person|company) contact': 'contact',
+    // "what rate are we billing Matt at": a billing rate.
+    '(what|which) (hourly )?rates?|\\bbill(ing|ed)? ([a-z]+ ){0,3}at': 'activity rate',
+    '(time|hours) (have |has |did )?([a-z]+ )?(tracked|logged|recorded|billed|spent)': 'activity time',
   },
 });

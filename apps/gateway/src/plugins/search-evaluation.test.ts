@@ -2,19 +2,21 @@ import { OperationIndex, Registry, silentLogger } from '@portico/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import dev from '../fixtures/search-eval/dev.json' with { type: 'json' };
 import fresh from '../fixtures/search-eval/fresh.json' with { type: 'json' };
+import freshFeatures from '../fixtures/search-eval/fresh-features.json' with { type: 'json' };
 import heldOut from '../fixtures/search-eval/held-out.json' with { type: 'json' };
 import { loadPlugins } from './load.js';
 import { evaluateSearch, type SearchTask } from './search-evaluation.js';
 
 // The evaluation set of search_methods (docs/mcp.md, "Finding an operation"): tasks in a firm's words, the development
-// part tuned on, the held-out part never looked at while tuning, and fresh.json (written before the tuning it then
-// served). The floors are the figures reached (89.0 % / 99.0 % on dev, 79.0 % / 95.0 % held out, 91.7 % / 99.2 % on
-// fresh): the ranking may get better, never silently worse. The targets (top-3 95 %, top-1 80 %) are reached on the
-// dev part, not on the held-out part; docs/mcp.md says so.
+// part tuned on, the held-out part never looked at while tuning, and fresh.json and fresh-features.json (each written
+// before the tuning it then served). The floors are the figures reached (89.1 % / 99.2 % on dev, 79.0 % / 95.0 % held
+// out, 92.5 % / 99.2 % on fresh, 76.0 % / 92.0 % on fresh-features): the ranking may get better, never silently worse.
+// The targets (top-3 95 %, top-1 80 %) are reached on the dev part, not on the held-out part; docs/mcp.md says so.
 const FLOORS = {
   dev: { top1: 0.88, top3: 0.98 },
   'held-out': { top1: 0.78, top3: 0.94 },
   fresh: { top1: 0.9, top3: 0.98 },
+  'fresh-features': { top1: 0.75, top3: 0.91 },
 } as const;
 
 let index: OperationIndex;
@@ -26,11 +28,11 @@ beforeAll(async () => {
   known = new Set(registry.list().flatMap((i) => [...i.operations.keys()].map((name) => `${i.service}.${name}`)));
 });
 
-const parts: Record<keyof typeof FLOORS, SearchTask[]> = { dev, 'held-out': heldOut, fresh };
+const parts: Record<keyof typeof FLOORS, SearchTask[]> = { dev, 'held-out': heldOut, fresh, 'fresh-features': freshFeatures };
 
 describe('search_methods evaluation set', () => {
   it('holds at least 400 tasks over the six services, 100 of them held out, each expecting operations that exist', () => {
-    const all = [...dev, ...heldOut, ...fresh];
+    const all = [...dev, ...heldOut, ...fresh, ...freshFeatures];
     expect(all.length).toBeGreaterThanOrEqual(400);
     expect(heldOut.length).toBeGreaterThanOrEqual(100);
     const services = new Set(all.flatMap((task) => task.expect.map((name) => name.split('.')[0])));

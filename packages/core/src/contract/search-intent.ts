@@ -1,4 +1,5 @@
 import type { Lexicon } from './search-lexicon.js';
+import { existingRecords, isPlural, recordNames } from './search-records.js';
 import { STOP } from './search-vocabulary.js';
 import { normalize, stem, words } from './search-words.js';
 
@@ -24,13 +25,13 @@ verbs('create', true, 'add create make enter put give turn convert');
 verbs(
   'create',
   false,
-  'log record book schedule write jot save upload send post tell reply dm ping mention invite attach tag pin append assign ask request start copy duplicate leave share draft notify react generate bill flag label remind zip compress comment say announce respond bring deposit',
+  'log record book schedule write jot save upload send post tell reply dm ping mention invite attach tag pin append assign ask request start copy duplicate leave share draft notify react generate bill flag label remind zip compress comment say announce respond answer bring deposit link',
 );
 verbs('update', true, 'update change edit modify fix correct amend adjust revise tweak');
 verbs(
   'update',
   false,
-  'rename move mark reschedule postpone delay push bump raise increase reduce decrease lower extend approve close reopen archive complete replace disable enable deactivate reactivate activate hide unhide recolour recolor',
+  'switch reassign rename move mark reschedule postpone delay push bump raise increase reduce decrease lower extend approve close reopen archive complete replace disable enable deactivate reactivate activate hide unhide recolour recolor',
 );
 verbs('delete', true, 'delete remove erase scrap ditch discard purge');
 verbs('delete', false, 'void dismiss drop cancel unpin untag detach stop take pause halt');
@@ -222,7 +223,7 @@ export function readQuery(
       const previous = tokens[i - 1];
       seen.add(token);
       if (i === 0 && raw.length === 0 && QUESTION.has(token)) question = true;
-      const verb = VERBS[token];
+      const verb = VERBS[token] ?? undoing(token);
       if (NEUTRAL_VERBS.has(token) && i === 0 && !question) {
         if (action === undefined) action = 'write';
         if (!NEUTRAL_TERMS.has(token)) return;
@@ -355,37 +356,8 @@ export function readQuery(
     tokens: seen,
     keys,
     creates: action === 'create' && (newOne || [...MAKING].some((verb) => actionWords.has(verb))),
-    existing: action === 'create' ? existingRecords(normalized) : new Set(),
+    existing: action === 'create' ? existingRecords(normalized, lexicon) : new Set(),
   };
-}
-
-/**
- * The words of the names a query gives, as written, lowercase: a title in quotes ("the page “Intake steps”") or after
- * "titled", "called" or "named" up to the next preposition ("the page titled Client intake checklist").
- */
-function recordNames(text: string): Set<string> {
-  const names = new Set<string>();
-  const add = (name: string) => {
-    for (const word of normalize(name).split(/[^a-z0-9-]+/)) if (word) names.add(word);
-  };
-  for (const [, name = ''] of text.matchAll(/["“”]([^"“”]+)["“”]/g)) add(name);
-  for (const [, name = ''] of text.matchAll(/\b(?:titled|entitled|called|named)\s+((?:[A-Z0-9][\w-]*)(?:\s+[\w-]+)*)/g))
-    add(name.split(/\s+(?=(?:in|on|under|to|for|from|at|with|into|inside|and|about)\b)/)[0] ?? '');
-  return names;
-}
-
-/**
- * The words of the records something is added to ("add a row to the tracker database"): the record after "to the",
- * "into our" or "on this", in the singular, exists; the query does not ask to create it.
- */
-function existingRecords(normalized: string): Set<string> {
-  const existing = new Set<string>();
-  // "to the case documents", "to the damages": a plural is where a new one goes, not one record.
-  for (const [, words = ''] of normalized.matchAll(
-    /\b(?:to|into|onto|in|on|under|inside) (?:the|this|that|our|my|its|their|his|her) ((?:[a-z-]+ ?){1,4})/g,
-  ))
-    for (const word of words.split(/\s+/)) if (word && !STOP.has(word) && !isPlural(word)) existing.add(stem(word));
-  return existing;
 }
 
 /** A past participle after a noun qualifies it: "texts exchanged", "payments received". */
@@ -394,6 +366,8 @@ function participle(tokens: string[], i: number): boolean {
   return i > 0 && (tokens[i] ?? '').endsWith('ed') && isPlural(previous) && !STOP.has(previous);
 }
 
-function isPlural(token: string): boolean {
-  return token.length > 3 && token.endsWith('s') && !token.endsWith('ss') && !token.endsWith('us') && !token.endsWith('is');
+/** "un-react", "unflag": undoing what a verb of creation made is a deletion. */
+function undoing(token: string): [Action, boolean] | undefined {
+  const done = /^un-?([a-z]+)$/.exec(token)?.[1];
+  return done !== undefined && VERBS[done]?.[0] === 'create' ? ['delete', false] : undefined;
 }

@@ -179,6 +179,13 @@ export const PHRASAL_VERBS: Record<string, string> = {
   'throw out': 'delete',
   'put together': 'create',
   'shut down': 'close',
+  'spin up': 'create',
+  // "tell me who posted…" asks to be told: a read, like "show me".
+  'tell me': 'show me',
+  'tell us': 'show us',
+  'go through': 'read',
+  'look through': 'read',
+  'scroll through': 'read',
 };
 
 /** Plurals that no rule of stem() in search-intent.ts makes singular. */

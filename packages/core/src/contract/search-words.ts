@@ -3,6 +3,12 @@ import { BRITISH_ISE, BRITISH_LL, BRITISH_OUR, IRREGULAR, PHRASAL_VERBS, STOP } 
 // Tokenizing and stemming of search_methods: the same for the operations' texts and for the queries.
 
 const PHRASAL = new RegExp(`\\b(${Object.keys(PHRASAL_VERBS).join('|')})\\b`, 'g');
+/** A phrasal verb of two words split by a pronoun ("check it off", "push it back"), read as the verb before the pronoun. */
+const TWO_WORD = Object.keys(PHRASAL_VERBS).filter((phrase) => /^[a-z]+ [a-z]+$/.test(phrase));
+const SPLIT_PHRASAL = new RegExp(
+  `\\b(${[...new Set(TWO_WORD.map((phrase) => phrase.split(' ')[0]))].join('|')}) (it|them|this|that) (${[...new Set(TWO_WORD.map((phrase) => phrase.split(' ')[1]))].join('|')})\\b`,
+  'g',
+);
 
 export function stem(word: string): string {
   const singular = IRREGULAR.get(word);
@@ -29,6 +35,10 @@ export function normalize(text: string): string {
   return text
     .replace(/\b(called|named) (?=[A-Z])/g, 'name ')
     .toLowerCase()
+    .replace(/\bwhos\b/g, 'who is')
+    .replace(SPLIT_PHRASAL, (phrase, verb: string, pronoun: string, particle: string) =>
+      PHRASAL_VERBS[`${verb} ${particle}`] === undefined ? phrase : `${verb} ${particle} ${pronoun}`,
+    )
     .replace(PHRASAL, (phrase) => PHRASAL_VERBS[phrase] ?? phrase)
     .replace(/[’`]/g, "'")
     .replace(/'s\b/g, '')
