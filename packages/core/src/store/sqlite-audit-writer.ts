@@ -37,8 +37,10 @@ interface Answer {
 export class SqliteAuditWriter {
   private worker: Worker | undefined;
   /** Batches in flight by id, with the thread each was sent to. */
-  private readonly pending = new Map<number, { worker: Worker; resolve: () => void; reject: (error: Error) => void }>();
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly pending = new Map<
+    number,
+    { worker: Worker; written: Promise<void>; resolve: () => void; reject: (error: Error) => void }
+  >();
   private nextId = 0;
   private closed = false;
 
@@ -55,10 +57,11 @@ export class SqliteAuditWriter {
     const worker = this.worker ?? this.start();
     const id = this.nextId++;
     if (this.pending.size === 0) worker.ref();
-    const written = new Promise<void>((resolve, reject) => this.pending.set(id, { worker, resolve, reject }));
-    this.inFlight.add(written);
-    const forget = () => this.inFlight.delete(written);
-    written.then(forget, forget);
+    let settle = { resolve: () => {}, reject: (_error: Error) => {} };
+    const written = new Promise<void>((resolve, reject) => {
+      settle = { resolve, reject };
+    });
+    this.pending.set(id, { worker, written, ...settle });
     worker.postMessage({ id, rows });
     return written;
   }
@@ -66,7 +69,7 @@ export class SqliteAuditWriter {
   /** Waits for the batches in flight, then stops the thread. */
   async close(): Promise<void> {
     this.closed = true;
-    await Promise.allSettled([...this.inFlight]);
+    await Promise.allSettled([...this.pending.values()].map((batch) => batch.written));
     const worker = this.worker;
     this.worker = undefined;
     await worker?.terminate();
