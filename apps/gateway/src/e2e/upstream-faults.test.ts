@@ -228,30 +228,33 @@ describe('upstream faults, every plugin', () => {
   }, 120_000);
 
   async function faultRound(problems: string[]): Promise<void> {
-    for (const probe of probes(gateway)) {
-      for (const c of CASES) {
-        fault = c.fault;
-        const started = performance.now();
-        const res = await gateway.rest('GET', probe.path);
-        const elapsed = performance.now() - started;
-        const label = `${probe.service}.${probe.name} / ${c.name}`;
-        const statuses = Array.isArray(c.status) ? c.status : [c.status];
-        const codes = Array.isArray(c.code) ? c.code : [c.code];
-        const body = res.body as { error?: unknown; code?: string; message?: unknown };
-        if (!statuses.includes(res.status)) problems.push(`${label}: status ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
-        else if (res.status < 400) {
-          // a success: no error body to check
-        } else if (body?.error !== true || !codes.includes(body.code as string) || typeof body.message !== 'string') {
-          problems.push(`${label}: body ${JSON.stringify(res.body).slice(0, 120)}`);
-        } else if (Object.keys(body).sort().join() !== 'code,error,message') problems.push(`${label}: extra keys in the body`);
-        if (/\n\s+at /.test(String(body?.message))) problems.push(`${label}: a stack in the message`);
-        if (elapsed > BUDGET_MS + 1_500) problems.push(`${label}: answered after ${Math.round(elapsed)} ms (budget ${BUDGET_MS} ms)`);
-        const retryAfter = res.headers.get('retry-after');
-        if (typeof c.retryAfter === 'string' && retryAfter !== c.retryAfter) problems.push(`${label}: retry-after ${retryAfter}`);
-        if (typeof c.retryAfter === 'function' && !c.retryAfter(retryAfter)) problems.push(`${label}: retry-after ${retryAfter}`);
-        if (retryAfter !== null && !(Number(retryAfter) > 0)) problems.push(`${label}: retry-after ${retryAfter} forwarded`);
-      }
+    // One fault at a time, sent to every integration at once: each has its own upstream state (limits, breaker).
+    for (const c of CASES) {
+      fault = c.fault;
+      await Promise.all(probes(gateway).map((probe) => probeOnce(probe, c, problems)));
     }
+  }
+
+  async function probeOnce(probe: { service: string; name: string; path: string }, c: Case, problems: string[]): Promise<void> {
+    const started = performance.now();
+    const res = await gateway.rest('GET', probe.path);
+    const elapsed = performance.now() - started;
+    const label = `${probe.service}.${probe.name} / ${c.name}`;
+    const statuses = Array.isArray(c.status) ? c.status : [c.status];
+    const codes = Array.isArray(c.code) ? c.code : [c.code];
+    const body = res.body as { error?: unknown; code?: string; message?: unknown };
+    if (!statuses.includes(res.status)) problems.push(`${label}: status ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
+    else if (res.status < 400) {
+      // a success: no error body to check
+    } else if (body?.error !== true || !codes.includes(body.code as string) || typeof body.message !== 'string') {
+      problems.push(`${label}: body ${JSON.stringify(res.body).slice(0, 120)}`);
+    } else if (Object.keys(body).sort().join() !== 'code,error,message') problems.push(`${label}: extra keys in the body`);
+    if (/\n\s+at /.test(String(body?.message))) problems.push(`${label}: a stack in the message`);
+    if (elapsed > BUDGET_MS + 1_500) problems.push(`${label}: answered after ${Math.round(elapsed)} ms (budget ${BUDGET_MS} ms)`);
+    const retryAfter = res.headers.get('retry-after');
+    if (typeof c.retryAfter === 'string' && retryAfter !== c.retryAfter) problems.push(`${label}: retry-after ${retryAfter}`);
+    if (typeof c.retryAfter === 'function' && !c.retryAfter(retryAfter)) problems.push(`${label}: retry-after ${retryAfter}`);
+    if (retryAfter !== null && !(Number(retryAfter) > 0)) problems.push(`${label}: retry-after ${retryAfter} forwarded`);
   }
 
   it('answers 502 upstream_error at once when nothing listens at the upstream’s address', async () => {
