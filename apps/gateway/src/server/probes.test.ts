@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Agent, get } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { createClient } from '@libsql/client';
@@ -5,6 +6,7 @@ import type { Logger } from '@portico/core';
 import { examplePlugin } from '@portico/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../gateway.test-support.js';
+import { DRAIN_SWEEP_AFTER_MS } from './start.js';
 
 /**
  * The operator's probes: `/healthz` says the process is alive whatever its dependencies do; `/readyz` answers 503
@@ -120,6 +122,16 @@ it('a kept-alive connection left idle through the drain is closed after it, with
   } finally {
     agent.destroy();
   }
+});
+
+it('the shipped nginx configuration lets go of an idle connection before a stopping gateway closes it', () => {
+  // Every connection still idle at the sweep has been idle since the port closed: nginx, which closes its own after
+  // keepalive_timeout, has let it go by then, and never writes a request onto one the gateway is closing.
+  const conf = readFileSync(new URL('../../../../deploy/nginx.conf', import.meta.url), 'utf8');
+  const upstream = /upstream gateways \{([^}]*)\}/.exec(conf)?.[1] ?? '';
+  const seconds = Number(/^\s*keepalive_timeout (\d+)s;/m.exec(upstream)?.[1]);
+  expect(seconds, 'keepalive_timeout in the upstream block').toBeGreaterThan(0);
+  expect(seconds * 1_000 + 500).toBeLessThanOrEqual(DRAIN_SWEEP_AFTER_MS);
 });
 
 describe('readiness and the schema version', () => {

@@ -287,7 +287,7 @@ const DRAIN_SWEEP_MS = 50;
  * aside, so that it no longer picks them — also under a load of a few requests a second, where one second was too
  * short and a closing connection met the request nginx was writing onto it.
  */
-const DRAIN_SWEEP_AFTER_MS = 3_000;
+export const DRAIN_SWEEP_AFTER_MS = 3_000;
 
 /**
  * Stops listening (new connections are refused) and waits for the connections left to finish for up to `graceMs`:
