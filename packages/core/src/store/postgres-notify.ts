@@ -188,6 +188,17 @@ function isChangePayload(value: unknown): value is ChangePayload {
 }
 
 /**
+ * `write` (`?` placeholders, no RETURNING) as one PostgreSQL statement that returns its rows (`RETURNING *`) and
+ * notifies `payload` when it returned any: the notification is delivered if and only if the write commits.
+ */
+export function notifying(write: Statement, payload: string): Statement {
+  return {
+    sql: `WITH w AS (${numberPlaceholders(write.sql)} RETURNING *) SELECT w.*, pg_notify('${CHANGE_CHANNEL}', $${write.args.length + 1}) FROM w`,
+    args: [...write.args, payload],
+  };
+}
+
+/**
  * `before`, then `write` with its notification, in one transaction: the notification is delivered if and only if the
  * write commits. Returns the written rows and how many rows each `before` statement changed.
  */
@@ -197,10 +208,7 @@ export async function writeAndNotify(
   write: Statement,
   payload: string,
 ): Promise<{ rows: DbRow[]; counts: number[] }> {
-  const last = {
-    sql: `WITH w AS (${numberPlaceholders(write.sql)} RETURNING *) SELECT w.*, pg_notify('${CHANGE_CHANNEL}', $${write.args.length + 1}) FROM w`,
-    args: [...write.args, payload],
-  };
+  const last = notifying(write, payload);
   const client = await pool.connect();
   const counts: number[] = [];
   try {

@@ -12,18 +12,18 @@ import { openPools } from './pg.js';
 import { appendAuditRows, keepAuditMonths, pruneAuditOnce } from './postgres-audit.js';
 import { ClusterSession } from './postgres-cluster.js';
 import { advisoryLockText, withAdvisoryLock } from './postgres-locks.js';
-import { CHANGE_CHANNEL, ChangeListener, changePayload, writeAndNotify } from './postgres-notify.js';
+import { ChangeListener, changePayload, notifying, writeAndNotify } from './postgres-notify.js';
 import type { ClusterLink, PostgresStoreOptions } from './postgres-options.js';
 import { leaseQuota, returnQuota } from './postgres-quota.js';
 import { leaseTokens } from './postgres-rate.js';
 import { migrate as migrateSchema, migrationStatusOf } from './postgres-schema.js';
 import type { QuotaLease, QuotaLeaseRequest, QuotaLeases } from './quota-types.js';
+import { RecordMethods, type RecordRunner } from './records-sql.js';
 import { SqlRegistrationTable } from './registrations-sql.js';
-import { apiKey, auditRecord, connection, type DbRow, integration, oauthState } from './rows.js';
+import { auditRecord, type DbRow } from './rows.js';
 import { SqlSessionTable } from './sessions.js';
 import { SqlSubscriptionTable } from './subscriptions-sql.js';
 import type {
-  ApiKeyRecord,
   AuditPage,
   AuditPruneLimits,
   AuditPruneResult,
@@ -31,14 +31,11 @@ import type {
   AuditRecord,
   AuditSeriesPoint,
   AuditSeriesQuery,
-  ConnectionRecord,
-  IntegrationSettingsRecord,
-  OAuthStateRecord,
   Store,
   StoreChange,
   StoreChangeListener,
 } from './types.js';
-import { numberPlaceholders, type Statement, WorkspaceMethods, WorkspaceRecords } from './workspace-sql.js';
+import { numberPlaceholders, type Statement, WorkspaceRecords } from './workspace-sql.js';
 
 export type { PostgresStoreOptions } from './postgres-options.js';
 
@@ -53,9 +50,10 @@ export type { PostgresStoreOptions } from './postgres-options.js';
  *   notification is delivered if and only if the write commits; postgres-notify.ts relays other processes' changes.
  *
  * Schema and migrations are in postgres-schema.ts, advisory locks in postgres-locks.ts, LISTEN/NOTIFY in
- * postgres-notify.ts; this file maps the `Store` interface to SQL.
+ * postgres-notify.ts, the SQL shared with SQLite in the `*-sql.ts` modules; this file runs it and maps the rest of the
+ * `Store` interface to SQL.
  */
-export class PostgresStore extends WorkspaceMethods implements Store, QuotaLeases {
+export class PostgresStore extends RecordMethods implements Store, QuotaLeases {
   private readonly pool: pg.Pool;
   private readonly lockPool: pg.Pool;
   private readonly schema: string | undefined;
@@ -68,6 +66,16 @@ export class PostgresStore extends WorkspaceMethods implements Store, QuotaLease
   private readonly listener: ChangeListener;
   private closed = false;
   protected readonly workspaces: WorkspaceRecords;
+  protected readonly db: RecordRunner = {
+    query: async ({ sql, args }) => this.all(numberPlaceholders(sql), args),
+    write: (before, write, change) => this.write(before, write, change),
+    change: async (write, change) => {
+      const { sql, args } = notifying(write, this.payload(change.kind, change.workspaceId, change.id));
+      const rows = await this.all(sql, args);
+      if (rows.length > 0) this.changes.emit(change);
+      return rows;
+    },
+  };
 
   constructor(connectionString: string, options: PostgresStoreOptions = {}) {
     super();
@@ -88,10 +96,7 @@ export class PostgresStore extends WorkspaceMethods implements Store, QuotaLease
       emit: (change) => this.changes.emit(change),
       ...(options.onListenState ? { onState: options.onListenState } : {}),
     });
-    this.workspaces = new WorkspaceRecords({
-      query: async ({ sql, args }) => this.all(numberPlaceholders(sql), args),
-      write: (before, write, change) => this.write(before, write, change),
-    });
+    this.workspaces = new WorkspaceRecords(this.db);
   }
 
   readonly migrate = async (options?: MigrateOptions): Promise<void> => {
@@ -151,196 +156,6 @@ export class PostgresStore extends WorkspaceMethods implements Store, QuotaLease
     return this.listener.whenListening();
   }
 
-  async createApiKey(r: ApiKeyRecord): Promise<void> {
-    await this.pool.query(
-      `WITH w AS (
-         INSERT INTO api_keys (id, workspace_id, name, hash, prefix, scopes, created_at, last_used_at, expires_at, revoked_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id)
-       SELECT pg_notify('${CHANGE_CHANNEL}', $11) FROM w`,
-      [
-        r.id,
-        r.workspaceId,
-        r.name,
-        r.hash,
-        r.prefix,
-        JSON.stringify(r.scopes),
-        r.createdAt,
-        r.lastUsedAt,
-        r.expiresAt,
-        r.revokedAt,
-        this.payload('api_key', r.workspaceId, r.id),
-      ],
-    );
-    this.changed('api_key', r.workspaceId, r.id);
-  }
-
-  async findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
-    const row = await this.one('SELECT * FROM api_keys WHERE hash = $1', [hash]);
-    return row ? apiKey(row) : undefined;
-  }
-
-  async getApiKey(workspaceId: string, id: string): Promise<ApiKeyRecord | undefined> {
-    const row = await this.one('SELECT * FROM api_keys WHERE workspace_id = $1 AND id = $2', [workspaceId, id]);
-    return row ? apiKey(row) : undefined;
-  }
-
-  async listApiKeys(workspaceId: string): Promise<ApiKeyRecord[]> {
-    return (await this.all('SELECT * FROM api_keys WHERE workspace_id = $1 ORDER BY created_at, id', [workspaceId])).map(apiKey);
-  }
-
-  async revokeApiKey(workspaceId: string, id: string, at: string): Promise<boolean> {
-    const result = await this.pool.query(
-      `WITH w AS (UPDATE api_keys SET revoked_at = $1 WHERE workspace_id = $2 AND id = $3 AND revoked_at IS NULL RETURNING id)
-       SELECT pg_notify('${CHANGE_CHANNEL}', $4) FROM w`,
-      [at, workspaceId, id, this.payload('api_key', workspaceId, id)],
-    );
-    const changed = (result.rowCount ?? 0) > 0;
-    if (changed) this.changed('api_key', workspaceId, id);
-    return changed;
-  }
-
-  async touchApiKey(id: string, at: string): Promise<void> {
-    // Hot-path bookkeeping: deliberately no notification (last use changes nothing a cache relies on).
-    await this.pool.query('UPDATE api_keys SET last_used_at = $1 WHERE id = $2', [at, id]);
-  }
-
-  async getIntegration(workspaceId: string, service: string): Promise<IntegrationSettingsRecord | undefined> {
-    const row = await this.one('SELECT * FROM integrations WHERE workspace_id = $1 AND service = $2', [workspaceId, service]);
-    return row ? integration(row) : undefined;
-  }
-
-  async listIntegrations(workspaceId: string): Promise<IntegrationSettingsRecord[]> {
-    return (await this.all('SELECT * FROM integrations WHERE workspace_id = $1 ORDER BY service', [workspaceId])).map(integration);
-  }
-
-  async putIntegration(r: IntegrationSettingsRecord): Promise<void> {
-    await this.pool.query(
-      `WITH w AS (
-         INSERT INTO integrations (workspace_id, service, mcp_enabled, rest_enabled, base_url, settings, updated_at, connection_policy)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $9)
-         ON CONFLICT (workspace_id, service) DO UPDATE SET mcp_enabled = excluded.mcp_enabled,
-           rest_enabled = excluded.rest_enabled, base_url = excluded.base_url, settings = excluded.settings,
-           updated_at = excluded.updated_at, connection_policy = excluded.connection_policy
-         RETURNING service)
-       SELECT pg_notify('${CHANGE_CHANNEL}', $8) FROM w`,
-      [
-        r.workspaceId,
-        r.service,
-        r.mcpEnabled ? 1 : 0,
-        r.restEnabled ? 1 : 0,
-        r.baseUrl,
-        JSON.stringify(r.settings),
-        r.updatedAt,
-        this.payload('integration', r.workspaceId, r.service),
-        r.connectionPolicy ?? null,
-      ],
-    );
-    this.changed('integration', r.workspaceId, r.service);
-  }
-
-  async getConnection(workspaceId: string, service: string, memberId?: string | null): Promise<ConnectionRecord | undefined> {
-    const sql = 'SELECT * FROM connections WHERE workspace_id = $1 AND service = $2 AND member_id = $3';
-    const row = await this.one(sql, [workspaceId, service, memberId ?? '']);
-    return row ? connection(row) : undefined;
-  }
-
-  async listConnections(workspaceId: string): Promise<ConnectionRecord[]> {
-    const sql = "SELECT * FROM connections WHERE workspace_id = $1 AND member_id = '' ORDER BY service";
-    return (await this.all(sql, [workspaceId])).map(connection);
-  }
-
-  async listMemberConnections(workspaceId: string, memberId: string): Promise<ConnectionRecord[]> {
-    if (!memberId) return [];
-    const sql = 'SELECT * FROM connections WHERE workspace_id = $1 AND member_id = $2 ORDER BY service';
-    return (await this.all(sql, [workspaceId, memberId])).map(connection);
-  }
-
-  async allConnections(): Promise<ConnectionRecord[]> {
-    return (await this.all('SELECT * FROM connections ORDER BY workspace_id, service, member_id', [])).map(connection);
-  }
-
-  async putConnection(r: Omit<ConnectionRecord, 'version'>): Promise<ConnectionRecord> {
-    const row = await this.one(
-      `WITH w AS (
-         INSERT INTO connections (workspace_id, service, kind, secret, meta, status, expires_at, version, created_at, updated_at, member_id)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $9, $11)
-         ON CONFLICT (workspace_id, service, member_id) DO UPDATE SET kind = excluded.kind, secret = excluded.secret,
-           meta = excluded.meta, status = excluded.status, expires_at = excluded.expires_at,
-           version = connections.version + 1, updated_at = excluded.updated_at
-         RETURNING *)
-       SELECT w.*, pg_notify('${CHANGE_CHANNEL}', $10) FROM w`,
-      [
-        r.workspaceId,
-        r.service,
-        r.kind,
-        r.secret,
-        JSON.stringify(r.meta),
-        r.status,
-        r.expiresAt,
-        r.createdAt,
-        r.updatedAt,
-        this.payload('connection', r.workspaceId, r.service),
-        r.memberId ?? '',
-      ],
-    );
-    if (!row) throw new Error('INSERT … RETURNING returned no row');
-    this.changed('connection', r.workspaceId, r.service);
-    return connection(row);
-  }
-
-  async swapConnection(r: Omit<ConnectionRecord, 'version'>, expectedVersion: number): Promise<ConnectionRecord | undefined> {
-    const row = await this.one(
-      `WITH w AS (
-         UPDATE connections SET kind = $1, secret = $2, meta = $3, status = $4, expires_at = $5, version = version + 1,
-           updated_at = $6
-         WHERE workspace_id = $7 AND service = $8 AND version = $9 AND member_id = $11 RETURNING *)
-       SELECT w.*, pg_notify('${CHANGE_CHANNEL}', $10) FROM w`,
-      [
-        r.kind,
-        r.secret,
-        JSON.stringify(r.meta),
-        r.status,
-        r.expiresAt,
-        r.updatedAt,
-        r.workspaceId,
-        r.service,
-        expectedVersion,
-        this.payload('connection', r.workspaceId, r.service),
-        r.memberId ?? '',
-      ],
-    );
-    if (!row) return undefined;
-    this.changed('connection', r.workspaceId, r.service);
-    return connection(row);
-  }
-
-  async deleteConnection(workspaceId: string, service: string, memberId?: string | null): Promise<boolean> {
-    const result = await this.pool.query(
-      `WITH w AS (DELETE FROM connections WHERE workspace_id = $1 AND service = $2 AND member_id = $4 RETURNING service)
-       SELECT pg_notify('${CHANGE_CHANNEL}', $3) FROM w`,
-      [workspaceId, service, this.payload('connection', workspaceId, service), memberId ?? ''],
-    );
-    const deleted = (result.rowCount ?? 0) > 0;
-    if (deleted) this.changed('connection', workspaceId, service);
-    return deleted;
-  }
-
-  async createOAuthState(r: OAuthStateRecord): Promise<void> {
-    await this.one(
-      `INSERT INTO oauth_states (state_hash, workspace_id, service, key_id, verifier, redirect_uri, created_at, expires_at, used_at, member_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [r.stateHash, r.workspaceId, r.service, r.keyId, r.verifier, r.redirectUri, r.createdAt, r.expiresAt, r.usedAt, r.memberId ?? null],
-    );
-  }
-
-  async consumeOAuthState(stateHash: string, at: string): Promise<OAuthStateRecord | undefined> {
-    const row = await this.one('UPDATE oauth_states SET used_at = $1 WHERE state_hash = $2 AND used_at IS NULL RETURNING *', [
-      at,
-      stateHash,
-    ]);
-    return row ? oauthState(row) : undefined;
-  }
-
   appendAudit(records: readonly AuditRecord[]): Promise<void> {
     return appendAuditRows(this.pool, records);
   }
@@ -379,7 +194,6 @@ export class PostgresStore extends WorkspaceMethods implements Store, QuotaLease
   readonly registrations = new SqlRegistrationTable('postgres', this.statement);
   readonly instances = new SqlInstanceTable('postgres', this.statement);
 
-  private readonly one = async (sql: string, args: unknown[]) => (await this.pool.query<DbRow>(sql, args)).rows[0];
   private readonly all = async (sql: string, args: unknown[]) => (await this.pool.query<DbRow>(sql, args)).rows;
 
   /** See `SqlRunner.write`: `before`, then `write` with its notification, in one transaction (postgres-notify.ts). */
@@ -391,9 +205,5 @@ export class PostgresStore extends WorkspaceMethods implements Store, QuotaLease
 
   private payload(kind: StoreChange['kind'], workspaceId: string, id: string): string {
     return changePayload(this.origin, this.namespace, kind, workspaceId, id);
-  }
-
-  private changed(kind: StoreChange['kind'], workspaceId: string, id: string): void {
-    this.changes.emit({ kind, workspaceId, id });
   }
 }

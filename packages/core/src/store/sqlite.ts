@@ -16,13 +16,13 @@ import {
   migrationStatus,
 } from './migration-plan.js';
 import { KeyedMutex } from './mutex.js';
+import { RecordMethods, type RecordRunner } from './records-sql.js';
 import { SqlRegistrationTable } from './registrations-sql.js';
-import { apiKey, auditRecord, connection, type DbRow, integration, oauthState } from './rows.js';
+import { auditRecord, type DbRow } from './rows.js';
 import { SqlSessionTable } from './sessions.js';
 import { SqliteAuditWriter } from './sqlite-audit-writer.js';
 import { SqlSubscriptionTable } from './subscriptions-sql.js';
 import {
-  type ApiKeyRecord,
   type AuditPage,
   type AuditPruneLimits,
   type AuditPruneResult,
@@ -30,15 +30,11 @@ import {
   type AuditRecord,
   type AuditSeriesPoint,
   type AuditSeriesQuery,
-  type ConnectionRecord,
   DEFAULT_WORKSPACE,
-  type IntegrationSettingsRecord,
-  type OAuthStateRecord,
   type Store,
-  type StoreChange,
   type StoreChangeListener,
 } from './types.js';
-import { type Statement, WorkspaceMethods, WorkspaceRecords } from './workspace-sql.js';
+import { type Statement, WorkspaceRecords } from './workspace-sql.js';
 
 /** Files SQLite keeps next to a database: they hold the same data. */
 const SIDECARS = ['', '-wal', '-shm', '-journal'];
@@ -74,7 +70,7 @@ function keepPrivate(path: string): string[] {
  * in-process only: several processes sharing one SQLite file do not see each other's locks or changes (use
  * PostgreSQL for several instances).
  */
-export class SqliteStore extends WorkspaceMethods implements Store {
+export class SqliteStore extends RecordMethods implements Store {
   private readonly client: Client;
   /** A database file's audit batches are written from a thread of their own; an in-memory database's here. */
   private readonly auditWriter: SqliteAuditWriter | undefined;
@@ -82,6 +78,23 @@ export class SqliteStore extends WorkspaceMethods implements Store {
   private readonly changes = new ChangeHub();
   private pruning = false;
   protected readonly workspaces: WorkspaceRecords;
+  protected readonly db: RecordRunner = {
+    query: async ({ sql, args }) => (await this.client.execute({ sql, args: args as InValue[] })).rows as unknown as DbRow[],
+    write: async (before: Statement[], write: Statement, change) => {
+      const results = await this.client.batch(
+        [...before, { sql: `${write.sql} RETURNING *`, args: write.args }].map(({ sql, args }) => ({ sql, args: args as InValue[] })),
+        'write',
+      );
+      const rows = (results.at(-1)?.rows ?? []) as unknown as DbRow[];
+      if (rows.length > 0) this.changes.emit(change);
+      return { rows, counts: results.slice(0, -1).map((r) => r.rowsAffected) };
+    },
+    change: async ({ sql, args }, change) => {
+      const rows = (await this.client.execute({ sql: `${sql} RETURNING *`, args: args as InValue[] })).rows as unknown as DbRow[];
+      if (rows.length > 0) this.changes.emit(change);
+      return rows;
+    },
+  };
   /** Files of this database that others could read when it was opened, and that were made owner-only (0600). */
   readonly tightenedFiles: readonly string[];
 
@@ -90,18 +103,7 @@ export class SqliteStore extends WorkspaceMethods implements Store {
     this.tightenedFiles = path === ':memory:' ? [] : keepPrivate(path);
     this.client = createClient({ url: path === ':memory:' ? ':memory:' : `file:${path}` });
     this.auditWriter = path === ':memory:' ? undefined : new SqliteAuditWriter(`file:${path}`, APPEND_AUDIT);
-    this.workspaces = new WorkspaceRecords({
-      query: async ({ sql, args }) => (await this.client.execute({ sql, args: args as InValue[] })).rows as unknown as DbRow[],
-      write: async (before: Statement[], write: Statement, change: StoreChange) => {
-        const results = await this.client.batch(
-          [...before, { sql: `${write.sql} RETURNING *`, args: write.args }].map(({ sql, args }) => ({ sql, args: args as InValue[] })),
-          'write',
-        );
-        const rows = (results.at(-1)?.rows ?? []) as unknown as DbRow[];
-        if (rows.length > 0) this.changes.emit(change);
-        return { rows, counts: results.slice(0, -1).map((r) => r.rowsAffected) };
-      },
-    });
+    this.workspaces = new WorkspaceRecords(this.db);
   }
 
   async migrate(options: MigrateOptions = {}): Promise<void> {
@@ -158,10 +160,6 @@ export class SqliteStore extends WorkspaceMethods implements Store {
     return this.changes.on(listener);
   }
 
-  private changed(kind: StoreChange['kind'], workspaceId: string, id: string): void {
-    this.changes.emit({ kind, workspaceId, id });
-  }
-
   /** One statement of the session, authorization, member, event and instance tables: its rows and how many it changed. */
   private readonly statement = async (sql: string, args: readonly unknown[]) => {
     const result = await this.client.execute({ sql, args: args as InValue[] });
@@ -175,174 +173,12 @@ export class SqliteStore extends WorkspaceMethods implements Store {
   readonly registrations = new SqlRegistrationTable('sqlite', this.statement);
   readonly sessions = new SqlSessionTable('sqlite', this.statement);
 
-  private async one(sql: string, args: InValue[]): Promise<Row | undefined> {
-    return (await this.client.execute({ sql, args })).rows[0];
-  }
-
   private async all(sql: string, args: InValue[]): Promise<Row[]> {
     return (await this.client.execute({ sql, args })).rows;
   }
 
   private async run(sql: string, args: InValue[]): Promise<number> {
     return (await this.client.execute({ sql, args })).rowsAffected;
-  }
-
-  async createApiKey(r: ApiKeyRecord): Promise<void> {
-    await this.run(
-      `INSERT INTO api_keys (id, workspace_id, name, hash, prefix, scopes, created_at, last_used_at, expires_at, revoked_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [r.id, r.workspaceId, r.name, r.hash, r.prefix, JSON.stringify(r.scopes), r.createdAt, r.lastUsedAt, r.expiresAt, r.revokedAt],
-    );
-    this.changed('api_key', r.workspaceId, r.id);
-  }
-
-  async findApiKeyByHash(hash: string): Promise<ApiKeyRecord | undefined> {
-    const row = await this.one('SELECT * FROM api_keys WHERE hash = ?', [hash]);
-    return row ? apiKey(row) : undefined;
-  }
-
-  async getApiKey(workspaceId: string, id: string): Promise<ApiKeyRecord | undefined> {
-    const row = await this.one('SELECT * FROM api_keys WHERE workspace_id = ? AND id = ?', [workspaceId, id]);
-    return row ? apiKey(row) : undefined;
-  }
-
-  async listApiKeys(workspaceId: string): Promise<ApiKeyRecord[]> {
-    return (await this.all('SELECT * FROM api_keys WHERE workspace_id = ? ORDER BY created_at, id', [workspaceId])).map(apiKey);
-  }
-
-  async revokeApiKey(workspaceId: string, id: string, at: string): Promise<boolean> {
-    const changed = await this.run('UPDATE api_keys SET revoked_at = ? WHERE workspace_id = ? AND id = ? AND revoked_at IS NULL', [
-      at,
-      workspaceId,
-      id,
-    ]);
-    if (changed > 0) this.changed('api_key', workspaceId, id);
-    return changed > 0;
-  }
-
-  async touchApiKey(id: string, at: string): Promise<void> {
-    await this.run('UPDATE api_keys SET last_used_at = ? WHERE id = ?', [at, id]);
-  }
-
-  async getIntegration(workspaceId: string, service: string): Promise<IntegrationSettingsRecord | undefined> {
-    const row = await this.one('SELECT * FROM integrations WHERE workspace_id = ? AND service = ?', [workspaceId, service]);
-    return row ? integration(row) : undefined;
-  }
-
-  async listIntegrations(workspaceId: string): Promise<IntegrationSettingsRecord[]> {
-    return (await this.all('SELECT * FROM integrations WHERE workspace_id = ? ORDER BY service', [workspaceId])).map(integration);
-  }
-
-  async putIntegration(r: IntegrationSettingsRecord): Promise<void> {
-    await this.run(
-      `INSERT INTO integrations (workspace_id, service, mcp_enabled, rest_enabled, base_url, settings, updated_at, connection_policy)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (workspace_id, service) DO UPDATE SET mcp_enabled = excluded.mcp_enabled,
-         rest_enabled = excluded.rest_enabled, base_url = excluded.base_url, settings = excluded.settings,
-         updated_at = excluded.updated_at, connection_policy = excluded.connection_policy`,
-      [
-        r.workspaceId,
-        r.service,
-        r.mcpEnabled ? 1 : 0,
-        r.restEnabled ? 1 : 0,
-        r.baseUrl,
-        JSON.stringify(r.settings),
-        r.updatedAt,
-        r.connectionPolicy ?? null,
-      ],
-    );
-    this.changed('integration', r.workspaceId, r.service);
-  }
-
-  async getConnection(workspaceId: string, service: string, memberId?: string | null): Promise<ConnectionRecord | undefined> {
-    const row = await this.one('SELECT * FROM connections WHERE workspace_id = ? AND service = ? AND member_id = ?', [
-      workspaceId,
-      service,
-      memberId ?? '',
-    ]);
-    return row ? connection(row) : undefined;
-  }
-
-  async listConnections(workspaceId: string): Promise<ConnectionRecord[]> {
-    const sql = "SELECT * FROM connections WHERE workspace_id = ? AND member_id = '' ORDER BY service";
-    return (await this.all(sql, [workspaceId])).map(connection);
-  }
-
-  async listMemberConnections(workspaceId: string, memberId: string): Promise<ConnectionRecord[]> {
-    if (!memberId) return [];
-    const sql = 'SELECT * FROM connections WHERE workspace_id = ? AND member_id = ? ORDER BY service';
-    return (await this.all(sql, [workspaceId, memberId])).map(connection);
-  }
-
-  async allConnections(): Promise<ConnectionRecord[]> {
-    return (await this.all('SELECT * FROM connections ORDER BY workspace_id, service, member_id', [])).map(connection);
-  }
-
-  async putConnection(r: Omit<ConnectionRecord, 'version'>): Promise<ConnectionRecord> {
-    const row = await this.one(
-      `INSERT INTO connections (workspace_id, service, member_id, kind, secret, meta, status, expires_at, version, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
-       ON CONFLICT (workspace_id, service, member_id) DO UPDATE SET kind = excluded.kind, secret = excluded.secret,
-         meta = excluded.meta, status = excluded.status, expires_at = excluded.expires_at,
-         version = connections.version + 1, updated_at = excluded.updated_at
-       RETURNING *`,
-      [
-        r.workspaceId,
-        r.service,
-        r.memberId ?? '',
-        r.kind,
-        r.secret,
-        JSON.stringify(r.meta),
-        r.status,
-        r.expiresAt,
-        r.createdAt,
-        r.updatedAt,
-      ],
-    );
-    this.changed('connection', r.workspaceId, r.service);
-    return connection(row as Row);
-  }
-
-  async swapConnection(r: Omit<ConnectionRecord, 'version'>, expectedVersion: number): Promise<ConnectionRecord | undefined> {
-    const row = await this.one(
-      `UPDATE connections SET kind = ?, secret = ?, meta = ?, status = ?, expires_at = ?, version = version + 1, updated_at = ?
-       WHERE workspace_id = ? AND service = ? AND member_id = ? AND version = ? RETURNING *`,
-      [
-        r.kind,
-        r.secret,
-        JSON.stringify(r.meta),
-        r.status,
-        r.expiresAt,
-        r.updatedAt,
-        r.workspaceId,
-        r.service,
-        r.memberId ?? '',
-        expectedVersion,
-      ],
-    );
-    if (!row) return undefined;
-    this.changed('connection', r.workspaceId, r.service);
-    return connection(row);
-  }
-
-  async deleteConnection(workspaceId: string, service: string, memberId?: string | null): Promise<boolean> {
-    const sql = 'DELETE FROM connections WHERE workspace_id = ? AND service = ? AND member_id = ?';
-    const deleted = (await this.run(sql, [workspaceId, service, memberId ?? ''])) > 0;
-    if (deleted) this.changed('connection', workspaceId, service);
-    return deleted;
-  }
-
-  async createOAuthState(r: OAuthStateRecord): Promise<void> {
-    await this.one(
-      `INSERT INTO oauth_states (state_hash, workspace_id, service, key_id, verifier, redirect_uri, created_at, expires_at, used_at, member_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [r.stateHash, r.workspaceId, r.service, r.keyId, r.verifier, r.redirectUri, r.createdAt, r.expiresAt, r.usedAt, r.memberId ?? null],
-    );
-  }
-
-  async consumeOAuthState(stateHash: string, at: string): Promise<OAuthStateRecord | undefined> {
-    const row = await this.one('UPDATE oauth_states SET used_at = ? WHERE state_hash = ? AND used_at IS NULL RETURNING *', [at, stateHash]);
-    return row ? oauthState(row) : undefined;
   }
 
   async appendAudit(records: readonly AuditRecord[]): Promise<void> {
