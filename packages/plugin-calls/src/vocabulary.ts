@@ -25,9 +25,15 @@ export const callRailVocabulary = defineVocabulary({
     'lead status',
     // CallRail's help pages: a call is tagged and noted in the call log ("tag the call as spam", "add a note to the call").
     'tag * call',
+    'tag * * call',
+    'tag * * * call',
     'tag the call',
+    'tag off * call',
+    'tag off * * call',
     'note to * call',
+    'note to * * call',
     'note on * call',
+    'note on * * call',
     'to this call',
     'to that call',
     'calls tagged',
@@ -38,6 +44,11 @@ export const callRailVocabulary = defineVocabulary({
     'text messages from * caller',
     'text messages with * caller',
     'texted * caller',
+    // Texts (SMS) with the firm's callers are CallRail's: Slack's are messages.
+    'texts from',
+    'texted us',
+    // CallRail's help pages: the number a call placed from CallRail shows is its outbound caller ID.
+    'outbound caller id',
   ],
   synonyms: {
     // CallRail's help pages: the users who answer calls are its agents.
@@ -62,6 +73,15 @@ export const callRailVocabulary = defineVocabulary({
   phrases: {
     'chart of accounts': 'account',
     'caller id': 'outbound caller',
+    // "which number shows up on their end when we call back": the number shown to the person called is the caller ID.
+    '(number|name) ([a-z]+ ){0,2}(shows?|showing|appears?|displays?|comes?) (up )?(on|to) (their|the other|the client|the caller|the customer|the lead) ?(end|phone|screen|side)?':
+      'outbound caller id',
+    // CallRail's help pages: a note or tags on a call annotate it ("put a note on the 9:40 call", "tag the call as spam").
+    '(note|notes|tag|tags) (on|to|off) (the |that |this |a |yesterday |today )?([a-z0-9:-]+ ){0,3}calls?\\b': 'update call',
+    // CallRail's help pages: CRMs and Zapier receive calls through its integrations, as Google Ads or Analytics do once
+    // connected (an ad platform named alone is a source of calls).
+    '(salesforce|hubspot|zapier)\\b': 'integration',
+    '(hooked|plugged|synced|wired) (up |in )?(to|with)|integrated with': 'integration',
     '(calling|dialing) out|outgoing call|outbound call': 'outbound caller',
     'lasted|how long': 'duration call',
     // CallRail's reports: the average duration of calls over a period.

@@ -15,6 +15,12 @@ export const slackVocabulary = defineVocabulary({
     'direct message',
     'dm',
     'dms',
+    // "Priya DMed me", "DM'd", "DMing": the verb of a direct message.
+    'dmed',
+    "dm'd",
+    'dming',
+    // Slack's emoji names between colons (":eyes:", ":white_check_mark:") are reactions.
+    ':*:',
     'emoji',
     'thumbs up',
     'thumbs-up',
@@ -46,17 +52,31 @@ export const slackVocabulary = defineVocabulary({
       'tell',
       'announce',
       'dm',
+      'dmed',
+      'dming',
       'ping',
       'mention',
       'history',
     ],
     reaction: ['emoji', 'react', 'thumb', 'reacted', 'checkmark', 'smiley'],
+    // Slack's help pages: who created a channel and when is in its details.
+    info: ['creator'],
     pin: ['pinned', 'bookmark'],
     thread: ['replies', 'reply', 'threaded'],
     user: ['member', 'coworker', 'colleague', 'teammate', 'guest', 'profile'],
   },
   phrases: {
     'thumbs up': 'reaction',
+    // An emoji by its Slack name between colons (":eyes:", ":tada:") is a reaction.
+    '(?<=:)[a-z0-9][a-z0-9_+-]*(?=:)': 'emoji reaction',
+    // "who made it", "whose idea was it": a channel's creator is in its details.
+    '(who|whose idea) (was |were )?([a-z]+ )?(created|made|started|set up|opened)|whose idea': 'creator',
+    // Slack's help pages: catching up on what was said while away.
+    '(what|anything) (did |have |has )?(i|we|you) (miss|missed)': 'read messages',
+    // A file attached, uploaded or dropped into a #channel is shared there.
+    '(attach|upload|drop) (a |an |the |this |that |our |my )?([a-z0-9-]+ ){0,4}(to|in|into) (the )?#': 'upload file',
+    // A member's status says what they are doing ("out sick", "in a meeting"): their profile.
+    'status (still |currently |now )?(say|says|saying|read|reads)': 'user profile',
     // "add Omar to #litigation" invites a member.
     // "add Jane and Luis to #trial-prep": one person or several.
     '(add|bring|put|pull) ([a-z-]+,? (and )?){1,4}(in)?to #': 'invite',

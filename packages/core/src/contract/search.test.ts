@@ -207,3 +207,20 @@ describe('OperationIndex spelling, names and everyday verbs', () => {
     expect(officeIndex.search('page', { limit: 10 }).map((hit) => hit.method)).not.toContain('list_invoices');
   });
 });
+
+describe('cues', () => {
+  const cued = new Registry();
+  cued.register(
+    plugin('tracko', [op('update_call', '/calls/:id', 'Add a note to a call', 'Changes the note of one call.')], {
+      cues: ['note on the * call'],
+    }),
+  );
+  cued.register(plugin('chatto', [op('add_reaction', '/reactions', 'Add an emoji reaction', 'Reacts to a message.')], { cues: [':*:'] }));
+  const cuedIndex = new OperationIndex(cued.list());
+
+  it('reads a time of day as one word of a cue ("the 9:40 call"), and a word between colons as one word', () => {
+    expect(cuedIndex.namedServices('put a note on the 9:40 call')).toEqual(['tracko']);
+    expect(cuedIndex.namedServices('add a :white_check_mark: to her post')).toEqual(['chatto']);
+    expect(cuedIndex.namedServices('the meeting moved to 9:40')).toEqual([]);
+  });
+});

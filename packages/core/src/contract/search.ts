@@ -75,12 +75,15 @@ interface ServiceWords {
   head: Set<string>;
 }
 
-/** A cue as a pattern over whole words of the lowercased query; `*` is any one word ("#*" is #billing). */
+/**
+ * A cue as a pattern over whole words of the lowercased query; `*` is any one word ("#*" is #billing), a time of day
+ * too ("the 9:40 call").
+ */
 function cuePattern(cue: string): RegExp {
   const source = normalize(cue.trim())
     .split('*')
     .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+'))
-    .join('[a-z0-9][a-z0-9_-]*');
+    .join('[a-z0-9][a-z0-9_-]*(?::[0-9]{2})?');
   // A cue ending in a word ends at a word's end, in the singular or the plural ("tracking numbers").
   return new RegExp(`(?<![a-z0-9])${source}${/\w$/.test(cue.trim()) ? 's?\\b' : ''}`);
 }

@@ -69,7 +69,8 @@ export const queryDatabase = defineOperation({
   path: '/databases/:database_id/query',
   summary: "Query a database's rows (entries) with filters and sorts",
   description:
-    'Returns the rows (pages) of a database, optionally filtered and sorted, archived rows left out; read the ' +
+    'Returns the rows (pages, cards) of a database (a table, board or tracker), optionally filtered and sorted, ' +
+    'archived rows left out; read the ' +
     'property names and option values with get_database first. A filter names one property and a condition keyed ' +
     'by its type, like { "property": "Status", "status": { "equals": "Done" } }, combined with { "and": [...] } or ' +
     '{ "or": [...] }. Paging: at most page_size rows per call; when has_more is true, call again with the same ' +
