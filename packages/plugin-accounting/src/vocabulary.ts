@@ -84,8 +84,28 @@ export const quickBooksVocabulary = defineVocabulary({
     '(have|did|do) we (paid|pay|spent|spend)|we (have )?(paid|spent)': 'vendor expense',
     // "how much have we billed for consulting services": sales by product or service.
     '(billed|sold|earned|made|revenue|income|sales) ([a-z]+ ){0,3}(for|from|on|of|in) ([a-z-]+ ){0,3}(services?|products?)': 'sale item',
-    '(transaction|line|invoice) by (transaction|line|invoice)': 'detail',
-    '(have|has) not paid|(over|more than|past) [0-9]+ days': 'aged receivable',
+    '(transaction|line|invoice) by (transaction|line|invoice)': 'detail transaction list',
+    '(?<!\\b(we|i) )(have|has) not paid|(over|more than|past) [0-9]+ days': 'aged receivable',
+    // What the firm has not paid yet is what it owes its vendors: their unpaid bills, the A/P.
+    '(we|i|the firm) (have|has|did|do) not (yet )?(paid|pay)|bills? (to pay|due to vendors?)|pay (the |our )?bills':
+      'unpaid vendor bill payable',
+    // QuickBooks' help pages: a payment the firm makes on a vendor's bill is a bill payment.
+    '(we|i|the firm) (have )?(paid|pay|pays)( [a-z$0-9,.-]+){0,5} (on|for|against|toward|towards) ([a-z-]+ ){0,2}bills?|bill ?payments?':
+      'bill payment',
+    // Money moved between the firm's own accounts is a transfer ("from savings to checking").
+    '(move|moved|moving|transfer|transferred|shift|shifted|sweep|swept|put)( [a-z$0-9,.-]+){0,4} from (the |our )?([a-z-]+ ){0,2}(savings|checking|operating|trust|account|bank|card|reserve)( account)? (in)?to':
+      'transfer account',
+    // QuickBooks' help pages: the fiscal year is a company setting, in company info and preferences.
+    '(fiscal|financial|accounting) years?': 'company info fiscal year preferences',
+    // A client's invoices and payments together are its transaction history, the Transaction List by Customer.
+    '(invoiced|billed|charged|invoices?|bills?) ([a-z-]+ ){0,5}(and|or|vs|versus|against) ([a-z-]+ ){0,5}(paid|payments?)':
+      'customer transaction history',
+    // "what did we bring in": the firm's income.
+    '(bring|brings|brought|bringing) in': 'income sale',
+    // Postings to an account are the lines of its general ledger.
+    'postings? (to|in|on|against) (the |our |an? )?([a-z-]+ ){0,2}(accounts?|ledger)': 'general ledger detail',
+    // A law firm's usual vendors.
+    '(court reporters?|process servers?|process serving)': 'vendor',
     // QuickBooks' report names.
     'transaction detail by account': 'general ledger detail',
     // What changed in the books since a date is its change data capture.

@@ -21,9 +21,13 @@ export const lawmaticsVocabulary = defineVocabulary({
     'questionnaire',
     'as lost',
     'estimated value',
+    // Lawmatics' help pages: LMPay takes a firm's payments; intake consultations sit on its calendar.
+    'lmpay',
+    'lawmatics pay',
+    'intake calendar',
   ],
   // "the Consult Scheduled stage", "the intake pipeline": the words before the noun name one of them.
-  named: ['stage', 'pipeline'],
+  named: ['stage', 'pipeline', 'dropdown', 'picklist'],
   synonyms: {
     contact: ['client', 'person', 'people', 'individual', 'customer'],
     company: ['organization', 'organisation', 'business', 'insurer', 'insurance', 'corporation'],
@@ -45,7 +49,7 @@ export const lawmaticsVocabulary = defineVocabulary({
     sign: ['signature', 'signatures', 'signing', 'docusign', 'esignature'],
     calendar: ['diary', 'schedule', 'agenda'],
     event: ['appointment', 'consultation', 'meeting', 'consult', 'booked', 'book', 'zoom'],
-    time: ['hour', 'minute', 'timesheet'],
+    time: ['hour', 'minute', 'min', 'mins', 'timesheet'],
     entry: ['hearing', 'appointment', 'deposition', 'meeting', 'consultation', 'trial', 'mediation', 'court', 'date', 'timesheet'],
     stage: ['step', 'phase', 'pipeline', 'board', 'kanban'],
     // Lawmatics' help pages: a matter is hired or lost, the three statuses being PNC, hired and lost.
@@ -57,12 +61,28 @@ export const lawmaticsVocabulary = defineVocabulary({
     recording: ['listen', 'audio', 'play'],
     source: ['marketing', 'referral', 'channel', 'funder'],
     stat: ['click', 'clicks', 'clicked', 'bounce', 'bounced', 'performance', 'metric', 'metrics'],
-    campaign: ['drip', 'newsletter', 'blast', 'sequence'],
+    campaign: ['drip', 'newsletter', 'sequence'],
+    // Lawmatics' help pages: a custom field may be a picklist, a dropdown of options.
+    field: ['dropdown', 'drop-down', 'picklist'],
+    // Lawmatics' help pages: interactions are the calls, meetings and texts logged on a matter.
+    interaction: ['met', 'spoke', 'talked', 'in-person', 'walk-in'],
     area: ['type'],
     practice: ['type', 'area'],
   },
   phrases: {
     'time entry': 'activity time',
+    // Lawmatics' help pages: sub statuses are the finer reasons a matter is lost or hired ("lost – hired other firm").
+    '(why|reasons?|options?) ([a-z-]+ ){0,4}(lost|losing|turned down|declined|not hired|did not hire|went elsewhere)|lost reasons?|reasons? for (losing|loss)':
+      'sub status',
+    // Lawmatics' help pages: a one-off email sent to many at once is a custom email; an email blast.
+    '(email )?blast(s|ed|ing)?|one-off emails?|mass emails?': 'custom email',
+    // A picklist's options are a custom field's.
+    '(options?|choices?|values?|choose|pick|select) (in|of|for|from) (the |a |this |that )?([a-z-]+ ){0,3}(drop-?downs?|picklists?|fields?)|(drop-?down|picklist) (options?|choices?|values?)':
+      'custom field option',
+    // LMPay, Lawmatics' payments: its payments received are transactions.
+    '(lmpay|lawmatics pay)': 'transaction payment',
+    // "met with the Garrisons in person", "a walk-in": a meeting logged on the matter as an interaction.
+    '(met|meeting|spoke|talked) (with )?([a-z-]+ ){0,3}(in person|face to face)|in person|face to face|walk-in': 'interaction meeting',
     // Lawmatics' help pages: leads, contacts and matters are tagged ("tag the lead as a VIP referral").
     '(tag|flag|label) (the |this |that |a |an |our )?(lead|prospect|pnc|contact|matter|company|client)s? (as|with)': 'attach tag',
     // "log time", "record my hours": a time entry, not a logged call.
@@ -81,6 +101,13 @@ export const lawmaticsVocabulary = defineVocabulary({
     'line item': 'line item',
     'calendar events?': 'calendar entry',
     '(my|in-app) notifications?': 'my event',
+    // Lawmatics' help pages: appointments take place at the firm's locations, its offices.
+    '(office|branch)e?s? ([a-z-]+ ){0,2}(for|to hold|to book) ([a-z-]+ ){0,2}(consults?|consultations?|appointments?|meetings?)|(consults?|consultations?|appointments?|meetings?) ([a-z-]+ ){0,3}(at|in) (the |our |which |what |a )?([a-z-]+ )?(office|branch)e?s?':
+      'location event',
+    // Lawmatics' help pages: the intake calendar holds the consultations and appointments, its events.
+    '(intake|consultation|consult|appointment) calendars?': 'event',
+    // "half an hour", "45 min": an amount of time is a time entry's duration.
+    '(half an|a few|[0-9][0-9.,]*) (hours?|hrs?|minutes?|mins?)|half hour': 'time entry duration',
     'conflicts? (check|search)': 'contact matter',
     'open rate': 'stat',
     // "how did the October newsletter do": how a campaign performed.

@@ -3,6 +3,8 @@ import { defineVocabulary } from '@portico/core/plugin';
 /** Clio's words, as people at a firm use them: what search_methods reads a query with. */
 export const clioVocabulary = defineVocabulary({
   names: ['Clio', 'Clio Manage'],
+  // "the Pleadings folder": the words before it name one folder.
+  named: ['folder'],
   cues: ['activity category', 'activity categories', 'utbms', 'trust request', 'court rule'],
   synonyms: {
     contact: ['client', 'person', 'people', 'individual', 'customer'],
@@ -28,6 +30,8 @@ export const clioVocabulary = defineVocabulary({
     allocation: ['allocated', 'applied', 'split'],
     funding: ['funder', 'funders', 'sponsor'],
     request: ['replenish', 'replenishment', 'top-up'],
+    // "make a copy of the lease", "duplicate the letter": copying a document into another folder or matter.
+    copy: ['duplicate', 'copies'],
     sign: ['signature', 'signatures', 'signing', 'docusign', 'esignature'],
     automation: ['automate', 'automated', 'generated', 'populate', 'prefill', 'prefilled'],
     action: ['button', 'buttons'],
@@ -60,7 +64,23 @@ export const clioVocabulary = defineVocabulary({
     conversation: ['portal', 'secure'],
     page: ['document', 'doc', 'wiki', 'handbook', 'policy', 'article', 'row', 'item', 'knowledge'],
     message: ['chat', 'post', 'text', 'said', 'announcement', 'tell', 'announce'],
-    document: ['pdf', 'letter', 'agreement', 'retainer', 'contract', 'draft', 'report', 'brief', 'motion', 'exhibit', 'pleading'],
+    document: [
+      'pdf',
+      'letter',
+      'agreement',
+      'retainer',
+      'contract',
+      'draft',
+      'report',
+      'brief',
+      'motion',
+      'exhibit',
+      'pleading',
+      'lease',
+      'deed',
+      'memo',
+      'scan',
+    ],
     thread: ['replies', 'reply'],
     form: ['questionnaire', 'survey'],
     submission: ['entry', 'entries', 'filled', 'submitted'],
@@ -97,6 +117,23 @@ export const clioVocabulary = defineVocabulary({
     'opposing counsel': 'relationship',
     'line item': 'line item',
     'late fees?': 'interest charge',
+    // What is in a folder is its contents: its subfolders and documents.
+    '(what|whats|anything|everything)( is| are| else)? (in|inside) (the |a |this |that |our |my )?([a-z0-9-]+ ){0,3}folders?|folder contents|(contents?|inside) of (the |a |this |that )?([a-z0-9-]+ ){0,3}folders?':
+      'folder contents',
+    // A span of clock times ("from 2 to 3:30") is when a calendar entry takes place.
+    '(from|between) [0-9]{1,2}(:[0-9]{2})? ?(am|pm)? (to|and|until|till) [0-9]{1,2}(:[0-9]{2})?( ?(am|pm))?': 'calendar entry time',
+    // "the Okafor closing is on Thursday": a real-estate closing is an appointment on the calendar.
+    '(the|a|an|our|their|his|her|this|that) ([a-z-]+ )?closings? (is|are|was|on|at|date|meeting|moved|moving|got|has|tomorrow|today)':
+      'calendar entry',
+    // Clio's help pages: a matter sits in a stage of its practice area ("sitting in Pre-Litigation").
+    '(sitting|sits|sit|sat|stuck|parked) (in|at)': 'stage',
+    // Clio's help pages: a relationship is a contact's role on a matter.
+    'roles? (on|in|for) (the |a |this |that |their |his |her )?([a-z-]+ ){0,3}(matters?|cases?|files?)|(his|her|their) roles?':
+      'relationship',
+    // "show me how it'll print", "how will the bill look": a bill's preview.
+    '(how|what) ([a-z-]+ ){0,3}(will|ll|would|is going to) (look|print)': 'preview print',
+    // A contact's work, mobile or home number is one of the contact's phone numbers.
+    '(work|mobile|cell|home|office|direct|fax) (phone )?(numbers?|lines?)': 'contact phone number',
     'finance charges?': 'interest charge',
     'credit note': 'credit memo',
     'write (off|down)': 'credit',

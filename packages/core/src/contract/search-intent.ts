@@ -36,6 +36,20 @@ verbs(
 verbs('delete', true, 'delete remove erase scrap ditch discard purge');
 verbs('delete', false, 'void dismiss drop cancel unpin untag detach stop take pause halt');
 
+/** The stems of the verbs asking to change or delete, and what they ask ("mov" of "moving": update). */
+let changeStems: Map<string, Action> | undefined;
+const CHANGE_STEMS = (): Map<string, Action> => {
+  changeStems ??= new Map(
+    Object.entries(VERBS)
+      .filter(([, [action]]) => action === 'update' || action === 'delete')
+      .map(([word, [action]]) => [stem(word), action]),
+  );
+  return changeStems;
+};
+/** "got moved", "gets pushed": a change said of a record. */
+const GETTING = new Set(['got', 'gets', 'getting']);
+/** "matters that are closing", "the ones which got closed": a relative clause describes records, it asks nothing. */
+const RELATIVE = new Set(['that', 'which', 'who']);
 /** The verbs that say only the action, as stems: "created" and "added" in a question are filters, not topics. */
 const GENERIC_STEMS = new Set(
   'show list find see look get retrieve fetch display browse add create make update change modify edit delete remove erase'
@@ -191,7 +205,8 @@ export function readQuery(
 ): QueryReading {
   const normalized = normalize(text);
   const nameWords = recordNames(text);
-  const clauses = normalized.split(/[,.;:!?]|\bthen\b/);
+  // A dash between spaces breaks a clause as a comma does ("she is co-counsel now - update her role").
+  const clauses = normalized.split(/[,.;:!?]|\s[-–—]\s|\bthen\b/);
   let action: Asked | undefined;
   const actionWords = new Set<string>();
   const raw: Array<{ token: string; weight: number }> = [];
@@ -249,7 +264,16 @@ export function readQuery(
         : previous !== undefined &&
           (asker ||
             (!ASKER.has(previous) && BEFORE_VERB.has(previous) && (previous !== 'to' || i < 2 || WISH.has(tokens[i - 2] ?? ''))) ||
-            previous.endsWith('ly'));
+            // "quickly add", "can you just quickly log": an adverb before a verb at a clause's head; "which clients
+            // actually make" describes records.
+            (previous.endsWith('ly') && (i < 2 || BEFORE_VERB.has(tokens[i - 2] ?? '') || MODAL.has(tokens[i - 2] ?? ''))));
+      // "the closing is moving to 3:30", "the deposition got pushed": a record said to be changing is one to change.
+      if (verb === undefined && action === undefined && !question && previous !== undefined && !RELATIVE.has(tokens[i - 2] ?? '')) {
+        const changed =
+          ((previous === 'is' || previous === 'are') && token.endsWith('ing')) || (GETTING.has(previous) && token.endsWith('ed'));
+        const change = changed ? CHANGE_STEMS().get(stem(token)) : undefined;
+        if (change) action = change;
+      }
       if (verb && action === undefined && ((i === 0 && !question) || requested)) {
         action = verb[0];
         if (OPENING.has(token)) one = true;

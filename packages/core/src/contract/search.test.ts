@@ -4,6 +4,8 @@ import { definePlugin } from './plugin.js';
 import { Registry } from './registry.js';
 import { Params, Type } from './schema.js';
 import { OperationIndex } from './search.js';
+import { readQuery } from './search-intent.js';
+import { Lexicon } from './search-lexicon.js';
 import type { PluginVocabulary } from './vocabulary.js';
 
 const op = (name: string, path: string, summary: string, description: string) =>
@@ -201,6 +203,16 @@ describe('OperationIndex spelling, names and everyday verbs', () => {
     expect(first('the billing channel')).toBe('list_channels');
     expect(first('find the page titled Client intake checklist')).toMatch(/^(search_pages|get_page)$/);
     expect(first('find the page "Intake checklist"')).toMatch(/^(search_pages|get_page)$/);
+  });
+
+  it('reads a record said to be changing as one to change, a dash as a break between clauses, an adverb after a noun as no request', () => {
+    const action = (text: string) => readQuery(text, new Lexicon()).action;
+    expect(action('the Okafor closing is moving to 3:30 on Thursday')).toBe('update');
+    expect(action('the deposition got pushed to Friday')).toBe('update');
+    expect(action('matters that are closing this month')).toBe('read');
+    expect(action('she is co-counsel now - update her role')).toBe('update');
+    expect(action('income by client, which clients actually make us money')).toBe('read');
+    expect(action('quickly add a note')).toBe('create');
   });
 
   it('leaves paging out of what an operation is about: "page" finds pages, not paged listings', () => {
