@@ -1,6 +1,6 @@
 // Evaluates search_methods' ranking on the committed task set (`pnpm eval:search`): top-1 and top-3, overall and per
 // service, for the development part, the held-out part and the whole set, and the tasks missed. `--split dev` (or
-// `held-out`, `fresh`, `fresh-features`, `fresh-staff`) reports one part only: tune on the development part, never on the held-out
+// `held-out`, `fresh`, `fresh-features`, `fresh-staff`, `fresh-names`) reports one part only: tune on the development part, never on the held-out
 // one. `--summary` prints the figures without the tasks missed (measure the held-out part that way, so that its misses
 // are never tuned on). Without `--split`, it also reports the frozen held-out set help-pages.json, figures only, always
 // (never its misses).
@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { evaluateSearch, formatScore, loadPlugins } from '../apps/gateway/dist/index.js';
 import { OperationIndex, Registry, silentLogger } from '../packages/core/dist/index.js';
 
-const SPLITS = ['dev', 'held-out', 'fresh', 'fresh-features', 'fresh-staff'];
+const SPLITS = ['dev', 'held-out', 'fresh', 'fresh-features', 'fresh-staff', 'fresh-names'];
 const args = process.argv.slice(2);
 const at = args.indexOf('--split');
 const only = at >= 0 ? args[at + 1] : undefined;
@@ -18,7 +18,7 @@ if (
   (at >= 0 && !SPLITS.includes(only ?? '')) ||
   args.some((arg, i) => arg !== '--split' && arg !== '--summary' && (at < 0 || i !== at + 1))
 ) {
-  console.error('usage: node scripts/eval-search.mjs [--split dev|held-out|fresh|fresh-features|fresh-staff] [--summary]');
+  console.error('usage: node scripts/eval-search.mjs [--split dev|held-out|fresh|fresh-features|fresh-staff|fresh-names] [--summary]');
   process.exit(2);
 }
 
