@@ -206,7 +206,12 @@ export function readQuery(
   const normalized = normalize(text);
   const nameWords = recordNames(text);
   // A dash between spaces breaks a clause as a comma does ("she is co-counsel now - update her role").
-  const clauses = normalized.split(/[,.;:!?]|\s[-–—]\s|\bthen\b/);
+  // "in Clio make a folder", "on Slack tell the team": the application named first, with or without a comma, is a
+  // clause of its own, and the verb after it heads the request.
+  const clauses = normalized.split(/[,.;:!?]|\s[-–—]\s|\bthen\b/).flatMap((clause) => {
+    const named = /^\s*((?:in|on|using|via|through|inside|within|from) ([a-z0-9]+))\s+(\S.*)$/.exec(clause);
+    return named && brands.has(stem(named[2] as string)) ? [named[1] as string, named[3] as string] : [clause];
+  });
   let action: Asked | undefined;
   const actionWords = new Set<string>();
   const raw: Array<{ token: string; weight: number }> = [];

@@ -215,6 +215,15 @@ describe('OperationIndex spelling, names and everyday verbs', () => {
     expect(action('quickly add a note')).toBe('create');
   });
 
+  it('reads the verb after an application named first as the request, with or without a comma', () => {
+    const action = (text: string) => readQuery(text, new Lexicon(), new Set(['clio'])).action;
+    expect(action('in Clio make a Discovery folder under the Lindqvist matter')).toBe('create');
+    expect(action('in Clio, make a Discovery folder')).toBe('create');
+    expect(action('in Clio record the trust deposit from Gina Marsh')).toBe('create');
+    // A place that is no application stays part of the clause.
+    expect(action('in the Pleadings folder make a copy')).not.toBe('create');
+  });
+
   it('leaves paging out of what an operation is about: "page" finds pages, not paged listings', () => {
     expect(officeIndex.search('page', { limit: 10 }).map((hit) => hit.method)).not.toContain('list_invoices');
   });
