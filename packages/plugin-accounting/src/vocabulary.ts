@@ -69,6 +69,8 @@ export const quickBooksVocabulary = defineVocabulary({
     'income statement': 'profit loss',
     'cash flow': 'cash flow',
     'general ledger': 'general ledger',
+    // Accountants write the general ledger as GL ("GL detail").
+    gl: 'general ledger',
     'chart of accounts': 'account',
     'line item': 'line item',
     'credit note': 'credit memo',

@@ -106,6 +106,10 @@ export const slackVocabulary = defineVocabulary({
     '(display name|full name|local time|time zone|job title|what time is it (for|where))': 'profile',
     "channel( is|'s)? about": 'topic purpose',
     'in (the|a|this) thread': 'thread',
+    // Slack's help pages: the replies to a message sit under it, in its thread.
+    "(replies|responses|answers) (under|to|on|below) ([a-z]+ )?([a-z'-]+ )?(post|message|announcement|question)": 'read thread',
+    // A channel's details count its members ("how many people are in #all-staff").
+    '(how many|number of) (people|ppl|members|folks|users) (are )?(in|on) #': 'channel info member',
     // Slack's help pages: a file or a document is attached to a message, shared in a channel or a DM.
     '(attach|share|send|post|drop) (a |an |the |this |that |our |my )?([a-z0-9-]+ ){0,3}(file|document|pdf|image|picture|photo|screenshot|spreadsheet|attachment)s? (to|in|into|with) (a |the |this |that |our )?([a-z-]+ )?(message|post|channel|dm|thread|conversation|#)':
       'upload file',

@@ -86,7 +86,7 @@ export const notionVocabulary = defineVocabulary({
     // "find the page called Office procedures": a page looked for by its title.
     '(find|search|look for|locate|where is) ([a-z-]+ ){0,3}(page|database|doc)s? (called|named|name)': 'search title',
     // Notion's help pages: content is added at the end of a page.
-    '(to|at|on) the (bottom|end) of (the |a |this |that |our |my )?([a-z-]+ ){0,3}(page|doc|document|faq|wiki|handbook|checklist|notes)s?':
+    '(to|at|on) the (bottom|end) of (the |a |this |that |our |my )?([a-z0-9/-]+ ){0,3}(page|doc|document|faq|wiki|handbook|checklist|notes)s?':
       'append block children',
     '(which|what) integration': 'me bot',
     'to-do': 'block',

@@ -95,6 +95,8 @@ export const clioVocabulary = defineVocabulary({
     practice: ['type', 'area'],
   },
   phrases: {
+    // Clio's help pages: a report's settings saved to run it again are a report preset ("our saved productivity report").
+    'saved ([a-z-]+ ){0,3}reports?': 'report preset',
     'time entry': 'activity time',
     'time entries': 'activity time',
     // "log 0.5 hours", "record 30 minutes": an amount of time logged is a time entry (an activity).

@@ -3,16 +3,17 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import dev from '../fixtures/search-eval/dev.json' with { type: 'json' };
 import fresh from '../fixtures/search-eval/fresh.json' with { type: 'json' };
 import freshFeatures from '../fixtures/search-eval/fresh-features.json' with { type: 'json' };
+import freshNames from '../fixtures/search-eval/fresh-names.json' with { type: 'json' };
 import freshStaff from '../fixtures/search-eval/fresh-staff.json' with { type: 'json' };
 import heldOut from '../fixtures/search-eval/held-out.json' with { type: 'json' };
 import { loadPlugins } from './load.js';
 import { evaluateSearch, type SearchTask } from './search-evaluation.js';
 
 // The evaluation set of search_methods (docs/mcp.md, "Finding an operation"): tasks in a firm's words, the development
-// part tuned on, the held-out part never looked at while tuning, and fresh.json, fresh-features.json and
-// fresh-staff.json (each written before the tuning it then served). The floors sit just under the figures reached
-// (89.5 % / 99.4 % on dev, 79.8 % / 95.0 % held out, 92.5 % / 99.2 % on fresh, 76.0 % / 92.0 % on fresh-features,
-// 74.5 % / 96.0 % on fresh-staff): the ranking may get better, never silently worse.
+// part tuned on, the held-out part never looked at while tuning, and the fresh sets (each written before the tuning
+// it then served). The floors sit just under the figures reached (89.5 % / 99.4 % on dev, 79.8 % / 95.0 % held out,
+// 92.5 % / 99.2 % on fresh, 76.0 % / 92.0 % on fresh-features, 74.5 % / 96.0 % on fresh-staff, 74.0 % / 90.0 % on
+// fresh-names): the ranking may get better, never silently worse.
 // The targets (top-3 95 %, top-1 80 %) are reached on the dev part, not on the held-out part; docs/mcp.md says so.
 const FLOORS = {
   dev: { top1: 0.88, top3: 0.98 },
@@ -20,6 +21,7 @@ const FLOORS = {
   fresh: { top1: 0.9, top3: 0.98 },
   'fresh-features': { top1: 0.75, top3: 0.91 },
   'fresh-staff': { top1: 0.73, top3: 0.95 },
+  'fresh-names': { top1: 0.72, top3: 0.88 },
 } as const;
 
 let index: OperationIndex;
@@ -37,11 +39,12 @@ const parts: Record<keyof typeof FLOORS, SearchTask[]> = {
   fresh,
   'fresh-features': freshFeatures,
   'fresh-staff': freshStaff,
+  'fresh-names': freshNames,
 };
 
 describe('search_methods evaluation set', () => {
   it('holds at least 400 tasks over the six services, 100 of them held out, each expecting operations that exist', () => {
-    const all = [...dev, ...heldOut, ...fresh, ...freshFeatures, ...freshStaff];
+    const all = [...dev, ...heldOut, ...fresh, ...freshFeatures, ...freshStaff, ...freshNames];
     expect(all.length).toBeGreaterThanOrEqual(400);
     expect(heldOut.length).toBeGreaterThanOrEqual(100);
     const services = new Set(all.flatMap((task) => task.expect.map((name) => name.split('.')[0])));

@@ -66,7 +66,8 @@ const NEUTRAL_TERMS = new Set(['run']);
 /** Verbs after "who" that ask about people themselves ("who is in our Slack", "who am I", "who works here"). */
 const BEING = new Set('is are am was were works work has have uses use'.split(' '));
 /** Words before "to" that make the next verb a request ("need to log"); after a noun it qualifies ("matters ready to bill"). */
-const WISH = new Set('need needs want wants like how going have has able wish please time'.split(' '));
+// "Jamal called to cancel his consult", "she asked to move it": what a person called or wrote to ask for is the request.
+const WISH = new Set('need needs want wants like how going have has able wish please time called asked emailed wrote texted'.split(' '));
 /** Verbs that make one record out of another ("turn the call into a lead", "convert the inquiry into a matter"). */
 const TRANSFORMING = new Set(['turn', 'convert', 'make']);
 /** Words that ask about several records without a plural ("all", "every", "call history", "the call log", "the member directory"). */
@@ -225,6 +226,10 @@ export function readQuery(
   const isKind = (token: string, next: string | undefined) =>
     kindWords.has(token) || (headWords.has(token) && next !== undefined && kindWords.has(next) && headWords.has(next));
   const capitalised = new Set([...text.matchAll(/(?<=\S\s+)[A-Z][a-z]+/g)].map(([word]) => word.toLowerCase()));
+  // "message Tom Becker", "email Sarah": a word of the operations' names before a person's name is a verb; a name
+  // before a name ("Beatrice Laurent called") or an application's ("latest Slack messages") is none.
+  const beforeName = (token: string, next: string | undefined) =>
+    next !== undefined && capitalised.has(next) && !brands.has(stem(next)) && appWords.has(stem(token));
   for (const clause of clauses) {
     const tokens = clause.split(/[^a-z0-9-]+/).filter(Boolean);
     let weight = 1;
@@ -255,7 +260,7 @@ export function readQuery(
         i === 0 &&
         !question &&
         action === undefined &&
-        (DETERMINERS.has(tokens[1] ?? '') || PEOPLE.has(tokens[1] ?? ''))
+        (DETERMINERS.has(tokens[1] ?? '') || PEOPLE.has(tokens[1] ?? '') || beforeName(token, tokens[1]))
       )
         if (!isPlural(token) && !STOP.has(token) && !QUALIFYING.has(token)) action = 'write';
       // In a question ("what webhooks are set up to notify…"), a verb asks to act only after its asker ("how do I add").

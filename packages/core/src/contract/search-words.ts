@@ -32,27 +32,31 @@ function dropE(word: string): string {
 
 /** Lowercase, possessives dropped, British spellings as American ones, the accountants' abbreviations spelled out. */
 export function normalize(text: string): string {
-  return text
-    .replace(/\b(called|named) (?=[A-Z])/g, 'name ')
-    .toLowerCase()
-    .replace(/\bwhos\b/g, 'who is')
-    .replace(SPLIT_PHRASAL, (phrase, verb: string, pronoun: string, particle: string) =>
-      PHRASAL_VERBS[`${verb} ${particle}`] === undefined ? phrase : `${verb} ${particle} ${pronoun}`,
-    )
-    .replace(PHRASAL, (phrase) => PHRASAL_VERBS[phrase] ?? phrase)
-    .replace(/[’`]/g, "'")
-    .replace(/'s\b/g, '')
-    .replace(/n't\b/g, ' not')
-    .replace(BRITISH_OUR, '$1or')
-    .replace(BRITISH_ISE, '$1iz$2')
-    .replace(BRITISH_LL, '$1$2')
-    .replace(/\bcheque/g, 'check')
-    .replace(/\blicence/g, 'license')
-    .replace(/\bprogramme/g, 'program')
-    .replace(/\bcentre/g, 'center')
-    .replace(/\bp ?& ?l\b/g, 'profit and loss')
-    .replace(/\ba\/r\b/g, 'receivable')
-    .replace(/\ba\/p\b/g, 'payable');
+  return (
+    text
+      .replace(/\b(called|named) (?=[A-Z])/g, 'name ')
+      .toLowerCase()
+      // "let the team know the hearing moved": to tell them.
+      .replace(/\blet ((?:[a-z0-9#@'-]+ ){1,4})know\b/g, 'tell $1')
+      .replace(/\bwhos\b/g, 'who is')
+      .replace(SPLIT_PHRASAL, (phrase, verb: string, pronoun: string, particle: string) =>
+        PHRASAL_VERBS[`${verb} ${particle}`] === undefined ? phrase : `${verb} ${particle} ${pronoun}`,
+      )
+      .replace(PHRASAL, (phrase) => PHRASAL_VERBS[phrase] ?? phrase)
+      .replace(/[’`]/g, "'")
+      .replace(/'s\b/g, '')
+      .replace(/n't\b/g, ' not')
+      .replace(BRITISH_OUR, '$1or')
+      .replace(BRITISH_ISE, '$1iz$2')
+      .replace(BRITISH_LL, '$1$2')
+      .replace(/\bcheque/g, 'check')
+      .replace(/\blicence/g, 'license')
+      .replace(/\bprogramme/g, 'program')
+      .replace(/\bcentre/g, 'center')
+      .replace(/\bp ?& ?l\b/g, 'profit and loss')
+      .replace(/\ba\/r\b/g, 'receivable')
+      .replace(/\ba\/p\b/g, 'payable')
+  );
 }
 
 /** Lowercase words (snake_case split), stop words dropped, stemmed. */

@@ -6,6 +6,7 @@ import { Params, Type } from './schema.js';
 import { OperationIndex } from './search.js';
 import { readQuery } from './search-intent.js';
 import { Lexicon } from './search-lexicon.js';
+import { normalize, stem } from './search-words.js';
 import type { PluginVocabulary } from './vocabulary.js';
 
 const op = (name: string, path: string, summary: string, description: string) =>
@@ -222,6 +223,15 @@ describe('OperationIndex spelling, names and everyday verbs', () => {
     expect(action('in Clio record the trust deposit from Gina Marsh')).toBe('create');
     // A place that is no application stays part of the clause.
     expect(action('in the Pleadings folder make a copy')).not.toBe('create');
+  });
+
+  it('reads "let … know" as telling, what a person called to ask for as the request, a verb before a name as one', () => {
+    expect(normalize('let the folks in #litigation know the depo moved')).toContain('tell the folks in #litigation');
+    const action = (text: string) => readQuery(text, new Lexicon(), new Set(['slack']), new Set([stem('message')])).action;
+    expect(action('Jamal Wright called to cancel his consult tomorrow')).toBe('delete');
+    expect(action('message Tom Becker that his documents are ready')).toBe('write');
+    expect(action('Beatrice Laurent called again')).toBe('read');
+    expect(action('latest Slack messages in the intake channel')).toBe('read');
   });
 
   it('leaves paging out of what an operation is about: "page" finds pages, not paged listings', () => {
