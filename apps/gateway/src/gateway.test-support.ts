@@ -134,6 +134,19 @@ export async function postgresProblem(): Promise<string | undefined> {
   }
 }
 
+/** Drops the schemas a test made on the test server (for `afterAll`), each with everything in it. */
+export async function dropTestSchemas(...schemas: string[]): Promise<void> {
+  if (schemas.length === 0) return;
+  const { default: pg } = await import('pg');
+  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+  await admin.connect();
+  try {
+    for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await admin.end();
+  }
+}
+
 /**
  * fetch giving each request a signal of its own that follows the one it was passed. The MCP client passes every request
  * its transport's one signal, on which Node's fetch keeps a listener per request until the request is collected: a

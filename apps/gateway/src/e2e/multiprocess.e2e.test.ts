@@ -8,7 +8,7 @@ import { connectionAad, DEFAULT_WORKSPACE, Encryptor, Engine, PostgresStore, par
 import { examplePlugin } from '@portico/core/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresProblem, TEST_POSTGRES_URL } from '../gateway.test-support.js';
+import { dropTestSchemas, postgresProblem, TEST_POSTGRES_URL } from '../gateway.test-support.js';
 import { type FakeProvider, providerEnv, startFakeProvider } from '../oauth-provider.test-support.js';
 import { MULTI_PROCESS_TIMEOUT } from './cluster.test-support.js';
 
@@ -116,10 +116,7 @@ describe.skipIf(problem !== undefined)(
       await engine?.close();
       await store?.close();
       await provider?.close();
-      const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-      await admin.connect();
-      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await admin.end();
+      await dropTestSchemas(schema);
     });
 
     it('200 concurrent calls on an expired token across 3 processes make exactly one token request, and all succeed', async () => {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { examplePlugin } from '@portico/core/testing';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  dropTestSchemas,
   postgresProblem,
   type StubUpstream,
   startStubUpstream,
@@ -21,10 +21,7 @@ describe.skipIf(problem !== undefined)(`several gateway instances on one Postgre
   afterAll(async () => {
     for (const gateway of gateways) await gateway.close();
     await upstream?.close();
-    const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-    await admin.connect();
-    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await admin.end();
+    await dropTestSchemas(schema);
   });
 
   it('share keys, settings and connections, and see each other’s changes quickly', async () => {

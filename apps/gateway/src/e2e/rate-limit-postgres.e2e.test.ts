@@ -2,9 +2,15 @@
 import { randomBytes } from 'node:crypto';
 import { leaseChunk } from '@portico/core';
 import { examplePlugin } from '@portico/core/testing';
-import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { postgresProblem, startStubUpstream, startTestGateway, TEST_POSTGRES_URL, type TestGateway } from '../gateway.test-support.js';
+import {
+  dropTestSchemas,
+  postgresProblem,
+  startStubUpstream,
+  startTestGateway,
+  TEST_POSTGRES_URL,
+  type TestGateway,
+} from '../gateway.test-support.js';
 
 const opened: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -20,10 +26,7 @@ describe.skipIf(problem !== undefined)(
   `per-key rate limit across instances on one PostgreSQL${problem ? ` (skipped: ${problem})` : ''}`,
   () => {
     afterAll(async () => {
-      const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-      await admin.connect();
-      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await admin.end();
+      await dropTestSchemas(schema);
     });
 
     it('two instances share one budget: calls of one key split across both are limited to the shared burst, not one each', async () => {

@@ -5,10 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_WORKSPACE, Encryptor, Engine, PostgresStore, parseEncryptionKey, Registry } from '@portico/core';
 import { examplePlugin } from '@portico/core/testing';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/index.js';
-import { postgresProblem, TEST_POSTGRES_URL } from '../gateway.test-support.js';
+import { dropTestSchemas, postgresProblem, TEST_POSTGRES_URL } from '../gateway.test-support.js';
 import { type FakeProvider, providerEnv, startFakeProvider } from '../oauth-provider.test-support.js';
 import { bin, listening, MULTI_PROCESS_TIMEOUT, root, runPortico } from './cluster.test-support.js';
 
@@ -145,10 +144,7 @@ describe.skipIf(problem !== undefined)(
       await engine?.close();
       await store?.close();
       await provider?.close();
-      const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-      await admin.connect();
-      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await admin.end();
+      await dropTestSchemas(schema);
       rmSync(dataDir, { recursive: true, force: true });
     });
 

@@ -1,19 +1,14 @@
 // Workspace isolation with two instances on one PostgreSQL (the suite: workspaces.test-support.ts).
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, describe } from 'vitest';
-import { postgresProblem, TEST_POSTGRES_URL } from '../gateway.test-support.js';
+import { dropTestSchemas, postgresProblem, TEST_POSTGRES_URL } from '../gateway.test-support.js';
 import { isolationSuite } from './workspaces.test-support.js';
 
 const problem = await postgresProblem();
 const schemas: string[] = [];
 
 afterAll(async () => {
-  if (schemas.length === 0) return;
-  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-  await admin.connect();
-  for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  await admin.end();
+  await dropTestSchemas(...schemas);
 });
 
 describe.skipIf(problem !== undefined)(`on PostgreSQL${problem ? ` (skipped: ${problem})` : ''}`, () => {

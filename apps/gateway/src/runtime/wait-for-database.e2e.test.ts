@@ -6,10 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { examplePlugin } from '@portico/core/testing';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/load.js';
-import { postgresProblem, TEST_POSTGRES_URL } from '../gateway.test-support.js';
+import { dropTestSchemas, postgresProblem, TEST_POSTGRES_URL } from '../gateway.test-support.js';
 import { createLogger } from '../observability/logger.js';
 import { startGateway } from '../server/start.js';
 
@@ -24,10 +23,7 @@ const dir = mkdtempSync(join(tmpdir(), 'portico-wait-'));
 const target = new URL(TEST_POSTGRES_URL);
 
 afterAll(async () => {
-  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-  await admin.connect();
-  await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  await admin.end();
+  await dropTestSchemas(schema);
   rmSync(dir, { recursive: true, force: true });
 });
 
