@@ -2,8 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { TEST_POSTGRES_URL } from '../gateway.test-support.js';
+import { dropTestSchemas } from '../gateway.test-support.js';
 
 /** The built CLI (`pnpm build` first): real `portico` processes, as an operator runs them. */
 export const root = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -74,13 +73,7 @@ export function schemas(prefix: string): { fresh(): string; dropAll(): Promise<v
       return name;
     },
     async dropAll() {
-      const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-      await client.connect();
-      try {
-        for (const name of made) await client.query(`DROP SCHEMA IF EXISTS "${name}" CASCADE`);
-      } finally {
-        await client.end();
-      }
+      await dropTestSchemas(...made);
     },
   };
 }

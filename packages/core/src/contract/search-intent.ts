@@ -26,8 +26,10 @@ const NEUTRAL_VERBS = new Set(['set', 'run', 'handle', 'do']);
 const NEUTRAL_TERMS = new Set(['run']);
 /** Verbs after "who" that ask about people themselves ("who is in our Slack", "who am I", "who works here"). */
 const BEING = new Set('is are am was were works work has have uses use'.split(' '));
-/** Words before "to" that make the next verb a request ("need to log"); after a noun it qualifies ("matters ready to bill"). */
-// "Jamal called to cancel his consult", "she asked to move it": what a person called or wrote to ask for is the request.
+/**
+ * Words before "to" that make the next verb a request ("need to log"); after a noun it qualifies ("matters ready to
+ * bill"). What a person called or wrote to ask for is the request too ("Jamal called to cancel his consult").
+ */
 const WISH = new Set('need needs want wants like how going have has able wish please time called asked emailed wrote texted'.split(' '));
 /** Verbs that make one record out of another ("turn the call into a lead", "convert the inquiry into a matter"). */
 const TRANSFORMING = new Set(['turn', 'convert', 'make']);

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { MIGRATIONS } from './migrations.js';
 import { PostgresStore } from './postgres.js';
-import { POSTGRES_REQUIRED, postgresProblem, TEST_POSTGRES_URL } from './postgres.test-support.js';
+import { dropSchemas, POSTGRES_REQUIRED, postgresProblem, TEST_POSTGRES_URL } from './postgres.test-support.js';
 import { audit } from './samples.test-support.js';
 import { SqliteStore } from './sqlite.js';
 import type { AuditEntry, AuditQuery, AuditRecord, Store } from './types.js';
@@ -22,13 +22,7 @@ afterEach(async () => {
 });
 afterAll(async () => {
   if (problem !== undefined) return;
-  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-  await admin.connect();
-  try {
-    for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await admin.end();
-  }
+  await dropSchemas(...schemas);
 });
 
 /** A session on a fresh schema of its own (closed after the test). */

@@ -3,10 +3,10 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { PostgresStore } from './postgres.js';
+import { dropSchemas, TEST_POSTGRES_URL as PG_URL, postgresProblem } from './postgres.test-support.js';
 import { audit, T3 } from './samples.test-support.js';
 import { DEFAULT_WORKSPACE } from './types.js';
 
-const PG_URL = process.env.PORTICO_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const OLD = '2020-01-01T00:00:00.000Z';
 const CUTOFF = '2026-01-01T00:00:00.000Z';
 const INDEXES = ['audit_at', 'audit_workspace_key', 'audit_workspace_service'];
@@ -16,18 +16,7 @@ afterEach(async () => {
   for (const close of closing.splice(0).reverse()) await close();
 });
 
-const pgProblem = await (async () => {
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    return undefined;
-  } catch (error) {
-    return (error as Error).message || 'unreachable';
-  } finally {
-    await client.end().catch(() => {});
-  }
-})();
+const pgProblem = await postgresProblem();
 
 if (pgProblem !== undefined && process.env.PORTICO_REQUIRE_POSTGRES === '1') {
   throw new Error(`PostgreSQL is required but cannot be reached: ${pgProblem}`);
@@ -36,13 +25,7 @@ if (pgProblem !== undefined && process.env.PORTICO_REQUIRE_POSTGRES === '1') {
 describe.skipIf(pgProblem !== undefined)('PostgresStore audit', () => {
   const schemas: string[] = [];
   afterAll(async () => {
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    try {
-      for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    } finally {
-      await admin.end();
-    }
+    await dropSchemas(...schemas);
   });
 
   async function instances(count: number): Promise<{ schema: string; stores: PostgresStore[] }> {

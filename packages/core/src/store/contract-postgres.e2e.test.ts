@@ -8,6 +8,7 @@ import { storeContract } from './contract.test-support.js';
 import { MIGRATIONS } from './migrations.js';
 import { PostgresStore } from './postgres.js';
 import {
+  dropSchemas,
   TEST_POSTGRES_SHOWN as PG_SHOWN,
   TEST_POSTGRES_URL as PG_URL,
   postgresProblem,
@@ -27,13 +28,7 @@ if (pgProblem === undefined) {
     return schema;
   };
   afterAll(async () => {
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    try {
-      for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    } finally {
-      await admin.end();
-    }
+    await dropSchemas(...schemas);
   });
 
   storeContract('PostgresStore (fresh schema)', async () => new PostgresStore(PG_URL, { schema: newSchema() }));

@@ -4,19 +4,13 @@ import pg from 'pg';
 import { afterAll } from 'vitest';
 import { INSERT, migrationsUnderControl } from './migration-plan.test-support.js';
 import { PostgresStore } from './postgres.js';
+import { dropSchemas, TEST_POSTGRES_URL as PG_URL } from './postgres.test-support.js';
 import { numberPlaceholders } from './workspace-sql.js';
 
-const PG_URL = process.env.PORTICO_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const schemas: string[] = [];
 
 afterAll(async () => {
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  try {
-    for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await admin.end();
-  }
+  await dropSchemas(...schemas);
 });
 
 migrationsUnderControl('PostgreSQL', () => {

@@ -42,10 +42,19 @@ export function storesOnOneSchema(prefix: string): { open(count: number): Promis
     },
     async close() {
       for (const store of stores.splice(0)) await store.close();
-      const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-      await admin.connect();
-      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await admin.end();
+      await dropSchemas(schema);
     },
   };
+}
+
+/** Drops the schemas a test made on the test server (for `afterAll`), each with everything in it. */
+export async function dropSchemas(...schemas: string[]): Promise<void> {
+  if (schemas.length === 0) return;
+  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+  await admin.connect();
+  try {
+    for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await admin.end();
+  }
 }
