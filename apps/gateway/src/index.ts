@@ -4,7 +4,6 @@ export { ConfigError, type GatewayConfig, loadConfig } from './config/load.js';
 export type { GatewayState } from './http/state.js';
 export { createLogger } from './observability/logger.js';
 export { FIRST_PARTY_PLUGINS, loadPlugins } from './plugins/load.js';
-export { renderOperationList, withOperationList } from './plugins/operation-list.js';
 export { evaluateSearch, formatScore, type SearchEvaluation, type SearchScore, type SearchTask } from './plugins/search-evaluation.js';
 export { openRuntime, type Runtime, type RuntimeOptions } from './runtime/runtime.js';
 export { type AppOptions, createApp, type GatewayApp } from './server/app.js';

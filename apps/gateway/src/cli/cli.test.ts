@@ -60,6 +60,7 @@ describe('portico CLI', () => {
       'members',
       'tool-sets',
       'integrations',
+      'operations',
       'connect',
       'disconnect',
       'events',

@@ -17,6 +17,7 @@ import { integrationsCommand } from './integrations.js';
 import { keysCommand } from './keys.js';
 import { membersCommand } from './members.js';
 import { migrateCommand } from './migrate.js';
+import { operationsCommand } from './operations.js';
 import { serveCommand } from './serve.js';
 import { toolSetsCommand } from './tool-sets.js';
 import { workspacesCommand } from './workspaces.js';
@@ -35,6 +36,7 @@ Commands:
   tool-sets list|show|save|delete
                                 Manage tool sets: named selections of operations a key can be bound to
   integrations list|configure   Show integrations; turn MCP/REST on or off, set base URL and settings
+  operations [<service>]        List the operations of the installed integrations: name, REST method and path, what it does
   connect <service>             Store an upstream token for a service (encrypted at rest)
   disconnect <service>          Remove a service's stored credentials
   events list|secret|forget     Webhooks from the applications: where they deliver, their signing secrets
@@ -46,8 +48,8 @@ Commands:
 
 Every command reads the same configuration (environment variables, see 'portico env'). Commands acting on keys,
 grants, integrations, connections, event secrets, tool sets and the audit trail take --workspace ID (default: default).
-Without PORTICO_DATABASE_URL, the commands other than serve use <data dir>/portico.db only if it exists: they refuse
-to create a new database unless given --create (serve creates it on the first start).
+Without PORTICO_DATABASE_URL, the commands other than serve, operations and env use <data dir>/portico.db only if it
+exists: they refuse to create a new database unless given --create (serve creates it on the first start).
 'portico <command> --help' shows a command's options.`;
 
 /** Every command, by the name typed after `portico`; each file holds its help beside its handler. */
@@ -59,6 +61,7 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ['members', membersCommand],
   ['tool-sets', toolSetsCommand],
   ['integrations', integrationsCommand],
+  ['operations', operationsCommand],
   ['connect', connectCommand],
   ['disconnect', disconnectCommand],
   ['events', eventsCommand],
@@ -67,6 +70,9 @@ const COMMANDS: ReadonlyMap<string, Command> = new Map([
   ['migrate', migrateCommand],
   ['env', envCommand],
 ]);
+
+/** Commands that need no existing database: serve creates its own, the others read none. */
+const WITHOUT_DATABASE: ReadonlySet<string> = new Set(['serve', 'env', 'operations']);
 
 /**
  * Writes to stdout or stderr that stop quietly when the reader goes away (`portico audit | head`): the rest of the
@@ -127,7 +133,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env,
       if (unknown.refused.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${unknown.refused.join('\n  - ')}`);
       if (cluster.isPrimary) for (const warning of unknown.warnings) io.err(`portico: warning: ${warning}`);
     }
-    if (name === 'serve' || name === 'env') return await command.run(rest, env, io);
+    if (WITHOUT_DATABASE.has(name)) return await command.run(rest, env, io);
     refuseUnnamedDatabase(env, rest.includes('--create'));
     return await command.run(
       rest.filter((arg) => arg !== '--create'),

@@ -58,14 +58,20 @@ export interface RuntimeOptions {
   };
 }
 
-/** Opens the database, loads and registers the plugins, and builds the engine: shared by `serve` and every CLI command. */
-export async function openRuntime(config: GatewayConfig, logger: Logger, options: RuntimeOptions = {}): Promise<Runtime> {
-  const plugins = options.plugins ?? (await loadPlugins(config.plugins, logger, { extra: config.extraPlugins }));
+/** Loads the configured plugins (or takes `plugins`) and registers them under their services, renamed as configured. */
+export async function loadRegistry(config: GatewayConfig, logger: Logger, plugins?: readonly Plugin[]): Promise<Registry> {
   const registry = new Registry();
-  for (const plugin of plugins) {
+  for (const plugin of plugins ?? (await loadPlugins(config.plugins, logger, { extra: config.extraPlugins }))) {
     const rename = config.serviceRenames[plugin.service];
     registry.register(plugin, rename ? { service: rename } : {});
   }
+  return registry;
+}
+
+/** Opens the database, loads and registers the plugins, and builds the engine: shared by `serve` and every CLI command. */
+export async function openRuntime(config: GatewayConfig, logger: Logger, options: RuntimeOptions = {}): Promise<Runtime> {
+  const registry = await loadRegistry(config, logger, options.plugins);
+  const plugins = registry.list().map((integration) => integration.plugin);
   const tightened = keepDataDirPrivate(config);
   const listenWatchers = new Set<(state: ListenState) => void>();
   const onListenState = (state: ListenState) => {

@@ -1,6 +1,6 @@
 import type { OperationDefinition } from '@portico/core/plugin';
 
-// The order the plugin lists its operations in (tools/list, OpenAPI, docs/operation-list.md). Callers and the published
+// The order the plugin lists its operations in (tools/list, OpenAPI, `portico operations`). Callers and the published
 // operation list see it, so the families do not decide it: it records how the operations came — the 61 the Integration
 // Operation Catalog shows, in its order, then those added from Clio's document — and a family file can be reorganised
 // without moving an operation. A new operation is added at the end.
